@@ -1,0 +1,796 @@
+/* formula.c - parser, printer and evaluator for tco's Excel formula subset. */
+#include "formula.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the one precedence table (parser and printer) ---------------------- */
+
+/* Binding strength, loosest first.  All binary operators are left-associative
+ * in Excel and LibreOffice; Gnumeric differs for ^, which the printer handles. */
+enum { PREC_CMP = 1, PREC_ADD = 2, PREC_MUL = 3, PREC_POW = 4, PREC_UNARY = 5, PREC_ATOM = 6 };
+
+static const struct {
+    const char *text;
+    int prec;
+} op_table[TCO_OP_COUNT] = {
+    [TCO_OP_EQ] = {"=", PREC_CMP},   [TCO_OP_NE] = {"<>", PREC_CMP},
+    [TCO_OP_LT] = {"<", PREC_CMP},   [TCO_OP_LE] = {"<=", PREC_CMP},
+    [TCO_OP_GT] = {">", PREC_CMP},   [TCO_OP_GE] = {">=", PREC_CMP},
+    [TCO_OP_ADD] = {"+", PREC_ADD},  [TCO_OP_SUB] = {"-", PREC_ADD},
+    [TCO_OP_MUL] = {"*", PREC_MUL},  [TCO_OP_DIV] = {"/", PREC_MUL},
+    [TCO_OP_POW] = {"^", PREC_POW},  [TCO_OP_NEG] = {"-", PREC_UNARY},
+    [TCO_OP_POS] = {"+", PREC_UNARY},
+};
+
+static const struct {
+    const char *name;
+    size_t min_args, max_args;
+} func_table[TCO_FN_COUNT] = {
+    [TCO_FN_SUM] = {"SUM", 1, TCO_FORMULA_MAX_ARGS},
+    [TCO_FN_MIN] = {"MIN", 1, TCO_FORMULA_MAX_ARGS},
+    [TCO_FN_MAX] = {"MAX", 1, TCO_FORMULA_MAX_ARGS},
+    [TCO_FN_ROUND] = {"ROUND", 2, 2},
+    [TCO_FN_ROUNDUP] = {"ROUNDUP", 2, 2},
+    [TCO_FN_ROUNDDOWN] = {"ROUNDDOWN", 2, 2},
+    [TCO_FN_IF] = {"IF", 2, 3},
+    [TCO_FN_AND] = {"AND", 1, TCO_FORMULA_MAX_ARGS},
+    [TCO_FN_OR] = {"OR", 1, TCO_FORMULA_MAX_ARGS},
+    [TCO_FN_NOT] = {"NOT", 1, 1},
+    [TCO_FN_ABS] = {"ABS", 1, 1},
+};
+
+const char *tco_func_name(tco_func func)
+{
+    return (unsigned)func < TCO_FN_COUNT ? func_table[func].name : "?";
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+static bool all_digits(const char *s)
+{
+    if (*s == '\0')
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* A1 style: 1-3 letters then one or more digits (PUE1, AB12, XFD1048576). */
+static bool looks_a1(const char *s)
+{
+    size_t letters = 0;
+    while (isalpha((unsigned char)s[letters]))
+        letters++;
+    return letters >= 1 && letters <= 3 && all_digits(s + letters);
+}
+
+/* R1C1 style: R[n][C[n]] or C[n]: "r", "c", "R2", "C3", "RC", "R2C3". */
+static bool looks_r1c1(const char *s)
+{
+    const char *p = s;
+    bool any = false;
+    if (*p == 'r' || *p == 'R') {
+        p++, any = true;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p == 'c' || *p == 'C') {
+        p++, any = true;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return any && *p == '\0';
+}
+
+tco_error tco_name_check(const char *name, const char *where, tco_diag *diag)
+{
+    size_t n = strlen(name);
+    if (n == 0)
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: expected a name, found an empty one", where);
+    if (n > TCO_NAME_MAX_LEN)
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%.40s...' is %zu characters, Excel allows %d",
+                            where, name, n, TCO_NAME_MAX_LEN);
+    if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME,
+                            "%s: name '%s' must start with a letter or '_'", where, name);
+    for (const char *p = name; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_'))
+            return tco_diag_set(diag, TCO_ERR_BAD_NAME,
+                                "%s: name '%s' may hold only letters, digits and '_', found '%c'",
+                                where, name, *p);
+    if (strcasecmp(name, "TRUE") == 0 || strcasecmp(name, "FALSE") == 0)
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a boolean constant", where, name);
+    if (looks_a1(name) || looks_r1c1(name))
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME,
+                            "%s: name '%s' would be read by Excel as a cell reference; "
+                            "use a name such as '%s_value'",
+                            where, name, name);
+    for (int f = 0; f < TCO_FN_COUNT; f++)
+        if (strcasecmp(name, func_table[f].name) == 0)
+            return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a function name", where, name);
+    return TCO_OK;
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+void tco_node_free(tco_node *node)
+{
+    if (node == NULL)
+        return;
+    for (size_t i = 0; i < node->nargs; i++)
+        tco_node_free(node->args[i]);
+    free(node->args);
+    free(node->name);
+    free(node);
+}
+
+static tco_node *node_new(tco_node_kind kind, size_t col)
+{
+    tco_node *n = calloc(1, sizeof *n);
+    if (n) {
+        n->kind = kind;
+        n->col = col;
+        n->ref = -1;
+    }
+    return n;
+}
+
+static bool node_push(tco_node *parent, tco_node *child)
+{
+    tco_node **a = realloc(parent->args, (parent->nargs + 1) * sizeof *a);
+    if (a == NULL)
+        return false;
+    parent->args = a;
+    a[parent->nargs++] = child;
+    return true;
+}
+
+/* ---- lexer + recursive-descent parser --------------------------------------- */
+
+typedef struct parser {
+    const char *text; /* whole formula */
+    const char *p;    /* cursor */
+    const char *where;
+    tco_diag *diag;
+    tco_error err;
+    int depth;
+} parser;
+
+static size_t col_of(const parser *ps, const char *at)
+{
+    return (size_t)(at - ps->text) + 1;
+}
+
+static void skip_space(parser *ps)
+{
+    while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
+        ps->p++;
+}
+
+/* The single diagnostic path of the parser. */
+static tco_node *syntax_error(parser *ps, tco_error code, const char *at, const char *expected)
+{
+    if (ps->err != TCO_OK)
+        return NULL;
+    char found[48];
+    if (*at == '\0')
+        snprintf(found, sizeof found, "end of formula");
+    else {
+        size_t n = 0;
+        while (at[n] && n < 20)
+            n++;
+        snprintf(found, sizeof found, "'%.*s%s'", (int)n, at, at[n] ? "..." : "");
+    }
+    ps->err = tco_diag_set(ps->diag, code, "%s, column %zu: expected %s, found %s", ps->where,
+                           col_of(ps, at), expected, found);
+    return NULL;
+}
+
+static tco_node *nomem(parser *ps)
+{
+    if (ps->err == TCO_OK)
+        ps->err = tco_diag_set(ps->diag, TCO_ERR_NOMEM, "%s: out of memory", ps->where);
+    return NULL;
+}
+
+static tco_node *parse_expr(parser *ps, int min_prec);
+
+/* Recognise a binary operator at the cursor; returns its length or 0. */
+static size_t match_binary(const char *p, tco_op *op)
+{
+    switch (p[0]) {
+    case '+': *op = TCO_OP_ADD; return 1;
+    case '-': *op = TCO_OP_SUB; return 1;
+    case '*': *op = TCO_OP_MUL; return 1;
+    case '/': *op = TCO_OP_DIV; return 1;
+    case '^': *op = TCO_OP_POW; return 1;
+    case '=': *op = TCO_OP_EQ; return 1;
+    case '<':
+        if (p[1] == '>') { *op = TCO_OP_NE; return 2; }
+        if (p[1] == '=') { *op = TCO_OP_LE; return 2; }
+        *op = TCO_OP_LT; return 1;
+    case '>':
+        if (p[1] == '=') { *op = TCO_OP_GE; return 2; }
+        *op = TCO_OP_GT; return 1;
+    default: return 0;
+    }
+}
+
+static tco_node *parse_number(parser *ps)
+{
+    const char *start = ps->p;
+    const char *q = start;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (*q == '.') {
+        q++;
+        while (isdigit((unsigned char)*q))
+            q++;
+    }
+    if (q == start + 1 && *start == '.')
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number");
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (!isdigit((unsigned char)*e))
+            return syntax_error(ps, TCO_ERR_SYNTAX, q, "digits of an exponent");
+        while (isdigit((unsigned char)*e))
+            e++;
+        q = e;
+    }
+    if (isalpha((unsigned char)*q) || *q == '_')
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number or a name (names cannot start with a digit)");
+    char buf[64];
+    size_t len = (size_t)(q - start);
+    if (len >= sizeof buf)
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number of at most 63 characters");
+    memcpy(buf, start, len);
+    buf[len] = '\0';
+    double v = strtod(buf, NULL);
+    if (!isfinite(v))
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a finite number");
+    tco_node *n = node_new(TCO_NODE_NUMBER, col_of(ps, start));
+    if (n == NULL)
+        return nomem(ps);
+    n->number = v;
+    ps->p = q;
+    return n;
+}
+
+static tco_node *parse_call(parser *ps, const char *start, size_t len)
+{
+    int f;
+    for (f = 0; f < TCO_FN_COUNT; f++)
+        if (strlen(func_table[f].name) == len && strncasecmp(start, func_table[f].name, len) == 0)
+            break;
+    if (f == TCO_FN_COUNT) {
+        if (ps->err == TCO_OK)
+            ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
+                                   "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
+                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS",
+                                   ps->where, col_of(ps, start), (int)len, start);
+        return NULL;
+    }
+    tco_node *call = node_new(TCO_NODE_CALL, col_of(ps, start));
+    if (call == NULL)
+        return nomem(ps);
+    call->func = (tco_func)f;
+    ps->p++; /* '(' */
+    skip_space(ps);
+    if (*ps->p != ')') {
+        for (;;) {
+            if (call->nargs >= TCO_FORMULA_MAX_ARGS) {
+                syntax_error(ps, TCO_ERR_ARITY, ps->p, "at most 255 arguments");
+                tco_node_free(call);
+                return NULL;
+            }
+            tco_node *arg = parse_expr(ps, PREC_CMP);
+            if (arg == NULL || !node_push(call, arg)) {
+                tco_node_free(arg);
+                tco_node_free(call);
+                return arg ? nomem(ps) : NULL;
+            }
+            skip_space(ps);
+            if (*ps->p == ',') {
+                ps->p++;
+                continue;
+            }
+            if (*ps->p == ')')
+                break;
+            tco_node_free(call);
+            return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, "',' or ')'");
+        }
+    }
+    ps->p++; /* ')' */
+    if (call->nargs < func_table[f].min_args || call->nargs > func_table[f].max_args) {
+        if (ps->err == TCO_OK) {
+            if (func_table[f].min_args == func_table[f].max_args)
+                ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
+                                       "%s, column %zu: %s takes %zu argument%s, found %zu", ps->where,
+                                       call->col, func_table[f].name, func_table[f].min_args,
+                                       func_table[f].min_args == 1 ? "" : "s", call->nargs);
+            else
+                ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
+                                       "%s, column %zu: %s takes %zu to %zu arguments, found %zu",
+                                       ps->where, call->col, func_table[f].name, func_table[f].min_args,
+                                       func_table[f].max_args, call->nargs);
+        }
+        tco_node_free(call);
+        return NULL;
+    }
+    return call;
+}
+
+static tco_node *parse_primary(parser *ps)
+{
+    skip_space(ps);
+    const char *start = ps->p;
+    if (isdigit((unsigned char)*start) || (*start == '.' && isdigit((unsigned char)start[1])))
+        return parse_number(ps);
+    if (*start == '(') {
+        ps->p++;
+        tco_node *inner = parse_expr(ps, PREC_CMP);
+        if (inner == NULL)
+            return NULL;
+        skip_space(ps);
+        if (*ps->p != ')') {
+            tco_node_free(inner);
+            char expected[64];
+            snprintf(expected, sizeof expected, "')' to close the '(' at column %zu", col_of(ps, start));
+            return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, expected);
+        }
+        ps->p++;
+        return inner;
+    }
+    if (isalpha((unsigned char)*start) || *start == '_') {
+        const char *q = start;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++;
+        size_t len = (size_t)(q - start);
+        if (*q == '.' || *q == ':' || *q == '!' || *q == '$')
+            return syntax_error(ps, TCO_ERR_SYNTAX, q, "a name of letters, digits and '_' "
+                                "(cell references, ranges and sheet names are not supported)");
+        const char *after = q;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (*after == '(') {
+            ps->p = after;
+            return parse_call(ps, start, len);
+        }
+        if (len > TCO_NAME_MAX_LEN)
+            return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of at most 255 characters");
+        char name[TCO_NAME_MAX_LEN + 1];
+        memcpy(name, start, len);
+        name[len] = '\0';
+        ps->p = q;
+        if (strcasecmp(name, "TRUE") == 0 || strcasecmp(name, "FALSE") == 0) {
+            tco_node *b = node_new(TCO_NODE_BOOL, col_of(ps, start));
+            if (b == NULL)
+                return nomem(ps);
+            b->number = (name[0] == 't' || name[0] == 'T') ? 1 : 0;
+            return b;
+        }
+        char where[TCO_DIAG_MAX / 2];
+        snprintf(where, sizeof where, "%s, column %zu", ps->where, col_of(ps, start));
+        tco_error e = tco_name_check(name, where, ps->diag);
+        if (e != TCO_OK) {
+            ps->err = e;
+            return NULL;
+        }
+        tco_node *n = node_new(TCO_NODE_NAME, col_of(ps, start));
+        if (n == NULL || (n->name = tco_strdup(name)) == NULL) {
+            tco_node_free(n);
+            return nomem(ps);
+        }
+        return n;
+    }
+    if (*start == '"')
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number, name or '(' (text values are not supported)");
+    return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number, name, function call or '('");
+}
+
+static tco_node *parse_unary(parser *ps)
+{
+    skip_space(ps);
+    if (*ps->p == '-' || *ps->p == '+') {
+        const char *at = ps->p;
+        ps->p++;
+        if (++ps->depth > TCO_FORMULA_MAX_DEPTH)
+            return syntax_error(ps, TCO_ERR_TOO_DEEP, at, "nesting of at most 64 levels");
+        tco_node *operand = parse_unary(ps);
+        ps->depth--;
+        if (operand == NULL)
+            return NULL;
+        tco_node *u = node_new(TCO_NODE_UNARY, col_of(ps, at));
+        if (u == NULL || !node_push(u, operand)) {
+            tco_node_free(u);
+            tco_node_free(operand);
+            return nomem(ps);
+        }
+        u->op = *at == '-' ? TCO_OP_NEG : TCO_OP_POS;
+        return u;
+    }
+    return parse_primary(ps);
+}
+
+/* Precedence climbing over op_table; every binary operator is left-associative. */
+static tco_node *parse_expr(parser *ps, int min_prec)
+{
+    if (++ps->depth > TCO_FORMULA_MAX_DEPTH)
+        return syntax_error(ps, TCO_ERR_TOO_DEEP, ps->p, "nesting of at most 64 levels");
+    tco_node *left = parse_unary(ps);
+    while (left != NULL) {
+        skip_space(ps);
+        tco_op op;
+        size_t len = match_binary(ps->p, &op);
+        if (len == 0 || op_table[op].prec < min_prec)
+            break;
+        const char *at = ps->p;
+        ps->p += len;
+        tco_node *right = parse_expr(ps, op_table[op].prec + 1);
+        if (right == NULL) {
+            tco_node_free(left);
+            left = NULL;
+            break;
+        }
+        tco_node *b = node_new(TCO_NODE_BINARY, col_of(ps, at));
+        if (b == NULL || !node_push(b, left) || !node_push(b, right)) {
+            if (b && b->nargs == 1)
+                b->nargs = 0;
+            tco_node_free(b);
+            tco_node_free(left);
+            tco_node_free(right);
+            left = nomem(ps);
+            break;
+        }
+        b->op = op;
+        left = b;
+    }
+    ps->depth--;
+    return left;
+}
+
+tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag)
+{
+    *out = NULL;
+    size_t len = strlen(text);
+    if (len > TCO_FORMULA_MAX_LEN)
+        return tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: formula is %zu characters long, Excel allows %d",
+                            where, len, TCO_FORMULA_MAX_LEN);
+    parser ps = {.text = text, .p = text, .where = where, .diag = diag, .err = TCO_OK};
+    skip_space(&ps);
+    if (*ps.p == '=')
+        ps.p++;
+    skip_space(&ps);
+    if (*ps.p == '\0') {
+        syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "a formula");
+        return ps.err;
+    }
+    tco_node *root = parse_expr(&ps, PREC_CMP);
+    if (root != NULL) {
+        skip_space(&ps);
+        if (*ps.p != '\0') {
+            tco_node_free(root);
+            root = NULL;
+            if (*ps.p == ')')
+                syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "an operator or end of formula (unbalanced ')')");
+            else
+                syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "an operator or end of formula");
+        }
+    }
+    if (root == NULL)
+        return ps.err != TCO_OK ? ps.err : tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: invalid formula", where);
+    *out = root;
+    return TCO_OK;
+}
+
+/* ---- printer ---------------------------------------------------------------- */
+
+static int node_prec(const tco_node *n)
+{
+    if (n->kind == TCO_NODE_BINARY || n->kind == TCO_NODE_UNARY)
+        return op_table[n->op].prec;
+    return PREC_ATOM;
+}
+
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
+
+/* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
+static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
+                          void *ctx, tco_strbuf *out)
+{
+    int pp = node_prec(parent), cp = node_prec(c);
+    bool paren = cp < pp || (right && cp == pp && parent->kind == TCO_NODE_BINARY);
+    /* Where the applications disagree, always parenthesise:
+     * - ^ inside ^ (Gnumeric is right-associative), and a signed operand of ^
+     *   (-2^2 is 4 in Excel; make the reading explicit either way);
+     * - a comparison inside a comparison;
+     * - a signed right operand (a-(-1) rather than a--1). */
+    if (parent->kind == TCO_NODE_BINARY && parent->op == TCO_OP_POW &&
+        (c->kind == TCO_NODE_UNARY || (c->kind == TCO_NODE_BINARY && c->op == TCO_OP_POW)))
+        paren = true;
+    if (pp == PREC_CMP && cp == PREC_CMP)
+        paren = true;
+    if (right && c->kind == TCO_NODE_UNARY)
+        paren = true;
+    if (parent->kind == TCO_NODE_UNARY && c->kind == TCO_NODE_UNARY)
+        paren = true;
+    if (paren)
+        tco_strbuf_append(out, "(");
+    print_node(c, name_text, ctx, out);
+    if (paren)
+        tco_strbuf_append(out, ")");
+}
+
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
+{
+    char num[32];
+    switch (n->kind) {
+    case TCO_NODE_NUMBER:
+        tco_format_double(n->number, num);
+        tco_strbuf_append(out, num);
+        break;
+    case TCO_NODE_BOOL:
+        tco_strbuf_append(out, n->number != 0 ? "TRUE" : "FALSE");
+        break;
+    case TCO_NODE_NAME: {
+        const char *t = name_text ? name_text(ctx, n) : NULL;
+        tco_strbuf_append(out, t ? t : n->name);
+        break;
+    }
+    case TCO_NODE_UNARY:
+        tco_strbuf_append(out, op_table[n->op].text);
+        print_operand(n, n->args[0], false, name_text, ctx, out);
+        break;
+    case TCO_NODE_BINARY:
+        print_operand(n, n->args[0], false, name_text, ctx, out);
+        tco_strbuf_append(out, op_table[n->op].text);
+        print_operand(n, n->args[1], true, name_text, ctx, out);
+        break;
+    case TCO_NODE_CALL:
+        tco_strbuf_append(out, func_table[n->func].name);
+        tco_strbuf_append(out, "(");
+        for (size_t i = 0; i < n->nargs; i++) {
+            if (i)
+                tco_strbuf_append(out, ",");
+            print_node(n->args[i], name_text, ctx, out);
+        }
+        tco_strbuf_append(out, ")");
+        break;
+    }
+}
+
+void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
+{
+    print_node(node, name_text, ctx, out);
+}
+
+/* ---- evaluator ---------------------------------------------------------------- */
+
+typedef struct evaluator {
+    tco_name_value_fn lookup;
+    void *ctx;
+    const char *where;
+    tco_diag *diag;
+} evaluator;
+
+static tco_error eval_error(const evaluator *ev, const tco_node *n, const char *what)
+{
+    return tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: %s", ev->where, n->col, what);
+}
+
+static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out);
+
+static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    if (!isfinite(out->number))
+        return eval_error(ev, n, "result overflows (#NUM!)");
+    return TCO_OK;
+}
+
+/* Equality as the applications do it: equal when they agree to about 15
+ * significant digits (LibreOffice's approxEqual, Excel's display precision). */
+static bool approx_equal(double a, double b)
+{
+    if (a == b)
+        return true;
+    double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
+    return d < m * 0x1p-48;
+}
+
+static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    tco_value a, b;
+    tco_error e = eval(ev, n->args[0], &a);
+    if (e == TCO_OK)
+        e = eval(ev, n->args[1], &b);
+    if (e != TCO_OK)
+        return e;
+    out->is_bool = false;
+    switch (n->op) {
+    case TCO_OP_ADD: out->number = a.number + b.number; break;
+    case TCO_OP_SUB: out->number = a.number - b.number; break;
+    case TCO_OP_MUL: out->number = a.number * b.number; break;
+    case TCO_OP_DIV:
+        if (b.number == 0)
+            return eval_error(ev, n, "division by zero (#DIV/0!)");
+        out->number = a.number / b.number;
+        break;
+    case TCO_OP_POW:
+        if (a.number == 0 && b.number == 0)
+            return eval_error(ev, n, "0^0 is undefined (#NUM!)");
+        if (a.number == 0 && b.number < 0)
+            return eval_error(ev, n, "0 raised to a negative power (#DIV/0!)");
+        if (a.number < 0 && b.number != floor(b.number))
+            return eval_error(ev, n, "negative number raised to a fractional power (#NUM!)");
+        out->number = pow(a.number, b.number);
+        break;
+    default: {
+        if (a.is_bool != b.is_bool)
+            return eval_error(ev, n, "comparison of TRUE/FALSE with a number "
+                              "(spreadsheet applications order them differently)");
+        bool eq = approx_equal(a.number, b.number), r = false;
+        switch (n->op) {
+        case TCO_OP_EQ: r = eq; break;
+        case TCO_OP_NE: r = !eq; break;
+        case TCO_OP_LT: r = !eq && a.number < b.number; break;
+        case TCO_OP_LE: r = eq || a.number < b.number; break;
+        case TCO_OP_GT: r = !eq && a.number > b.number; break;
+        case TCO_OP_GE: r = eq || a.number > b.number; break;
+        default: break;
+        }
+        out->is_bool = true;
+        out->number = r ? 1 : 0;
+        return TCO_OK;
+    }
+    }
+    return finite_or_error(ev, n, out);
+}
+
+double tco_excel_round(double x, double digits, tco_func mode)
+{
+    double d = trunc(digits);
+    if (d > 300)
+        d = 300;
+    if (d < -300)
+        d = -300;
+    double scale = pow(10, fabs(d));
+    double v = d >= 0 ? x * scale : x / scale;
+    /* Snap to 15 significant digits so that 0.30000000000000004 -> 0.3. */
+    if (v != 0 && isfinite(v)) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.14e", v);
+        v = strtod(buf, NULL);
+    }
+    double r;
+    switch (mode) {
+    case TCO_FN_ROUNDUP: r = v < 0 ? -ceil(-v) : ceil(v); break;
+    case TCO_FN_ROUNDDOWN: r = trunc(v); break;
+    default: r = v < 0 ? -floor(-v + 0.5) : floor(v + 0.5); break;
+    }
+    return d >= 0 ? r / scale : r * scale;
+}
+
+static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    tco_value v;
+    tco_error e;
+    out->is_bool = false;
+    switch (n->func) {
+    case TCO_FN_IF:
+        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
+            return e;
+        if (v.number != 0)
+            return eval(ev, n->args[1], out);
+        if (n->nargs == 3)
+            return eval(ev, n->args[2], out);
+        out->is_bool = true;
+        out->number = 0;
+        return TCO_OK;
+    case TCO_FN_SUM: case TCO_FN_MIN: case TCO_FN_MAX: case TCO_FN_AND: case TCO_FN_OR: {
+        double acc = 0;
+        for (size_t i = 0; i < n->nargs; i++) {
+            if ((e = eval(ev, n->args[i], &v)) != TCO_OK)
+                return e;
+            if (i == 0 && n->func != TCO_FN_SUM)
+                acc = v.number;
+            else if (n->func == TCO_FN_SUM)
+                acc += v.number;
+            else if (n->func == TCO_FN_MIN)
+                acc = fmin(acc, v.number);
+            else if (n->func == TCO_FN_MAX)
+                acc = fmax(acc, v.number);
+            else if (n->func == TCO_FN_AND)
+                acc = (acc != 0 && v.number != 0);
+            else
+                acc = (acc != 0 || v.number != 0);
+        }
+        if (n->func == TCO_FN_AND || n->func == TCO_FN_OR) {
+            out->is_bool = true;
+            acc = acc != 0;
+        }
+        out->number = acc;
+        return finite_or_error(ev, n, out);
+    }
+    case TCO_FN_NOT:
+        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
+            return e;
+        out->is_bool = true;
+        out->number = v.number == 0;
+        return TCO_OK;
+    case TCO_FN_ABS:
+        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
+            return e;
+        out->number = fabs(v.number);
+        return TCO_OK;
+    case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
+        tco_value digits;
+        if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)
+            return e;
+        out->number = tco_excel_round(v.number, digits.number, n->func);
+        return finite_or_error(ev, n, out);
+    }
+    case TCO_FN_COUNT: break;
+    }
+    return eval_error(ev, n, "internal error: unknown function");
+}
+
+static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    switch (n->kind) {
+    case TCO_NODE_NUMBER:
+        out->number = n->number;
+        out->is_bool = false;
+        return TCO_OK;
+    case TCO_NODE_BOOL:
+        out->number = n->number;
+        out->is_bool = true;
+        return TCO_OK;
+    case TCO_NODE_NAME:
+        if (ev->lookup == NULL)
+            return tco_diag_set(ev->diag, TCO_ERR_UNKNOWN_NAME, "%s, column %zu: unknown name '%s'",
+                                ev->where, n->col, n->name);
+        return ev->lookup(ev->ctx, n, out, ev->diag);
+    case TCO_NODE_UNARY: {
+        tco_error e = eval(ev, n->args[0], out);
+        if (e != TCO_OK)
+            return e;
+        if (n->op == TCO_OP_NEG)
+            out->number = -out->number;
+        out->is_bool = false;
+        return TCO_OK;
+    }
+    case TCO_NODE_BINARY:
+        return eval_binary(ev, n, out);
+    case TCO_NODE_CALL:
+        return eval_call(ev, n, out);
+    }
+    return eval_error(ev, n, "internal error: unknown node");
+}
+
+tco_error tco_formula_eval(const tco_node *node, tco_name_value_fn lookup, void *ctx, const char *where,
+                           tco_value *out, tco_diag *diag)
+{
+    evaluator ev = {lookup, ctx, where, diag};
+    return eval(&ev, node, out);
+}
+
+tco_error tco_formula_walk_names(tco_node *node, tco_error (*visit)(void *ctx, tco_node *name), void *ctx)
+{
+    if (node->kind == TCO_NODE_NAME)
+        return visit(ctx, node);
+    for (size_t i = 0; i < node->nargs; i++) {
+        tco_error e = tco_formula_walk_names(node->args[i], visit, ctx);
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}

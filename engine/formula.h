@@ -1,0 +1,193 @@
+/*
+ * formula.h - the formula engine: a parser, printer and evaluator for the
+ * subset of Excel formula syntax that tco's templates use.
+ *
+ * The subset (docs/formulas.md is the user's manual):
+ *   - numbers (12, 0.7, 1.5e3), TRUE, FALSE;
+ *   - names of inputs and line items ([A-Za-z_][A-Za-z0-9_]*, case-insensitive,
+ *     never a cell reference: see tco_name_check());
+ *   - operators, from loosest to tightest binding (Excel's order):
+ *       =  <>  <  <=  >  >=      comparisons, left-associative
+ *       +  -                     addition, subtraction
+ *       *  /                     multiplication, division
+ *       ^                        power, left-associative as in Excel
+ *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
+ *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
+ *     AND OR NOT ABS.
+ * Anything else (cell references, ranges, strings, &, %, other functions) is a
+ * parse error, because a formula we cannot evaluate exactly as Excel,
+ * LibreOffice and Gnumeric do must not reach a workbook.
+ *
+ * One precedence table drives both the parser and the printer.  The printer
+ * emits explicit parentheses where the applications disagree: Gnumeric reads
+ * 2^3^2 as 2^(3^2) = 512, Excel and LibreOffice as (2^3)^2 = 64, so nested
+ * powers and signed operands of ^ are always parenthesised.
+ */
+#ifndef TCO_FORMULA_H
+#define TCO_FORMULA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "strbuf.h"
+
+/** Deepest nesting of operators, parentheses and calls accepted (Excel allows 64 levels of functions). */
+#define TCO_FORMULA_MAX_DEPTH 64
+/** Longest formula text accepted, in characters (Excel's limit is 8,192). */
+#define TCO_FORMULA_MAX_LEN 8192
+/** Most arguments one function call may have (Excel's limit is 255). */
+#define TCO_FORMULA_MAX_ARGS 255
+/** Longest name accepted, in characters (Excel's limit for defined names is 255). */
+#define TCO_NAME_MAX_LEN 255
+
+/** Kinds of tree node. */
+typedef enum tco_node_kind {
+    /** A numeric constant: node->number. */
+    TCO_NODE_NUMBER,
+    /** TRUE or FALSE: node->number is 1 or 0. */
+    TCO_NODE_BOOL,
+    /** A name: node->name; node->ref is set by the caller's binding (-1 until then). */
+    TCO_NODE_NAME,
+    /** A unary operator (TCO_OP_NEG, TCO_OP_POS) on args[0]. */
+    TCO_NODE_UNARY,
+    /** A binary operator on args[0], args[1]. */
+    TCO_NODE_BINARY,
+    /** A function call: node->func on args[0..nargs-1]. */
+    TCO_NODE_CALL
+} tco_node_kind;
+
+/** Operators.  Their precedence lives in one table in formula.c. */
+typedef enum tco_op {
+    TCO_OP_EQ, /**< =  */
+    TCO_OP_NE, /**< <> */
+    TCO_OP_LT, /**< <  */
+    TCO_OP_LE, /**< <= */
+    TCO_OP_GT, /**< >  */
+    TCO_OP_GE, /**< >= */
+    TCO_OP_ADD, /**< +  */
+    TCO_OP_SUB, /**< -  */
+    TCO_OP_MUL, /**< *  */
+    TCO_OP_DIV, /**< /  */
+    TCO_OP_POW, /**< ^  */
+    TCO_OP_NEG, /**< unary - */
+    TCO_OP_POS, /**< unary + */
+    TCO_OP_COUNT /**< number of operators; not an operator */
+} tco_op;
+
+/** Supported functions (all evaluate identically in Excel, LibreOffice and Gnumeric). */
+typedef enum tco_func {
+    TCO_FN_SUM,       /**< SUM(x, ...): 1..255 numbers */
+    TCO_FN_MIN,       /**< MIN(x, ...) */
+    TCO_FN_MAX,       /**< MAX(x, ...) */
+    TCO_FN_ROUND,     /**< ROUND(x, digits): half away from zero */
+    TCO_FN_ROUNDUP,   /**< ROUNDUP(x, digits): away from zero */
+    TCO_FN_ROUNDDOWN, /**< ROUNDDOWN(x, digits): toward zero */
+    TCO_FN_IF,        /**< IF(cond, then [, else]): only the chosen branch is evaluated */
+    TCO_FN_AND,       /**< AND(x, ...) */
+    TCO_FN_OR,        /**< OR(x, ...) */
+    TCO_FN_NOT,       /**< NOT(x) */
+    TCO_FN_ABS,       /**< ABS(x) */
+    TCO_FN_COUNT      /**< number of functions; not a function */
+} tco_func;
+
+/** A formula tree node.  Owned by its parent; free the root with tco_node_free(). */
+typedef struct tco_node {
+    /** What this node is. */
+    tco_node_kind kind;
+    /** Operator, for UNARY and BINARY nodes. */
+    tco_op op;
+    /** Function, for CALL nodes. */
+    tco_func func;
+    /** Value of NUMBER (any finite double) and BOOL (0 or 1) nodes. */
+    double number;
+    /** Name as written, for NAME nodes (heap, NUL-terminated). */
+    char *name;
+    /** Caller's binding of a NAME node (an index into the caller's table); -1 when unbound. */
+    int ref;
+    /** Operands or arguments. */
+    struct tco_node **args;
+    /** Number of entries in args. */
+    size_t nargs;
+    /** 1-based character column in the source text where this node starts. */
+    size_t col;
+} tco_node;
+
+/** A value: a number or a boolean (Excel's TRUE/FALSE, which count as 1/0 in arithmetic). */
+typedef struct tco_value {
+    /** The number; 1 or 0 for booleans. */
+    double number;
+    /** True if the value is TRUE/FALSE rather than a number. */
+    bool is_bool;
+} tco_value;
+
+/**
+ * Parse @p text (an optional leading '=' is allowed) into a tree.
+ * @p where names the place for diagnostics, e.g. "templates/tco.ini [line.tco] formula";
+ * messages read "<where>, column N: expected ..., found '...'".
+ * On success stores the root in *@p out (caller frees with tco_node_free()).
+ * Errors: TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY,
+ * TCO_ERR_TOO_DEEP, TCO_ERR_BAD_NAME (a cell-reference-like name), TCO_ERR_NOMEM.
+ */
+tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag);
+
+/** Free a tree (NULL is allowed). */
+void tco_node_free(tco_node *node);
+
+/**
+ * Check that @p name can be an Excel defined name and so a tco input or line name:
+ * 1..255 characters of [A-Za-z0-9_], not starting with a digit; not TRUE/FALSE;
+ * not readable as a cell reference in A1 style (1-3 letters then digits, e.g.
+ * PUE1, AB12) or R1C1 style (R, C, R2, C3, R2C3, RC); not a supported function name.
+ * Returns TCO_OK or TCO_ERR_BAD_NAME with a message naming @p where.
+ */
+tco_error tco_name_check(const char *name, const char *where, tco_diag *diag);
+
+/**
+ * Callback giving the workbook text for a NAME node when printing, e.g. the
+ * name itself ("pue") or a cell reference ("Opex!D7").  Return NULL to print
+ * the name as written.
+ */
+typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name);
+
+/**
+ * Print @p node as Excel formula text (without the leading '=') into @p out,
+ * from the tree, with the minimum parentheses plus those needed where
+ * spreadsheet applications disagree (see the file comment).  Functions are
+ * printed upper-case, numbers in shortest round-trip form.
+ */
+void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
+
+/**
+ * Callback giving the value of a NAME node during evaluation.  Return TCO_OK
+ * and set *value, or an error (with a diagnostic in @p diag).
+ */
+typedef tco_error (*tco_name_value_fn)(void *ctx, const tco_node *name, tco_value *value, tco_diag *diag);
+
+/**
+ * Evaluate @p node as Excel would.  Division by zero, 0^0, a negative base with
+ * a fractional exponent, overflow to infinity, and comparing TRUE/FALSE with a
+ * number (applications order them differently) are TCO_ERR_EVAL errors whose
+ * message starts with @p where.  IF evaluates only the branch it takes.
+ */
+tco_error tco_formula_eval(const tco_node *node, tco_name_value_fn lookup, void *ctx,
+                           const char *where, tco_value *out, tco_diag *diag);
+
+/**
+ * Call @p visit for every NAME node in @p node, depth first, left to right.
+ * Stops and returns the first non-TCO_OK code a visit returns.
+ */
+tco_error tco_formula_walk_names(tco_node *node, tco_error (*visit)(void *ctx, tco_node *name), void *ctx);
+
+/** Upper-case name of @p func ("SUM"), for printing and documentation. */
+const char *tco_func_name(tco_func func);
+
+/**
+ * Excel's ROUND/ROUNDUP/ROUNDDOWN of @p x to @p digits decimal places (digits
+ * may be negative: ROUND(1234, -2) = 1200).  @p mode is TCO_FN_ROUND,
+ * TCO_FN_ROUNDUP or TCO_FN_ROUNDDOWN.  The scaled value is first snapped to 15
+ * significant digits, as the applications do, so ROUNDUP(0.1*3, 1) = 0.3.
+ */
+double tco_excel_round(double x, double digits, tco_func mode);
+
+#endif /* TCO_FORMULA_H */

@@ -1,0 +1,1167 @@
+/* model.c - load, bind, order and evaluate the cost model. */
+#include "model.h"
+
+#include <ctype.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ini.h"
+#include "strbuf.h"
+
+/* A scenario key that names a catalog section: `card = D-M` names a section of pricing/cards.ini. */
+typedef struct ref_key {
+    char *key;      /* scenario [scenario] key, e.g. "card" */
+    char *file;     /* catalog file stem, e.g. "cards" */
+    char *value;    /* the scenario's value as written, e.g. "D-M" */
+    int file_index; /* index into loader.catalog */
+} ref_key;
+
+/* Everything open while loading; freed by loader_free(). */
+typedef struct loader {
+    const char *root;
+    tco_ini scenario;
+    tco_ini template_ini;
+    tco_ini *catalog;
+    size_t n_catalog;
+    ref_key *refs;
+    size_t n_refs;
+    char **consumed; /* "section:key" of the scenario that the model used */
+    size_t n_consumed;
+    tco_model *model;
+    tco_diag *diag;
+} loader;
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static char *join_path(const char *root, const char *rel)
+{
+    tco_strbuf b = {0};
+    if (root != NULL && strcmp(root, ".") != 0 && root[0] != '\0') {
+        tco_strbuf_append(&b, root);
+        if (b.len > 0 && b.data[b.len - 1] != '/')
+            tco_strbuf_append(&b, "/");
+    }
+    tco_strbuf_append(&b, rel);
+    return tco_strbuf_take(&b);
+}
+
+static tco_error oom(loader *ld)
+{
+    return tco_diag_set(ld->diag, TCO_ERR_NOMEM, "out of memory while loading the model");
+}
+
+static char *trim_dup(const char *s, size_t n)
+{
+    while (n > 0 && isspace((unsigned char)*s))
+        s++, n--;
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *r = malloc(n + 1);
+    if (r) {
+        memcpy(r, s, n);
+        r[n] = '\0';
+    }
+    return r;
+}
+
+/* Split a comma-separated list into trimmed heap strings; empty entries are an error (returns -1). */
+static int split_list(const char *s, char ***out)
+{
+    *out = NULL;
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = trim_dup(p, len);
+        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
+        if (item == NULL || grown == NULL || item[0] == '\0') {
+            free(item);
+            if (grown)
+                *out = grown;
+            for (int i = 0; i < n; i++)
+                free((*out)[i]);
+            free(*out);
+            *out = NULL;
+            return -1;
+        }
+        *out = grown;
+        (*out)[n++] = item;
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}
+
+static void free_list(char **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+static bool mark_consumed(loader *ld, const char *section, const char *key)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%s:%s", section, key);
+    char *s = tco_strbuf_take(&b);
+    if (s == NULL)
+        return false;
+    for (char *p = s; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    char **grown = realloc(ld->consumed, (ld->n_consumed + 1) * sizeof *grown);
+    if (grown == NULL) {
+        free(s);
+        return false;
+    }
+    ld->consumed = grown;
+    ld->consumed[ld->n_consumed++] = s;
+    return true;
+}
+
+static bool is_consumed(const loader *ld, const char *entry)
+{
+    for (size_t i = 0; i < ld->n_consumed; i++)
+        if (strcmp(ld->consumed[i], entry) == 0)
+            return true;
+    return false;
+}
+
+int tco_model_find(const tco_model *model, const char *name)
+{
+    for (size_t i = 0; i < model->n_items; i++)
+        if (strcasecmp(model->items[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static tco_item *add_item(loader *ld, tco_item_kind kind, const char *name)
+{
+    tco_model *m = ld->model;
+    tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    m->items = grown;
+    tco_item *it = &m->items[m->n_items];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->partner = -1;
+    it->min = it->max = NAN;
+    it->name = tco_strdup(name);
+    if (it->name == NULL)
+        return NULL;
+    for (char *p = it->name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    m->n_items++;
+    return it;
+}
+
+static tco_format format_for_unit(const char *unit, bool integer)
+{
+    static const char *const counts[] = {"cards", "hosts", "racks", "switches", "links", "ports", "years",
+                                         "U",     "optics/link", "cards/host", "ports/host", "ports/switch",
+                                         "U/rack"};
+    if (strncmp(unit, "CNY", 3) == 0)
+        return TCO_FMT_MONEY;
+    if (strcmp(unit, "kW") == 0 || strcmp(unit, "kVA") == 0 || strcmp(unit, "kW/rack") == 0)
+        return TCO_FMT_KW;
+    if (strncmp(unit, "share", 5) == 0)
+        return TCO_FMT_PERCENT;
+    if (strcmp(unit, "ratio") == 0)
+        return TCO_FMT_RATIO;
+    if (integer)
+        return TCO_FMT_COUNT;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (strcmp(unit, counts[i]) == 0)
+            return TCO_FMT_COUNT;
+    return TCO_FMT_NUMBER;
+}
+
+static tco_error parse_format(loader *ld, const char *section, const char *text, tco_format *out)
+{
+    static const struct {
+        const char *name;
+        tco_format fmt;
+    } table[] = {{"money", TCO_FMT_MONEY},     {"kw", TCO_FMT_KW},       {"percent", TCO_FMT_PERCENT},
+                 {"count", TCO_FMT_COUNT},     {"ratio", TCO_FMT_RATIO}, {"number", TCO_FMT_NUMBER}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcasecmp(text, table[i].name) == 0) {
+            *out = table[i].fmt;
+            return TCO_OK;
+        }
+    return tco_diag_set(ld->diag, TCO_ERR_INI,
+                        "%s [%s] format: expected money, kw, percent, count, ratio or number, found '%s'",
+                        ld->template_ini.path, section, text);
+}
+
+/* Check that every key of [section] in @p ini is one of @p allowed (NULL-terminated). */
+static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section, const char *const *allowed)
+{
+    int n;
+    const char **keys = tco_ini_keys(ini, section, &n);
+    tco_error e = TCO_OK;
+    for (int i = 0; i < n && e == TCO_OK; i++) {
+        const char *key = strchr(keys[i], ':') + 1;
+        bool ok = false;
+        const char *best = NULL;
+        size_t best_d = 3;
+        for (const char *const *a = allowed; *a; a++) {
+            if (strcmp(key, *a) == 0)
+                ok = true;
+            size_t d = tco_edit_distance(key, *a);
+            if (d < best_d)
+                best_d = d, best = *a;
+        }
+        if (!ok) {
+            tco_strbuf list = {0};
+            for (const char *const *a = allowed; *a; a++)
+                tco_strbuf_printf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+            if (best)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)",
+                                 ini->path, section, key, best);
+            else
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key; expected one of: %s",
+                                 ini->path, section, key, tco_strbuf_str(&list));
+            tco_strbuf_free(&list);
+        }
+    }
+    free(keys);
+    return e;
+}
+
+static tco_error need_string(loader *ld, const tco_ini *ini, const char *section, const char *key,
+                             const char **out)
+{
+    *out = tco_ini_get(ini, section, key);
+    if (*out == NULL || (*out)[0] == '\0')
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", ini->path, section,
+                            key, *out == NULL ? "no such key" : "an empty value");
+    return TCO_OK;
+}
+
+/* ---- catalog ------------------------------------------------------------------- */
+
+static tco_error load_catalog(loader *ld)
+{
+    char *pattern = join_path(ld->root, "pricing/*.ini");
+    if (pattern == NULL)
+        return oom(ld);
+    glob_t g;
+    int rc = glob(pattern, 0, NULL, &g);
+    free(pattern);
+    if (rc != 0) {
+        char *dir = join_path(ld->root, "pricing/");
+        tco_error e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s: no pricing catalog (*.ini) found; "
+                                   "run tco from the project directory or pass --root DIR", dir ? dir : "pricing/");
+        free(dir);
+        if (rc != GLOB_NOMATCH)
+            globfree(&g);
+        return e;
+    }
+    ld->catalog = calloc(g.gl_pathc, sizeof *ld->catalog);
+    if (ld->catalog == NULL) {
+        globfree(&g);
+        return oom(ld);
+    }
+    tco_error e = TCO_OK;
+    for (size_t i = 0; i < g.gl_pathc && e == TCO_OK; i++) {
+        const char *base = strrchr(g.gl_pathv[i], '/');
+        base = base ? base + 1 : g.gl_pathv[i];
+        char rel[512];
+        snprintf(rel, sizeof rel, "pricing/%s", base);
+        char *display = join_path(ld->root, rel);
+        if (display == NULL) {
+            e = oom(ld);
+            break;
+        }
+        e = tco_ini_load(g.gl_pathv[i], display, &ld->catalog[i], ld->diag);
+        free(display);
+        if (e == TCO_OK)
+            ld->n_catalog++;
+    }
+    globfree(&g);
+    if (e != TCO_OK)
+        return e;
+    /* A section name must be unique across the catalog. */
+    for (size_t f = 0; f < ld->n_catalog; f++)
+        for (int s = 0; s < tco_ini_section_count(&ld->catalog[f]); s++) {
+            const char *name = tco_ini_section_name(&ld->catalog[f], s);
+            for (size_t g2 = 0; g2 < f; g2++)
+                if (tco_ini_has_section(&ld->catalog[g2], name))
+                    return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
+                                        "%s [%s]: section also defined in %s; catalog sections must be unique",
+                                        ld->catalog[f].path, name, ld->catalog[g2].path);
+        }
+    return TCO_OK;
+}
+
+static int catalog_file_index(const loader *ld, const char *stem)
+{
+    for (size_t i = 0; i < ld->n_catalog; i++) {
+        const char *base = strrchr(ld->catalog[i].path, '/');
+        base = base ? base + 1 : ld->catalog[i].path;
+        size_t n = strlen(stem);
+        if (strncmp(base, stem, n) == 0 && strcmp(base + n, ".ini") == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Parse [model] refs = card:cards, host:hosts and resolve each against the scenario. */
+static tco_error load_refs(loader *ld, const char *spec)
+{
+    char **list;
+    int n = split_list(spec, &list);
+    if (n < 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, ... found '%s'",
+                            ld->template_ini.path, spec);
+    ld->refs = calloc((size_t)n, sizeof *ld->refs);
+    if (ld->refs == NULL) {
+        free_list(list, n);
+        return oom(ld);
+    }
+    tco_error e = TCO_OK;
+    for (int i = 0; i < n && e == TCO_OK; i++) {
+        char *colon = strchr(list[i], ':');
+        if (colon == NULL || colon == list[i] || colon[1] == '\0') {
+            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, found '%s'",
+                             ld->template_ini.path, list[i]);
+            break;
+        }
+        *colon = '\0';
+        ref_key *r = &ld->refs[ld->n_refs++];
+        r->key = tco_strdup(list[i]);
+        r->file = tco_strdup(colon + 1);
+        if (r->key == NULL || r->file == NULL) {
+            e = oom(ld);
+            break;
+        }
+        r->file_index = catalog_file_index(ld, r->file);
+        if (r->file_index < 0) {
+            e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] refs: catalog file pricing/%s.ini not found",
+                             ld->template_ini.path, r->file);
+            break;
+        }
+        const char *v = tco_ini_get(&ld->scenario, "scenario", r->key);
+        if (v == NULL || v[0] == '\0') {
+            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: expected an entry of %s, found %s",
+                             ld->scenario.path, r->key, ld->catalog[r->file_index].path,
+                             v == NULL ? "no such key" : "an empty value");
+            break;
+        }
+        const tco_ini *cat = &ld->catalog[r->file_index];
+        if (!tco_ini_has_section(cat, v)) {
+            tco_strbuf names = {0};
+            const char *best = NULL;
+            size_t best_d = 3;
+            for (int s = 0; s < tco_ini_section_count(cat); s++) {
+                const char *sn = tco_ini_section_name(cat, s);
+                tco_strbuf_printf(&names, "%s%s", s ? ", " : "", sn);
+                size_t d = tco_edit_distance(v, sn);
+                if (d < best_d)
+                    best_d = d, best = sn;
+            }
+            if (best)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: no entry '%s' in %s (did you mean '%s'?)",
+                                 ld->scenario.path, r->key, v, cat->path, best);
+            else
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: no entry '%s' in %s; expected one of: %s",
+                                 ld->scenario.path, r->key, v, cat->path, tco_strbuf_str(&names));
+            tco_strbuf_free(&names);
+            break;
+        }
+        r->value = tco_strdup(v);
+        if (r->value == NULL || !mark_consumed(ld, "scenario", r->key))
+            e = oom(ld);
+    }
+    free_list(list, n);
+    return e;
+}
+
+/* ---- inputs ---------------------------------------------------------------------- */
+
+/* Find the value of `from = A.B`; sets the INI it came from, its section and a display section. */
+static tco_error resolve_from(loader *ld, const char *input_section, const char *from, const tco_ini **ini,
+                              char *section, size_t section_size, char *shown, size_t shown_size,
+                              const char **key)
+{
+    const char *dot = strchr(from, '.');
+    if (dot == NULL || dot == from || dot[1] == '\0')
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
+                            ld->template_ini.path, input_section, from);
+    snprintf(section, section_size, "%.*s", (int)(dot - from), from);
+    *key = dot + 1;
+    snprintf(shown, shown_size, "%s", section);
+    if (strcasecmp(section, "scenario") == 0) {
+        *ini = &ld->scenario;
+        return TCO_OK;
+    }
+    for (size_t i = 0; i < ld->n_refs; i++)
+        if (strcasecmp(section, ld->refs[i].key) == 0) {
+            *ini = &ld->catalog[ld->refs[i].file_index];
+            snprintf(section, section_size, "%s", ld->refs[i].value);
+            snprintf(shown, shown_size, "%s", ld->refs[i].value);
+            return TCO_OK;
+        }
+    if (tco_ini_get(&ld->scenario, section, *key) != NULL) {
+        *ini = &ld->scenario;
+        return TCO_OK;
+    }
+    for (size_t i = 0; i < ld->n_catalog; i++)
+        if (tco_ini_has_section(&ld->catalog[i], section)) {
+            *ini = &ld->catalog[i];
+            return TCO_OK;
+        }
+    return tco_diag_set(ld->diag, TCO_ERR_INI,
+                        "%s [%s] from: no section [%s] in the scenario or in pricing/*.ini (from = '%s')",
+                        ld->template_ini.path, input_section, section, from);
+}
+
+static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note", NULL};
+
+static tco_error load_input(loader *ld, const char *section)
+{
+    const tco_ini *t = &ld->template_ini;
+    const char *name = section + strlen("input.");
+    char where[600];
+    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_error e = tco_name_check(name, where, ld->diag);
+    if (e == TCO_OK)
+        e = check_keys(ld, t, section, input_keys);
+    const char *label, *unit, *from;
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "label", &label);
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "unit", &unit);
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "from", &from);
+    if (e != TCO_OK)
+        return e;
+    if (tco_model_find(ld->model, name) >= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
+    tco_item *it = add_item(ld, TCO_ITEM_INPUT, name);
+    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
+        return oom(ld);
+    bool found;
+    if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
+        (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
+        return e;
+    const char *integer = tco_ini_get(t, section, "integer");
+    if (integer != NULL) {
+        if (strcasecmp(integer, "yes") == 0)
+            it->integer = true;
+        else if (strcasecmp(integer, "no") != 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] integer: expected yes or no, found '%s'", t->path,
+                                section, integer);
+    }
+    const char *fmt = tco_ini_get(t, section, "format");
+    it->format = format_for_unit(unit, it->integer);
+    if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
+        return e;
+
+    const tco_ini *src = NULL;
+    char sec[256], shown[256];
+    const char *key = NULL;
+    if ((e = resolve_from(ld, section, from, &src, sec, sizeof sec, shown, sizeof shown, &key)) != TCO_OK)
+        return e;
+    const char *text = tco_ini_get(src, sec, key);
+    if (text == NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a number (%s, input %s), found no such key",
+                            src->path, shown, key, label, name);
+    if (!tco_parse_number(text, &it->value))
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s [%s] %s: expected a number in %s (digits, '.' for decimals, no thousands "
+                            "separators or units), found '%s'",
+                            src->path, shown, key, unit, text);
+    if ((!isnan(it->min) && it->value < it->min) || (!isnan(it->max) && it->value > it->max) ||
+        (it->integer && it->value != floor(it->value))) {
+        char lo[32] = "", hi[32] = "";
+        if (!isnan(it->min))
+            tco_format_double(it->min, lo);
+        if (!isnan(it->max))
+            tco_format_double(it->max, hi);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s%s%s%s%s%s %s, found %s", src->path, shown,
+                            key, it->integer ? "a whole number" : "a number",
+                            isnan(it->min) ? "" : " >= ", lo, (!isnan(it->min) && !isnan(it->max)) ? " and" : "",
+                            isnan(it->max) ? "" : " <= ", hi, unit, text);
+    }
+    /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
+    char basis_key[300];
+    snprintf(basis_key, sizeof basis_key, "%s_source", key);
+    const char *basis = tco_ini_get(src, sec, basis_key);
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
+    if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
+        tco_strbuf_append(&b, " (scenario override)");
+    if (basis && basis[0])
+        tco_strbuf_printf(&b, ": %s", basis);
+    const char *note = tco_ini_get(t, section, "note");
+    if (note && note[0])
+        tco_strbuf_printf(&b, "%s%s", b.len ? ". " : "", note);
+    it->source = tco_strbuf_take(&b);
+    if (it->source == NULL)
+        return oom(ld);
+    if (src == &ld->scenario && (!mark_consumed(ld, sec, key) || (basis && !mark_consumed(ld, sec, basis_key))))
+        return oom(ld);
+    return TCO_OK;
+}
+
+/* ---- lines ------------------------------------------------------------------------ */
+
+static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", NULL};
+
+static tco_error load_line(loader *ld, const char *section)
+{
+    const tco_ini *t = &ld->template_ini;
+    const char *name = section + strlen("line.");
+    char where[600];
+    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_error e = tco_name_check(name, where, ld->diag);
+    if (e == TCO_OK)
+        e = check_keys(ld, t, section, line_keys);
+    const char *sheet, *label, *unit, *formula;
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "sheet", &sheet);
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "label", &label);
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "unit", &unit);
+    if (e == TCO_OK)
+        e = need_string(ld, t, section, "formula", &formula);
+    if (e != TCO_OK)
+        return e;
+    const char *per = tco_ini_get(t, section, "per");
+    bool yearly = false;
+    if (per != NULL) {
+        if (strcasecmp(per, "year") != 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year' (or no key), found '%s'", where, per);
+        yearly = true;
+    }
+    if (tco_model_find(ld->model, name) >= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
+    tco_item *it = add_item(ld, yearly ? TCO_ITEM_YEARLY : TCO_ITEM_LINE, name);
+    if (it == NULL)
+        return oom(ld);
+    const char *source = tco_ini_get(t, section, "source");
+    tco_strbuf w = {0};
+    tco_strbuf_printf(&w, "%s formula", where);
+    it->where = tco_strbuf_take(&w);
+    if (it->where == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+        (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
+        return oom(ld);
+    it->format = format_for_unit(unit, false);
+    const char *fmt = tco_ini_get(t, section, "format");
+    if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
+        return e;
+    return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
+}
+
+/* ---- binding and order ---------------------------------------------------------------- */
+
+typedef struct bind_ctx {
+    loader *ld;
+    tco_item *owner;
+} bind_ctx;
+
+static tco_error bind_name(void *vctx, tco_node *n)
+{
+    bind_ctx *bc = vctx;
+    tco_model *m = bc->ld->model;
+    int idx = tco_model_find(m, n->name);
+    if (idx < 0) {
+        const char *best = NULL;
+        size_t best_d = 3;
+        for (size_t i = 0; i < m->n_items; i++) {
+            size_t d = tco_edit_distance(n->name, m->items[i].name);
+            if (d < best_d)
+                best_d = d, best = m->items[i].name;
+        }
+        if (best)
+            return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                "%s, column %zu: unknown name '%s' (did you mean '%s'?)", bc->owner->where, n->col,
+                                n->name, best);
+        return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            "%s, column %zu: unknown name '%s'; it is neither an [input.%s] nor a [line.%s]",
+                            bc->owner->where, n->col, n->name, n->name, n->name);
+    }
+    const tco_item *target = &m->items[idx];
+    if (bc->owner->kind != TCO_ITEM_YEARLY) {
+        if (target->kind == TCO_ITEM_YEARLY)
+            return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                "%s, column %zu: '%s' is a per-year line and this line is not; use '%s_total' "
+                                "for its total over all years",
+                                bc->owner->where, n->col, n->name, target->name);
+        if (target->kind == TCO_ITEM_YEAR_INDEX)
+            return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                "%s, column %zu: 'year' is only defined in per-year lines (per = year)",
+                                bc->owner->where, n->col);
+    }
+    n->ref = idx;
+    return TCO_OK;
+}
+
+typedef struct dep_ctx {
+    tco_model *m;
+    tco_diag *diag;
+    int *stack;
+    size_t depth;
+} dep_ctx;
+
+static tco_error visit_item(dep_ctx *dc, int idx);
+
+static tco_error visit_dep(void *vctx, tco_node *n)
+{
+    return visit_item(vctx, n->ref);
+}
+
+/* Depth-first topological order; mark 0 = new, 1 = on the stack, 2 = done. */
+static tco_error visit_item(dep_ctx *dc, int idx)
+{
+    tco_model *m = dc->m;
+    tco_item *it = &m->items[idx];
+    if (it->mark == 2)
+        return TCO_OK;
+    if (it->mark == 1) {
+        tco_strbuf b = {0};
+        size_t start = 0;
+        for (size_t i = 0; i < dc->depth; i++)
+            if (dc->stack[i] == idx)
+                start = i;
+        for (size_t i = start; i < dc->depth; i++)
+            tco_strbuf_printf(&b, "%s -> ", m->items[dc->stack[i]].name);
+        tco_strbuf_append(&b, it->name);
+        const tco_item *first = &m->items[dc->stack[start]];
+        tco_error e = tco_diag_set(dc->diag, TCO_ERR_CYCLE, "%s: circular reference: %s",
+                                   first->where ? first->where : first->name, tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+        return e;
+    }
+    it->mark = 1;
+    dc->stack[dc->depth++] = idx;
+    tco_error e = TCO_OK;
+    if (it->formula)
+        e = tco_formula_walk_names(it->formula, visit_dep, dc);
+    else if (it->kind == TCO_ITEM_TOTAL)
+        e = visit_item(dc, it->partner);
+    if (e != TCO_OK)
+        return e;
+    dc->depth--;
+    it->mark = 2;
+    m->order[m->n_order++] = idx;
+    return TCO_OK;
+}
+
+static tco_error order_items(loader *ld)
+{
+    tco_model *m = ld->model;
+    m->order = calloc(m->n_items, sizeof *m->order);
+    int *stack = calloc(m->n_items + 1, sizeof *stack);
+    if (m->order == NULL || stack == NULL) {
+        free(stack);
+        return oom(ld);
+    }
+    dep_ctx dc = {m, ld->diag, stack, 0};
+    tco_error e = TCO_OK;
+    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++)
+        e = visit_item(&dc, (int)i);
+    free(stack);
+    return e;
+}
+
+/* ---- evaluation ------------------------------------------------------------------------- */
+
+typedef struct eval_ctx {
+    const tco_model *m;
+    int year; /* 0-based year column, or -1 in a scalar formula */
+} eval_ctx;
+
+static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_diag *diag)
+{
+    (void)diag;
+    const eval_ctx *ec = vctx;
+    const tco_item *it = &ec->m->items[n->ref];
+    v->is_bool = false;
+    if (it->kind == TCO_ITEM_YEARLY)
+        v->number = it->years[ec->year];
+    else if (it->kind == TCO_ITEM_YEAR_INDEX)
+        v->number = ec->year + 1;
+    else
+        v->number = it->value;
+    return TCO_OK;
+}
+
+typedef struct explain_ctx {
+    const tco_model *m;
+    int year;
+    tco_strbuf *out;
+    size_t start; /* offset of the list in out */
+    size_t count;
+} explain_ctx;
+
+static tco_error explain_name(void *vctx, tco_node *n)
+{
+    explain_ctx *xc = vctx;
+    eval_ctx ec = {xc->m, xc->year};
+    tco_value v;
+    lookup_value(&ec, n, &v, NULL);
+    /* List each name once: look for "name = " at the start or after ", ". */
+    tco_strbuf probe = {0};
+    tco_strbuf_printf(&probe, "%s = ", n->name);
+    const char *text = tco_strbuf_str(xc->out) + xc->start;
+    bool seen = strncmp(text, tco_strbuf_str(&probe), probe.len) == 0;
+    tco_strbuf_free(&probe);
+    tco_strbuf_printf(&probe, ", %s = ", n->name);
+    seen = seen || strstr(text, tco_strbuf_str(&probe)) != NULL;
+    tco_strbuf_free(&probe);
+    if (seen)
+        return TCO_OK;
+    char num[32];
+    tco_format_double(v.number, num);
+    tco_strbuf_printf(xc->out, "%s%s = %s", xc->count++ ? ", " : "", n->name, num);
+    return TCO_OK;
+}
+
+static tco_error eval_item(tco_model *m, tco_item *it, int year, double *out, tco_diag *diag)
+{
+    eval_ctx ec = {m, year};
+    tco_value v;
+    tco_error e = tco_formula_eval(it->formula, lookup_value, &ec, it->where, &v, diag);
+    if (e == TCO_OK && v.is_bool)
+        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))",
+                         it->where);
+    if (e != TCO_OK && diag != NULL) {
+        tco_strbuf b = {0};
+        tco_strbuf_append(&b, diag->message);
+        if (year >= 0)
+            tco_strbuf_printf(&b, " in year %d", year + 1);
+        tco_strbuf_append(&b, " (with ");
+        explain_ctx xc = {m, year, &b, b.len, 0};
+        tco_formula_walk_names(it->formula, explain_name, &xc);
+        tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
+        snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+        return e;
+    }
+    *out = v.number;
+    return TCO_OK;
+}
+
+tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
+{
+    for (size_t k = 0; k < m->n_order; k++) {
+        tco_item *it = &m->items[m->order[k]];
+        tco_error e = TCO_OK;
+        switch (it->kind) {
+        case TCO_ITEM_LINE:
+            e = eval_item(m, it, -1, &it->value, diag);
+            break;
+        case TCO_ITEM_YEARLY:
+            for (int y = 0; y < m->n_years && e == TCO_OK; y++)
+                e = eval_item(m, it, y, &it->years[y], diag);
+            break;
+        case TCO_ITEM_TOTAL: {
+            /* Summed in year order, as SUM over the year cells does. */
+            const tco_item *src = &m->items[it->partner];
+            double sum = 0;
+            for (int y = 0; y < m->n_years; y++)
+                sum += src->years[y];
+            it->value = sum;
+            break;
+        }
+        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: break;
+        }
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
+
+tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_diag *diag)
+{
+    int idx = tco_model_find(m, name);
+    if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input named '%s'", name);
+    tco_item *it = &m->items[idx];
+    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
+        (it->integer && value != floor(value))) {
+        char v[32];
+        tco_format_double(value, v);
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: value %s is outside its range", name, v);
+    }
+    if (strcmp(it->name, "years") == 0 && value != m->n_years)
+        return tco_diag_set(diag, TCO_ERR_INI, "input years: the number of year columns is fixed at load time");
+    it->value = value;
+    return tco_model_evaluate(m, diag);
+}
+
+/* ---- the loader ----------------------------------------------------------------------------- */
+
+static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",
+                                         "per_card_year", NULL};
+
+static tco_error role(loader *ld, const char *key, int *out)
+{
+    *out = -1;
+    const char *v = tco_ini_get(&ld->template_ini, "model", key);
+    if (v == NULL)
+        return TCO_OK;
+    *out = tco_model_find(ld->model, v);
+    if (*out < 0)
+        return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no line named '%s'",
+                            ld->template_ini.path, key, v);
+    return TCO_OK;
+}
+
+static tco_error load_sheets_and_summary(loader *ld)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = &ld->template_ini;
+    const char *sheets;
+    tco_error e = need_string(ld, t, "model", "sheets", &sheets);
+    if (e != TCO_OK)
+        return e;
+    char **list;
+    int n = split_list(sheets, &list);
+    if (n < 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] sheets: expected a comma-separated list, found '%s'",
+                            t->path, sheets);
+    m->sheets = calloc((size_t)n, sizeof *m->sheets);
+    if (m->sheets == NULL) {
+        free_list(list, n);
+        return oom(ld);
+    }
+    for (int i = 0; i < n; i++) {
+        m->sheets[i].name = list[i];
+        list[i] = NULL;
+        m->n_sheets++;
+        const char *nm = m->sheets[i].name;
+        if (strcasecmp(nm, "Summary") == 0 || strcasecmp(nm, "Inputs") == 0 || strlen(nm) > 31 ||
+            strpbrk(nm, "[]:*?/\\'") != NULL)
+            e = tco_diag_set(ld->diag, TCO_ERR_INI,
+                             "%s [model] sheets: '%s' cannot be a sheet name (Summary and Inputs are built in; "
+                             "at most 31 characters, none of []:*?/\\')",
+                             t->path, nm);
+        for (int j = 0; j < i && e == TCO_OK; j++)
+            if (strcasecmp(m->sheets[j].name, nm) == 0)
+                e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] sheets: '%s' is listed twice", t->path, nm);
+    }
+    free_list(list, n);
+    if (e != TCO_OK)
+        return e;
+    /* Every line names a listed sheet; a sheet is per-year or scalar, not both. */
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int scalar = -1, yearly = -1;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || strcasecmp(it->sheet, m->sheets[s].name) != 0)
+                continue;
+            if (it->kind == TCO_ITEM_YEARLY)
+                yearly = (int)i;
+            else
+                scalar = (int)i;
+        }
+        if (scalar >= 0 && yearly >= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [line.%s] sheet: sheet '%s' holds per-year lines (e.g. %s), so every line on "
+                                "it needs per = year",
+                                t->path, m->items[scalar].name, m->sheets[s].name, m->items[yearly].name);
+        m->sheets[s].yearly = yearly >= 0;
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->sheet == NULL)
+            continue;
+        size_t s;
+        for (s = 0; s < m->n_sheets; s++)
+            if (strcasecmp(it->sheet, m->sheets[s].name) == 0)
+                break;
+        if (s == m->n_sheets)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
+                                t->path, it->name, sheets, it->sheet);
+        free(it->sheet);
+        it->sheet = tco_strdup(m->sheets[s].name); /* canonical spelling */
+        if (it->sheet == NULL)
+            return oom(ld);
+    }
+    const char *summary = tco_ini_get(t, "model", "summary");
+    if (summary != NULL) {
+        n = split_list(summary, &list);
+        if (n < 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] summary: expected a comma-separated list of names, found '%s'",
+                                t->path, summary);
+        m->summary = calloc((size_t)n, sizeof *m->summary);
+        for (int i = 0; i < n && e == TCO_OK; i++) {
+            int idx = tco_model_find(m, list[i]);
+            if (m->summary == NULL)
+                e = oom(ld);
+            else if (idx < 0)
+                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] summary: no input or line named '%s'",
+                                 t->path, list[i]);
+            else
+                m->summary[m->n_summary++] = idx;
+        }
+        free_list(list, n);
+    }
+    return e;
+}
+
+/* Every key in the scenario must have been used: a typo must not fall back to a default silently. */
+static tco_error check_scenario_consumed(loader *ld)
+{
+    static const char *const own[] = {"title", "template", "description", NULL};
+    const tco_ini *s = &ld->scenario;
+    for (int i = 0; i < tco_ini_section_count(s); i++) {
+        const char *sec = tco_ini_section_name(s, i);
+        int n;
+        const char **keys = tco_ini_keys(s, sec, &n);
+        for (int k = 0; k < n; k++) {
+            const char *key = strchr(keys[k], ':') + 1;
+            bool ok = is_consumed(ld, keys[k]);
+            if (strcmp(sec, "scenario") == 0)
+                for (const char *const *o = own; *o && !ok; o++)
+                    ok = strcmp(key, *o) == 0;
+            if (ok)
+                continue;
+            /* Suggest the nearest key the template reads from this section. */
+            const char *best = NULL;
+            size_t best_d = 3;
+            const tco_ini *t = &ld->template_ini;
+            for (int j = 0; j < tco_ini_section_count(t); j++) {
+                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                if (from == NULL)
+                    continue;
+                size_t sl = strlen(sec);
+                if (strncmp(from, sec, sl) == 0 && from[sl] == '.') {
+                    size_t d = tco_edit_distance(key, from + sl + 1);
+                    if (d < best_d)
+                        best_d = d, best = from + sl + 1;
+                }
+            }
+            tco_error e;
+            if (best)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", s->path, sec,
+                                 key, best);
+            else
+                e = tco_diag_set(ld->diag, TCO_ERR_INI,
+                                 "%s [%s] %s: unknown key; the template %s reads no such input", s->path, sec, key,
+                                 ld->template_ini.path);
+            free(keys);
+            return e;
+        }
+        free(keys);
+    }
+    return TCO_OK;
+}
+
+static tco_error load_all(loader *ld, const char *scenario_path)
+{
+    tco_model *m = ld->model;
+    tco_error e = tco_ini_load(scenario_path, NULL, &ld->scenario, ld->diag);
+    if (e != TCO_OK)
+        return e;
+    const char *base = strrchr(scenario_path, '/');
+    base = base ? base + 1 : scenario_path;
+    size_t bl = strlen(base);
+    if (bl > 4 && strcmp(base + bl - 4, ".ini") == 0)
+        bl -= 4;
+    m->scenario_name = trim_dup(base, bl);
+    m->scenario_path = tco_strdup(scenario_path);
+    if (m->scenario_name == NULL || m->scenario_path == NULL)
+        return oom(ld);
+    if (!tco_ini_has_section(&ld->scenario, "scenario"))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found none", scenario_path);
+    const char *title = tco_ini_get(&ld->scenario, "scenario", "title");
+    m->scenario_title = tco_strdup(title ? title : m->scenario_name);
+    const char *tname = tco_ini_get(&ld->scenario, "scenario", "template");
+    if (tname == NULL)
+        tname = "tco";
+    for (const char *p = tname; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [scenario] template: expected a template name from templates/ (letters, digits, "
+                                "'-', '_'), found '%s'",
+                                scenario_path, tname);
+    char rel[300];
+    snprintf(rel, sizeof rel, "templates/%s.ini", tname);
+    m->template_path = join_path(ld->root, rel);
+    if (m->scenario_title == NULL || m->template_path == NULL)
+        return oom(ld);
+    if ((e = tco_ini_load(m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
+        return e;
+    if ((e = load_catalog(ld)) != TCO_OK)
+        return e;
+    const tco_ini *t = &ld->template_ini;
+    if (!tco_ini_has_section(t, "model"))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
+    if ((e = check_keys(ld, t, "model", model_keys)) != TCO_OK)
+        return e;
+    const char *mt = tco_ini_get(t, "model", "title");
+    m->title = tco_strdup(mt ? mt : "Total cost of ownership");
+    if (m->title == NULL)
+        return oom(ld);
+    const char *refs = tco_ini_get(t, "model", "refs");
+    if (refs != NULL && (e = load_refs(ld, refs)) != TCO_OK)
+        return e;
+
+    /* Inputs first, then lines, each in file order. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < tco_ini_section_count(t); i++) {
+            const char *sec = tco_ini_section_name(t, i);
+            if (pass == 0 && strncmp(sec, "input.", 6) == 0)
+                e = load_input(ld, sec);
+            else if (pass == 1 && strncmp(sec, "line.", 5) == 0)
+                e = load_line(ld, sec);
+            else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
+                     strncmp(sec, "line.", 5) != 0)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI,
+                                 "%s [%s]: unknown section; expected [model], [input.NAME] or [line.NAME]", t->path,
+                                 sec);
+            if (e != TCO_OK)
+                return e;
+        }
+    if ((e = check_scenario_consumed(ld)) != TCO_OK)
+        return e;
+
+    /* Totals of per-year lines, and the year index. */
+    size_t n_lines = m->n_items;
+    bool any_yearly = false;
+    for (size_t i = 0; i < n_lines; i++) {
+        if (m->items[i].kind != TCO_ITEM_YEARLY)
+            continue;
+        any_yearly = true;
+        char name[TCO_NAME_MAX_LEN + 8];
+        snprintf(name, sizeof name, "%s_total", m->items[i].name);
+        int clash = tco_model_find(m, name);
+        if (clash >= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
+                                "%s [line.%s]: name '%s' is taken by the per-year line '%s', whose total it names",
+                                t->path, name, name, m->items[i].name);
+        tco_item *tot = add_item(ld, TCO_ITEM_TOTAL, name);
+        if (tot == NULL)
+            return oom(ld);
+        tco_item *src = &m->items[i]; /* after add_item's realloc */
+        tot->partner = (int)i;
+        src->partner = (int)(m->n_items - 1);
+        tot->format = src->format;
+        tot->sheet = tco_strdup(src->sheet);
+        tot->label = tco_strdup(src->label);
+        tco_strbuf u = {0};
+        /* "CNY/yr" per year totals to "CNY". */
+        const char *slash = strstr(src->unit, "/yr");
+        if (slash && slash[3] == '\0')
+            tco_strbuf_append_n(&u, src->unit, (size_t)(slash - src->unit));
+        else
+            tco_strbuf_append(&u, src->unit);
+        tot->unit = tco_strbuf_take(&u);
+        tco_strbuf w = {0};
+        tco_strbuf_printf(&w, "total of per-year line %s", src->name);
+        tot->source = tco_strbuf_take(&w);
+        if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)
+            return oom(ld);
+    }
+    if (any_yearly) {
+        if (tco_model_find(m, "year") >= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'year' is built in (the year number in per-year "
+                                "lines) and cannot be an input or line name", t->path);
+        tco_item *y = add_item(ld, TCO_ITEM_YEAR_INDEX, "year");
+        if (y == NULL || (y->label = tco_strdup("Year number")) == NULL || (y->unit = tco_strdup("year")) == NULL)
+            return oom(ld);
+        int yi = tco_model_find(m, "years");
+        if (yi < 0 || m->items[yi].kind != TCO_ITEM_INPUT || !m->items[yi].integer)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s: per-year lines need an input named 'years' with integer = yes (the number of "
+                                "year columns)",
+                                t->path);
+        m->n_years = (int)m->items[yi].value;
+        for (size_t i = 0; i < m->n_items; i++)
+            if (m->items[i].kind == TCO_ITEM_YEARLY) {
+                m->items[i].years = calloc((size_t)m->n_years, sizeof(double));
+                if (m->items[i].years == NULL)
+                    return oom(ld);
+            }
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        if (m->items[i].formula == NULL)
+            continue;
+        bind_ctx bc = {ld, &m->items[i]};
+        if ((e = tco_formula_walk_names(m->items[i].formula, bind_name, &bc)) != TCO_OK)
+            return e;
+    }
+    if ((e = load_sheets_and_summary(ld)) != TCO_OK)
+        return e;
+    if ((e = role(ld, "capex", &m->role_capex)) != TCO_OK || (e = role(ld, "opex", &m->role_opex)) != TCO_OK ||
+        (e = role(ld, "tco", &m->role_tco)) != TCO_OK ||
+        (e = role(ld, "per_card_year", &m->role_per_card_year)) != TCO_OK)
+        return e;
+    if ((e = order_items(ld)) != TCO_OK)
+        return e;
+    return tco_model_evaluate(m, ld->diag);
+}
+
+static void loader_free(loader *ld)
+{
+    tco_ini_free(&ld->scenario);
+    tco_ini_free(&ld->template_ini);
+    for (size_t i = 0; i < ld->n_catalog; i++)
+        tco_ini_free(&ld->catalog[i]);
+    free(ld->catalog);
+    for (size_t i = 0; i < ld->n_refs; i++) {
+        free(ld->refs[i].key);
+        free(ld->refs[i].file);
+        free(ld->refs[i].value);
+    }
+    free(ld->refs);
+    free_list(ld->consumed, (int)ld->n_consumed);
+}
+
+tco_error tco_model_load(const char *root, const char *scenario_path, tco_model **out, tco_diag *diag)
+{
+    *out = NULL;
+    tco_model *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
+    loader ld = {.root = root, .model = m, .diag = diag};
+    tco_error e = load_all(&ld, scenario_path);
+    loader_free(&ld);
+    if (e != TCO_OK) {
+        tco_model_free(m);
+        return e;
+    }
+    *out = m;
+    return TCO_OK;
+}
+
+void tco_model_free(tco_model *m)
+{
+    if (m == NULL)
+        return;
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        free(it->name);
+        free(it->label);
+        free(it->unit);
+        free(it->source);
+        free(it->sheet);
+        free(it->where);
+        free(it->years);
+        tco_node_free(it->formula);
+    }
+    free(m->items);
+    for (size_t s = 0; s < m->n_sheets; s++)
+        free(m->sheets[s].name);
+    free(m->sheets);
+    free(m->summary);
+    free(m->order);
+    free(m->scenario_name);
+    free(m->scenario_title);
+    free(m->title);
+    free(m->scenario_path);
+    free(m->template_path);
+    free(m);
+}

@@ -1,0 +1,139 @@
+/*
+ * model.h - the cost model: named inputs and formula line items loaded from a
+ * scenario, the pricing catalog and a template; bound, ordered and evaluated.
+ *
+ * Data flow (DESIGN.md): scenarios/NAME.ini + pricing/ *.ini + templates/T.ini
+ * -> items (inputs with provenance, lines with parsed formulas) -> names bound
+ * to items -> dependency order (a cycle is an error naming its cells) ->
+ * evaluation by the formula engine.  The C code holds no cost arithmetic: every
+ * derived number is a template formula.
+ *
+ * Units follow the template's `unit` key (CNY, CNY/yr, kW, ...); all values are
+ * doubles.  The model owns all its strings and trees; free with tco_model_free().
+ */
+#ifndef TCO_MODEL_H
+#define TCO_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "formula.h"
+
+/** What an item is. */
+typedef enum tco_item_kind {
+    /** A named input value (a plain number on the Inputs sheet). */
+    TCO_ITEM_INPUT,
+    /** A scalar line item: one formula, one value. */
+    TCO_ITEM_LINE,
+    /** A per-year line item: the same formula in each year column (per = year). */
+    TCO_ITEM_YEARLY,
+    /** NAME_total of a per-year line: the sum of its year columns. */
+    TCO_ITEM_TOTAL,
+    /** The built-in name `year`: 1, 2, ... in per-year formulas. */
+    TCO_ITEM_YEAR_INDEX
+} tco_item_kind;
+
+/** How a value is shown (number format); derived from the unit unless the template says `format`. */
+typedef enum tco_format {
+    TCO_FMT_NUMBER,  /**< #,##0.00 */
+    TCO_FMT_MONEY,   /**< #,##0 with the currency code (units starting "CNY") */
+    TCO_FMT_KW,      /**< #,##0.0 (units kW, kVA) */
+    TCO_FMT_PERCENT, /**< 0.0% (units share, share/yr) */
+    TCO_FMT_COUNT,   /**< #,##0 (whole counts: integer inputs, units such as hosts, racks) */
+    TCO_FMT_RATIO    /**< 0.00 (units ratio) */
+} tco_format;
+
+/** One input or line item. */
+typedef struct tco_item {
+    tco_item_kind kind;
+    /** Name (lower-case, a valid Excel defined name). */
+    char *name;
+    /** Human label. */
+    char *label;
+    /** Unit text, e.g. "CNY/yr". */
+    char *unit;
+    /** Where the value or formula comes from: file [section] key, plus the basis text. */
+    char *source;
+    /** Sheet name (lines only; NULL for inputs). */
+    char *sheet;
+    /** Number format. */
+    tco_format format;
+    /** Parsed formula (lines and per-year lines; NULL otherwise). */
+    tco_node *formula;
+    /** Diagnostic place of the formula: "templates/tco.ini [line.x] formula". */
+    char *where;
+    /** For TCO_ITEM_TOTAL: the per-year item it sums; for TCO_ITEM_YEARLY: its total; else -1. */
+    int partner;
+    /** Scalar value (inputs, lines, totals) after evaluation. */
+    double value;
+    /** Per-year values, n_years of them (TCO_ITEM_YEARLY only). */
+    double *years;
+    /** Input bounds (inclusive; NaN = none) and whether it must be whole. */
+    double min, max;
+    bool integer;
+    /** Evaluation state for the dependency walk (internal). */
+    int mark;
+} tco_item;
+
+/** A calculation sheet named by the template's [model] sheets key. */
+typedef struct tco_sheet {
+    char *name;
+    /** True if the sheet's lines are per-year (year columns plus Total). */
+    bool yearly;
+} tco_sheet;
+
+/** The loaded model. */
+typedef struct tco_model {
+    /** Scenario name (file name without .ini) and title. */
+    char *scenario_name, *scenario_title;
+    /** Template title ([model] title). */
+    char *title;
+    /** Paths shown in messages and on the workbook. */
+    char *scenario_path, *template_path;
+    /** All items: inputs first, then lines in template order, then totals. */
+    tco_item *items;
+    size_t n_items;
+    /** Calculation sheets in order. */
+    tco_sheet *sheets;
+    size_t n_sheets;
+    /** Items shown on Summary, in order (indexes into items). */
+    int *summary;
+    size_t n_summary;
+    /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
+    int role_capex, role_opex, role_tco, role_per_card_year;
+    /** Number of year columns (the `years` input; 0 when the template has no per-year lines). */
+    int n_years;
+    /** Evaluation order (indexes into items; every line after what it uses). */
+    int *order;
+    size_t n_order;
+} tco_model;
+
+/**
+ * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini
+ * and the template @p root/templates/<scenario's template>.ini.  @p root is the
+ * project directory ("." for the current one).  Binds every name, checks input
+ * ranges, orders the lines and evaluates them.
+ * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI, TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_NAME,
+ * TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY, TCO_ERR_BAD_NAME, TCO_ERR_DUPLICATE,
+ * TCO_ERR_CYCLE, TCO_ERR_EVAL, TCO_ERR_TOO_DEEP, TCO_ERR_NOMEM; the diagnostic
+ * names the file and section/key.  On error *@p out is NULL.
+ */
+tco_error tco_model_load(const char *root, const char *scenario_path, tco_model **out, tco_diag *diag);
+
+/** Index of the item named @p name (case-insensitive), or -1. */
+int tco_model_find(const tco_model *model, const char *name);
+
+/**
+ * Set input @p name to @p value (checked against its range) and re-evaluate.
+ * Errors: TCO_ERR_UNKNOWN_NAME, TCO_ERR_INI (out of range), TCO_ERR_EVAL.
+ */
+tco_error tco_model_set_input(tco_model *model, const char *name, double value, tco_diag *diag);
+
+/** Evaluate every line in dependency order.  Errors: TCO_ERR_EVAL (names line and inputs). */
+tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
+
+/** Free the model (NULL allowed). */
+void tco_model_free(tco_model *model);
+
+#endif /* TCO_MODEL_H */

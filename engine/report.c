@@ -1,0 +1,195 @@
+/* report.c - table and JSON summaries. */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+void tco_format_grouped(double v, int decimals, char *buf, size_t size)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
+        v = 0; /* no "-0" */
+    const char *dot = strchr(raw, '.');
+    size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+    char out[96];
+    size_t o = 0;
+    if (v < 0)
+        out[o++] = '-';
+    for (size_t i = 0; i < int_len; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = raw[i];
+    }
+    if (dot)
+        for (const char *p = dot; *p && o < sizeof out - 1; p++)
+            out[o++] = *p;
+    out[o] = '\0';
+    snprintf(buf, size, "%s", out);
+}
+
+static int decimals_for(const tco_item *it, double v)
+{
+    switch (it->format) {
+    case TCO_FMT_MONEY: return (v != floor(v) && fabs(v) < 1000) ? 2 : 0;
+    case TCO_FMT_KW: return 1;
+    case TCO_FMT_COUNT: return 0;
+    default: return 2;
+    }
+}
+
+static void format_value(const tco_item *it, double v, char *buf, size_t size)
+{
+    if (it->format == TCO_FMT_PERCENT) {
+        snprintf(buf, size, "%.1f%%", v * 100);
+        return;
+    }
+    tco_format_grouped(v, decimals_for(it, v), buf, size);
+}
+
+void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
+    fprintf(out, "%s, costs in %s\n\n", m->title, currency);
+    char num[64];
+    for (size_t k = 0; k < m->n_summary; k++) {
+        const tco_item *it = &m->items[m->summary[k]];
+        if (it->kind == TCO_ITEM_YEARLY)
+            continue;
+        format_value(it, it->value, num, sizeof num);
+        fprintf(out, "  %-58s %16s  %s\n", it->label, num, it->unit);
+    }
+    bool header = false;
+    for (size_t k = 0; k < m->n_summary; k++) {
+        const tco_item *it = &m->items[m->summary[k]];
+        if (it->kind != TCO_ITEM_YEARLY)
+            continue;
+        if (!header) {
+            fprintf(out, "\n  %-30s", "By year");
+            for (int y = 0; y < m->n_years; y++)
+                fprintf(out, " %7s %-6d", "Year", y + 1);
+            fprintf(out, " %14s\n", "Total");
+            header = true;
+        }
+        fprintf(out, "  %-30s", it->label);
+        for (int y = 0; y < m->n_years; y++) {
+            format_value(it, it->years[y], num, sizeof num);
+            fprintf(out, " %14s", num);
+        }
+        format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
+        fprintf(out, " %14s  %s\n", num, it->unit);
+    }
+    if (workbook)
+        fprintf(out, "\nWorkbook: %s\n", workbook);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double v)
+{
+    char buf[32];
+    tco_format_double(v, buf);
+    fputs(buf, out);
+}
+
+static void json_role_scalar(FILE *out, const tco_model *m, int idx)
+{
+    if (idx < 0)
+        fputs("null", out);
+    else
+        json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
+                                                               : m->items[idx].value);
+}
+
+static void json_years(FILE *out, const tco_model *m, const tco_item *it)
+{
+    fputc('[', out);
+    for (int y = 0; y < m->n_years; y++) {
+        if (y)
+            fputs(", ", out);
+        json_number(out, it->years[y]);
+    }
+    fputc(']', out);
+}
+
+void tco_report_json(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    fputs("{\n  \"scenario\": ", out);
+    json_string(out, m->scenario_name);
+    fputs(",\n  \"title\": ", out);
+    json_string(out, m->scenario_title);
+    fputs(",\n  \"currency\": ", out);
+    json_string(out, currency);
+    fprintf(out, ",\n  \"years\": %d", m->n_years);
+    fputs(",\n  \"capex\": ", out);
+    json_role_scalar(out, m, m->role_capex);
+    fputs(",\n  \"opex_by_year\": ", out);
+    if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY)
+        json_years(out, m, &m->items[m->role_opex]);
+    else
+        fputs("null", out);
+    fputs(",\n  \"opex_total\": ", out);
+    json_role_scalar(out, m, m->role_opex);
+    fputs(",\n  \"tco\": ", out);
+    json_role_scalar(out, m, m->role_tco);
+    fputs(",\n  \"tco_per_card_year\": ", out);
+    json_role_scalar(out, m, m->role_per_card_year);
+    fputs(",\n  \"workbook\": ", out);
+    if (workbook)
+        json_string(out, workbook);
+    else
+        fputs("null", out);
+    for (int pass = 0; pass < 2; pass++) {
+        fputs(pass == 0 ? ",\n  \"inputs\": {" : ",\n  \"outputs\": {", out);
+        bool first = true;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            bool is_input = it->kind == TCO_ITEM_INPUT;
+            if (it->kind == TCO_ITEM_YEAR_INDEX || is_input != (pass == 0))
+                continue;
+            fputs(first ? "\n    " : ",\n    ", out);
+            first = false;
+            json_string(out, it->name);
+            fputs(": {\"label\": ", out);
+            json_string(out, it->label);
+            fputs(", \"unit\": ", out);
+            json_string(out, it->unit);
+            if (it->kind == TCO_ITEM_YEARLY) {
+                fputs(", \"by_year\": ", out);
+                json_years(out, m, it);
+                fputs(", \"total\": ", out);
+                json_number(out, m->items[it->partner].value);
+            } else {
+                fputs(", \"value\": ", out);
+                json_number(out, it->value);
+            }
+            if (is_input) {
+                fputs(", \"source\": ", out);
+                json_string(out, it->source);
+            }
+            fputs("}", out);
+        }
+        fputs(first ? "}" : "\n  }", out);
+    }
+    fputs("\n}\n", out);
+}

@@ -1,0 +1,37 @@
+/*
+ * report.h - the summary of an evaluated model on a stream: a table for people,
+ * JSON for programs.  The numbers are the engine's values, the same doubles
+ * that the workbook caches, printed in shortest round-trip form in JSON.
+ */
+#ifndef TCO_REPORT_H
+#define TCO_REPORT_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+/**
+ * Print the Summary rows of @p model as an aligned table with thousands
+ * separators, then the per-year rows with one column per year and a total.
+ * @p currency labels money; @p workbook (may be NULL) is named at the end.
+ */
+void tco_report_table(const tco_model *model, const char *currency, const char *workbook, FILE *out);
+
+/**
+ * Print @p model as one JSON object:
+ *   {"scenario", "title", "currency", "years", "capex", "opex_by_year": [..],
+ *    "opex_total", "tco", "tco_per_card_year", "workbook",
+ *    "inputs":  {name: {"label", "unit", "value", "source"}},
+ *    "outputs": {name: {"label", "unit", "value"} or {"label", "unit", "by_year": [..], "total"}}}
+ * Role keys (capex, opex_by_year, tco, tco_per_card_year) come from the
+ * template's [model] section and are null when it names none.
+ */
+void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
+
+/**
+ * Format @p v with @p decimals decimals and ',' thousands separators into
+ * @p buf (e.g. 4356800 -> "4,356,800"; 0.7 with 2 -> "0.70").
+ */
+void tco_format_grouped(double v, int decimals, char *buf, size_t size);
+
+#endif /* TCO_REPORT_H */

@@ -1,0 +1,106 @@
+/* strbuf.c - growable strings and round-trip number formatting. */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool reserve(tco_strbuf *b, size_t extra)
+{
+    if (b->failed)
+        return false;
+    if (b->len + extra + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) {
+        if (cap > ((size_t)-1) / 2) {
+            b->failed = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (p == NULL) {
+        b->failed = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n)
+{
+    if (!reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void tco_strbuf_append(tco_strbuf *b, const char *s)
+{
+    tco_strbuf_append_n(b, s, strlen(s));
+}
+
+void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = true;
+        return;
+    }
+    if (!reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+const char *tco_strbuf_str(const tco_strbuf *b)
+{
+    return b->data ? b->data : "";
+}
+
+char *tco_strbuf_take(tco_strbuf *b)
+{
+    if (b->failed) {
+        tco_strbuf_free(b);
+        return NULL;
+    }
+    char *s = b->data ? b->data : tco_strdup("");
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void tco_strbuf_free(tco_strbuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = false;
+}
+
+void tco_format_double(double v, char out[32])
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            return;
+    }
+}
+
+char *tco_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}

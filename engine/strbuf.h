@@ -1,0 +1,54 @@
+/*
+ * strbuf.h - a growable, always NUL-terminated byte string.
+ *
+ * Used wherever tco builds text of unknown length (formula text, JSON, messages
+ * longer than a diagnostic).  Never overflows: on allocation failure the buffer
+ * keeps its previous content and `failed` is set, which callers check once at
+ * the end (tco_strbuf_take() returns NULL then).
+ */
+#ifndef TCO_STRBUF_H
+#define TCO_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/** A growable string.  Zero-initialise ({0}) before use. */
+typedef struct tco_strbuf {
+    /** Heap buffer, NUL-terminated once anything was appended; may be NULL if empty. */
+    char *data;
+    /** Bytes used, excluding the NUL. */
+    size_t len;
+    /** Bytes allocated. */
+    size_t cap;
+    /** Set when an allocation failed; later appends are ignored. */
+    bool failed;
+} tco_strbuf;
+
+/** Append @p n bytes of @p s. */
+void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n);
+/** Append the NUL-terminated string @p s. */
+void tco_strbuf_append(tco_strbuf *b, const char *s);
+/** Append printf-style formatted text. */
+void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/** The current text; "" when empty.  Valid until the next append or free. */
+const char *tco_strbuf_str(const tco_strbuf *b);
+/**
+ * Hand the heap string to the caller (who frees it) and reset @p b.
+ * Returns NULL if an allocation failed at any point (the buffer is freed).
+ */
+char *tco_strbuf_take(tco_strbuf *b);
+/** Release the buffer and reset @p b to empty. */
+void tco_strbuf_free(tco_strbuf *b);
+
+/**
+ * Format @p v as the shortest decimal text that reads back as the same double
+ * (at most 17 significant digits), e.g. 0.7 -> "0.7", 1e22 -> "1e+22".
+ * Writes into @p out (at least 32 bytes).  Used for formula constants and JSON.
+ */
+void tco_format_double(double v, char out[32]);
+
+/** strdup that returns NULL on allocation failure (portable). */
+char *tco_strdup(const char *s);
+
+#endif /* TCO_STRBUF_H */

@@ -1,0 +1,520 @@
+/* workbook.c - the XLSX renderer (libxlsxwriter). */
+#include "workbook.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xlsxwriter.h>
+
+#include "strbuf.h"
+
+/* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
+enum {
+    ROW_TITLE = 0,
+    ROW_NOTE = 1,
+    ROW_HEADER = 3, /* column headers; year numbers on per-year sheets */
+    ROW_FIRST = 4,  /* first data row */
+    COL_ITEM = 0,
+    COL_UNIT = 1,
+    COL_VALUE = 2 /* value, or Year 1 */
+};
+
+/* Where an item lives in the workbook. */
+typedef struct placement {
+    int sheet; /* index into the calc sheet list, -1 for Inputs */
+    int row;
+} placement;
+
+typedef struct writer {
+    const tco_model *m;
+    const tco_workbook_options *opts;
+    lxw_workbook *wb;
+    placement *place;
+    lxw_format *title, *note, *header, *header_year, *text, *wrap, *total_label;
+    lxw_format *fmt[6], *fmt_input[6], *fmt_money_cents, *fmt_input_money_cents;
+    int current_sheet; /* sheet being written, for relative references */
+    int current_year;  /* year column being written (0-based), -1 for scalars */
+    tco_strbuf ref;    /* scratch for reference text */
+    tco_diag *diag;
+    tco_error err;
+} writer;
+
+const char *tco_workbook_item_name(const tco_model *model, int index)
+{
+    return model->items[index].name;
+}
+
+static int total_col(const tco_model *m)
+{
+    return COL_VALUE + m->n_years;
+}
+
+static int source_col(const tco_model *m, bool yearly)
+{
+    return yearly ? total_col(m) + 1 : COL_VALUE + 1;
+}
+
+/* Sheet name as it appears in a reference: quoted unless plain letters/digits/_. */
+static void append_sheet_ref(tco_strbuf *b, const char *sheet)
+{
+    bool plain = true;
+    for (const char *p = sheet; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            plain = false;
+    if (plain) {
+        tco_strbuf_printf(b, "%s!", sheet);
+        return;
+    }
+    tco_strbuf_append(b, "'");
+    for (const char *p = sheet; *p; p++)
+        tco_strbuf_append(b, *p == '\'' ? "''" : (char[2]){*p, '\0'});
+    tco_strbuf_append(b, "'!");
+}
+
+static void col_letters(int col, char out[4])
+{
+    char tmp[4];
+    int n = 0;
+    col++;
+    while (col > 0 && n < 3) {
+        tmp[n++] = (char)('A' + (col - 1) % 26);
+        col = (col - 1) / 26;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* Name text for the printer: defined names for scalars, cell references for per-year cells. */
+static const char *name_text(void *vctx, const tco_node *n)
+{
+    writer *w = vctx;
+    const tco_item *it = &w->m->items[n->ref];
+    char col[4];
+    tco_strbuf_free(&w->ref);
+    if (it->kind == TCO_ITEM_YEARLY) {
+        const placement *p = &w->place[n->ref];
+        if (p->sheet != w->current_sheet)
+            append_sheet_ref(&w->ref, w->m->sheets[p->sheet].name);
+        col_letters(COL_VALUE + w->current_year, col);
+        tco_strbuf_printf(&w->ref, "%s%d", col, p->row + 1);
+        return tco_strbuf_str(&w->ref);
+    }
+    if (it->kind == TCO_ITEM_YEAR_INDEX) {
+        col_letters(COL_VALUE + w->current_year, col);
+        tco_strbuf_printf(&w->ref, "%s$%d", col, ROW_HEADER + 1);
+        return tco_strbuf_str(&w->ref);
+    }
+    return it->name;
+}
+
+static bool check(writer *w, lxw_error e, const char *what)
+{
+    if (e == LXW_NO_ERROR || w->err != TCO_OK)
+        return w->err == TCO_OK;
+    w->err = tco_diag_set(w->diag, TCO_ERR_CANTCREATE, "%s: %s", what, lxw_strerror(e));
+    return false;
+}
+
+static lxw_format *value_format(writer *w, const tco_item *it, double v, bool input)
+{
+    if (it->format == TCO_FMT_MONEY && v != floor(v) && fabs(v) < 1000)
+        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
+    return input ? w->fmt_input[it->format] : w->fmt[it->format];
+}
+
+static void make_formats(writer *w)
+{
+    lxw_workbook *wb = w->wb;
+    w->title = workbook_add_format(wb);
+    format_set_bold(w->title);
+    format_set_font_size(w->title, 14);
+    w->note = workbook_add_format(wb);
+    format_set_italic(w->note);
+    format_set_font_color(w->note, 0x595959);
+    w->header = workbook_add_format(wb);
+    format_set_bold(w->header);
+    format_set_bottom(w->header, LXW_BORDER_THIN);
+    format_set_bg_color(w->header, 0xD9E1F2);
+    w->header_year = workbook_add_format(wb);
+    format_set_bold(w->header_year);
+    format_set_bottom(w->header_year, LXW_BORDER_THIN);
+    format_set_bg_color(w->header_year, 0xD9E1F2);
+    format_set_align(w->header_year, LXW_ALIGN_RIGHT);
+    format_set_num_format(w->header_year, "\"Year \"0");
+    w->text = workbook_add_format(wb);
+    w->total_label = workbook_add_format(wb);
+    format_set_bold(w->total_label);
+    w->wrap = workbook_add_format(wb);
+    format_set_font_color(w->wrap, 0x595959);
+
+    char money[64], cents[64];
+    snprintf(money, sizeof money, "#,##0 \"%s\"", w->opts->currency);
+    snprintf(cents, sizeof cents, "#,##0.00 \"%s\"", w->opts->currency);
+    const char *nums[6] = {
+        [TCO_FMT_NUMBER] = "#,##0.00", [TCO_FMT_MONEY] = money,  [TCO_FMT_KW] = "#,##0.0",
+        [TCO_FMT_PERCENT] = "0.0%",    [TCO_FMT_COUNT] = "#,##0", [TCO_FMT_RATIO] = "0.00",
+    };
+    for (int i = 0; i < 6; i++) {
+        w->fmt[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt[i], nums[i]);
+        /* FAST / ICAEW: inputs in blue on pale yellow. */
+        w->fmt_input[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_input[i], nums[i]);
+        format_set_font_color(w->fmt_input[i], 0x0000FF);
+        format_set_bg_color(w->fmt_input[i], 0xFFF2CC);
+    }
+    w->fmt_money_cents = workbook_add_format(wb);
+    format_set_num_format(w->fmt_money_cents, cents);
+    w->fmt_input_money_cents = workbook_add_format(wb);
+    format_set_num_format(w->fmt_input_money_cents, cents);
+    format_set_font_color(w->fmt_input_money_cents, 0x0000FF);
+    format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
+}
+
+static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab)
+{
+    lxw_worksheet *ws = workbook_add_worksheet(w->wb, name);
+    if (ws == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_CANTCREATE, "cannot add worksheet '%s'", name);
+        return NULL;
+    }
+    worksheet_set_tab_color(ws, tab);
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, 9); /* A4 */
+    worksheet_fit_to_pages(ws, 1, 0);
+    check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
+    worksheet_freeze_panes(ws, ROW_FIRST, 1);
+    return ws;
+}
+
+static void write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f)
+{
+    /* worksheet_write_string always stores text, so "=..." from a file stays text. */
+    if (s && s[0])
+        check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, s, f), "writing text");
+}
+
+static void write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                          double value)
+{
+    check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
+}
+
+/* Write item @p idx's formula for the current year/scalar context at (row, col). */
+static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int col, double value)
+{
+    const tco_item *it = &w->m->items[idx];
+    tco_strbuf f = {0};
+    tco_strbuf_append(&f, "=");
+    tco_formula_print(it->formula, name_text, w, &f);
+    if (f.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        write_formula(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value);
+    tco_strbuf_free(&f);
+}
+
+static void define_name(writer *w, const char *name, const char *sheet, int row, int col)
+{
+    tco_strbuf b = {0};
+    char c[4];
+    col_letters(col, c);
+    tco_strbuf_append(&b, "=");
+    append_sheet_ref(&b, sheet);
+    tco_strbuf_printf(&b, "$%s$%d", c, row + 1);
+    if (!b.failed)
+        check(w, workbook_define_name(w->wb, name, tco_strbuf_str(&b)), name);
+    tco_strbuf_free(&b);
+}
+
+static void write_headers(writer *w, lxw_worksheet *ws, bool yearly, const char *first)
+{
+    const tco_model *m = w->m;
+    write_text(w, ws, ROW_HEADER, COL_ITEM, first, w->header);
+    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
+    if (yearly) {
+        for (int y = 0; y < m->n_years; y++)
+            check(w, worksheet_write_number(ws, ROW_HEADER, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
+                  "header");
+        write_text(w, ws, ROW_HEADER, total_col(m), "Total", w->header);
+        write_text(w, ws, ROW_HEADER, source_col(m, true), "Source / basis", w->header);
+    } else {
+        write_text(w, ws, ROW_HEADER, COL_VALUE, "Value", w->header);
+        write_text(w, ws, ROW_HEADER, source_col(m, false), "Source / basis", w->header);
+    }
+}
+
+static void write_inputs(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
+    write_text(w, ws, ROW_NOTE, 0,
+               "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
+               "Each is a workbook name used by the formulas.",
+               w->note);
+    write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
+    write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
+    write_text(w, ws, ROW_HEADER, 2, "Value", w->header);
+    write_text(w, ws, ROW_HEADER, 3, "Name", w->header);
+    write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header);
+    int row = ROW_FIRST;
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_INPUT)
+            continue;
+        write_text(w, ws, row, 0, it->label, w->text);
+        write_text(w, ws, row, 1, it->unit, w->text);
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 2, it->value, value_format(w, it, it->value, true)),
+              it->name);
+        write_text(w, ws, row, 3, it->name, w->text);
+        write_text(w, ws, row, 4, it->source, w->wrap);
+        define_name(w, it->name, "Inputs", row, 2);
+        w->place[i] = (placement){-1, row};
+        row++;
+    }
+    worksheet_set_column(ws, 0, 0, 58, NULL);
+    worksheet_set_column(ws, 1, 1, 12, NULL);
+    worksheet_set_column(ws, 2, 2, 16, NULL);
+    worksheet_set_column(ws, 3, 3, 24, NULL);
+    worksheet_set_column(ws, 4, 4, 100, NULL);
+}
+
+/* Assign rows on the calculation sheets (needed before any formula is printed). */
+static void place_lines(writer *w)
+{
+    const tco_model *m = w->m;
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int row = ROW_FIRST;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            if ((it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) && strcmp(it->sheet, m->sheets[s].name) == 0)
+                w->place[i] = (placement){(int)s, row++};
+        }
+    }
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TOTAL)
+            w->place[i] = w->place[m->items[i].partner];
+}
+
+static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
+{
+    const tco_model *m = w->m;
+    const tco_sheet *sh = &m->sheets[s];
+    w->current_sheet = s;
+    write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
+    write_text(w, ws, ROW_NOTE, 0,
+               sh->yearly ? "One formula per row, the same in every year column; costs positive."
+                          : "Every value is a formula over the named inputs; costs positive.",
+               w->note);
+    write_headers(w, ws, sh->yearly, "Item");
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
+            continue;
+        int row = w->place[i].row;
+        write_text(w, ws, row, COL_ITEM, it->label, w->text);
+        write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+        if (it->kind == TCO_ITEM_YEARLY) {
+            for (int y = 0; y < m->n_years; y++) {
+                w->current_year = y;
+                write_item_formula(w, ws, (int)i, row, COL_VALUE + y, it->years[y]);
+            }
+            w->current_year = -1;
+            char first[4], last[4];
+            col_letters(COL_VALUE, first);
+            col_letters(COL_VALUE + m->n_years - 1, last);
+            tco_strbuf f = {0};
+            tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
+            const tco_item *tot = &m->items[it->partner];
+            write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
+                          tot->value);
+            tco_strbuf_free(&f);
+            define_name(w, tot->name, sh->name, row, total_col(m));
+        } else {
+            write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
+            define_name(w, it->name, sh->name, row, COL_VALUE);
+        }
+        write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->wrap);
+    }
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
+    int last = sh->yearly ? total_col(m) : COL_VALUE;
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), 90, NULL);
+}
+
+static void write_summary(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    tco_strbuf t = {0};
+    write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
+    tco_strbuf_printf(&t, "%s, scenario %s (%s, %s). Costs in %s, positive, undiscounted.", m->title,
+                      m->scenario_name, m->scenario_path, m->template_path, w->opts->currency);
+    write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
+    tco_strbuf_free(&t);
+    write_headers(w, ws, false, "Key figures");
+    w->current_sheet = -2;
+    int row = ROW_FIRST;
+    for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
+        const tco_item *it = &m->items[m->summary[k]];
+        if (it->kind == TCO_ITEM_YEARLY)
+            continue;
+        write_text(w, ws, row, COL_ITEM, it->label, m->summary[k] == m->role_tco ? w->total_label : w->text);
+        write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+        tco_strbuf f = {0};
+        tco_strbuf_printf(&f, "=%s", it->name);
+        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
+        tco_strbuf_free(&f);
+        row++;
+    }
+    bool any_yearly = false;
+    for (size_t k = 0; k < m->n_summary; k++)
+        any_yearly |= m->items[m->summary[k]].kind == TCO_ITEM_YEARLY;
+    if (any_yearly && w->err == TCO_OK) {
+        row++;
+        int hdr = row;
+        write_text(w, ws, hdr, COL_ITEM, "By year", w->header);
+        write_text(w, ws, hdr, COL_UNIT, "Unit", w->header);
+        for (int y = 0; y < m->n_years; y++)
+            check(w, worksheet_write_number(ws, (lxw_row_t)hdr, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
+                  "header");
+        write_text(w, ws, hdr, total_col(m), "Total", w->header);
+        row++;
+        for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
+            int idx = m->summary[k];
+            const tco_item *it = &m->items[idx];
+            if (it->kind != TCO_ITEM_YEARLY)
+                continue;
+            write_text(w, ws, row, COL_ITEM, it->label, w->text);
+            write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+            const placement *p = &w->place[idx];
+            for (int y = 0; y < m->n_years; y++) {
+                tco_strbuf f = {0};
+                char c[4];
+                col_letters(COL_VALUE + y, c);
+                tco_strbuf_append(&f, "=");
+                append_sheet_ref(&f, m->sheets[p->sheet].name);
+                tco_strbuf_printf(&f, "%s%d", c, p->row + 1);
+                write_formula(w, ws, row, COL_VALUE + y, tco_strbuf_str(&f), value_format(w, it, it->years[y], false),
+                              it->years[y]);
+                tco_strbuf_free(&f);
+            }
+            const tco_item *tot = &m->items[it->partner];
+            tco_strbuf f = {0};
+            tco_strbuf_printf(&f, "=%s", tot->name);
+            write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
+                          tot->value);
+            tco_strbuf_free(&f);
+            row++;
+        }
+    }
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)(total_col(m) + 1), 16, NULL);
+    worksheet_activate(ws);
+}
+
+/* Folder part of @p path ("." when none), heap. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        return tco_strdup(".");
+    if (slash == path)
+        return tco_strdup("/");
+    tco_strbuf b = {0};
+    tco_strbuf_append_n(&b, path, (size_t)(slash - path));
+    return tco_strbuf_take(&b);
+}
+
+tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_workbook_options *opts, tco_diag *diag)
+{
+    char *dir = dir_of(path);
+    if (dir == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    if (access(dir, W_OK) != 0) {
+        tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s", path, dir,
+                                   strerror(errno));
+        free(dir);
+        return e;
+    }
+    tco_strbuf tb = {0};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    tco_strbuf_printf(&tb, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
+    free(dir);
+    char *tmp = tco_strbuf_take(&tb);
+    if (tmp == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+
+    writer w = {.m = m, .opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1};
+    w.place = calloc(m->n_items ? m->n_items : 1, sizeof *w.place);
+    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
+    w.wb = w.place ? workbook_new_opt(tmp, &wopts) : NULL;
+    if (w.wb == NULL) {
+        free(w.place);
+        unlink(tmp);
+        tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create workbook", path);
+        free(tmp);
+        return e;
+    }
+    make_formats(&w);
+    tco_strbuf title = {0}, subject = {0}, comments = {0};
+    tco_strbuf_printf(&title, "%s: %s", m->title, m->scenario_title);
+    tco_strbuf_printf(&subject, "TCO scenario %s", m->scenario_name);
+    tco_strbuf_printf(&comments, "Generated by tco from %s and %s. Every derived cell is a live formula.",
+                      m->scenario_path, m->template_path);
+    char author[] = "tco", category[] = "Total cost of ownership", keywords[] = "TCO, capex, opex, accelerator";
+    char *title_s = tco_strbuf_take(&title), *subject_s = tco_strbuf_take(&subject);
+    char *comments_s = tco_strbuf_take(&comments);
+    lxw_doc_properties props = {
+        .title = title_s,
+        .subject = subject_s,
+        .author = author,
+        .category = category,
+        .keywords = keywords,
+        .comments = comments_s,
+        .created = opts->created,
+    };
+    if (title_s == NULL || subject_s == NULL || comments_s == NULL)
+        w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        check(&w, workbook_set_properties(w.wb, &props), "document properties");
+    free(title_s);
+    free(subject_s);
+    free(comments_s);
+
+    lxw_worksheet *summary = add_sheet(&w, "Summary", 0x70AD47);
+    lxw_worksheet *inputs = add_sheet(&w, "Inputs", 0xFFC000);
+    lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
+    if (calc == NULL && w.err == TCO_OK)
+        w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
+        calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080);
+    if (w.err == TCO_OK) {
+        write_inputs(&w, inputs);
+        place_lines(&w);
+        for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
+            write_calc_sheet(&w, calc[s], (int)s);
+        if (w.err == TCO_OK)
+            write_summary(&w, summary);
+    }
+    lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
+    if (ce != LXW_NO_ERROR && w.err == TCO_OK)
+        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s", path, lxw_strerror(ce));
+    if (w.err == TCO_OK && rename(tmp, path) != 0)
+        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished workbook into place: %s", path,
+                             strerror(errno));
+    if (w.err != TCO_OK)
+        unlink(tmp);
+    free(calc);
+    free(w.place);
+    free(tmp);
+    tco_strbuf_free(&w.ref);
+    return w.err;
+}

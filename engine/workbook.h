@@ -1,0 +1,50 @@
+/*
+ * workbook.h - render an evaluated tco_model as an XLSX workbook with
+ * libxlsxwriter: every derived cell a live formula with the engine's result
+ * cached, inputs as defined names on one Inputs sheet.
+ *
+ * Sheets, in order: Summary (the answer first), Inputs (name, value, unit,
+ * source), then the template's calculation sheets ([model] sheets).  Scalar
+ * sheets: Item | Unit | Value | Source.  Per-year sheets: Item | Unit | Year 1
+ * .. Year N | Total | Source, with the same formula across each period row.
+ * Costs are positive.  Text from any input file is written as text, never as a
+ * formula (DESIGN.md invariant 4).
+ *
+ * The file is written to a temporary name in the target's folder and renamed
+ * into place only after workbook_close() succeeds, so an existing workbook is
+ * never left half-written.
+ */
+#ifndef TCO_WORKBOOK_H
+#define TCO_WORKBOOK_H
+
+#include <time.h>
+
+#include "error.h"
+#include "model.h"
+
+/** Options for tco_workbook_write(). */
+typedef struct tco_workbook_options {
+    /** Document `created` time; a fixed value makes output byte-reproducible. */
+    time_t created;
+    /** Reporting currency code shown in money formats, e.g. "CNY". */
+    const char *currency;
+} tco_workbook_options;
+
+/**
+ * Write @p model (already evaluated) to @p path.
+ * Errors: TCO_ERR_CANTCREATE (folder missing or not writable, libxlsxwriter
+ * failure; the message names the path and libxlsxwriter's reason),
+ * TCO_ERR_NOMEM.  On error no file is left at @p path or beside it, and a
+ * previous file at @p path is unchanged.
+ */
+tco_error tco_workbook_write(const tco_model *model, const char *path, const tco_workbook_options *opts,
+                             tco_diag *diag);
+
+/**
+ * The cell reference text that formulas use for item @p index: its defined
+ * name for inputs, scalar lines and totals.  Exposed for tests.  Returns the
+ * item's name (owned by the model).
+ */
+const char *tco_workbook_item_name(const tco_model *model, int index);
+
+#endif /* TCO_WORKBOOK_H */

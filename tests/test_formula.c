@@ -1,0 +1,229 @@
+/* test_formula.c - parser, printer and evaluator against the fixture cases
+ * (tests/fixtures/formulas/ *.test) and Excel's limits. */
+#include <glob.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fixture.h"
+#include "formula.h"
+#include "suites.h"
+
+static const struct {
+    const char *name;
+    tco_error code;
+} codes[] = {
+    {"SYNTAX", TCO_ERR_SYNTAX},     {"UNKNOWN_NAME", TCO_ERR_UNKNOWN_NAME}, {"UNKNOWN_FUNCTION", TCO_ERR_UNKNOWN_FUNCTION},
+    {"ARITY", TCO_ERR_ARITY},       {"BAD_NAME", TCO_ERR_BAD_NAME},         {"EVAL", TCO_ERR_EVAL},
+    {"TOO_DEEP", TCO_ERR_TOO_DEEP},
+};
+
+static tco_error case_lookup(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
+{
+    const fixture_case *c = ctx;
+    for (size_t i = 0; i < c->n_inputs; i++)
+        if (strcasecmp(c->input_names[i], n->name) == 0) {
+            v->number = c->input_values[i];
+            v->is_bool = false;
+            return TCO_OK;
+        }
+    return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "unknown name '%s'", n->name);
+}
+
+/* Parse and evaluate; returns the first error code. */
+static tco_error run_case(const fixture_case *c, const char *text, tco_value *v, char *printed, size_t psize,
+                          tco_diag *d)
+{
+    tco_node *tree = NULL;
+    tco_error e = tco_formula_parse(text, "case", &tree, d);
+    if (e != TCO_OK)
+        return e;
+    if (printed) {
+        tco_strbuf b = {0};
+        tco_formula_print(tree, NULL, NULL, &b);
+        snprintf(printed, psize, "%s", tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+    }
+    e = tco_formula_eval(tree, case_lookup, (void *)(uintptr_t)c, "case", v, d);
+    tco_node_free(tree);
+    return e;
+}
+
+static bool close_enough(double a, double b)
+{
+    return a == b || fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+static void test_fixture_cases(void)
+{
+    glob_t g;
+    CU_ASSERT_EQUAL_FATAL(glob(TCO_SOURCE_DIR "/tests/fixtures/formulas/*.test", 0, NULL, &g), 0);
+    size_t total = 0;
+    for (size_t f = 0; f < g.gl_pathc; f++) {
+        size_t n;
+        fixture_case *cases = fixture_read(g.gl_pathv[f], &n);
+        CU_ASSERT_PTR_NOT_NULL(cases);
+        for (size_t i = 0; i < n; i++) {
+            const fixture_case *c = &cases[i];
+            tco_diag d = {0};
+            tco_value v = {0};
+            char printed[1024] = "";
+            tco_error e = run_case(c, c->formula, &v, printed, sizeof printed, &d);
+            bool ok = true;
+            if (c->has_error) {
+                tco_error want = TCO_ERR_COUNT;
+                for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++)
+                    if (strcmp(codes[k].name, c->error_code) == 0)
+                        want = codes[k].code;
+                ok = want != TCO_ERR_COUNT && e == want && strstr(d.message, c->error_fragment) != NULL;
+                if (!ok)
+                    fprintf(stderr, "\n%s:%d: %s: expected %s '%s', got %s '%s'\n", c->file, c->line, c->formula,
+                            c->error_code, c->error_fragment, tco_strerror(e), e ? d.message : "");
+            } else {
+                ok = e == TCO_OK && c->has_value && v.is_bool == c->value_is_bool && close_enough(v.number, c->value);
+                if (ok && c->has_print)
+                    ok = strcmp(printed, c->print) == 0;
+                if (ok) {
+                    /* The printed text reads back to the same tree value and prints identically. */
+                    tco_value v2 = {0};
+                    char printed2[1024] = "";
+                    ok = run_case(c, printed, &v2, printed2, sizeof printed2, &d) == TCO_OK &&
+                         v2.number == v.number && strcmp(printed, printed2) == 0;
+                }
+                if (!ok)
+                    fprintf(stderr, "\n%s:%d: %s: expected %.17g%s print '%s', got %s %.17g print '%s' %s\n", c->file,
+                            c->line, c->formula, c->value, c->value_is_bool ? " (bool)" : "", c->print,
+                            tco_strerror(e), v.number, printed, e ? d.message : "");
+            }
+            CU_ASSERT(ok);
+            total++;
+        }
+        free(cases);
+    }
+    globfree(&g);
+    CU_ASSERT(total >= 80);
+}
+
+static void test_name_check(void)
+{
+    const char *bad[] = {"PUE1", "pue1", "R2C3", "r2c3", "c", "C", "r", "R", "RC", "R1", "C7", "A1", "XFD1048576",
+                         "TRUE", "false", "SUM", "round", "1abc", "a-b", "a.b", "", "é"};
+    const char *good[] = {"pue", "it_load_kw", "r2d2", "a1b", "abcd1", "_x", "card_count", "electricity_price",
+                          "year1_cost", "ups_kva"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tco_diag d = {0};
+        CU_ASSERT_EQUAL(tco_name_check(bad[i], "t", &d), TCO_ERR_BAD_NAME);
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        tco_diag d = {0};
+        tco_error e = tco_name_check(good[i], "t", &d);
+        if (e != TCO_OK)
+            fprintf(stderr, "\n%s: %s\n", good[i], d.message);
+        CU_ASSERT_EQUAL(e, TCO_OK);
+    }
+    char long_name[300];
+    memset(long_name, 'a', 256);
+    long_name[256] = '\0';
+    CU_ASSERT_EQUAL(tco_name_check(long_name, "t", NULL), TCO_ERR_BAD_NAME);
+    long_name[255] = '\0';
+    CU_ASSERT_EQUAL(tco_name_check(long_name, "t", NULL), TCO_OK);
+}
+
+static void test_depth_cap(void)
+{
+    char text[400];
+    tco_node *t = NULL;
+    tco_diag d = {0};
+    /* 60 nested parentheses parse; 70 exceed the cap of 64. */
+    snprintf(text, sizeof text, "%.*s1%.*s", 60, "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((", 60,
+             "))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))");
+    CU_ASSERT_EQUAL(tco_formula_parse(text, "deep", &t, &d), TCO_OK);
+    tco_node_free(t);
+    t = NULL;
+    char deep[200];
+    memset(deep, '(', 70);
+    deep[70] = '1';
+    memset(deep + 71, ')', 70);
+    deep[141] = '\0';
+    CU_ASSERT_EQUAL(tco_formula_parse(deep, "deep", &t, &d), TCO_ERR_TOO_DEEP);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "nesting of at most 64 levels"));
+    /* Unary chains count too. */
+    memset(deep, '-', 100);
+    deep[100] = '1';
+    deep[101] = '\0';
+    CU_ASSERT_EQUAL(tco_formula_parse(deep, "deep", &t, &d), TCO_ERR_TOO_DEEP);
+}
+
+static void test_excel_limits(void)
+{
+    tco_diag d = {0};
+    tco_node *t = NULL;
+    /* 8,192 characters are allowed, 8,193 are not. */
+    char *text = malloc(8200);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memset(text, ' ', 8192);
+    text[0] = '1';
+    text[8192] = '\0';
+    CU_ASSERT_EQUAL(tco_formula_parse(text, "long", &t, &d), TCO_OK);
+    tco_node_free(t);
+    t = NULL;
+    text[8192] = ' ';
+    text[8193] = '\0';
+    CU_ASSERT_EQUAL(tco_formula_parse(text, "long", &t, &d), TCO_ERR_SYNTAX);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "8193 characters long, Excel allows 8192"));
+    /* SUM of 255 ones is 255; 256 arguments are refused. */
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "SUM(1");
+    for (int i = 1; i < 255; i++)
+        tco_strbuf_append(&b, ",1");
+    tco_strbuf_append(&b, ")");
+    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), "args", &t, &d), TCO_OK);
+    tco_value v = {0};
+    CU_ASSERT_EQUAL(tco_formula_eval(t, NULL, NULL, "args", &v, &d), TCO_OK);
+    CU_ASSERT_EQUAL(v.number, 255);
+    tco_node_free(t);
+    t = NULL;
+    b.len -= 1;
+    tco_strbuf_append(&b, ",1)");
+    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), "args", &t, &d), TCO_ERR_ARITY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "at most 255 arguments"));
+    tco_strbuf_free(&b);
+    free(text);
+}
+
+static void test_excel_round(void)
+{
+    CU_ASSERT_EQUAL(tco_excel_round(2.5, 0, TCO_FN_ROUND), 3);
+    CU_ASSERT_EQUAL(tco_excel_round(-2.5, 0, TCO_FN_ROUND), -3);
+    CU_ASSERT_EQUAL(tco_excel_round(2.675, 2, TCO_FN_ROUND), 2.68);
+    CU_ASSERT_EQUAL(tco_excel_round(0.30000000000000004, 1, TCO_FN_ROUNDUP), 0.3);
+    CU_ASSERT_EQUAL(tco_excel_round(40.8 / 25, 0, TCO_FN_ROUNDUP), 2);
+    CU_ASSERT_EQUAL(tco_excel_round(1250, -2, TCO_FN_ROUNDDOWN), 1200);
+    CU_ASSERT_EQUAL(tco_excel_round(0, 3, TCO_FN_ROUND), 0);
+}
+
+static void test_positions_in_messages(void)
+{
+    tco_diag d = {0};
+    tco_node *t = NULL;
+    CU_ASSERT_EQUAL(tco_formula_parse("a + b * (c_x - ", "templates/x.ini [line.y] formula", &t, &d), TCO_ERR_SYNTAX);
+    CU_ASSERT_STRING_EQUAL(d.message, "templates/x.ini [line.y] formula, column 16: expected a number, name, "
+                                      "function call or '(', found end of formula");
+}
+
+CU_ErrorCode register_formula_suite(void)
+{
+    CU_pSuite s = CU_add_suite("formula", NULL, NULL);
+    if (s == NULL || !CU_add_test(s, "fixture cases (value, print, error)", test_fixture_cases) ||
+        !CU_add_test(s, "names that read as cell references are refused", test_name_check) ||
+        !CU_add_test(s, "nesting depth cap", test_depth_cap) ||
+        !CU_add_test(s, "Excel limits: 8192 characters, 255 arguments", test_excel_limits) ||
+        !CU_add_test(s, "Excel rounding", test_excel_round) ||
+        !CU_add_test(s, "messages give the column", test_positions_in_messages))
+        return CU_get_error();
+    return CUE_SUCCESS;
+}
