@@ -1049,7 +1049,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         src->partner = (int)(m->n_items - 1);
         tot->format = src->format;
         tot->sheet = tco_strdup(src->sheet);
-        tot->label = tco_strdup(src->label);
+        tco_strbuf lb = {0};
+        tco_strbuf_printf(&lb, "%s (all years)", src->label);
+        tot->label = tco_strbuf_take(&lb);
         tco_strbuf u = {0};
         /* "CNY/yr" per year totals to "CNY". */
         const char *slash = strstr(src->unit, "/yr");

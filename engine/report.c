@@ -54,12 +54,18 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
     fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
     fprintf(out, "%s, costs in %s\n\n", m->title, currency);
     char num[64];
+    int width = 30;
+    for (size_t k = 0; k < m->n_summary; k++) {
+        int n = (int)strlen(m->items[m->summary[k]].label);
+        if (m->items[m->summary[k]].kind != TCO_ITEM_YEARLY && n > width)
+            width = n;
+    }
     for (size_t k = 0; k < m->n_summary; k++) {
         const tco_item *it = &m->items[m->summary[k]];
         if (it->kind == TCO_ITEM_YEARLY)
             continue;
         format_value(it, it->value, num, sizeof num);
-        fprintf(out, "  %-58s %16s  %s\n", it->label, num, it->unit);
+        fprintf(out, "  %-*s %14s  %s\n", width, it->label, num, it->unit);
     }
     bool header = false;
     for (size_t k = 0; k < m->n_summary; k++) {
@@ -68,8 +74,11 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
             continue;
         if (!header) {
             fprintf(out, "\n  %-30s", "By year");
-            for (int y = 0; y < m->n_years; y++)
-                fprintf(out, " %7s %-6d", "Year", y + 1);
+            for (int y = 0; y < m->n_years; y++) {
+                char h[32];
+                snprintf(h, sizeof h, "Year %d", y + 1);
+                fprintf(out, " %14s", h);
+            }
             fprintf(out, " %14s\n", "Total");
             header = true;
         }

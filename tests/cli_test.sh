@@ -1,0 +1,121 @@
+#!/bin/sh
+# cli_test.sh - end-to-end tests of the tco command: what a user types, what
+# they see, the exit status, and what lands on disk.
+# Usage: cli_test.sh TCO_BINARY SOURCE_DIR
+set -u
+TCO=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run EXPECTED_EXIT ARGS... : runs tco, keeps stdout in $T/out, stderr in $T/err.
+run() {
+    want=$1
+    shift
+    "$TCO" "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "tco $*: exit $got, expected $want; stderr: $(cat "$T/err")"; fi
+}
+expect_out() { if grep -qF -- "$1" "$T/out"; then ok; else bad "stdout lacks '$1':"; cat "$T/out"; fi; }
+expect_err() { if grep -qF -- "$1" "$T/err"; then ok; else bad "stderr lacks '$1': $(cat "$T/err")"; fi; }
+expect_err_lines() {
+    n=$(wc -l <"$T/err")
+    if [ "$n" -eq "$1" ]; then ok; else bad "stderr has $n lines, expected $1: $(cat "$T/err")"; fi
+}
+no_temp_left() {
+    if ls -a "$1" | grep -q '\.tmp-'; then bad "temporary file left in $1: $(ls -a "$1")"; else ok; fi
+}
+
+# --help and --version
+run 0 --help
+expect_out "Usage: tco --scenario NAME"
+expect_out "Exit status: 0 ok, 64 usage, 65 invalid input data"
+run 0 --version
+expect_out "tco 0."
+
+# --list
+run 0 --root "$SRC" --list
+expect_out "cluster32"
+expect_out "Training cluster: 32x D-M"
+
+# The main job, with the figures of tests/test_model.c (worked by hand there).
+run 0 --root "$SRC" --scenario cluster32 --out "$T/c.xlsx"
+[ -s "$T/c.xlsx" ] && ok || bad "no workbook at $T/c.xlsx"
+expect_out "Capex total"
+expect_out "4,356,800  CNY"
+expect_out "6,448,175  CNY"
+expect_out "Workbook: $T/c.xlsx"
+if [ -s "$T/err" ]; then bad "stderr not empty on success: $(cat "$T/err")"; else ok; fi
+
+# A scenario given as a path works the same.
+run 0 --root "$SRC" --scenario "$SRC/scenarios/cluster32.ini" --out "$T/p.xlsx"
+cmp -s "$T/c.xlsx" "$T/p.xlsx" && ok || bad "path and name give different workbooks"
+
+# Same input, same bytes (fixed document creation time).
+run 0 --root "$SRC" --scenario cluster32 --out "$T/c2.xlsx"
+cmp -s "$T/c.xlsx" "$T/c2.xlsx" && ok || bad "two runs gave different bytes"
+
+# JSON: valid, and its numbers equal the workbook's cached values.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/j.xlsx" --format json
+python3 -m json.tool "$T/out" >/dev/null && ok || bad "--format json is not valid JSON"
+cp "$T/out" "$T/c.json"
+if python3 "$SRC/tests/recalc.py" json "$T/j.xlsx" "$T/c.json" >"$T/rj" 2>&1; then ok; else bad "JSON vs workbook: $(cat "$T/rj")"; fi
+expect_out '"tco": 6448174.688'
+
+# Default output: out/NAME.xlsx under the current folder, out/ created.
+mkdir "$T/cwd"
+(cd "$T/cwd" && "$TCO" --root "$SRC" --scenario cluster32 >/dev/null 2>&1) && ok || bad "default --out run failed"
+[ -s "$T/cwd/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx under the current folder"
+
+# Usage errors: 64, one line plus the hint.
+run 64 --bogus
+expect_err "tco: unknown option '--bogus'"
+run 64 --root "$SRC"
+expect_err "no scenario given"
+run 64 --root "$SRC" --scenario cluster32 --format xml
+expect_err "--format: expected table or json, found 'xml'"
+run 64 --root "$SRC" --scenario
+expect_err "option '--scenario' needs a value"
+run 64 --root "$SRC" --scenario 'a;b'
+expect_err "expected a scenario name"
+
+# Missing input: 66.
+run 66 --root "$SRC" --scenario nope
+expect_err "no such scenario 'nope'; available: cluster32"
+expect_err_lines 1
+run 66 --root "$T" --scenario cluster32
+expect_err "expected a folder holding pricing/ and templates/"
+
+# Bad data: 65, one line naming file and place, and nothing written.
+MINI="$SRC/tests/fixtures/roots/mini"
+run 65 --root "$MINI" --scenario bad_key_typo --out "$T/bad.xlsx"
+expect_err "scenarios/bad_key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
+expect_err_lines 1
+[ -e "$T/bad.xlsx" ] && bad "a workbook was written for bad input" || ok
+
+# An existing workbook survives a failed run untouched.
+printf 'previous workbook' >"$T/keep.xlsx"
+run 65 --root "$MINI" --scenario bad_div_zero --out "$T/keep.xlsx"
+expect_err "division by zero"
+[ "$(cat "$T/keep.xlsx")" = "previous workbook" ] && ok || bad "previous workbook changed by a failed run"
+no_temp_left "$T"
+
+# Cannot create output: 73, nothing left behind.
+run 73 --root "$SRC" --scenario cluster32 --out "$T/missing/dir/c.xlsx"
+expect_err "cannot write into folder '$T/missing/dir'"
+mkdir "$T/isdir.xlsx"
+run 73 --root "$SRC" --scenario cluster32 --out "$T/isdir.xlsx"
+expect_err "cannot move the finished workbook into place"
+no_temp_left "$T"
+
+# A good mini workbook recalculates (the per-year `year` reference and totals).
+run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
+expect_out "75  CNY"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""recalc.py - independent recalculation checks for tco workbooks (stdlib only).
+
+  recalc.py check [--app gnumeric|libreoffice|both] BOOK.xlsx...
+      Every formula cell's cached value (what tco wrote) must equal the value
+      Gnumeric (ssconvert --recalc) and/or LibreOffice (headless, recalculation
+      on load forced) compute, within a relative 1e-9.  Fails on a formula with
+      no cached value, an error value, or fewer than --min-formulas formulas.
+
+  recalc.py json BOOK.xlsx JSON
+      The numbers tco printed with --format json equal the workbook's cached
+      values: each output and input name is looked up as a defined name.
+
+  recalc.py live --tco BIN --root DIR --scenario NAME --set SECTION.KEY=VALUE --name INPUT
+      Proves no derived number is pasted as a value: change input INPUT in the
+      workbook itself, recalculate with Gnumeric, and compare every defined
+      name with tco's own result for the scenario with SECTION.KEY=VALUE.
+      At least one total must move.
+
+Exit 0 when every check passes, 1 otherwise; the last line is a summary.
+"""
+import argparse, json, math, os, re, shutil, subprocess, sys, tempfile, zipfile
+import xml.etree.ElementTree as ET
+
+M = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PR = "http://schemas.openxmlformats.org/package/2006/relationships"
+RTOL = 1e-9
+
+
+def q(tag):
+    return "{%s}%s" % (M, tag)
+
+
+def sheet_parts(z):
+    """[(sheet name, part path)] in workbook order."""
+    wb = ET.fromstring(z.read("xl/workbook.xml"))
+    rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    target = {r.get("Id"): r.get("Target") for r in rels.iter("{%s}Relationship" % PR)}
+    out = []
+    for s in wb.iter(q("sheet")):
+        t = target[s.get("{%s}id" % R)].lstrip("/")
+        out.append((s.get("name"), t if t.startswith("xl/") else "xl/" + t))
+    return out
+
+
+def defined_names(z):
+    """{name (lower case): (sheet, cell ref without $)}."""
+    wb = ET.fromstring(z.read("xl/workbook.xml"))
+    names = {}
+    for d in wb.iter(q("definedName")):
+        m = re.fullmatch(r"'?(.+?)'?!\$?([A-Z]+)\$?(\d+)", (d.text or "").strip())
+        if m:
+            names[d.get("name").lower()] = (m.group(1).replace("''", "'"), m.group(2) + m.group(3))
+    return names
+
+
+def read_cells(path):
+    """{sheet: {ref: (formula or None, type, text value or None)}}."""
+    with zipfile.ZipFile(path) as z:
+        strings = []
+        if "xl/sharedStrings.xml" in z.namelist():
+            for si in ET.fromstring(z.read("xl/sharedStrings.xml")).iter(q("si")):
+                strings.append("".join(t.text or "" for t in si.iter(q("t"))))
+        book = {}
+        for name, part in sheet_parts(z):
+            cells = {}
+            for c in ET.fromstring(z.read(part)).iter(q("c")):
+                f, v = c.find(q("f")), c.find(q("v"))
+                typ = c.get("t", "n")
+                val = v.text if v is not None else None
+                if typ == "s" and val is not None:
+                    val = strings[int(val)]
+                cells[c.get("r")] = (None if f is None else (f.text or ""), typ, val)
+            book[name] = cells
+        return book, defined_names(z)
+
+
+def recalc_gnumeric(src, tmp):
+    dst = os.path.join(tmp, "gnumeric.xlsx")
+    r = subprocess.run(["ssconvert", "--recalc", src, dst], capture_output=True, text=True, timeout=600)
+    if not os.path.exists(dst):
+        raise RuntimeError("ssconvert failed: " + r.stderr[-500:])
+    return dst
+
+
+def recalc_libreoffice(src, tmp):
+    profile = os.path.join(tmp, "profile", "user")
+    os.makedirs(profile)
+    # Force "recalculate on load: always" for OOXML files in a throw-away profile.
+    with open(os.path.join(profile, "registrymodifications.xcu"), "w") as fh:
+        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+                 'xmlns:xs="http://www.w3.org/2001/XMLSchema" '
+                 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+                 '<item oor:path="/org.openoffice.Office.Calc/Formula/Load">'
+                 '<prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>\n'
+                 '</oor:items>\n')
+    indir, outdir = os.path.join(tmp, "in"), os.path.join(tmp, "lo")
+    os.makedirs(indir)
+    os.makedirs(outdir)
+    copy = os.path.join(indir, "book.xlsx")
+    shutil.copyfile(src, copy)
+    r = subprocess.run(["soffice", "-env:UserInstallation=file://" + os.path.join(tmp, "profile"),
+                        "--headless", "--norestore", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
+                        "--outdir", outdir, copy], capture_output=True, text=True, timeout=600)
+    dst = os.path.join(outdir, "book.xlsx")
+    if not os.path.exists(dst):
+        raise RuntimeError("soffice failed: " + (r.stderr or r.stdout)[-500:])
+    return dst
+
+
+def as_number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def same(a, b):
+    return a == b or math.isclose(a, b, rel_tol=RTOL, abs_tol=1e-9)
+
+
+def compare_books(orig, recalculated, label):
+    formulas = mismatches = 0
+    for sheet, cells in orig.items():
+        other = recalculated.get(sheet, {})
+        for ref, (formula, _typ, cached) in cells.items():
+            if formula is None:
+                continue
+            formulas += 1
+            got = other.get(ref)
+            a = as_number(cached)
+            b = as_number(got[2]) if got else None
+            if got and got[1] == "b" and b is not None:
+                b = float(b)
+            if a is None:
+                print(f"{label}: {sheet}!{ref} ={formula}: no cached number ({cached!r})")
+                mismatches += 1
+            elif got is None or got[1] == "e" or b is None:
+                print(f"{label}: {sheet}!{ref} ={formula}: recalculated to {got and got[2]!r}")
+                mismatches += 1
+            elif not same(a, b):
+                print(f"{label}: {sheet}!{ref} ={formula}: cached {a!r}, recalculated {b!r}")
+                mismatches += 1
+    return formulas, mismatches
+
+
+def cmd_check(a):
+    apps = ["gnumeric", "libreoffice"] if a.app == "both" else [a.app]
+    total_f = total_bad = 0
+    for path in a.books:
+        orig, _ = read_cells(path)
+        for app in apps:
+            with tempfile.TemporaryDirectory() as tmp:
+                out = (recalc_gnumeric if app == "gnumeric" else recalc_libreoffice)(os.path.abspath(path), tmp)
+                rec, _ = read_cells(out)
+            f, bad = compare_books(orig, rec, f"{path} [{app}]")
+            print(f"{path} [{app}]: formulas={f} mismatches={bad}")
+            if f < a.min_formulas:
+                print(f"{path} [{app}]: expected at least {a.min_formulas} formula cells")
+                bad += 1
+            total_f += f
+            total_bad += bad
+    print(f"{total_f - total_bad} passed, {total_bad} failed")
+    return 1 if total_bad else 0
+
+
+def value_at(book, names, name):
+    sheet, ref = names[name]
+    cell = book[sheet].get(ref)
+    return as_number(cell[2]) if cell else None
+
+
+def json_values(doc):
+    """{name: number} for every scalar input/output and each output's total."""
+    out = {}
+    for group in ("inputs", "outputs"):
+        for name, item in doc[group].items():
+            if "value" in item:
+                out[name] = item["value"]
+            else:
+                out[name + "_total"] = item["total"]
+    return out
+
+
+def cmd_json(a):
+    book, names = read_cells(a.book)
+    with open(a.json) as fh:
+        doc = json.load(fh)
+    checked = bad = 0
+    for name, value in json_values(doc).items():
+        if name not in names:
+            continue
+        got = value_at(book, names, name)
+        checked += 1
+        if got is None or not same(got, value):
+            print(f"{name}: JSON {value!r}, workbook {got!r}")
+            bad += 1
+    for role, name in (("tco", "tco"), ("capex", "capex_total"), ("opex_total", "opex_total")):
+        if name in names:
+            checked += 1
+            if not same(value_at(book, names, name), doc[role]):
+                print(f"JSON {role} {doc[role]!r} differs from workbook {name}")
+                bad += 1
+    if checked < 20:
+        print(f"only {checked} JSON numbers matched a defined name")
+        bad += 1
+    print(f"{checked - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+def set_cell(src, dst, sheet_name, ref, value):
+    """Copy src to dst with one numeric cell's value replaced (XML edited in place)."""
+    with zipfile.ZipFile(src) as z:
+        part = dict(sheet_parts(z))[sheet_name]
+        xml = z.read(part).decode("utf-8")
+        pat = re.compile(r'(<c r="%s"[^>]*>)<v>[^<]*</v>' % ref)
+        new, n = pat.subn(lambda m: m.group(1) + "<v>%r</v>" % value, xml)
+        if n != 1:
+            raise RuntimeError(f"cell {sheet_name}!{ref} not found as a plain value")
+        with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
+            for info in z.infolist():
+                out.writestr(info, new.encode("utf-8") if info.filename == part else z.read(info.filename))
+
+
+def run_tco(a, scenario, out, extra=()):
+    cmd = [a.tco, "--root", a.root, "--scenario", scenario, "--out", out, "--format", "json", *extra]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr}")
+    return json.loads(r.stdout)
+
+
+def cmd_live(a):
+    section, rest = a.set.split(".", 1)
+    key, value = rest.split("=", 1)
+    value = float(value)
+    with tempfile.TemporaryDirectory() as tmp:
+        base_book = os.path.join(tmp, "base.xlsx")
+        base = run_tco(a, a.scenario, base_book)
+        # The same scenario with the input changed in its INI: tco's own answer.
+        src = os.path.join(a.root, "scenarios", a.scenario + ".ini")
+        with open(src) as fh:
+            text = fh.read()
+        changed_ini = os.path.join(tmp, a.scenario + ".ini")
+        with open(changed_ini, "w") as fh:
+            fh.write(text + f"\n[{section}]\n{key} = {value!r}\n")
+        expect = json_values(run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx")))
+        # The workbook with the input cell edited, recalculated by Gnumeric.
+        _, names = read_cells(base_book)
+        sheet, ref = names[a.name]
+        edited = os.path.join(tmp, "edited.xlsx")
+        set_cell(base_book, edited, sheet, ref, value)
+        rec, _ = read_cells(recalc_gnumeric(edited, tmp))
+    checked = bad = moved = 0
+    before = json_values(base)
+    for name, want in expect.items():
+        if name not in names:
+            continue
+        got = value_at(rec, names, name)
+        checked += 1
+        if got is None or not same(got, want):
+            print(f"{name}: after editing {a.name} = {value!r} Gnumeric gives {got!r}, tco gives {want!r}")
+            bad += 1
+        if not same(before[name], want):
+            moved += 1
+    if moved == 0 or expect.get(a.name) != value:
+        print(f"changing {a.name} to {value!r} moved no value: the check proves nothing")
+        bad += 1
+    print(f"{a.name} {before.get(a.name)!r} -> {value!r}: {moved} values moved")
+    print(f"{checked - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--app", choices=["gnumeric", "libreoffice", "both"], default="gnumeric")
+    c.add_argument("--min-formulas", type=int, default=1)
+    c.add_argument("books", nargs="+")
+    j = sub.add_parser("json")
+    j.add_argument("book")
+    j.add_argument("json")
+    l = sub.add_parser("live")
+    l.add_argument("--tco", required=True)
+    l.add_argument("--root", required=True)
+    l.add_argument("--scenario", required=True)
+    l.add_argument("--set", required=True)
+    l.add_argument("--name", required=True)
+    a = ap.parse_args()
+    try:
+        return {"check": cmd_check, "json": cmd_json, "live": cmd_live}[a.cmd](a)
+    except (RuntimeError, OSError, KeyError, ValueError) as e:
+        print(f"recalc.py: {e}")
+        print("0 passed, 1 failed")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
