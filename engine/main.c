@@ -186,8 +186,15 @@ static int list_scenarios(const char *root)
 static char *scenario_path(const char *root, const char *arg, tco_diag *d)
 {
     size_t len = strlen(arg);
-    if (strchr(arg, '/') || (len > 4 && strcmp(arg + len - 4, ".ini") == 0))
+    struct stat st;
+    bool has_ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
+    if (strchr(arg, '/') || (has_ini && stat(arg, &st) == 0))
         return tco_strdup(arg);
+    char stem[256];
+    if (has_ini) { /* "cluster32.ini" not in the current folder: try scenarios/ */
+        snprintf(stem, sizeof stem, "%.*s", (int)(len - 4), arg);
+        arg = stem;
+    }
     for (const char *p = arg; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
               *p == '_')) {
@@ -198,7 +205,6 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
     char *path = root_path(root, rel);
-    struct stat st;
     if (path && stat(path, &st) != 0) {
         char **names;
         int n = scenario_names(root, &names);
@@ -215,6 +221,18 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         return NULL;
     }
     return path;
+}
+
+/* File stem of a --scenario argument, for messages: "a/b/site.ini" -> "site". */
+static const char *scenario_stem(const char *arg, char stem[256])
+{
+    const char *base = strrchr(arg, '/');
+    base = base ? base + 1 : arg;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+        n -= 4;
+    snprintf(stem, 256, "%.*s", (int)n, base);
+    return stem;
 }
 
 int main(int argc, char **argv)
@@ -255,6 +273,15 @@ int main(int argc, char **argv)
         return list_scenarios(root);
     if (scenario == NULL)
         return usage_error("%s", "no scenario given: use --scenario NAME (tco --list shows them)");
+
+    size_t olen = out ? strlen(out) : 0;
+    if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
+        char stem[256];
+        return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
+                           out[olen - 1] == '/' ? "" : "/", scenario_stem(scenario, stem));
+    }
+    if (out && (olen < 5 || strcmp(out + olen - 5, ".xlsx") != 0))
+        return usage_error("--out %s: expected a file name ending in .xlsx", out);
 
     tco_diag d = {0};
     char *spath = scenario_path(root, scenario, &d);

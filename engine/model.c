@@ -164,7 +164,7 @@ static tco_format format_for_unit(const char *unit, bool integer)
 {
     static const char *const counts[] = {"cards", "hosts", "racks", "switches", "links", "ports", "years",
                                          "U",     "optics/link", "cards/host", "ports/host", "ports/switch",
-                                         "U/rack"};
+                                         "U/rack", "W", "h/yr"};
     if (strncmp(unit, "CNY", 3) == 0)
         return TCO_FMT_MONEY;
     if (strcmp(unit, "kW") == 0 || strcmp(unit, "kVA") == 0 || strcmp(unit, "kW/rack") == 0)
@@ -422,7 +422,23 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
                         ld->template_ini.path, input_section, section, from);
 }
 
-static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note", NULL};
+static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
+                                         "structural", NULL};
+
+/* A yes/no template key; absent means no. */
+static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
+{
+    const char *v = tco_ini_get(&ld->template_ini, section, key);
+    *out = false;
+    if (v == NULL || strcasecmp(v, "no") == 0)
+        return TCO_OK;
+    if (strcasecmp(v, "yes") == 0) {
+        *out = true;
+        return TCO_OK;
+    }
+    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected yes or no, found '%s'",
+                        ld->template_ini.path, section, key, v);
+}
 
 static tco_error load_input(loader *ld, const char *section)
 {
@@ -451,14 +467,9 @@ static tco_error load_input(loader *ld, const char *section)
     if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
         (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
-    const char *integer = tco_ini_get(t, section, "integer");
-    if (integer != NULL) {
-        if (strcasecmp(integer, "yes") == 0)
-            it->integer = true;
-        else if (strcasecmp(integer, "no") != 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] integer: expected yes or no, found '%s'", t->path,
-                                section, integer);
-    }
+    if ((e = yes_no(ld, section, "integer", &it->integer)) != TCO_OK ||
+        (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
+        return e;
     const char *fmt = tco_ini_get(t, section, "format");
     it->format = format_for_unit(unit, it->integer);
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
@@ -513,7 +524,7 @@ static tco_error load_input(loader *ld, const char *section)
 
 /* ---- lines ------------------------------------------------------------------------ */
 
-static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", NULL};
+static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", NULL};
 
 static tco_error load_line(loader *ld, const char *section)
 {
@@ -555,6 +566,8 @@ static tco_error load_line(loader *ld, const char *section)
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);
+    if ((e = yes_no(ld, section, "total", &it->emphasis)) != TCO_OK)
+        return e;
     const char *fmt = tco_ini_get(t, section, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
@@ -793,8 +806,9 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
         tco_format_double(value, v);
         return tco_diag_set(diag, TCO_ERR_INI, "input %s: value %s is outside its range", name, v);
     }
-    if (strcmp(it->name, "years") == 0 && value != m->n_years)
-        return tco_diag_set(diag, TCO_ERR_INI, "input years: the number of year columns is fixed at load time");
+    if (it->structural && value != it->value)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
+                            name);
     it->value = value;
     return tco_model_evaluate(m, diag);
 }
@@ -1048,6 +1062,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tot->partner = (int)i;
         src->partner = (int)(m->n_items - 1);
         tot->format = src->format;
+        tot->emphasis = src->emphasis;
         tot->sheet = tco_strdup(src->sheet);
         tco_strbuf lb = {0};
         tco_strbuf_printf(&lb, "%s (all years)", src->label);

@@ -72,6 +72,11 @@ typedef struct tco_item {
     /** Input bounds (inclusive; NaN = none) and whether it must be whole. */
     double min, max;
     bool integer;
+    /** Input that fixes the workbook's shape (e.g. years = number of year columns):
+     *  shown as a fixed value, not as an editable input (template key structural = yes). */
+    bool structural;
+    /** Line shown as a total: bold with a rule above (template key total = yes). */
+    bool emphasis;
     /** Evaluation state for the dependency walk (internal). */
     int mark;
 } tco_item;

@@ -52,7 +52,7 @@ static void format_value(const tco_item *it, double v, char *buf, size_t size)
 void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
     fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
-    fprintf(out, "%s, costs in %s\n\n", m->title, currency);
+    fprintf(out, "%s over %d year%s, costs in %s\n\n", m->title, m->n_years, m->n_years == 1 ? "" : "s", currency);
     char num[64];
     int width = 30;
     for (size_t k = 0; k < m->n_summary; k++) {
@@ -82,13 +82,15 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
             fprintf(out, " %14s\n", "Total");
             header = true;
         }
-        fprintf(out, "  %-30s", it->label);
+        char label[128];
+        snprintf(label, sizeof label, "%s (%s)", it->label, it->unit);
+        fprintf(out, "  %-30s", label);
         for (int y = 0; y < m->n_years; y++) {
             format_value(it, it->years[y], num, sizeof num);
             fprintf(out, " %14s", num);
         }
         format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
-        fprintf(out, " %14s  %s\n", num, it->unit);
+        fprintf(out, " %14s\n", num);
     }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);

@@ -33,8 +33,9 @@ typedef struct writer {
     const tco_workbook_options *opts;
     lxw_workbook *wb;
     placement *place;
-    lxw_format *title, *note, *header, *header_year, *text, *wrap, *total_label;
-    lxw_format *fmt[6], *fmt_input[6], *fmt_money_cents, *fmt_input_money_cents;
+    lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
+    lxw_format *fmt[6], *fmt_input[6], *fmt_total[6], *fmt_fixed[6];
+    lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 for scalars */
     tco_strbuf ref;    /* scratch for reference text */
@@ -119,11 +120,27 @@ static bool check(writer *w, lxw_error e, const char *what)
     return false;
 }
 
+/* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
 static lxw_format *value_format(writer *w, const tco_item *it, double v, bool input)
 {
+    if (input && it->structural)
+        return w->fmt_fixed[it->format];
     if (it->format == TCO_FMT_MONEY && v != floor(v) && fabs(v) < 1000)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
-    return input ? w->fmt_input[it->format] : w->fmt[it->format];
+    if (input)
+        return w->fmt_input[it->format];
+    return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
+}
+
+static lxw_format *header_format(writer *w, bool right)
+{
+    lxw_format *f = workbook_add_format(w->wb);
+    format_set_bold(f);
+    format_set_bottom(f, LXW_BORDER_THIN);
+    format_set_bg_color(f, 0xD9E1F2);
+    if (right)
+        format_set_align(f, LXW_ALIGN_RIGHT);
+    return f;
 }
 
 static void make_formats(writer *w)
@@ -135,21 +152,22 @@ static void make_formats(writer *w)
     w->note = workbook_add_format(wb);
     format_set_italic(w->note);
     format_set_font_color(w->note, 0x595959);
-    w->header = workbook_add_format(wb);
-    format_set_bold(w->header);
-    format_set_bottom(w->header, LXW_BORDER_THIN);
-    format_set_bg_color(w->header, 0xD9E1F2);
-    w->header_year = workbook_add_format(wb);
-    format_set_bold(w->header_year);
-    format_set_bottom(w->header_year, LXW_BORDER_THIN);
-    format_set_bg_color(w->header_year, 0xD9E1F2);
-    format_set_align(w->header_year, LXW_ALIGN_RIGHT);
+    w->header = header_format(w, false);
+    w->header_right = header_format(w, true);
+    w->header_year = header_format(w, true);
     format_set_num_format(w->header_year, "\"Year \"0");
     w->text = workbook_add_format(wb);
     w->total_label = workbook_add_format(wb);
     format_set_bold(w->total_label);
-    w->wrap = workbook_add_format(wb);
-    format_set_font_color(w->wrap, 0x595959);
+    format_set_top(w->total_label, LXW_BORDER_THIN);
+    /* Source text: grey, indented away from the numbers, wrapped. */
+    w->source = workbook_add_format(wb);
+    format_set_font_color(w->source, 0x595959);
+    format_set_indent(w->source, 1);
+    format_set_text_wrap(w->source);
+    w->source_nowrap = workbook_add_format(wb);
+    format_set_font_color(w->source_nowrap, 0x595959);
+    format_set_indent(w->source_nowrap, 1);
 
     char money[64], cents[64];
     snprintf(money, sizeof money, "#,##0 \"%s\"", w->opts->currency);
@@ -166,6 +184,14 @@ static void make_formats(writer *w)
         format_set_num_format(w->fmt_input[i], nums[i]);
         format_set_font_color(w->fmt_input[i], 0x0000FF);
         format_set_bg_color(w->fmt_input[i], 0xFFF2CC);
+        w->fmt_total[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_total[i], nums[i]);
+        format_set_bold(w->fmt_total[i]);
+        format_set_top(w->fmt_total[i], LXW_BORDER_THIN);
+        /* Structural inputs (fixed by the scenario): black on grey. */
+        w->fmt_fixed[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_fixed[i], nums[i]);
+        format_set_bg_color(w->fmt_fixed[i], 0xE7E6E6);
     }
     w->fmt_money_cents = workbook_add_format(wb);
     format_set_num_format(w->fmt_money_cents, cents);
@@ -189,6 +215,15 @@ static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab)
     worksheet_fit_to_pages(ws, 1, 0);
     check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
+    tco_strbuf footer = {0};
+    /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
+    tco_strbuf_append(&footer, "&L&A&C");
+    for (const char *p = w->m->scenario_name; *p; p++)
+        tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
+    tco_strbuf_append(&footer, "&RPage &P of &N");
+    if (!footer.failed && footer.len < 255)
+        check(w, worksheet_set_footer(ws, tco_strbuf_str(&footer)), name);
+    tco_strbuf_free(&footer);
     return ws;
 }
 
@@ -232,21 +267,75 @@ static void define_name(writer *w, const char *name, const char *sheet, int row,
     tco_strbuf_free(&b);
 }
 
-static void write_headers(writer *w, lxw_worksheet *ws, bool yearly, const char *first)
+static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, const char *first, bool source)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, ROW_HEADER, COL_ITEM, first, w->header);
-    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
+    write_text(w, ws, row, COL_ITEM, first, w->header);
+    write_text(w, ws, row, COL_UNIT, "Unit", w->header);
     if (yearly) {
         for (int y = 0; y < m->n_years; y++)
-            check(w, worksheet_write_number(ws, ROW_HEADER, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
                   "header");
-        write_text(w, ws, ROW_HEADER, total_col(m), "Total", w->header);
-        write_text(w, ws, ROW_HEADER, source_col(m, true), "Source / basis", w->header);
+        write_text(w, ws, row, total_col(m), "Total", w->header_right);
     } else {
-        write_text(w, ws, ROW_HEADER, COL_VALUE, "Value", w->header);
-        write_text(w, ws, ROW_HEADER, source_col(m, false), "Source / basis", w->header);
+        write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
     }
+    if (source)
+        write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header);
+}
+
+/* Width of the wrapped source columns, in characters. */
+#define SOURCE_WIDTH 70
+
+/* Neither libxlsxwriter nor LibreOffice's import fits row heights to wrapped
+ * text, so set the height from the text length: 15 points a line. */
+static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
+{
+    size_t len = text ? strlen(text) : 0;
+    size_t lines = (len + SOURCE_WIDTH - 9) / (SOURCE_WIDTH - 8); /* margin for word breaks and indent */
+    if (lines > 1)
+        check(w, worksheet_set_row(ws, (lxw_row_t)row, 15.0 * (double)lines, NULL), "row height");
+}
+
+/* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
+static void validate_input(writer *w, lxw_worksheet *ws, int row, const tco_item *it)
+{
+    char lo[32] = "", hi[32] = "", msg[256];
+    lxw_data_validation dv;
+    memset(&dv, 0, sizeof dv);
+    dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
+    if (it->structural) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_EQUAL_TO;
+        dv.value_number = it->value;
+        snprintf(msg, sizeof msg, "%s is fixed by the scenario file (it sets the workbook's columns). "
+                 "Change it there and run tco again.", it->name);
+    } else if (!isnan(it->min) && !isnan(it->max)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
+        dv.minimum_number = it->min;
+        dv.maximum_number = it->max;
+        tco_format_double(it->min, lo);
+        tco_format_double(it->max, hi);
+        snprintf(msg, sizeof msg, "Expected %s from %s to %s %s.", it->integer ? "a whole number" : "a number", lo,
+                 hi, it->unit);
+    } else if (!isnan(it->min)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_GREATER_THAN_OR_EQUAL_TO;
+        dv.value_number = it->min;
+        tco_format_double(it->min, lo);
+        snprintf(msg, sizeof msg, "Expected %s of at least %s %s.", it->integer ? "a whole number" : "a number", lo,
+                 it->unit);
+    } else if (!isnan(it->max)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_LESS_THAN_OR_EQUAL_TO;
+        dv.value_number = it->max;
+        tco_format_double(it->max, hi);
+        snprintf(msg, sizeof msg, "Expected %s of at most %s %s.", it->integer ? "a whole number" : "a number", hi,
+                 it->unit);
+    } else {
+        return;
+    }
+    char title[] = "Out of range";
+    dv.error_title = title;
+    dv.error_message = msg;
+    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, 2, &dv), it->name);
 }
 
 static void write_inputs(writer *w, lxw_worksheet *ws)
@@ -255,11 +344,11 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
     write_text(w, ws, ROW_NOTE, 0,
                "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-               "Each is a workbook name used by the formulas.",
+               "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file.",
                w->note);
     write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
-    write_text(w, ws, ROW_HEADER, 2, "Value", w->header);
+    write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
     write_text(w, ws, ROW_HEADER, 3, "Name", w->header);
     write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header);
     int row = ROW_FIRST;
@@ -271,17 +360,19 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row, 1, it->unit, w->text);
         check(w, worksheet_write_number(ws, (lxw_row_t)row, 2, it->value, value_format(w, it, it->value, true)),
               it->name);
-        write_text(w, ws, row, 3, it->name, w->text);
-        write_text(w, ws, row, 4, it->source, w->wrap);
+        validate_input(w, ws, row, it);
+        write_text(w, ws, row, 3, it->name, w->source_nowrap);
+        write_text(w, ws, row, 4, it->source, w->source);
+        fit_row(w, ws, row, it->source);
         define_name(w, it->name, "Inputs", row, 2);
         w->place[i] = (placement){-1, row};
         row++;
     }
-    worksheet_set_column(ws, 0, 0, 58, NULL);
+    worksheet_set_column(ws, 0, 0, 50, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
     worksheet_set_column(ws, 3, 3, 24, NULL);
-    worksheet_set_column(ws, 4, 4, 100, NULL);
+    worksheet_set_column(ws, 4, 4, SOURCE_WIDTH, NULL);
 }
 
 /* Assign rows on the calculation sheets (needed before any formula is printed). */
@@ -308,17 +399,17 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     w->current_sheet = s;
     write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
     write_text(w, ws, ROW_NOTE, 0,
-               sh->yearly ? "One formula per row, the same in every year column; costs positive."
-                          : "Every value is a formula over the named inputs; costs positive.",
+               sh->yearly ? "One formula per row, the same in every year column; Total = sum of the years."
+                          : "Every value is a formula over the named inputs and the lines above it.",
                w->note);
-    write_headers(w, ws, sh->yearly, "Item");
+    write_headers(w, ws, ROW_HEADER, sh->yearly, "Item", true);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        write_text(w, ws, row, COL_ITEM, it->label, w->text);
-        write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+        write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
             for (int y = 0; y < m->n_years; y++) {
                 w->current_year = y;
@@ -339,13 +430,26 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
             define_name(w, it->name, sh->name, row, COL_VALUE);
         }
-        write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->wrap);
+        write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
+        fit_row(w, ws, row, it->source);
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? total_col(m) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
-    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), 90, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), SOURCE_WIDTH, NULL);
+}
+
+/* "Capex sheet, capex_total" style pointer from a Summary row to the line it shows. */
+static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
+{
+    tco_strbuf b = {0};
+    if (it->kind == TCO_ITEM_INPUT)
+        tco_strbuf_printf(&b, "Inputs sheet, %s", it->name);
+    else
+        tco_strbuf_printf(&b, "%s sheet, %s", it->sheet, it->name);
+    write_text(w, ws, row, col, tco_strbuf_str(&b), w->source_nowrap);
+    tco_strbuf_free(&b);
 }
 
 static void write_summary(writer *w, lxw_worksheet *ws)
@@ -353,23 +457,26 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     const tco_model *m = w->m;
     tco_strbuf t = {0};
     write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
-    tco_strbuf_printf(&t, "%s, scenario %s (%s, %s). Costs in %s, positive, undiscounted.", m->title,
-                      m->scenario_name, m->scenario_path, m->template_path, w->opts->currency);
+    tco_strbuf_printf(&t, "%s over %d year%s, scenario %s (%s, %s). Costs in %s, positive, undiscounted.", m->title,
+                      m->n_years, m->n_years == 1 ? "" : "s", m->scenario_name, m->scenario_path, m->template_path,
+                      w->opts->currency);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
     tco_strbuf_free(&t);
-    write_headers(w, ws, false, "Key figures");
+    write_headers(w, ws, ROW_HEADER, false, "Key figures", true);
     w->current_sheet = -2;
     int row = ROW_FIRST;
     for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
         const tco_item *it = &m->items[m->summary[k]];
         if (it->kind == TCO_ITEM_YEARLY)
             continue;
-        write_text(w, ws, row, COL_ITEM, it->label, m->summary[k] == m->role_tco ? w->total_label : w->text);
-        write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+        lxw_format *label = it->emphasis ? w->total_label : w->text;
+        write_text(w, ws, row, COL_ITEM, it->label, label);
+        write_text(w, ws, row, COL_UNIT, it->unit, label);
         tco_strbuf f = {0};
         tco_strbuf_printf(&f, "=%s", it->name);
         write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
         tco_strbuf_free(&f);
+        write_summary_source(w, ws, row, source_col(m, false), it);
         row++;
     }
     bool any_yearly = false;
@@ -377,13 +484,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         any_yearly |= m->items[m->summary[k]].kind == TCO_ITEM_YEARLY;
     if (any_yearly && w->err == TCO_OK) {
         row++;
-        int hdr = row;
-        write_text(w, ws, hdr, COL_ITEM, "By year", w->header);
-        write_text(w, ws, hdr, COL_UNIT, "Unit", w->header);
-        for (int y = 0; y < m->n_years; y++)
-            check(w, worksheet_write_number(ws, (lxw_row_t)hdr, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
-                  "header");
-        write_text(w, ws, hdr, total_col(m), "Total", w->header);
+        write_headers(w, ws, row, true, "By year", false);
         row++;
         for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
             int idx = m->summary[k];
@@ -413,9 +514,21 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             row++;
         }
     }
+    /* Say so when any price is illustrative (the catalog's own wording). */
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_INPUT && m->items[i].source && strstr(m->items[i].source, "illustrative")) {
+            row++;
+            write_text(w, ws, row, COL_ITEM,
+                       "Some inputs are illustrative (see their source on the Inputs sheet); replace them with "
+                       "quotes before relying on these figures.",
+                       w->note);
+            break;
+        }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)(total_col(m) + 1), 16, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m), 16, NULL);
+    if (source_col(m, false) > total_col(m))
+        worksheet_set_column(ws, (lxw_col_t)source_col(m, false), (lxw_col_t)source_col(m, false), 30, NULL);
     worksheet_activate(ws);
 }
 

@@ -56,6 +56,10 @@ if [ -s "$T/err" ]; then bad "stderr not empty on success: $(cat "$T/err")"; els
 run 0 --root "$SRC" --scenario "$SRC/scenarios/cluster32.ini" --out "$T/p.xlsx"
 cmp -s "$T/c.xlsx" "$T/p.xlsx" && ok || bad "path and name give different workbooks"
 
+# "NAME.ini" that is not in the current folder is looked up in scenarios/.
+run 0 --root "$SRC" --scenario cluster32.ini --out "$T/i.xlsx"
+cmp -s "$T/c.xlsx" "$T/i.xlsx" && ok || bad "cluster32.ini and cluster32 give different workbooks"
+
 # Same input, same bytes (fixed document creation time).
 run 0 --root "$SRC" --scenario cluster32 --out "$T/c2.xlsx"
 cmp -s "$T/c.xlsx" "$T/c2.xlsx" && ok || bad "two runs gave different bytes"
@@ -108,10 +112,15 @@ no_temp_left "$T"
 # Cannot create output: 73, nothing left behind.
 run 73 --root "$SRC" --scenario cluster32 --out "$T/missing/dir/c.xlsx"
 expect_err "cannot write into folder '$T/missing/dir'"
-mkdir "$T/isdir.xlsx"
-run 73 --root "$SRC" --scenario cluster32 --out "$T/isdir.xlsx"
-expect_err "cannot move the finished workbook into place"
 no_temp_left "$T"
+mkdir "$T/isdir.xlsx"
+run 64 --root "$SRC" --scenario cluster32 --out "$T/isdir.xlsx"
+expect_err "--out $T/isdir.xlsx: is a folder; give a file name such as $T/isdir.xlsx/cluster32.xlsx"
+run 64 --root "$SRC" --scenario cluster32 --out "$T/"
+expect_err "is a folder; give a file name such as $T/cluster32.xlsx"
+run 64 --root "$SRC" --scenario cluster32 --out "$T/c.csv"
+expect_err "--out $T/c.csv: expected a file name ending in .xlsx"
+[ -e "$T/c.csv" ] && bad "a file was written for a bad --out" || ok
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
