@@ -5,7 +5,8 @@
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
- * 70 internal, 71 out of memory, 73 cannot create the workbook.
+ * 70 internal, 71 out of memory, 73 cannot create the workbook, 74 cannot
+ * write the summary to standard output.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -39,14 +41,15 @@ static const char usage_text[] =
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
-    "Turn a scenario (accelerator cards, machines, facility) into a three-year\n"
-    "total-cost-of-ownership workbook whose derived cells are live formulas.\n"
+    "Turn a scenario (accelerator cards, machines, facility) into a total-cost-\n"
+    "of-ownership workbook over the scenario's years (three in the shipped\n"
+    "scenarios) whose derived cells are live formulas.\n"
     "\n"
     "Options:\n"
     "  -s, --scenario NAME   scenarios/NAME.ini under the project root, or a path\n"
     "                        to an .ini file\n"
-    "  -o, --out PATH        workbook to write (default: out/NAME.xlsx; the out/\n"
-    "                        folder is created if missing)\n"
+    "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
+    "                        out/NAME.xlsx; the out/ folder is created if missing)\n"
     "  -f, --format FMT      summary on stdout: table (default) or json\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
     "                        (default: the current folder if it has them, else\n"
@@ -61,7 +64,8 @@ static const char usage_text[] =
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
-    "73 cannot create the workbook.  Errors name the file and the place:\n"
+    "70 internal error, 71 out of memory, 73 cannot create the workbook,\n"
+    "74 cannot write the summary.  Errors name the file and the place:\n"
     "file [section] key, or file [section] formula, column N.\n"
     "See docs/cli.md, docs/model.md and docs/formulas.md.\n";
 
@@ -171,7 +175,7 @@ static int list_scenarios(const char *root)
         const char *title = "(unreadable)";
         if (path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK) {
             const char *t = tco_ini_get(&ini, "scenario", "title");
-            title = t ? t : "";
+            title = (t && t[0]) ? t : names[i];
         }
         printf("%-16s %s\n", names[i], title);
         tco_ini_free(&ini);
@@ -280,7 +284,7 @@ int main(int argc, char **argv)
         return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
                            out[olen - 1] == '/' ? "" : "/", scenario_stem(scenario, stem));
     }
-    if (out && (olen < 5 || strcmp(out + olen - 5, ".xlsx") != 0))
+    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
 
     tco_diag d = {0};

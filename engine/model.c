@@ -403,7 +403,9 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
     }
     for (size_t i = 0; i < ld->n_refs; i++)
         if (strcasecmp(section, ld->refs[i].key) == 0) {
-            *ini = &ld->catalog[ld->refs[i].file_index];
+            /* The scenario may override the chosen entry: [D-M] price = 80000. */
+            bool overridden = tco_ini_get(&ld->scenario, ld->refs[i].value, *key) != NULL;
+            *ini = overridden ? &ld->scenario : &ld->catalog[ld->refs[i].file_index];
             snprintf(section, section_size, "%s", ld->refs[i].value);
             snprintf(shown, shown_size, "%s", ld->refs[i].value);
             return TCO_OK;
@@ -508,7 +510,7 @@ static tco_error load_input(loader *ld, const char *section)
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
     if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
-        tco_strbuf_append(&b, " (scenario override)");
+        tco_strbuf_append(&b, " (scenario override of the catalog)");
     if (basis && basis[0])
         tco_strbuf_printf(&b, ": %s", basis);
     const char *note = tco_ini_get(t, section, "note");
@@ -826,7 +828,7 @@ static tco_error role(loader *ld, const char *key, int *out)
         return TCO_OK;
     *out = tco_model_find(ld->model, v);
     if (*out < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no line named '%s'",
+        return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
                             ld->template_ini.path, key, v);
     return TCO_OK;
 }
@@ -942,6 +944,12 @@ static tco_error check_scenario_consumed(loader *ld)
             if (ok)
                 continue;
             /* Suggest the nearest key the template reads from this section. */
+            /* Keys read from this section: from = SECTION.KEY, or from = card.KEY when the
+             * section is the catalog entry the scenario's card key names. */
+            const char *prefix = sec;
+            for (size_t r = 0; r < ld->n_refs; r++)
+                if (strcasecmp(sec, ld->refs[r].value) == 0)
+                    prefix = ld->refs[r].key;
             const char *best = NULL;
             size_t best_d = 3;
             const tco_ini *t = &ld->template_ini;
@@ -949,8 +957,8 @@ static tco_error check_scenario_consumed(loader *ld)
                 const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
                 if (from == NULL)
                     continue;
-                size_t sl = strlen(sec);
-                if (strncmp(from, sec, sl) == 0 && from[sl] == '.') {
+                size_t sl = strlen(prefix);
+                if (strncasecmp(from, prefix, sl) == 0 && from[sl] == '.') {
                     size_t d = tco_edit_distance(key, from + sl + 1);
                     if (d < best_d)
                         best_d = d, best = from + sl + 1;
@@ -990,10 +998,15 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (!tco_ini_has_section(&ld->scenario, "scenario"))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found none", scenario_path);
     const char *title = tco_ini_get(&ld->scenario, "scenario", "title");
-    m->scenario_title = tco_strdup(title ? title : m->scenario_name);
+    m->scenario_title = tco_strdup(title && title[0] ? title : m->scenario_name);
     const char *tname = tco_ini_get(&ld->scenario, "scenario", "template");
     if (tname == NULL)
         tname = "tco";
+    if (tname[0] == '\0')
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s [scenario] template: expected a template name from templates/ (e.g. tco), found an "
+                            "empty value",
+                            scenario_path);
     for (const char *p = tname; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
             return tco_diag_set(ld->diag, TCO_ERR_INI,

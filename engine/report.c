@@ -116,11 +116,12 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Numbers as the workbook caches them: libxlsxwriter writes a formula's
+ * result with 16 significant digits ("%.16G"), so the JSON says exactly what a
+ * reader of the workbook's cached values sees. */
 static void json_number(FILE *out, double v)
 {
-    char buf[32];
-    tco_format_double(v, buf);
-    fputs(buf, out);
+    fprintf(out, "%.16g", v);
 }
 
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)

@@ -1,7 +1,9 @@
 /*
  * report.h - the summary of an evaluated model on a stream: a table for people,
- * JSON for programs.  The numbers are the engine's values, the same doubles
- * that the workbook caches, printed in shortest round-trip form in JSON.
+ * JSON for programs.  The numbers are the engine's values; JSON prints them
+ * with 16 significant digits, exactly the text the workbook caches for each
+ * formula cell (libxlsxwriter's precision), so the two agree character for
+ * character.
  */
 #ifndef TCO_REPORT_H
 #define TCO_REPORT_H

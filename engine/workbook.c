@@ -315,23 +315,24 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, const tco_item
         dv.maximum_number = it->max;
         tco_format_double(it->min, lo);
         tco_format_double(it->max, hi);
-        snprintf(msg, sizeof msg, "Expected %s from %s to %s %s.", it->integer ? "a whole number" : "a number", lo,
-                 hi, it->unit);
+        snprintf(msg, sizeof msg, "Expected %s from %s to %s (%s).", it->integer ? "a whole number" : "a number",
+                 lo, hi, it->unit);
     } else if (!isnan(it->min)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_GREATER_THAN_OR_EQUAL_TO;
         dv.value_number = it->min;
         tco_format_double(it->min, lo);
-        snprintf(msg, sizeof msg, "Expected %s of at least %s %s.", it->integer ? "a whole number" : "a number", lo,
-                 it->unit);
+        snprintf(msg, sizeof msg, "Expected %s of at least %s (%s).", it->integer ? "a whole number" : "a number",
+                 lo, it->unit);
     } else if (!isnan(it->max)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_LESS_THAN_OR_EQUAL_TO;
         dv.value_number = it->max;
         tco_format_double(it->max, hi);
-        snprintf(msg, sizeof msg, "Expected %s of at most %s %s.", it->integer ? "a whole number" : "a number", hi,
-                 it->unit);
+        snprintf(msg, sizeof msg, "Expected %s of at most %s (%s).", it->integer ? "a whole number" : "a number",
+                 hi, it->unit);
     } else {
         return;
     }
+    dv.ignore_blank = LXW_VALIDATION_OFF; /* a cleared input is an error, not a zero */
     char title[] = "Out of range";
     dv.error_title = title;
     dv.error_message = msg;
@@ -491,8 +492,8 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             const tco_item *it = &m->items[idx];
             if (it->kind != TCO_ITEM_YEARLY)
                 continue;
-            write_text(w, ws, row, COL_ITEM, it->label, w->text);
-            write_text(w, ws, row, COL_UNIT, it->unit, w->text);
+            write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+            write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
             const placement *p = &w->place[idx];
             for (int y = 0; y < m->n_years; y++) {
                 tco_strbuf f = {0};

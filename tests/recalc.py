@@ -9,7 +9,7 @@
 
   recalc.py json BOOK.xlsx JSON
       The numbers tco printed with --format json equal the workbook's cached
-      values: each output and input name is looked up as a defined name.
+      values exactly: each output and input name is looked up as a defined name.
 
   recalc.py live --tco BIN --root DIR --scenario NAME --set SECTION.KEY=VALUE --name INPUT
       Proves no derived number is pasted as a value: change input INPUT in the
@@ -194,13 +194,13 @@ def cmd_json(a):
             continue
         got = value_at(book, names, name)
         checked += 1
-        if got is None or not same(got, value):
+        if got is None or got != value:
             print(f"{name}: JSON {value!r}, workbook {got!r}")
             bad += 1
     for role, name in (("tco", "tco"), ("capex", "capex_total"), ("opex_total", "opex_total")):
         if name in names:
             checked += 1
-            if not same(value_at(book, names, name), doc[role]):
+            if value_at(book, names, name) != doc[role]:
                 print(f"JSON {role} {doc[role]!r} differs from workbook {name}")
                 bad += 1
     if checked < 20:
