@@ -89,13 +89,18 @@ static bool looks_r1c1(const char *s)
     return any && *p == '\0';
 }
 
+bool tco_looks_like_reference(const char *text)
+{
+    return looks_a1(text) || looks_r1c1(text) || strcasecmp(text, "TRUE") == 0 || strcasecmp(text, "FALSE") == 0;
+}
+
 tco_error tco_name_check(const char *name, const char *where, tco_diag *diag)
 {
     size_t n = strlen(name);
     if (n == 0)
         return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: expected a name, found an empty one", where);
     if (n > TCO_NAME_MAX_LEN)
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%.40s...' is %zu characters, Excel allows %d",
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%.40s...' is %zu characters, at most %d are allowed",
                             where, name, n, TCO_NAME_MAX_LEN);
     if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
         return tco_diag_set(diag, TCO_ERR_BAD_NAME,
@@ -365,8 +370,10 @@ static tco_node *parse_primary(parser *ps)
             ps->p = after;
             return parse_call(ps, start, len);
         }
+        if ((unsigned char)*q >= 0x80)
+            return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of ASCII letters, digits and '_'");
         if (len > TCO_NAME_MAX_LEN)
-            return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of at most 255 characters");
+            return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of at most 100 characters");
         char name[TCO_NAME_MAX_LEN + 1];
         memcpy(name, start, len);
         name[len] = '\0';
@@ -658,14 +665,15 @@ static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *
 double tco_excel_round(double x, double digits, tco_func mode)
 {
     double d = trunc(digits);
-    if (d > 300)
-        d = 300;
-    if (d < -300)
-        d = -300;
+    if (d > 308 || d < -308 || !isfinite(x))
+        return x;
     double scale = pow(10, fabs(d));
     double v = d >= 0 ? x * scale : x / scale;
-    /* Snap to 15 significant digits so that 0.30000000000000004 -> 0.3. */
-    if (v != 0 && isfinite(v)) {
+    if (!isfinite(v))
+        return x; /* more digits than a double holds: nothing to round */
+    /* Snap to 15 significant digits so that 0.30000000000000004 -> 0.3; above
+     * 2^52 a double holds no fraction, so there is nothing to snap. */
+    if (v != 0 && fabs(v) < 0x1p52) {
         char buf[40];
         snprintf(buf, sizeof buf, "%.14e", v);
         v = strtod(buf, NULL);
@@ -700,6 +708,9 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         for (size_t i = 0; i < n->nargs; i++) {
             if ((e = eval(ev, n->args[i], &v)) != TCO_OK)
                 return e;
+            if (v.is_bool && (n->func == TCO_FN_SUM || n->func == TCO_FN_MIN || n->func == TCO_FN_MAX))
+                return eval_error(ev, n->args[i], "TRUE/FALSE as an argument of SUM, MIN or MAX (Gnumeric ignores "
+                                  "it, Excel counts it); use IF(test, 1, 0)");
             if (i == 0 && n->func != TCO_FN_SUM)
                 acc = v.number;
             else if (n->func == TCO_FN_SUM)
@@ -735,6 +746,8 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         tco_value digits;
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)
             return e;
+        if (fabs(digits.number) > 308)
+            return eval_error(ev, n->args[1], "number of digits outside -308..308 (applications disagree there)");
         out->number = tco_excel_round(v.number, digits.number, n->func);
         return finite_or_error(ev, n, out);
     }
@@ -763,9 +776,10 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
         tco_error e = eval(ev, n->args[0], out);
         if (e != TCO_OK)
             return e;
-        if (n->op == TCO_OP_NEG)
+        if (n->op == TCO_OP_NEG) { /* -TRUE is -1; +TRUE stays TRUE, as in Excel */
             out->number = -out->number;
-        out->is_bool = false;
+            out->is_bool = false;
+        }
         return TCO_OK;
     }
     case TCO_NODE_BINARY:

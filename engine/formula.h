@@ -38,8 +38,9 @@
 #define TCO_FORMULA_MAX_LEN 8192
 /** Most arguments one function call may have (Excel's limit is 255). */
 #define TCO_FORMULA_MAX_ARGS 255
-/** Longest name accepted, in characters (Excel's limit for defined names is 255). */
-#define TCO_NAME_MAX_LEN 255
+/** Longest name accepted, in characters.  Excel allows 255 in a defined name but
+ *  libxlsxwriter 128; 100 leaves room for the "_total" tco adds to per-year lines. */
+#define TCO_NAME_MAX_LEN 100
 
 /** Kinds of tree node. */
 typedef enum tco_node_kind {
@@ -136,12 +137,18 @@ void tco_node_free(tco_node *node);
 
 /**
  * Check that @p name can be an Excel defined name and so a tco input or line name:
- * 1..255 characters of [A-Za-z0-9_], not starting with a digit; not TRUE/FALSE;
+ * 1..100 characters of [A-Za-z0-9_], not starting with a digit; not TRUE/FALSE;
  * not readable as a cell reference in A1 style (1-3 letters then digits, e.g.
  * PUE1, AB12) or R1C1 style (R, C, R2, C3, R2C3, RC); not a supported function name.
  * Returns TCO_OK or TCO_ERR_BAD_NAME with a message naming @p where.
  */
 tco_error tco_name_check(const char *name, const char *where, tco_diag *diag);
+
+/**
+ * True if Excel could read @p text as a cell reference (A1 style such as PUE1,
+ * XFD1048576; R1C1 style such as R2C3, RC, r, c) or as TRUE/FALSE.
+ */
+bool tco_looks_like_reference(const char *text);
 
 /**
  * Callback giving the workbook text for a NAME node when printing, e.g. the

@@ -1,4 +1,5 @@
 /* ini.c - iniparser wrapper with strict values and located diagnostics. */
+#define _GNU_SOURCE /* memfd_create */
 #include "ini.h"
 
 #include <ctype.h>
@@ -8,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <iniparser/iniparser.h>
 
 #include "strbuf.h"
@@ -34,24 +39,261 @@ static int capture_error(const char *fmt, ...)
     return n;
 }
 
+/* Limits that keep a hostile file from exhausting time or memory. */
+#define INI_MAX_BYTES (8u * 1024u * 1024u)
+#define INI_MAX_SECTIONS 10000
+/* iniparser reads lines with fgets into 1024 bytes: 1022 characters plus "\n" and NUL. */
+#define INI_MAX_LINE 1022
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t len = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
+    if (len == 0 || p[0] > 0xF4 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if (len == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0)))
+        return 0; /* overlong or surrogate */
+    if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90)))
+        return 0;
+    return len;
+}
+
+typedef struct seen_entry {
+    char *name; /* "section" or "section:key", lower-case */
+    int line;
+} seen_entry;
+
+typedef struct lint {
+    const char *display;
+    tco_diag *diag;
+    seen_entry *seen;
+    size_t n_seen, cap_seen;
+    size_t sections;
+} lint;
+
+static void lint_free(lint *l)
+{
+    for (size_t i = 0; i < l->n_seen; i++)
+        free(l->seen[i].name);
+    free(l->seen);
+}
+
+/* Record @p name first seen at @p line; returns the earlier line if already seen, 0 if new, -1 on OOM. */
+static int lint_seen(lint *l, const char *name, size_t len, int line)
+{
+    for (size_t i = 0; i < l->n_seen; i++)
+        if (strlen(l->seen[i].name) == len && strncasecmp(l->seen[i].name, name, len) == 0)
+            return l->seen[i].line;
+    if (l->n_seen == l->cap_seen) {
+        size_t cap = l->cap_seen ? l->cap_seen * 2 : 64;
+        seen_entry *grown = realloc(l->seen, cap * sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        l->seen = grown;
+        l->cap_seen = cap;
+    }
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        return -1;
+    for (size_t i = 0; i < len; i++)
+        copy[i] = (char)tolower((unsigned char)name[i]);
+    copy[len] = '\0';
+    l->seen[l->n_seen++] = (seen_entry){copy, line};
+    return 0;
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* Check one logical line [p, end) of the file (line number @p line). */
+static tco_error lint_line(lint *l, const char *p, const char *end, int line, char *section, size_t section_size)
+{
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
+    p = skip_blank(p, end);
+    if (p == end || *p == ';' || *p == '#')
+        return TCO_OK;
+    if (*p == '[') {
+        const char *close = memchr(p, ']', (size_t)(end - p));
+        if (close == NULL || close != end - 1)
+            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected a section header '[name]', found '%.*s'",
+                                l->display, line, (int)(end - p > 60 ? 60 : end - p), p);
+        const char *n0 = skip_blank(p + 1, close), *n1 = close;
+        while (n1 > n0 && (n1[-1] == ' ' || n1[-1] == '\t'))
+            n1--;
+        if (n0 == n1)
+            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: empty section name '[]'", l->display, line);
+        if (memchr(n0, ':', (size_t)(n1 - n0)) != NULL)
+            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: section name [%.*s] may not contain ':'",
+                                l->display, line, (int)(n1 - n0), n0);
+        if (++l->sections > INI_MAX_SECTIONS)
+            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: more than %d sections", l->display, line,
+                                INI_MAX_SECTIONS);
+        int first = lint_seen(l, n0, (size_t)(n1 - n0), line);
+        if (first < 0)
+            return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
+        if (first > 0)
+            return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: duplicate section [%.*s] (first at line %d)",
+                                l->display, line, (int)(n1 - n0), n0, first);
+        snprintf(section, section_size, "%.*s", (int)(n1 - n0), n0);
+        return TCO_OK;
+    }
+    const char *eq = memchr(p, '=', (size_t)(end - p));
+    const char *k1 = eq;
+    while (k1 && k1 > p && (k1[-1] == ' ' || k1[-1] == '\t'))
+        k1--;
+    if (eq == NULL || k1 == p)
+        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected 'key = value', '[section]' or a comment, found '%.*s'",
+                            l->display, line, (int)(end - p > 60 ? 60 : end - p), p);
+    if (section[0] == '\0')
+        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: key '%.*s' comes before any [section]", l->display, line,
+                            (int)(k1 - p), p);
+    if (memchr(p, ':', (size_t)(k1 - p)) != NULL)
+        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: [%s] key '%.*s' may not contain ':'", l->display, line,
+                            section, (int)(k1 - p), p);
+    char entry[1100];
+    int n = snprintf(entry, sizeof entry, "%s:%.*s", section, (int)(k1 - p), p);
+    int first = lint_seen(l, entry, (size_t)n < sizeof entry ? (size_t)n : sizeof entry - 1, line);
+    if (first < 0)
+        return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
+    if (first > 0)
+        return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: [%s] %.*s: duplicate key (first at line %d)",
+                            l->display, line, section, (int)(k1 - p), p, first);
+    return TCO_OK;
+}
+
+/* Whole-file checks before iniparser sees it: UTF-8 text without control
+ * characters, lines within iniparser's limit, every line a section, a
+ * key = value pair or a comment, no key outside a section, no duplicate
+ * section or key (iniparser would silently keep the last one). */
+static tco_error lint_file(const char *text, size_t size, const char *display, tco_diag *diag)
+{
+    /* Pass 1: every physical line is UTF-8 text without control characters, within the length limit. */
+    int line = 1;
+    for (const char *p = text, *end = text + size; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = (size_t)((nl ? nl : end) - p);
+        if (len > 0 && p[len - 1] == '\r')
+            len--;
+        if (len > INI_MAX_LINE)
+            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed", display,
+                                line, len, INI_MAX_LINE);
+        for (size_t i = 0; i < len;) {
+            const unsigned char *c = (const unsigned char *)p + i;
+            size_t n = utf8_len(c, len - i);
+            if (n == 0)
+                return tco_diag_set(diag, TCO_ERR_INI,
+                                    "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8",
+                                    display, line, i + 1, *c);
+            if ((*c < 0x20 && *c != '\t') || *c == 0x7F)
+                return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02X is not allowed",
+                                    display, line, i + 1, *c);
+            i += n;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    /* Pass 2: the shape of each logical line.  iniparser joins a line ending in
+     * '\' with the next; the first physical line holds the section or key. */
+    lint l = {.display = display, .diag = diag};
+    char section[1024] = "";
+    tco_error e = TCO_OK;
+    line = 1;
+    bool continued = false;
+    for (const char *p = text, *end = text + size; p < end && e == TCO_OK; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *lend = nl ? nl : end;
+        if (lend > p && lend[-1] == '\r')
+            lend--;
+        bool ends_backslash = lend > p && lend[-1] == '\\';
+        if (!continued)
+            e = lint_line(&l, p, ends_backslash ? lend - 1 : lend, line, section, sizeof section);
+        continued = ends_backslash;
+        p = nl ? nl + 1 : end;
+    }
+    lint_free(&l);
+    return e;
+}
+
 tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (display == NULL)
         display = path;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", display);
+    if ((unsigned long long)st.st_size > INI_MAX_BYTES)
+        return tco_diag_set(diag, TCO_ERR_INI, "%s: %lld bytes; INI files are limited to %u bytes", display,
+                            (long long)st.st_size, INI_MAX_BYTES);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
+    char *text = malloc(INI_MAX_BYTES + 1);
+    size_t size = text ? fread(text, 1, INI_MAX_BYTES + 1, f) : 0;
+    bool read_error = ferror(f) != 0;
     fclose(f);
+    if (text == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
+    if (read_error || size > INI_MAX_BYTES) {
+        free(text);
+        return tco_diag_set(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, "%s: %s", display,
+                            read_error ? "read error" : "file grew past the size limit while reading");
+    }
+    /* A UTF-8 byte-order mark (Windows editors add one) is dropped; UTF-16 is refused. */
+    size_t skip = 0;
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    else if (size >= 2 && (memcmp(text, "\xFF\xFE", 2) == 0 || memcmp(text, "\xFE\xFF", 2) == 0)) {
+        free(text);
+        return tco_diag_set(diag, TCO_ERR_INI, "%s: the file is UTF-16; save it as UTF-8", display);
+    }
+    tco_error e = lint_file(text + skip, size - skip, display, diag);
+    if (e != TCO_OK) {
+        free(text);
+        return e;
+    }
+    /* Hand iniparser the checked bytes (without the BOM) through an in-memory file. */
+    int fd = memfd_create("tco-ini", MFD_CLOEXEC);
+    bool ok = fd >= 0;
+    for (size_t done = skip; ok && done < size;) {
+        ssize_t n = write(fd, text + done, size - done);
+        if (n <= 0)
+            ok = false;
+        else
+            done += (size_t)n;
+    }
+    free(text);
+    if (!ok) {
+        if (fd >= 0)
+            close(fd);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", display, strerror(errno));
+    }
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
     parser_message[0] = '\0';
     iniparser_set_error_callback(capture_error);
-    dictionary *d = iniparser_load(path);
+    dictionary *d = iniparser_load(fdpath);
     iniparser_set_error_callback(NULL);
+    close(fd);
     if (d == NULL) {
-        /* Trim iniparser's trailing blanks. */
+        /* Not expected after lint_file(); keep iniparser's reason, without the /proc path. */
         size_t n = strlen(parser_message);
         while (n > 0 && isspace((unsigned char)parser_message[n - 1]))
             parser_message[--n] = '\0';
+        char *at = strstr(parser_message, fdpath);
+        if (at)
+            memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);
         return tco_diag_set(diag, TCO_ERR_INI, "%s: not a valid INI file (%s)", display,
                             parser_message[0] ? parser_message : "iniparser could not read it");
     }

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,11 +310,18 @@ int main(int argc, char **argv)
         tco_strbuf_printf(&b, "out/%s.xlsx", m->scenario_name);
         out = default_out = tco_strbuf_take(&b);
     }
+    /* SOURCE_DATE_EPOCH (reproducible builds): whole seconds up to 9999-12-31T23:59:59Z. */
     time_t created = TCO_FIXED_CREATED;
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     double sde_v;
-    if (sde && tco_parse_number(sde, &sde_v) && sde_v >= 0)
+    if (sde && sde[0]) {
+        if (!tco_parse_number(sde, &sde_v) || sde_v < 0 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
+            tco_model_free(m);
+            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '%s'",
+                               sde);
+        }
         created = (time_t)sde_v;
+    }
     tco_workbook_options wo = {.created = created, .currency = "CNY"};
     int rc = 0;
     if (tco_workbook_write(m, out, &wo, &d) != TCO_OK)

@@ -354,7 +354,7 @@ static tco_error load_refs(loader *ld, const char *spec)
             break;
         }
         const tco_ini *cat = &ld->catalog[r->file_index];
-        if (!tco_ini_has_section(cat, v)) {
+        if (strchr(v, ':') != NULL || !tco_ini_has_section(cat, v)) {
             tco_strbuf names = {0};
             const char *best = NULL;
             size_t best_d = 3;
@@ -469,6 +469,9 @@ static tco_error load_input(loader *ld, const char *section)
     if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
         (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
+    if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] max: expected a number >= min (%g), found %g", t->path,
+                            section, it->min, it->max);
     if ((e = yes_no(ld, section, "integer", &it->integer)) != TCO_OK ||
         (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
         return e;
@@ -557,6 +560,9 @@ static tco_error load_line(loader *ld, const char *section)
     }
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
+    if (yearly && strlen(name) > TCO_NAME_MAX_LEN - strlen("_total"))
+        return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME, "%s: per-year line names are limited to %zu characters "
+                            "(tco adds '_total')", where, TCO_NAME_MAX_LEN - strlen("_total"));
     tco_item *it = add_item(ld, yearly ? TCO_ITEM_YEARLY : TCO_ITEM_LINE, name);
     if (it == NULL)
         return oom(ld);
@@ -827,10 +833,37 @@ static tco_error role(loader *ld, const char *key, int *out)
     if (v == NULL)
         return TCO_OK;
     *out = tco_model_find(ld->model, v);
+    if (*out >= 0 && ld->model->items[*out].kind == TCO_ITEM_YEAR_INDEX)
+        *out = -1;
     if (*out < 0)
         return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
                             ld->template_ini.path, key, v);
     return TCO_OK;
+}
+
+/* Characters (not bytes) in a UTF-8 string: Excel's 31-character sheet-name limit counts characters. */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* A sheet name every application reads the same way in a reference: starts
+ * with a letter; letters (any script), digits, spaces, '-', '_'; not readable
+ * as a cell reference; not one of the built-in sheets.  (libxlsxwriter writes
+ * print titles without quoting, so 2024!$4:$4 must never be needed.) */
+static bool sheet_name_ok(const char *nm)
+{
+    if (utf8_chars(nm) == 0 || utf8_chars(nm) > 31 || strcasecmp(nm, "Summary") == 0 || strcasecmp(nm, "Inputs") == 0)
+        return false;
+    if (!(isalpha((unsigned char)nm[0]) || (unsigned char)nm[0] >= 0x80))
+        return false;
+    for (const char *p = nm; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == ' ' || *p == '-' || *p == '_' || (unsigned char)*p >= 0x80))
+            return false;
+    return !tco_looks_like_reference(nm);
 }
 
 static tco_error load_sheets_and_summary(loader *ld)
@@ -856,11 +889,11 @@ static tco_error load_sheets_and_summary(loader *ld)
         list[i] = NULL;
         m->n_sheets++;
         const char *nm = m->sheets[i].name;
-        if (strcasecmp(nm, "Summary") == 0 || strcasecmp(nm, "Inputs") == 0 || strlen(nm) > 31 ||
-            strpbrk(nm, "[]:*?/\\'") != NULL)
+        if (!sheet_name_ok(nm))
             e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                             "%s [model] sheets: '%s' cannot be a sheet name (Summary and Inputs are built in; "
-                             "at most 31 characters, none of []:*?/\\')",
+                             "%s [model] sheets: '%s' cannot be a sheet name (expected at most 31 letters, digits, "
+                             "spaces, '-' or '_', starting with a letter, not a cell reference such as A1, and not "
+                             "Summary or Inputs, which are built in)",
                              t->path, nm);
         for (int j = 0; j < i && e == TCO_OK; j++)
             if (strcasecmp(m->sheets[j].name, nm) == 0)
@@ -915,6 +948,9 @@ static tco_error load_sheets_and_summary(loader *ld)
             int idx = tco_model_find(m, list[i]);
             if (m->summary == NULL)
                 e = oom(ld);
+            else if (idx >= 0 && m->items[idx].kind == TCO_ITEM_YEAR_INDEX)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] summary: 'year' is the year number of per-year "
+                                 "lines, not a figure to show", t->path);
             else if (idx < 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] summary: no input or line named '%s'",
                                  t->path, list[i]);
@@ -926,6 +962,31 @@ static tco_error load_sheets_and_summary(loader *ld)
     return e;
 }
 
+static bool is_ref_key(const loader *ld, const char *key)
+{
+    for (size_t r = 0; r < ld->n_refs; r++)
+        if (strcasecmp(key, ld->refs[r].key) == 0)
+            return true;
+    return false;
+}
+
+/* True if the template reads anything from scenario section @p sec: from = SEC.KEY,
+ * or from = card.KEY when @p sec is the catalog entry the scenario's card key names. */
+static bool section_is_read(const loader *ld, const char *sec)
+{
+    for (size_t r = 0; r < ld->n_refs; r++)
+        if (strcasecmp(sec, ld->refs[r].value) == 0)
+            return true;
+    const tco_ini *t = &ld->template_ini;
+    size_t sl = strlen(sec);
+    for (int j = 0; j < tco_ini_section_count(t); j++) {
+        const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+        if (from && strncasecmp(from, sec, sl) == 0 && from[sl] == '.')
+            return true;
+    }
+    return false;
+}
+
 /* Every key in the scenario must have been used: a typo must not fall back to a default silently. */
 static tco_error check_scenario_consumed(loader *ld)
 {
@@ -933,6 +994,30 @@ static tco_error check_scenario_consumed(loader *ld)
     const tco_ini *s = &ld->scenario;
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
+        if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
+            const char *best = NULL;
+            size_t best_d = 3;
+            const tco_ini *t = &ld->template_ini;
+            for (int j = 0; j < tco_ini_section_count(t); j++) {
+                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                const char *dot = from ? strchr(from, '.') : NULL;
+                if (dot == NULL)
+                    continue;
+                char cand[256];
+                snprintf(cand, sizeof cand, "%.*s", (int)(dot - from), from);
+                size_t d = tco_edit_distance(sec, cand);
+                if (d < best_d && strcasecmp(cand, "scenario") != 0 && !is_ref_key(ld, cand))
+                    best_d = d, best = from;
+            }
+            if (best) {
+                const char *dot = strchr(best, '.');
+                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s]: unknown section (did you mean [%.*s]?)", s->path,
+                                    sec, (int)(dot - best), best);
+            }
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [%s]: unknown section; the template %s reads nothing from it", s->path, sec,
+                                ld->template_ini.path);
+        }
         int n;
         const char **keys = tco_ini_keys(s, sec, &n);
         for (int k = 0; k < n; k++) {
@@ -1053,6 +1138,12 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         }
     if ((e = check_scenario_consumed(ld)) != TCO_OK)
         return e;
+    bool any_line = false;
+    for (size_t i = 0; i < m->n_items; i++)
+        any_line |= m->items[i].kind == TCO_ITEM_LINE || m->items[i].kind == TCO_ITEM_YEARLY;
+    if (!any_line)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one [line.NAME] section, found none",
+                            t->path);
 
     /* Totals of per-year lines, and the year index. */
     size_t n_lines = m->n_items;
@@ -1107,7 +1198,11 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                 "%s: per-year lines need an input named 'years' with integer = yes (the number of "
                                 "year columns)",
                                 t->path);
-        m->n_years = (int)m->items[yi].value;
+        double years = m->items[yi].value;
+        if (!(years >= 1 && years <= 100))
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 year columns, found %g",
+                                m->items[yi].source, years);
+        m->n_years = (int)years;
         for (size_t i = 0; i < m->n_items; i++)
             if (m->items[i].kind == TCO_ITEM_YEARLY) {
                 m->items[i].years = calloc((size_t)m->n_years, sizeof(double));

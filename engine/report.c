@@ -8,6 +8,10 @@
 
 void tco_format_grouped(double v, int decimals, char *buf, size_t size)
 {
+    if (!(fabs(v) < 1e15)) { /* beyond 15 digits a grouped figure would be noise */
+        snprintf(buf, size, "%.6e", v);
+        return;
+    }
     char raw[64];
     snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
     if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))

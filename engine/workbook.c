@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xlsxwriter.h>
 
@@ -58,17 +59,10 @@ static int source_col(const tco_model *m, bool yearly)
     return yearly ? total_col(m) + 1 : COL_VALUE + 1;
 }
 
-/* Sheet name as it appears in a reference: quoted unless plain letters/digits/_. */
+/* Sheet name as it appears in a reference, always quoted ('Opex'!C5): a name
+ * such as 2024, A1 or TRUE would otherwise be read as something else. */
 static void append_sheet_ref(tco_strbuf *b, const char *sheet)
 {
-    bool plain = true;
-    for (const char *p = sheet; *p; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
-            plain = false;
-    if (plain) {
-        tco_strbuf_printf(b, "%s!", sheet);
-        return;
-    }
     tco_strbuf_append(b, "'");
     for (const char *p = sheet; *p; p++)
         tco_strbuf_append(b, *p == '\'' ? "''" : (char[2]){*p, '\0'});
@@ -249,6 +243,10 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
     tco_formula_print(it->formula, name_text, w, &f);
     if (f.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else if (f.len - 1 > TCO_FORMULA_MAX_LEN && w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_SYNTAX,
+                              "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
+                              f.len - 1, TCO_FORMULA_MAX_LEN);
     else
         write_formula(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value);
     tco_strbuf_free(&f);
@@ -557,6 +555,14 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
         free(dir);
         return e;
     }
+    /* Replace only a regular file (never a device, FIFO or folder), keeping its permissions. */
+    struct stat old;
+    bool replacing = lstat(path, &old) == 0;
+    if (replacing && !S_ISREG(old.st_mode)) {
+        free(dir);
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: exists and is not a regular file; refusing to replace it",
+                            path);
+    }
     tco_strbuf tb = {0};
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -621,6 +627,9 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
     if (ce != LXW_NO_ERROR && w.err == TCO_OK)
         w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s", path, lxw_strerror(ce));
+    if (w.err == TCO_OK && replacing && chmod(tmp, old.st_mode & 07777) != 0)
+        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot keep the permissions of the file it replaces: %s",
+                             path, strerror(errno));
     if (w.err == TCO_OK && rename(tmp, path) != 0)
         w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished workbook into place: %s", path,
                              strerror(errno));

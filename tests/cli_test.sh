@@ -27,6 +27,8 @@ expect_err_lines() {
     n=$(wc -l <"$T/err")
     if [ "$n" -eq "$1" ]; then ok; else bad "stderr has $n lines, expected $1: $(cat "$T/err")"; fi
 }
+# member BOOK PART: print one part of a workbook (the tests need no unzip).
+member() { python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' "$1" "$2"; }
 no_temp_left() {
     if ls -a "$1" | grep -q '\.tmp-'; then bad "temporary file left in $1: $(ls -a "$1")"; else ok; fi
 }
@@ -121,6 +123,42 @@ expect_err "is a folder; give a file name such as $T/cluster32.xlsx"
 run 64 --root "$SRC" --scenario cluster32 --out "$T/c.csv"
 expect_err "--out $T/c.csv: expected a file name ending in .xlsx"
 [ -e "$T/c.csv" ] && bad "a file was written for a bad --out" || ok
+
+# SOURCE_DATE_EPOCH sets the document's created time; nonsense is refused.
+SOURCE_DATE_EPOCH=1700000000 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e.xlsx" >/dev/null 2>&1 && ok || bad "SOURCE_DATE_EPOCH run failed"
+cmp -s "$T/c.xlsx" "$T/e.xlsx" && bad "SOURCE_DATE_EPOCH changed nothing" || ok
+member "$T/e.xlsx" docProps/core.xml 2>/dev/null | grep -q "2023-11-14T22:13:20Z" && ok || bad "created time is not 2023-11-14T22:13:20Z"
+for v in 100000000000000000 -5 abc 1.5; do
+    SOURCE_DATE_EPOCH=$v "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e2.xlsx" >"$T/out" 2>"$T/err"
+    [ $? -eq 64 ] && ok || bad "SOURCE_DATE_EPOCH=$v not refused with 64"
+    expect_err "SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '$v'"
+done
+[ -e "$T/e2.xlsx" ] && bad "workbook written despite a bad SOURCE_DATE_EPOCH" || ok
+
+# Never replace something that is not a regular file.
+mkfifo "$T/fifo.xlsx"
+run 73 --root "$SRC" --scenario cluster32 --out "$T/fifo.xlsx"
+expect_err "$T/fifo.xlsx: exists and is not a regular file; refusing to replace it"
+[ -p "$T/fifo.xlsx" ] && ok || bad "the FIFO was replaced"
+no_temp_left "$T"
+
+# A replaced workbook keeps its permissions.
+cp "$T/c.xlsx" "$T/mode.xlsx" && chmod 640 "$T/mode.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --out "$T/mode.xlsx"
+[ "$(stat -c %a "$T/mode.xlsx")" = 640 ] && ok || bad "permissions not kept: $(stat -c %a "$T/mode.xlsx")"
+
+# Input that is not a regular file, or not UTF-8.
+run 66 --root "$SRC" --scenario /dev/zero
+expect_err "/dev/zero: not a regular file"
+run 66 --root "$SRC" --scenario "$SRC/scenarios/"
+expect_err "not a regular file"
+printf '\377\376[\000s\000]\000' >"$T/utf16.ini"
+run 65 --root "$SRC" --scenario "$T/utf16.ini"
+expect_err "$T/utf16.ini: the file is UTF-16; save it as UTF-8"
+
+# Every sheet reference is quoted ('Calc'!$C$5).
+run 0 --root "$MINI" --scenario good --out "$T/quoted.xlsx"
+member "$T/quoted.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"cost\">'Calc'!\$C\$5</definedName>" && ok || bad "sheet name not quoted in defined names"
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"

@@ -224,6 +224,21 @@ def set_cell(src, dst, sheet_name, ref, value):
                 out.writestr(info, new.encode("utf-8") if info.filename == part else z.read(info.filename))
 
 
+def ini_set(text, section, key, value):
+    """INI text with [section] key set to value: replaced in place, added to the section, or a new section."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.strip().lower() == f"[{section.lower()}]"), None)
+    if start is None:
+        return text + f"\n[{section}]\n{key} = {value}\n"
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].strip().startswith("[")), len(lines))
+    for i in range(start + 1, end):
+        if "=" in lines[i] and lines[i].split("=", 1)[0].strip().lower() == key.lower():
+            lines[i] = f"{key} = {value}"
+            return "\n".join(lines) + "\n"
+    lines.insert(start + 1, f"{key} = {value}")
+    return "\n".join(lines) + "\n"
+
+
 def run_tco(a, scenario, out, extra=()):
     cmd = [a.tco, "--root", a.root, "--scenario", scenario, "--out", out, "--format", "json", *extra]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -245,7 +260,7 @@ def cmd_live(a):
             text = fh.read()
         changed_ini = os.path.join(tmp, a.scenario + ".ini")
         with open(changed_ini, "w") as fh:
-            fh.write(text + f"\n[{section}]\n{key} = {value!r}\n")
+            fh.write(ini_set(text, section, key, repr(value)))
         expect = json_values(run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx")))
         # The workbook with the input cell edited, recalculated by Gnumeric.
         _, names = read_cells(base_book)

@@ -128,6 +128,21 @@ static void test_mini_by_hand(void)
     tco_model_free(m);
 }
 
+/* A UTF-8 byte-order mark and CRLF line endings load like a plain file. */
+static void test_bom_and_crlf(void)
+{
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    tco_error e = tco_model_load(MINI, MINI "/scenarios/good_bom_crlf.ini", &m, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    CU_ASSERT_EQUAL(value_of(m, "cost"), 30);
+    CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "price")].source,
+                           MINI "/pricing/things.ini [widget] price: test figure");
+    tco_model_free(m);
+}
+
 static void test_scenario_overrides_catalog_entry(void)
 {
     tco_model *m = NULL;
@@ -178,6 +193,7 @@ CU_ErrorCode register_model_suite(void)
         !CU_add_test(s, "cluster32 worked by hand", test_cluster32_by_hand) ||
         !CU_add_test(s, "mini model worked by hand", test_mini_by_hand) ||
         !CU_add_test(s, "a scenario overrides its catalog entry", test_scenario_overrides_catalog_entry) ||
+        !CU_add_test(s, "byte-order mark and CRLF are accepted", test_bom_and_crlf) ||
         !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures))
         return CU_get_error();
     return CUE_SUCCESS;
