@@ -202,8 +202,8 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
     }
     for (const char *p = arg; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-              *p == '_')) {
-            tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%s': expected a scenario name (letters, digits, '-', '_') "
+              *p == '_') || p - arg >= 200) {
+            tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
                          "or a path to an .ini file", arg);
             return NULL;
         }

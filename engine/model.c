@@ -1093,10 +1093,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                             "empty value",
                             scenario_path);
     for (const char *p = tname; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
+        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_') || p - tname >= 100)
             return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [scenario] template: expected a template name from templates/ (letters, digits, "
-                                "'-', '_'), found '%s'",
+                                "%s [scenario] template: expected a template name from templates/ (at most 100 "
+                                "letters, digits, '-', '_'), found '%s'",
                                 scenario_path, tname);
     char rel[300];
     snprintf(rel, sizeof rel, "templates/%s.ini", tname);

@@ -563,10 +563,9 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
         return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: exists and is not a regular file; refusing to replace it",
                             path);
     }
+    /* The temporary name is short, so any name that fits the folder works: .tco-PID.tmp */
     tco_strbuf tb = {0};
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    tco_strbuf_printf(&tb, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
+    tco_strbuf_printf(&tb, "%s/.tco-%ld.tmp", dir, (long)getpid());
     free(dir);
     char *tmp = tco_strbuf_take(&tb);
     if (tmp == NULL)

@@ -10,7 +10,8 @@
  * Costs are positive.  Text from any input file is written as text, never as a
  * formula (DESIGN.md invariant 4).
  *
- * The file is written to a temporary name in the target's folder and renamed
+ * The file is written to a temporary name in the target's folder
+ * (.tco-PID.tmp) and renamed
  * into place only after workbook_close() succeeds, so an existing workbook is
  * never left half-written.
  */

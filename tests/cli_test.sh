@@ -30,7 +30,7 @@ expect_err_lines() {
 # member BOOK PART: print one part of a workbook (the tests need no unzip).
 member() { python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' "$1" "$2"; }
 no_temp_left() {
-    if ls -a "$1" | grep -q '\.tmp-'; then bad "temporary file left in $1: $(ls -a "$1")"; else ok; fi
+    if ls -a "$1" | grep -q '^\.tco-.*\.tmp$'; then bad "temporary file left in $1: $(ls -a "$1")"; else ok; fi
 }
 
 # --help and --version
