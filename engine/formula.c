@@ -399,8 +399,31 @@ static tco_node *parse_primary(parser *ps)
         }
         return n;
     }
-    if (*start == '"')
-        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number, name or '(' (text values are not supported)");
+    if (*start == '"') {
+        tco_strbuf text = {0};
+        const char *q = start + 1;
+        for (;;) {
+            if (*q == '\0') {
+                tco_strbuf_free(&text);
+                return syntax_error(ps, TCO_ERR_SYNTAX, q, "'\"' to close the text that starts there");
+            }
+            if (*q == '"') {
+                if (q[1] != '"')
+                    break;
+                q++; /* "" is one quote */
+            }
+            tco_strbuf_append_n(&text, q, 1);
+            q++;
+        }
+        tco_node *n = node_new(TCO_NODE_STRING, col_of(ps, start));
+        if (n == NULL || (n->name = tco_strbuf_take(&text)) == NULL) {
+            tco_node_free(n);
+            tco_strbuf_free(&text);
+            return nomem(ps);
+        }
+        ps->p = q + 1;
+        return n;
+    }
     return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number, name, function call or '('");
 }
 
@@ -508,7 +531,7 @@ static int node_prec(const tco_node *n)
     return PREC_ATOM;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out, bool whole);
 
 /* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
 static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
@@ -532,12 +555,19 @@ static void print_operand(const tco_node *parent, const tco_node *c, bool right,
         paren = true;
     if (paren)
         tco_strbuf_append(out, "(");
-    print_node(c, name_text, ctx, out);
+    print_node(c, name_text, ctx, out, false);
     if (paren)
         tco_strbuf_append(out, ")");
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
+bool tco_formula_is_aggregate(const tco_node *call)
+{
+    return call->kind == TCO_NODE_CALL &&
+           (call->func == TCO_FN_SUM || call->func == TCO_FN_MIN || call->func == TCO_FN_MAX) && call->nargs == 1 &&
+           call->args[0]->kind == TCO_NODE_NAME;
+}
+
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out, bool whole)
 {
     char num[32];
     switch (n->kind) {
@@ -549,10 +579,16 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
         tco_strbuf_append(out, n->number != 0 ? "TRUE" : "FALSE");
         break;
     case TCO_NODE_NAME: {
-        const char *t = name_text ? name_text(ctx, n) : NULL;
+        const char *t = name_text ? name_text(ctx, n, whole) : NULL;
         tco_strbuf_append(out, t ? t : n->name);
         break;
     }
+    case TCO_NODE_STRING:
+        tco_strbuf_append(out, "\"");
+        for (const char *p = n->name; *p; p++)
+            tco_strbuf_append(out, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
+        tco_strbuf_append(out, "\"");
+        break;
     case TCO_NODE_UNARY:
         tco_strbuf_append(out, op_table[n->op].text);
         print_operand(n, n->args[0], false, name_text, ctx, out);
@@ -568,7 +604,7 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
         for (size_t i = 0; i < n->nargs; i++) {
             if (i)
                 tco_strbuf_append(out, ",");
-            print_node(n->args[i], name_text, ctx, out);
+            print_node(n->args[i], name_text, ctx, out, tco_formula_is_aggregate(n));
         }
         tco_strbuf_append(out, ")");
         break;
@@ -577,14 +613,13 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
 
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
 {
-    print_node(node, name_text, ctx, out);
+    print_node(node, name_text, ctx, out, false);
 }
 
 /* ---- evaluator ---------------------------------------------------------------- */
 
 typedef struct evaluator {
-    tco_name_value_fn lookup;
-    void *ctx;
+    const tco_eval_env *env;
     const char *where;
     tco_diag *diag;
 } evaluator;
@@ -622,6 +657,18 @@ static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *
     if (e != TCO_OK)
         return e;
     out->is_bool = false;
+    out->text = NULL;
+    if (a.text || b.text) {
+        if (!(a.text && b.text))
+            return eval_error(ev, n, op_table[n->op].prec == PREC_CMP ? "comparison of text with a number"
+                                                                      : "text used in arithmetic");
+        if (n->op != TCO_OP_EQ && n->op != TCO_OP_NE)
+            return eval_error(ev, n, "text can only be compared with = or <>");
+        bool eq = strcasecmp(a.text, b.text) == 0;
+        out->is_bool = true;
+        out->number = (n->op == TCO_OP_EQ) == eq;
+        return TCO_OK;
+    }
     switch (n->op) {
     case TCO_OP_ADD: out->number = a.number + b.number; break;
     case TCO_OP_SUB: out->number = a.number - b.number; break;
@@ -687,15 +734,43 @@ double tco_excel_round(double x, double digits, tco_func mode)
     return d >= 0 ? r / scale : r * scale;
 }
 
+/* Sum, minimum or maximum of every value of a vector name (one argument of SUM/MIN/MAX). */
+static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *done, tco_value *out)
+{
+    *done = false;
+    if (!tco_formula_is_aggregate(n) || ev->env == NULL || ev->env->vector == NULL)
+        return TCO_OK;
+    const double *values = NULL;
+    size_t count = 0;
+    tco_error e = ev->env->vector(ev->env->ctx, n->args[0], &values, &count, ev->diag);
+    if (e != TCO_OK || count == 0)
+        return e;
+    double acc = values[0];
+    for (size_t i = 1; i < count; i++)
+        acc = n->func == TCO_FN_SUM ? acc + values[i] : n->func == TCO_FN_MIN ? fmin(acc, values[i])
+                                                                            : fmax(acc, values[i]);
+    *done = true;
+    out->number = acc;
+    out->is_bool = false;
+    out->text = NULL;
+    return finite_or_error(ev, n, out);
+}
+
 static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *out)
 {
     tco_value v;
-    tco_error e;
+    bool done;
+    tco_error e = eval_aggregate(ev, n, &done, out);
+    if (e != TCO_OK || done)
+        return e;
     out->is_bool = false;
+    out->text = NULL;
     switch (n->func) {
     case TCO_FN_IF:
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
             return e;
+        if (v.text)
+            return eval_error(ev, n->args[0], "text used as a condition");
         if (v.number != 0)
             return eval(ev, n->args[1], out);
         if (n->nargs == 3)
@@ -708,6 +783,8 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         for (size_t i = 0; i < n->nargs; i++) {
             if ((e = eval(ev, n->args[i], &v)) != TCO_OK)
                 return e;
+            if (v.text)
+                return eval_error(ev, n->args[i], "text used as a number");
             if (v.is_bool && (n->func == TCO_FN_SUM || n->func == TCO_FN_MIN || n->func == TCO_FN_MAX))
                 return eval_error(ev, n->args[i], "TRUE/FALSE as an argument of SUM, MIN or MAX (Gnumeric ignores "
                                   "it, Excel counts it); use IF(test, 1, 0)");
@@ -734,18 +811,24 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
     case TCO_FN_NOT:
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
             return e;
+        if (v.text)
+            return eval_error(ev, n->args[0], "text used as a number");
         out->is_bool = true;
         out->number = v.number == 0;
         return TCO_OK;
     case TCO_FN_ABS:
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
             return e;
+        if (v.text)
+            return eval_error(ev, n->args[0], "text used as a number");
         out->number = fabs(v.number);
         return TCO_OK;
     case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
         tco_value digits;
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)
             return e;
+        if (v.text || digits.text)
+            return eval_error(ev, n, "text used as a number");
         if (fabs(digits.number) > 308)
             return eval_error(ev, n->args[1], "number of digits outside -308..308 (applications disagree there)");
         out->number = tco_excel_round(v.number, digits.number, n->func);
@@ -758,6 +841,7 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
 
 static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
 {
+    out->text = NULL;
     switch (n->kind) {
     case TCO_NODE_NUMBER:
         out->number = n->number;
@@ -767,15 +851,22 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
         out->number = n->number;
         out->is_bool = true;
         return TCO_OK;
+    case TCO_NODE_STRING:
+        out->number = 0;
+        out->is_bool = false;
+        out->text = n->name;
+        return TCO_OK;
     case TCO_NODE_NAME:
-        if (ev->lookup == NULL)
+        if (ev->env == NULL || ev->env->value == NULL)
             return tco_diag_set(ev->diag, TCO_ERR_UNKNOWN_NAME, "%s, column %zu: unknown name '%s'",
                                 ev->where, n->col, n->name);
-        return ev->lookup(ev->ctx, n, out, ev->diag);
+        return ev->env->value(ev->env->ctx, n, out, ev->diag);
     case TCO_NODE_UNARY: {
         tco_error e = eval(ev, n->args[0], out);
         if (e != TCO_OK)
             return e;
+        if (out->text)
+            return eval_error(ev, n, "text used in arithmetic");
         if (n->op == TCO_OP_NEG) { /* -TRUE is -1; +TRUE stays TRUE, as in Excel */
             out->number = -out->number;
             out->is_bool = false;
@@ -790,10 +881,10 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
     return eval_error(ev, n, "internal error: unknown node");
 }
 
-tco_error tco_formula_eval(const tco_node *node, tco_name_value_fn lookup, void *ctx, const char *where,
-                           tco_value *out, tco_diag *diag)
+tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const char *where, tco_value *out,
+                           tco_diag *diag)
 {
-    evaluator ev = {lookup, ctx, where, diag};
+    evaluator ev = {env, where, diag};
     return eval(&ev, node, out);
 }
 

@@ -3,7 +3,8 @@
  * subset of Excel formula syntax that tco's templates use.
  *
  * The subset (docs/formulas.md is the user's manual):
- *   - numbers (12, 0.7, 1.5e3), TRUE, FALSE;
+ *   - numbers (12, 0.7, 1.5e3), TRUE, FALSE, and text in double quotes
+ *     ("N+1", "" for a quote) for comparing with text inputs (= and <> only);
  *   - names of inputs and line items ([A-Za-z_][A-Za-z0-9_]*, case-insensitive,
  *     never a cell reference: see tco_name_check());
  *   - operators, from loosest to tightest binding (Excel's order):
@@ -13,7 +14,10 @@
  *       ^                        power, left-associative as in Excel
  *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
  *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
- *     AND OR NOT ABS.
+ *     AND OR NOT ABS.  SUM, MIN or MAX with one argument that is a per-year or
+ *     per-tier name aggregates the whole row or column (the workbook shows a
+ *     range, e.g. MAX('Inputs'!$D$40:$D$49)); anywhere else such a name means
+ *     the value in the same year or tier.
  * Anything else (cell references, ranges, strings, &, %, other functions) is a
  * parse error, because a formula we cannot evaluate exactly as Excel,
  * LibreOffice and Gnumeric do must not reach a workbook.
@@ -48,6 +52,8 @@ typedef enum tco_node_kind {
     TCO_NODE_NUMBER,
     /** TRUE or FALSE: node->number is 1 or 0. */
     TCO_NODE_BOOL,
+    /** Text in double quotes: node->name holds the text without quotes. */
+    TCO_NODE_STRING,
     /** A name: node->name; node->ref is set by the caller's binding (-1 until then). */
     TCO_NODE_NAME,
     /** A unary operator (TCO_OP_NEG, TCO_OP_POS) on args[0]. */
@@ -114,12 +120,14 @@ typedef struct tco_node {
     size_t col;
 } tco_node;
 
-/** A value: a number or a boolean (Excel's TRUE/FALSE, which count as 1/0 in arithmetic). */
+/** A value: a number, a boolean (Excel's TRUE/FALSE, 1/0 in arithmetic) or text. */
 typedef struct tco_value {
-    /** The number; 1 or 0 for booleans. */
+    /** The number; 1 or 0 for booleans; 0 for text. */
     double number;
     /** True if the value is TRUE/FALSE rather than a number. */
     bool is_bool;
+    /** Non-NULL for text (borrowed from the tree or the caller; never freed here). */
+    const char *text;
 } tco_value;
 
 /**
@@ -152,10 +160,12 @@ bool tco_looks_like_reference(const char *text);
 
 /**
  * Callback giving the workbook text for a NAME node when printing, e.g. the
- * name itself ("pue") or a cell reference ("Opex!D7").  Return NULL to print
- * the name as written.
+ * name itself ("pue") or a cell reference ("'Opex'!D7").  @p whole is true
+ * when the name is the only argument of SUM, MIN or MAX, where a per-year or
+ * per-tier name stands for its whole row or column.  Return NULL to print the
+ * name as written.
  */
-typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name);
+typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, bool whole);
 
 /**
  * Print @p node as Excel formula text (without the leading '=') into @p out,
@@ -172,13 +182,33 @@ void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *c
 typedef tco_error (*tco_name_value_fn)(void *ctx, const tco_node *name, tco_value *value, tco_diag *diag);
 
 /**
- * Evaluate @p node as Excel would.  Division by zero, 0^0, a negative base with
- * a fractional exponent, overflow to infinity, and comparing TRUE/FALSE with a
- * number (applications order them differently) are TCO_ERR_EVAL errors whose
- * message starts with @p where.  IF evaluates only the branch it takes.
+ * Callback giving every value of a per-year or per-tier NAME (for SUM, MIN or
+ * MAX of a whole row or column): set *values and *count.  Set *count = 0 for a
+ * name that is not a vector, which is then evaluated as a single value.
  */
-tco_error tco_formula_eval(const tco_node *node, tco_name_value_fn lookup, void *ctx,
-                           const char *where, tco_value *out, tco_diag *diag);
+typedef tco_error (*tco_name_vector_fn)(void *ctx, const tco_node *name, const double **values, size_t *count,
+                                        tco_diag *diag);
+
+/** How names are evaluated: callbacks and their context (any may be NULL). */
+typedef struct tco_eval_env {
+    tco_name_value_fn value;
+    tco_name_vector_fn vector;
+    void *ctx;
+} tco_eval_env;
+
+/**
+ * Evaluate @p node as Excel would.  Division by zero, 0^0, a negative base with
+ * a fractional exponent, overflow to infinity, comparing TRUE/FALSE with a
+ * number (applications order them differently), text in arithmetic, and text
+ * compared with < or > are TCO_ERR_EVAL errors whose message starts with
+ * @p where.  Text compares equal case-insensitively, as in Excel.  IF
+ * evaluates only the branch it takes.  @p env may be NULL (no names).
+ */
+tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const char *where, tco_value *out,
+                           tco_diag *diag);
+
+/** True if @p call is SUM, MIN or MAX with exactly one argument, and that argument is a name. */
+bool tco_formula_is_aggregate(const tco_node *call);
 
 /**
  * Call @p visit for every NAME node in @p node, depth first, left to right.

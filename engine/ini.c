@@ -74,6 +74,7 @@ typedef struct lint {
     seen_entry *seen;
     size_t n_seen, cap_seen;
     size_t sections;
+    tco_ini *out; /* receives the section names as written */
 } lint;
 
 static void lint_free(lint *l)
@@ -145,6 +146,16 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
             return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: duplicate section [%.*s] (first at line %d)",
                                 l->display, line, (int)(n1 - n0), n0, first);
         snprintf(section, section_size, "%.*s", (int)(n1 - n0), n0);
+        char **grown = realloc(l->out->sections, (size_t)(l->out->n_sections + 1) * sizeof *grown);
+        char *copy = tco_strdup(section);
+        if (grown == NULL || copy == NULL) {
+            free(copy);
+            if (grown)
+                l->out->sections = grown;
+            return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
+        }
+        l->out->sections = grown;
+        l->out->sections[l->out->n_sections++] = copy;
         return TCO_OK;
     }
     const char *eq = memchr(p, '=', (size_t)(end - p));
@@ -175,7 +186,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
  * characters, lines within iniparser's limit, every line a section, a
  * key = value pair or a comment, no key outside a section, no duplicate
  * section or key (iniparser would silently keep the last one). */
-static tco_error lint_file(const char *text, size_t size, const char *display, tco_diag *diag)
+static tco_error lint_file(const char *text, size_t size, const char *display, tco_ini *out, tco_diag *diag)
 {
     /* Pass 1: every physical line is UTF-8 text without control characters, within the length limit. */
     int line = 1;
@@ -203,7 +214,7 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
     }
     /* Pass 2: the shape of each logical line.  iniparser joins a line ending in
      * '\' with the next; the first physical line holds the section or key. */
-    lint l = {.display = display, .diag = diag};
+    lint l = {.display = display, .diag = diag, .out = out};
     char section[1024] = "";
     tco_error e = TCO_OK;
     line = 1;
@@ -258,9 +269,10 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         free(text);
         return tco_diag_set(diag, TCO_ERR_INI, "%s: the file is UTF-16; save it as UTF-8", display);
     }
-    tco_error e = lint_file(text + skip, size - skip, display, diag);
+    tco_error e = lint_file(text + skip, size - skip, display, out, diag);
     if (e != TCO_OK) {
         free(text);
+        tco_ini_free(out);
         return e;
     }
     /* Hand iniparser the checked bytes (without the BOM) through an in-memory file. */
@@ -277,6 +289,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
     if (!ok) {
         if (fd >= 0)
             close(fd);
+        tco_ini_free(out);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", display, strerror(errno));
     }
     char fdpath[64];
@@ -294,6 +307,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         char *at = strstr(parser_message, fdpath);
         if (at)
             memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);
+        tco_ini_free(out);
         return tco_diag_set(diag, TCO_ERR_INI, "%s: not a valid INI file (%s)", display,
                             parser_message[0] ? parser_message : "iniparser could not read it");
     }
@@ -310,6 +324,9 @@ void tco_ini_free(tco_ini *ini)
 {
     if (ini->dict)
         iniparser_freedict(ini->dict);
+    for (int i = 0; i < ini->n_sections; i++)
+        free(ini->sections[i]);
+    free(ini->sections);
     free(ini->path);
     memset(ini, 0, sizeof *ini);
 }
@@ -345,6 +362,14 @@ int tco_ini_section_count(const tco_ini *ini)
 const char *tco_ini_section_name(const tco_ini *ini, int i)
 {
     return iniparser_getsecname(ini->dict, i);
+}
+
+const char *tco_ini_section_as_written(const tco_ini *ini, const char *name)
+{
+    for (int i = 0; i < ini->n_sections; i++)
+        if (strcasecmp(ini->sections[i], name) == 0)
+            return ini->sections[i];
+    return name;
 }
 
 const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count)

@@ -21,6 +21,9 @@ typedef struct tco_ini {
     char *path;
     /** iniparser's dictionary (opaque here). */
     void *dict;
+    /** Section names as written in the file (iniparser lower-cases them), in file order. */
+    char **sections;
+    int n_sections;
 } tco_ini;
 
 /**
@@ -44,6 +47,9 @@ int tco_ini_section_count(const tco_ini *ini);
 
 /** Name of section @p i (lower-case, as iniparser keeps it), 0 <= i < count. */
 const char *tco_ini_section_name(const tco_ini *ini, int i);
+
+/** Section @p name as written in the file (e.g. "D-M" for "d-m"); @p name itself if not found. */
+const char *tco_ini_section_as_written(const tco_ini *ini, const char *name);
 
 /**
  * Keys of [@p section] as "section:key" strings (iniparser's form), in file

@@ -204,7 +204,7 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
               *p == '_') || p - arg >= 200) {
             tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                         "or a path to an .ini file", arg);
+                         "or a path to an .ini file\nTry 'tco --help'.", arg);
             return NULL;
         }
     char rel[600];
@@ -288,6 +288,18 @@ int main(int argc, char **argv)
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
 
+    /* SOURCE_DATE_EPOCH (reproducible builds): whole seconds up to 9999-12-31T23:59:59Z. */
+    time_t created = TCO_FIXED_CREATED;
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    double sde_v;
+    if (sde && sde[0]) {
+        if (!tco_parse_number(sde, &sde_v) || sde_v < 0 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
+            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '%s'",
+                               sde);
+        }
+        created = (time_t)sde_v;
+    }
+
     tco_diag d = {0};
     char *spath = scenario_path(root, scenario, &d);
     if (spath == NULL)
@@ -309,18 +321,6 @@ int main(int argc, char **argv)
         tco_strbuf b = {0};
         tco_strbuf_printf(&b, "out/%s.xlsx", m->scenario_name);
         out = default_out = tco_strbuf_take(&b);
-    }
-    /* SOURCE_DATE_EPOCH (reproducible builds): whole seconds up to 9999-12-31T23:59:59Z. */
-    time_t created = TCO_FIXED_CREATED;
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    double sde_v;
-    if (sde && sde[0]) {
-        if (!tco_parse_number(sde, &sde_v) || sde_v < 0 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
-            tco_model_free(m);
-            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '%s'",
-                               sde);
-        }
-        created = (time_t)sde_v;
     }
     tco_workbook_options wo = {.created = created, .currency = "CNY"};
     int rc = 0;

@@ -29,6 +29,7 @@ typedef struct loader {
     size_t n_catalog;
     ref_key *refs;
     size_t n_refs;
+    int tier_file; /* catalog index of [model] tiers, -1 without */
     char **consumed; /* "section:key" of the scenario that the model used */
     size_t n_consumed;
     tco_model *model;
@@ -210,8 +211,9 @@ static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section,
         const char *best = NULL;
         size_t best_d = 3;
         for (const char *const *a = allowed; *a; a++) {
-            if (strcmp(key, *a) == 0)
-                ok = true;
+            size_t al = strlen(*a);
+            if (strcmp(key, *a) == 0 || ((*a)[al - 1] == '*' && strncmp(key, *a, al - 1) == 0))
+                ok = true; /* "summary_*" allows any key starting "summary_" */
             size_t d = tco_edit_distance(key, *a);
             if (d < best_d)
                 best_d = d, best = *a;
@@ -382,6 +384,37 @@ static tco_error load_refs(loader *ld, const char *spec)
     return e;
 }
 
+/* [model] tiers = FILE: the rows of per-tier inputs and lines are the sections of pricing/FILE.ini. */
+static tco_error load_tiers(loader *ld)
+{
+    tco_model *m = ld->model;
+    ld->tier_file = -1;
+    const char *stem = tco_ini_get(&ld->template_ini, "model", "tiers");
+    if (stem == NULL)
+        return TCO_OK;
+    ld->tier_file = catalog_file_index(ld, stem);
+    if (ld->tier_file < 0)
+        return tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] tiers: catalog file pricing/%s.ini not found",
+                            ld->template_ini.path, stem);
+    const tco_ini *cat = &ld->catalog[ld->tier_file];
+    int n = tco_ini_section_count(cat);
+    if (n <= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one section (one per tier), found none",
+                            cat->path);
+    m->tier_names = calloc((size_t)n, sizeof *m->tier_names);
+    m->tier_path = tco_strdup(cat->path);
+    if (m->tier_names == NULL || m->tier_path == NULL)
+        return oom(ld);
+    for (int i = 0; i < n; i++) {
+        /* iniparser keeps sections in file order; show them as written (D-M, not d-m). */
+        m->tier_names[i] = tco_strdup(tco_ini_section_as_written(cat, tco_ini_section_name(cat, i)));
+        if (m->tier_names[i] == NULL)
+            return oom(ld);
+        m->n_tiers++;
+    }
+    return TCO_OK;
+}
+
 /* ---- inputs ---------------------------------------------------------------------- */
 
 /* Find the value of `from = A.B`; sets the INI it came from, its section and a display section. */
@@ -425,7 +458,7 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
-                                         "structural", NULL};
+                                         "structural", "per", "type", "values", "default", NULL};
 
 /* A yes/no template key; absent means no. */
 static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
@@ -440,6 +473,108 @@ static tco_error yes_no(loader *ld, const char *section, const char *key, bool *
     }
     return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected yes or no, found '%s'",
                         ld->template_ini.path, section, key, v);
+}
+
+/* Parse and check one input value @p text found at src [shown] key.  Numbers: strict, within
+ * min/max, whole if integer.  Text: one of the choices when the input lists them (stored in
+ * the choice's spelling).  On success sets *number or *text_out (heap). */
+static tco_error input_value(loader *ld, const tco_item *it, const tco_ini *src, const char *shown, const char *key,
+                             const char *text, double *number, char **text_out)
+{
+    if (it->choices != NULL || text_out != NULL) {
+        const char *chosen = text;
+        if (it->choices != NULL) {
+            chosen = NULL;
+            for (size_t c = 0; c < it->n_choices; c++)
+                if (strcasecmp(text, it->choices[c]) == 0)
+                    chosen = it->choices[c];
+            if (chosen == NULL) {
+                tco_strbuf list = {0};
+                for (size_t c = 0; c < it->n_choices; c++)
+                    tco_strbuf_printf(&list, "%s%s", c ? ", " : "", it->choices[c]);
+                tco_error e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected one of %s, found '%s'",
+                                           src->path, shown, key, tco_strbuf_str(&list), text);
+                tco_strbuf_free(&list);
+                return e;
+            }
+        }
+        *text_out = tco_strdup(chosen);
+        return *text_out ? TCO_OK : oom(ld);
+    }
+    if (!tco_parse_number(text, number))
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s [%s] %s: expected a number in %s (digits, '.' for decimals, no thousands "
+                            "separators or units), found '%s'",
+                            src->path, shown, key, it->unit, text);
+    double v = *number;
+    if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v))) {
+        char lo[32] = "", hi[32] = "";
+        if (!isnan(it->min))
+            tco_format_double(it->min, lo);
+        if (!isnan(it->max))
+            tco_format_double(it->max, hi);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s%s%s%s%s%s %s, found %s", src->path, shown,
+                            key, it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
+                            (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
+                            it->unit, text);
+    }
+    return TCO_OK;
+}
+
+/* Values of a per-tier input: `from = tier.KEY` read from every tier row (the scenario's
+ * [ROW] KEY overrides the catalog's); a row without the key takes `default` if given. */
+static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
+{
+    const tco_ini *t = &ld->template_ini;
+    tco_model *m = ld->model;
+    if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
+                            t->path, section, from);
+    if (m->n_tiers == 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
+                            section);
+    const char *key = from + 5;
+    const char *def = tco_ini_get(t, section, "default");
+    it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
+    if (text)
+        it->tier_texts = calloc((size_t)m->n_tiers, sizeof *it->tier_texts);
+    if (it->tiers == NULL || (text && it->tier_texts == NULL))
+        return oom(ld);
+    const tco_ini *cat = &ld->catalog[ld->tier_file];
+    tco_strbuf notes = {0};
+    tco_error e = TCO_OK;
+    for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
+        const char *row = m->tier_names[r];
+        const tco_ini *src = tco_ini_get(&ld->scenario, row, key) ? &ld->scenario : cat;
+        const char *value = tco_ini_get(src, row, key);
+        if (value == NULL) {
+            if (def == NULL) {
+                e = tco_diag_set(ld->diag, TCO_ERR_INI,
+                                 "%s [%s] %s: expected a value (%s, input %s), found no such key (or give the "
+                                 "template's [%s] a default)",
+                                 cat->path, row, key, it->label, it->name, section);
+                break;
+            }
+            value = def;
+            tco_strbuf_printf(&notes, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
+        } else if (src == &ld->scenario) {
+            tco_strbuf_printf(&notes, "%s%s: scenario override", notes.len ? "; " : "", row);
+            if (!mark_consumed(ld, row, key))
+                e = oom(ld);
+        }
+        if (e == TCO_OK)
+            e = input_value(ld, it, src, row, key, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
+    }
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
+    if (notes.len)
+        tco_strbuf_printf(&b, " (%s)", tco_strbuf_str(&notes));
+    tco_strbuf_free(&notes);
+    const char *note = tco_ini_get(t, section, "note");
+    if (note && note[0])
+        tco_strbuf_printf(&b, ". %s", note);
+    it->source = tco_strbuf_take(&b);
+    return e != TCO_OK ? e : it->source ? TCO_OK : oom(ld);
 }
 
 static tco_error load_input(loader *ld, const char *section)
@@ -460,9 +595,17 @@ static tco_error load_input(loader *ld, const char *section)
         e = need_string(ld, t, section, "from", &from);
     if (e != TCO_OK)
         return e;
+    const char *per = tco_ini_get(t, section, "per");
+    if (per != NULL && strcasecmp(per, "tier") != 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
+                            where, per);
+    const char *type = tco_ini_get(t, section, "type");
+    if (type != NULL && strcasecmp(type, "text") != 0 && strcasecmp(type, "number") != 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected number or text, found '%s'", where, type);
+    bool text = type != NULL && strcasecmp(type, "text") == 0;
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
-    tco_item *it = add_item(ld, TCO_ITEM_INPUT, name);
+    tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
         return oom(ld);
     bool found;
@@ -475,37 +618,37 @@ static tco_error load_input(loader *ld, const char *section)
     if ((e = yes_no(ld, section, "integer", &it->integer)) != TCO_OK ||
         (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
         return e;
+    const char *values = tco_ini_get(t, section, "values");
+    if (values != NULL) {
+        if (!text)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: only a text input (type = text) lists values",
+                                where);
+        int n = split_list(values, &it->choices);
+        if (n <= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: expected a comma-separated list, found '%s'", where,
+                                values);
+        it->n_choices = (size_t)n;
+    }
     const char *fmt = tco_ini_get(t, section, "format");
     it->format = format_for_unit(unit, it->integer);
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
+    if (per != NULL)
+        return load_tier_input(ld, it, section, from, text);
+    if (tco_ini_get(t, section, "default") != NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s default: only a per-tier input takes a default", where);
 
     const tco_ini *src = NULL;
     char sec[256], shown[256];
     const char *key = NULL;
     if ((e = resolve_from(ld, section, from, &src, sec, sizeof sec, shown, sizeof shown, &key)) != TCO_OK)
         return e;
-    const char *text = tco_ini_get(src, sec, key);
-    if (text == NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a number (%s, input %s), found no such key",
-                            src->path, shown, key, label, name);
-    if (!tco_parse_number(text, &it->value))
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [%s] %s: expected a number in %s (digits, '.' for decimals, no thousands "
-                            "separators or units), found '%s'",
-                            src->path, shown, key, unit, text);
-    if ((!isnan(it->min) && it->value < it->min) || (!isnan(it->max) && it->value > it->max) ||
-        (it->integer && it->value != floor(it->value))) {
-        char lo[32] = "", hi[32] = "";
-        if (!isnan(it->min))
-            tco_format_double(it->min, lo);
-        if (!isnan(it->max))
-            tco_format_double(it->max, hi);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s%s%s%s%s%s %s, found %s", src->path, shown,
-                            key, it->integer ? "a whole number" : "a number",
-                            isnan(it->min) ? "" : " >= ", lo, (!isnan(it->min) && !isnan(it->max)) ? " and" : "",
-                            isnan(it->max) ? "" : " <= ", hi, unit, text);
-    }
+    const char *value = tco_ini_get(src, sec, key);
+    if (value == NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key",
+                            src->path, shown, key, text ? "a value" : "a number", label, name);
+    if ((e = input_value(ld, it, src, shown, key, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
+        return e;
     /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
     char basis_key[300];
     snprintf(basis_key, sizeof basis_key, "%s_source", key);
@@ -552,19 +695,25 @@ static tco_error load_line(loader *ld, const char *section)
     if (e != TCO_OK)
         return e;
     const char *per = tco_ini_get(t, section, "per");
-    bool yearly = false;
+    bool yearly = false, tiered = false;
     if (per != NULL) {
-        if (strcasecmp(per, "year") != 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year' (or no key), found '%s'", where, per);
-        yearly = true;
+        yearly = strcasecmp(per, "year") == 0;
+        tiered = strcasecmp(per, "tier") == 0;
+        if (!yearly && !tiered)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year', 'tier' (or no key), found '%s'",
+                                where, per);
+        if (tiered && ld->model->n_tiers == 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: per = tier needs [model] tiers = FILE", where);
     }
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
     if (yearly && strlen(name) > TCO_NAME_MAX_LEN - strlen("_total"))
         return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME, "%s: per-year line names are limited to %zu characters "
                             "(tco adds '_total')", where, TCO_NAME_MAX_LEN - strlen("_total"));
-    tco_item *it = add_item(ld, yearly ? TCO_ITEM_YEARLY : TCO_ITEM_LINE, name);
+    tco_item *it = add_item(ld, yearly ? TCO_ITEM_YEARLY : tiered ? TCO_ITEM_TIER_LINE : TCO_ITEM_LINE, name);
     if (it == NULL)
+        return oom(ld);
+    if (tiered && (it->tiers = calloc((size_t)ld->model->n_tiers, sizeof *it->tiers)) == NULL)
         return oom(ld);
     const char *source = tco_ini_get(t, section, "source");
     tco_strbuf w = {0};
@@ -589,9 +738,20 @@ typedef struct bind_ctx {
     tco_item *owner;
 } bind_ctx;
 
-static tco_error bind_name(void *vctx, tco_node *n)
+/* Dimension of an item: 0 scalar, 1 per year, 2 per tier. */
+static int item_dim(const tco_item *it)
 {
-    bind_ctx *bc = vctx;
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: case TCO_ITEM_YEAR_INDEX: return 1;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: return 2;
+    default: return 0;
+    }
+}
+
+static const char *const dim_words[] = {"scalar", "per-year", "per-tier"};
+
+static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
+{
     tco_model *m = bc->ld->model;
     int idx = tco_model_find(m, n->name);
     if (idx < 0) {
@@ -611,18 +771,37 @@ static tco_error bind_name(void *vctx, tco_node *n)
                             bc->owner->where, n->col, n->name, n->name, n->name);
     }
     const tco_item *target = &m->items[idx];
-    if (bc->owner->kind != TCO_ITEM_YEARLY) {
-        if (target->kind == TCO_ITEM_YEARLY)
+    int own = item_dim(bc->owner), dim = item_dim(target);
+    if (target->kind == TCO_ITEM_YEAR_INDEX && own != 1)
+        return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            "%s, column %zu: 'year' is only defined in per-year lines (per = year)", bc->owner->where,
+                            n->col);
+    if (dim != 0 && dim != own && !aggregate) {
+        if (target->kind == TCO_ITEM_YEARLY && own == 0)
             return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
                                 "%s, column %zu: '%s' is a per-year line and this line is not; use '%s_total' "
                                 "for its total over all years",
                                 bc->owner->where, n->col, n->name, target->name);
-        if (target->kind == TCO_ITEM_YEAR_INDEX)
-            return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                "%s, column %zu: 'year' is only defined in per-year lines (per = year)",
-                                bc->owner->where, n->col);
+        return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            "%s, column %zu: '%s' is %s and this line is %s; use SUM(%s), MIN(%s) or MAX(%s) "
+                            "for its whole %s",
+                            bc->owner->where, n->col, n->name, dim_words[dim], dim_words[own], n->name, n->name,
+                            n->name, dim == 1 ? "row" : "column");
     }
     n->ref = idx;
+    return TCO_OK;
+}
+
+/* Bind every name under @p node; a name that is the only argument of SUM/MIN/MAX may be a whole vector. */
+static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
+{
+    if (node->kind == TCO_NODE_NAME)
+        return bind_name(bc, node, aggregate);
+    for (size_t i = 0; i < node->nargs; i++) {
+        tco_error e = bind_node(bc, node->args[i], tco_formula_is_aggregate(node));
+        if (e != TCO_OK)
+            return e;
+    }
     return TCO_OK;
 }
 
@@ -698,7 +877,8 @@ static tco_error order_items(loader *ld)
 
 typedef struct eval_ctx {
     const tco_model *m;
-    int year; /* 0-based year column, or -1 in a scalar formula */
+    int year; /* 0-based year column in a per-year formula, else -1 */
+    int tier; /* 0-based tier row in a per-tier formula, else -1 */
 } eval_ctx;
 
 static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_diag *diag)
@@ -707,18 +887,48 @@ static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_d
     const eval_ctx *ec = vctx;
     const tco_item *it = &ec->m->items[n->ref];
     v->is_bool = false;
-    if (it->kind == TCO_ITEM_YEARLY)
-        v->number = it->years[ec->year];
-    else if (it->kind == TCO_ITEM_YEAR_INDEX)
-        v->number = ec->year + 1;
-    else
-        v->number = it->value;
+    v->text = NULL;
+    v->number = 0;
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: v->number = it->years[ec->year]; break;
+    case TCO_ITEM_YEAR_INDEX: v->number = ec->year + 1; break;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
+        if (it->tier_texts)
+            v->text = it->tier_texts[ec->tier];
+        else
+            v->number = it->tiers[ec->tier];
+        break;
+    default:
+        if (it->text)
+            v->text = it->text;
+        else
+            v->number = it->value;
+        break;
+    }
+    return TCO_OK;
+}
+
+/* Every value of a per-year or per-tier item, for SUM/MIN/MAX of a whole row or column. */
+static tco_error lookup_vector(void *vctx, const tco_node *n, const double **values, size_t *count, tco_diag *diag)
+{
+    const eval_ctx *ec = vctx;
+    const tco_item *it = &ec->m->items[n->ref];
+    *count = 0;
+    if (it->kind == TCO_ITEM_YEARLY) {
+        *values = it->years;
+        *count = (size_t)ec->m->n_years;
+    } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
+        *values = it->tiers;
+        *count = (size_t)ec->m->n_tiers;
+    } else if (it->kind == TCO_ITEM_TIER_INPUT) {
+        return tco_diag_set(diag, TCO_ERR_EVAL, "'%s' is text; SUM, MIN and MAX need numbers", it->name);
+    }
     return TCO_OK;
 }
 
 typedef struct explain_ctx {
     const tco_model *m;
-    int year;
+    int year, tier;
     tco_strbuf *out;
     size_t start; /* offset of the list in out */
     size_t count;
@@ -727,7 +937,10 @@ typedef struct explain_ctx {
 static tco_error explain_name(void *vctx, tco_node *n)
 {
     explain_ctx *xc = vctx;
-    eval_ctx ec = {xc->m, xc->year};
+    eval_ctx ec = {xc->m, xc->year, xc->tier};
+    const tco_item *it = &xc->m->items[n->ref];
+    if ((item_dim(it) == 1 && xc->year < 0) || (item_dim(it) == 2 && xc->tier < 0))
+        return TCO_OK; /* a whole row or column: no single value to show */
     tco_value v;
     lookup_value(&ec, n, &v, NULL);
     /* List each name once: look for "name = " at the start or after ", ". */
@@ -743,25 +956,33 @@ static tco_error explain_name(void *vctx, tco_node *n)
         return TCO_OK;
     char num[32];
     tco_format_double(v.number, num);
-    tco_strbuf_printf(xc->out, "%s%s = %s", xc->count++ ? ", " : "", n->name, num);
+    if (v.text)
+        tco_strbuf_printf(xc->out, "%s%s = \"%s\"", xc->count++ ? ", " : "", n->name, v.text);
+    else
+        tco_strbuf_printf(xc->out, "%s%s = %s", xc->count++ ? ", " : "", n->name, num);
     return TCO_OK;
 }
 
-static tco_error eval_item(tco_model *m, tco_item *it, int year, double *out, tco_diag *diag)
+static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, double *out, tco_diag *diag)
 {
-    eval_ctx ec = {m, year};
+    eval_ctx ec = {m, year, tier};
+    tco_eval_env env = {lookup_value, lookup_vector, &ec};
     tco_value v;
-    tco_error e = tco_formula_eval(it->formula, lookup_value, &ec, it->where, &v, diag);
+    tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
     if (e == TCO_OK && v.is_bool)
         e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))",
                          it->where);
+    if (e == TCO_OK && v.text)
+        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text, expected a number", it->where);
     if (e != TCO_OK && diag != NULL) {
         tco_strbuf b = {0};
         tco_strbuf_append(&b, diag->message);
         if (year >= 0)
             tco_strbuf_printf(&b, " in year %d", year + 1);
+        if (tier >= 0)
+            tco_strbuf_printf(&b, " for tier %s", m->tier_names[tier]);
         tco_strbuf_append(&b, " (with ");
-        explain_ctx xc = {m, year, &b, b.len, 0};
+        explain_ctx xc = {m, year, tier, &b, b.len, 0};
         tco_formula_walk_names(it->formula, explain_name, &xc);
         tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
         snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
@@ -779,11 +1000,15 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         tco_error e = TCO_OK;
         switch (it->kind) {
         case TCO_ITEM_LINE:
-            e = eval_item(m, it, -1, &it->value, diag);
+            e = eval_item(m, it, -1, -1, &it->value, diag);
             break;
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_years && e == TCO_OK; y++)
-                e = eval_item(m, it, y, &it->years[y], diag);
+                e = eval_item(m, it, y, -1, &it->years[y], diag);
+            break;
+        case TCO_ITEM_TIER_LINE:
+            for (int r = 0; r < m->n_tiers && e == TCO_OK; r++)
+                e = eval_item(m, it, -1, r, &it->tiers[r], diag);
             break;
         case TCO_ITEM_TOTAL: {
             /* Summed in year order, as SUM over the year cells does. */
@@ -794,7 +1019,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             it->value = sum;
             break;
         }
-        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: break;
+        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: break;
         }
         if (e != TCO_OK)
             return e;
@@ -808,6 +1033,8 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input named '%s'", name);
     tco_item *it = &m->items[idx];
+    if (it->text)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s is text, not a number", name);
     if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
         (it->integer && value != floor(value))) {
         char v[32];
@@ -824,7 +1051,7 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",
-                                         "per_card_year", NULL};
+                                         "per_card_year", "tiers", "summary_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
 {
@@ -902,24 +1129,25 @@ static tco_error load_sheets_and_summary(loader *ld)
     free_list(list, n);
     if (e != TCO_OK)
         return e;
-    /* Every line names a listed sheet; a sheet is per-year or scalar, not both. */
+    /* Every line names a listed sheet; the lines of a sheet are all scalar, all per year or all per tier. */
+    static const char *const per_words[] = {"no per key", "per = year", "per = tier"};
     for (size_t s = 0; s < m->n_sheets; s++) {
-        int scalar = -1, yearly = -1;
+        int first = -1;
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
             if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || strcasecmp(it->sheet, m->sheets[s].name) != 0)
                 continue;
-            if (it->kind == TCO_ITEM_YEARLY)
-                yearly = (int)i;
-            else
-                scalar = (int)i;
+            if (first < 0)
+                first = (int)i;
+            else if (item_dim(it) != item_dim(&m->items[first]))
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
+                                    "it needs %s",
+                                    t->path, it->name, m->sheets[s].name, per_words[item_dim(&m->items[first])],
+                                    m->items[first].name, per_words[item_dim(&m->items[first])]);
         }
-        if (scalar >= 0 && yearly >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [line.%s] sheet: sheet '%s' holds per-year lines (e.g. %s), so every line on "
-                                "it needs per = year",
-                                t->path, m->items[scalar].name, m->sheets[s].name, m->items[yearly].name);
-        m->sheets[s].yearly = yearly >= 0;
+        m->sheets[s].yearly = first >= 0 && item_dim(&m->items[first]) == 1;
+        m->sheets[s].tiered = first >= 0 && item_dim(&m->items[first]) == 2;
     }
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
@@ -937,23 +1165,36 @@ static tco_error load_sheets_and_summary(loader *ld)
         if (it->sheet == NULL)
             return oom(ld);
     }
-    const char *summary = tco_ini_get(t, "model", "summary");
-    if (summary != NULL) {
+    /* Summary: [model] summary, then summary_KIND for the scenario's kind. */
+    char kind_key[300] = "";
+    if (m->kind)
+        snprintf(kind_key, sizeof kind_key, "summary_%s", m->kind);
+    const char *keys[2] = {"summary", kind_key};
+    for (int k = 0; k < 2 && e == TCO_OK; k++) {
+        const char *summary = keys[k][0] ? tco_ini_get(t, "model", keys[k]) : NULL;
+        if (summary == NULL)
+            continue;
         n = split_list(summary, &list);
         if (n < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] summary: expected a comma-separated list of names, found '%s'",
-                                t->path, summary);
-        m->summary = calloc((size_t)n, sizeof *m->summary);
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [model] %s: expected a comma-separated list of names, found '%s'", t->path,
+                                keys[k], summary);
+        int *grown = realloc(m->summary, (m->n_summary + (size_t)n) * sizeof *grown);
+        if (grown == NULL) {
+            free_list(list, n);
+            return oom(ld);
+        }
+        m->summary = grown;
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
-            if (m->summary == NULL)
-                e = oom(ld);
-            else if (idx >= 0 && m->items[idx].kind == TCO_ITEM_YEAR_INDEX)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] summary: 'year' is the year number of per-year "
-                                 "lines, not a figure to show", t->path);
+            if (idx >= 0 && (m->items[idx].kind == TCO_ITEM_YEAR_INDEX || item_dim(&m->items[idx]) == 2))
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
+                                 keys[k], list[i],
+                                 m->items[idx].kind == TCO_ITEM_YEAR_INDEX ? "the year number of per-year lines"
+                                                                          : "a per-tier column");
             else if (idx < 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] summary: no input or line named '%s'",
-                                 t->path, list[i]);
+                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
+                                 t->path, keys[k], list[i]);
             else
                 m->summary[m->n_summary++] = idx;
         }
@@ -977,6 +1218,11 @@ static bool section_is_read(const loader *ld, const char *sec)
     for (size_t r = 0; r < ld->n_refs; r++)
         if (strcasecmp(sec, ld->refs[r].value) == 0)
             return true;
+    for (int r = 0; r < ld->model->n_tiers; r++) /* per-tier inputs read every tier row */
+        if (strcasecmp(sec, ld->model->tier_names[r]) == 0)
+            return true;
+    if (is_ref_key(ld, sec) || strcasecmp(sec, "tier") == 0)
+        return false; /* from = card.KEY reads the entry the card key names, not a [card] section */
     const tco_ini *t = &ld->template_ini;
     size_t sl = strlen(sec);
     for (int j = 0; j < tco_ini_section_count(t); j++) {
@@ -990,7 +1236,7 @@ static bool section_is_read(const loader *ld, const char *sec)
 /* Every key in the scenario must have been used: a typo must not fall back to a default silently. */
 static tco_error check_scenario_consumed(loader *ld)
 {
-    static const char *const own[] = {"title", "template", "description", NULL};
+    static const char *const own[] = {"title", "template", "description", "kind", NULL};
     const tco_ini *s = &ld->scenario;
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
@@ -1119,6 +1365,19 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     const char *refs = tco_ini_get(t, "model", "refs");
     if (refs != NULL && (e = load_refs(ld, refs)) != TCO_OK)
         return e;
+    if ((e = load_tiers(ld)) != TCO_OK)
+        return e;
+    const char *kind = tco_ini_get(&ld->scenario, "scenario", "kind");
+    if (kind != NULL) {
+        char key[300];
+        snprintf(key, sizeof key, "summary_%s", kind);
+        if (kind[0] == '\0' || tco_ini_get(t, "model", key) == NULL)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [scenario] kind: the template %s has no [model] %s for kind '%s'",
+                                ld->scenario.path, t->path, key, kind);
+        if ((m->kind = tco_strdup(kind)) == NULL)
+            return oom(ld);
+    }
 
     /* Inputs first, then lines, each in file order. */
     for (int pass = 0; pass < 2; pass++)
@@ -1214,7 +1473,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (m->items[i].formula == NULL)
             continue;
         bind_ctx bc = {ld, &m->items[i]};
-        if ((e = tco_formula_walk_names(m->items[i].formula, bind_name, &bc)) != TCO_OK)
+        if ((e = bind_node(&bc, m->items[i].formula, false)) != TCO_OK)
             return e;
     }
     if ((e = load_sheets_and_summary(ld)) != TCO_OK)
@@ -1251,7 +1510,7 @@ tco_error tco_model_load(const char *root, const char *scenario_path, tco_model 
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
-    loader ld = {.root = root, .model = m, .diag = diag};
+    loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
     if (e != TCO_OK) {
@@ -1275,6 +1534,12 @@ void tco_model_free(tco_model *m)
         free(it->sheet);
         free(it->where);
         free(it->years);
+        free(it->tiers);
+        free(it->text);
+        for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
+            free(it->tier_texts[r]);
+        free(it->tier_texts);
+        free_list(it->choices, (int)it->n_choices);
         tco_node_free(it->formula);
     }
     free(m->items);
@@ -1283,6 +1548,11 @@ void tco_model_free(tco_model *m)
     free(m->sheets);
     free(m->summary);
     free(m->order);
+    for (int r = 0; r < m->n_tiers; r++)
+        free(m->tier_names[r]);
+    free(m->tier_names);
+    free(m->tier_path);
+    free(m->kind);
     free(m->scenario_name);
     free(m->scenario_title);
     free(m->title);

@@ -31,7 +31,11 @@ typedef enum tco_item_kind {
     /** NAME_total of a per-year line: the sum of its year columns. */
     TCO_ITEM_TOTAL,
     /** The built-in name `year`: 1, 2, ... in per-year formulas. */
-    TCO_ITEM_YEAR_INDEX
+    TCO_ITEM_YEAR_INDEX,
+    /** A per-tier input: one value per row of the tier catalog (template per = tier). */
+    TCO_ITEM_TIER_INPUT,
+    /** A per-tier line: the same formula in each tier row (template per = tier). */
+    TCO_ITEM_TIER_LINE
 } tco_item_kind;
 
 /** How a value is shown (number format); derived from the unit unless the template says `format`. */
@@ -41,7 +45,9 @@ typedef enum tco_format {
     TCO_FMT_KW,      /**< #,##0.0 (units kW, kVA) */
     TCO_FMT_PERCENT, /**< 0.0% (units share, share/yr) */
     TCO_FMT_COUNT,   /**< #,##0 (whole counts: integer inputs, units such as hosts, racks) */
-    TCO_FMT_RATIO    /**< 0.00 (units ratio) */
+    TCO_FMT_RATIO,   /**< 0.00 (units ratio) */
+    TCO_FMT_YESNO,   /**< 1 shown as "yes", 0 as "no" (template format = yesno) */
+    TCO_FMT_COUNT_OF /**< number of formats; not a format */
 } tco_format;
 
 /** One input or line item. */
@@ -69,6 +75,14 @@ typedef struct tco_item {
     double value;
     /** Per-year values, n_years of them (TCO_ITEM_YEARLY only). */
     double *years;
+    /** Per-tier values, n_tiers of them (TCO_ITEM_TIER_INPUT and TCO_ITEM_TIER_LINE). */
+    double *tiers;
+    /** Text inputs (template type = text): the scalar text, or one text per tier; NULL for numbers. */
+    char *text;
+    char **tier_texts;
+    /** Allowed texts of a text input (template values = A, B, ...); NULL when any text is allowed. */
+    char **choices;
+    size_t n_choices;
     /** Input bounds (inclusive; NaN = none) and whether it must be whole. */
     double min, max;
     bool integer;
@@ -86,6 +100,8 @@ typedef struct tco_sheet {
     char *name;
     /** True if the sheet's lines are per-year (year columns plus Total). */
     bool yearly;
+    /** True if the sheet's lines are per-tier (one row per tier, one column per line). */
+    bool tiered;
 } tco_sheet;
 
 /** The loaded model. */
@@ -102,13 +118,21 @@ typedef struct tco_model {
     /** Calculation sheets in order. */
     tco_sheet *sheets;
     size_t n_sheets;
-    /** Items shown on Summary, in order (indexes into items). */
+    /** Items shown on Summary, in order (indexes into items): [model] summary, then
+     *  summary_KIND for the scenario's kind. */
     int *summary;
     size_t n_summary;
     /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
     int role_capex, role_opex, role_tco, role_per_card_year;
     /** Number of year columns (the `years` input; 0 when the template has no per-year lines). */
     int n_years;
+    /** Tier rows ([model] tiers = FILE: every section of pricing/FILE.ini, in file order). */
+    char **tier_names;
+    int n_tiers;
+    /** Catalog file of the tiers as shown, e.g. "pricing/cards.ini"; NULL without tiers. */
+    char *tier_path;
+    /** The scenario's kind ([scenario] kind, e.g. "inference"), or NULL. */
+    char *kind;
     /** Evaluation order (indexes into items; every line after what it uses). */
     int *order;
     size_t n_order;

@@ -125,7 +125,7 @@ static void json_string(FILE *out, const char *s)
  * reader of the workbook's cached values sees. */
 static void json_number(FILE *out, double v)
 {
-    fprintf(out, "%.16g", v);
+    fprintf(out, "%.16G", v);
 }
 
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)

@@ -20,13 +20,16 @@ enum {
     ROW_FIRST = 4,  /* first data row */
     COL_ITEM = 0,
     COL_UNIT = 1,
-    COL_VALUE = 2 /* value, or Year 1 */
+    COL_VALUE = 2,     /* value, or Year 1 */
+    COL_TIER_TABLE = 6 /* Inputs: the tier catalog table starts in column G */
 };
 
-/* Where an item lives in the workbook. */
+/* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
+ * first tier and `col` their column; others: the cell (row, col). */
 typedef struct placement {
     int sheet; /* index into the calc sheet list, -1 for Inputs */
     int row;
+    int col;
 } placement;
 
 typedef struct writer {
@@ -35,10 +38,12 @@ typedef struct writer {
     lxw_workbook *wb;
     placement *place;
     lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
-    lxw_format *fmt[6], *fmt_input[6], *fmt_total[6], *fmt_fixed[6];
+    lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
+        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
-    int current_year;  /* year column being written (0-based), -1 for scalars */
+    int current_year;  /* year column being written (0-based), -1 otherwise */
+    int current_tier;  /* tier row being written (0-based), -1 otherwise */
     tco_strbuf ref;    /* scratch for reference text */
     tco_diag *diag;
     tco_error err;
@@ -83,27 +88,56 @@ static void col_letters(int col, char out[4])
     out[n] = '\0';
 }
 
-/* Name text for the printer: defined names for scalars, cell references for per-year cells. */
-static const char *name_text(void *vctx, const tco_node *n)
+/* Reference to cell (row, col) of calc sheet @p sheet (-1 = Inputs), with the
+ * sheet named unless it is the sheet being written; `abs` makes it $C$5. */
+static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bool abs_col)
+{
+    char c[4];
+    if (sheet != w->current_sheet)
+        append_sheet_ref(&w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+    col_letters(col, c);
+    tco_strbuf_printf(&w->ref, "%s%s%s%d", abs_col ? "$" : "", c, abs_row ? "$" : "", row + 1);
+}
+
+/* Name text for the printer: defined names for scalars; cell references for the
+ * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX. */
+static const char *name_text(void *vctx, const tco_node *n, bool whole)
 {
     writer *w = vctx;
     const tco_item *it = &w->m->items[n->ref];
-    char col[4];
+    const placement *p = &w->place[n->ref];
     tco_strbuf_free(&w->ref);
-    if (it->kind == TCO_ITEM_YEARLY) {
-        const placement *p = &w->place[n->ref];
-        if (p->sheet != w->current_sheet)
-            append_sheet_ref(&w->ref, w->m->sheets[p->sheet].name);
-        col_letters(COL_VALUE + w->current_year, col);
-        tco_strbuf_printf(&w->ref, "%s%d", col, p->row + 1);
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY:
+        if (whole) {
+            append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
+            tco_strbuf_append(&w->ref, ":");
+            char c[4];
+            col_letters(COL_VALUE + w->m->n_years - 1, c);
+            tco_strbuf_printf(&w->ref, "$%s$%d", c, p->row + 1);
+        } else {
+            append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
+        }
+        return tco_strbuf_str(&w->ref);
+    case TCO_ITEM_YEAR_INDEX: {
+        char c[4];
+        col_letters(COL_VALUE + w->current_year, c);
+        tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
         return tco_strbuf_str(&w->ref);
     }
-    if (it->kind == TCO_ITEM_YEAR_INDEX) {
-        col_letters(COL_VALUE + w->current_year, col);
-        tco_strbuf_printf(&w->ref, "%s$%d", col, ROW_HEADER + 1);
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
+        if (whole) {
+            append_cell(w, p->sheet, p->row, p->col, true, true);
+            char c[4];
+            col_letters(p->col, c);
+            tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + w->m->n_tiers);
+        } else {
+            append_cell(w, p->sheet, p->row + w->current_tier, p->col, false, false);
+        }
         return tco_strbuf_str(&w->ref);
+    default:
+        return it->name;
     }
-    return it->name;
 }
 
 static bool check(writer *w, lxw_error e, const char *what)
@@ -166,11 +200,12 @@ static void make_formats(writer *w)
     char money[64], cents[64];
     snprintf(money, sizeof money, "#,##0 \"%s\"", w->opts->currency);
     snprintf(cents, sizeof cents, "#,##0.00 \"%s\"", w->opts->currency);
-    const char *nums[6] = {
+    const char *nums[TCO_FMT_COUNT_OF] = {
         [TCO_FMT_NUMBER] = "#,##0.00", [TCO_FMT_MONEY] = money,  [TCO_FMT_KW] = "#,##0.0",
         [TCO_FMT_PERCENT] = "0.0%",    [TCO_FMT_COUNT] = "#,##0", [TCO_FMT_RATIO] = "0.00",
+        [TCO_FMT_YESNO] = "\"yes\";\"yes\";\"no\"",
     };
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < TCO_FMT_COUNT_OF; i++) {
         w->fmt[i] = workbook_add_format(wb);
         format_set_num_format(w->fmt[i], nums[i]);
         /* FAST / ICAEW: inputs in blue on pale yellow. */
@@ -187,6 +222,13 @@ static void make_formats(writer *w)
         format_set_num_format(w->fmt_fixed[i], nums[i]);
         format_set_bg_color(w->fmt_fixed[i], 0xE7E6E6);
     }
+    w->fmt_input_text = workbook_add_format(wb);
+    format_set_font_color(w->fmt_input_text, 0x0000FF);
+    format_set_bg_color(w->fmt_input_text, 0xFFF2CC);
+    format_set_align(w->fmt_input_text, LXW_ALIGN_RIGHT);
+    w->header_wrap = header_format(w, true);
+    format_set_text_wrap(w->header_wrap);
+    format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
     w->fmt_money_cents = workbook_add_format(wb);
     format_set_num_format(w->fmt_money_cents, cents);
     w->fmt_input_money_cents = workbook_add_format(wb);
@@ -212,7 +254,8 @@ static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab)
     tco_strbuf footer = {0};
     /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
     tco_strbuf_append(&footer, "&L&A&C");
-    for (const char *p = w->m->scenario_name; *p; p++)
+    /* Excel caps a footer at 255 characters: at most 200 from the scenario name. */
+    for (const char *p = w->m->scenario_name; *p && p - w->m->scenario_name < 200; p++)
         tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
     tco_strbuf_append(&footer, "&RPage &P of &N");
     if (!footer.failed && footer.len < 255)
@@ -296,12 +339,34 @@ static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
 }
 
 /* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
-static void validate_input(writer *w, lxw_worksheet *ws, int row, const tco_item *it)
+static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
     char lo[32] = "", hi[32] = "", msg[256];
     lxw_data_validation dv;
     memset(&dv, 0, sizeof dv);
     dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
+    if (it->choices != NULL) {
+        /* A text input with listed values: a drop-down of exactly those. */
+        char **list = calloc(it->n_choices + 1, sizeof *list);
+        if (list == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        for (size_t c = 0; c < it->n_choices; c++)
+            list[c] = it->choices[c];
+        dv.validate = LXW_VALIDATION_TYPE_LIST;
+        dv.value_list = list;
+        dv.ignore_blank = LXW_VALIDATION_OFF;
+        char title[] = "Not in the list";
+        dv.error_title = title;
+        snprintf(msg, sizeof msg, "Choose one of the listed values for %s.", it->name);
+        dv.error_message = msg;
+        check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv), it->name);
+        free(list);
+        return;
+    }
+    if (it->text != NULL || it->tier_texts != NULL)
+        return;
     if (it->structural) {
         dv.criteria = LXW_VALIDATION_CRITERIA_EQUAL_TO;
         dv.value_number = it->value;
@@ -334,7 +399,56 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, const tco_item
     char title[] = "Out of range";
     dv.error_title = title;
     dv.error_message = msg;
-    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, 2, &dv), it->name);
+    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv), it->name);
+}
+
+/* An input value: a number with its format, or text (always as text). */
+static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double v,
+                              const char *text)
+{
+    if (text)
+        write_text(w, ws, row, col, text, w->fmt_input_text);
+    else
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, value_format(w, it, v, true)),
+              it->name);
+    validate_input(w, ws, row, col, it);
+}
+
+/* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
+static void write_tier_table(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    if (m->n_tiers == 0)
+        return;
+    tco_strbuf t = {0};
+    tco_strbuf_printf(&t, "Tier catalog (%s)", m->tier_path);
+    write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
+    tco_strbuf_free(&t);
+    write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
+    int col = COL_TIER_TABLE + 1;
+    int notes = ROW_FIRST + m->n_tiers + 1;
+    for (int r = 0; r < m->n_tiers; r++)
+        write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT)
+            continue;
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
+        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        tco_strbuf_free(&h);
+        for (int r = 0; r < m->n_tiers; r++)
+            write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r], it->tier_texts ? it->tier_texts[r] : NULL);
+        w->place[i] = (placement){-1, ROW_FIRST, col};
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
+        write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+        tco_strbuf_free(&src);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        col++;
+    }
+    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
+    check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
 }
 
 static void write_inputs(writer *w, lxw_worksheet *ws)
@@ -357,14 +471,12 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             continue;
         write_text(w, ws, row, 0, it->label, w->text);
         write_text(w, ws, row, 1, it->unit, w->text);
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 2, it->value, value_format(w, it, it->value, true)),
-              it->name);
-        validate_input(w, ws, row, it);
+        write_input_value(w, ws, row, 2, it, it->value, it->text);
         write_text(w, ws, row, 3, it->name, w->source_nowrap);
         write_text(w, ws, row, 4, it->source, w->source);
         fit_row(w, ws, row, it->source);
         define_name(w, it->name, "Inputs", row, 2);
-        w->place[i] = (placement){-1, row};
+        w->place[i] = (placement){-1, row, 2};
         row++;
     }
     worksheet_set_column(ws, 0, 0, 50, NULL);
@@ -372,23 +484,67 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 2, 2, 16, NULL);
     worksheet_set_column(ws, 3, 3, 24, NULL);
     worksheet_set_column(ws, 4, 4, SOURCE_WIDTH, NULL);
+    write_tier_table(w, ws);
 }
 
-/* Assign rows on the calculation sheets (needed before any formula is printed). */
+/* Assign cells on the calculation sheets (needed before any formula is printed):
+ * scalar and per-year lines one row each; per-tier lines one column each. */
 static void place_lines(writer *w)
 {
     const tco_model *m = w->m;
     for (size_t s = 0; s < m->n_sheets; s++) {
-        int row = ROW_FIRST;
+        int row = ROW_FIRST, col = COL_ITEM + 1;
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
-            if ((it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) && strcmp(it->sheet, m->sheets[s].name) == 0)
-                w->place[i] = (placement){(int)s, row++};
+            if (it->kind == TCO_ITEM_TOTAL || it->sheet == NULL || strcmp(it->sheet, m->sheets[s].name) != 0)
+                continue;
+            if (it->kind == TCO_ITEM_TIER_LINE)
+                w->place[i] = (placement){(int)s, ROW_FIRST, col++};
+            else
+                w->place[i] = (placement){(int)s, row++, COL_VALUE};
         }
     }
     for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].kind == TCO_ITEM_TOTAL)
+        if (m->items[i].kind == TCO_ITEM_TOTAL) {
             w->place[i] = w->place[m->items[i].partner];
+            w->place[i].col = total_col(m);
+        }
+}
+
+/* A per-tier sheet: one row per tier, one column per line, the same formula down each column. */
+static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
+{
+    const tco_model *m = w->m;
+    write_text(w, ws, ROW_HEADER, COL_ITEM, "Tier", w->header);
+    for (int r = 0; r < m->n_tiers; r++)
+        write_text(w, ws, ROW_FIRST + r, COL_ITEM, m->tier_names[r], w->text);
+    int notes = ROW_FIRST + m->n_tiers + 1;
+    write_text(w, ws, notes++, COL_ITEM, "Columns", w->total_label);
+    int last = COL_ITEM;
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_LINE || w->place[i].sheet != s)
+            continue;
+        int col = w->place[i].col;
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
+        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        tco_strbuf_free(&h);
+        for (int r = 0; r < m->n_tiers; r++) {
+            w->current_tier = r;
+            write_item_formula(w, ws, (int)i, ROW_FIRST + r, col, it->tiers[r]);
+        }
+        w->current_tier = -1;
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s (%s, %s): %s", it->label, it->name, it->unit, it->source);
+        write_text(w, ws, notes++, COL_ITEM, tco_strbuf_str(&src), w->source_nowrap);
+        tco_strbuf_free(&src);
+        last = col;
+    }
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
+    if (last > COL_ITEM)
+        worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
+    check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height");
 }
 
 static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
@@ -398,9 +554,14 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     w->current_sheet = s;
     write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
     write_text(w, ws, ROW_NOTE, 0,
-               sh->yearly ? "One formula per row, the same in every year column; Total = sum of the years."
-                          : "Every value is a formula over the named inputs and the lines above it.",
+               sh->yearly   ? "One formula per row, the same in every year column; Total = sum of the years."
+               : sh->tiered ? "One row per tier, one formula per column, the same in every row."
+                            : "Every value is a formula over the named inputs and the lines above it.",
                w->note);
+    if (sh->tiered) {
+        write_tier_sheet(w, ws, s);
+        return;
+    }
     write_headers(w, ws, ROW_HEADER, sh->yearly, "Item", true);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -571,7 +732,7 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     if (tmp == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
 
-    writer w = {.m = m, .opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1};
+    writer w = {.m = m, .opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1};
     w.place = calloc(m->n_items ? m->n_items : 1, sizeof *w.place);
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
     w.wb = w.place ? workbook_new_opt(tmp, &wopts) : NULL;

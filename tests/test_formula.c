@@ -28,6 +28,7 @@ static tco_error case_lookup(void *ctx, const tco_node *n, tco_value *v, tco_dia
         if (strcasecmp(c->input_names[i], n->name) == 0) {
             v->number = c->input_values[i];
             v->is_bool = false;
+            v->text = NULL;
             return TCO_OK;
         }
     return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "unknown name '%s'", n->name);
@@ -47,7 +48,8 @@ static tco_error run_case(const fixture_case *c, const char *text, tco_value *v,
         snprintf(printed, psize, "%s", tco_strbuf_str(&b));
         tco_strbuf_free(&b);
     }
-    e = tco_formula_eval(tree, case_lookup, (void *)(uintptr_t)c, "case", v, d);
+    tco_eval_env env = {case_lookup, NULL, (void *)(uintptr_t)c};
+    e = tco_formula_eval(tree, &env, "case", v, d);
     tco_node_free(tree);
     return e;
 }
@@ -184,7 +186,7 @@ static void test_excel_limits(void)
     tco_strbuf_append(&b, ")");
     CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), "args", &t, &d), TCO_OK);
     tco_value v = {0};
-    CU_ASSERT_EQUAL(tco_formula_eval(t, NULL, NULL, "args", &v, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_eval(t, NULL, "args", &v, &d), TCO_OK);
     CU_ASSERT_EQUAL(v.number, 255);
     tco_node_free(t);
     t = NULL;
