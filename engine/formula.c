@@ -43,6 +43,7 @@ static const struct {
     [TCO_FN_OR] = {"OR", 1, TCO_FORMULA_MAX_ARGS},
     [TCO_FN_NOT] = {"NOT", 1, 1},
     [TCO_FN_ABS] = {"ABS", 1, 1},
+    [TCO_FN_CUMSUM] = {"CUMSUM", 1, 1},
 };
 
 const char *tco_func_name(tco_func func)
@@ -280,7 +281,7 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
         if (ps->err == TCO_OK)
             ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
                                    "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
-                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS",
+                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS CUMSUM",
                                    ps->where, col_of(ps, start), (int)len, start);
         return NULL;
     }
@@ -531,7 +532,8 @@ static int node_prec(const tco_node *n)
     return PREC_ATOM;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out, bool whole);
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
+                       tco_ref_mode mode);
 
 /* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
 static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
@@ -555,7 +557,7 @@ static void print_operand(const tco_node *parent, const tco_node *c, bool right,
         paren = true;
     if (paren)
         tco_strbuf_append(out, "(");
-    print_node(c, name_text, ctx, out, false);
+    print_node(c, name_text, ctx, out, TCO_REF_CELL);
     if (paren)
         tco_strbuf_append(out, ")");
 }
@@ -567,7 +569,8 @@ bool tco_formula_is_aggregate(const tco_node *call)
            call->args[0]->kind == TCO_NODE_NAME;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out, bool whole)
+static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
+                       tco_ref_mode mode)
 {
     char num[32];
     switch (n->kind) {
@@ -579,7 +582,7 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
         tco_strbuf_append(out, n->number != 0 ? "TRUE" : "FALSE");
         break;
     case TCO_NODE_NAME: {
-        const char *t = name_text ? name_text(ctx, n, whole) : NULL;
+        const char *t = name_text ? name_text(ctx, n, mode) : NULL;
         tco_strbuf_append(out, t ? t : n->name);
         break;
     }
@@ -599,12 +602,16 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
         print_operand(n, n->args[1], true, name_text, ctx, out);
         break;
     case TCO_NODE_CALL:
-        tco_strbuf_append(out, func_table[n->func].name);
+        /* CUMSUM(x) is written as SUM over x's row from Year 1 to this year. */
+        tco_strbuf_append(out, n->func == TCO_FN_CUMSUM ? "SUM" : func_table[n->func].name);
         tco_strbuf_append(out, "(");
         for (size_t i = 0; i < n->nargs; i++) {
             if (i)
                 tco_strbuf_append(out, ",");
-            print_node(n->args[i], name_text, ctx, out, tco_formula_is_aggregate(n));
+            print_node(n->args[i], name_text, ctx, out,
+                       n->func == TCO_FN_CUMSUM        ? TCO_REF_TO_DATE
+                       : tco_formula_is_aggregate(n) ? TCO_REF_WHOLE
+                                                     : TCO_REF_CELL);
         }
         tco_strbuf_append(out, ")");
         break;
@@ -613,7 +620,7 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
 
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
 {
-    print_node(node, name_text, ctx, out, false);
+    print_node(node, name_text, ctx, out, TCO_REF_CELL);
 }
 
 /* ---- evaluator ---------------------------------------------------------------- */
@@ -832,6 +839,22 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         if (fabs(digits.number) > 308)
             return eval_error(ev, n->args[1], "number of digits outside -308..308 (applications disagree there)");
         out->number = tco_excel_round(v.number, digits.number, n->func);
+        return finite_or_error(ev, n, out);
+    }
+    case TCO_FN_CUMSUM: {
+        const double *values = NULL;
+        size_t count = 0;
+        if (n->args[0]->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->vector == NULL ||
+            ev->env->position < 0)
+            return eval_error(ev, n, "CUMSUM takes the name of a per-year line, in a per-year line");
+        if ((e = ev->env->vector(ev->env->ctx, n->args[0], &values, &count, ev->diag)) != TCO_OK)
+            return e;
+        if (count == 0 || (size_t)ev->env->position >= count)
+            return eval_error(ev, n, "CUMSUM takes the name of a per-year line, in a per-year line");
+        double acc = 0;
+        for (int i = 0; i <= ev->env->position; i++)
+            acc += values[i];
+        out->number = acc;
         return finite_or_error(ev, n, out);
     }
     case TCO_FN_COUNT: break;

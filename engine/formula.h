@@ -14,7 +14,8 @@
  *       ^                        power, left-associative as in Excel
  *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
  *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
- *     AND OR NOT ABS.  SUM, MIN or MAX with one argument that is a per-year or
+ *     AND OR NOT ABS, and CUMSUM(x) (running total of a per-year line, written
+ *     as SUM over the row from Year 1).  SUM, MIN or MAX with one argument that is a per-year or
  *     per-tier name aggregates the whole row or column (the workbook shows a
  *     range, e.g. MAX('Inputs'!$D$40:$D$49)); anywhere else such a name means
  *     the value in the same year or tier.
@@ -95,6 +96,9 @@ typedef enum tco_func {
     TCO_FN_OR,        /**< OR(x, ...) */
     TCO_FN_NOT,       /**< NOT(x) */
     TCO_FN_ABS,       /**< ABS(x) */
+    TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
+                           year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
+                           application ever sees the name CUMSUM */
     TCO_FN_COUNT      /**< number of functions; not a function */
 } tco_func;
 
@@ -158,14 +162,19 @@ tco_error tco_name_check(const char *name, const char *where, tco_diag *diag);
  */
 bool tco_looks_like_reference(const char *text);
 
+/** Which cells a NAME stands for when printed. */
+typedef enum tco_ref_mode {
+    TCO_REF_CELL,    /**< one value: the name, or the cell of the same year or tier */
+    TCO_REF_WHOLE,   /**< the whole row or column (only argument of SUM, MIN, MAX) */
+    TCO_REF_TO_DATE  /**< Year 1 to the current year (argument of CUMSUM) */
+} tco_ref_mode;
+
 /**
  * Callback giving the workbook text for a NAME node when printing, e.g. the
- * name itself ("pue") or a cell reference ("'Opex'!D7").  @p whole is true
- * when the name is the only argument of SUM, MIN or MAX, where a per-year or
- * per-tier name stands for its whole row or column.  Return NULL to print the
- * name as written.
+ * name itself ("pue"), a cell reference ("'Opex'!D7") or a range for @p mode.
+ * Return NULL to print the name as written.
  */
-typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, bool whole);
+typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref_mode mode);
 
 /**
  * Print @p node as Excel formula text (without the leading '=') into @p out,
@@ -194,6 +203,8 @@ typedef struct tco_eval_env {
     tco_name_value_fn value;
     tco_name_vector_fn vector;
     void *ctx;
+    /** 0-based year being evaluated, for CUMSUM (which sums values[0..position]). */
+    int position;
 } tco_eval_env;
 
 /**

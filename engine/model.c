@@ -797,6 +797,15 @@ static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
 {
     if (node->kind == TCO_NODE_NAME)
         return bind_name(bc, node, aggregate);
+    if (node->kind == TCO_NODE_CALL && node->func == TCO_FN_CUMSUM) {
+        const tco_node *arg = node->args[0];
+        int idx = arg->kind == TCO_NODE_NAME ? tco_model_find(bc->ld->model, arg->name) : -1;
+        if (bc->owner->kind != TCO_ITEM_YEARLY || idx < 0 || bc->ld->model->items[idx].kind != TCO_ITEM_YEARLY)
+            return tco_diag_set(bc->ld->diag, TCO_ERR_SYNTAX,
+                                "%s, column %zu: CUMSUM takes the name of a per-year line, inside a per-year line",
+                                bc->owner->where, node->col);
+        return bind_name(bc, node->args[0], true);
+    }
     for (size_t i = 0; i < node->nargs; i++) {
         tco_error e = bind_node(bc, node->args[i], tco_formula_is_aggregate(node));
         if (e != TCO_OK)
@@ -966,7 +975,7 @@ static tco_error explain_name(void *vctx, tco_node *n)
 static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, double *out, tco_diag *diag)
 {
     eval_ctx ec = {m, year, tier};
-    tco_eval_env env = {lookup_value, lookup_vector, &ec};
+    tco_eval_env env = {lookup_value, lookup_vector, &ec, year};
     tco_value v;
     tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
     if (e == TCO_OK && v.is_bool)

@@ -101,15 +101,21 @@ static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bo
 
 /* Name text for the printer: defined names for scalars; cell references for the
  * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX. */
-static const char *name_text(void *vctx, const tco_node *n, bool whole)
+static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
 {
+    bool whole = mode == TCO_REF_WHOLE;
     writer *w = vctx;
     const tco_item *it = &w->m->items[n->ref];
     const placement *p = &w->place[n->ref];
     tco_strbuf_free(&w->ref);
     switch (it->kind) {
     case TCO_ITEM_YEARLY:
-        if (whole) {
+        if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Year 1, up to this year */
+            append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
+            char c[4];
+            col_letters(COL_VALUE + w->current_year, c);
+            tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
+        } else if (whole) {
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
             char c[4];

@@ -24,9 +24,9 @@ typedef struct book_ctx {
     char buf[128];
 } book_ctx;
 
-static const char *book_name(void *vctx, const tco_node *n, bool whole)
+static const char *book_name(void *vctx, const tco_node *n, tco_ref_mode mode)
 {
-    (void)whole;
+    (void)mode;
     /* Print the name as it was defined: Gnumeric matches defined names case-sensitively
      * (a formula reading case_1_PUE finds no name case_1_pue and gives #NAME?). */
     book_ctx *bc = vctx;
@@ -80,7 +80,7 @@ int main(int argc, char **argv)
             tco_diag d = {0};
             tco_value v;
             if (tco_formula_parse(c->formula, "case", &tree, &d) != TCO_OK ||
-                tco_formula_eval(tree, &(tco_eval_env){case_lookup, NULL, &bc}, "case", &v, &d) != TCO_OK) {
+                tco_formula_eval(tree, &(tco_eval_env){case_lookup, NULL, &bc, -1}, "case", &v, &d) != TCO_OK) {
                 fprintf(stderr, "%s:%d: %s\n", c->file, c->line, d.message);
                 rc = 1;
                 tco_node_free(tree);
