@@ -47,8 +47,9 @@ static const char usage_text[] =
     "scenarios) whose derived cells are live formulas.\n"
     "\n"
     "Options:\n"
-    "  -s, --scenario NAME   scenarios/NAME.ini under the project root, or a path\n"
-    "                        to an .ini file\n"
+    "  -s, --scenario NAME   scenarios/NAME.ini under the project root, a path to\n"
+    "                        an .ini file, or all (every scenario, each to\n"
+    "                        out/NAME.xlsx; JSON then prints an array)\n"
     "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
     "                        out/NAME.xlsx; the out/ folder is created if missing)\n"
     "  -f, --format FMT      summary on stdout: table (default) or json\n"
@@ -62,6 +63,7 @@ static const char usage_text[] =
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
     "  tco --scenario cluster32 --format json   the same, summary as JSON\n"
+    "  tco --scenario all                       every scenario in scenarios/\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
@@ -228,6 +230,50 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
     return path;
 }
 
+/* Load one scenario, write its workbook (default out/NAME.xlsx) and print its summary. */
+static int run_scenario(const char *root, const char *scenario, const char *out, bool json,
+                        const tco_workbook_options *wo)
+{
+    tco_diag d = {0};
+    char *spath = scenario_path(root, scenario, &d);
+    if (spath == NULL)
+        return fail(&d);
+    tco_model *m = NULL;
+    if (tco_model_load(root, spath, &m, &d) != TCO_OK) {
+        free(spath);
+        return fail(&d);
+    }
+    free(spath);
+
+    char *default_out = NULL;
+    if (out == NULL) {
+        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
+            tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
+            tco_model_free(m);
+            return fail(&d);
+        }
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "out/%s.xlsx", m->scenario_name);
+        out = default_out = tco_strbuf_take(&b);
+    }
+    int rc = 0;
+    if (out == NULL)
+        rc = fail(&(tco_diag){TCO_ERR_NOMEM, "out of memory"});
+    else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
+        rc = fail(&d);
+    else if (json)
+        tco_report_json(m, "CNY", out, stdout);
+    else
+        tco_report_table(m, "CNY", out, stdout);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "tco: writing the summary to standard output failed\n");
+        rc = 74;
+    }
+    free(default_out);
+    tco_model_free(m);
+    return rc;
+}
+
 /* File stem of a --scenario argument, for messages: "a/b/site.ini" -> "site". */
 static const char *scenario_stem(const char *arg, char stem[256])
 {
@@ -300,41 +346,39 @@ int main(int argc, char **argv)
         created = (time_t)sde_v;
     }
 
-    tco_diag d = {0};
-    char *spath = scenario_path(root, scenario, &d);
-    if (spath == NULL)
-        return fail(&d);
-    tco_model *m = NULL;
-    if (tco_model_load(root, spath, &m, &d) != TCO_OK) {
-        free(spath);
-        return fail(&d);
-    }
-    free(spath);
-
-    char *default_out = NULL;
-    if (out == NULL) {
-        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
-            tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
-            tco_model_free(m);
-            return fail(&d);
-        }
-        tco_strbuf b = {0};
-        tco_strbuf_printf(&b, "out/%s.xlsx", m->scenario_name);
-        out = default_out = tco_strbuf_take(&b);
-    }
     tco_workbook_options wo = {.created = created, .currency = "CNY"};
+    bool json = strcmp(format, "json") == 0;
+    if (strcmp(scenario, "all") != 0)
+        return run_scenario(root, scenario, out, json, &wo);
+    if (out != NULL)
+        return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
+    char **names;
+    int n = scenario_names(root, &names);
+    if (n <= 0) {
+        fprintf(stderr, "tco: %s/scenarios: no scenarios found\n", root);
+        return 66;
+    }
+    /* Every scenario is run even when one fails; the first failure's code is returned. */
     int rc = 0;
-    if (tco_workbook_write(m, out, &wo, &d) != TCO_OK)
-        rc = fail(&d);
-    else if (strcmp(format, "json") == 0)
-        tco_report_json(m, "CNY", out, stdout);
-    else
-        tco_report_table(m, "CNY", out, stdout);
+    if (json)
+        fputs("[\n", stdout);
+    for (int i = 0; i < n; i++) {
+        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, names[i]);
+        if (json && i > 0)
+            fputs(",\n", stdout);
+        else if (!json && i > 0)
+            fputs("\n", stdout);
+        int r = run_scenario(root, names[i], NULL, json, &wo);
+        if (r != 0 && rc == 0)
+            rc = r;
+        free(names[i]);
+    }
+    free(names);
+    if (json)
+        fputs("]\n", stdout);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "tco: writing the summary to standard output failed\n");
         rc = 74;
     }
-    free(default_out);
-    tco_model_free(m);
     return rc;
 }

@@ -188,14 +188,15 @@ static tco_error parse_format(loader *ld, const char *section, const char *text,
         const char *name;
         tco_format fmt;
     } table[] = {{"money", TCO_FMT_MONEY},     {"kw", TCO_FMT_KW},       {"percent", TCO_FMT_PERCENT},
-                 {"count", TCO_FMT_COUNT},     {"ratio", TCO_FMT_RATIO}, {"number", TCO_FMT_NUMBER}};
+                 {"count", TCO_FMT_COUNT},     {"ratio", TCO_FMT_RATIO}, {"number", TCO_FMT_NUMBER},
+                 {"yesno", TCO_FMT_YESNO}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcasecmp(text, table[i].name) == 0) {
             *out = table[i].fmt;
             return TCO_OK;
         }
     return tco_diag_set(ld->diag, TCO_ERR_INI,
-                        "%s [%s] format: expected money, kw, percent, count, ratio or number, found '%s'",
+                        "%s [%s] format: expected money, kw, percent, count, ratio, number or yesno, found '%s'",
                         ld->template_ini.path, section, text);
 }
 
@@ -635,15 +636,18 @@ static tco_error load_input(loader *ld, const char *section)
         return e;
     if (per != NULL)
         return load_tier_input(ld, it, section, from, text);
-    if (tco_ini_get(t, section, "default") != NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s default: only a per-tier input takes a default", where);
-
     const tco_ini *src = NULL;
     char sec[256], shown[256];
     const char *key = NULL;
     if ((e = resolve_from(ld, section, from, &src, sec, sizeof sec, shown, sizeof shown, &key)) != TCO_OK)
         return e;
     const char *value = tco_ini_get(src, sec, key);
+    const char *def = tco_ini_get(t, section, "default");
+    bool defaulted = false;
+    if (value == NULL && def != NULL) {
+        value = def; /* the template's default: noted in the source */
+        defaulted = true;
+    }
     if (value == NULL)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key",
                             src->path, shown, key, text ? "a value" : "a number", label, name);
@@ -655,6 +659,8 @@ static tco_error load_input(loader *ld, const char *section)
     const char *basis = tco_ini_get(src, sec, basis_key);
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
+    if (defaulted)
+        tco_strbuf_printf(&b, " not given: template default %s", def);
     if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
         tco_strbuf_append(&b, " (scenario override of the catalog)");
     if (basis && basis[0])
@@ -665,14 +671,16 @@ static tco_error load_input(loader *ld, const char *section)
     it->source = tco_strbuf_take(&b);
     if (it->source == NULL)
         return oom(ld);
-    if (src == &ld->scenario && (!mark_consumed(ld, sec, key) || (basis && !mark_consumed(ld, sec, basis_key))))
+    if (src == &ld->scenario && !defaulted &&
+        (!mark_consumed(ld, sec, key) || (basis && !mark_consumed(ld, sec, basis_key))))
         return oom(ld);
     return TCO_OK;
 }
 
 /* ---- lines ------------------------------------------------------------------------ */
 
-static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", NULL};
+static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", "sum",
+                                        NULL};
 
 static tco_error load_line(loader *ld, const char *section)
 {
@@ -725,6 +733,15 @@ static tco_error load_line(loader *ld, const char *section)
     it->format = format_for_unit(unit, false);
     if ((e = yes_no(ld, section, "total", &it->emphasis)) != TCO_OK)
         return e;
+    const char *sum = tco_ini_get(t, section, "sum");
+    if (sum != NULL) {
+        if (!yearly)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year line (per = year) has a total", where);
+        if (strcasecmp(sum, "no") == 0)
+            it->no_total = true;
+        else if (strcasecmp(sum, "yes") != 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: expected yes or no, found '%s'", where, sum);
+    }
     const char *fmt = tco_ini_get(t, section, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
@@ -1420,6 +1437,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (m->items[i].kind != TCO_ITEM_YEARLY)
             continue;
         any_yearly = true;
+        if (m->items[i].no_total)
+            continue;
         char name[TCO_NAME_MAX_LEN + 8];
         snprintf(name, sizeof name, "%s_total", m->items[i].name);
         int clash = tco_model_find(m, name);

@@ -69,7 +69,8 @@ typedef struct tco_item {
     tco_node *formula;
     /** Diagnostic place of the formula: "templates/tco.ini [line.x] formula". */
     char *where;
-    /** For TCO_ITEM_TOTAL: the per-year item it sums; for TCO_ITEM_YEARLY: its total; else -1. */
+    /** For TCO_ITEM_TOTAL: the per-year item it sums; for TCO_ITEM_YEARLY: its total (-1 with
+     *  sum = no); else -1. */
     int partner;
     /** Scalar value (inputs, lines, totals) after evaluation. */
     double value;
@@ -91,6 +92,9 @@ typedef struct tco_item {
     bool structural;
     /** Line shown as a total: bold with a rule above (template key total = yes). */
     bool emphasis;
+    /** Per-year line without a Total column or NAME_total (template key sum = no), e.g. a
+     *  running total or a discount factor, whose sum over the years means nothing. */
+    bool no_total;
     /** Evaluation state for the dependency walk (internal). */
     int mark;
 } tco_item;

@@ -46,8 +46,20 @@ static int decimals_for(const tco_item *it, double v)
 
 static void format_value(const tco_item *it, double v, char *buf, size_t size)
 {
+    if (it->format == TCO_FMT_YESNO) {
+        snprintf(buf, size, "%s", v != 0 ? "yes" : "no");
+        return;
+    }
+    if (it->text) {
+        snprintf(buf, size, "%s", it->text);
+        return;
+    }
     if (it->format == TCO_FMT_PERCENT) {
         snprintf(buf, size, "%.1f%%", v * 100);
+        return;
+    }
+    if (fabs(v) >= 1e10) {
+        snprintf(buf, size, "%.2e", v);
         return;
     }
     tco_format_grouped(v, decimals_for(it, v), buf, size);
@@ -93,8 +105,9 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
             format_value(it, it->years[y], num, sizeof num);
             fprintf(out, " %14s", num);
         }
-        format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
-        fprintf(out, " %14s\n", num);
+        if (it->partner >= 0)
+            format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
+        fprintf(out, " %14s\n", it->partner >= 0 ? num : "");
     }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);
@@ -131,6 +144,8 @@ static void json_number(FILE *out, double v)
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 {
     if (idx < 0)
+        fputs("null", out);
+    else if (m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].partner < 0)
         fputs("null", out);
     else
         json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
@@ -180,7 +195,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         bool first = true;
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
-            bool is_input = it->kind == TCO_ITEM_INPUT;
+            bool is_input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
             if (it->kind == TCO_ITEM_YEAR_INDEX || is_input != (pass == 0))
                 continue;
             fputs(first ? "\n    " : ",\n    ", out);
@@ -193,11 +208,28 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
             if (it->kind == TCO_ITEM_YEARLY) {
                 fputs(", \"by_year\": ", out);
                 json_years(out, m, it);
-                fputs(", \"total\": ", out);
-                json_number(out, m->items[it->partner].value);
+                if (it->partner >= 0) {
+                    fputs(", \"total\": ", out);
+                    json_number(out, m->items[it->partner].value);
+                }
+            } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE) {
+                fputs(", \"by_tier\": {", out);
+                for (int r = 0; r < m->n_tiers; r++) {
+                    fputs(r ? ", " : "", out);
+                    json_string(out, m->tier_names[r]);
+                    fputs(": ", out);
+                    if (it->tier_texts)
+                        json_string(out, it->tier_texts[r]);
+                    else
+                        json_number(out, it->tiers[r]);
+                }
+                fputs("}", out);
             } else {
                 fputs(", \"value\": ", out);
-                json_number(out, it->value);
+                if (it->text)
+                    json_string(out, it->text);
+                else
+                    json_number(out, it->value);
             }
             if (is_input) {
                 fputs(", \"source\": ", out);

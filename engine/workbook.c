@@ -39,7 +39,7 @@ typedef struct writer {
     placement *place;
     lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
-        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap;
+        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *fmt_sci, *fmt_input_sci;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
@@ -161,6 +161,9 @@ static lxw_format *value_format(writer *w, const tco_item *it, double v, bool in
         return w->fmt_fixed[it->format];
     if (it->format == TCO_FMT_MONEY && v != floor(v) && fabs(v) < 1000)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
+    /* Beyond ten digits (FLOP counts, token counts) a grouped number would not fit: 4.20E+22. */
+    if (fabs(v) >= 1e10 && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
+        return input ? w->fmt_input_sci : w->fmt_sci;
     if (input)
         return w->fmt_input[it->format];
     return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
@@ -235,6 +238,12 @@ static void make_formats(writer *w)
     w->header_wrap = header_format(w, true);
     format_set_text_wrap(w->header_wrap);
     format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
+    w->fmt_sci = workbook_add_format(wb);
+    format_set_num_format(w->fmt_sci, "0.00E+00");
+    w->fmt_input_sci = workbook_add_format(wb);
+    format_set_num_format(w->fmt_input_sci, "0.00E+00");
+    format_set_font_color(w->fmt_input_sci, 0x0000FF);
+    format_set_bg_color(w->fmt_input_sci, 0xFFF2CC);
     w->fmt_money_cents = workbook_add_format(wb);
     format_set_num_format(w->fmt_money_cents, cents);
     w->fmt_input_money_cents = workbook_add_format(wb);
@@ -243,7 +252,7 @@ static void make_formats(writer *w)
     format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
 }
 
-static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab)
+static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab, bool fit_width)
 {
     lxw_worksheet *ws = workbook_add_worksheet(w->wb, name);
     if (ws == NULL) {
@@ -254,7 +263,8 @@ static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab)
     worksheet_set_tab_color(ws, tab);
     worksheet_set_landscape(ws);
     worksheet_set_paper(ws, 9); /* A4 */
-    worksheet_fit_to_pages(ws, 1, 0);
+    if (fit_width)
+        worksheet_fit_to_pages(ws, 1, 0);
     check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
     tco_strbuf footer = {0};
@@ -455,6 +465,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     }
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
     check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
+    lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
+    check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
+    worksheet_set_print_scale(ws, 60);
 }
 
 static void write_inputs(writer *w, lxw_worksheet *ws)
@@ -582,16 +595,18 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
                 write_item_formula(w, ws, (int)i, row, COL_VALUE + y, it->years[y]);
             }
             w->current_year = -1;
-            char first[4], last[4];
-            col_letters(COL_VALUE, first);
-            col_letters(COL_VALUE + m->n_years - 1, last);
-            tco_strbuf f = {0};
-            tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
-            const tco_item *tot = &m->items[it->partner];
-            write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
-                          tot->value);
-            tco_strbuf_free(&f);
-            define_name(w, tot->name, sh->name, row, total_col(m));
+            if (it->partner >= 0) {
+                char first[4], last[4];
+                col_letters(COL_VALUE, first);
+                col_letters(COL_VALUE + m->n_years - 1, last);
+                tco_strbuf f = {0};
+                tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
+                const tco_item *tot = &m->items[it->partner];
+                write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
+                              tot->value);
+                tco_strbuf_free(&f);
+                define_name(w, tot->name, sh->name, row, total_col(m));
+            }
         } else {
             write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
             define_name(w, it->name, sh->name, row, COL_VALUE);
@@ -671,12 +686,14 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                               it->years[y]);
                 tco_strbuf_free(&f);
             }
-            const tco_item *tot = &m->items[it->partner];
-            tco_strbuf f = {0};
-            tco_strbuf_printf(&f, "=%s", tot->name);
-            write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
-                          tot->value);
-            tco_strbuf_free(&f);
+            if (it->partner >= 0) {
+                const tco_item *tot = &m->items[it->partner];
+                tco_strbuf f = {0};
+                tco_strbuf_printf(&f, "=%s", tot->name);
+                write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
+                              tot->value);
+                tco_strbuf_free(&f);
+            }
             row++;
         }
     }
@@ -775,13 +792,14 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     free(subject_s);
     free(comments_s);
 
-    lxw_worksheet *summary = add_sheet(&w, "Summary", 0x70AD47);
-    lxw_worksheet *inputs = add_sheet(&w, "Inputs", 0xFFC000);
+    lxw_worksheet *summary = add_sheet(&w, "Summary", 0x70AD47, true);
+    /* With a tier catalog beside the inputs, print the two tables on separate pages. */
+    lxw_worksheet *inputs = add_sheet(&w, "Inputs", 0xFFC000, m->n_tiers == 0);
     lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
     if (calc == NULL && w.err == TCO_OK)
         w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
-        calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080);
+        calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080, true);
     if (w.err == TCO_OK) {
         write_inputs(&w, inputs);
         place_lines(&w);

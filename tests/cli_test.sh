@@ -49,8 +49,8 @@ expect_out "Training cluster: 32x D-M"
 run 0 --root "$SRC" --scenario cluster32 --out "$T/c.xlsx"
 [ -s "$T/c.xlsx" ] && ok || bad "no workbook at $T/c.xlsx"
 expect_out "Capex total"
-expect_out "4,356,800  CNY"
-expect_out "6,448,175  CNY"
+expect_out "4,504,800  CNY"
+expect_out "6,611,175  CNY"
 expect_out "Workbook: $T/c.xlsx"
 if [ -s "$T/err" ]; then bad "stderr not empty on success: $(cat "$T/err")"; else ok; fi
 
@@ -71,7 +71,7 @@ run 0 --root "$SRC" --scenario cluster32 --out "$T/j.xlsx" --format json
 python3 -m json.tool "$T/out" >/dev/null && ok || bad "--format json is not valid JSON"
 cp "$T/out" "$T/c.json"
 if python3 "$SRC/tests/recalc.py" json "$T/j.xlsx" "$T/c.json" >"$T/rj" 2>&1; then ok; else bad "JSON vs workbook: $(cat "$T/rj")"; fi
-expect_out '"tco": 6448174.688'
+expect_out '"tco": 6611174.688'
 
 # Default output: out/NAME.xlsx under the current folder, out/ created.
 mkdir "$T/cwd"
@@ -92,7 +92,7 @@ expect_err "expected a scenario name"
 
 # Missing input: 66.
 run 66 --root "$SRC" --scenario nope
-expect_err "no such scenario 'nope'; available: cluster32"
+expect_err "no such scenario 'nope'; available: cluster16, cluster32, cluster4, cluster8, solo, solo-c70, team"
 expect_err_lines 1
 run 66 --root "$T" --scenario cluster32
 expect_err "expected a folder holding pricing/ and templates/"
@@ -159,6 +159,27 @@ expect_err "$T/utf16.ini: the file is UTF-16; save it as UTF-8"
 # Every sheet reference is quoted ('Calc'!$C$5).
 run 0 --root "$MINI" --scenario good --out "$T/quoted.xlsx"
 member "$T/quoted.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"cost\">'Calc'!\$C\$5</definedName>" && ok || bad "sheet name not quoted in defined names"
+
+# --scenario all: every scenario, each to out/NAME.xlsx, progress on stderr, JSON as an array.
+mkdir "$T/all"
+(cd "$T/all" && "$TCO" --root "$SRC" --scenario all --format json >"$T/all.json" 2>"$T/all.err") && ok || bad "--scenario all failed: $(cat "$T/all.err")"
+n_scen=$(ls "$SRC/scenarios"/*.ini | wc -l)
+[ "$(ls "$T/all/out"/*.xlsx | wc -l)" -eq "$n_scen" ] && ok || bad "--scenario all wrote $(ls "$T/all/out" | wc -l) of $n_scen workbooks"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]), len(d)' "$T/all.json" "$n_scen" && ok || bad "--scenario all JSON is not an array of $n_scen"
+grep -q "^tco: \[$n_scen/$n_scen\] team-ds4\$" "$T/all.err" && ok || bad "no progress line for the last scenario: $(tail -1 "$T/all.err")"
+run 64 --root "$SRC" --scenario all --out "$T/x.xlsx"
+expect_err "--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it"
+
+# Workbook formulas: CUMSUM is written as SUM from Year 1, a lone MAX of a column as a range.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/f.xlsx"
+python3 - "$T/f.xlsx" <<'PY' && ok || bad "expected formula shapes not found in the workbook"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
+assert "<f>capex_total+SUM('Opex'!$C9:C9)</f>" in xml and "<f>capex_total+SUM('Opex'!$C9:E9)</f>" in xml, "cumulative cost"
+assert "B5/MAX($B$5:$B$14)" in xml and "'Inputs'!I5/MAX('Inputs'!$I$5:$I$14)" in xml, "whole column"
+assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
+PY
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"

@@ -177,9 +177,9 @@ def json_values(doc):
     out = {}
     for group in ("inputs", "outputs"):
         for name, item in doc[group].items():
-            if "value" in item:
+            if "value" in item and not isinstance(item["value"], str):
                 out[name] = item["value"]
-            else:
+            elif "total" in item:
                 out[name + "_total"] = item["total"]
     return out
 

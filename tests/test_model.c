@@ -67,13 +67,13 @@ static void test_seed_annual_electricity(void)
 }
 
 /* cluster32 with the shipped inputs, every figure worked by hand:
- * 4 hosts; peak 4 x 10.2 = 40.8 kW; average 4 x (8 x 700 x 0.9 + 4600) / 1000 = 38.56 kW;
+ * 4 hosts; peak (32 x 700 + 4 x 4600) / 1000 = 40.8 kW; average (32 x 700 x 0.9 + 4 x 4600) / 1000 = 38.56 kW;
  * facility 38.56 x 1.3 = 50.128 kW; electricity 50.128 x 8760 x 0.7 = 307,384.896 CNY/yr;
- * UPS 40.8 / 0.9 x 1.5 = 68 kVA x 1,500 = 102,000; racks max(ceil(40.8/25), ceil(32/42)) = 2 x 30,000;
- * network 1 switch x 150,000 + 32 links x (2 x 3,000 + 400) = 354,800;
- * cards 32 x 95,000 = 3,040,000; hosts 4 x 200,000 = 800,000; capex 4,356,800;
- * staff 0.5 x 360,000 = 180,000/yr; support 5% x 4,194,800 = 209,740/yr;
- * opex 697,124.896/yr, 2,091,374.688 over 3 years; TCO 6,448,174.688; per card-year / 96. */
+ * UPS 40.8 / 0.9 x 1.5 = 68 kVA -> 4 modules of 20 kVA, N+1 = 5 -> 100 kVA x 1,500 = 150,000;
+ * racks max(ceil(40.8/25), ceil(32/42)) = 2 x 30,000; network 1 leaf x 150,000 + 32 links x (2 x 3,000 + 400)
+ * = 354,800; storage 100 TB x 1,000 = 100,000; cards 32 x 95,000 = 3,040,000; hosts 4 x 200,000 = 800,000;
+ * hardware 4,294,800; capex 4,504,800; staff max(0.5, 4 x 0.1, 0.0408 MW x 2) = 0.5 FTE x 360,000 = 180,000/yr;
+ * support 5% x 4,294,800 = 214,740/yr; opex 702,124.896/yr, 2,106,374.688 over 3 years; TCO 6,611,174.688. */
 static void test_cluster32_by_hand(void)
 {
     tco_model *m = load_cluster32();
@@ -82,25 +82,29 @@ static void test_cluster32_by_hand(void)
     CU_ASSERT(near(value_of(m, "it_peak_kw"), 40.8));
     CU_ASSERT(near(value_of(m, "it_load_kw"), 38.56));
     CU_ASSERT(near(value_of(m, "facility_power_kw"), 50.128));
-    CU_ASSERT(near(value_of(m, "ups_kva"), 68));
+    CU_ASSERT(near(value_of(m, "ups_need_kva"), 68));
+    CU_ASSERT(near(value_of(m, "ups_modules"), 5));
+    CU_ASSERT(near(value_of(m, "ups_installed_kva"), 100));
     CU_ASSERT(near(value_of(m, "racks"), 2));
     CU_ASSERT(near(value_of(m, "leaf_switches"), 1));
     CU_ASSERT(near(value_of(m, "card_capex"), 3040000));
     CU_ASSERT(near(value_of(m, "host_capex"), 800000));
     CU_ASSERT(near(value_of(m, "network_capex"), 354800));
-    CU_ASSERT(near(value_of(m, "ups_capex"), 102000));
+    CU_ASSERT(near(value_of(m, "ups_capex"), 150000));
+    CU_ASSERT(near(value_of(m, "storage_capex"), 100000));
+    CU_ASSERT(near(value_of(m, "spine_switches"), 0));
     CU_ASSERT(near(value_of(m, "rack_capex"), 60000));
-    CU_ASSERT(near(value_of(m, "capex_total"), 4356800));
+    CU_ASSERT(near(value_of(m, "capex_total"), 4504800));
     CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 307384.896));
     CU_ASSERT(near(value_of(m, "staffing_total"), 540000));
-    CU_ASSERT(near(value_of(m, "support_total"), 629220));
-    CU_ASSERT(near(value_of(m, "opex_total"), 2091374.688));
-    CU_ASSERT(near(value_of(m, "tco"), 6448174.688));
-    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 6448174.688 / 96));
-    /* Seed §4.3: outside the card (hosts, network, racks, UPS, staff) adds 50-100% of the card price:
-     * (4,356,800 - 3,040,000 + 540,000) / 3,040,000 = 61.1%. */
+    CU_ASSERT(near(value_of(m, "support_total"), 3 * 214740));
+    CU_ASSERT(near(value_of(m, "opex_total"), 2106374.688));
+    CU_ASSERT(near(value_of(m, "tco"), 6611174.688));
+    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 6611174.688 / 96));
+    /* Seed §4.3: outside the card (hosts, network, storage, racks, UPS, staff) adds 50-100% of the card
+     * price: (4,504,800 - 3,040,000 + 540,000) / 3,040,000 = 65.9%. */
     double share = value_of(m, "non_card_share");
-    CU_ASSERT(near(share, (1316800.0 + 540000) / 3040000));
+    CU_ASSERT(near(share, (1464800.0 + 540000) / 3040000));
     CU_ASSERT(share >= 0.5 && share <= 1.0);
     tco_model_free(m);
 }
@@ -125,6 +129,147 @@ static void test_mini_by_hand(void)
     CU_ASSERT_EQUAL(tco_model_set_input(m, "rate", 2, &d), TCO_ERR_INI);
     CU_ASSERT_EQUAL(value_of(m, "rate"), 0.5);
     CU_ASSERT_EQUAL(tco_model_set_input(m, "nosuch", 2, &d), TCO_ERR_UNKNOWN_NAME);
+    tco_model_free(m);
+}
+
+static tco_model *load_scenario(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, TCO_SOURCE_DIR "/scenarios/%s.ini", name);
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    tco_error e = tco_model_load(TCO_SOURCE_DIR, path, &m, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    return m;
+}
+
+static double tier_value(const tco_model *m, const char *name, const char *tier)
+{
+    int i = tco_model_find(m, name);
+    CU_ASSERT_FATAL(i >= 0 && m->items[i].tiers != NULL);
+    for (int r = 0; r < m->n_tiers; r++)
+        if (strcmp(m->tier_names[r], tier) == 0)
+            return m->items[i].tiers[r];
+    CU_FAIL_FATAL("no such tier");
+    return 0;
+}
+
+static void set(tco_model *m, const char *name, double v)
+{
+    tco_diag d = {0};
+    tco_error e = tco_model_set_input(m, name, v, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+}
+
+/* The seed's worked figures (SEED-DIGEST.md, seed §1.3, §4.1, §4.2, §5.2, §5.4), each through
+ * the template's own Sizing and Cards lines, the formulas the workbook carries. */
+static void test_seed_sizing_figures(void)
+{
+    tco_model *m = load_scenario("cluster32");
+    /* 7B at 2 bytes: 14 GB; full fine-tune 7B x 16 B = 112 GB; LoRA 7B x 3 B = 21 GB. */
+    set(m, "params_b", 7);
+    set(m, "bytes_per_param", 2);
+    CU_ASSERT(near(value_of(m, "weight_gb"), 14));
+    CU_ASSERT(near(value_of(m, "full_ft_gb"), 112));
+    CU_ASSERT(near(value_of(m, "lora_gb"), 21));
+    /* KV cache 2 x 60 x 8 x 128 x 8192 x 16 x 2 B = 32.2e9 B; 240 KiB per token for the 30B shape. */
+    set(m, "layers", 60);
+    set(m, "kv_heads", 8);
+    set(m, "head_dim", 128);
+    set(m, "seq_len", 8192);
+    set(m, "streams", 16);
+    set(m, "kv_bytes", 2);
+    CU_ASSERT(near(value_of(m, "kv_cache_gb"), 32.21225472));
+    CU_ASSERT(near(value_of(m, "kv_per_token_kib"), 240));
+    /* 6 x 7e9 x 1e12 = 4.2e22 FLOP; on 64 cards of 400 TFLOPS at 40%: 4.1e6 s (4,101,562.5). */
+    set(m, "train_tokens", 1e12);
+    CU_ASSERT(near(value_of(m, "train_flop"), 4.2e22));
+    set(m, "card_count", 64);
+    CU_ASSERT(near(value_of(m, "train_time_ideal_s"), 4.2e22 / (64 * 4e14 * 0.4)));
+    /* At the 80% scaling the seed uses for 64 cards (§4.1): about 60 days (59.34). */
+    set(m, "scaling_eff_32", 0.8);
+    CU_ASSERT(near(value_of(m, "train_days"), 4.2e22 / (64 * 4e14 * 0.4) / 0.8 / 86400));
+    CU_ASSERT(value_of(m, "train_days") > 59 && value_of(m, "train_days") < 60);
+    /* Decode bound: 1,500 GB/s over 14 GB = 107 tokens/s. */
+    set(m, "card_count", 1);
+    set(m, "card_bandwidth_gbps", 1500);
+    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 1500.0 / 14));
+    /* Cards sheet: ridge 400 TFLOPS / 2 TB/s = 200 FLOP/B (D-M); D-S 800 TOPS / 400 W = 2 TOPS/W;
+     * D-M 400/700 = 0.57 TFLOPS/W; D-L 990/1000 = 0.99. */
+    CU_ASSERT(near(tier_value(m, "tier_ridge", "D-M"), 200));
+    CU_ASSERT(near(tier_value(m, "tier_efficiency", "D-S"), 2));
+    CU_ASSERT(near(tier_value(m, "tier_efficiency", "D-M"), 400.0 / 700));
+    CU_ASSERT(near(tier_value(m, "tier_efficiency", "D-L"), 0.99));
+    /* Weighted score: D-L leads every dimension but efficiency (D-S, 2 TOPS/W), which data-centre
+     * weights at 0: 0.3 + 0.3 + 0.25 + 0.15 = 1. */
+    CU_ASSERT(near(tier_value(m, "tier_score", "D-L"), 1));
+    tco_model_free(m);
+}
+
+/* Seed §5.2: 2x D-M (4 TB/s) over 140 GB of FP16 70B weights: 28 tokens/s bound, x0.7 = 20 real,
+ * batch 16 -> 320 tokens/s aggregate ("300+"); 2x W-B at 4 bits: 4 replicas x 8 streams x 20 = 640. */
+static void test_seed_inference_figures(void)
+{
+    tco_model *m = load_scenario("team-70b-dm2");
+    CU_ASSERT(near(value_of(m, "weight_gb"), 140));
+    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 4000.0 / 140));
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 4000.0 / 140 * 0.7 * 16));
+    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 1); /* 140 + 16 x 0.671 GB KV <= 160 GB */
+    tco_model_free(m);
+    m = load_scenario("team");
+    CU_ASSERT(near(value_of(m, "weight_gb"), 15));
+    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 2 * 1200.0 / 4 / 15)); /* 40 per stream */
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 640));
+    tco_model_free(m);
+}
+
+/* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
+ * NPV = 4,504,800 + 702,124.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); residual 4,504,800 x (1 - 3/5);
+ * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
+ * break-even 4,504,800 / ((3 x 4,036,608 - 2,106,374.688) / 36) months; training 6 x 7e9 x 1e11 FLOP
+ * on 32 x 400 TFLOPS x 0.4 at 75% scaling = 1,093,750 s. */
+static void test_cluster32_finance_by_hand(void)
+{
+    tco_model *m = load_scenario("cluster32");
+    double opex = 702124.896;
+    CU_ASSERT(near(value_of(m, "npv_cost"), 4504800 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
+    CU_ASSERT(near(value_of(m, "residual_value"), 4504800 * 0.4));
+    CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
+    CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
+    CU_ASSERT(near(value_of(m, "break_even_months"), 4504800 / ((3 * 4036608.0 - 2106374.688) / 36)));
+    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 6611174.688 / (3 * 252288.0)));
+    CU_ASSERT(near(value_of(m, "train_time_s"), 1093750));
+    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 6611174.688 / (3 * 8760)));
+    int c = tco_model_find(m, "cumulative_cost");
+    CU_ASSERT_FATAL(c >= 0);
+    CU_ASSERT(near(m->items[c].years[0], 4504800 + opex));
+    CU_ASSERT(near(m->items[c].years[2], 4504800 + 3 * opex));
+    CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
+    int dep = tco_model_find(m, "depreciation");
+    CU_ASSERT(near(m->items[dep].years[1], 4504800 / 5.0));
+    tco_model_free(m);
+}
+
+/* The per-tier test template (tests/fixtures/roots/mini/templates/tiered.ini), worked by hand. */
+static void test_tiers_by_hand(void)
+{
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_load(MINI, MINI "/scenarios/tiered.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL(m->n_tiers, 3);
+    CU_ASSERT_STRING_EQUAL(m->tier_names[1], "large");
+    CU_ASSERT(near(tier_value(m, "share", "small"), 0.25));
+    CU_ASSERT(near(tier_value(m, "points", "large"), 11));
+    CU_ASSERT(near(tier_value(m, "points", "medium"), 0.5));
+    CU_ASSERT(near(value_of(m, "points_total"), 11.75));
+    int c = tco_model_find(m, "cumulative");
+    CU_ASSERT(near(m->items[c].years[0], 200) && near(m->items[c].years[2], 600));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m->items[tco_model_find(m, "row_extra")].source,
+                                  "small: not in the catalog, 0; large: not in the catalog, 0"));
     tco_model_free(m);
 }
 
@@ -194,6 +339,10 @@ CU_ErrorCode register_model_suite(void)
         !CU_add_test(s, "mini model worked by hand", test_mini_by_hand) ||
         !CU_add_test(s, "a scenario overrides its catalog entry", test_scenario_overrides_catalog_entry) ||
         !CU_add_test(s, "byte-order mark and CRLF are accepted", test_bom_and_crlf) ||
+        !CU_add_test(s, "seed sizing figures through the template", test_seed_sizing_figures) ||
+        !CU_add_test(s, "seed inference figures through the template", test_seed_inference_figures) ||
+        !CU_add_test(s, "cluster32 finance worked by hand", test_cluster32_finance_by_hand) ||
+        !CU_add_test(s, "per-tier lines, MAX of a column, CUMSUM, text", test_tiers_by_hand) ||
         !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures))
         return CU_get_error();
     return CUE_SUCCESS;
