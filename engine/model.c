@@ -189,14 +189,14 @@ static tco_error parse_format(loader *ld, const char *section, const char *text,
         tco_format fmt;
     } table[] = {{"money", TCO_FMT_MONEY},     {"kw", TCO_FMT_KW},       {"percent", TCO_FMT_PERCENT},
                  {"count", TCO_FMT_COUNT},     {"ratio", TCO_FMT_RATIO}, {"number", TCO_FMT_NUMBER},
-                 {"yesno", TCO_FMT_YESNO}};
+                 {"yesno", TCO_FMT_YESNO}, {"never", TCO_FMT_NEVER}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcasecmp(text, table[i].name) == 0) {
             *out = table[i].fmt;
             return TCO_OK;
         }
     return tco_diag_set(ld->diag, TCO_ERR_INI,
-                        "%s [%s] format: expected money, kw, percent, count, ratio, number or yesno, found '%s'",
+                        "%s [%s] format: expected money, kw, percent, count, ratio, number, yesno or never, found '%s'",
                         ld->template_ini.path, section, text);
 }
 
@@ -459,7 +459,8 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
-                                         "structural", "per", "type", "values", "default", NULL};
+                                         "structural", "per", "type", "values", "default", "quote", "quote_qty",
+                                         NULL};
 
 /* A yes/no template key; absent means no. */
 static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
@@ -636,6 +637,20 @@ static tco_error load_input(loader *ld, const char *section)
         return e;
     if (per != NULL)
         return load_tier_input(ld, it, section, from, text);
+    const char *quote = tco_ini_get(t, section, "quote");
+    const char *quote_qty = tco_ini_get(t, section, "quote_qty");
+    if ((quote == NULL) != (quote_qty == NULL) || (quote && (quote[0] == '\0' || text)))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a quoted price needs both quote = ITEM and quote_qty = NAME "
+                            "(a number input)", where);
+    if (quote != NULL) {
+        /* quote = card: the entry the scenario's card key names (D-M); otherwise a literal item id. */
+        const char *item = quote;
+        for (size_t r = 0; r < ld->n_refs; r++)
+            if (strcasecmp(quote, ld->refs[r].key) == 0)
+                item = ld->refs[r].value;
+        if ((it->quote_item = tco_strdup(item)) == NULL || (it->quote_qty = tco_strdup(quote_qty)) == NULL)
+            return oom(ld);
+    }
     const tco_ini *src = NULL;
     char sec[256], shown[256];
     const char *key = NULL;
@@ -1510,6 +1525,16 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         (e = role(ld, "tco", &m->role_tco)) != TCO_OK ||
         (e = role(ld, "per_card_year", &m->role_per_card_year)) != TCO_OK)
         return e;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_qty == NULL)
+            continue;
+        int q = tco_model_find(m, it->quote_qty);
+        if (q < 0 || item_dim(&m->items[q]) != 0 || m->items[q].text != NULL || m->items[q].kind == TCO_ITEM_YEAR_INDEX)
+            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
+                                t->path, it->name, it->quote_qty);
+    }
     if ((e = order_items(ld)) != TCO_OK)
         return e;
     return tco_model_evaluate(m, ld->diag);
@@ -1568,6 +1593,8 @@ void tco_model_free(tco_model *m)
             free(it->tier_texts[r]);
         free(it->tier_texts);
         free_list(it->choices, (int)it->n_choices);
+        free(it->quote_item);
+        free(it->quote_qty);
         tco_node_free(it->formula);
     }
     free(m->items);
@@ -1587,4 +1614,180 @@ void tco_model_free(tco_model *m)
     free(m->scenario_path);
     free(m->template_path);
     free(m);
+}
+
+/* ---- quotes ------------------------------------------------------------------------------ */
+
+bool tco_model_prices_item(const tco_model *m, const char *item)
+{
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].quote_item && strcasecmp(m->items[i].quote_item, item) == 0)
+            return true;
+    return false;
+}
+
+/* Append an input made at run time (the FX rates of quoted currencies). */
+static tco_item *model_add_input(tco_model *m, const char *name)
+{
+    tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    m->items = grown;
+    tco_item *it = &m->items[m->n_items];
+    memset(it, 0, sizeof *it);
+    it->kind = TCO_ITEM_INPUT;
+    it->partner = -1;
+    it->min = it->max = NAN;
+    it->format = TCO_FMT_RATIO;
+    if ((it->name = tco_strdup(name)) == NULL)
+        return NULL;
+    m->n_items++;
+    return it;
+}
+
+tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of, tco_diag *diag)
+{
+    m->quotes = set;
+    m->as_of = as_of;
+    /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
+    for (size_t i = 0; i < set->n; i++) {
+        const char *ccy = set->quotes[i].currency;
+        if (strcasecmp(ccy, fx->reporting) == 0)
+            continue;
+        char name[16], lower[4];
+        for (int c = 0; c < 3; c++)
+            lower[c] = (char)tolower((unsigned char)ccy[c]);
+        lower[3] = '\0';
+        snprintf(name, sizeof name, "fx_%s", lower);
+        if (tco_model_find(m, name) >= 0)
+            continue;
+        tco_item *it = model_add_input(m, name);
+        char date[16];
+        tco_format_date(fx->as_of, date);
+        tco_strbuf label = {0}, unit = {0}, source = {0};
+        tco_strbuf_printf(&label, "Exchange rate, %s per %s", fx->reporting, ccy);
+        tco_strbuf_printf(&unit, "%s/%s", fx->reporting, ccy);
+        tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
+        if (it == NULL || (it->label = tco_strbuf_take(&label)) == NULL || (it->unit = tco_strbuf_take(&unit)) == NULL ||
+            (it->source = tco_strbuf_take(&source)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        tco_fx_rate(fx, ccy, &it->value);
+        it->min = 0;
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        int q = tco_model_find(m, it->quote_qty);
+        double qty = m->items[q].value;
+        long best = tco_quotes_choose(set, it->quote_item, qty, as_of);
+        if (best < 0)
+            continue;
+        const tco_quote *b = &set->quotes[best];
+        char price[32], conv[32], rate[32];
+        tco_format_double(b->unit_price, price);
+        tco_format_double(b->converted, conv);
+        tco_format_double(b->rate, rate);
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "quote %s%s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
+                          b->quote_id[0] ? "" : "", b->vendor, b->file, b->line, price, b->currency);
+        if (b->rate != 1)
+            tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
+        char old[32];
+        tco_format_double(it->value, old);
+        tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        char *text = tco_strbuf_take(&src);
+        if (text == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        free(it->source);
+        it->source = text;
+        it->catalog_value = it->value;
+        it->quoted = true;
+        it->value = b->converted;
+    }
+    for (size_t i = 0; i < set->n; i++) {
+        tco_quote *q = &set->quotes[i];
+        if (q->reason != NULL)
+            continue; /* decided by a choice above */
+        q->status = TCO_QUOTE_NOT_IN_SCENARIO;
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
+        q->reason = tco_strbuf_take(&b);
+    }
+    return tco_model_evaluate(m, diag);
+}
+
+tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag)
+{
+    *items = NULL;
+    *n = 0;
+    tco_strbuf list = {0};
+    char *pattern = join_path(root, "templates/*.ini");
+    glob_t g;
+    int rc = pattern ? glob(pattern, 0, NULL, &g) : GLOB_NOSPACE;
+    free(pattern);
+    tco_error e = TCO_OK;
+    for (size_t f = 0; rc == 0 && f < g.gl_pathc && e == TCO_OK; f++) {
+        tco_ini t = {0};
+        if ((e = tco_ini_load(g.gl_pathv[f], NULL, &t, diag)) != TCO_OK)
+            break;
+        const char *refs = tco_ini_get(&t, "model", "refs");
+        char **pairs = NULL;
+        int np = refs ? split_list(refs, &pairs) : 0;
+        for (int i = 0; i < tco_ini_section_count(&t); i++) {
+            const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
+            if (quote == NULL)
+                continue;
+            bool is_ref = false;
+            for (int k = 0; k < np && !is_ref; k++) {
+                const char *colon = strchr(pairs[k], ':');
+                if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
+                    is_ref = true;
+                    /* every section of the catalog file the ref names is an item */
+                    char rel[300];
+                    snprintf(rel, sizeof rel, "pricing/%s.ini", colon + 1);
+                    char *path = join_path(root, rel);
+                    tco_ini cat = {0};
+                    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
+                        for (int s = 0; s < cat.n_sections; s++)
+                            tco_strbuf_printf(&list, "%s\n", cat.sections[s]);
+                    tco_ini_free(&cat);
+                    free(path);
+                }
+            }
+            if (!is_ref)
+                tco_strbuf_printf(&list, "%s\n", quote);
+        }
+        free_list(pairs, np > 0 ? np : 0);
+        tco_ini_free(&t);
+    }
+    if (rc == 0)
+        globfree(&g);
+    if (e != TCO_OK) {
+        tco_strbuf_free(&list);
+        return e;
+    }
+    char *all = tco_strbuf_take(&list);
+    if (all == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
+        bool dup = false;
+        for (size_t i = 0; i < *n && !dup; i++)
+            dup = strcasecmp((*items)[i], line) == 0;
+        if (dup)
+            continue;
+        char **grown = realloc(*items, (*n + 1) * sizeof *grown);
+        char *copy = tco_strdup(line);
+        if (grown == NULL || copy == NULL) {
+            free(copy);
+            if (grown)
+                *items = grown;
+            free(all);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+        *items = grown;
+        (*items)[(*n)++] = copy;
+    }
+    free(all);
+    return TCO_OK;
 }

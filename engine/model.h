@@ -19,6 +19,7 @@
 
 #include "error.h"
 #include "formula.h"
+#include "quotes.h"
 
 /** What an item is. */
 typedef enum tco_item_kind {
@@ -47,6 +48,7 @@ typedef enum tco_format {
     TCO_FMT_COUNT,   /**< #,##0 (whole counts: integer inputs, units such as hosts, racks) */
     TCO_FMT_RATIO,   /**< 0.00 (units ratio) */
     TCO_FMT_YESNO,   /**< 1 shown as "yes", 0 as "no" (template format = yesno) */
+    TCO_FMT_NEVER,   /**< #,##0.0 with 0 shown as "never" (template format = never) */
     TCO_FMT_COUNT_OF /**< number of formats; not a format */
 } tco_format;
 
@@ -92,6 +94,12 @@ typedef struct tco_item {
     bool structural;
     /** Line shown as a total: bold with a rule above (template key total = yes). */
     bool emphasis;
+    /** Priced by vendor quotes (template quote = ITEM): the catalog item id, e.g. "D-M" or
+     *  "switch", and the input or line giving the quantity bought (quote_qty); NULL otherwise. */
+    char *quote_item, *quote_qty;
+    /** The catalog's value before a quote replaced it (quote_item inputs), and whether one did. */
+    double catalog_value;
+    bool quoted;
     /** Per-year line without a Total column or NAME_total (template key sum = no), e.g. a
      *  running total or a discount factor, whose sum over the years means nothing. */
     bool no_total;
@@ -137,6 +145,9 @@ typedef struct tco_model {
     char *tier_path;
     /** The scenario's kind ([scenario] kind, e.g. "inference"), or NULL. */
     char *kind;
+    /** Quotes applied by tco_model_apply_quotes() (borrowed, NULL without) and their as-of date. */
+    const tco_quote_set *quotes;
+    int32_t as_of;
     /** Evaluation order (indexes into items; every line after what it uses). */
     int *order;
     size_t n_order;
@@ -165,6 +176,32 @@ tco_error tco_model_set_input(tco_model *model, const char *name, double value, 
 
 /** Evaluate every line in dependency order.  Errors: TCO_ERR_EVAL (names line and inputs). */
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
+
+/**
+ * True if @p item is an item this model prices from quotes (an input's quote
+ * key resolved, e.g. "D-M" for quote = card).  Case-insensitive.
+ */
+bool tco_model_prices_item(const tco_model *model, const char *item);
+
+/**
+ * Price the model's quoted inputs from @p set: for each input with a quote key,
+ * choose the best quote valid on @p as_of for the quantity the model buys
+ * (tco_quotes_choose), set the input to its converted price (a plain value,
+ * source naming the quote) and re-evaluate.  Quotes for items the model does
+ * not price are marked not used, with the reason.  Adds an input fx_CODE for
+ * each foreign currency quoted.  Keeps @p set for the workbook's Quotes sheet
+ * (the caller keeps it alive until the model is freed).
+ * Errors: TCO_ERR_EVAL, TCO_ERR_NOMEM.
+ */
+tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                 tco_diag *diag);
+
+/**
+ * Every item id quotes may name under @p root: the sections of the catalog files
+ * that templates refer to by refs, and the literal quote ids in templates/ *.ini.
+ * Returns a heap array of heap strings (free each and the array).
+ */
+tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag);
 
 /** Free the model (NULL allowed). */
 void tco_model_free(tco_model *model);

@@ -38,7 +38,7 @@ static int decimals_for(const tco_item *it, double v)
 {
     switch (it->format) {
     case TCO_FMT_MONEY: return (v != floor(v) && fabs(v) < 1000) ? 2 : 0;
-    case TCO_FMT_KW: return 1;
+    case TCO_FMT_KW: case TCO_FMT_NEVER: return 1;
     case TCO_FMT_COUNT: return 0;
     default: return 2;
     }
@@ -48,6 +48,10 @@ static void format_value(const tco_item *it, double v, char *buf, size_t size)
 {
     if (it->format == TCO_FMT_YESNO) {
         snprintf(buf, size, "%s", v != 0 ? "yes" : "no");
+        return;
+    }
+    if (it->format == TCO_FMT_NEVER && v == 0) {
+        snprintf(buf, size, "never");
         return;
     }
     if (it->text) {

@@ -213,6 +213,7 @@ static void make_formats(writer *w)
         [TCO_FMT_NUMBER] = "#,##0.00", [TCO_FMT_MONEY] = money,  [TCO_FMT_KW] = "#,##0.0",
         [TCO_FMT_PERCENT] = "0.0%",    [TCO_FMT_COUNT] = "#,##0", [TCO_FMT_RATIO] = "0.00",
         [TCO_FMT_YESNO] = "\"yes\";\"yes\";\"no\"",
+        [TCO_FMT_NEVER] = "#,##0.0;-#,##0.0;\"never\"",
     };
     for (int i = 0; i < TCO_FMT_COUNT_OF; i++) {
         w->fmt[i] = workbook_add_format(wb);
@@ -563,7 +564,7 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
     if (last > COL_ITEM)
         worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
-    check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height");
+    check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
 }
 
 static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)

@@ -69,11 +69,12 @@ static void test_seed_annual_electricity(void)
 /* cluster32 with the shipped inputs, every figure worked by hand:
  * 4 hosts; peak (32 x 700 + 4 x 4600) / 1000 = 40.8 kW; average (32 x 700 x 0.9 + 4 x 4600) / 1000 = 38.56 kW;
  * facility 38.56 x 1.3 = 50.128 kW; electricity 50.128 x 8760 x 0.7 = 307,384.896 CNY/yr;
- * UPS 40.8 / 0.9 x 1.5 = 68 kVA -> 4 modules of 20 kVA, N+1 = 5 -> 100 kVA x 1,500 = 150,000;
- * racks max(ceil(40.8/25), ceil(32/42)) = 2 x 30,000; network 1 leaf x 150,000 + 32 links x (2 x 3,000 + 400)
- * = 354,800; storage 100 TB x 1,000 = 100,000; cards 32 x 95,000 = 3,040,000; hosts 4 x 200,000 = 800,000;
- * hardware 4,294,800; capex 4,504,800; staff max(0.5, 4 x 0.1, 0.0408 MW x 2) = 0.5 FTE x 360,000 = 180,000/yr;
- * support 5% x 4,294,800 = 214,740/yr; opex 702,124.896/yr, 2,106,374.688 over 3 years; TCO 6,611,174.688. */
+ * UPS 40.8 / 0.9 x 1.5 = 68 kVA -> 7 modules of 10 kVA (N) = 70 kVA x 1,500 = 105,000;
+ * racks: min(floor(25 / 10.2), floor(42 / 8)) = 2 hosts per rack -> 2 racks x 30,000; cooling 40.8 kW x 2,500
+ * = 102,000; network 1 leaf x 150,000 + 32 links x (2 x 3,000 + 400) = 354,800; storage 100 TB x 1,000 =
+ * 100,000; cards 32 x 95,000 = 3,040,000; hosts 4 x 200,000 = 800,000; hardware 4,294,800; capex 4,561,800;
+ * staff max(0.5, 4 x 0.1, 0.0408 MW x 2) = 0.5 FTE x 360,000 = 180,000/yr; support 5% x 4,294,800 =
+ * 214,740/yr; opex 702,124.896/yr, 2,106,374.688 over 3 years; TCO 6,668,174.688. */
 static void test_cluster32_by_hand(void)
 {
     tco_model *m = load_cluster32();
@@ -83,28 +84,29 @@ static void test_cluster32_by_hand(void)
     CU_ASSERT(near(value_of(m, "it_load_kw"), 38.56));
     CU_ASSERT(near(value_of(m, "facility_power_kw"), 50.128));
     CU_ASSERT(near(value_of(m, "ups_need_kva"), 68));
-    CU_ASSERT(near(value_of(m, "ups_modules"), 5));
-    CU_ASSERT(near(value_of(m, "ups_installed_kva"), 100));
+    CU_ASSERT(near(value_of(m, "ups_modules"), 7));
+    CU_ASSERT(near(value_of(m, "ups_installed_kva"), 70));
     CU_ASSERT(near(value_of(m, "racks"), 2));
     CU_ASSERT(near(value_of(m, "leaf_switches"), 1));
     CU_ASSERT(near(value_of(m, "card_capex"), 3040000));
     CU_ASSERT(near(value_of(m, "host_capex"), 800000));
     CU_ASSERT(near(value_of(m, "network_capex"), 354800));
-    CU_ASSERT(near(value_of(m, "ups_capex"), 150000));
+    CU_ASSERT(near(value_of(m, "ups_capex"), 105000));
+    CU_ASSERT(near(value_of(m, "cooling_capex"), 102000));
     CU_ASSERT(near(value_of(m, "storage_capex"), 100000));
     CU_ASSERT(near(value_of(m, "spine_switches"), 0));
     CU_ASSERT(near(value_of(m, "rack_capex"), 60000));
-    CU_ASSERT(near(value_of(m, "capex_total"), 4504800));
+    CU_ASSERT(near(value_of(m, "capex_total"), 4561800));
     CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 307384.896));
     CU_ASSERT(near(value_of(m, "staffing_total"), 540000));
     CU_ASSERT(near(value_of(m, "support_total"), 3 * 214740));
     CU_ASSERT(near(value_of(m, "opex_total"), 2106374.688));
-    CU_ASSERT(near(value_of(m, "tco"), 6611174.688));
-    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 6611174.688 / 96));
-    /* Seed §4.3: outside the card (hosts, network, storage, racks, UPS, staff) adds 50-100% of the card
-     * price: (4,504,800 - 3,040,000 + 540,000) / 3,040,000 = 65.9%. */
+    CU_ASSERT(near(value_of(m, "tco"), 6668174.688));
+    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 6668174.688 / 96));
+    /* Seed §4.3: outside the card (hosts, network, storage, racks, UPS, cooling, staff) adds 50-100% of
+     * the card price: (4,561,800 - 3,040,000 + 540,000) / 3,040,000 = 67.8%. */
     double share = value_of(m, "non_card_share");
-    CU_ASSERT(near(share, (1464800.0 + 540000) / 3040000));
+    CU_ASSERT(near(share, (1521800.0 + 540000) / 3040000));
     CU_ASSERT(share >= 0.5 && share <= 1.0);
     tco_model_free(m);
 }
@@ -210,47 +212,68 @@ static void test_seed_sizing_figures(void)
     tco_model_free(m);
 }
 
-/* Seed §5.2: 2x D-M (4 TB/s) over 140 GB of FP16 70B weights: 28 tokens/s bound, x0.7 = 20 real,
- * batch 16 -> 320 tokens/s aggregate ("300+"); 2x W-B at 4 bits: 4 replicas x 8 streams x 20 = 640. */
+/* Seed §5.2: 2x D-M (4 TB/s) over 140 GB of FP16 70B weights: 28 tokens/s bound.  With batch 16 each
+ * decode step also reads 16 streams' KV cache, 2 x 80 x 8 x 128 x 2048 x 16 x 2 B = 10.737 GB, so
+ * 16 x 4000 / 150.737 x 0.7 = 297 tokens/s (the seed's "300+" without the KV reads).
+ * 2x W-B at 4 bits, 4 replicas on half a card each: bound 0.5 x 1200 / 15 = 40 tokens/s per stream;
+ * 8 streams read 4.027 GB of KV: 8 x 600 / 19.027 x 0.6 (one card) x 4 replicas = 605.5 tokens/s. */
 static void test_seed_inference_figures(void)
 {
     tco_model *m = load_scenario("team-70b-dm2");
     CU_ASSERT(near(value_of(m, "weight_gb"), 140));
     CU_ASSERT(near(value_of(m, "decode_bound_tps"), 4000.0 / 140));
-    CU_ASSERT(near(value_of(m, "tokens_per_s"), 4000.0 / 140 * 0.7 * 16));
-    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 1); /* 140 + 16 x 0.671 GB KV <= 160 GB */
+    CU_ASSERT(near(value_of(m, "kv_cache_gb"), 10.73741824));
+    CU_ASSERT(near(value_of(m, "decode_efficiency"), 0.7));
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 16 * 4000.0 / (140 + 10.73741824) * 0.7));
+    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 1); /* 140 + 10.74 GB <= 160 GB */
     tco_model_free(m);
     m = load_scenario("team");
     CU_ASSERT(near(value_of(m, "weight_gb"), 15));
-    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 2 * 1200.0 / 4 / 15)); /* 40 per stream */
-    CU_ASSERT(near(value_of(m, "tokens_per_s"), 640));
+    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 40));
+    CU_ASSERT(near(value_of(m, "kv_cache_gb"), 4.02653184));
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 4 * 8 * 600 / (15 + 4.02653184) * 0.6));
+    tco_model_free(m);
+    /* The compute bound caps a large batch of short sequences: 4x D-S, 256 streams of 64 tokens read
+     * 15 GB of weights + 8.05 GB of KV per step, 256 x 6000 / 23.05 = 66,638 tokens/s by bandwidth;
+     * 4 x 800 TOPS / (2 x 30e9) = 53,333 tokens/s is the cap. */
+    m = load_scenario("team-ds4");
+    set(m, "streams", 256);
+    set(m, "seq_len", 64);
+    CU_ASSERT(value_of(m, "replica_bandwidth_tps") > value_of(m, "replica_compute_tps"));
+    CU_ASSERT(near(value_of(m, "replica_compute_tps"), 4 * 800e12 / (2 * 30e9)));
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 4 * 800e12 / (2 * 30e9) * 0.7));
     tco_model_free(m);
 }
 
 /* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
- * NPV = 4,504,800 + 702,124.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); residual 4,504,800 x (1 - 3/5);
+ * NPV = 4,561,800 + 702,124.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); residual 4,561,800 x (1 - 3/5);
  * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
- * break-even 4,504,800 / ((3 x 4,036,608 - 2,106,374.688) / 36) months; training 6 x 7e9 x 1e11 FLOP
+ * break-even 4,561,800 / ((3 x 4,036,608 - 2,106,374.688) / 36) months; training 6 x 7e9 x 1e11 FLOP
  * on 32 x 400 TFLOPS x 0.4 at 75% scaling = 1,093,750 s. */
 static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
     double opex = 702124.896;
-    CU_ASSERT(near(value_of(m, "npv_cost"), 4504800 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
-    CU_ASSERT(near(value_of(m, "residual_value"), 4504800 * 0.4));
+    CU_ASSERT(near(value_of(m, "npv_cost"), 4561800 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
+    CU_ASSERT(near(value_of(m, "residual_value"), 4561800 * 0.4));
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
     CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
-    CU_ASSERT(near(value_of(m, "break_even_months"), 4504800 / ((3 * 4036608.0 - 2106374.688) / 36)));
-    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 6611174.688 / (3 * 252288.0)));
+    CU_ASSERT(near(value_of(m, "break_even_months"), 4561800 / ((3 * 4036608.0 - 2106374.688) / 36)));
+    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 6668174.688 / (3 * 252288.0)));
     CU_ASSERT(near(value_of(m, "train_time_s"), 1093750));
-    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 6611174.688 / (3 * 8760)));
+    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 6668174.688 / (3 * 8760)));
     int c = tco_model_find(m, "cumulative_cost");
     CU_ASSERT_FATAL(c >= 0);
-    CU_ASSERT(near(m->items[c].years[0], 4504800 + opex));
-    CU_ASSERT(near(m->items[c].years[2], 4504800 + 3 * opex));
+    CU_ASSERT(near(m->items[c].years[0], 4561800 + opex));
+    CU_ASSERT(near(m->items[c].years[2], 4561800 + 3 * opex));
     CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
     int dep = tco_model_find(m, "depreciation");
-    CU_ASSERT(near(m->items[dep].years[1], 4504800 / 5.0));
+    CU_ASSERT(near(m->items[dep].years[1], 4561800 / 5.0));
+    /* One host needs no scale-out fabric: cluster8 buys no switch. */
+    tco_model_free(m);
+    m = load_scenario("cluster8");
+    CU_ASSERT_EQUAL(value_of(m, "host_links"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "network_capex"), 0);
     tco_model_free(m);
 }
 

@@ -1,0 +1,154 @@
+/*
+ * quotes.h - vendor price quotes from CSV files (libcsv): reading, checking,
+ * and choosing the best valid quote for each priced catalog item.
+ *
+ * The format (docs/quotes.md): a header row, columns matched case-insensitively
+ * in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
+ * Optional: quote_id, quote_date, valid_until (YYYY-MM-DD), min_qty,
+ * lead_time_weeks, notes.  Unknown columns are ignored with a warning.
+ *
+ * What real files contain is accepted: a UTF-8 byte-order mark; CRLF; quoted
+ * fields with commas, doubled quotes and newlines; blank lines; Excel's
+ * "sep=;" first line and semicolon-delimited files; prices with thousands
+ * separators or a currency symbol ("12,500.00", "¥12,500"); decimal commas
+ * where the delimiter is ';'.  What cannot be read unambiguously is a problem
+ * naming file, line and column with the offending text; UTF-16 is refused.
+ *
+ * Reading streams: a row whose item the caller does not keep costs no memory
+ * beyond counters, so a million-row file is read in constant memory.
+ */
+#ifndef TCO_QUOTES_H
+#define TCO_QUOTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/** Why a quote is or is not used. */
+typedef enum tco_quote_status {
+    TCO_QUOTE_USED,            /**< the chosen price for its item */
+    TCO_QUOTE_BEATEN,          /**< valid, but another quote is cheaper (or ties and expires sooner) */
+    TCO_QUOTE_EXPIRED,         /**< valid_until is before the as-of date */
+    TCO_QUOTE_NOT_YET_VALID,   /**< quote_date is after the as-of date */
+    TCO_QUOTE_UNDER_QTY,       /**< the scenario buys fewer than min_qty */
+    TCO_QUOTE_NOT_IN_SCENARIO, /**< a catalog item this scenario does not price */
+    TCO_QUOTE_UNKNOWN_ITEM     /**< not a catalog item at all */
+} tco_quote_status;
+
+/** Sentinel for an absent date. */
+#define TCO_NO_DATE INT32_MIN
+
+/** One quote row. */
+typedef struct tco_quote {
+    /** File as named on the command line, and the line the row starts on (1-based). */
+    const char *file;
+    long line;
+    /** Text fields as written (never interpreted as formulas); "" when absent. */
+    char *vendor, *quote_id, *item, *currency, *notes;
+    /** Price per unit in the quote's currency (> 0). */
+    double unit_price;
+    /** Reporting currency per unit of the quote's currency, and unit_price x rate. */
+    double rate, converted;
+    /** Days since 1970-01-01, or TCO_NO_DATE. */
+    int32_t quote_date, valid_until;
+    /** Minimum quantity (0 when absent) and lead time in weeks (NaN when absent). */
+    double min_qty, lead_time_weeks;
+    /** Outcome of the choice, and its reason in words ("expired 2026-10-31"). */
+    tco_quote_status status;
+    char *reason;
+} tco_quote;
+
+/** Exchange rates: pricing/fx.ini [fx] reporting = CNY, as_of = DATE, and CODE = rate keys. */
+typedef struct tco_fx {
+    /** Reporting currency code, e.g. "CNY". */
+    char reporting[4];
+    /** Date of the rates (days since 1970), or TCO_NO_DATE. */
+    int32_t as_of;
+    /** Currency codes (upper case) and reporting units per one unit. */
+    char (*codes)[4];
+    double *rates;
+    size_t n;
+    /** Where the rates come from, for sources: "pricing/fx.ini". */
+    char *path;
+} tco_fx;
+
+/**
+ * Decides whether a row is kept in memory: return true for items the caller
+ * prices (or lists).  NULL keeps nothing (check mode).
+ */
+typedef bool (*tco_quote_keep_fn)(void *ctx, const char *item);
+
+/**
+ * Receives each problem found: @p warning is true for what is reported but not
+ * an error (an unknown column).  Return false to stop reading.
+ */
+typedef bool (*tco_quote_problem_fn)(void *ctx, const tco_diag *problem, bool warning);
+
+/** Quotes read from one or more files. */
+typedef struct tco_quote_set {
+    tco_quote *quotes;
+    size_t n, cap;
+    /** Data rows read, rows not kept, errors and warnings reported. */
+    size_t rows, not_kept, errors, warnings;
+    /** File names (owned), one per file read. */
+    char **files;
+    size_t n_files;
+} tco_quote_set;
+
+/**
+ * Read quotes from @p path into @p set (appending).  Rows are checked fully;
+ * each problem goes to @p problem (which may stop the read).  Converts prices
+ * with @p fx.  Returns TCO_OK when the file was read (problems are counted in
+ * set->errors), TCO_ERR_NOINPUT when it cannot be opened, TCO_ERR_SYNTAX when
+ * the read was stopped or the file is not a quote CSV at all (no header, UTF-16),
+ * TCO_ERR_NOMEM.
+ */
+tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
+                          tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag);
+
+/** Free every quote and file name (safe on a zeroed set). */
+void tco_quotes_free(tco_quote_set *set);
+
+/**
+ * Load exchange rates from @p path (display name @p display).
+ * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
+ */
+tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
+
+/** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
+bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);
+
+/** Free the rates (safe on a zeroed struct). */
+void tco_fx_free(tco_fx *fx);
+
+/**
+ * Parse a price as written in a CSV field.  @p delim is the file's delimiter
+ * (',' or ';': with ';' the decimal mark is ','), @p currency the row's
+ * currency (a symbol in the price must agree with it).  Accepts "12500",
+ * "12,500.00", "¥12,500", "12 500,50" (';' files), "USD 1,200".  Returns true
+ * and sets *price (> 0), or false with an explanation in @p why.
+ */
+bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
+                           size_t why_size);
+
+/** Parse YYYY-MM-DD (a real calendar date) into days since 1970-01-01. */
+bool tco_parse_date(const char *text, int32_t *days);
+
+/** Format days since 1970-01-01 as YYYY-MM-DD into @p out (at least 11 bytes). */
+void tco_format_date(int32_t days, char out[16]);
+
+/**
+ * Choose for item @p item the quote that prices it: among quotes of that item
+ * valid on @p as_of (quote_date <= as_of <= valid_until) whose min_qty <=
+ * @p quantity, the lowest converted price; ties go to the earliest
+ * valid_until, then to file order.  Sets every quote's status and reason for
+ * that item.  Returns the index of the chosen quote, or -1 if none is valid.
+ */
+long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of);
+
+/** Short words for a status ("used", "expired", ...). */
+const char *tco_quote_status_name(tco_quote_status status);
+
+#endif /* TCO_QUOTES_H */
