@@ -23,6 +23,7 @@
 #include "error.h"
 #include "ini.h"
 #include "model.h"
+#include "quotes.h"
 #include "report.h"
 #include "strbuf.h"
 #include "workbook.h"
@@ -36,9 +37,13 @@
 
 /* 2026-01-01T00:00:00Z: the workbook's fixed creation time unless SOURCE_DATE_EPOCH is set. */
 #define TCO_FIXED_CREATED 1767225600
+/* Most --quotes files in one run. */
+#define TCO_MAX_QUOTE_FILES 32
 
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json] [--root DIR]\n"
+    "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD]\n"
+    "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -56,6 +61,9 @@ static const char usage_text[] =
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
     "                        (default: the current folder if it has them, else\n"
     "                        $TCO_ROOT, else the folder tco was built from)\n"
+    "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
+    "                        item takes the lowest valid quote; repeatable\n"
+    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
     "  -l, --list            list the scenarios and exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
@@ -64,6 +72,8 @@ static const char usage_text[] =
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
     "  tco --scenario cluster32 --format json   the same, summary as JSON\n"
     "  tco --scenario all                       every scenario in scenarios/\n"
+    "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
+    "  tco quotes check vendor.csv              report every problem in a quote file\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
@@ -231,8 +241,107 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
 }
 
 /* Load one scenario, write its workbook (default out/NAME.xlsx) and print its summary. */
+/* Vendor quotes given on the command line, and the date they are judged on. */
+typedef struct quote_opts {
+    const char *files[TCO_MAX_QUOTE_FILES];
+    size_t n;
+    int32_t as_of;
+} quote_opts;
+
+/* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size:
+ * for each item the model prices, the first TCO_QUOTE_LIST_CAP rows and every row that is the
+ * best valid quote so far (so the final choice sees the winner); for other items, the first
+ * TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
+#define TCO_QUOTE_LIST_CAP 1000
+
+typedef struct item_best {
+    const char *item;  /* borrowed from the model */
+    double quantity;   /* bought by the scenario */
+    size_t kept;
+    bool any;
+    double converted;  /* best valid so far */
+    int64_t valid_until;
+} item_best;
+
+typedef struct keep_ctx {
+    const tco_model *m;
+    int32_t as_of;
+    item_best *items;
+    size_t n_items;
+    size_t others;
+} keep_ctx;
+
+static bool keep_quote(void *vctx, const tco_quote *q)
+{
+    keep_ctx *k = vctx;
+    item_best *b = NULL;
+    for (size_t i = 0; i < k->n_items && b == NULL; i++)
+        if (strcasecmp(k->items[i].item, q->item) == 0)
+            b = &k->items[i];
+    if (b == NULL)
+        return k->others++ < TCO_QUOTE_LIST_CAP;
+    bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
+                 (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
+    int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
+    bool best = valid && (!b->any || q->converted < b->converted ||
+                          (q->converted == b->converted && until < b->valid_until));
+    if (best) {
+        b->any = true;
+        b->converted = q->converted;
+        b->valid_until = until;
+    }
+    return best || b->kept++ < TCO_QUOTE_LIST_CAP;
+}
+
+/* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
+static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
+{
+    (void)ctx;
+    if (warning)
+        fprintf(stderr, "tco: warning: %s\n", problem->message);
+    return warning;
+}
+
+/* Read the quote files and price the model from them. */
+static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
+                              tco_diag *d)
+{
+    char *fx_path = root_path(root, "pricing/fx.ini");
+    if (fx_path == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    tco_error e = tco_fx_load(fx_path, NULL, fx, d);
+    free(fx_path);
+    if (e != TCO_OK)
+        return e;
+    if (strcmp(fx->reporting, "CNY") != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
+                            "found %s", fx->path, fx->reporting);
+    keep_ctx k = {m, q->as_of, NULL, 0, 0};
+    k.items = calloc(m->n_items, sizeof *k.items);
+    if (k.items == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].quote_item) {
+            int qty = tco_model_find(m, m->items[i].quote_qty);
+            k.items[k.n_items++] = (item_best){m->items[i].quote_item, m->items[qty].value, 0, false, 0, 0};
+        }
+    for (size_t i = 0; i < q->n && e == TCO_OK; i++)
+        e = tco_quotes_read(q->files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
+    free(k.items);
+    if (e != TCO_OK)
+        return e;
+    char **items = NULL;
+    size_t n_items = 0;
+    if ((e = tco_catalog_quote_items(root, &items, &n_items, d)) == TCO_OK)
+        e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, d);
+    for (size_t i = 0; i < n_items; i++)
+        free(items[i]);
+    free(items);
+    return e;
+}
+
 static int run_scenario(const char *root, const char *scenario, const char *out, bool json,
-                        const tco_workbook_options *wo)
+                        const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
     char *spath = scenario_path(root, scenario, &d);
@@ -244,12 +353,22 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         return fail(&d);
     }
     free(spath);
+    tco_quote_set set = {0};
+    tco_fx fx = {0};
+    if (quotes->n > 0 && apply_quotes(root, m, quotes, &set, &fx, &d) != TCO_OK) {
+        tco_model_free(m);
+        tco_quotes_free(&set);
+        tco_fx_free(&fx);
+        return fail(&d);
+    }
 
     char *default_out = NULL;
     if (out == NULL) {
         if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
             tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
             tco_model_free(m);
+            tco_quotes_free(&set);
+            tco_fx_free(&fx);
             return fail(&d);
         }
         tco_strbuf b = {0};
@@ -271,6 +390,91 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     free(default_out);
     tco_model_free(m);
+    tco_quotes_free(&set);
+    tco_fx_free(&fx);
+    return rc;
+}
+
+/* Problems of `tco quotes check`: every one is printed, reading goes on. */
+static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
+{
+    (void)ctx;
+    fprintf(stderr, "%s%s\n", warning ? "warning: " : "", problem->message);
+    return true;
+}
+
+/* The item ids quotes may name (catalog items and template quote ids), for `quotes check`. */
+typedef struct known_items {
+    char **items;
+    size_t n;
+    size_t unknown;
+} known_items;
+
+/* Check mode keeps no row; an item that is not in the catalog is an error. */
+static bool check_item(void *vctx, const tco_quote *q)
+{
+    known_items *k = vctx;
+    for (size_t i = 0; i < k->n; i++)
+        if (strcasecmp(k->items[i], q->item) == 0)
+            return false;
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < k->n; i++) {
+        size_t dist = tco_edit_distance(q->item, k->items[i]);
+        if (dist < best_d)
+            best_d = dist, best = k->items[i];
+    }
+    k->unknown++;
+    if (best)
+        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s' (did you mean '%s'?)\n", q->file, q->line,
+                q->item_column, q->item, best);
+    else
+        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s'; expected a card tier, a host or one of the "
+                "template's quote ids\n", q->file, q->line, q->item_column, q->item);
+    return false;
+}
+
+/* `tco quotes check FILE...`: read every file fully, report every problem; exit 65 if any. */
+static int quotes_check(const char *root, int argc, char **argv)
+{
+    if (argc == 0)
+        return usage_error("quotes check: expected one or more CSV files");
+    tco_diag d = {0};
+    tco_fx fx = {0};
+    char *fx_path = root_path(root, "pricing/fx.ini");
+    if (fx_path == NULL || tco_fx_load(fx_path, NULL, &fx, &d) != TCO_OK) {
+        free(fx_path);
+        return fail(&d);
+    }
+    free(fx_path);
+    char **items = NULL;
+    size_t n_items = 0;
+    if (tco_catalog_quote_items(root, &items, &n_items, &d) != TCO_OK) {
+        tco_fx_free(&fx);
+        return fail(&d);
+    }
+    int rc = 0;
+    for (int i = 0; i < argc; i++) {
+        tco_quote_set set = {0};
+        known_items known = {items, n_items, 0};
+        tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, NULL, &set, &d);
+        set.errors += known.unknown;
+        if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
+            fprintf(stderr, "tco: %s\n", d.message);
+            rc = rc ? rc : tco_exit_code(e);
+        } else if (e == TCO_ERR_SYNTAX && set.errors == 0) {
+            fprintf(stderr, "%s\n", d.message);
+            rc = rc ? rc : 65;
+        }
+        printf("%s: %zu rows, %zu errors, %zu warnings\n", argv[i], set.rows, set.errors, set.warnings);
+        if (set.errors > 0)
+            rc = rc ? rc : 65;
+        tco_quotes_free(&set);
+    }
+    for (size_t i = 0; i < n_items; i++)
+        free(items[i]);
+    free(items);
+    tco_fx_free(&fx);
     return rc;
 }
 
@@ -292,14 +496,25 @@ int main(int argc, char **argv)
         {"scenario", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
         {"list", no_argument, NULL, 'l'},           {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0},
+        {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
+        {"as-of", required_argument, NULL, 'a'},    {NULL, 0, NULL, 0},
     };
+    quote_opts quotes = {.n = 0, .as_of = (int32_t)(time(NULL) / 86400)};
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
     bool list = false;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":s:o:f:r:lhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:", longopts, NULL)) != -1) {
         switch (c) {
+        case 'q':
+            if (quotes.n == TCO_MAX_QUOTE_FILES)
+                return usage_error("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
+            quotes.files[quotes.n++] = optarg;
+            break;
+        case 'a':
+            if (!tco_parse_date(optarg, &quotes.as_of))
+                return usage_error("--as-of: expected a date as YYYY-MM-DD, found '%s'", optarg);
+            break;
         case 's': scenario = optarg; break;
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
@@ -310,6 +525,10 @@ int main(int argc, char **argv)
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
+    }
+    if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
+        const char *qroot = find_root(root_arg);
+        return quotes_check(qroot, argc - optind - 2, argv + optind + 2);
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
@@ -349,7 +568,7 @@ int main(int argc, char **argv)
     tco_workbook_options wo = {.created = created, .currency = "CNY"};
     bool json = strcmp(format, "json") == 0;
     if (strcmp(scenario, "all") != 0)
-        return run_scenario(root, scenario, out, json, &wo);
+        return run_scenario(root, scenario, out, json, &wo, &quotes);
     if (out != NULL)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
@@ -368,7 +587,7 @@ int main(int argc, char **argv)
             fputs(",\n", stdout);
         else if (!json && i > 0)
             fputs("\n", stdout);
-        int r = run_scenario(root, names[i], NULL, json, &wo);
+        int r = run_scenario(root, names[i], NULL, json, &wo, &quotes);
         if (r != 0 && rc == 0)
             rc = r;
         free(names[i]);

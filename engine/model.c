@@ -1645,7 +1645,8 @@ static tco_item *model_add_input(tco_model *m, const char *name)
     return it;
 }
 
-tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of, tco_diag *diag)
+tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                 char *const *known_items, size_t n_known, tco_diag *diag)
 {
     m->quotes = set;
     m->as_of = as_of;
@@ -1709,9 +1710,16 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         tco_quote *q = &set->quotes[i];
         if (q->reason != NULL)
             continue; /* decided by a choice above */
-        q->status = TCO_QUOTE_NOT_IN_SCENARIO;
+        bool known = false;
+        for (size_t k = 0; k < n_known && !known; k++)
+            known = strcasecmp(known_items[k], q->item) == 0;
+        q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
         tco_strbuf b = {0};
-        tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
+        if (known)
+            tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
+        else
+            tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
+                              q->item);
         q->reason = tco_strbuf_take(&b);
     }
     return tco_model_evaluate(m, diag);

@@ -188,13 +188,15 @@ bool tco_model_prices_item(const tco_model *model, const char *item);
  * choose the best quote valid on @p as_of for the quantity the model buys
  * (tco_quotes_choose), set the input to its converted price (a plain value,
  * source naming the quote) and re-evaluate.  Quotes for items the model does
- * not price are marked not used, with the reason.  Adds an input fx_CODE for
+ * not price are marked not used, with the reason: an item in @p known_items
+ * (tco_catalog_quote_items()) is not bought by this scenario, any other is
+ * unknown.  Adds an input fx_CODE for
  * each foreign currency quoted.  Keeps @p set for the workbook's Quotes sheet
  * (the caller keeps it alive until the model is freed).
  * Errors: TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                 tco_diag *diag);
+                                 char *const *known_items, size_t n_known, tco_diag *diag);
 
 /**
  * Every item id quotes may name under @p root: the sections of the catalog files

@@ -322,6 +322,7 @@ typedef struct reader {
     bool row_pending;
     /* header */
     bool have_header;
+    bool header_bad; /* the header has errors: rows are counted, not read */
     int col_of[N_COLS]; /* field index of each known column, -1 if absent */
     size_t header_fields;
     bool stop;
@@ -395,6 +396,7 @@ static char *trimmed_dup(const char *s)
 
 static void on_header(reader *r)
 {
+    size_t errors = r->set->errors;
     for (int c = 0; c < N_COLS; c++)
         r->col_of[c] = -1;
     r->header_fields = r->n_fields;
@@ -425,6 +427,7 @@ static void on_header(reader *r)
             report(r, false, r->row_line, "the header lacks the required column '%s' (required: vendor, item, "
                    "unit_price, currency)", col_names[c]);
     r->have_header = true;
+    r->header_bad = r->set->errors > errors;
 }
 
 static const char *field(const reader *r, int col)
@@ -450,6 +453,8 @@ static void on_data_row(reader *r)
 {
     long line = r->row_line;
     r->set->rows++;
+    if (r->header_bad)
+        return;
     if (r->too_many || r->n_fields != r->header_fields) {
         report(r, false, line, "expected %zu fields as in the header, found %s%zu", r->header_fields,
                r->too_many ? "more than " : "", r->n_fields);
@@ -467,8 +472,8 @@ static void on_data_row(reader *r)
     }
     for (char *p = currency; *p; p++)
         *p = (char)toupper((unsigned char)*p);
-    tco_quote q = {.file = r->file, .line = line, .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE,
-                   .lead_time_weeks = NAN};
+    tco_quote q = {.file = r->file, .line = line, .item_column = r->col_of[COL_ITEM] + 1,
+                   .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
     if (blank(field(r, COL_VENDOR)))
         report(r, false, line, "column %zu (%s): expected a vendor name, found an empty field", COLREF(COL_VENDOR));
@@ -506,16 +511,16 @@ static void on_data_row(reader *r)
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
         report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME), lt);
 #undef COLREF
-    bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, item);
+    q.item = item;
+    q.currency = currency;
+    q.converted = q.unit_price * q.rate;
+    bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, &q);
     if (!keep) {
         r->set->not_kept++;
         free(item);
         free(currency);
         return;
     }
-    q.converted = q.unit_price * q.rate;
-    q.item = item;
-    q.currency = currency;
     q.vendor = trimmed_dup(field(r, COL_VENDOR));
     q.quote_id = trimmed_dup(field(r, COL_QUOTE_ID));
     q.notes = tco_strdup(field(r, COL_NOTES));

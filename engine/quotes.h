@@ -42,9 +42,11 @@ typedef enum tco_quote_status {
 
 /** One quote row. */
 typedef struct tco_quote {
-    /** File as named on the command line, and the line the row starts on (1-based). */
+    /** File as named on the command line, the line the row starts on (1-based), and the
+     *  1-based column of the item field (for messages). */
     const char *file;
     long line;
+    int item_column;
     /** Text fields as written (never interpreted as formulas); "" when absent. */
     char *vendor, *quote_id, *item, *currency, *notes;
     /** Price per unit in the quote's currency (> 0). */
@@ -75,10 +77,11 @@ typedef struct tco_fx {
 } tco_fx;
 
 /**
- * Decides whether a row is kept in memory: return true for items the caller
- * prices (or lists).  NULL keeps nothing (check mode).
+ * Decides whether a checked row is kept in memory: return true for items the
+ * caller prices (or lists).  @p q is valid only during the call (its strings
+ * are not yet owned).  NULL keeps nothing.
  */
-typedef bool (*tco_quote_keep_fn)(void *ctx, const char *item);
+typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
 
 /**
  * Receives each problem found: @p warning is true for what is reported but not

@@ -1,7 +1,9 @@
 /* workbook.c - the XLSX renderer (libxlsxwriter). */
 #include "workbook.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <strings.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -622,6 +624,87 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), SOURCE_WIDTH, NULL);
 }
 
+/* The Quotes sheet: every quote kept, its conversion as a live formula over the fx_ inputs,
+ * and whether it was used (or why not).  Text from the files is written as text. */
+static void write_quotes(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    const tco_quote_set *set = m->quotes;
+    char asof[16];
+    tco_format_date(m->as_of, asof);
+    write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
+    tco_strbuf note = {0};
+    tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
+                      "whose minimum quantity the scenario meets. Converted = unit price x the fx_ rate on Inputs.",
+                      set->rows, asof);
+    write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
+    tco_strbuf_free(&note);
+    static const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
+                                        "Rate", "Converted (CNY)", "Quote date", "Valid until", "Min qty",
+                                        "Lead time (weeks)", "Status", "Reason", "Notes"};
+    for (int c = 0; c < 16; c++)
+        write_text(w, ws, ROW_HEADER, c, heads[c], c == 1 || (c >= 5 && c <= 8) || c == 11 || c == 12 ? w->header_right : w->header);
+    int row = ROW_FIRST;
+    for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
+        const tco_quote *q = &set->quotes[i];
+        char d[16];
+        write_text(w, ws, row, 0, q->file, w->text);
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 1, (double)q->line, w->fmt[TCO_FMT_COUNT]), "quote");
+        write_text(w, ws, row, 2, q->vendor, w->text);
+        write_text(w, ws, row, 3, q->quote_id, w->text);
+        write_text(w, ws, row, 4, q->item, w->text);
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price, w->fmt[TCO_FMT_NUMBER]), "quote");
+        write_text(w, ws, row, 6, q->currency, w->text);
+        char rate_name[16] = "";
+        if (strcasecmp(q->currency, "CNY") != 0) {
+            snprintf(rate_name, sizeof rate_name, "fx_%c%c%c", tolower((unsigned char)q->currency[0]),
+                     tolower((unsigned char)q->currency[1]), tolower((unsigned char)q->currency[2]));
+        }
+        tco_strbuf f = {0};
+        char c6[4], c8[4];
+        col_letters(5, c6);
+        col_letters(7, c8);
+        if (rate_name[0] && tco_model_find(m, rate_name) >= 0) {
+            tco_strbuf_printf(&f, "=%s", rate_name);
+            write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
+        } else {
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
+        }
+        tco_strbuf_free(&f);
+        tco_strbuf_printf(&f, "=%s%d*%s%d", c6, row + 1, c8, row + 1);
+        write_formula(w, ws, row, 8, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER], q->unit_price * q->rate);
+        tco_strbuf_free(&f);
+        if (q->quote_date != TCO_NO_DATE) {
+            tco_format_date(q->quote_date, d);
+            write_text(w, ws, row, 9, d, w->text);
+        }
+        if (q->valid_until != TCO_NO_DATE) {
+            tco_format_date(q->valid_until, d);
+            write_text(w, ws, row, 10, d, w->text);
+        }
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 11, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
+        if (!isnan(q->lead_time_weeks))
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_NUMBER]),
+                  "quote");
+        write_text(w, ws, row, 13, tco_quote_status_name(q->status), q->status == TCO_QUOTE_USED ? w->total_label : w->text);
+        write_text(w, ws, row, 14, q->reason, w->source_nowrap);
+        write_text(w, ws, row, 15, q->notes, w->source_nowrap);
+    }
+    if (set->not_kept > 0) {
+        tco_strbuf more = {0};
+        tco_strbuf_printf(&more, "%zu further rows name items this scenario does not buy; they are not listed.",
+                          set->not_kept);
+        write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
+        tco_strbuf_free(&more);
+    }
+    worksheet_set_column(ws, 0, 0, 28, NULL);
+    worksheet_set_column(ws, 1, 1, 6, NULL);
+    worksheet_set_column(ws, 2, 4, 16, NULL);
+    worksheet_set_column(ws, 5, 12, 12, NULL);
+    worksheet_set_column(ws, 13, 13, 20, NULL);
+    worksheet_set_column(ws, 14, 15, 50, NULL);
+}
+
 /* "Capex sheet, capex_total" style pointer from a Summary row to the line it shows. */
 static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
@@ -796,6 +879,7 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     lxw_worksheet *summary = add_sheet(&w, "Summary", 0x70AD47, true);
     /* With a tier catalog beside the inputs, print the two tables on separate pages. */
     lxw_worksheet *inputs = add_sheet(&w, "Inputs", 0xFFC000, m->n_tiers == 0);
+    lxw_worksheet *quotes = m->quotes ? add_sheet(&w, "Quotes", 0xFFC000, true) : NULL;
     lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
     if (calc == NULL && w.err == TCO_OK)
         w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
@@ -803,6 +887,8 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
         calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080, true);
     if (w.err == TCO_OK) {
         write_inputs(&w, inputs);
+        if (quotes && w.err == TCO_OK)
+            write_quotes(&w, quotes);
         place_lines(&w);
         for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
             write_calc_sheet(&w, calc[s], (int)s);

@@ -181,6 +181,64 @@ assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!I5/M
 assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
 PY
 
+# Vendor quotes: the example file prices cluster32's cards at SG-55's 12,100 USD x 7.1 = 85,910 CNY.
+run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --out "$T/q.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "quoted prices not applied as expected"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["inputs"]["card_price"]["value"] == 85910, d["inputs"]["card_price"]
+assert d["outputs"]["card_capex"]["value"] == 32 * 85910
+assert d["inputs"]["host_price"]["value"] == 185000
+assert d["inputs"]["fx_usd"]["value"] == 7.1
+assert d["inputs"]["card_price"]["source"].startswith("quote SG-55 from Lion City Tech (")
+PY
+member "$T/q.xlsx" xl/workbook.xml | grep -q 'name="Quotes"' && ok || bad "no Quotes sheet"
+run 64 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 30/11/2026
+expect_err "--as-of: expected a date as YYYY-MM-DD, found '30/11/2026'"
+
+# Text from a quote file never becomes a formula.
+printf 'vendor,item,unit_price,currency,notes,quote_id\n"=HYPERLINK(""http://example.invalid"",""x"")",D-M,90000,CNY,+cmd|calc,@SUM(1)\n' >"$T/inject.csv"
+run 0 --root "$SRC" --scenario cluster32 --quotes "$T/inject.csv" --as-of 2026-11-30 --out "$T/inject.xlsx"
+python3 - "$T/inject.xlsx" <<'PY' && ok || bad "text from a quote file became a formula"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+sheets = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
+strings = z.read("xl/sharedStrings.xml").decode()
+formulas = re.findall(r"<f>([^<]*)</f>", sheets)
+assert not any("HYPERLINK" in f or "cmd" in f or f.startswith("@") for f in formulas), formulas
+assert '<t>=HYPERLINK("http://example.invalid","x")</t>' in strings and "<t>+cmd|calc</t>" in strings
+PY
+
+# A bad quote row stops the run: exit 65, file, line and column named, no workbook.
+printf 'vendor,item,unit_price,currency\nA,D-M,"12,50",CNY\n' >"$T/badq.csv"
+run 65 --root "$SRC" --scenario cluster32 --quotes "$T/badq.csv" --out "$T/badq.xlsx"
+expect_err "$T/badq.csv:2: column 3 (unit_price): expected ',' only between groups of three digits"
+[ -e "$T/badq.xlsx" ] && bad "workbook written despite a bad quote file" || ok
+
+# Streaming: beyond the first 1,000 rows of an item only a new best is kept, and it still wins.
+python3 -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("vendor,item,unit_price,currency,valid_until\n")
+    for i in range(1500):
+        f.write("Bulk %d,D-M,90000,CNY,2027-06-30\n" % i)
+    f.write("Late expired,D-M,70000,CNY,2026-01-31\n")
+    f.write("Late best,D-M,80000,CNY,2027-06-30\n")
+' "$T/many.csv"
+run 0 --root "$SRC" --scenario cluster32 --quotes "$T/many.csv" --as-of 2026-11-30 --out "$T/many.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["card_price"]["value"] == 80000; assert "Late best" in d["inputs"]["card_price"]["source"]' "$T/out" && ok || bad "the best quote after the listing cap was not chosen"
+
+# tco quotes check: every problem, a summary line, exit 65 when any.
+run 0 --root "$SRC" quotes check "$SRC/pricing/example-quotes.csv"
+expect_out "example-quotes.csv: 9 rows, 0 errors, 0 warnings"
+printf 'vendor,item,unit_price,currency,colour\nA,D-M,abc,CNY,red\nB,D-M,500,XYZ,blue\nC,D-LL,1.000,CNY,\n' >"$T/check.csv"
+run 65 --root "$SRC" quotes check "$T/check.csv"
+expect_err "$T/check.csv:1: column 5: unknown column 'colour' is ignored"
+expect_err "$T/check.csv:2: column 3 (unit_price): expected a price such as 12500 or 12,500.00, found 'abc'"
+expect_err "$T/check.csv:3: column 4 (currency): expected a currency code with a rate in"
+expect_err "$T/check.csv:4: column 2 (item): unknown item 'D-LL' (did you mean 'D-L'?)"
+expect_out "$T/check.csv: 3 rows, 3 errors, 1 warnings"
+
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
 expect_out "75  CNY"
