@@ -64,6 +64,8 @@ static const char usage_text[] =
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
+    "      --force           replace the workbook even if Excel or LibreOffice\n"
+    "                        has it open (their lock file exists)\n"
     "  -l, --list            list the scenarios and exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
@@ -376,9 +378,16 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         out = default_out = tco_strbuf_take(&b);
     }
     int rc = 0;
+    char lock[4200];
     if (out == NULL)
         rc = fail(&(tco_diag){TCO_ERR_NOMEM, "out of memory"});
-    else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
+    else if (!wo->force && tco_workbook_locked(out, lock, sizeof lock)) {
+        tco_diag_set(&d, TCO_ERR_CANTCREATE,
+                     "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force to "
+                     "replace it anyway",
+                     out, lock);
+        rc = fail(&d);
+    } else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
     else if (json)
         tco_report_json(m, "CNY", out, stdout);
@@ -497,11 +506,12 @@ int main(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
         {"list", no_argument, NULL, 'l'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
-        {"as-of", required_argument, NULL, 'a'},    {NULL, 0, NULL, 0},
+        {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
     };
     quote_opts quotes = {.n = 0, .as_of = (int32_t)(time(NULL) / 86400)};
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
-    bool list = false;
+    bool list = false, force = false;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:", longopts, NULL)) != -1) {
@@ -511,6 +521,7 @@ int main(int argc, char **argv)
                 return usage_error("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
             quotes.files[quotes.n++] = optarg;
             break;
+        case 'F': force = true; break;
         case 'a':
             if (!tco_parse_date(optarg, &quotes.as_of))
                 return usage_error("--as-of: expected a date as YYYY-MM-DD, found '%s'", optarg);
@@ -565,7 +576,7 @@ int main(int argc, char **argv)
         created = (time_t)sde_v;
     }
 
-    tco_workbook_options wo = {.created = created, .currency = "CNY"};
+    tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
     bool json = strcmp(format, "json") == 0;
     if (strcmp(scenario, "all") != 0)
         return run_scenario(root, scenario, out, json, &wo, &quotes);

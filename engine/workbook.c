@@ -2,7 +2,9 @@
 #include "workbook.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <strings.h>
 #include <math.h>
 #include <stdio.h>
@@ -799,6 +801,61 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     worksheet_activate(ws);
 }
 
+bool tco_workbook_locked(const char *path, char *lock, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    const char *base = slash ? slash + 1 : path;
+    struct stat st;
+    snprintf(lock, size, "%.*s~$%s", dirlen, path, base);
+    if (lstat(lock, &st) == 0)
+        return true;
+    snprintf(lock, size, "%.*s.~lock.%s#", dirlen, path, base);
+    return lstat(lock, &st) == 0;
+}
+
+/* True if process @p pid is gone (or a zombie, which will never finish its write). */
+static bool process_gone(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');
+    return paren != NULL && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* Remove temporaries (.tco-PID.tmp) that a killed run left in @p dir: those whose process is gone. */
+static void sweep_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid;
+        char tail[8];
+        if (sscanf(e->d_name, ".tco-%ld.tm%1[p]", &pid, tail) != 2 || pid <= 0 || pid == (long)getpid())
+            continue;
+        char expect[64];
+        snprintf(expect, sizeof expect, ".tco-%ld.tmp", pid);
+        if (strcmp(expect, e->d_name) != 0 || !process_gone(pid))
+            continue;
+        tco_strbuf p = {0};
+        tco_strbuf_printf(&p, "%s/%s", dir, e->d_name);
+        if (!p.failed)
+            unlink(tco_strbuf_str(&p));
+        tco_strbuf_free(&p);
+    }
+    closedir(d);
+}
+
 /* Folder part of @p path ("." when none), heap. */
 static char *dir_of(const char *path)
 {
@@ -831,6 +888,7 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
         return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: exists and is not a regular file; refusing to replace it",
                             path);
     }
+    sweep_stale(dir);
     /* The temporary name is short, so any name that fits the folder works: .tco-PID.tmp */
     tco_strbuf tb = {0};
     tco_strbuf_printf(&tb, "%s/.tco-%ld.tmp", dir, (long)getpid());

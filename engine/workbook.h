@@ -11,13 +11,15 @@
  * formula (DESIGN.md invariant 4).
  *
  * The file is written to a temporary name in the target's folder
- * (.tco-PID.tmp) and renamed
+ * (.tco-PID.tmp; one left by a killed run is removed by the next) and renamed
  * into place only after workbook_close() succeeds, so an existing workbook is
  * never left half-written.
  */
 #ifndef TCO_WORKBOOK_H
 #define TCO_WORKBOOK_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <time.h>
 
 #include "error.h"
@@ -29,6 +31,8 @@ typedef struct tco_workbook_options {
     time_t created;
     /** Reporting currency code shown in money formats, e.g. "CNY". */
     const char *currency;
+    /** Replace the target even when a spreadsheet application's lock file says it is open. */
+    bool force;
 } tco_workbook_options;
 
 /**
@@ -40,6 +44,13 @@ typedef struct tco_workbook_options {
  */
 tco_error tco_workbook_write(const tco_model *model, const char *path, const tco_workbook_options *opts,
                              tco_diag *diag);
+
+/**
+ * If a spreadsheet application has @p path open, name its lock file: Excel's
+ * "~$NAME.xlsx" or LibreOffice's ".~lock.NAME.xlsx#" beside it.  Returns true
+ * and writes the lock file's path into @p lock (size @p size) when one exists.
+ */
+bool tco_workbook_locked(const char *path, char *lock, size_t size);
 
 /**
  * The cell reference text that formulas use for item @p index: its defined
