@@ -99,14 +99,14 @@ expect_err "expected a folder holding pricing/ and templates/"
 
 # Bad data: 65, one line naming file and place, and nothing written.
 MINI="$SRC/tests/fixtures/roots/mini"
-run 65 --root "$MINI" --scenario bad_key_typo --out "$T/bad.xlsx"
-expect_err "scenarios/bad_key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
+run 65 --root "$MINI" --scenario "$SRC/tests/fixtures/bad/scenarios/key_typo.ini" --out "$T/bad.xlsx"
+expect_err "tests/fixtures/bad/scenarios/key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
 expect_err_lines 1
 [ -e "$T/bad.xlsx" ] && bad "a workbook was written for bad input" || ok
 
 # An existing workbook survives a failed run untouched.
 printf 'previous workbook' >"$T/keep.xlsx"
-run 65 --root "$MINI" --scenario bad_div_zero --out "$T/keep.xlsx"
+run 65 --root "$MINI" --scenario "$SRC/tests/fixtures/bad/scenarios/div_zero.ini" --out "$T/keep.xlsx"
 expect_err "division by zero"
 [ "$(cat "$T/keep.xlsx")" = "previous workbook" ] && ok || bad "previous workbook changed by a failed run"
 no_temp_left "$T"

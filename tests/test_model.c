@@ -324,11 +324,12 @@ static void test_scenario_overrides_catalog_entry(void)
     tco_model_free(m);
 }
 
-/* Every tests/fixtures/roots/mini/scenarios/bad_*.ini starts with "; expect: EXIT message-fragment". */
+/* Every tests/fixtures/bad/scenarios/ *.ini starts with "; expect: EXIT message-fragment"; each is
+ * loaded with the mini root's templates and catalog. */
 static void test_bad_fixtures(void)
 {
     glob_t g;
-    CU_ASSERT_EQUAL_FATAL(glob(MINI "/scenarios/bad_*.ini", 0, NULL, &g), 0);
+    CU_ASSERT_EQUAL_FATAL(glob(TCO_SOURCE_DIR "/tests/fixtures/bad/scenarios/*.ini", 0, NULL, &g), 0);
     CU_ASSERT(g.gl_pathc >= 15);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         FILE *f = fopen(g.gl_pathv[i], "r");

@@ -199,7 +199,7 @@ static void test_bad_files(void)
     tco_fx fx = test_fx();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512];
-        snprintf(path, sizeof path, Q "bad/%s", cases[i].file);
+        snprintf(path, sizeof path, TCO_SOURCE_DIR "/tests/fixtures/bad/quotes/%s", cases[i].file);
         problems pr = {0};
         tco_quote_set set = {0};
         tco_diag d = {0};
