@@ -346,6 +346,17 @@ const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key
     return iniparser_getstring(ini->dict, entry, NULL);
 }
 
+bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char *value)
+{
+    char entry[1100];
+    entry_name(entry, sizeof entry, section, "");
+    entry[strlen(entry) - 1] = '\0';
+    if (iniparser_find_entry(ini->dict, entry) == 0 && iniparser_set(ini->dict, entry, NULL) != 0)
+        return false;
+    entry_name(entry, sizeof entry, section, key);
+    return iniparser_set(ini->dict, entry, value) == 0;
+}
+
 bool tco_ini_has_section(const tco_ini *ini, const char *section)
 {
     char entry[1100];

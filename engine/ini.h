@@ -36,6 +36,12 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
 /** Release a loaded file (safe on a zeroed struct). */
 void tco_ini_free(tco_ini *ini);
 
+/**
+ * Set [@p section] @p key to @p value in the loaded file (creating the section),
+ * as if the file said so.  Returns false on allocation failure.
+ */
+bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char *value);
+
 /** Value of [@p section] @p key (case-insensitive), or NULL when absent. */
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key);
 

@@ -37,12 +37,13 @@
 
 /* 2026-01-01T00:00:00Z: the workbook's fixed creation time unless SOURCE_DATE_EPOCH is set. */
 #define TCO_FIXED_CREATED 1767225600
-/* Most --quotes files in one run. */
+/* Most --quotes files and --set values in one run. */
 #define TCO_MAX_QUOTE_FILES 32
+#define TCO_MAX_SETS 64
 
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json] [--root DIR]\n"
-    "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD]\n"
+    "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
     "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
     "       tco --help | --version\n"
@@ -57,13 +58,17 @@ static const char usage_text[] =
     "                        out/NAME.xlsx; JSON then prints an array)\n"
     "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
     "                        out/NAME.xlsx; the out/ folder is created if missing)\n"
-    "  -f, --format FMT      summary on stdout: table (default) or json\n"
+    "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
+    "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
     "                        (default: the current folder if it has them, else\n"
     "                        $TCO_ROOT, else the folder tco was built from)\n"
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
+    "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
+    "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
+    "                        checked like the file; repeatable\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
     "  -l, --list            list the scenarios and exit\n"
@@ -248,6 +253,9 @@ typedef struct quote_opts {
     const char *files[TCO_MAX_QUOTE_FILES];
     size_t n;
     int32_t as_of;
+    /* --set overrides */
+    tco_override sets[TCO_MAX_SETS];
+    size_t n_sets;
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size:
@@ -342,7 +350,7 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     return e;
 }
 
-static int run_scenario(const char *root, const char *scenario, const char *out, bool json,
+static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
@@ -350,7 +358,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     if (spath == NULL)
         return fail(&d);
     tco_model *m = NULL;
-    if (tco_model_load(root, spath, &m, &d) != TCO_OK) {
+    if (tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &m, &d) != TCO_OK) {
         free(spath);
         return fail(&d);
     }
@@ -389,8 +397,10 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         rc = fail(&d);
     } else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
-    else if (json)
+    else if (strcmp(format, "json") == 0)
         tco_report_json(m, "CNY", out, stdout);
+    else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
+        tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
     else
         tco_report_table(m, "CNY", out, stdout);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
@@ -507,9 +517,11 @@ int main(int argc, char **argv)
         {"list", no_argument, NULL, 'l'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
         {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
+        {"set", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
-    quote_opts quotes = {.n = 0, .as_of = (int32_t)(time(NULL) / 86400)};
+    static quote_opts quotes; /* large: --set values */
+    quotes.as_of = (int32_t)(time(NULL) / 86400);
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
     bool list = false, force = false;
     opterr = 0;
@@ -522,6 +534,15 @@ int main(int argc, char **argv)
             quotes.files[quotes.n++] = optarg;
             break;
         case 'F': force = true; break;
+        case 'S': {
+            if (quotes.n_sets == TCO_MAX_SETS)
+                return usage_error("--set: at most %d values", TCO_MAX_SETS);
+            tco_diag sd = {0};
+            if (tco_override_parse(optarg, &quotes.sets[quotes.n_sets], &sd) != TCO_OK)
+                return usage_error("%s", sd.message);
+            quotes.n_sets++;
+            break;
+        }
         case 'a':
             if (!tco_parse_date(optarg, &quotes.as_of))
                 return usage_error("--as-of: expected a date as YYYY-MM-DD, found '%s'", optarg);
@@ -543,8 +564,8 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
-        return usage_error("--format: expected table or json, found '%s'", format);
+    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
+        return usage_error("--format: expected table, json or csv, found '%s'", format);
     const char *root = find_root(root_arg);
     if (root_arg && !has_project(root_arg)) {
         fprintf(stderr, "tco: --root %s: expected a folder holding pricing/ and templates/\n", root_arg);
@@ -579,7 +600,7 @@ int main(int argc, char **argv)
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
     bool json = strcmp(format, "json") == 0;
     if (strcmp(scenario, "all") != 0)
-        return run_scenario(root, scenario, out, json, &wo, &quotes);
+        return run_scenario(root, scenario, out, format, &wo, &quotes);
     if (out != NULL)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
@@ -594,11 +615,13 @@ int main(int argc, char **argv)
         fputs("[\n", stdout);
     for (int i = 0; i < n; i++) {
         fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, names[i]);
+        bool csv = strcmp(format, "csv") == 0;
         if (json && i > 0)
             fputs(",\n", stdout);
-        else if (!json && i > 0)
+        else if (!json && !csv && i > 0)
             fputs("\n", stdout);
-        int r = run_scenario(root, names[i], NULL, json, &wo, &quotes);
+        /* One CSV table for all scenarios: the header only before the first. */
+        int r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
         if (r != 0 && rc == 0)
             rc = r;
         free(names[i]);

@@ -30,6 +30,9 @@ typedef struct loader {
     ref_key *refs;
     size_t n_refs;
     int tier_file; /* catalog index of [model] tiers, -1 without */
+    const tco_override *overrides;
+    size_t n_overrides;
+    char **originals; /* per override: the value it replaced (heap), or NULL */
     char **consumed; /* "section:key" of the scenario that the model used */
     size_t n_consumed;
     tco_model *model;
@@ -385,6 +388,69 @@ static tco_error load_refs(loader *ld, const char *spec)
     return e;
 }
 
+/* Section an override names: a ref key (card) stands for the entry it names (D-M). */
+static const char *override_section(const loader *ld, const tco_override *o)
+{
+    for (size_t r = 0; r < ld->n_refs; r++)
+        if (strcasecmp(o->section, ld->refs[r].key) == 0)
+            return ld->refs[r].value;
+    return o->section;
+}
+
+/* Apply --set values to the scenario as if its file said them; remember what each replaced. */
+static tco_error apply_overrides(loader *ld)
+{
+    if (ld->n_overrides == 0)
+        return TCO_OK;
+    ld->originals = calloc(ld->n_overrides, sizeof *ld->originals);
+    if (ld->originals == NULL)
+        return oom(ld);
+    for (size_t i = 0; i < ld->n_overrides; i++) {
+        const tco_override *o = &ld->overrides[i];
+        const char *sec = override_section(ld, o);
+        const char *before = tco_ini_get(&ld->scenario, sec, o->key);
+        for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)
+            before = tco_ini_get(&ld->catalog[f], sec, o->key);
+        if (before && (ld->originals[i] = tco_strdup(before)) == NULL)
+            return oom(ld);
+        if (!tco_ini_set(&ld->scenario, sec, o->key, o->value))
+            return oom(ld);
+    }
+    return TCO_OK;
+}
+
+/* The override that set [section] key, if any. */
+static int override_of(const loader *ld, const char *section, const char *key)
+{
+    for (size_t i = 0; i < ld->n_overrides; i++)
+        if (strcasecmp(override_section(ld, &ld->overrides[i]), section) == 0 &&
+            strcasecmp(ld->overrides[i].key, key) == 0)
+            return (int)i;
+    return -1;
+}
+
+tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->arg = arg;
+    const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+    if (dot == NULL || eq == NULL || dot > eq || dot == arg || eq == dot + 1)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "--set %s: expected SECTION.KEY=VALUE, e.g. facility.pue=1.2 or "
+                            "card.price=80000", arg);
+    if ((size_t)(dot - arg) >= sizeof out->section || (size_t)(eq - dot - 1) >= sizeof out->key ||
+        strlen(eq + 1) >= sizeof out->value)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.60s: section, key or value too long", arg);
+    for (const char *p = eq + 1; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.60s: control characters are not allowed", arg);
+    snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
+    snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    snprintf(out->value, sizeof out->value, "%s", eq + 1);
+    for (char *p = out->value + strlen(out->value); p > out->value && (p[-1] == ' ');)
+        *--p = '\0';
+    return TCO_OK;
+}
+
 /* [model] tiers = FILE: the rows of per-tier inputs and lines are the sections of pricing/FILE.ini. */
 static tco_error load_tiers(loader *ld)
 {
@@ -480,8 +546,8 @@ static tco_error yes_no(loader *ld, const char *section, const char *key, bool *
 /* Parse and check one input value @p text found at src [shown] key.  Numbers: strict, within
  * min/max, whole if integer.  Text: one of the choices when the input lists them (stored in
  * the choice's spelling).  On success sets *number or *text_out (heap). */
-static tco_error input_value(loader *ld, const tco_item *it, const tco_ini *src, const char *shown, const char *key,
-                             const char *text, double *number, char **text_out)
+static tco_error input_value(loader *ld, const tco_item *it, const char *place, const char *text, double *number,
+                             char **text_out)
 {
     if (it->choices != NULL || text_out != NULL) {
         const char *chosen = text;
@@ -494,8 +560,8 @@ static tco_error input_value(loader *ld, const tco_item *it, const tco_ini *src,
                 tco_strbuf list = {0};
                 for (size_t c = 0; c < it->n_choices; c++)
                     tco_strbuf_printf(&list, "%s%s", c ? ", " : "", it->choices[c]);
-                tco_error e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected one of %s, found '%s'",
-                                           src->path, shown, key, tco_strbuf_str(&list), text);
+                tco_error e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected one of %s, found '%s'", place,
+                                           tco_strbuf_str(&list), text);
                 tco_strbuf_free(&list);
                 return e;
             }
@@ -505,9 +571,9 @@ static tco_error input_value(loader *ld, const tco_item *it, const tco_ini *src,
     }
     if (!tco_parse_number(text, number))
         return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [%s] %s: expected a number in %s (digits, '.' for decimals, no thousands "
+                            "%s: expected a number in %s (digits, '.' for decimals, no thousands "
                             "separators or units), found '%s'",
-                            src->path, shown, key, it->unit, text);
+                            place, it->unit, text);
     double v = *number;
     if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v))) {
         char lo[32] = "", hi[32] = "";
@@ -515,8 +581,8 @@ static tco_error input_value(loader *ld, const tco_item *it, const tco_ini *src,
             tco_format_double(it->min, lo);
         if (!isnan(it->max))
             tco_format_double(it->max, hi);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s%s%s%s%s%s %s, found %s", src->path, shown,
-                            key, it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected %s%s%s%s%s%s %s, found %s", place,
+                            it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
                             (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
                             it->unit, text);
     }
@@ -564,8 +630,11 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
             if (!mark_consumed(ld, row, key))
                 e = oom(ld);
         }
-        if (e == TCO_OK)
-            e = input_value(ld, it, src, row, key, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
+        if (e == TCO_OK) {
+            char place[600];
+            snprintf(place, sizeof place, "%s [%s] %s", src->path, row, key);
+            e = input_value(ld, it, place, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
+        }
     }
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
@@ -656,6 +725,8 @@ static tco_error load_input(loader *ld, const char *section)
     const char *key = NULL;
     if ((e = resolve_from(ld, section, from, &src, sec, sizeof sec, shown, sizeof shown, &key)) != TCO_OK)
         return e;
+    if (src == NULL || key == NULL) /* resolve_from sets both on success */
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s from: cannot resolve '%s'", where, from);
     const char *value = tco_ini_get(src, sec, key);
     const char *def = tco_ini_get(t, section, "default");
     bool defaulted = false;
@@ -666,17 +737,30 @@ static tco_error load_input(loader *ld, const char *section)
     if (value == NULL)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key",
                             src->path, shown, key, text ? "a value" : "a number", label, name);
-    if ((e = input_value(ld, it, src, shown, key, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
+    int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
+    char place[700];
+    if (ov >= 0)
+        snprintf(place, sizeof place, "--set %s", ld->overrides[ov].arg);
+    else
+        snprintf(place, sizeof place, "%s [%s] %s", src->path, shown, key);
+    if ((e = input_value(ld, it, place, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
         return e;
     /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
     char basis_key[300];
     snprintf(basis_key, sizeof basis_key, "%s_source", key);
     const char *basis = tco_ini_get(src, sec, basis_key);
     tco_strbuf b = {0};
-    tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
+    if (ov >= 0) {
+        tco_strbuf_printf(&b, "--set %s", ld->overrides[ov].arg);
+        if (ld->originals[ov] && (it->original = tco_strdup(ld->originals[ov])) == NULL)
+            return oom(ld);
+    } else
+        tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
     if (defaulted)
         tco_strbuf_printf(&b, " not given: template default %s", def);
-    if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
+    if (ov >= 0)
+        tco_strbuf_printf(&b, " (was %s)", it->original ? it->original : "not set");
+    else if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
         tco_strbuf_append(&b, " (scenario override of the catalog)");
     if (basis && basis[0])
         tco_strbuf_printf(&b, ": %s", basis);
@@ -1282,6 +1366,10 @@ static tco_error check_scenario_consumed(loader *ld)
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
+            for (size_t o = 0; o < ld->n_overrides; o++)
+                if (strcasecmp(override_section(ld, &ld->overrides[o]), sec) == 0)
+                    return tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: no input reads section [%s]",
+                                        ld->overrides[o].arg, ld->overrides[o].section);
             const char *best = NULL;
             size_t best_d = 3;
             const tco_ini *t = &ld->template_ini;
@@ -1337,7 +1425,14 @@ static tco_error check_scenario_consumed(loader *ld)
                 }
             }
             tco_error e;
-            if (best)
+            int ov = override_of(ld, sec, key);
+            if (ov >= 0 && best)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: unknown key '%s' (did you mean '%s'?)",
+                                 ld->overrides[ov].arg, key, best);
+            else if (ov >= 0)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: no input reads [%s] %s",
+                                 ld->overrides[ov].arg, sec, key);
+            else if (best)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", s->path, sec,
                                  key, best);
             else
@@ -1407,6 +1502,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (refs != NULL && (e = load_refs(ld, refs)) != TCO_OK)
         return e;
     if ((e = load_tiers(ld)) != TCO_OK)
+        return e;
+    if ((e = apply_overrides(ld)) != TCO_OK)
         return e;
     const char *kind = tco_ini_get(&ld->scenario, "scenario", "kind");
     if (kind != NULL) {
@@ -1554,16 +1651,26 @@ static void loader_free(loader *ld)
     }
     free(ld->refs);
     free_list(ld->consumed, (int)ld->n_consumed);
+    for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
+        free(ld->originals[i]);
+    free(ld->originals);
 }
 
 tco_error tco_model_load(const char *root, const char *scenario_path, tco_model **out, tco_diag *diag)
+{
+    return tco_model_load_with(root, scenario_path, NULL, 0, out, diag);
+}
+
+tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
+                              size_t n_overrides, tco_model **out, tco_diag *diag)
 {
     *out = NULL;
     tco_model *m = calloc(1, sizeof *m);
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
-    loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1};
+    loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
+                 .n_overrides = n_overrides};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
     if (e != TCO_OK) {
@@ -1595,6 +1702,7 @@ void tco_model_free(tco_model *m)
         free_list(it->choices, (int)it->n_choices);
         free(it->quote_item);
         free(it->quote_qty);
+        free(it->original);
         tco_node_free(it->formula);
     }
     free(m->items);

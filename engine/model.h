@@ -97,6 +97,8 @@ typedef struct tco_item {
     /** Priced by vendor quotes (template quote = ITEM): the catalog item id, e.g. "D-M" or
      *  "switch", and the input or line giving the quantity bought (quote_qty); NULL otherwise. */
     char *quote_item, *quote_qty;
+    /** For an input set with --set: the value it had before, as text (shown beside it); else NULL. */
+    char *original;
     /** The catalog's value before a quote replaced it (quote_item inputs), and whether one did. */
     double catalog_value;
     bool quoted;
@@ -152,6 +154,28 @@ typedef struct tco_model {
     int *order;
     size_t n_order;
 } tco_model;
+
+/** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
+typedef struct tco_override {
+    /** The argument as given, e.g. "facility.pue=1.2" (for messages). */
+    const char *arg;
+    /** Section (a scenario section, catalog section, or a ref key such as card), key and value. */
+    char section[128], key[128], value[512];
+} tco_override;
+
+/**
+ * Parse "SECTION.KEY=VALUE" into @p out.  Errors: TCO_ERR_USAGE with a message
+ * naming the argument and what was expected.
+ */
+tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag);
+
+/**
+ * As tco_model_load(), with @p n_overrides --set values applied to the scenario
+ * before anything is read from it; each is validated like the INI value it
+ * replaces, and the input it sets records its value before.
+ */
+tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
+                              size_t n_overrides, tco_model **out, tco_diag *diag);
 
 /**
  * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <csv.h>
+
 #include "strbuf.h"
 
 void tco_format_grouped(double v, int decimals, char *buf, size_t size)
@@ -115,6 +117,63 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
     }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);
+}
+
+/* One CSV text field, quoted; formula-looking text gets a leading apostrophe. */
+static void csv_text(FILE *out, const char *s, bool last)
+{
+    s = s ? s : "";
+    if (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') {
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "'%s", s);
+        csv_fwrite(out, tco_strbuf_str(&b), b.len);
+        tco_strbuf_free(&b);
+    } else {
+        csv_fwrite(out, s, strlen(s));
+    }
+    fputs(last ? "\r\n" : ",", out);
+}
+
+static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const char *period, double v,
+                    const char *text)
+{
+    csv_text(out, m->scenario_name, false);
+    csv_text(out, it->name, false);
+    csv_text(out, it->label, false);
+    csv_text(out, it->unit, false);
+    csv_text(out, period, false);
+    if (text)
+        csv_text(out, text, true);
+    else
+        fprintf(out, "%.16G\r\n", v);
+}
+
+void tco_report_csv(const tco_model *m, bool header, FILE *out)
+{
+    if (header)
+        fputs("scenario,name,label,unit,period,value\r\n", out);
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        char period[32];
+        switch (it->kind) {
+        case TCO_ITEM_YEAR_INDEX: break;
+        case TCO_ITEM_YEARLY:
+            for (int y = 0; y < m->n_years; y++) {
+                snprintf(period, sizeof period, "Year %d", y + 1);
+                csv_row(out, m, it, period, it->years[y], NULL);
+            }
+            if (it->partner >= 0)
+                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL);
+            break;
+        case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
+            for (int r = 0; r < m->n_tiers; r++)
+                csv_row(out, m, it, m->tier_names[r], it->tiers ? it->tiers[r] : 0,
+                        it->tier_texts ? it->tier_texts[r] : NULL);
+            break;
+        case TCO_ITEM_TOTAL: break; /* shown as the Total row of its line */
+        default: csv_row(out, m, it, "", it->value, it->text); break;
+        }
+    }
 }
 
 static void json_string(FILE *out, const char *s)

@@ -8,6 +8,7 @@
 #ifndef TCO_REPORT_H
 #define TCO_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -29,6 +30,17 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  * template's [model] section and are null when it names none.
  */
 void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
+
+/**
+ * Print every input and output of @p model as CSV (RFC 4180, via libcsv; text
+ * fields quoted), one value per row: scenario, name, label, unit, period, value;
+ * the header row first when @p header (so `--scenario all` prints one table).
+ * period is empty for a single value, "Year N" / "Total" for per-year lines and
+ * the tier for per-tier ones.  Numbers as in JSON (16 significant digits).
+ * Text a spreadsheet would read as a formula (starting with = + - @, a tab or
+ * a carriage return) is written with a leading apostrophe.
+ */
+void tco_report_csv(const tco_model *model, bool header, FILE *out);
 
 /**
  * Format @p v with @p decimals decimals and ',' thousands separators into

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
+#include "ini.h"
 #include "strbuf.h"
 
 /* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
@@ -488,11 +489,22 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
     write_text(w, ws, ROW_HEADER, 3, "Name", w->header);
     write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header);
+    bool any_original = false;
+    for (size_t i = 0; i < m->n_items; i++)
+        any_original |= m->items[i].original != NULL;
+    if (any_original)
+        write_text(w, ws, ROW_HEADER, 5, "Before --set", w->header_right);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_INPUT)
             continue;
+        double before;
+        if (it->original && !it->text && tco_parse_number(it->original, &before))
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, before, value_format(w, it, before, false)),
+                  it->name);
+        else if (it->original)
+            write_text(w, ws, row, 5, it->original, w->text);
         write_text(w, ws, row, 0, it->label, w->text);
         write_text(w, ws, row, 1, it->unit, w->text);
         write_input_value(w, ws, row, 2, it, it->value, it->text);

@@ -84,7 +84,7 @@ expect_err "tco: unknown option '--bogus'"
 run 64 --root "$SRC"
 expect_err "no scenario given"
 run 64 --root "$SRC" --scenario cluster32 --format xml
-expect_err "--format: expected table or json, found 'xml'"
+expect_err "--format: expected table, json or csv, found 'xml'"
 run 64 --root "$SRC" --scenario
 expect_err "option '--scenario' needs a value"
 run 64 --root "$SRC" --scenario 'a;b'
@@ -238,6 +238,32 @@ expect_err "$T/check.csv:2: column 3 (unit_price): expected a price such as 1250
 expect_err "$T/check.csv:3: column 4 (currency): expected a currency code with a rate in"
 expect_err "$T/check.csv:4: column 2 (item): unknown item 'D-LL' (did you mean 'D-L'?)"
 expect_out "$T/check.csv: 3 rows, 3 errors, 1 warnings"
+
+# --format csv: exact output (RFC 4180, CRLF), checked by hand: 3 x 10 = 30; 30 x 0.5 x year = 15, 30.
+run 0 --root "$MINI" --scenario good --format csv --out "$T/csv.xlsx"
+cmp -s "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" && ok || bad "--format csv differs: $(diff "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" | head -5)"
+# Text that a spreadsheet would read as a formula gets an apostrophe in CSV.
+printf '[scenario]\ntitle = =cmd|calc\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n' >"$T/f.ini"
+run 0 --root "$MINI" --scenario "$T/f.ini" --format csv --out "$T/f.xlsx"
+head -2 "$T/out" | tail -1 | grep -q '^"f",' && ok || bad "csv scenario column"
+
+# --set: what-if without editing files, exact output: price 12, rate 0.25 -> cost 36, running 9 and 18, total 63.
+run 0 --root "$MINI" --scenario good --set site.rate=0.25 --set widget.price=12 --out "$T/set.xlsx"
+sed "s#$T/set.xlsx#OUT#" "$T/out" | cmp -s - "$SRC/tests/fixtures/expected/mini-good-set.txt" && ok || bad "--set output differs: $(cat "$T/out")"
+python3 - "$T/set.xlsx" <<'PY' && ok || bad "the Inputs sheet does not show the value before --set"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+ss = re.findall(r"<t[^>]*>([^<]*)</t>", z.read("xl/sharedStrings.xml").decode())
+inputs = z.read("xl/worksheets/sheet2.xml").decode()
+assert "Before --set" in ss and "--set site.rate=0.25 (was 0.5)" in ss, ss
+assert re.search(r'<c r="F8"[^>]*><v>0.5</v></c>', inputs), "F8 (rate before) is not 0.5"
+PY
+run 65 --root "$MINI" --scenario good --set site.rate=2
+expect_err "--set site.rate=2: expected a number >= 0 and <= 1 share/yr, found 2"
+run 65 --root "$MINI" --scenario good --set site.rat=0.2
+expect_err "--set site.rat=0.2: unknown key 'rat' (did you mean 'rate'?)"
+run 64 --root "$MINI" --scenario good --set rate
+expect_err "--set rate: expected SECTION.KEY=VALUE"
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
