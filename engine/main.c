@@ -42,7 +42,7 @@
 #define TCO_MAX_SETS 64
 
 static const char usage_text[] =
-    "Usage: tco --scenario NAME [--out PATH] [--format table|json] [--root DIR]\n"
+    "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
     "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
@@ -622,6 +622,8 @@ int main(int argc, char **argv)
             fputs("\n", stdout);
         /* One CSV table for all scenarios: the header only before the first. */
         int r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+        if (r != 0 && json)
+            fputs("null", stdout); /* keep the array valid; the error is on stderr */
         if (r != 0 && rc == 0)
             rc = r;
         free(names[i]);

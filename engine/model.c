@@ -627,7 +627,9 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
             tco_strbuf_printf(&notes, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
         } else if (src == &ld->scenario) {
             tco_strbuf_printf(&notes, "%s%s: scenario override", notes.len ? "; " : "", row);
-            if (!mark_consumed(ld, row, key))
+            char basis_key[300];
+            snprintf(basis_key, sizeof basis_key, "%s_source", key);
+            if (!mark_consumed(ld, row, key) || !mark_consumed(ld, row, basis_key))
                 e = oom(ld);
         }
         if (e == TCO_OK) {

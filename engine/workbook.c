@@ -736,7 +736,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     const tco_model *m = w->m;
     tco_strbuf t = {0};
     write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
-    tco_strbuf_printf(&t, "%s over %d year%s, scenario %s (%s, %s). Costs in %s, positive, undiscounted.", m->title,
+    tco_strbuf_printf(&t, "%s over %d year%s, scenario %s (%s, %s). Costs in %s, positive; TCO undiscounted, NPV discounted.", m->title,
                       m->n_years, m->n_years == 1 ? "" : "s", m->scenario_name, m->scenario_path, m->template_path,
                       w->opts->currency);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
