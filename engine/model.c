@@ -1178,7 +1178,7 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",
-                                         "per_card_year", "tiers", "summary_*", NULL};
+                                         "per_card_year", "tiers", "summary_*", "checks", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
 {
@@ -1291,6 +1291,27 @@ static tco_error load_sheets_and_summary(loader *ld)
         it->sheet = tco_strdup(m->sheets[s].name); /* canonical spelling */
         if (it->sheet == NULL)
             return oom(ld);
+    }
+    const char *checks = tco_ini_get(t, "model", "checks");
+    if (checks != NULL) {
+        n = split_list(checks, &list);
+        if (n < 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] checks: expected a comma-separated list, found '%s'",
+                                t->path, checks);
+        m->checks = calloc((size_t)n, sizeof *m->checks);
+        for (int i = 0; i < n && e == TCO_OK; i++) {
+            int idx = tco_model_find(m, list[i]);
+            if (m->checks == NULL)
+                e = oom(ld);
+            else if (idx < 0 || m->items[idx].kind != TCO_ITEM_LINE)
+                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] checks: expected a scalar line, found '%s'",
+                                 t->path, list[i]);
+            else
+                m->checks[m->n_checks++] = idx;
+        }
+        free_list(list, n);
+        if (e != TCO_OK)
+            return e;
     }
     /* Summary: [model] summary, then summary_KIND for the scenario's kind. */
     char kind_key[300] = "";
@@ -1712,6 +1733,7 @@ void tco_model_free(tco_model *m)
         free(m->sheets[s].name);
     free(m->sheets);
     free(m->summary);
+    free(m->checks);
     free(m->order);
     for (int r = 0; r < m->n_tiers; r++)
         free(m->tier_names[r]);

@@ -136,6 +136,9 @@ typedef struct tco_model {
      *  summary_KIND for the scenario's kind. */
     int *summary;
     size_t n_summary;
+    /** The checks block on Summary ([model] checks: the master check first), indexes into items. */
+    int *checks;
+    size_t n_checks;
     /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
     int role_capex, role_opex, role_tco, role_per_card_year;
     /** Number of year columns (the `years` input; 0 when the template has no per-year lines). */

@@ -795,6 +795,25 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             row++;
         }
     }
+    /* The checks block: the master check first; each a formula naming its line. */
+    if (m->n_checks > 0 && w->err == TCO_OK) {
+        row++;
+        write_text(w, ws, row, COL_ITEM, "Checks", w->header);
+        write_text(w, ws, row, COL_UNIT, "", w->header);
+        write_text(w, ws, row, COL_VALUE, "Result", w->header_right);
+        row++;
+        for (size_t k = 0; k < m->n_checks && w->err == TCO_OK; k++, row++) {
+            const tco_item *it = &m->items[m->checks[k]];
+            lxw_format *label = k == 0 ? w->total_label : w->text;
+            write_text(w, ws, row, COL_ITEM, it->label, label);
+            tco_strbuf f = {0};
+            tco_strbuf_printf(&f, "=%s", it->name);
+            write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
+                          it->value);
+            tco_strbuf_free(&f);
+            write_summary_source(w, ws, row, source_col(m, false), it);
+        }
+    }
     /* Say so when any price is illustrative (the catalog's own wording). */
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_INPUT && m->items[i].source && strstr(m->items[i].source, "illustrative")) {
@@ -805,6 +824,20 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                        w->note);
             break;
         }
+    /* Contents: a link to each sheet. */
+    row += 2;
+    write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
+    const char *builtin[] = {"Inputs", m->quotes ? "Quotes" : NULL};
+    for (size_t s = 0; s < 2 + m->n_sheets && w->err == TCO_OK; s++) {
+        const char *name = s < 2 ? builtin[s] : m->sheets[s - 2].name;
+        if (name == NULL)
+            continue;
+        tco_strbuf url = {0};
+        tco_strbuf_printf(&url, "internal:'%s'!A1", name);
+        check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, name, NULL),
+              "contents");
+        tco_strbuf_free(&url);
+    }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m), 16, NULL);

@@ -166,6 +166,7 @@ mkdir "$T/all"
 n_scen=$(ls "$SRC/scenarios"/*.ini | wc -l)
 [ "$(ls "$T/all/out"/*.xlsx | wc -l)" -eq "$n_scen" ] && ok || bad "--scenario all wrote $(ls "$T/all/out" | wc -l) of $n_scen workbooks"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]), len(d)' "$T/all.json" "$n_scen" && ok || bad "--scenario all JSON is not an array of $n_scen"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); bad = [s["scenario"] for s in d if s["outputs"]["checks_ok"]["value"] != 1]; assert not bad, bad' "$T/all.json" && ok || bad "a scenario fails its master check"
 grep -q "^tco: \[$n_scen/$n_scen\] team-ds4\$" "$T/all.err" && ok || bad "no progress line for the last scenario: $(tail -1 "$T/all.err")"
 run 64 --root "$SRC" --scenario all --out "$T/x.xlsx"
 expect_err "--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it"
