@@ -1204,6 +1204,73 @@ static size_t utf8_chars(const char *s)
     return n;
 }
 
+/* [chart.NAME] type = column_stacked | line | pie, title, series = names. */
+static tco_error load_charts(loader *ld)
+{
+    static const char *const chart_keys[] = {"type", "title", "series", NULL};
+    tco_model *m = ld->model;
+    const tco_ini *t = &ld->template_ini;
+    for (int i = 0; i < tco_ini_section_count(t); i++) {
+        const char *sec = tco_ini_section_name(t, i);
+        if (strncmp(sec, "chart.", 6) != 0)
+            continue;
+        tco_error e = check_keys(ld, t, sec, chart_keys);
+        const char *type, *title, *series;
+        if (e == TCO_OK)
+            e = need_string(ld, t, sec, "type", &type);
+        if (e == TCO_OK)
+            e = need_string(ld, t, sec, "title", &title);
+        if (e == TCO_OK)
+            e = need_string(ld, t, sec, "series", &series);
+        if (e != TCO_OK)
+            return e;
+        tco_chart c = {0};
+        if (strcasecmp(type, "column_stacked") == 0)
+            c.type = TCO_CHART_COLUMN_STACKED;
+        else if (strcasecmp(type, "line") == 0)
+            c.type = TCO_CHART_LINE;
+        else if (strcasecmp(type, "pie") == 0)
+            c.type = TCO_CHART_PIE;
+        else
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] type: expected column_stacked, line or pie, found '%s'",
+                                t->path, sec, type);
+        char **list;
+        int n = split_list(series, &list);
+        if (n <= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected a comma-separated list, found '%s'",
+                                t->path, sec, series);
+        tco_chart *grown = realloc(m->charts, (m->n_charts + 1) * sizeof *grown);
+        c.series = calloc((size_t)n, sizeof *c.series);
+        c.title = tco_strdup(title);
+        if (grown)
+            m->charts = grown;
+        if (grown == NULL || c.series == NULL || c.title == NULL) {
+            free(c.series);
+            free(c.title);
+            free_list(list, n);
+            return oom(ld);
+        }
+        m->charts[m->n_charts++] = c;
+        tco_chart *ch = &m->charts[m->n_charts - 1];
+        for (int k = 0; k < n && e == TCO_OK; k++) {
+            int idx = tco_model_find(m, list[k]);
+            bool yearly = idx >= 0 && m->items[idx].kind == TCO_ITEM_YEARLY;
+            bool scalar = idx >= 0 && item_dim(&m->items[idx]) == 0 && m->items[idx].text == NULL;
+            if (idx < 0 || (ch->type == TCO_CHART_PIE ? !scalar : !yearly))
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected %s, found '%s'", t->path, sec,
+                                 ch->type == TCO_CHART_PIE ? "names of scalar numbers for a pie"
+                                                           : "names of per-year lines",
+                                 list[k]);
+            else
+                ch->series[ch->n_series++] = idx;
+        }
+        free_list(list, n);
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
+
 /* A sheet name every application reads the same way in a reference: starts
  * with a letter; letters (any script), digits, spaces, '-', '_'; not readable
  * as a cell reference; not one of the built-in sheets.  (libxlsxwriter writes
@@ -1292,6 +1359,8 @@ static tco_error load_sheets_and_summary(loader *ld)
         if (it->sheet == NULL)
             return oom(ld);
     }
+    if ((e = load_charts(ld)) != TCO_OK)
+        return e;
     const char *checks = tco_ini_get(t, "model", "checks");
     if (checks != NULL) {
         n = split_list(checks, &list);
@@ -1549,10 +1618,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             else if (pass == 1 && strncmp(sec, "line.", 5) == 0)
                 e = load_line(ld, sec);
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
-                     strncmp(sec, "line.", 5) != 0)
+                     strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s]: unknown section; expected [model], [input.NAME] or [line.NAME]", t->path,
-                                 sec);
+                                 "%s [%s]: unknown section; expected [model], [input.NAME], [line.NAME] or [chart.NAME]",
+                                 t->path, sec);
             if (e != TCO_OK)
                 return e;
         }
@@ -1734,6 +1803,11 @@ void tco_model_free(tco_model *m)
     free(m->sheets);
     free(m->summary);
     free(m->checks);
+    for (size_t c = 0; c < m->n_charts; c++) {
+        free(m->charts[c].title);
+        free(m->charts[c].series);
+    }
+    free(m->charts);
     free(m->order);
     for (int r = 0; r < m->n_tiers; r++)
         free(m->tier_names[r]);

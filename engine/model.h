@@ -118,6 +118,22 @@ typedef struct tco_sheet {
     bool tiered;
 } tco_sheet;
 
+/** Kinds of chart ([chart.NAME] type). */
+typedef enum tco_chart_type {
+    TCO_CHART_COLUMN_STACKED, /**< per-year lines stacked by year */
+    TCO_CHART_LINE,           /**< per-year lines as lines over the years */
+    TCO_CHART_PIE             /**< scalar items as slices */
+} tco_chart_type;
+
+/** A chart of the workbook's Charts sheet, fed by the live cells. */
+typedef struct tco_chart {
+    tco_chart_type type;
+    char *title;
+    /** Items shown: per-year lines for column and line charts, scalar items for a pie. */
+    int *series;
+    size_t n_series;
+} tco_chart;
+
 /** The loaded model. */
 typedef struct tco_model {
     /** Scenario name (file name without .ini) and title. */
@@ -136,6 +152,9 @@ typedef struct tco_model {
      *  summary_KIND for the scenario's kind. */
     int *summary;
     size_t n_summary;
+    /** Charts ([chart.NAME] sections, in template order). */
+    tco_chart *charts;
+    size_t n_charts;
     /** The checks block on Summary ([model] checks: the master check first), indexes into items. */
     int *checks;
     size_t n_checks;

@@ -719,6 +719,70 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 14, 15, 50, NULL);
 }
 
+/* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read
+ * the per-year rows where they are; a pie reads a small block of formulas (=card_capex, ...)
+ * written here, since its slices live on several sheets. */
+static void write_charts(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    write_text(w, ws, ROW_TITLE, 0, "Charts", w->title);
+    write_text(w, ws, ROW_NOTE, 0, "Each chart reads the workbook's own cells and follows every change of an input.",
+               w->note);
+    int data_row = ROW_FIRST; /* pie data blocks, in columns A-C */
+    int chart_row = ROW_FIRST;
+    for (size_t c = 0; c < m->n_charts && w->err == TCO_OK; c++) {
+        const tco_chart *ch = &m->charts[c];
+        uint8_t type = ch->type == TCO_CHART_PIE ? LXW_CHART_PIE
+                       : ch->type == TCO_CHART_LINE ? LXW_CHART_LINE
+                                                    : LXW_CHART_COLUMN_STACKED;
+        lxw_chart *chart = workbook_add_chart(w->wb, type);
+        if (chart == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        chart_title_set_name(chart, ch->title);
+        if (ch->type == TCO_CHART_PIE) {
+            write_text(w, ws, data_row, 0, ch->title, w->header);
+            write_text(w, ws, data_row, 1, "CNY", w->header_right);
+            int first = data_row + 1;
+            for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
+                const tco_item *it = &m->items[ch->series[k]];
+                int row = first + (int)k;
+                write_text(w, ws, row, 0, it->label, w->text);
+                tco_strbuf f = {0};
+                tco_strbuf_printf(&f, "=%s", it->name);
+                write_formula(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
+                tco_strbuf_free(&f);
+            }
+            int last = first + (int)ch->n_series - 1;
+            lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+            chart_series_set_categories(s, "Charts", (lxw_row_t)first, 0, (lxw_row_t)last, 0);
+            chart_series_set_values(s, "Charts", (lxw_row_t)first, 1, (lxw_row_t)last, 1);
+            data_row = last + 2;
+        } else {
+            for (size_t k = 0; k < ch->n_series; k++) {
+                const tco_item *it = &m->items[ch->series[k]];
+                const placement *p = &w->place[ch->series[k]];
+                const char *sheet = m->sheets[p->sheet].name;
+                lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+                chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
+                                            (lxw_col_t)(COL_VALUE + m->n_years - 1));
+                chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
+                                        (lxw_col_t)(COL_VALUE + m->n_years - 1));
+                chart_series_set_name(s, it->label);
+            }
+            chart_axis_set_name(chart->y_axis, "CNY");
+            chart_axis_set_num_format(chart->x_axis, "\"Year \"0");
+            chart_axis_set_num_format(chart->y_axis, "#,##0");
+        }
+        lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
+        check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
+        chart_row += 22;
+    }
+    worksheet_set_column(ws, 0, 0, 44, NULL);
+    worksheet_set_column(ws, 1, 1, 16, NULL);
+}
+
 /* "Capex sheet, capex_total" style pointer from a Summary row to the line it shows. */
 static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
@@ -828,8 +892,9 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     row += 2;
     write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
     const char *builtin[] = {"Inputs", m->quotes ? "Quotes" : NULL};
-    for (size_t s = 0; s < 2 + m->n_sheets && w->err == TCO_OK; s++) {
-        const char *name = s < 2 ? builtin[s] : m->sheets[s - 2].name;
+    for (size_t s = 0; s < 3 + m->n_sheets && w->err == TCO_OK; s++) {
+        const char *name = s < 2 ? builtin[s] : s - 2 < m->n_sheets ? m->sheets[s - 2].name
+                           : m->n_charts > 0 ? "Charts" : NULL;
         if (name == NULL)
             continue;
         tco_strbuf url = {0};
@@ -988,6 +1053,7 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
         w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
         calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080, true);
+    lxw_worksheet *charts = m->n_charts > 0 && w.err == TCO_OK ? add_sheet(&w, "Charts", 0x4472C4, true) : NULL;
     if (w.err == TCO_OK) {
         write_inputs(&w, inputs);
         if (quotes && w.err == TCO_OK)
@@ -997,6 +1063,8 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
             write_calc_sheet(&w, calc[s], (int)s);
         if (w.err == TCO_OK)
             write_summary(&w, summary);
+        if (charts && w.err == TCO_OK)
+            write_charts(&w, charts);
     }
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
     if (ce != LXW_NO_ERROR && w.err == TCO_OK)
