@@ -44,6 +44,7 @@
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
+    "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
     "       tco --help | --version\n"
@@ -71,6 +72,9 @@ static const char usage_text[] =
     "                        checked like the file; repeatable\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
+    "  -c, --compare A,B     options side by side in one workbook: each option's\n"
+    "                        sheets and a Compare sheet (A,B,... or the name of a\n"
+    "                        comparison file in scenarios/, e.g. compare-team70b)\n"
     "  -l, --list            list the scenarios and exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
@@ -79,6 +83,7 @@ static const char usage_text[] =
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
     "  tco --scenario cluster32 --format json   the same, summary as JSON\n"
     "  tco --scenario all                       every scenario in scenarios/\n"
+    "  tco --compare compare-team70b            3x W-B against 2x D-M for a 70B model\n"
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
@@ -148,6 +153,11 @@ static int compare_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static const char *scenario_stem(const char *arg, char stem[256]);
+
+/* True if scenarios/NAME.ini is a comparison ([compare] section) rather than a scenario. */
+static bool is_comparison(const char *root, const char *name);
+
 /* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable. */
 static int scenario_names(const char *root, char ***out)
 {
@@ -195,6 +205,8 @@ static int list_scenarios(const char *root)
         const char *title = "(unreadable)";
         if (path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK) {
             const char *t = tco_ini_get(&ini, "scenario", "title");
+            if (t == NULL && tco_ini_has_section(&ini, "compare"))
+                t = tco_ini_get(&ini, "compare", "title");
             title = (t && t[0]) ? t : names[i];
         }
         printf("%-16s %s\n", names[i], title);
@@ -414,6 +426,187 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     return rc;
 }
 
+/* Load one scenario with the run's --set values and quotes (freed with the set and rates). */
+typedef struct loaded {
+    tco_model *m;
+    tco_quote_set set;
+    tco_fx fx;
+} loaded;
+
+static void loaded_free(loaded *l)
+{
+    tco_model_free(l->m);
+    tco_quotes_free(&l->set);
+    tco_fx_free(&l->fx);
+    memset(l, 0, sizeof *l);
+}
+
+/* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
+static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, tco_diag *d)
+{
+    const char *list = arg;
+    tco_ini ini = {0};
+    char *path = NULL;
+    *title = NULL;
+    *stem = NULL;
+    if (strchr(arg, ',') == NULL) {
+        path = scenario_path(root, arg, d);
+        if (path == NULL)
+            return -1;
+        if (tco_ini_load(path, NULL, &ini, d) != TCO_OK) {
+            free(path);
+            return -1;
+        }
+        list = tco_ini_get(&ini, "compare", "scenarios");
+        if (list == NULL) {
+            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected two or more scenario names, found %s", path,
+                         tco_ini_has_section(&ini, "compare") ? "no such key" : "no [compare] section");
+            tco_ini_free(&ini);
+            free(path);
+            return -1;
+        }
+        const char *t = tco_ini_get(&ini, "compare", "title");
+        *title = tco_strdup(t && t[0] ? t : arg);
+        char buf[256];
+        *stem = tco_strdup(scenario_stem(arg, buf));
+    }
+    int n = 0;
+    *names = NULL;
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, list);
+    char *copy = tco_strbuf_take(&b);
+    for (char *tok = copy ? strtok(copy, ",") : NULL; tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len > 0 && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        char **grown = realloc(*names, (size_t)(n + 1) * sizeof *grown);
+        if (grown == NULL || (grown[n] = tco_strdup(tok)) == NULL) {
+            if (grown)
+                *names = grown;
+            break;
+        }
+        *names = grown;
+        n++;
+    }
+    free(copy);
+    if (*title == NULL) {
+        tco_strbuf t = {0}, s = {0};
+        tco_strbuf_append(&t, "Comparison:");
+        for (int i = 0; i < n; i++) {
+            tco_strbuf_printf(&t, "%s %s", i ? " vs" : "", (*names)[i]);
+            tco_strbuf_printf(&s, "%s%s", i ? "-vs-" : "", (*names)[i]);
+        }
+        *title = tco_strbuf_take(&t);
+        *stem = tco_strbuf_take(&s);
+    }
+    if (path)
+        tco_ini_free(&ini);
+    free(path);
+    if (n < 2 || n > 26) {
+        tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
+        return -1;
+    }
+    return n;
+}
+
+/* tco --compare: load every option, write one workbook with a Compare sheet, print each summary. */
+static int run_compare(const char *root, const char *arg, const char *out, const char *format,
+                       const tco_workbook_options *wo, const quote_opts *quotes)
+{
+    tco_diag d = {0};
+    char **names = NULL, *title = NULL, *stem = NULL;
+    int n = compare_names(root, arg, &names, &title, &stem, &d);
+    if (n < 0) {
+        free(title);
+        free(stem);
+        return fail(&d);
+    }
+    loaded opts[26];
+    memset(opts, 0, sizeof opts);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char *spath = scenario_path(root, names[i], &d);
+        if (spath == NULL || tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &opts[i].m, &d) != TCO_OK ||
+            (quotes->n > 0 && apply_quotes(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, &d) != TCO_OK))
+            rc = fail(&d);
+        free(spath);
+    }
+    char *default_out = NULL;
+    if (rc == 0 && out == NULL) {
+        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
+            tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
+            rc = fail(&d);
+        } else {
+            tco_strbuf b = {0};
+            tco_strbuf_printf(&b, "out/%s.xlsx", stem);
+            out = default_out = tco_strbuf_take(&b);
+        }
+    }
+    char lock[4200];
+    if (rc == 0 && out && !wo->force && tco_workbook_locked(out, lock, sizeof lock)) {
+        tco_diag_set(&d, TCO_ERR_CANTCREATE,
+                     "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force to "
+                     "replace it anyway",
+                     out, lock);
+        rc = fail(&d);
+    }
+    if (rc == 0) {
+        tco_model *models[26];
+        for (int i = 0; i < n; i++)
+            models[i] = opts[i].m;
+        if (tco_workbook_write_compare(models, (size_t)n, title, out, wo, &d) != TCO_OK)
+            rc = fail(&d);
+    }
+    if (rc == 0) {
+        bool json = strcmp(format, "json") == 0;
+        if (json)
+            fputs("[\n", stdout);
+        for (int i = 0; i < n; i++) {
+            if (json)
+                fputs(i ? ",\n" : "", stdout);
+            else if (i)
+                fputs("\n", stdout);
+            if (json)
+                tco_report_json(opts[i].m, "CNY", out, stdout);
+            else if (strncmp(format, "csv", 3) == 0)
+                tco_report_csv(opts[i].m, i == 0, stdout);
+            else
+                tco_report_table(opts[i].m, "CNY", i + 1 == n ? out : NULL, stdout);
+        }
+        if (json)
+            fputs("]\n", stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "tco: writing the summary to standard output failed\n");
+            rc = 74;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        loaded_free(&opts[i]);
+        free(names[i]);
+    }
+    free(names);
+    free(title);
+    free(stem);
+    free(default_out);
+    return rc;
+}
+
+static bool is_comparison(const char *root, const char *name)
+{
+    char rel[600];
+    snprintf(rel, sizeof rel, "scenarios/%s.ini", name);
+    char *path = root_path(root, rel);
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    bool yes = path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK && tco_ini_has_section(&ini, "compare") &&
+               !tco_ini_has_section(&ini, "scenario");
+    tco_ini_free(&ini);
+    free(path);
+    return yes;
+}
+
 /* Problems of `tco quotes check`: every one is printed, reading goes on. */
 static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
 {
@@ -517,16 +710,17 @@ int main(int argc, char **argv)
         {"list", no_argument, NULL, 'l'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
         {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
-        {"set", required_argument, NULL, 'S'},
+        {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
         {NULL, 0, NULL, 0},
     };
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
     bool list = false, force = false;
+    const char *compare = NULL;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
         switch (c) {
         case 'q':
             if (quotes.n == TCO_MAX_QUOTE_FILES)
@@ -534,6 +728,7 @@ int main(int argc, char **argv)
             quotes.files[quotes.n++] = optarg;
             break;
         case 'F': force = true; break;
+        case 'c': compare = optarg; break;
         case 'S': {
             if (quotes.n_sets == TCO_MAX_SETS)
                 return usage_error("--set: at most %d values", TCO_MAX_SETS);
@@ -573,8 +768,10 @@ int main(int argc, char **argv)
     }
     if (list)
         return list_scenarios(root);
-    if (scenario == NULL)
-        return usage_error("%s", "no scenario given: use --scenario NAME (tco --list shows them)");
+    if (scenario == NULL && compare == NULL)
+        return usage_error("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
+    if (scenario != NULL && compare != NULL)
+        return usage_error("%s", "--scenario and --compare do not go together");
 
     size_t olen = out ? strlen(out) : 0;
     if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
@@ -599,13 +796,25 @@ int main(int argc, char **argv)
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
     bool json = strcmp(format, "json") == 0;
+    if (compare != NULL)
+        return run_compare(root, compare, out, format, &wo, &quotes);
     if (strcmp(scenario, "all") != 0)
         return run_scenario(root, scenario, out, format, &wo, &quotes);
     if (out != NULL)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
     int n = scenario_names(root, &names);
+    /* Comparison files (a [compare] section) are run with --compare, not here. */
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (is_comparison(root, names[i]))
+            free(names[i]);
+        else
+            names[kept++] = names[i];
+    }
+    n = n > 0 ? kept : n;
     if (n <= 0) {
+        free(names);
         fprintf(stderr, "tco: %s/scenarios: no scenarios found\n", root);
         return 66;
     }

@@ -1178,7 +1178,7 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",
-                                         "per_card_year", "tiers", "summary_*", "checks", NULL};
+                                         "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
 {
@@ -1361,6 +1361,37 @@ static tco_error load_sheets_and_summary(loader *ld)
     }
     if ((e = load_charts(ld)) != TCO_OK)
         return e;
+    /* Compare sheet rows: [model] compare, then compare_KIND for the scenario's kind. */
+    char ckey[300] = "";
+    if (m->kind)
+        snprintf(ckey, sizeof ckey, "compare_%s", m->kind);
+    const char *ckeys[2] = {"compare", ckey};
+    for (int k = 0; k < 2; k++) {
+        const char *compare = ckeys[k][0] ? tco_ini_get(t, "model", ckeys[k]) : NULL;
+        if (compare == NULL)
+            continue;
+        n = split_list(compare, &list);
+        if (n < 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected a comma-separated list, found '%s'",
+                                t->path, ckeys[k], compare);
+        int *grown = realloc(m->compare, (m->n_compare + (size_t)n) * sizeof *grown);
+        if (grown)
+            m->compare = grown;
+        for (int i = 0; i < n && e == TCO_OK; i++) {
+            int idx = tco_model_find(m, list[i]);
+            if (grown == NULL)
+                e = oom(ld);
+            else if (idx < 0 || item_dim(&m->items[idx]) != 0 || m->items[idx].text != NULL ||
+                     m->items[idx].kind == TCO_ITEM_YEAR_INDEX)
+                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                 "%s [model] compare: expected the name of a scalar number, found '%s'", t->path, list[i]);
+            else
+                m->compare[m->n_compare++] = idx;
+        }
+        free_list(list, n);
+        if (e != TCO_OK)
+            return e;
+    }
     const char *checks = tco_ini_get(t, "model", "checks");
     if (checks != NULL) {
         n = split_list(checks, &list);
@@ -1803,6 +1834,7 @@ void tco_model_free(tco_model *m)
     free(m->sheets);
     free(m->summary);
     free(m->checks);
+    free(m->compare);
     for (size_t c = 0; c < m->n_charts; c++) {
         free(m->charts[c].title);
         free(m->charts[c].series);

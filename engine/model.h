@@ -155,6 +155,9 @@ typedef struct tco_model {
     /** Charts ([chart.NAME] sections, in template order). */
     tco_chart *charts;
     size_t n_charts;
+    /** Lines shown on a Compare sheet ([model] compare), indexes into items. */
+    int *compare;
+    size_t n_compare;
     /** The checks block on Summary ([model] checks: the master check first), indexes into items. */
     int *checks;
     size_t n_checks;

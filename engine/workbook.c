@@ -44,12 +44,16 @@ typedef struct writer {
     placement *place;
     lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
-        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *fmt_sci, *fmt_input_sci;
+        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
     tco_strbuf ref;    /* scratch for reference text */
+    const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
+    const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
+    char sheetbuf[64]; /* scratch for one prefixed sheet name */
+    int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
     tco_diag *diag;
     tco_error err;
 } writer;
@@ -71,9 +75,10 @@ static int source_col(const tco_model *m, bool yearly)
 
 /* Sheet name as it appears in a reference, always quoted ('Opex'!C5): a name
  * such as 2024, A1 or TRUE would otherwise be read as something else. */
-static void append_sheet_ref(tco_strbuf *b, const char *sheet)
+static void append_sheet_ref(const writer *w, tco_strbuf *b, const char *sheet)
 {
     tco_strbuf_append(b, "'");
+    tco_strbuf_append(b, w->sp);
     for (const char *p = sheet; *p; p++)
         tco_strbuf_append(b, *p == '\'' ? "''" : (char[2]){*p, '\0'});
     tco_strbuf_append(b, "'!");
@@ -99,7 +104,7 @@ static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bo
 {
     char c[4];
     if (sheet != w->current_sheet)
-        append_sheet_ref(&w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+        append_sheet_ref(w, &w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
     col_letters(col, c);
     tco_strbuf_printf(&w->ref, "%s%s%s%d", abs_col ? "$" : "", c, abs_row ? "$" : "", row + 1);
 }
@@ -147,8 +152,16 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         }
         return tco_strbuf_str(&w->ref);
     default:
-        return it->name;
+        tco_strbuf_printf(&w->ref, "%s%s", w->np, it->name);
+        return tco_strbuf_str(&w->ref);
     }
+}
+
+/* The worksheet name of sheet @p base in this model: "Opex", or "A Opex" in a comparison. */
+static const char *sname(writer *w, const char *base)
+{
+    snprintf(w->sheetbuf, sizeof w->sheetbuf, "%s%s", w->sp, base);
+    return w->sheetbuf;
 }
 
 static bool check(writer *w, lxw_error e, const char *what)
@@ -244,6 +257,9 @@ static void make_formats(writer *w)
     w->header_wrap = header_format(w, true);
     format_set_text_wrap(w->header_wrap);
     format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
+    w->fmt_bool = workbook_add_format(wb);
+    format_set_num_format(w->fmt_bool, "\"TRUE\";\"TRUE\";\"FALSE\"");
+    format_set_bold(w->fmt_bool);
     w->fmt_sci = workbook_add_format(wb);
     format_set_num_format(w->fmt_sci, "0.00E+00");
     w->fmt_input_sci = workbook_add_format(wb);
@@ -258,8 +274,9 @@ static void make_formats(writer *w)
     format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
 }
 
-static lxw_worksheet *add_sheet(writer *w, const char *name, lxw_color_t tab, bool fit_width)
+static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
 {
+    const char *name = sname(w, base);
     lxw_worksheet *ws = workbook_add_worksheet(w->wb, name);
     if (ws == NULL) {
         if (w->err == TCO_OK)
@@ -323,10 +340,14 @@ static void define_name(writer *w, const char *name, const char *sheet, int row,
     char c[4];
     col_letters(col, c);
     tco_strbuf_append(&b, "=");
-    append_sheet_ref(&b, sheet);
+    append_sheet_ref(w, &b, sheet);
     tco_strbuf_printf(&b, "$%s$%d", c, row + 1);
     if (!b.failed)
-        check(w, workbook_define_name(w->wb, name, tco_strbuf_str(&b)), name);
+    {
+        char full[TCO_NAME_MAX_LEN + 16];
+        snprintf(full, sizeof full, "%s%s", w->np, name);
+        check(w, workbook_define_name(w->wb, full, tco_strbuf_str(&b)), full);
+    }
     tco_strbuf_free(&b);
 }
 
@@ -679,7 +700,7 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         col_letters(5, c6);
         col_letters(7, c8);
         if (rate_name[0] && tco_model_find(m, rate_name) >= 0) {
-            tco_strbuf_printf(&f, "=%s", rate_name);
+            tco_strbuf_printf(&f, "=%s%s", w->np, rate_name);
             write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
         } else {
             check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
@@ -750,20 +771,20 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 int row = first + (int)k;
                 write_text(w, ws, row, 0, it->label, w->text);
                 tco_strbuf f = {0};
-                tco_strbuf_printf(&f, "=%s", it->name);
+                tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
                 write_formula(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
                 tco_strbuf_free(&f);
             }
             int last = first + (int)ch->n_series - 1;
             lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
-            chart_series_set_categories(s, "Charts", (lxw_row_t)first, 0, (lxw_row_t)last, 0);
-            chart_series_set_values(s, "Charts", (lxw_row_t)first, 1, (lxw_row_t)last, 1);
+            chart_series_set_categories(s, sname(w, "Charts"), (lxw_row_t)first, 0, (lxw_row_t)last, 0);
+            chart_series_set_values(s, sname(w, "Charts"), (lxw_row_t)first, 1, (lxw_row_t)last, 1);
             data_row = last + 2;
         } else {
             for (size_t k = 0; k < ch->n_series; k++) {
                 const tco_item *it = &m->items[ch->series[k]];
                 const placement *p = &w->place[ch->series[k]];
-                const char *sheet = m->sheets[p->sheet].name;
+                const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
                 chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
                                             (lxw_col_t)(COL_VALUE + m->n_years - 1));
@@ -816,7 +837,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row, COL_ITEM, it->label, label);
         write_text(w, ws, row, COL_UNIT, it->unit, label);
         tco_strbuf f = {0};
-        tco_strbuf_printf(&f, "=%s", it->name);
+        tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
         write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
         tco_strbuf_free(&f);
         write_summary_source(w, ws, row, source_col(m, false), it);
@@ -842,7 +863,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                 char c[4];
                 col_letters(COL_VALUE + y, c);
                 tco_strbuf_append(&f, "=");
-                append_sheet_ref(&f, m->sheets[p->sheet].name);
+                append_sheet_ref(w, &f, m->sheets[p->sheet].name);
                 tco_strbuf_printf(&f, "%s%d", c, p->row + 1);
                 write_formula(w, ws, row, COL_VALUE + y, tco_strbuf_str(&f), value_format(w, it, it->years[y], false),
                               it->years[y]);
@@ -851,7 +872,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             if (it->partner >= 0) {
                 const tco_item *tot = &m->items[it->partner];
                 tco_strbuf f = {0};
-                tco_strbuf_printf(&f, "=%s", tot->name);
+                tco_strbuf_printf(&f, "=%s%s", w->np, tot->name);
                 write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
                               tot->value);
                 tco_strbuf_free(&f);
@@ -871,7 +892,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             lxw_format *label = k == 0 ? w->total_label : w->text;
             write_text(w, ws, row, COL_ITEM, it->label, label);
             tco_strbuf f = {0};
-            tco_strbuf_printf(&f, "=%s", it->name);
+            tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
             write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
                           it->value);
             tco_strbuf_free(&f);
@@ -898,7 +919,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         if (name == NULL)
             continue;
         tco_strbuf url = {0};
-        tco_strbuf_printf(&url, "internal:'%s'!A1", name);
+        tco_strbuf_printf(&url, "internal:'%s%s'!A1", w->sp, name);
         check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, name, NULL),
               "contents");
         tco_strbuf_free(&url);
@@ -979,7 +1000,54 @@ static char *dir_of(const char *path)
     return tco_strbuf_take(&b);
 }
 
-tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_workbook_options *opts, tco_diag *diag)
+/* Add every sheet of w->m to w->wb: Summary, Inputs, Quotes, the template's sheets, Charts
+ * (each name prefixed by w->sp, defined names by w->np, in a comparison). */
+static void write_model(writer *w)
+{
+    const tco_model *m = w->m;
+    w->place = calloc(m->n_items ? m->n_items : 1, sizeof *w->place);
+    lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
+    if (w->place == NULL || calc == NULL) {
+        free(calc);
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    lxw_worksheet *summary = add_sheet(w, "Summary", 0x70AD47, true);
+    /* With a tier catalog beside the inputs, print the two tables on separate pages. */
+    lxw_worksheet *inputs = w->err == TCO_OK ? add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
+    lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? add_sheet(w, "Quotes", 0xFFC000, true) : NULL;
+    for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
+        calc[s] = add_sheet(w, m->sheets[s].name, 0x808080, true);
+    lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? add_sheet(w, "Charts", 0x4472C4, true) : NULL;
+    if (w->err == TCO_OK) {
+        write_inputs(w, inputs);
+        if (quotes && w->err == TCO_OK)
+            write_quotes(w, quotes);
+        place_lines(w);
+        w->opex_sheet = w->opex_row = -1;
+        if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY) {
+            w->opex_sheet = w->place[m->role_opex].sheet;
+            w->opex_row = w->place[m->role_opex].row;
+        }
+        for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
+            write_calc_sheet(w, calc[s], (int)s);
+        if (w->err == TCO_OK)
+            write_summary(w, summary);
+        if (charts && w->err == TCO_OK)
+            write_charts(w, charts);
+    }
+    free(calc);
+    free(w->place);
+    w->place = NULL;
+    tco_strbuf_free(&w->ref);
+}
+
+/* Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
+typedef void (*book_fill_fn)(writer *base, void *ctx);
+
+/* Create @p path through a temporary in its folder, fill it, close it, rename it into place. */
+static tco_error write_book(const char *path, const tco_workbook_options *opts, const char *title,
+                            const char *subject, const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag)
 {
     char *dir = dir_of(path);
     if (dir == NULL)
@@ -1007,26 +1075,19 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     if (tmp == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
 
-    writer w = {.m = m, .opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1};
-    w.place = calloc(m->n_items ? m->n_items : 1, sizeof *w.place);
+    writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1, .np = "",
+                .sp = ""};
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
-    w.wb = w.place ? workbook_new_opt(tmp, &wopts) : NULL;
+    w.wb = workbook_new_opt(tmp, &wopts);
     if (w.wb == NULL) {
-        free(w.place);
         unlink(tmp);
         tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create workbook", path);
         free(tmp);
         return e;
     }
     make_formats(&w);
-    tco_strbuf title = {0}, subject = {0}, comments = {0};
-    tco_strbuf_printf(&title, "%s: %s", m->title, m->scenario_title);
-    tco_strbuf_printf(&subject, "TCO scenario %s", m->scenario_name);
-    tco_strbuf_printf(&comments, "Generated by tco from %s and %s. Every derived cell is a live formula.",
-                      m->scenario_path, m->template_path);
     char author[] = "tco", category[] = "Total cost of ownership", keywords[] = "TCO, capex, opex, accelerator";
-    char *title_s = tco_strbuf_take(&title), *subject_s = tco_strbuf_take(&subject);
-    char *comments_s = tco_strbuf_take(&comments);
+    char *title_s = tco_strdup(title), *subject_s = tco_strdup(subject), *comments_s = tco_strdup(comments);
     lxw_doc_properties props = {
         .title = title_s,
         .subject = subject_s,
@@ -1043,29 +1104,8 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
     free(title_s);
     free(subject_s);
     free(comments_s);
-
-    lxw_worksheet *summary = add_sheet(&w, "Summary", 0x70AD47, true);
-    /* With a tier catalog beside the inputs, print the two tables on separate pages. */
-    lxw_worksheet *inputs = add_sheet(&w, "Inputs", 0xFFC000, m->n_tiers == 0);
-    lxw_worksheet *quotes = m->quotes ? add_sheet(&w, "Quotes", 0xFFC000, true) : NULL;
-    lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
-    if (calc == NULL && w.err == TCO_OK)
-        w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
-        calc[s] = add_sheet(&w, m->sheets[s].name, 0x808080, true);
-    lxw_worksheet *charts = m->n_charts > 0 && w.err == TCO_OK ? add_sheet(&w, "Charts", 0x4472C4, true) : NULL;
-    if (w.err == TCO_OK) {
-        write_inputs(&w, inputs);
-        if (quotes && w.err == TCO_OK)
-            write_quotes(&w, quotes);
-        place_lines(&w);
-        for (size_t s = 0; s < m->n_sheets && w.err == TCO_OK; s++)
-            write_calc_sheet(&w, calc[s], (int)s);
-        if (w.err == TCO_OK)
-            write_summary(&w, summary);
-        if (charts && w.err == TCO_OK)
-            write_charts(&w, charts);
-    }
+    if (w.err == TCO_OK)
+        fill(&w, ctx);
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
     if (ce != LXW_NO_ERROR && w.err == TCO_OK)
         w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s", path, lxw_strerror(ce));
@@ -1077,9 +1117,195 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
                              strerror(errno));
     if (w.err != TCO_OK)
         unlink(tmp);
-    free(calc);
-    free(w.place);
     free(tmp);
-    tco_strbuf_free(&w.ref);
     return w.err;
+}
+
+static void fill_one(writer *w, void *ctx)
+{
+    w->m = ctx;
+    write_model(w);
+}
+
+tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_workbook_options *opts, tco_diag *diag)
+{
+    tco_strbuf title = {0}, subject = {0}, comments = {0};
+    tco_strbuf_printf(&title, "%s: %s", m->title, m->scenario_title);
+    tco_strbuf_printf(&subject, "TCO scenario %s", m->scenario_name);
+    tco_strbuf_printf(&comments, "Generated by tco from %s and %s. Every derived cell is a live formula.",
+                      m->scenario_path, m->template_path);
+    tco_error e = title.failed || subject.failed || comments.failed
+                      ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
+                      : write_book(path, opts, tco_strbuf_str(&title), tco_strbuf_str(&subject),
+                                   tco_strbuf_str(&comments), fill_one, (void *)(uintptr_t)m, diag);
+    tco_strbuf_free(&title);
+    tco_strbuf_free(&subject);
+    tco_strbuf_free(&comments);
+    return e;
+}
+
+/* ---- comparisons ----------------------------------------------------------------------- */
+
+typedef struct compare_ctx {
+    tco_model *const *models;
+    size_t n;
+    const char *title;
+} compare_ctx;
+
+static void fill_compare(writer *base, void *vctx)
+{
+    compare_ctx *c = vctx;
+    const tco_model *first = c->models[0];
+    base->m = first; /* the footer names a scenario: option A's */
+    lxw_worksheet *ws = add_sheet(base, "Compare", 0xC00000, true);
+    if (ws == NULL)
+        return;
+    /* Each option's own sheets, prefixed. */
+    int opex_sheet[26], opex_row[26];
+    char sp[26][4], np[26][4];
+    for (size_t k = 0; k < c->n && base->err == TCO_OK; k++) {
+        writer w = *base;
+        snprintf(sp[k], sizeof sp[k], "%c ", (char)('A' + k));
+        snprintf(np[k], sizeof np[k], "%c_", (char)('a' + k));
+        w.m = c->models[k];
+        w.sp = sp[k];
+        w.np = np[k];
+        w.ref = (tco_strbuf){0};
+        write_model(&w);
+        base->err = w.err;
+        opex_sheet[k] = w.opex_sheet;
+        opex_row[k] = w.opex_row;
+    }
+    if (base->err != TCO_OK)
+        return;
+    writer *w = base;
+    w->m = first;
+    w->np = "";
+    w->sp = "";
+    int ncols = (int)c->n;
+    write_text(w, ws, ROW_TITLE, 0, c->title, w->title);
+    write_text(w, ws, ROW_NOTE, 0,
+               "Each option's own sheets follow, prefixed A, B, ...; every figure here is a formula over their "
+               "names (a_tco is option A's TCO). Differences are to option A.",
+               w->note);
+    write_text(w, ws, ROW_HEADER, COL_ITEM, "Metric", w->header);
+    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
+    char cell[64];
+    for (int k = 0; k < ncols; k++) {
+        snprintf(cell, sizeof cell, "%c: %s", 'A' + k, c->models[k]->scenario_name);
+        write_text(w, ws, ROW_HEADER, COL_VALUE + k, cell, w->header_right);
+    }
+    for (int k = 1; k < ncols; k++) {
+        snprintf(cell, sizeof cell, "%c - A", 'A' + k);
+        write_text(w, ws, ROW_HEADER, COL_VALUE + ncols + 2 * (k - 1), cell, w->header_right);
+        snprintf(cell, sizeof cell, "%c vs A", 'A' + k);
+        write_text(w, ws, ROW_HEADER, COL_VALUE + ncols + 2 * (k - 1) + 1, cell, w->header_right);
+    }
+    int row = ROW_FIRST;
+    /* A row of values (formulas per option) and its differences to option A. */
+    for (size_t q = 0; q < first->n_compare + (size_t)(first->n_years > 0 ? first->n_years : 0) && w->err == TCO_OK;
+         q++) {
+        bool yearly = q >= first->n_compare;
+        int year = yearly ? (int)(q - first->n_compare) : -1;
+        const tco_item *it0 = yearly ? &first->items[first->role_opex] : &first->items[first->compare[q]];
+        if (yearly && (first->role_opex < 0 || opex_row[0] < 0))
+            break;
+        char label[256];
+        if (yearly)
+            snprintf(label, sizeof label, "%s, Year %d", it0->label, year + 1);
+        else
+            snprintf(label, sizeof label, "%s", it0->label);
+        write_text(w, ws, row, COL_ITEM, label, it0->emphasis ? w->total_label : w->text);
+        write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
+        double vals[26] = {0};
+        bool have[26] = {false};
+        for (int k = 0; k < ncols; k++) {
+            const tco_model *mk = c->models[k];
+            tco_strbuf f = {0};
+            if (yearly) {
+                if (mk->role_opex < 0 || opex_row[k] < 0 || year >= mk->n_years)
+                    continue;
+                char col[4];
+                col_letters(COL_VALUE + year, col);
+                tco_strbuf_printf(&f, "='%s%s'!%s%d", sp[k], mk->sheets[opex_sheet[k]].name, col, opex_row[k] + 1);
+                vals[k] = mk->items[mk->role_opex].years[year];
+            } else {
+                int idx = tco_model_find(mk, it0->name);
+                if (idx < 0 || mk->items[idx].kind == TCO_ITEM_YEARLY || mk->items[idx].text)
+                    continue;
+                tco_strbuf_printf(&f, "=%s%s", np[k], it0->name);
+                vals[k] = mk->items[idx].value;
+            }
+            have[k] = true;
+            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), value_format(w, it0, vals[k], false),
+                          vals[k]);
+            tco_strbuf_free(&f);
+        }
+        for (int k = 1; k < ncols && have[0]; k++) {
+            if (!have[k])
+                continue;
+            char a[4], b[4];
+            col_letters(COL_VALUE, a);
+            col_letters(COL_VALUE + k, b);
+            tco_strbuf f = {0};
+            int dcol = COL_VALUE + ncols + 2 * (k - 1);
+            tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
+            write_formula(w, ws, row, dcol, tco_strbuf_str(&f), value_format(w, it0, vals[k] - vals[0], false),
+                          vals[k] - vals[0]);
+            tco_strbuf_free(&f);
+            tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a, row + 1);
+            double pct = vals[0] == 0 ? 0 : (vals[k] - vals[0]) / vals[0];
+            write_formula(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct);
+            tco_strbuf_free(&f);
+        }
+        row++;
+    }
+    /* Checks: each option's master check, and one over all. */
+    int ck = first->n_checks > 0 ? first->checks[0] : -1;
+    if (ck >= 0) {
+        row++;
+        const char *name = first->items[ck].name;
+        write_text(w, ws, row, COL_ITEM, "Checks pass (each option's master check)", w->text);
+        bool all = true;
+        for (int k = 0; k < ncols; k++) {
+            int idx = tco_model_find(c->models[k], name);
+            double v = idx >= 0 ? c->models[k]->items[idx].value : 0;
+            all = all && v == 1;
+            tco_strbuf f = {0};
+            tco_strbuf_printf(&f, "=%s%s", np[k], name);
+            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], v);
+            tco_strbuf_free(&f);
+        }
+        row++;
+        write_text(w, ws, row, COL_ITEM, "Master check: every option passes", w->total_label);
+        tco_strbuf f = {0};
+        tco_strbuf_append(&f, "=AND(");
+        for (int k = 0; k < ncols; k++)
+            tco_strbuf_printf(&f, "%s%s%s=1", k ? "," : "", np[k], name);
+        tco_strbuf_append(&f, ")");
+        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), w->fmt_bool, all ? 1 : 0);
+        tco_strbuf_free(&f);
+        row++;
+    }
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)(COL_VALUE + ncols + 2 * (ncols - 1)), 16, NULL);
+    worksheet_activate(ws);
+}
+
+tco_error tco_workbook_write_compare(tco_model *const *models, size_t n, const char *title, const char *path,
+                                     const tco_workbook_options *opts, tco_diag *diag)
+{
+    if (n < 2 || n > 26)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "a comparison takes 2 to 26 scenarios, found %zu", n);
+    compare_ctx c = {models, n, title};
+    tco_strbuf comments = {0};
+    tco_strbuf_append(&comments, "Generated by tco: a comparison of");
+    for (size_t k = 0; k < n; k++)
+        tco_strbuf_printf(&comments, " %c = %s%s", (char)('A' + k), models[k]->scenario_name, k + 1 < n ? "," : ".");
+    tco_error e = comments.failed ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
+                                  : write_book(path, opts, title, "TCO comparison", tco_strbuf_str(&comments),
+                                               fill_compare, &c, diag);
+    tco_strbuf_free(&comments);
+    return e;
 }

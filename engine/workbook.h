@@ -46,6 +46,18 @@ tco_error tco_workbook_write(const tco_model *model, const char *path, const tco
                              tco_diag *diag);
 
 /**
+ * Write a comparison of @p n evaluated models (options A, B, ...) to @p path: a
+ * Compare sheet first, then each option's own sheets prefixed "A ", "B ", ...
+ * with its defined names prefixed "a_", "b_", ....  The Compare sheet holds,
+ * as live formulas over those names, the template's [model] compare lines and
+ * opex by year for every option, the difference of each to option A in money
+ * and percent, each option's master check and a master check over all.
+ * @p title heads the Compare sheet.  Errors as tco_workbook_write().
+ */
+tco_error tco_workbook_write_compare(tco_model *const *models, size_t n, const char *title, const char *path,
+                                     const tco_workbook_options *opts, tco_diag *diag);
+
+/**
  * If a spreadsheet application has @p path open, name its lock file: Excel's
  * "~$NAME.xlsx" or LibreOffice's ".~lock.NAME.xlsx#" beside it.  Returns true
  * and writes the lock file's path into @p lock (size @p size) when one exists.

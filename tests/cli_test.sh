@@ -92,7 +92,7 @@ expect_err "expected a scenario name"
 
 # Missing input: 66.
 run 66 --root "$SRC" --scenario nope
-expect_err "no such scenario 'nope'; available: cluster16, cluster32, cluster4, cluster8, solo, solo-c70, team"
+expect_err "no such scenario 'nope'; available: cluster16, cluster32, cluster4, cluster8, compare-solo, compare-team30b, compare-team70b, solo, solo-c70, team"
 expect_err_lines 1
 run 66 --root "$T" --scenario cluster32
 expect_err "expected a folder holding pricing/ and templates/"
@@ -163,7 +163,7 @@ member "$T/quoted.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"cost\">'
 # --scenario all: every scenario, each to out/NAME.xlsx, progress on stderr, JSON as an array.
 mkdir "$T/all"
 (cd "$T/all" && "$TCO" --root "$SRC" --scenario all --format json >"$T/all.json" 2>"$T/all.err") && ok || bad "--scenario all failed: $(cat "$T/all.err")"
-n_scen=$(ls "$SRC/scenarios"/*.ini | wc -l)
+n_scen=$(grep -L '^\[compare\]' "$SRC/scenarios"/*.ini | wc -l)
 [ "$(ls "$T/all/out"/*.xlsx | wc -l)" -eq "$n_scen" ] && ok || bad "--scenario all wrote $(ls "$T/all/out" | wc -l) of $n_scen workbooks"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]), len(d)' "$T/all.json" "$n_scen" && ok || bad "--scenario all JSON is not an array of $n_scen"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); bad = [s["scenario"] for s in d if s["outputs"]["checks_ok"]["value"] != 1]; assert not bad, bad' "$T/all.json" && ok || bad "a scenario fails its master check"
@@ -265,6 +265,26 @@ run 65 --root "$MINI" --scenario good --set site.rat=0.2
 expect_err "--set site.rat=0.2: unknown key 'rat' (did you mean 'rate'?)"
 run 64 --root "$MINI" --scenario good --set rate
 expect_err "--set rate: expected SECTION.KEY=VALUE"
+
+# --compare: one workbook, the Compare sheet first with live differences and a master check.
+run 0 --root "$SRC" --compare team-70b-wb3,team-70b-dm2 --out "$T/cmp.xlsx"
+python3 - "$T/cmp.xlsx" <<'PY' && ok || bad "the comparison workbook lacks its Compare sheet, differences or master check"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+wb = z.read("xl/workbook.xml").decode()
+names = re.findall(r'<sheet name="([^"]+)"', wb)
+assert names[0] == "Compare" and "A Summary" in names and "B Opex" in names, names
+cmp = z.read("xl/worksheets/sheet1.xml").decode()
+assert "<f>a_tco</f>" in cmp and "<f>b_tco</f>" in cmp, "option formulas"
+assert re.search(r"<f>D\d+-C\d+</f>", cmp), "difference formula"
+m = re.search(r"<f>AND\(a_checks_ok=1,b_checks_ok=1\)</f><v>([^<]*)</v>", cmp)
+assert m and m.group(1) == "1", "master check"
+assert 'name="a_card_price"' in wb and 'name="b_card_price"' in wb, "prefixed names"
+PY
+run 65 --root "$SRC" --compare solo
+expect_err "scenarios/solo.ini [compare] scenarios: expected two or more scenario names, found no [compare] section"
+run 64 --root "$SRC" --compare solo,
+expect_err "--compare solo,: expected 2 to 26 scenarios, found 1"
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
