@@ -25,8 +25,8 @@ done
 for h in $harnesses; do
     case $h in
     formula) seeds="$work/seed-formula" ;;
-    scenario) seeds="$src/scenarios $src/tests/fixtures/roots/mini/scenarios" ;;
-    quotes) seeds="$src/tests/fixtures/quotes $src/tests/fixtures/quotes/bad" ;;
+    scenario) seeds="$src/scenarios $src/tests/fixtures/roots/mini/scenarios $src/tests/fixtures/bad/scenarios" ;;
+    quotes) seeds="$src/tests/fixtures/quotes $src/tests/fixtures/bad/quotes" ;;
     esac
     echo "== fuzz_$h for ${secs}s"
     # shellcheck disable=SC2086
