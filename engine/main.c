@@ -58,7 +58,8 @@ static const char usage_text[] =
     "                        an .ini file, or all (every scenario, each to\n"
     "                        out/NAME.xlsx; JSON then prints an array)\n"
     "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
-    "                        out/NAME.xlsx; the out/ folder is created if missing)\n"
+    "                        out/NAME.xlsx, out/NAME-whatif.xlsx with --set; the\n"
+    "                        out/ folder is created if missing)\n"
     "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
     "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
@@ -205,8 +206,16 @@ static int list_scenarios(const char *root)
         const char *title = "(unreadable)";
         if (path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK) {
             const char *t = tco_ini_get(&ini, "scenario", "title");
-            if (t == NULL && tco_ini_has_section(&ini, "compare"))
+            bool cmp = t == NULL && tco_ini_has_section(&ini, "compare");
+            if (cmp)
                 t = tco_ini_get(&ini, "compare", "title");
+            if (cmp) {
+                printf("%-16s %s (comparison: tco --compare %s)\n", names[i], t ? t : "", names[i]);
+                tco_ini_free(&ini);
+                free(path);
+                free(names[i]);
+                continue;
+            }
             title = (t && t[0]) ? t : names[i];
         }
         printf("%-16s %s\n", names[i], title);
@@ -393,8 +402,9 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
             tco_fx_free(&fx);
             return fail(&d);
         }
+        /* A what-if (--set) never replaces the baseline workbook: out/NAME-whatif.xlsx. */
         tco_strbuf b = {0};
-        tco_strbuf_printf(&b, "out/%s.xlsx", m->scenario_name);
+        tco_strbuf_printf(&b, "out/%s%s.xlsx", m->scenario_name, quotes->n_sets > 0 ? "-whatif" : "");
         out = default_out = tco_strbuf_take(&b);
     }
     int rc = 0;

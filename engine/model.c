@@ -706,13 +706,21 @@ static tco_error load_input(loader *ld, const char *section)
     it->format = format_for_unit(unit, it->integer);
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
-    if (per != NULL)
-        return load_tier_input(ld, it, section, from, text);
     const char *quote = tco_ini_get(t, section, "quote");
     const char *quote_qty = tco_ini_get(t, section, "quote_qty");
     if ((quote == NULL) != (quote_qty == NULL) || (quote && (quote[0] == '\0' || text)))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a quoted price needs both quote = ITEM and quote_qty = NAME "
                             "(a number input)", where);
+    if (per != NULL) {
+        /* A per-tier price is quoted row by row: quote = tier. */
+        if (quote != NULL && strcasecmp(quote, "tier") != 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s quote: a per-tier input is quoted with quote = tier, found '%s'",
+                                where, quote);
+        if (quote != NULL && ((it->quote_item = tco_strdup("tier")) == NULL ||
+                              (it->quote_qty = tco_strdup(quote_qty)) == NULL))
+            return oom(ld);
+        return load_tier_input(ld, it, section, from, text);
+    }
     if (quote != NULL) {
         /* quote = card: the entry the scenario's card key names (D-M); otherwise a literal item id. */
         const char *item = quote;
@@ -1586,7 +1594,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (m->scenario_name == NULL || m->scenario_path == NULL)
         return oom(ld);
     if (!tco_ini_has_section(&ld->scenario, "scenario"))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found none", scenario_path);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found %s", scenario_path,
+                            tco_ini_has_section(&ld->scenario, "compare")
+                                ? "a comparison ([compare]): run it with tco --compare"
+                                : "none");
     const char *title = tco_ini_get(&ld->scenario, "scenario", "title");
     m->scenario_title = tco_strdup(title && title[0] ? title : m->scenario_name);
     const char *tname = tco_ini_get(&ld->scenario, "scenario", "template");
@@ -1858,9 +1869,17 @@ void tco_model_free(tco_model *m)
 
 bool tco_model_prices_item(const tco_model *m, const char *item)
 {
-    for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].quote_item && strcasecmp(m->items[i].quote_item, item) == 0)
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        if (it->kind == TCO_ITEM_TIER_INPUT) {
+            for (int r = 0; r < m->n_tiers; r++)
+                if (strcasecmp(m->tier_names[r], item) == 0)
+                    return true;
+        } else if (strcasecmp(it->quote_item, item) == 0)
             return true;
+    }
     return false;
 }
 
@@ -1915,7 +1934,38 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
     }
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
-        if (it->quote_item == NULL)
+        if (it->quote_item == NULL || it->kind != TCO_ITEM_TIER_INPUT)
+            continue;
+        /* The tier catalog row by row: the price if the scenario bought its quantity of that tier. */
+        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
+        tco_strbuf notes = {0};
+        for (int r = 0; r < m->n_tiers; r++) {
+            long best = tco_quotes_choose(set, m->tier_names[r], qty, as_of);
+            if (best < 0)
+                continue;
+            const tco_quote *b = &set->quotes[best];
+            char price[32];
+            tco_format_double(b->converted, price);
+            tco_strbuf_printf(&notes, "%s%s: quote %s from %s (%s:%ld), %s %s", notes.len ? "; " : "",
+                              m->tier_names[r], b->quote_id, b->vendor, b->file, b->line, price, fx->reporting);
+            it->tiers[r] = b->converted;
+        }
+        if (notes.len) {
+            tco_strbuf src = {0};
+            tco_strbuf_printf(&src, "%s. Quoted: %s", it->source, tco_strbuf_str(&notes));
+            char *text = tco_strbuf_take(&src);
+            if (text == NULL) {
+                tco_strbuf_free(&notes);
+                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            }
+            free(it->source);
+            it->source = text;
+        }
+        tco_strbuf_free(&notes);
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->quote_item == NULL || it->kind == TCO_ITEM_TIER_INPUT)
             continue;
         int q = tco_model_find(m, it->quote_qty);
         double qty = m->items[q].value;

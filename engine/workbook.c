@@ -44,7 +44,7 @@ typedef struct writer {
     placement *place;
     lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
-        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *fmt_sci, *fmt_input_sci, *fmt_bool;
+        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
@@ -54,6 +54,7 @@ typedef struct writer {
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[64]; /* scratch for one prefixed sheet name */
     int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
+    const char *footer;       /* centre footer text; NULL: the scenario name */
     tco_diag *diag;
     tco_error err;
 } writer;
@@ -254,6 +255,8 @@ static void make_formats(writer *w)
     format_set_font_color(w->fmt_input_text, 0x0000FF);
     format_set_bg_color(w->fmt_input_text, 0xFFF2CC);
     format_set_align(w->fmt_input_text, LXW_ALIGN_RIGHT);
+    w->header_indent = header_format(w, false);
+    format_set_indent(w->header_indent, 1);
     w->header_wrap = header_format(w, true);
     format_set_text_wrap(w->header_wrap);
     format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
@@ -294,7 +297,8 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
     tco_strbuf_append(&footer, "&L&A&C");
     /* Excel caps a footer at 255 characters: at most 200 from the scenario name. */
-    for (const char *p = w->m->scenario_name; *p && p - w->m->scenario_name < 200; p++)
+    const char *fname = w->footer ? w->footer : w->m->scenario_name;
+    for (const char *p = fname; *p && p - fname < 200; p++)
         tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
     tco_strbuf_append(&footer, "&RPage &P of &N");
     if (!footer.failed && footer.len < 255)
@@ -365,7 +369,7 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, co
         write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
     }
     if (source)
-        write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header);
+        write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header_indent);
 }
 
 /* Width of the wrapped source columns, in characters. */
@@ -509,7 +513,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
     write_text(w, ws, ROW_HEADER, 3, "Name", w->header);
-    write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header);
+    write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header_indent);
     bool any_original = false;
     for (size_t i = 0; i < m->n_items; i++)
         any_original |= m->items[i].original != NULL;
@@ -529,17 +533,20 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row, 0, it->label, w->text);
         write_text(w, ws, row, 1, it->unit, w->text);
         write_input_value(w, ws, row, 2, it, it->value, it->text);
-        write_text(w, ws, row, 3, it->name, w->source_nowrap);
+        tco_strbuf full = {0};
+        tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+        write_text(w, ws, row, 3, tco_strbuf_str(&full), w->source_nowrap);
+        tco_strbuf_free(&full);
         write_text(w, ws, row, 4, it->source, w->source);
         fit_row(w, ws, row, it->source);
         define_name(w, it->name, "Inputs", row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
     }
-    worksheet_set_column(ws, 0, 0, 50, NULL);
+    worksheet_set_column(ws, 0, 0, 62, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
-    worksheet_set_column(ws, 3, 3, 24, NULL);
+    worksheet_set_column(ws, 3, 3, 26, NULL);
     worksheet_set_column(ws, 4, 4, SOURCE_WIDTH, NULL);
     write_tier_table(w, ws);
 }
@@ -652,7 +659,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
         fit_row(w, ws, row, it->source);
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 62, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? total_col(m) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
@@ -719,9 +726,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         }
         check(w, worksheet_write_number(ws, (lxw_row_t)row, 11, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
         if (!isnan(q->lead_time_weeks))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_NUMBER]),
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
                   "quote");
-        write_text(w, ws, row, 13, tco_quote_status_name(q->status), q->status == TCO_QUOTE_USED ? w->total_label : w->text);
+        write_text(w, ws, row, 13, tco_quote_status_name(q->status), w->text);
         write_text(w, ws, row, 14, q->reason, w->source_nowrap);
         write_text(w, ws, row, 15, q->notes, w->source_nowrap);
     }
@@ -732,12 +739,14 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
         tco_strbuf_free(&more);
     }
-    worksheet_set_column(ws, 0, 0, 28, NULL);
+    worksheet_set_column(ws, 0, 0, 30, NULL);
     worksheet_set_column(ws, 1, 1, 6, NULL);
-    worksheet_set_column(ws, 2, 4, 16, NULL);
-    worksheet_set_column(ws, 5, 12, 12, NULL);
-    worksheet_set_column(ws, 13, 13, 20, NULL);
-    worksheet_set_column(ws, 14, 15, 50, NULL);
+    worksheet_set_column(ws, 2, 2, 24, NULL);
+    worksheet_set_column(ws, 3, 4, 14, NULL);
+    worksheet_set_column(ws, 5, 12, 15, NULL);
+    worksheet_set_column(ws, 13, 13, 22, NULL);
+    worksheet_set_column(ws, 14, 14, 80, NULL);
+    worksheet_set_column(ws, 15, 15, 40, NULL);
 }
 
 /* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read
@@ -779,6 +788,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
             chart_series_set_categories(s, sname(w, "Charts"), (lxw_row_t)first, 0, (lxw_row_t)last, 0);
             chart_series_set_values(s, sname(w, "Charts"), (lxw_row_t)first, 1, (lxw_row_t)last, 1);
+            chart_series_set_labels(s);
+            chart_series_set_labels_options(s, LXW_FALSE, LXW_FALSE, LXW_FALSE);
+            chart_series_set_labels_percentage(s);
             data_row = last + 2;
         } else {
             for (size_t k = 0; k < ch->n_series; k++) {
@@ -809,9 +821,9 @@ static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col,
 {
     tco_strbuf b = {0};
     if (it->kind == TCO_ITEM_INPUT)
-        tco_strbuf_printf(&b, "Inputs sheet, %s", it->name);
+        tco_strbuf_printf(&b, "%sInputs sheet, %s%s", w->sp, w->np, it->name);
     else
-        tco_strbuf_printf(&b, "%s sheet, %s", it->sheet, it->name);
+        tco_strbuf_printf(&b, "%s%s sheet, %s%s", w->sp, it->sheet, w->np, it->name);
     write_text(w, ws, row, col, tco_strbuf_str(&b), w->source_nowrap);
     tco_strbuf_free(&b);
 }
@@ -898,6 +910,35 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             tco_strbuf_free(&f);
             write_summary_source(w, ws, row, source_col(m, false), it);
         }
+    }
+    /* Say so when this is a what-if (--set) or priced from quotes. */
+    tco_strbuf whatif = {0};
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].original) {
+            char num[32];
+            tco_format_double(m->items[i].value, num);
+            tco_strbuf_printf(&whatif, "%s%s = %s (was %s)", whatif.len ? ", " : "", m->items[i].name,
+                              m->items[i].text ? m->items[i].text : num, m->items[i].original);
+        }
+    if (whatif.len) {
+        row++;
+        tco_strbuf note = {0};
+        tco_strbuf_printf(&note, "What-if (--set): %s.", tco_strbuf_str(&whatif));
+        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
+        tco_strbuf_free(&note);
+    }
+    tco_strbuf_free(&whatif);
+    if (m->quotes) {
+        char asof[16];
+        tco_format_date(m->as_of, asof);
+        size_t used = 0;
+        for (size_t q = 0; q < m->quotes->n; q++)
+            used += m->quotes->quotes[q].status == TCO_QUOTE_USED;
+        tco_strbuf note = {0};
+        tco_strbuf_printf(&note, "Priced from vendor quotes valid on %s: %zu used (Quotes sheet).", asof, used);
+        row++;
+        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
+        tco_strbuf_free(&note);
     }
     /* Say so when any price is illustrative (the catalog's own wording). */
     for (size_t i = 0; i < m->n_items; i++)
@@ -1015,7 +1056,9 @@ static void write_model(writer *w)
     lxw_worksheet *summary = add_sheet(w, "Summary", 0x70AD47, true);
     /* With a tier catalog beside the inputs, print the two tables on separate pages. */
     lxw_worksheet *inputs = w->err == TCO_OK ? add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
-    lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? add_sheet(w, "Quotes", 0xFFC000, true) : NULL;
+    lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? add_sheet(w, "Quotes", 0xFFC000, false) : NULL;
+    if (quotes)
+        worksheet_set_print_scale(quotes, 55);
     for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
         calc[s] = add_sheet(w, m->sheets[s].name, 0x808080, true);
     lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? add_sheet(w, "Charts", 0x4472C4, true) : NULL;
@@ -1156,8 +1199,10 @@ static void fill_compare(writer *base, void *vctx)
 {
     compare_ctx *c = vctx;
     const tco_model *first = c->models[0];
-    base->m = first; /* the footer names a scenario: option A's */
+    base->m = first;
+    base->footer = c->title;
     lxw_worksheet *ws = add_sheet(base, "Compare", 0xC00000, true);
+    base->footer = NULL;
     if (ws == NULL)
         return;
     /* Each option's own sheets, prefixed. */
@@ -1215,7 +1260,7 @@ static void fill_compare(writer *base, void *vctx)
             snprintf(label, sizeof label, "%s, Year %d", it0->label, year + 1);
         else
             snprintf(label, sizeof label, "%s", it0->label);
-        write_text(w, ws, row, COL_ITEM, label, it0->emphasis ? w->total_label : w->text);
+        write_text(w, ws, row, COL_ITEM, label, it0->emphasis && !yearly ? w->total_label : w->text);
         write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
         double vals[26] = {0};
         bool have[26] = {false};
@@ -1237,8 +1282,10 @@ static void fill_compare(writer *base, void *vctx)
                 vals[k] = mk->items[idx].value;
             }
             have[k] = true;
-            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), value_format(w, it0, vals[k], false),
-                          vals[k]);
+            lxw_format *fmt = value_format(w, it0, vals[k], false);
+            if (yearly)
+                fmt = w->fmt[it0->format];
+            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), fmt, vals[k]);
             tco_strbuf_free(&f);
         }
         for (int k = 1; k < ncols && have[0]; k++) {
@@ -1250,9 +1297,12 @@ static void fill_compare(writer *base, void *vctx)
             tco_strbuf f = {0};
             int dcol = COL_VALUE + ncols + 2 * (k - 1);
             tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
-            write_formula(w, ws, row, dcol, tco_strbuf_str(&f), value_format(w, it0, vals[k] - vals[0], false),
+            write_formula(w, ws, row, dcol, tco_strbuf_str(&f), yearly ? w->fmt[it0->format] : value_format(w, it0, vals[k] - vals[0], false),
                           vals[k] - vals[0]);
             tco_strbuf_free(&f);
+            /* A share's difference is already in points; a percent of it would mislead. */
+            if (it0->format == TCO_FMT_PERCENT || it0->format == TCO_FMT_YESNO || it0->format == TCO_FMT_NEVER)
+                continue;
             tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a, row + 1);
             double pct = vals[0] == 0 ? 0 : (vals[k] - vals[0]) / vals[0];
             write_formula(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct);
@@ -1265,7 +1315,7 @@ static void fill_compare(writer *base, void *vctx)
     if (ck >= 0) {
         row++;
         const char *name = first->items[ck].name;
-        write_text(w, ws, row, COL_ITEM, "Checks pass (each option's master check)", w->text);
+        write_text(w, ws, row, COL_ITEM, "Checks pass (each option's master check: 1 shown TRUE)", w->text);
         bool all = true;
         for (int k = 0; k < ncols; k++) {
             int idx = tco_model_find(c->models[k], name);
@@ -1273,7 +1323,7 @@ static void fill_compare(writer *base, void *vctx)
             all = all && v == 1;
             tco_strbuf f = {0};
             tco_strbuf_printf(&f, "=%s%s", np[k], name);
-            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], v);
+            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), w->fmt_bool, v);
             tco_strbuf_free(&f);
         }
         row++;

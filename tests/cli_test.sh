@@ -73,6 +73,12 @@ cp "$T/out" "$T/c.json"
 if python3 "$SRC/tests/recalc.py" json "$T/j.xlsx" "$T/c.json" >"$T/rj" 2>&1; then ok; else bad "JSON vs workbook: $(cat "$T/rj")"; fi
 expect_out '"tco": 6668174.688'
 
+# A what-if never replaces the baseline: out/NAME-whatif.xlsx, with a note on its Summary.
+mkdir "$T/wi"
+(cd "$T/wi" && "$TCO" --root "$SRC" --scenario cluster32 --set facility.pue=1.2 >/dev/null 2>&1) && ok || bad "what-if run failed"
+[ -s "$T/wi/out/cluster32-whatif.xlsx" ] && [ ! -e "$T/wi/out/cluster32.xlsx" ] && ok || bad "what-if workbook not at out/cluster32-whatif.xlsx: $(ls "$T/wi/out")"
+member "$T/wi/out/cluster32-whatif.xlsx" xl/sharedStrings.xml | grep -q "What-if (--set): pue = 1.2 (was 1.3)." && ok || bad "no what-if note on the Summary"
+
 # Default output: out/NAME.xlsx under the current folder, out/ created.
 mkdir "$T/cwd"
 (cd "$T/cwd" && "$TCO" --root "$SRC" --scenario cluster32 >/dev/null 2>&1) && ok || bad "default --out run failed"
