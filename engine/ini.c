@@ -45,24 +45,6 @@ static int capture_error(const char *fmt, ...)
 /* iniparser reads lines with fgets into 1024 bytes: 1022 characters plus "\n" and NUL. */
 #define INI_MAX_LINE 1022
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    if (p[0] < 0x80)
-        return 1;
-    size_t len = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
-    if (len == 0 || p[0] > 0xF4 || len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if (len == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0)))
-        return 0; /* overlong or surrogate */
-    if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
 typedef struct seen_entry {
     char *name; /* "section" or "section:key", lower-case */
     int line;
@@ -198,17 +180,16 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
         if (len > INI_MAX_LINE)
             return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed", display,
                                 line, len, INI_MAX_LINE);
-        for (size_t i = 0; i < len;) {
-            const unsigned char *c = (const unsigned char *)p + i;
-            size_t n = utf8_len(c, len - i);
-            if (n == 0)
-                return tco_diag_set(diag, TCO_ERR_INI,
-                                    "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8",
-                                    display, line, i + 1, *c);
-            if ((*c < 0x20 && *c != '\t') || *c == 0x7F)
+        size_t badpos;
+        if (!tco_utf8_valid(p, len, &badpos))
+            return tco_diag_set(diag, TCO_ERR_INI,
+                                "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8", display,
+                                line, badpos + 1, (unsigned char)p[badpos]);
+        for (size_t i = 0; i < len; i++) {
+            unsigned char c = (unsigned char)p[i];
+            if ((c < 0x20 && c != '\t') || c == 0x7F)
                 return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02X is not allowed",
-                                    display, line, i + 1, *c);
-            i += n;
+                                    display, line, i + 1, c);
         }
         p = nl ? nl + 1 : end;
     }

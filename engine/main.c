@@ -505,8 +505,10 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         tco_strbuf t = {0}, s = {0};
         tco_strbuf_append(&t, "Comparison:");
         for (int i = 0; i < n; i++) {
-            tco_strbuf_printf(&t, "%s %s", i ? " vs" : "", (*names)[i]);
-            tco_strbuf_printf(&s, "%s%s", i ? "-vs-" : "", (*names)[i]);
+            char buf[256];
+            const char *st = scenario_stem((*names)[i], buf);
+            tco_strbuf_printf(&t, "%s %s", i ? " vs" : "", st);
+            tco_strbuf_printf(&s, "%s%.40s", i ? "-vs-" : "", st);
         }
         *title = tco_strbuf_take(&t);
         *stem = tco_strbuf_take(&s);
@@ -516,6 +518,10 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     free(path);
     if (n < 2 || n > 26) {
         tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
+        for (int i = 0; i < n; i++)
+            free((*names)[i]);
+        free(*names);
+        *names = NULL;
         return -1;
     }
     return n;
@@ -543,6 +549,12 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             rc = fail(&d);
         free(spath);
     }
+    for (int i = 1; i < n && rc == 0; i++)
+        if (opts[i].m->n_years != opts[0].m->n_years) {
+            tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
+                         opts[0].m->scenario_name, opts[0].m->n_years, opts[i].m->scenario_name, opts[i].m->n_years);
+            rc = fail(&d);
+        }
     char *default_out = NULL;
     if (rc == 0 && out == NULL) {
         if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
@@ -576,7 +588,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         for (int i = 0; i < n; i++) {
             if (json)
                 fputs(i ? ",\n" : "", stdout);
-            else if (i)
+            else if (i && strncmp(format, "csv", 3) != 0)
                 fputs("\n", stdout);
             if (json)
                 tco_report_json(opts[i].m, "CNY", out, stdout);
@@ -787,7 +799,8 @@ int main(int argc, char **argv)
     if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
         char stem[256];
         return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
-                           out[olen - 1] == '/' ? "" : "/", scenario_stem(scenario, stem));
+                           out[olen - 1] == '/' ? "" : "/",
+                           scenario ? scenario_stem(scenario, stem) : "comparison");
     }
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
@@ -797,8 +810,8 @@ int main(int argc, char **argv)
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     double sde_v;
     if (sde && sde[0]) {
-        if (!tco_parse_number(sde, &sde_v) || sde_v < 0 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
-            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '%s'",
+        if (!tco_parse_number(sde, &sde_v) || sde_v < 1 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
+            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970, from 1 to 253402300799, found '%s'",
                                sde);
         }
         created = (time_t)sde_v;

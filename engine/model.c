@@ -397,18 +397,30 @@ static const char *override_section(const loader *ld, const tco_override *o)
     return o->section;
 }
 
-/* Apply --set values to the scenario as if its file said them; remember what each replaced. */
-static tco_error apply_overrides(loader *ld)
+/* Apply --set values to the scenario as if its file said them; remember what each replaced.
+ * Phase 0 (before anything is read): [scenario] keys such as card or template; phase 1 (once
+ * the refs are known, so card.price names [D-M] price): every other section. */
+static tco_error apply_overrides(loader *ld, int phase)
 {
     if (ld->n_overrides == 0)
         return TCO_OK;
-    ld->originals = calloc(ld->n_overrides, sizeof *ld->originals);
-    if (ld->originals == NULL)
+    if (ld->originals == NULL && (ld->originals = calloc(ld->n_overrides, sizeof *ld->originals)) == NULL)
         return oom(ld);
     for (size_t i = 0; i < ld->n_overrides; i++) {
         const tco_override *o = &ld->overrides[i];
+        if ((strcasecmp(o->section, "scenario") == 0) != (phase == 0))
+            continue;
+        free(ld->originals[i]);
+        ld->originals[i] = NULL;
         const char *sec = override_section(ld, o);
         const char *before = tco_ini_get(&ld->scenario, sec, o->key);
+        /* A key set twice: "was" is the value before the first --set, not the first --set's. */
+        for (size_t j = 0; j < i; j++)
+            if (strcasecmp(override_section(ld, &ld->overrides[j]), sec) == 0 &&
+                strcasecmp(ld->overrides[j].key, o->key) == 0) {
+                before = ld->originals[j];
+                break;
+            }
         for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)
             before = tco_ini_get(&ld->catalog[f], sec, o->key);
         if (before && (ld->originals[i] = tco_strdup(before)) == NULL)
@@ -422,7 +434,8 @@ static tco_error apply_overrides(loader *ld)
 /* The override that set [section] key, if any. */
 static int override_of(const loader *ld, const char *section, const char *key)
 {
-    for (size_t i = 0; i < ld->n_overrides; i++)
+    /* The last --set of a key is the one in effect. */
+    for (size_t i = ld->n_overrides; i-- > 0;)
         if (strcasecmp(override_section(ld, &ld->overrides[i]), section) == 0 &&
             strcasecmp(ld->overrides[i].key, key) == 0)
             return (int)i;
@@ -1203,14 +1216,6 @@ static tco_error role(loader *ld, const char *key, int *out)
     return TCO_OK;
 }
 
-/* Characters (not bytes) in a UTF-8 string: Excel's 31-character sheet-name limit counts characters. */
-static size_t utf8_chars(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
 
 /* [chart.NAME] type = column_stacked | line | pie, title, series = names. */
 static tco_error load_charts(loader *ld)
@@ -1285,8 +1290,13 @@ static tco_error load_charts(loader *ld)
  * print titles without quoting, so 2024!$4:$4 must never be needed.) */
 static bool sheet_name_ok(const char *nm)
 {
-    if (utf8_chars(nm) == 0 || utf8_chars(nm) > 31 || strcasecmp(nm, "Summary") == 0 || strcasecmp(nm, "Inputs") == 0)
+    /* 29 characters: Excel allows 31, and a comparison prefixes "A ". */
+    if (tco_utf8_chars(nm) == 0 || tco_utf8_chars(nm) > 29)
         return false;
+    static const char *const builtin[] = {"Summary", "Inputs", "Quotes", "Charts", "Compare"};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (strcasecmp(nm, builtin[i]) == 0)
+            return false;
     if (!(isalpha((unsigned char)nm[0]) || (unsigned char)nm[0] >= 0x80))
         return false;
     for (const char *p = nm; *p; p++)
@@ -1320,9 +1330,9 @@ static tco_error load_sheets_and_summary(loader *ld)
         const char *nm = m->sheets[i].name;
         if (!sheet_name_ok(nm))
             e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                             "%s [model] sheets: '%s' cannot be a sheet name (expected at most 31 letters, digits, "
+                             "%s [model] sheets: '%s' cannot be a sheet name (expected at most 29 letters, digits, "
                              "spaces, '-' or '_', starting with a letter, not a cell reference such as A1, and not "
-                             "Summary or Inputs, which are built in)",
+                             "Summary, Inputs, Quotes, Charts or Compare, which are built in)",
                              t->path, nm);
         for (int j = 0; j < i && e == TCO_OK; j++)
             if (strcasecmp(m->sheets[j].name, nm) == 0)
@@ -1593,6 +1603,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     m->scenario_path = tco_strdup(scenario_path);
     if (m->scenario_name == NULL || m->scenario_path == NULL)
         return oom(ld);
+    if ((e = apply_overrides(ld, 0)) != TCO_OK)
+        return e;
     if (!tco_ini_has_section(&ld->scenario, "scenario"))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found %s", scenario_path,
                             tco_ini_has_section(&ld->scenario, "compare")
@@ -1637,7 +1649,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return e;
     if ((e = load_tiers(ld)) != TCO_OK)
         return e;
-    if ((e = apply_overrides(ld)) != TCO_OK)
+    if ((e = apply_overrides(ld, 1)) != TCO_OK)
         return e;
     const char *kind = tco_ini_get(&ld->scenario, "scenario", "kind");
     if (kind != NULL) {
@@ -1965,8 +1977,8 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
     }
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
-        if (it->quote_item == NULL || it->kind == TCO_ITEM_TIER_INPUT)
-            continue;
+        if (it->quote_item == NULL || it->kind == TCO_ITEM_TIER_INPUT || it->original != NULL)
+            continue; /* a --set value is the user's explicit what-if: quotes do not replace it */
         int q = tco_model_find(m, it->quote_qty);
         double qty = m->items[q].value;
         long best = tco_quotes_choose(set, it->quote_item, qty, as_of);

@@ -161,6 +161,9 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             seen_decimal = true;
             buf[n++] = '.';
             p++;
+            /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands? */
+            if (groups == 0 && digits_run(p, end) == 3 && p + 3 == end)
+                ambiguous = true;
             if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
                 snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, text);
                 return false;
@@ -200,8 +203,8 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         return false;
     }
     if (ambiguous) {
-        snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write it "
-                 "without the '.' or with a decimal comma", text);
+        snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write the whole "
+                 "number without a separator, or the decimal with two decimals", text);
         return false;
     }
     buf[n] = '\0';
@@ -394,9 +397,16 @@ static char *trimmed_dup(const char *s)
     return c;
 }
 
+static bool fields_ok(reader *r, long line);
+
 static void on_header(reader *r)
 {
     size_t errors = r->set->errors;
+    if (!fields_ok(r, r->row_line)) {
+        r->have_header = true;
+        r->header_bad = true;
+        return;
+    }
     for (int c = 0; c < N_COLS; c++)
         r->col_of[c] = -1;
     r->header_fields = r->n_fields;
@@ -449,11 +459,36 @@ static bool parse_count(const char *text, double *out)
     return true;
 }
 
+/* Every field is UTF-8 text that fits an Excel cell; report the first that is not. */
+static bool fields_ok(reader *r, long line)
+{
+    for (size_t i = 0; i < r->n_fields; i++) {
+        const char *name = "";
+        for (int c = 0; c < N_COLS; c++)
+            if (r->col_of[c] == (int)i)
+                name = col_names[c];
+        size_t len = strlen(r->fields[i]), bad;
+        if (!tco_utf8_valid(r->fields[i], len, &bad)) {
+            report(r, false, line, "column %zu%s%s%s: not valid UTF-8 (byte 0x%02X); save the file as \"CSV UTF-8\"",
+                   i + 1, name[0] ? " (" : "", name, name[0] ? ")" : "", (unsigned char)r->fields[i][bad]);
+            return false;
+        }
+        if (tco_utf8_chars(r->fields[i]) > 32767) {
+            report(r, false, line, "column %zu%s%s%s: %zu characters, more than an Excel cell holds (32,767)", i + 1,
+                   name[0] ? " (" : "", name, name[0] ? ")" : "", tco_utf8_chars(r->fields[i]));
+            return false;
+        }
+    }
+    return true;
+}
+
 static void on_data_row(reader *r)
 {
     long line = r->row_line;
     r->set->rows++;
     if (r->header_bad)
+        return;
+    if (r->n_fields == r->header_fields && !fields_ok(r, line))
         return;
     if (r->too_many || r->n_fields != r->header_fields) {
         report(r, false, line, "expected %zu fields as in the header, found %s%zu", r->header_fields,

@@ -96,6 +96,47 @@ void tco_format_double(double v, char out[32])
     }
 }
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t len = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
+    if (len == 0 || p[0] > 0xF4 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if (len == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0)))
+        return 0; /* overlong or surrogate */
+    if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90)))
+        return 0;
+    return len;
+}
+
+bool tco_utf8_valid(const char *s, size_t len, size_t *bad)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_seq(p + i, len - i);
+        if (n == 0) {
+            if (bad)
+                *bad = i;
+            return false;
+        }
+        i += n;
+    }
+    return true;
+}
+
+size_t tco_utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 char *tco_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -48,6 +48,16 @@ void tco_strbuf_free(tco_strbuf *b);
  */
 void tco_format_double(double v, char out[32]);
 
+/**
+ * Check that @p len bytes at @p s are valid UTF-8 (no overlong forms, no
+ * surrogates).  Returns true, or false with the offset of the first bad byte
+ * in *@p bad.
+ */
+bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
+
+/** Number of characters (not bytes) in the UTF-8 string @p s. */
+size_t tco_utf8_chars(const char *s);
+
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);
 

@@ -52,7 +52,7 @@ typedef struct writer {
     tco_strbuf ref;    /* scratch for reference text */
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
-    char sheetbuf[64]; /* scratch for one prefixed sheet name */
+    char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
     int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
     const char *footer;       /* centre footer text; NULL: the scenario name */
     tco_diag *diag;
@@ -298,7 +298,9 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     tco_strbuf_append(&footer, "&L&A&C");
     /* Excel caps a footer at 255 characters: at most 200 from the scenario name. */
     const char *fname = w->footer ? w->footer : w->m->scenario_name;
-    for (const char *p = fname; *p && p - fname < 200; p++)
+    /* At most 60 characters (whole UTF-8 sequences) of the name, within Excel's 255. */
+    size_t chars = 0;
+    for (const char *p = fname; *p && !(((unsigned char)*p & 0xC0) != 0x80 && chars++ >= 60); p++)
         tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
     tco_strbuf_append(&footer, "&RPage &P of &N");
     if (!footer.failed && footer.len < 255)
@@ -1237,8 +1239,10 @@ static void fill_compare(writer *base, void *vctx)
     write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
     char cell[64];
     for (int k = 0; k < ncols; k++) {
-        snprintf(cell, sizeof cell, "%c: %s", 'A' + k, c->models[k]->scenario_name);
-        write_text(w, ws, ROW_HEADER, COL_VALUE + k, cell, w->header_right);
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "%c: %s", 'A' + k, c->models[k]->scenario_name);
+        write_text(w, ws, ROW_HEADER, COL_VALUE + k, tco_strbuf_str(&h), w->header_right);
+        tco_strbuf_free(&h);
     }
     for (int k = 1; k < ncols; k++) {
         snprintf(cell, sizeof cell, "%c - A", 'A' + k);

@@ -134,10 +134,10 @@ expect_err "--out $T/c.csv: expected a file name ending in .xlsx"
 SOURCE_DATE_EPOCH=1700000000 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e.xlsx" >/dev/null 2>&1 && ok || bad "SOURCE_DATE_EPOCH run failed"
 cmp -s "$T/c.xlsx" "$T/e.xlsx" && bad "SOURCE_DATE_EPOCH changed nothing" || ok
 member "$T/e.xlsx" docProps/core.xml 2>/dev/null | grep -q "2023-11-14T22:13:20Z" && ok || bad "created time is not 2023-11-14T22:13:20Z"
-for v in 100000000000000000 -5 abc 1.5; do
+for v in 100000000000000000 -5 abc 1.5 0; do
     SOURCE_DATE_EPOCH=$v "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e2.xlsx" >"$T/out" 2>"$T/err"
     [ $? -eq 64 ] && ok || bad "SOURCE_DATE_EPOCH=$v not refused with 64"
-    expect_err "SOURCE_DATE_EPOCH: expected whole seconds since 1970 up to 253402300799, found '$v'"
+    expect_err "SOURCE_DATE_EPOCH: expected whole seconds since 1970, from 1 to 253402300799, found '$v'"
 done
 [ -e "$T/e2.xlsx" ] && bad "workbook written despite a bad SOURCE_DATE_EPOCH" || ok
 
@@ -238,7 +238,7 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs
 # tco quotes check: every problem, a summary line, exit 65 when any.
 run 0 --root "$SRC" quotes check "$SRC/pricing/example-quotes.csv"
 expect_out "example-quotes.csv: 9 rows, 0 errors, 0 warnings"
-printf 'vendor,item,unit_price,currency,colour\nA,D-M,abc,CNY,red\nB,D-M,500,XYZ,blue\nC,D-LL,1.000,CNY,\n' >"$T/check.csv"
+printf 'vendor,item,unit_price,currency,colour\nA,D-M,abc,CNY,red\nB,D-M,500,XYZ,blue\nC,D-LL,1000,CNY,\n' >"$T/check.csv"
 run 65 --root "$SRC" quotes check "$T/check.csv"
 expect_err "$T/check.csv:1: column 5: unknown column 'colour' is ignored"
 expect_err "$T/check.csv:2: column 3 (unit_price): expected a price such as 12500 or 12,500.00, found 'abc'"
@@ -291,6 +291,27 @@ run 65 --root "$SRC" --compare solo
 expect_err "scenarios/solo.ini [compare] scenarios: expected two or more scenario names, found no [compare] section"
 run 64 --root "$SRC" --compare solo,
 expect_err "--compare solo,: expected 2 to 26 scenarios, found 1"
+
+# Review findings, kept fixed.
+run 64 --root "$SRC" --compare solo,team --out "$T/"
+expect_err "is a folder; give a file name such as $T/comparison.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --set scenario.card=D-L --format json --out "$T/dl.xlsx"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["card_price"]["value"] == 160000, d["inputs"]["card_price"]' "$T/out" && ok || bad "--set scenario.card=D-L did not change the card"
+run 0 --root "$SRC" --scenario cluster32 --set card.price=80000 --set card.price=70000 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --format json --out "$T/s2.xlsx"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["inputs"]["card_price"]; assert d["value"] == 70000 and d["source"].startswith("--set card.price=70000 (was 95000)"), d' "$T/out" && ok || bad "the last --set must win over earlier ones and over quotes"
+printf '[scenario]\ntitle = Five years\ntemplate = tco\ncard = D-M\nhost = dc8\ncards = 32\nyears = 5\nutilisation = 0.9\n' >"$T/y5.ini"
+run 64 --root "$SRC" --compare "cluster32,$T/y5.ini" --out "$T/y.xlsx"
+expect_err "--compare: the options must cover the same years (cluster32: 3, y5: 5)"
+long=$(python3 -c 'print("训练集群" * 20)')
+cp "$SRC/scenarios/cluster32.ini" "$T/$long.ini"
+run 0 --root "$SRC" --scenario "$T/$long.ini" --out "$T/long.xlsx"
+python3 -c '
+import sys, zipfile, xml.dom.minidom
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    if n.endswith(".xml"):
+        xml.dom.minidom.parseString(z.read(n))
+' "$T/long.xlsx" && ok || bad "a long non-ASCII scenario name broke the workbook XML"
 
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
