@@ -153,6 +153,19 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
     if (memchr(p, ':', (size_t)(k1 - p)) != NULL)
         return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: [%s] key '%.*s' may not contain ':'", l->display, line,
                             section, (int)(k1 - p), p);
+    /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost. */
+    const char *v = skip_blank(eq + 1, end);
+    if (v < end && *v != '"' && *v != '\'') {
+        const char *cut = v;
+        while (cut < end && *cut != ';' && *cut != '#')
+            cut++;
+        if (cut < end)
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: [%s] %.*s: the value holds '%c', where iniparser would cut it off (\"%.*s\" "
+                                "would be lost); remove it or put the whole value in double quotes",
+                                l->display, line, section, (int)(k1 - p), p, *cut,
+                                (int)(end - cut > 40 ? 40 : end - cut), cut);
+    }
     char entry[1100];
     int n = snprintf(entry, sizeof entry, "%s:%.*s", section, (int)(k1 - p), p);
     int first = lint_seen(l, entry, (size_t)n < sizeof entry ? (size_t)n : sizeof entry - 1, line);
