@@ -1252,6 +1252,7 @@ static void fill_compare(writer *base, void *vctx)
     }
     int row = ROW_FIRST;
     /* A row of values (formulas per option) and its differences to option A. */
+    int tco_row = -1;
     for (size_t q = 0; q < first->n_compare + (size_t)(first->n_years > 0 ? first->n_years : 0) && w->err == TCO_OK;
          q++) {
         bool yearly = q >= first->n_compare;
@@ -1265,6 +1266,8 @@ static void fill_compare(writer *base, void *vctx)
         else
             snprintf(label, sizeof label, "%s", it0->label);
         write_text(w, ws, row, COL_ITEM, label, it0->emphasis && !yearly ? w->total_label : w->text);
+        if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
+            tco_row = row;
         write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
         double vals[26] = {0};
         bool have[26] = {false};
@@ -1340,6 +1343,24 @@ static void fill_compare(writer *base, void *vctx)
         write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), w->fmt_bool, all ? 1 : 0);
         tco_strbuf_free(&f);
         row++;
+    }
+    /* TCO by option, a column chart over the TCO row. */
+    if (tco_row >= 0 && w->err == TCO_OK) {
+        lxw_chart *chart = workbook_add_chart(w->wb, LXW_CHART_COLUMN);
+        if (chart == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        chart_title_set_name(chart, "TCO by option (CNY)");
+        lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+        chart_series_set_categories(s, "Compare", ROW_HEADER, COL_VALUE, ROW_HEADER, (lxw_col_t)(COL_VALUE + ncols - 1));
+        chart_series_set_values(s, "Compare", (lxw_row_t)tco_row, COL_VALUE, (lxw_row_t)tco_row,
+                                (lxw_col_t)(COL_VALUE + ncols - 1));
+        chart_series_set_name(s, "TCO over the period");
+        chart_axis_set_num_format(chart->y_axis, "#,##0");
+        chart_legend_set_position(chart, LXW_CHART_LEGEND_NONE);
+        lxw_chart_options opt = {.x_scale = 1.2, .y_scale = 1.1};
+        check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(row + 2), COL_ITEM, chart, &opt), "chart");
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);

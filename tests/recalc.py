@@ -15,7 +15,8 @@
       Proves no derived number is pasted as a value: change input INPUT in the
       workbook itself, recalculate with Gnumeric, and compare every defined
       name with tco's own result for the scenario with SECTION.KEY=VALUE.
-      At least one total must move.
+      At least one total must move.  --app libreoffice recalculates with
+      LibreOffice instead.
 
 Exit 0 when every check passes, 1 otherwise; the last line is a summary.
 """
@@ -267,7 +268,8 @@ def cmd_live(a):
         sheet, ref = names[a.name]
         edited = os.path.join(tmp, "edited.xlsx")
         set_cell(base_book, edited, sheet, ref, value)
-        rec, _ = read_cells(recalc_gnumeric(edited, tmp))
+        recalc = recalc_libreoffice if a.app == "libreoffice" else recalc_gnumeric
+        rec, _ = read_cells(recalc(edited, tmp))
     checked = bad = moved = 0
     before = json_values(base)
     for name, want in expect.items():
@@ -304,6 +306,7 @@ def main():
     l.add_argument("--scenario", required=True)
     l.add_argument("--set", required=True)
     l.add_argument("--name", required=True)
+    l.add_argument("--app", choices=["gnumeric", "libreoffice"], default="gnumeric")
     a = ap.parse_args()
     try:
         return {"check": cmd_check, "json": cmd_json, "live": cmd_live}[a.cmd](a)
