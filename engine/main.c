@@ -292,6 +292,8 @@ typedef struct item_best {
     bool any;
     double converted;  /* best valid so far */
     int64_t valid_until;
+    tco_quote stash;   /* beyond the listing cap: the best so far, copied (vendor NULL when none) */
+    bool stashed;
 } item_best;
 
 typedef struct keep_ctx {
@@ -321,7 +323,26 @@ static bool keep_quote(void *vctx, const tco_quote *q)
         b->converted = q->converted;
         b->valid_until = until;
     }
-    return best || b->kept++ < TCO_QUOTE_LIST_CAP;
+    if (b->kept < TCO_QUOTE_LIST_CAP) {
+        b->kept++;
+        if (best && b->stashed) { /* a listed row beats the set-aside one */
+            tco_quote_free_fields(&b->stash);
+            b->stashed = false;
+        }
+        return true;
+    }
+    if (best) {
+        /* Past the cap, keep only the best so far, set aside (one per item): memory stays flat
+         * even when a file lists its quotes from the dearest to the cheapest. */
+        if (b->stashed)
+            tco_quote_free_fields(&b->stash);
+        tco_quote_set tmp = {0};
+        b->stashed = tco_quotes_append_copy(&tmp, q);
+        if (b->stashed)
+            b->stash = tmp.quotes[0];
+        free(tmp.quotes);
+    }
+    return false;
 }
 
 /* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
@@ -354,10 +375,18 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].quote_item) {
             int qty = tco_model_find(m, m->items[i].quote_qty);
-            k.items[k.n_items++] = (item_best){m->items[i].quote_item, m->items[qty].value, 0, false, 0, 0};
+            k.items[k.n_items++] = (item_best){.item = m->items[i].quote_item, .quantity = m->items[qty].value};
         }
     for (size_t i = 0; i < q->n && e == TCO_OK; i++)
         e = tco_quotes_read(q->files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
+    for (size_t i = 0; i < k.n_items; i++)
+        if (k.items[i].stashed) {
+            if (e == TCO_OK && !tco_quotes_append_copy(set, &k.items[i].stash))
+                e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+            else if (e == TCO_OK && set->not_kept > 0)
+                set->not_kept--;
+            tco_quote_free_fields(&k.items[i].stash);
+        }
     free(k.items);
     if (e != TCO_OK)
         return e;

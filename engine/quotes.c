@@ -549,16 +549,20 @@ static void on_data_row(reader *r)
     q.item = item;
     q.currency = currency;
     q.converted = q.unit_price * q.rate;
-    bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, &q);
+    q.vendor = trimmed_dup(field(r, COL_VENDOR));
+    q.quote_id = trimmed_dup(field(r, COL_QUOTE_ID));
+    q.notes = tco_strdup(field(r, COL_NOTES));
+    bool keep = r->set->errors == errors && q.vendor && q.quote_id && q.notes && r->keep &&
+                r->keep(r->keep_ctx, &q);
     if (!keep) {
         r->set->not_kept++;
         free(item);
         free(currency);
+        free(q.vendor);
+        free(q.quote_id);
+        free(q.notes);
         return;
     }
-    q.vendor = trimmed_dup(field(r, COL_VENDOR));
-    q.quote_id = trimmed_dup(field(r, COL_QUOTE_ID));
-    q.notes = tco_strdup(field(r, COL_NOTES));
     if (r->set->n == r->set->cap) {
         size_t cap = r->set->cap ? r->set->cap * 2 : 64;
         tco_quote *grown = realloc(r->set->quotes, cap * sizeof *grown);
@@ -725,6 +729,44 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     if (r.stop)
         return TCO_ERR_SYNTAX; /* the problem callback stopped the read; diag holds the problem */
     return TCO_OK;
+}
+
+void tco_quote_free_fields(tco_quote *q)
+{
+    free(q->vendor);
+    free(q->quote_id);
+    free(q->item);
+    free(q->currency);
+    free(q->notes);
+    free(q->reason);
+    q->vendor = q->quote_id = q->item = q->currency = q->notes = q->reason = NULL;
+}
+
+bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
+{
+    tco_quote c = *q;
+    c.reason = NULL;
+    c.vendor = tco_strdup(q->vendor ? q->vendor : "");
+    c.quote_id = tco_strdup(q->quote_id ? q->quote_id : "");
+    c.item = tco_strdup(q->item ? q->item : "");
+    c.currency = tco_strdup(q->currency ? q->currency : "");
+    c.notes = tco_strdup(q->notes ? q->notes : "");
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        tco_quote *grown = realloc(set->quotes, cap * sizeof *grown);
+        if (grown == NULL) {
+            tco_quote_free_fields(&c);
+            return false;
+        }
+        set->quotes = grown;
+        set->cap = cap;
+    }
+    if (!c.vendor || !c.quote_id || !c.item || !c.currency || !c.notes) {
+        tco_quote_free_fields(&c);
+        return false;
+    }
+    set->quotes[set->n++] = c;
+    return true;
 }
 
 void tco_quotes_free(tco_quote_set *set)

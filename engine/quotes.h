@@ -79,7 +79,7 @@ typedef struct tco_fx {
 /**
  * Decides whether a checked row is kept in memory: return true for items the
  * caller prices (or lists).  @p q is valid only during the call (its strings
- * are not yet owned).  NULL keeps nothing.
+ * are freed when the row is not kept: copy what you keep).  NULL keeps nothing.
  */
 typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
 
@@ -110,6 +110,15 @@ typedef struct tco_quote_set {
  */
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag);
+
+/**
+ * Append a copy of @p q (its strings duplicated) to @p set, e.g. a row a keep
+ * function set aside.  Returns false on allocation failure.
+ */
+bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);
+
+/** Free one quote's strings (not the quote itself). */
+void tco_quote_free_fields(tco_quote *q);
 
 /** Free every quote and file name (safe on a zeroed set). */
 void tco_quotes_free(tco_quote_set *set);

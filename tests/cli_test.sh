@@ -235,6 +235,17 @@ with open(sys.argv[1], "w") as f:
 run 0 --root "$SRC" --scenario cluster32 --quotes "$T/many.csv" --as-of 2026-11-30 --out "$T/many.xlsx" --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["card_price"]["value"] == 80000; assert "Late best" in d["inputs"]["card_price"]["source"]' "$T/out" && ok || bad "the best quote after the listing cap was not chosen"
 
+# Quotes from the dearest to the cheapest (every row the best so far): the cheapest still wins.
+python3 -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("vendor,item,unit_price,currency,valid_until\n")
+    for i in range(3000):
+        f.write("Desc %d,D-M,%d,CNY,2027-06-30\n" % (i, 93000 - i))
+' "$T/desc.csv"
+run 0 --root "$SRC" --scenario cluster32 --quotes "$T/desc.csv" --as-of 2026-11-30 --out "$T/desc.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["card_price"]["value"] == 90001, d["inputs"]["card_price"]' "$T/out" && ok || bad "the cheapest of descending quotes was not chosen"
+
 # tco quotes check: every problem, a summary line, exit 65 when any.
 run 0 --root "$SRC" quotes check "$SRC/pricing/example-quotes.csv"
 expect_out "example-quotes.csv: 9 rows, 0 errors, 0 warnings"
