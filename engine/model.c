@@ -143,9 +143,9 @@ int tco_model_find(const tco_model *model, const char *name)
     return -1;
 }
 
-static tco_item *add_item(loader *ld, tco_item_kind kind, const char *name)
+/* Append an item named @p name (lower-cased) to the model; NULL on allocation failure. */
+static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char *name)
 {
-    tco_model *m = ld->model;
     tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
     if (grown == NULL)
         return NULL;
@@ -162,6 +162,11 @@ static tco_item *add_item(loader *ld, tco_item_kind kind, const char *name)
         *p = (char)tolower((unsigned char)*p);
     m->n_items++;
     return it;
+}
+
+static tco_item *add_item(loader *ld, tco_item_kind kind, const char *name)
+{
+    return model_append_item(ld->model, kind, name);
 }
 
 static tco_format format_for_unit(const char *unit, bool integer)
@@ -1898,19 +1903,9 @@ bool tco_model_prices_item(const tco_model *m, const char *item)
 /* Append an input made at run time (the FX rates of quoted currencies). */
 static tco_item *model_add_input(tco_model *m, const char *name)
 {
-    tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
-    if (grown == NULL)
-        return NULL;
-    m->items = grown;
-    tco_item *it = &m->items[m->n_items];
-    memset(it, 0, sizeof *it);
-    it->kind = TCO_ITEM_INPUT;
-    it->partner = -1;
-    it->min = it->max = NAN;
-    it->format = TCO_FMT_RATIO;
-    if ((it->name = tco_strdup(name)) == NULL)
-        return NULL;
-    m->n_items++;
+    tco_item *it = model_append_item(m, TCO_ITEM_INPUT, name);
+    if (it)
+        it->format = TCO_FMT_RATIO;
     return it;
 }
 

@@ -771,15 +771,8 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
 
 void tco_quotes_free(tco_quote_set *set)
 {
-    for (size_t i = 0; i < set->n; i++) {
-        tco_quote *q = &set->quotes[i];
-        free(q->vendor);
-        free(q->quote_id);
-        free(q->item);
-        free(q->currency);
-        free(q->notes);
-        free(q->reason);
-    }
+    for (size_t i = 0; i < set->n; i++)
+        tco_quote_free_fields(&set->quotes[i]);
     free(set->quotes);
     for (size_t i = 0; i < set->n_files; i++)
         free(set->files[i]);
