@@ -119,11 +119,17 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         fprintf(out, "\nWorkbook: %s\n", workbook);
 }
 
+/* True if a spreadsheet would read @p s as a formula (leading = + - @, a tab or CR). */
+static bool formula_like(const char *s)
+{
+    return s && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
 /* One CSV text field, quoted; formula-looking text gets a leading apostrophe. */
 static void csv_text(FILE *out, const char *s, bool last)
 {
     s = s ? s : "";
-    if (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') {
+    if (formula_like(s)) {
         tco_strbuf b = {0};
         tco_strbuf_printf(&b, "'%s", s);
         csv_fwrite(out, tco_strbuf_str(&b), b.len);
@@ -176,9 +182,13 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
     }
 }
 
+/* A JSON string value; text a spreadsheet would read as a formula gets a leading apostrophe,
+ * as in CSV (keys are names and never do). */
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
+    if (formula_like(s))
+        fputc('\'', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
         case '"': fputs("\\\"", out); break;

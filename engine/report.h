@@ -27,7 +27,9 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  *    "inputs":  {name: {"label", "unit", "value", "source"}},
  *    "outputs": {name: {"label", "unit", "value"} or {"label", "unit", "by_year": [..], "total"}}}
  * Role keys (capex, opex_by_year, tco, tco_per_card_year) come from the
- * template's [model] section and are null when it names none.
+ * template's [model] section and are null when it names none.  A string value
+ * that a spreadsheet would read as a formula (leading = + - @, tab, CR) gets a
+ * leading apostrophe, as in CSV.
  */
 void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
 
