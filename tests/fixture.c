@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ini.h"
 
@@ -30,6 +31,19 @@ static bool parse_inputs(fixture_case *c, char *list)
         c->n_inputs++;
     }
     return true;
+}
+
+tco_error fixture_lookup(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
+{
+    const fixture_case *c = ctx;
+    for (size_t i = 0; i < c->n_inputs; i++)
+        if (strcasecmp(c->input_names[i], n->name) == 0) {
+            v->number = c->input_values[i];
+            v->is_bool = false;
+            v->text = NULL;
+            return TCO_OK;
+        }
+    return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "unknown name '%s'", n->name);
 }
 
 fixture_case *fixture_read(const char *path, size_t *n)

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "formula.h"
+
 #define FIXTURE_MAX_INPUTS 8
 
 typedef struct fixture_case {
@@ -34,5 +36,8 @@ typedef struct fixture_case {
 
 /* Read every case of @p path; returns a heap array (caller frees) and sets *n; NULL on error. */
 fixture_case *fixture_read(const char *path, size_t *n);
+
+/* Name lookup for the formula evaluator: @p ctx is a const fixture_case *; its inputs by name. */
+tco_error fixture_lookup(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag);
 
 #endif

@@ -9,6 +9,7 @@
  * Inputs of case N become defined names case_N_<name> on the Inputs sheet.
  * Boolean results are written as IF(formula,1,0) so the cached value is a number.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,19 +37,6 @@ static const char *book_name(void *vctx, const tco_node *n, tco_ref_mode mode)
             canonical = bc->c->input_names[i];
     snprintf(bc->buf, sizeof bc->buf, "case_%zu_%s", bc->index, canonical);
     return bc->buf;
-}
-
-static tco_error case_lookup(void *vctx, const tco_node *n, tco_value *v, tco_diag *diag)
-{
-    const fixture_case *c = ((const book_ctx *)vctx)->c;
-    for (size_t i = 0; i < c->n_inputs; i++)
-        if (strcasecmp(c->input_names[i], n->name) == 0) {
-            v->number = c->input_values[i];
-            v->is_bool = false;
-            v->text = NULL;
-            return TCO_OK;
-        }
-    return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "unknown name '%s'", n->name);
 }
 
 int main(int argc, char **argv)
@@ -80,7 +68,7 @@ int main(int argc, char **argv)
             tco_diag d = {0};
             tco_value v;
             if (tco_formula_parse(c->formula, "case", &tree, &d) != TCO_OK ||
-                tco_formula_eval(tree, &(tco_eval_env){case_lookup, NULL, &bc, -1}, "case", &v, &d) != TCO_OK) {
+                tco_formula_eval(tree, &(tco_eval_env){fixture_lookup, NULL, (void *)(uintptr_t)c, -1}, "case", &v, &d) != TCO_OK) {
                 fprintf(stderr, "%s:%d: %s\n", c->file, c->line, d.message);
                 rc = 1;
                 tco_node_free(tree);

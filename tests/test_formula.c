@@ -21,19 +21,6 @@ static const struct {
     {"TOO_DEEP", TCO_ERR_TOO_DEEP},
 };
 
-static tco_error case_lookup(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
-{
-    const fixture_case *c = ctx;
-    for (size_t i = 0; i < c->n_inputs; i++)
-        if (strcasecmp(c->input_names[i], n->name) == 0) {
-            v->number = c->input_values[i];
-            v->is_bool = false;
-            v->text = NULL;
-            return TCO_OK;
-        }
-    return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "unknown name '%s'", n->name);
-}
-
 /* Parse and evaluate; returns the first error code. */
 static tco_error run_case(const fixture_case *c, const char *text, tco_value *v, char *printed, size_t psize,
                           tco_diag *d)
@@ -48,7 +35,7 @@ static tco_error run_case(const fixture_case *c, const char *text, tco_value *v,
         snprintf(printed, psize, "%s", tco_strbuf_str(&b));
         tco_strbuf_free(&b);
     }
-    tco_eval_env env = {case_lookup, NULL, (void *)(uintptr_t)c, -1};
+    tco_eval_env env = {fixture_lookup, NULL, (void *)(uintptr_t)c, -1};
     e = tco_formula_eval(tree, &env, "case", v, d);
     tco_node_free(tree);
     return e;
