@@ -140,15 +140,6 @@ static const char *find_root(const char *given)
     return TCO_DEFAULT_ROOT;
 }
 
-static char *root_path(const char *root, const char *rel)
-{
-    tco_strbuf b = {0};
-    if (strcmp(root, ".") != 0)
-        tco_strbuf_printf(&b, "%s/", root);
-    tco_strbuf_append(&b, rel);
-    return tco_strbuf_take(&b);
-}
-
 static int compare_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -163,7 +154,7 @@ static bool is_comparison(const char *root, const char *name);
 static int scenario_names(const char *root, char ***out)
 {
     *out = NULL;
-    char *dir = root_path(root, "scenarios");
+    char *dir = tco_path_join(root, "scenarios");
     DIR *d = dir ? opendir(dir) : NULL;
     free(dir);
     if (d == NULL)
@@ -200,7 +191,7 @@ static int list_scenarios(const char *root)
     for (int i = 0; i < n; i++) {
         char rel[600];
         snprintf(rel, sizeof rel, "scenarios/%s.ini", names[i]);
-        char *path = root_path(root, rel);
+        char *path = tco_path_join(root, rel);
         tco_ini ini = {0};
         tco_diag d = {0};
         const char *title = "(unreadable)";
@@ -249,7 +240,7 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         }
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
-    char *path = root_path(root, rel);
+    char *path = tco_path_join(root, rel);
     if (path && stat(path, &st) != 0) {
         char **names;
         int n = scenario_names(root, &names);
@@ -358,7 +349,7 @@ static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
 static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
                               tco_diag *d)
 {
-    char *fx_path = root_path(root, "pricing/fx.ini");
+    char *fx_path = tco_path_join(root, "pricing/fx.ini");
     if (fx_path == NULL)
         return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
     tco_error e = tco_fx_load(fx_path, NULL, fx, d);
@@ -648,7 +639,7 @@ static bool is_comparison(const char *root, const char *name)
 {
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", name);
-    char *path = root_path(root, rel);
+    char *path = tco_path_join(root, rel);
     tco_ini ini = {0};
     tco_diag d = {0};
     bool yes = path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK && tco_ini_has_section(&ini, "compare") &&
@@ -704,7 +695,7 @@ static int quotes_check(const char *root, int argc, char **argv)
         return usage_error("quotes check: expected one or more CSV files");
     tco_diag d = {0};
     tco_fx fx = {0};
-    char *fx_path = root_path(root, "pricing/fx.ini");
+    char *fx_path = tco_path_join(root, "pricing/fx.ini");
     if (fx_path == NULL || tco_fx_load(fx_path, NULL, &fx, &d) != TCO_OK) {
         free(fx_path);
         return fail(&d);

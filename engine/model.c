@@ -41,35 +41,9 @@ typedef struct loader {
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-static char *join_path(const char *root, const char *rel)
-{
-    tco_strbuf b = {0};
-    if (root != NULL && strcmp(root, ".") != 0 && root[0] != '\0') {
-        tco_strbuf_append(&b, root);
-        if (b.len > 0 && b.data[b.len - 1] != '/')
-            tco_strbuf_append(&b, "/");
-    }
-    tco_strbuf_append(&b, rel);
-    return tco_strbuf_take(&b);
-}
-
 static tco_error oom(loader *ld)
 {
     return tco_diag_set(ld->diag, TCO_ERR_NOMEM, "out of memory while loading the model");
-}
-
-static char *trim_dup(const char *s, size_t n)
-{
-    while (n > 0 && isspace((unsigned char)*s))
-        s++, n--;
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        n--;
-    char *r = malloc(n + 1);
-    if (r) {
-        memcpy(r, s, n);
-        r[n] = '\0';
-    }
-    return r;
 }
 
 /* Split a comma-separated list into trimmed heap strings; empty entries are an error (returns -1). */
@@ -81,7 +55,7 @@ static int split_list(const char *s, char ***out)
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char *item = trim_dup(p, len);
+        char *item = tco_strndup_trim(p, len);
         char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
         if (item == NULL || grown == NULL || item[0] == '\0') {
             free(item);
@@ -258,14 +232,14 @@ static tco_error need_string(loader *ld, const tco_ini *ini, const char *section
 
 static tco_error load_catalog(loader *ld)
 {
-    char *pattern = join_path(ld->root, "pricing/*.ini");
+    char *pattern = tco_path_join(ld->root, "pricing/*.ini");
     if (pattern == NULL)
         return oom(ld);
     glob_t g;
     int rc = glob(pattern, 0, NULL, &g);
     free(pattern);
     if (rc != 0) {
-        char *dir = join_path(ld->root, "pricing/");
+        char *dir = tco_path_join(ld->root, "pricing/");
         tco_error e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s: no pricing catalog (*.ini) found; "
                                    "run tco from the project directory or pass --root DIR", dir ? dir : "pricing/");
         free(dir);
@@ -284,7 +258,7 @@ static tco_error load_catalog(loader *ld)
         base = base ? base + 1 : g.gl_pathv[i];
         char rel[512];
         snprintf(rel, sizeof rel, "pricing/%s", base);
-        char *display = join_path(ld->root, rel);
+        char *display = tco_path_join(ld->root, rel);
         if (display == NULL) {
             e = oom(ld);
             break;
@@ -1604,7 +1578,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     size_t bl = strlen(base);
     if (bl > 4 && strcmp(base + bl - 4, ".ini") == 0)
         bl -= 4;
-    m->scenario_name = trim_dup(base, bl);
+    m->scenario_name = tco_strndup_trim(base, bl);
     m->scenario_path = tco_strdup(scenario_path);
     if (m->scenario_name == NULL || m->scenario_path == NULL)
         return oom(ld);
@@ -1633,7 +1607,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                 scenario_path, tname);
     char rel[300];
     snprintf(rel, sizeof rel, "templates/%s.ini", tname);
-    m->template_path = join_path(ld->root, rel);
+    m->template_path = tco_path_join(ld->root, rel);
     if (m->scenario_title == NULL || m->template_path == NULL)
         return oom(ld);
     if ((e = tco_ini_load(m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
@@ -2025,7 +1999,7 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
     *items = NULL;
     *n = 0;
     tco_strbuf list = {0};
-    char *pattern = join_path(root, "templates/*.ini");
+    char *pattern = tco_path_join(root, "templates/*.ini");
     glob_t g;
     int rc = pattern ? glob(pattern, 0, NULL, &g) : GLOB_NOSPACE;
     free(pattern);
@@ -2049,7 +2023,7 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                     /* every section of the catalog file the ref names is an item */
                     char rel[300];
                     snprintf(rel, sizeof rel, "pricing/%s.ini", colon + 1);
-                    char *path = join_path(root, rel);
+                    char *path = tco_path_join(root, rel);
                     tco_ini cat = {0};
                     if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
                         for (int s = 0; s < cat.n_sections; s++)

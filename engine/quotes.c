@@ -382,22 +382,13 @@ static void clear_row(reader *r)
     r->too_many = false;
 }
 
-static char *trimmed_dup(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        n--;
-    char *c = malloc(n + 1);
-    if (c) {
-        memcpy(c, s, n);
-        c[n] = '\0';
-    }
-    return c;
-}
-
 static bool fields_ok(reader *r, long line);
+
+/* A field without its surrounding blanks, heap. */
+static char *trimmed(const char *s)
+{
+    return tco_strndup_trim(s, strlen(s));
+}
 
 static void on_header(reader *r)
 {
@@ -411,7 +402,7 @@ static void on_header(reader *r)
         r->col_of[c] = -1;
     r->header_fields = r->n_fields;
     for (size_t i = 0; i < r->n_fields; i++) {
-        char *name = trimmed_dup(r->fields[i]);
+        char *name = trimmed(r->fields[i]);
         if (name == NULL) {
             r->err = TCO_ERR_NOMEM;
             r->stop = true;
@@ -496,8 +487,8 @@ static void on_data_row(reader *r)
         return;
     }
     size_t errors = r->set->errors;
-    char *item = trimmed_dup(field(r, COL_ITEM));
-    char *currency = trimmed_dup(field(r, COL_CURRENCY));
+    char *item = tco_strndup_trim(field(r, COL_ITEM), strlen(field(r, COL_ITEM)));
+    char *currency = tco_strndup_trim(field(r, COL_CURRENCY), strlen(field(r, COL_CURRENCY)));
     if (item == NULL || currency == NULL) {
         free(item);
         free(currency);
@@ -549,8 +540,8 @@ static void on_data_row(reader *r)
     q.item = item;
     q.currency = currency;
     q.converted = q.unit_price * q.rate;
-    q.vendor = trimmed_dup(field(r, COL_VENDOR));
-    q.quote_id = trimmed_dup(field(r, COL_QUOTE_ID));
+    q.vendor = tco_strndup_trim(field(r, COL_VENDOR), strlen(field(r, COL_VENDOR)));
+    q.quote_id = tco_strndup_trim(field(r, COL_QUOTE_ID), strlen(field(r, COL_QUOTE_ID)));
     q.notes = tco_strdup(field(r, COL_NOTES));
     bool keep = r->set->errors == errors && q.vendor && q.quote_id && q.notes && r->keep &&
                 r->keep(r->keep_ctx, &q);

@@ -137,6 +137,32 @@ size_t tco_utf8_chars(const char *s)
     return n;
 }
 
+char *tco_strndup_trim(const char *s, size_t n)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+        s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    char *r = malloc(n + 1);
+    if (r) {
+        memcpy(r, s, n);
+        r[n] = '\0';
+    }
+    return r;
+}
+
+char *tco_path_join(const char *root, const char *rel)
+{
+    tco_strbuf b = {0};
+    if (root != NULL && root[0] != '\0' && strcmp(root, ".") != 0) {
+        tco_strbuf_append(&b, root);
+        if (b.len > 0 && b.data[b.len - 1] != '/')
+            tco_strbuf_append(&b, "/");
+    }
+    tco_strbuf_append(&b, rel);
+    return tco_strbuf_take(&b);
+}
+
 char *tco_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

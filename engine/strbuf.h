@@ -58,6 +58,19 @@ bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
 /** Number of characters (not bytes) in the UTF-8 string @p s. */
 size_t tco_utf8_chars(const char *s);
 
+/**
+ * Copy of the first @p n bytes of @p s without leading and trailing blanks
+ * (spaces, tabs, line ends); heap, NUL-terminated; NULL on allocation failure.
+ */
+char *tco_strndup_trim(const char *s, size_t n);
+
+/**
+ * "@p root/@p rel", or @p rel alone when @p root is NULL, "" or "." (so that
+ * paths shown in messages stay relative to the current folder).  Heap; NULL
+ * on allocation failure.
+ */
+char *tco_path_join(const char *root, const char *rel);
+
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);
 
