@@ -259,6 +259,29 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
     return path;
 }
 
+/* The workbook path: @p out, or out/STEMSUFFIX.xlsx (creating out/) when NULL, in which case
+ * *@p default_out owns it.  Refuses a workbook a spreadsheet application has open unless @p force. */
+static tco_error prepare_out(const char **out, char **default_out, const char *stem, const char *suffix, bool force,
+                             tco_diag *d)
+{
+    *default_out = NULL;
+    if (*out == NULL) {
+        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST)
+            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "out/%s%s.xlsx", stem, suffix);
+        if ((*out = *default_out = tco_strbuf_take(&b)) == NULL)
+            return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    }
+    char lock[4200];
+    if (!force && tco_workbook_locked(*out, lock, sizeof lock))
+        return tco_diag_set(d, TCO_ERR_CANTCREATE,
+                            "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force "
+                            "to replace it anyway",
+                            *out, lock);
+    return TCO_OK;
+}
+
 /* Load one scenario, write its workbook (default out/NAME.xlsx) and print its summary. */
 /* Vendor quotes given on the command line, and the date they are judged on. */
 typedef struct quote_opts {
@@ -413,31 +436,13 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         return fail(&d);
     }
 
+    /* A what-if (--set) never replaces the baseline workbook: out/NAME-whatif.xlsx. */
     char *default_out = NULL;
-    if (out == NULL) {
-        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
-            tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
-            tco_model_free(m);
-            tco_quotes_free(&set);
-            tco_fx_free(&fx);
-            return fail(&d);
-        }
-        /* A what-if (--set) never replaces the baseline workbook: out/NAME-whatif.xlsx. */
-        tco_strbuf b = {0};
-        tco_strbuf_printf(&b, "out/%s%s.xlsx", m->scenario_name, quotes->n_sets > 0 ? "-whatif" : "");
-        out = default_out = tco_strbuf_take(&b);
-    }
     int rc = 0;
-    char lock[4200];
-    if (out == NULL)
-        rc = fail(&(tco_diag){TCO_ERR_NOMEM, "out of memory"});
-    else if (!wo->force && tco_workbook_locked(out, lock, sizeof lock)) {
-        tco_diag_set(&d, TCO_ERR_CANTCREATE,
-                     "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force to "
-                     "replace it anyway",
-                     out, lock);
+    if (prepare_out(&out, &default_out, m->scenario_name, quotes->n_sets > 0 ? "-whatif" : "", wo->force, &d) !=
+        TCO_OK)
         rc = fail(&d);
-    } else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
+    else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
     else if (strcmp(format, "json") == 0)
         tco_report_json(m, "CNY", out, stdout);
@@ -576,24 +581,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             rc = fail(&d);
         }
     char *default_out = NULL;
-    if (rc == 0 && out == NULL) {
-        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST) {
-            tco_diag_set(&d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
-            rc = fail(&d);
-        } else {
-            tco_strbuf b = {0};
-            tco_strbuf_printf(&b, "out/%s.xlsx", stem);
-            out = default_out = tco_strbuf_take(&b);
-        }
-    }
-    char lock[4200];
-    if (rc == 0 && out && !wo->force && tco_workbook_locked(out, lock, sizeof lock)) {
-        tco_diag_set(&d, TCO_ERR_CANTCREATE,
-                     "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force to "
-                     "replace it anyway",
-                     out, lock);
+    if (rc == 0 && prepare_out(&out, &default_out, stem, "", wo->force, &d) != TCO_OK)
         rc = fail(&d);
-    }
     if (rc == 0) {
         tco_model *models[26];
         for (int i = 0; i < n; i++)
