@@ -228,6 +228,18 @@ static tco_error need_string(loader *ld, const tco_ini *ini, const char *section
     return TCO_OK;
 }
 
+/* The required keys @p keys (NULL-terminated) of [section]: their values in @p out, in order. */
+static tco_error need_strings(loader *ld, const tco_ini *ini, const char *section, const char *const *keys,
+                              const char **out)
+{
+    for (size_t i = 0; keys[i]; i++) {
+        tco_error e = need_string(ld, ini, section, keys[i], &out[i]);
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
+
 /* ---- catalog ------------------------------------------------------------------- */
 
 static tco_error load_catalog(loader *ld)
@@ -651,15 +663,13 @@ static tco_error load_input(loader *ld, const char *section)
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, t, section, input_keys);
-    const char *label, *unit, *from;
+    static const char *const required[] = {"label", "unit", "from", NULL};
+    const char *v[3];
     if (e == TCO_OK)
-        e = need_string(ld, t, section, "label", &label);
-    if (e == TCO_OK)
-        e = need_string(ld, t, section, "unit", &unit);
-    if (e == TCO_OK)
-        e = need_string(ld, t, section, "from", &from);
+        e = need_strings(ld, t, section, required, v);
     if (e != TCO_OK)
         return e;
+    const char *label = v[0], *unit = v[1], *from = v[2];
     const char *per = tco_ini_get(t, section, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
@@ -792,17 +802,13 @@ static tco_error load_line(loader *ld, const char *section)
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, t, section, line_keys);
-    const char *sheet, *label, *unit, *formula;
+    static const char *const required[] = {"sheet", "label", "unit", "formula", NULL};
+    const char *v[4];
     if (e == TCO_OK)
-        e = need_string(ld, t, section, "sheet", &sheet);
-    if (e == TCO_OK)
-        e = need_string(ld, t, section, "label", &label);
-    if (e == TCO_OK)
-        e = need_string(ld, t, section, "unit", &unit);
-    if (e == TCO_OK)
-        e = need_string(ld, t, section, "formula", &formula);
+        e = need_strings(ld, t, section, required, v);
     if (e != TCO_OK)
         return e;
+    const char *sheet = v[0], *label = v[1], *unit = v[2], *formula = v[3];
     const char *per = tco_ini_get(t, section, "per");
     bool yearly = false, tiered = false;
     if (per != NULL) {
@@ -1207,15 +1213,13 @@ static tco_error load_charts(loader *ld)
         if (strncmp(sec, "chart.", 6) != 0)
             continue;
         tco_error e = check_keys(ld, t, sec, chart_keys);
-        const char *type, *title, *series;
+        static const char *const required[] = {"type", "title", "series", NULL};
+        const char *v[3];
         if (e == TCO_OK)
-            e = need_string(ld, t, sec, "type", &type);
-        if (e == TCO_OK)
-            e = need_string(ld, t, sec, "title", &title);
-        if (e == TCO_OK)
-            e = need_string(ld, t, sec, "series", &series);
+            e = need_strings(ld, t, sec, required, v);
         if (e != TCO_OK)
             return e;
+        const char *type = v[0], *title = v[1], *series = v[2];
         tco_chart c = {0};
         if (strcasecmp(type, "column_stacked") == 0)
             c.type = TCO_CHART_COLUMN_STACKED;
