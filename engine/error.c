@@ -1,5 +1,6 @@
 /* error.c - tco_error messages and the diagnostic formatter. */
 #include "error.h"
+#include "strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +44,8 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         snprintf(diag->message, sizeof diag->message, "%s", tco_strerror(err));
+    else if ((size_t)n >= sizeof diag->message) /* cut: never inside a UTF-8 character */
+        diag->message[tco_utf8_prefix(diag->message, sizeof diag->message - 1)] = '\0';
     return err;
 }
 

@@ -129,6 +129,57 @@ bool tco_utf8_valid(const char *s, size_t len, size_t *bad)
     return true;
 }
 
+/* Code point of the valid n-byte sequence at p. */
+static long utf8_decode(const unsigned char *p, size_t n)
+{
+    if (n == 1)
+        return p[0];
+    long cp = p[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++)
+        cp = (cp << 6) | (p[i] & 0x3F);
+    return cp;
+}
+
+bool tco_xml_text_valid(const char *s, size_t len, size_t *bad, long *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_seq(p + i, len - i);
+        long c = n ? utf8_decode(p + i, n) : -1;
+        bool ok = n > 0 && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && c != 0xFFFE && c != 0xFFFF;
+        if (!ok) {
+            if (bad)
+                *bad = i;
+            if (cp)
+                *cp = c;
+            return false;
+        }
+        i += n;
+    }
+    return true;
+}
+
+size_t tco_utf16_units(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xC0) != 0x80 ? (*p >= 0xF0 ? 2 : 1) : 0;
+    return n;
+}
+
+size_t tco_utf8_prefix(const char *s, size_t max_bytes)
+{
+    size_t n = strnlen(s, max_bytes);
+    size_t k = n;
+    while (k > 0 && n - k < 3 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
+        k--; /* back over the continuation bytes of the last character */
+    if (k == 0)
+        return n;
+    unsigned char lead = (unsigned char)s[k - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return n - (k - 1) < need ? k - 1 : n; /* the last character is cut: drop it whole */
+}
+
 size_t tco_utf8_chars(const char *s)
 {
     size_t n = 0;

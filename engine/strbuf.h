@@ -59,6 +59,31 @@ bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
 size_t tco_utf8_chars(const char *s);
 
 /**
+ * Check that @p len bytes at @p s are valid UTF-8 whose every code point is an
+ * XML 1.0 Char (https://www.w3.org/TR/xml/#charsets): tab, LF, CR, U+0020 to
+ * U+D7FF, U+E000 to U+FFFD and U+10000 up; so no other C0 control, no U+FFFE or
+ * U+FFFF.  Returns true, or false with the byte offset of the first bad
+ * sequence in *@p bad and its code point in *@p cp (-1 when the bytes are not
+ * UTF-8 at all).  Either pointer may be NULL.
+ */
+bool tco_xml_text_valid(const char *s, size_t len, size_t *bad, long *cp);
+
+/**
+ * Length of the UTF-8 string @p s in UTF-16 code units, the unit Excel counts
+ * its limits in (sheet names 31, cells 32,767): 1 per code point below
+ * U+10000, 2 for each one above (an emoji is 2).
+ */
+size_t tco_utf16_units(const char *s);
+
+/**
+ * The longest prefix of the UTF-8 string @p s that is at most @p max_bytes
+ * long and does not end inside a multi-byte character (also when @p s itself
+ * was already cut inside one); returns its length in bytes.  Use with "%.*s"
+ * wherever text is cut to fit.
+ */
+size_t tco_utf8_prefix(const char *s, size_t max_bytes);
+
+/**
  * Copy of the first @p n bytes of @p s without leading and trailing blanks
  * (spaces, tabs, line ends); heap, NUL-terminated; NULL on allocation failure.
  */

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "strbuf.h"
 #include "suites.h"
 
 static void test_every_code_has_a_message(void)
@@ -34,6 +35,36 @@ static void test_diag_truncates_safely(void)
     CU_ASSERT_EQUAL(d.code, TCO_ERR_INI);
     CU_ASSERT_EQUAL(strlen(d.message), TCO_DIAG_MAX - 1);
     CU_ASSERT_EQUAL(strncmp(d.message, "file [s] k: xxx", 15), 0);
+    /* 12 bytes of prefix then 2-byte characters: byte 1,023 would be the first half of one. */
+    char wide[3001] = "";
+    for (int i = 0; i < 1500; i++)
+        strcat(wide + 2 * i, "\xC3\xA9");
+    tco_diag_set(&d, TCO_ERR_INI, "file [s] k: %s", wide);
+    CU_ASSERT_EQUAL(strlen(d.message), 1022);
+    CU_ASSERT_TRUE(tco_utf8_valid(d.message, strlen(d.message), NULL));
+}
+
+static void test_xml_text_and_utf16(void)
+{
+    size_t bad = 0;
+    long cp = 0;
+    CU_ASSERT_TRUE(tco_xml_text_valid("Cluster \xE6\x9C\xBA\t\r\n", 14, &bad, &cp));
+    CU_ASSERT_FALSE(tco_xml_text_valid("V\xEF\xBF\xBE", 4, &bad, &cp)); /* U+FFFE */
+    CU_ASSERT_EQUAL(bad, 1);
+    CU_ASSERT_EQUAL(cp, 0xFFFE);
+    CU_ASSERT_FALSE(tco_xml_text_valid("ab\xEF\xBF\xBF", 5, &bad, &cp)); /* U+FFFF */
+    CU_ASSERT_EQUAL(cp, 0xFFFF);
+    CU_ASSERT_FALSE(tco_xml_text_valid("a\x01", 2, &bad, &cp));
+    CU_ASSERT_EQUAL(cp, 1);
+    CU_ASSERT_FALSE(tco_xml_text_valid("a\xC3", 2, &bad, &cp)); /* cut sequence */
+    CU_ASSERT_EQUAL(cp, -1);
+    CU_ASSERT_TRUE(tco_xml_text_valid("\xF0\x9F\x98\x80", 4, NULL, NULL)); /* U+1F600 is a Char */
+    /* Excel counts UTF-16 units: an emoji is 2, a CJK character 1. */
+    CU_ASSERT_EQUAL(tco_utf16_units("\xF0\x9F\x98\x80\xE6\x9C\xBA" "ab"), 5);
+    /* Cutting "a" + U+1F600 at 3 bytes keeps "a" only. */
+    CU_ASSERT_EQUAL(tco_utf8_prefix("a\xF0\x9F\x98\x80", 3), 1);
+    CU_ASSERT_EQUAL(tco_utf8_prefix("a\xF0\x9F\x98\x80", 5), 5);
+    CU_ASSERT_EQUAL(tco_utf8_prefix("a\xF0\x9F", 9), 1); /* already cut inside the emoji */
 }
 
 CU_ErrorCode register_error_suite(void)
@@ -41,7 +72,8 @@ CU_ErrorCode register_error_suite(void)
     CU_pSuite s = CU_add_suite("error", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "every code has a message", test_every_code_has_a_message) ||
         !CU_add_test(s, "exit codes are sysexits", test_exit_codes_are_sysexits) ||
-        !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely))
+        !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely) ||
+        !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16))
         return CU_get_error();
     return CUE_SUCCESS;
 }
