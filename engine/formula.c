@@ -263,6 +263,8 @@ static tco_node *parse_number(parser *ps)
     double v = strtod(buf, NULL);
     if (!isfinite(v))
         return syntax_error(ps, TCO_ERR_SYNTAX, start, "a finite number");
+    if (!tco_number_is_normal(buf, v))
+        return syntax_error(ps, TCO_ERR_SYNTAX, start, TCO_NORMAL_EXPECTED);
     tco_node *n = node_new(TCO_NODE_NUMBER, col_of(ps, start));
     if (n == NULL)
         return nomem(ps);
@@ -519,6 +521,16 @@ tco_error tco_formula_parse(const char *text, const char *where, tco_node **out,
     }
     if (root == NULL)
         return ps.err != TCO_OK ? ps.err : tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: invalid formula", where);
+    /* The limit holds for the formula as the workbook gets it: the printer adds parentheses
+     * (every step of a ^ or comparison chain), and the applications count those. */
+    size_t printed = tco_formula_printed_depth(root);
+    if (printed > TCO_FORMULA_MAX_DEPTH) {
+        tco_node_free(root);
+        return tco_diag_set(diag, TCO_ERR_TOO_DEEP,
+                            "%s: as written to the workbook the formula nests %zu levels of parentheses; Excel and "
+                            "LibreOffice allow %d (split it into several lines)",
+                            where, printed, TCO_FORMULA_MAX_DEPTH);
+    }
     *out = root;
     return TCO_OK;
 }
@@ -535,9 +547,9 @@ static int node_prec(const tco_node *n)
 static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
                        tco_ref_mode mode);
 
-/* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
-static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
-                          void *ctx, tco_strbuf *out)
+/* True when child @p c of operator node @p parent is printed in parentheses; @p right is true
+ * for the right operand.  The one rule for the printer and for tco_formula_printed_depth(). */
+static bool operand_needs_parens(const tco_node *parent, const tco_node *c, bool right)
 {
     int pp = node_prec(parent), cp = node_prec(c);
     bool paren = cp < pp || (right && cp == pp && parent->kind == TCO_NODE_BINARY);
@@ -555,11 +567,37 @@ static void print_operand(const tco_node *parent, const tco_node *c, bool right,
         paren = true;
     if (parent->kind == TCO_NODE_UNARY && c->kind == TCO_NODE_UNARY)
         paren = true;
+    return paren;
+}
+
+/* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
+static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
+                          void *ctx, tco_strbuf *out)
+{
+    bool paren = operand_needs_parens(parent, c, right);
     if (paren)
         tco_strbuf_append(out, "(");
     print_node(c, name_text, ctx, out, TCO_REF_CELL);
     if (paren)
         tco_strbuf_append(out, ")");
+}
+
+size_t tco_formula_printed_depth(const tco_node *n)
+{
+    size_t deepest = 0;
+    for (size_t i = 0; i < n->nargs; i++) {
+        const tco_node *c = n->args[i];
+        size_t d = tco_formula_printed_depth(c);
+        if (n->kind == TCO_NODE_CALL)
+            d += 1; /* inside the call's parentheses */
+        else if (operand_needs_parens(n, c, n->kind == TCO_NODE_BINARY && i == 1))
+            d += 1;
+        if (d > deepest)
+            deepest = d;
+    }
+    if (n->kind == TCO_NODE_CALL && n->nargs == 0)
+        deepest = 1; /* TRUE() style: one level of parentheses */
+    return deepest;
 }
 
 bool tco_formula_is_aggregate(const tco_node *call)

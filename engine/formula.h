@@ -185,6 +185,15 @@ typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
 
 /**
+ * Deepest nesting of parentheses in the text tco_formula_print() gives for
+ * @p node: grouping parentheses the printer adds (each step of a ^ or
+ * comparison chain, signed operands) and function-call parentheses.  "1+2" is
+ * 0, "SUM(1)" 1, "1^1^1" printed "(1^1)^1" is 1.  tco_formula_parse() refuses
+ * a formula over TCO_FORMULA_MAX_DEPTH by this measure.
+ */
+size_t tco_formula_printed_depth(const tco_node *node);
+
+/**
  * Callback giving the value of a NAME node during evaluation.  Return TCO_OK
  * and set *value, or an error (with a diagnostic in @p diag).
  */

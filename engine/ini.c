@@ -436,10 +436,19 @@ bool tco_parse_number(const char *text, double *out)
     memcpy(buf, start, len);
     buf[len] = '\0';
     double v = strtod(buf, NULL);
-    if (!isfinite(v))
+    if (!isfinite(v) || !tco_number_is_normal(buf, v))
         return false;
     *out = v;
     return true;
+}
+
+bool tco_number_tiny(const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    return end != text && *end == '\0' && isfinite(v) && !tco_number_is_normal(text, v);
 }
 
 tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *key, bool required,
@@ -456,9 +465,10 @@ tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *ke
     }
     if (!tco_parse_number(s, out))
         return tco_diag_set(diag, TCO_ERR_INI,
-                            "%s [%s] %s: expected a number (digits, '.' for decimals, no thousands "
-                            "separators), found '%s'",
-                            ini->path, section, key, s);
+                            "%s [%s] %s: expected %s, found '%s'", ini->path, section, key,
+                            tco_number_tiny(s) ? TCO_NORMAL_EXPECTED
+                                               : "a number (digits, '.' for decimals, no thousands separators)",
+                            s);
     return TCO_OK;
 }
 

@@ -67,9 +67,14 @@ const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count);
 /**
  * Parse @p text strictly as a finite decimal number: optional sign, digits,
  * optional fraction and exponent, surrounding blanks allowed.  Rejects "",
- * "1,5", "12abc", "0x10", "nan", "inf".  Returns true and sets *out on success.
+ * "1,5", "12abc", "0x10", "nan", "inf", and non-zero values below the smallest
+ * normal double ("1e-309", "1e-400"; tco_number_is_normal()).  Returns true
+ * and sets *out on success.
  */
 bool tco_parse_number(const char *text, double *out);
+
+/** True when @p text is a number that tco_parse_number() refuses only for being below the smallest normal double. */
+bool tco_number_tiny(const char *text);
 
 /**
  * Read [@p section] @p key as a number (tco_parse_number()).  Errors, with a

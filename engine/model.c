@@ -218,6 +218,37 @@ static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section,
     return e;
 }
 
+/* Longest unit, in UTF-16 units after Excel's escapes: a unit goes into the data-validation
+ * message of its input ("Expected a number from 0 to 1 (UNIT).", at most 255 characters). */
+#define TCO_UNIT_MAX 64
+
+/* [section] unit of @p ini: at most TCO_UNIT_MAX characters. */
+static tco_error check_unit(loader *ld, const tco_ini *ini, const char *section, const char *unit)
+{
+    size_t n = tco_xlsx_text_units(unit);
+    if (n > TCO_UNIT_MAX)
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s [%s] unit: %zu characters; a unit is at most %d (it is shown in each input's "
+                            "data-validation message, which Excel limits to 255)",
+                            ini->path, section, n, TCO_UNIT_MAX);
+    return TCO_OK;
+}
+
+/* Name prefixes tco itself defines in a workbook: fx_CCY, the exchange rates quotes add. */
+static const char *const reserved_prefixes[] = {"fx_", NULL};
+
+/* @p name of [section] in @p ini may not start with a prefix tco reserves. */
+static tco_error check_reserved(loader *ld, const tco_ini *ini, const char *section, const char *name)
+{
+    for (const char *const *p = reserved_prefixes; *p; p++)
+        if (strncasecmp(name, *p, strlen(*p)) == 0)
+            return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME,
+                                "%s [%s]: the name '%s' starts with '%s', which tco reserves for the names it adds "
+                                "(exchange rates fx_usd, fx_eur, ... for quotes); rename it",
+                                ini->path, section, name, *p);
+    return TCO_OK;
+}
+
 static tco_error need_string(loader *ld, const tco_ini *ini, const char *section, const char *key,
                              const char **out)
 {
@@ -573,6 +604,8 @@ static tco_error input_value(loader *ld, const tco_item *it, const char *place, 
         *text_out = tco_strdup(chosen);
         return *text_out ? TCO_OK : oom(ld);
     }
+    if (!tco_parse_number(text, number) && tco_number_tiny(text))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected %s, found '%s'", place, TCO_NORMAL_EXPECTED, text);
     if (!tco_parse_number(text, number))
         return tco_diag_set(ld->diag, TCO_ERR_INI,
                             "%s: expected a number in %s (digits, '.' for decimals, no thousands "
@@ -670,6 +703,8 @@ static tco_error load_input(loader *ld, const char *section)
     if (e != TCO_OK)
         return e;
     const char *label = v[0], *unit = v[1], *from = v[2];
+    if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
+        return e;
     const char *per = tco_ini_get(t, section, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
@@ -703,6 +738,19 @@ static tco_error load_input(loader *ld, const char *section)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: expected a comma-separated list, found '%s'", where,
                                 values);
         it->n_choices = (size_t)n;
+        /* The list becomes the cell's drop-down: Excel's list formula is "a,b,c", at most 255
+         * characters, and libxlsxwriter copies it into 255 bytes; a '"' would end it early. */
+        size_t bytes = 0;
+        for (int c = 0; c < n; c++) {
+            bytes += strlen(it->choices[c]) + (c ? 1 : 0);
+            if (strchr(it->choices[c], '"') != NULL)
+                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: item '%s' holds '\"', which a drop-down list "
+                                    "cannot show", where, it->choices[c]);
+        }
+        if (bytes > 255)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: the list is %zu bytes as the drop-down's "
+                                "\"a,b,c\" text; at most 255 fit (Excel's limit; a character outside ASCII takes "
+                                "2 to 4 bytes)", where, bytes);
     }
     const char *fmt = tco_ini_get(t, section, "format");
     it->format = format_for_unit(unit, it->integer);
@@ -809,6 +857,8 @@ static tco_error load_line(loader *ld, const char *section)
     if (e != TCO_OK)
         return e;
     const char *sheet = v[0], *label = v[1], *unit = v[2], *formula = v[3];
+    if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
+        return e;
     const char *per = tco_ini_get(t, section, "per");
     bool yearly = false, tiered = false;
     if (per != NULL) {
@@ -1150,6 +1200,9 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             for (int y = 0; y < m->n_years; y++)
                 sum += src->years[y];
             it->value = sum;
+            if (!isfinite(sum))
+                e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: the total over the years (%s) overflows (#NUM!)", src->where,
+                                 it->name);
             break;
         }
         case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: break;
@@ -1273,10 +1326,12 @@ static tco_error load_charts(loader *ld)
  * print titles without quoting, so 2024!$4:$4 must never be needed.) */
 static bool sheet_name_ok(const char *nm)
 {
-    /* 29 characters: Excel allows 31, and a comparison prefixes "A ". */
-    if (tco_utf8_chars(nm) == 0 || tco_utf8_chars(nm) > 29)
+    /* 29 UTF-16 units, as Excel counts (an emoji is 2): Excel allows 31, and a comparison
+     * prefixes "A ".  No "_xHHHH_", which Excel would decode in the name. */
+    if (tco_utf16_units(nm) == 0 || tco_utf16_units(nm) > 29 || tco_xlsx_text_units(nm) != tco_utf16_units(nm))
         return false;
-    static const char *const builtin[] = {"Summary", "Inputs", "Quotes", "Charts", "Compare"};
+    /* tco's own sheets, and History, which Excel reserves for change tracking. */
+    static const char *const builtin[] = {"Summary", "Inputs", "Quotes", "Charts", "Compare", "History"};
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (strcasecmp(nm, builtin[i]) == 0)
             return false;
@@ -1314,8 +1369,10 @@ static tco_error load_sheets_and_summary(loader *ld)
         if (!sheet_name_ok(nm))
             e = tco_diag_set(ld->diag, TCO_ERR_INI,
                              "%s [model] sheets: '%s' cannot be a sheet name (expected at most 29 letters, digits, "
-                             "spaces, '-' or '_', starting with a letter, not a cell reference such as A1, and not "
-                             "Summary, Inputs, Quotes, Charts or Compare, which are built in)",
+                             "spaces, '-' or '_', counted as Excel does (a character beyond U+FFFF, such as an "
+                             "emoji, counts 2), starting with a letter, not a cell reference such as A1, no "
+                             "'_xHHHH_', and not Summary, Inputs, Quotes, Charts or Compare, which are built in, "
+                             "or History, which Excel reserves)",
                              t->path, nm);
         for (int j = 0; j < i && e == TCO_OK; j++)
             if (strcasecmp(m->sheets[j].name, nm) == 0)

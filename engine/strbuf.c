@@ -1,6 +1,7 @@
 /* strbuf.c - growable strings and round-trip number formatting. */
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,53 @@ char *tco_path_join(const char *root, const char *rel)
     }
     tco_strbuf_append(&b, rel);
     return tco_strbuf_take(&b);
+}
+
+/* True if "_xHHHH_" starts at p. */
+static bool xlsx_escape_at(const char *p)
+{
+    if (p[0] != '_' || p[1] != 'x')
+        return false;
+    for (int i = 2; i < 6; i++) {
+        char c = p[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            return false;
+    }
+    return p[6] == '_';
+}
+
+size_t tco_xlsx_escape(const char *s, tco_strbuf *out)
+{
+    size_t n = 0;
+    const char *run = s;
+    for (const char *p = s; *p; p++)
+        if (xlsx_escape_at(p)) {
+            tco_strbuf_append_n(out, run, (size_t)(p - run));
+            tco_strbuf_append(out, "_x005F");
+            run = p; /* the literal '_' follows its escape */
+            n++;
+        }
+    tco_strbuf_append(out, run);
+    return n;
+}
+
+size_t tco_xlsx_text_units(const char *s)
+{
+    size_t n = tco_utf16_units(s);
+    for (const char *p = s; *p; p++)
+        if (xlsx_escape_at(p))
+            n += 6;
+    return n;
+}
+
+bool tco_number_is_normal(const char *text, double v)
+{
+    if (v != 0)
+        return isnormal(v);
+    for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '1' && *p <= '9')
+            return false; /* a non-zero mantissa that underflowed */
+    return true;
 }
 
 char *tco_strdup(const char *s)

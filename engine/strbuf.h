@@ -96,6 +96,34 @@ char *tco_strndup_trim(const char *s, size_t n);
  */
 char *tco_path_join(const char *root, const char *rel);
 
+/**
+ * Append @p s to @p out as text for an XLSX part: every literal "_xHHHH_" (H a
+ * hex digit, either case), which Excel and LibreOffice would decode as an
+ * escaped character, gets Excel's own escape "_x005F_" before it, so the
+ * applications show exactly @p s.  Returns the number of escapes added.
+ */
+size_t tco_xlsx_escape(const char *s, tco_strbuf *out);
+
+/**
+ * Length of @p s in a cell, in UTF-16 units, after tco_xlsx_escape() (6 more
+ * per escape); Excel's cell limit is TCO_XLSX_CELL_MAX of these.
+ */
+size_t tco_xlsx_text_units(const char *s);
+
+/** Most characters (UTF-16 units) in one cell, Excel's limit. */
+#define TCO_XLSX_CELL_MAX 32767
+
+/**
+ * False when the decimal text @p text, read as @p v, is not 0 yet below the
+ * smallest normal double (2.2250738585072014e-308): a subnormal, which
+ * LibreOffice shows as #VALUE!, or a value that underflowed to 0 (1e-400).
+ * Such literals are refused rather than changed.
+ */
+bool tco_number_is_normal(const char *text, double v);
+
+/** What a refused literal should have been (for messages after tco_number_is_normal()). */
+#define TCO_NORMAL_EXPECTED "0 or a number of magnitude at least 2.2250738585072014e-308 (smaller ones are not read by LibreOffice)"
+
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);
 

@@ -50,6 +50,7 @@ typedef struct writer {
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
     tco_strbuf ref;    /* scratch for reference text */
+    tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
@@ -277,6 +278,8 @@ static void make_formats(writer *w)
     format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
 }
 
+static const char *xl_text(writer *w, const char *s);
+
 static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
 {
     const char *name = sname(w, base);
@@ -303,17 +306,43 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     for (const char *p = fname; *p && !(((unsigned char)*p & 0xC0) != 0x80 && chars++ >= 60); p++)
         tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
     tco_strbuf_append(&footer, "&RPage &P of &N");
-    if (!footer.failed && footer.len < 255)
-        check(w, worksheet_set_footer(ws, tco_strbuf_str(&footer)), name);
+    const char *ft = footer.failed ? NULL : xl_text(w, tco_strbuf_str(&footer));
+    if (ft && tco_utf16_units(ft) <= 255)
+        check(w, worksheet_set_footer(ws, ft), name);
     tco_strbuf_free(&footer);
     return ws;
 }
 
+/* Text for a cell, data-validation message or footer, with Excel's escape before every literal
+ * "_xHHHH_" (tco_xlsx_escape()).  Valid until the next call; NULL when out of memory. */
+static const char *xl_text(writer *w, const char *s)
+{
+    w->text_buf.len = 0;
+    if (w->text_buf.data)
+        w->text_buf.data[0] = '\0';
+    tco_xlsx_escape(s, &w->text_buf);
+    if (w->text_buf.failed) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return tco_strbuf_str(&w->text_buf);
+}
+
 static void write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f)
 {
-    /* worksheet_write_string always stores text, so "=..." from a file stays text. */
-    if (s && s[0])
-        check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, s, f), "writing text");
+    /* worksheet_write_string always stores text, so "=..." from a file stays text.  The
+     * readers check every text against the cell limit; this is the last guard. */
+    if (s == NULL || s[0] == '\0' || w->err != TCO_OK)
+        return;
+    if (tco_xlsx_text_units(s) > TCO_XLSX_CELL_MAX) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "text '%.*s...' is %zu characters, more than a cell holds (%d)",
+                              (int)tco_utf8_prefix(s, 60), s, tco_xlsx_text_units(s), TCO_XLSX_CELL_MAX);
+        return;
+    }
+    const char *t = xl_text(w, s);
+    if (t)
+        check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, t, f), "writing text");
 }
 
 static void write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
@@ -383,14 +412,39 @@ static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
 {
     size_t len = text ? strlen(text) : 0;
     size_t lines = (len + SOURCE_WIDTH - 9) / (SOURCE_WIDTH - 8); /* margin for word breaks and indent */
+    /* Excel's tallest row is 409 points (27 lines); longer text scrolls within the cell. */
+    double height = lines > 27 ? 409.0 : 15.0 * (double)lines;
     if (lines > 1)
-        check(w, worksheet_set_row(ws, (lxw_row_t)row, 15.0 * (double)lines, NULL), "row height");
+        check(w, worksheet_set_row(ws, (lxw_row_t)row, height, NULL), "row height");
+}
+
+/* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
+ * loader keeps units and names short enough for Excel's 255-character message. */
+static void set_dv_message(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it,
+                           lxw_data_validation *dv, tco_strbuf *msg)
+{
+    char *text = tco_strbuf_take(msg);
+    const char *t = text ? xl_text(w, text) : NULL;
+    free(text);
+    if (t == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    if (tco_utf16_units(t) > 255 && w->err == TCO_OK) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_INI, "input %s: its data-validation message is %zu characters, Excel "
+                              "allows 255 (shorten its unit)", it->name, tco_utf16_units(t));
+        return;
+    }
+    dv->error_message = (char *)(uintptr_t)t;
+    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, dv), it->name);
 }
 
 /* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
 static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
-    char lo[32] = "", hi[32] = "", msg[256];
+    char lo[32] = "", hi[32] = "";
+    tco_strbuf msg = {0};
     lxw_data_validation dv;
     memset(&dv, 0, sizeof dv);
     dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
@@ -408,9 +462,8 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         dv.ignore_blank = LXW_VALIDATION_OFF;
         char title[] = "Not in the list";
         dv.error_title = title;
-        snprintf(msg, sizeof msg, "Choose one of the listed values for %s.", it->name);
-        dv.error_message = msg;
-        check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv), it->name);
+        tco_strbuf_printf(&msg, "Choose one of the listed values for %s.", it->name);
+        set_dv_message(w, ws, row, col, it, &dv, &msg);
         free(list);
         return;
     }
@@ -419,36 +472,36 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
     if (it->structural) {
         dv.criteria = LXW_VALIDATION_CRITERIA_EQUAL_TO;
         dv.value_number = it->value;
-        snprintf(msg, sizeof msg, "%s is fixed by the scenario file (it sets the workbook's columns). "
-                 "Change it there and run tco again.", it->name);
+        tco_strbuf_printf(&msg, "%s is fixed by the scenario file (it sets the workbook's columns). "
+                          "Change it there and run tco again.", it->name);
     } else if (!isnan(it->min) && !isnan(it->max)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
         dv.minimum_number = it->min;
         dv.maximum_number = it->max;
         tco_format_double(it->min, lo);
         tco_format_double(it->max, hi);
-        snprintf(msg, sizeof msg, "Expected %s from %s to %s (%s).", it->integer ? "a whole number" : "a number",
-                 lo, hi, it->unit);
+        tco_strbuf_printf(&msg, "Expected %s from %s to %s (%s).", it->integer ? "a whole number" : "a number", lo,
+                          hi, it->unit);
     } else if (!isnan(it->min)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_GREATER_THAN_OR_EQUAL_TO;
         dv.value_number = it->min;
         tco_format_double(it->min, lo);
-        snprintf(msg, sizeof msg, "Expected %s of at least %s (%s).", it->integer ? "a whole number" : "a number",
-                 lo, it->unit);
+        tco_strbuf_printf(&msg, "Expected %s of at least %s (%s).", it->integer ? "a whole number" : "a number", lo,
+                          it->unit);
     } else if (!isnan(it->max)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_LESS_THAN_OR_EQUAL_TO;
         dv.value_number = it->max;
         tco_format_double(it->max, hi);
-        snprintf(msg, sizeof msg, "Expected %s of at most %s (%s).", it->integer ? "a whole number" : "a number",
-                 hi, it->unit);
+        tco_strbuf_printf(&msg, "Expected %s of at most %s (%s).", it->integer ? "a whole number" : "a number", hi,
+                          it->unit);
     } else {
+        tco_strbuf_free(&msg);
         return;
     }
     dv.ignore_blank = LXW_VALIDATION_OFF; /* a cleared input is an error, not a zero */
     char title[] = "Out of range";
     dv.error_title = title;
-    dv.error_message = msg;
-    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv), it->name);
+    set_dv_message(w, ws, row, col, it, &dv, &msg);
 }
 
 /* An input value: a number with its format, or text (always as text). */
@@ -772,9 +825,12 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
             return;
         }
-        chart_title_set_name(chart, ch->title);
+        /* Titles and series names from the template are cell references, so text that
+         * starts with '=' stays text (a name of "=..." would be a chart formula), and the
+         * cached text lets every viewer show it. */
         if (ch->type == TCO_CHART_PIE) {
             write_text(w, ws, data_row, 0, ch->title, w->header);
+            chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)data_row, 0);
             write_text(w, ws, data_row, 1, "CNY", w->header_right);
             int first = data_row + 1;
             for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
@@ -795,8 +851,10 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             chart_series_set_labels_percentage(s);
             data_row = last + 2;
         } else {
+            write_text(w, ws, chart_row, 4, ch->title, w->header);
+            chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)chart_row, 4);
+            chart_row++;
             for (size_t k = 0; k < ch->n_series; k++) {
-                const tco_item *it = &m->items[ch->series[k]];
                 const placement *p = &w->place[ch->series[k]];
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
@@ -804,7 +862,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                                             (lxw_col_t)(COL_VALUE + m->n_years - 1));
                 chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
                                         (lxw_col_t)(COL_VALUE + m->n_years - 1));
-                chart_series_set_name(s, it->label);
+                chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
             chart_axis_set_name(chart->y_axis, "CNY");
             chart_axis_set_num_format(chart->x_axis, "\"Year \"0");
@@ -812,7 +870,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         }
         lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
         check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
-        chart_row += 22;
+        chart_row += ch->type == TCO_CHART_PIE ? 22 : 21;
     }
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
@@ -1085,6 +1143,7 @@ static void write_model(writer *w)
     free(w->place);
     w->place = NULL;
     tco_strbuf_free(&w->ref);
+    tco_strbuf_free(&w->text_buf);
 }
 
 /* Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
@@ -1197,7 +1256,15 @@ typedef struct compare_ctx {
     const char *title;
 } compare_ctx;
 
+static void fill_compare_sheets(writer *base, void *vctx);
+
 static void fill_compare(writer *base, void *vctx)
+{
+    fill_compare_sheets(base, vctx);
+    tco_strbuf_free(&base->text_buf);
+}
+
+static void fill_compare_sheets(writer *base, void *vctx)
 {
     compare_ctx *c = vctx;
     const tco_model *first = c->models[0];
@@ -1218,6 +1285,7 @@ static void fill_compare(writer *base, void *vctx)
         w.sp = sp[k];
         w.np = np[k];
         w.ref = (tco_strbuf){0};
+        w.text_buf = (tco_strbuf){0};
         write_model(&w);
         base->err = w.err;
         opex_sheet[k] = w.opex_sheet;
@@ -1260,12 +1328,12 @@ static void fill_compare(writer *base, void *vctx)
         const tco_item *it0 = yearly ? &first->items[first->role_opex] : &first->items[first->compare[q]];
         if (yearly && (first->role_opex < 0 || opex_row[0] < 0))
             break;
-        char label[256];
+        tco_strbuf label = {0};
+        tco_strbuf_append(&label, it0->label);
         if (yearly)
-            snprintf(label, sizeof label, "%s, Year %d", it0->label, year + 1);
-        else
-            snprintf(label, sizeof label, "%s", it0->label);
-        write_text(w, ws, row, COL_ITEM, label, it0->emphasis && !yearly ? w->total_label : w->text);
+            tco_strbuf_printf(&label, ", Year %d", year + 1);
+        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), it0->emphasis && !yearly ? w->total_label : w->text);
+        tco_strbuf_free(&label);
         if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
             tco_row = row;
         write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
