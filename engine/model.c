@@ -1643,6 +1643,20 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     m->scenario_path = tco_strdup(scenario_path);
     if (m->scenario_name == NULL || m->scenario_path == NULL)
         return oom(ld);
+    /* The file's name titles the workbook (footer, Compare columns): it must be text a workbook
+     * can hold, shown as written (no "_xHHHH_", which spreadsheets would decode). */
+    size_t bad_at = 0;
+    long bad_cp = 0;
+    bool xml_ok = tco_xml_text_valid(m->scenario_name, strlen(m->scenario_name), &bad_at, &bad_cp);
+    if (!xml_ok || tco_xlsx_text_units(m->scenario_name) != tco_utf16_units(m->scenario_name)) {
+        if (xml_ok)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: the file name, which names the scenario in the workbook, "
+                                "holds '_xHHHH_', which spreadsheets would decode; rename the file", scenario_path);
+        return tco_diag_set(ld->diag, TCO_ERR_INI,
+                            "%s: the file name, which names the scenario in the workbook, holds %s at byte %zu; "
+                            "rename the file",
+                            scenario_path, bad_cp < 0 ? "bytes that are not UTF-8" : "a control character", bad_at + 1);
+    }
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;
     if (!tco_ini_has_section(&ld->scenario, "scenario"))

@@ -215,17 +215,16 @@ char *tco_path_join(const char *root, const char *rel)
     return tco_strbuf_take(&b);
 }
 
-/* True if "_xHHHH_" starts at p. */
+/* True if "_xH_" to "_xHHHH_" (1 to 4 hex digits) starts at p: Excel decodes the 4-digit form,
+ * LibreOffice also shorter ones ("_x12_" is U+0012 there). */
 static bool xlsx_escape_at(const char *p)
 {
     if (p[0] != '_' || p[1] != 'x')
         return false;
-    for (int i = 2; i < 6; i++) {
-        char c = p[i];
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-            return false;
-    }
-    return p[6] == '_';
+    int i = 2;
+    while (i < 6 && ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') || (p[i] >= 'A' && p[i] <= 'F')))
+        i++;
+    return i > 2 && p[i] == '_';
 }
 
 size_t tco_xlsx_escape(const char *s, tco_strbuf *out)

@@ -97,9 +97,10 @@ char *tco_strndup_trim(const char *s, size_t n);
 char *tco_path_join(const char *root, const char *rel);
 
 /**
- * Append @p s to @p out as text for an XLSX part: every literal "_xHHHH_" (H a
- * hex digit, either case), which Excel and LibreOffice would decode as an
- * escaped character, gets Excel's own escape "_x005F_" before it, so the
+ * Append @p s to @p out as text for an XLSX part: every literal "_xHHHH_" (1
+ * to 4 hex digits, either case), which Excel (4 digits) and LibreOffice (also
+ * fewer: "_x12_") would decode as an escaped character, gets Excel's own escape
+ * "_x005F" before it ("_x005F_x000D_" reads back as "_x000D_"), so the
  * applications show exactly @p s.  Returns the number of escapes added.
  */
 size_t tco_xlsx_escape(const char *s, tco_strbuf *out);

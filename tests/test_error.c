@@ -67,13 +67,36 @@ static void test_xml_text_and_utf16(void)
     CU_ASSERT_EQUAL(tco_utf8_prefix("a\xF0\x9F", 9), 1); /* already cut inside the emoji */
 }
 
+static void test_xlsx_escape(void)
+{
+    const struct {
+        const char *in, *out;
+        size_t n;
+    } cases[] = {
+        {"_x000D_=1+2", "_x005F_x000D_=1+2", 1},
+        {"_x0041_ Systems", "_x005F_x0041_ Systems", 1},
+        {"_x0041_x0042_", "_x005F_x0041_x005F_x0042_", 2}, /* overlapping: both escaped */
+        {"a_x12_b", "a_x005F_x12_b", 1},                    /* LibreOffice decodes short forms */
+        {"_x_ _xZZZZ_ _x00041_ x0041_", "_x_ _xZZZZ_ _x00041_ x0041_", 0},
+        {"plain", "plain", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tco_strbuf b = {0};
+        CU_ASSERT_EQUAL(tco_xlsx_escape(cases[i].in, &b), cases[i].n);
+        CU_ASSERT_STRING_EQUAL(tco_strbuf_str(&b), cases[i].out);
+        CU_ASSERT_EQUAL(tco_xlsx_text_units(cases[i].in), strlen(cases[i].out));
+        tco_strbuf_free(&b);
+    }
+}
+
 CU_ErrorCode register_error_suite(void)
 {
     CU_pSuite s = CU_add_suite("error", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "every code has a message", test_every_code_has_a_message) ||
         !CU_add_test(s, "exit codes are sysexits", test_exit_codes_are_sysexits) ||
         !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely) ||
-        !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16))
+        !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16) ||
+        !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape))
         return CU_get_error();
     return CUE_SUCCESS;
 }

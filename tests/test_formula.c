@@ -10,6 +10,7 @@
 
 #include "fixture.h"
 #include "formula.h"
+#include "ini.h"
 #include "suites.h"
 
 static const struct {
@@ -148,6 +149,73 @@ static void test_depth_cap(void)
     CU_ASSERT_EQUAL(tco_formula_parse(deep, "deep", &t, &d), TCO_ERR_TOO_DEEP);
 }
 
+/* Builds "1^1^...^1" with @p terms ones. */
+static void pow_chain(char *out, int terms)
+{
+    out[0] = '\0';
+    for (int i = 0; i < terms; i++)
+        strcat(out, i ? "^1" : "1");
+}
+
+static void test_printed_depth(void)
+{
+    tco_node *t = NULL;
+    tco_diag d = {0};
+    const struct {
+        const char *text;
+        size_t depth;
+    } cases[] = {{"1+2", 0}, {"SUM(1)", 1}, {"1^1^1", 1}, {"(1+2)*3", 1}, {"1-(-1)", 1},
+                 {"IF(1=1=1,1,0)", 2}, {"-(-1)", 1}, {"SUM(SUM(1)+2)", 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(tco_formula_parse(cases[i].text, "depth", &t, &d), TCO_OK);
+        CU_ASSERT_EQUAL(tco_formula_printed_depth(t), cases[i].depth);
+        tco_node_free(t);
+        t = NULL;
+    }
+    /* 66 powers print (((1^1)^1)...)^1: 64 levels, the most accepted; 67 give 65. */
+    char chain[300];
+    pow_chain(chain, 66);
+    CU_ASSERT_EQUAL(tco_formula_parse(chain, "pow", &t, &d), TCO_OK);
+    tco_strbuf b = {0};
+    tco_formula_print(t, NULL, NULL, &b);
+    size_t open = 0;
+    for (const char *p = tco_strbuf_str(&b); *p == '('; p++)
+        open++;
+    CU_ASSERT_EQUAL(open, 64); /* the printed text really nests 64 deep */
+    tco_strbuf_free(&b);
+    tco_node_free(t);
+    t = NULL;
+    pow_chain(chain, 67);
+    CU_ASSERT_EQUAL(tco_formula_parse(chain, "pow", &t, &d), TCO_ERR_TOO_DEEP);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "pow: as written to the workbook the formula nests 65 levels"));
+}
+
+static void test_subnormal_literals(void)
+{
+    tco_node *t = NULL;
+    tco_diag d = {0};
+    /* DBL_MIN, the smallest normal double, and 0 written with any exponent are accepted. */
+    const char *ok[] = {"2.2250738585072014e-308", "0e-500", "0.000", "1e308"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        CU_ASSERT_EQUAL(tco_formula_parse(ok[i], "ok", &t, &d), TCO_OK);
+        tco_node_free(t);
+        t = NULL;
+    }
+    /* A subnormal (LibreOffice shows #VALUE!) and a literal that underflows to 0 are refused. */
+    const char *bad[] = {"1e-309", "2+4.9e-324", "1e-400", "0.5e-330"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(tco_formula_parse(bad[i], "tiny", &t, &d), TCO_ERR_SYNTAX);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "2.2250738585072014e-308"));
+        CU_ASSERT_PTR_NULL(t);
+    }
+    double v = 0;
+    CU_ASSERT_FALSE(tco_parse_number("1e-309", &v));
+    CU_ASSERT_TRUE(tco_number_tiny("1e-309"));
+    CU_ASSERT_FALSE(tco_number_tiny("12abc"));
+    CU_ASSERT_TRUE(tco_parse_number("2.2250738585072014e-308", &v));
+}
+
 static void test_excel_limits(void)
 {
     tco_diag d = {0};
@@ -211,6 +279,8 @@ CU_ErrorCode register_formula_suite(void)
     if (s == NULL || !CU_add_test(s, "fixture cases (value, print, error)", test_fixture_cases) ||
         !CU_add_test(s, "names that read as cell references are refused", test_name_check) ||
         !CU_add_test(s, "nesting depth cap", test_depth_cap) ||
+        !CU_add_test(s, "depth as printed: ^ and comparison chains", test_printed_depth) ||
+        !CU_add_test(s, "subnormal and underflowing literals refused", test_subnormal_literals) ||
         !CU_add_test(s, "Excel limits: 8192 characters, 255 arguments", test_excel_limits) ||
         !CU_add_test(s, "Excel rounding", test_excel_round) ||
         !CU_add_test(s, "messages give the column", test_positions_in_messages))
