@@ -211,7 +211,11 @@ static void json_string(FILE *out, const char *s)
  * reader of the workbook's cached values sees. */
 static void json_number(FILE *out, double v)
 {
-    fprintf(out, "%.16G", v);
+    /* The loader refuses every non-finite value (tco_model_evaluate()); JSON has no INF or NAN. */
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.16G", v);
 }
 
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)
