@@ -1643,19 +1643,18 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     m->scenario_path = tco_strdup(scenario_path);
     if (m->scenario_name == NULL || m->scenario_path == NULL)
         return oom(ld);
-    /* The file's name titles the workbook (footer, Compare columns): it must be text a workbook
-     * can hold, shown as written (no "_xHHHH_", which spreadsheets would decode). */
-    size_t bad_at = 0;
-    long bad_cp = 0;
-    bool xml_ok = tco_xml_text_valid(m->scenario_name, strlen(m->scenario_name), &bad_at, &bad_cp);
-    if (!xml_ok || tco_xlsx_text_units(m->scenario_name) != tco_utf16_units(m->scenario_name)) {
-        if (xml_ok)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: the file name, which names the scenario in the workbook, "
-                                "holds '_xHHHH_', which spreadsheets would decode; rename the file", scenario_path);
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s: the file name, which names the scenario in the workbook, holds %s at byte %zu; "
-                            "rename the file",
-                            scenario_path, bad_cp < 0 ? "bytes that are not UTF-8" : "a control character", bad_at + 1);
+    /* The scenario's path and the project root are shown in the workbook (notes, footer,
+     * Compare columns, document properties): they must be text a workbook can hold. */
+    const char *shown_paths[] = {scenario_path, ld->root};
+    for (int k = 0; k < 2; k++) {
+        const char *sp = shown_paths[k];
+        size_t bad_at = 0;
+        long bad_cp = 0;
+        if (sp != NULL && !tco_xml_text_valid(sp, strlen(sp), &bad_at, &bad_cp))
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it", sp,
+                                k == 0 ? "scenario's path" : "project root's path",
+                                bad_cp < 0 ? "bytes that are not UTF-8" : "a control character", bad_at + 1);
     }
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;
