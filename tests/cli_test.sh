@@ -324,6 +324,17 @@ for n in z.namelist():
         xml.dom.minidom.parseString(z.read(n))
 ' "$T/long.xlsx" && ok || bad "a long non-ASCII scenario name broke the workbook XML"
 
+# Paths the workbook shows must be text it can hold: a control character in the scenario's
+# path is refused when read (exit 65, nothing written); "_x0041_" in a name is kept as written.
+ctl=$(printf 'a\001b')
+cp "$MINI/scenarios/good.ini" "$T/$ctl.ini"
+run 65 --root "$MINI" --scenario "$T/$ctl.ini" --out "$T/ctl.xlsx"
+expect_err "the scenario's path, which the workbook shows, holds a control character"
+[ ! -e "$T/ctl.xlsx" ] && ok || bad "a workbook was written for a refused path"
+cp "$MINI/scenarios/good.ini" "$T/a_x0041_.ini"
+run 0 --root "$MINI" --scenario "$T/a_x0041_.ini" --out "$T/esc.xlsx"
+member "$T/esc.xlsx" xl/sharedStrings.xml | grep -qF 'scenario a_x005F_x0041_ (' && ok || bad "the scenario name was not escaped"
+
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
 expect_out "75  CNY"
