@@ -183,7 +183,7 @@ static void test_bad_files(void)
         {"currency_unknown.csv", ":2: column 4 (currency): expected a currency code with a rate in pricing/fx.ini "
                                  "(CNY, USD, EUR, GBP, JPY, HKD, SGD), found 'XYZ'"},
         {"date_format.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '31/12/2026'"},
-        {"date_invalid.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '2026-02-30'"},
+        {"date_invalid.csv", ":2: column 5 (valid_until): no such day: '2026-02-30' (February 2026 has 28 days)"},
         {"date_order.csv", ":2: column 6 (valid_until): valid_until 2026-11-01 is before quote_date 2026-12-01"},
         {"min_qty.csv", ":2: column 5 (min_qty): expected a whole number of units, found '2.5'"},
         {"field_count.csv", ":2: expected 4 fields as in the header, found 3"},
@@ -191,8 +191,8 @@ static void test_bad_files(void)
         {"duplicate_column.csv", ":1: column 5 (Vendor): the column 'vendor' appears twice (first as column 1)"},
         {"vendor_empty.csv", ":2: column 1 (vendor): expected a vendor name, found an empty field"},
         {"item_empty.csv", ":2: column 2 (item): expected a catalog item such as D-M, found an empty field"},
-        {"unterminated_quote.csv", "unterminated_quote.csv:2: a quoted field opened here is never closed"},
-        {"stray_quote.csv", "stray_quote.csv:2: malformed quoting"},
+        {"unterminated_quote.csv", "unterminated_quote.csv:2: column 1: a quoted field opened here is never closed"},
+        {"stray_quote.csv", "stray_quote.csv:2: column 1: malformed quoting"},
         {"utf16.csv", "utf16.csv: the file is UTF-16; save it as \"CSV UTF-8\""},
         {"empty.csv", "empty.csv: expected a header row"},
     };
