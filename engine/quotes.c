@@ -820,8 +820,8 @@ static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len
     /* libcsv keeps the field being read in one buffer: stop as soon as it cannot fit a cell. */
     if (!r->stop && parser->entry_pos > MAX_FIELD_BYTES) {
         char where[64];
-        fatal(r, r->row_line, "%s: more than %zu bytes, more than an Excel cell holds (32,767 characters); reading "
-              "stopped here", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
+        fatal(r, r->row_line, "%s: more than 32,767 characters, more than an Excel cell holds (reading stopped "
+              "after %zu bytes of this field)", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
     }
     return !r->stop;
 }
