@@ -560,11 +560,13 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
     }
     size_t units = tco_utf16_units(s);
     if (units > max) {
+        /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2. */
+        const char *as_excel = units != tco_utf8_chars(s) ? " as Excel counts them (an emoji is 2)" : "";
         if (max == TCO_QUOTE_MAX_CELL)
-            snprintf(why, size, "%zu characters, more than an Excel cell holds (32,767)", units);
+            snprintf(why, size, "%zu characters%s, more than an Excel cell holds (32,767)", units, as_excel);
         else
-            snprintf(why, size, "%zu characters, expected at most %zu (it is cited in the sources and reasons "
-                     "tco writes, which must fit a cell)", units, max);
+            snprintf(why, size, "%zu characters%s, expected at most %zu (it is cited in the sources and reasons "
+                     "tco writes, which must fit a cell)", units, as_excel, max);
         return why;
     }
     return NULL;
@@ -645,7 +647,8 @@ static void on_field(void *data, size_t len, void *vr)
         r->stop = true;
         return;
     }
-    if (text_problem(copy, strlen(copy), col_max[k], why, sizeof why))
+    /* The copy is the checked text less some characters: only a tighter cap can fail. */
+    if (col_max[k] < TCO_QUOTE_MAX_CELL && text_problem(copy, strlen(copy), col_max[k], why, sizeof why))
         row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
     free(r->cell[k]);
     r->cell[k] = copy;
