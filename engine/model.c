@@ -2003,7 +2003,11 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
             tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
         char old[32];
         tco_format_double(it->value, old);
-        tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        /* The quote's part is bounded (quotes.h caps); the catalog's source is cited while it fits a cell. */
+        if (tco_utf16_units(tco_strbuf_str(&src)) + tco_utf16_units(it->source) + 64 <= TCO_QUOTE_MAX_CELL)
+            tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        else
+            tco_strbuf_printf(&src, "; the catalog's value was %s", old);
         char *text = tco_strbuf_take(&src);
         if (text == NULL)
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
@@ -2091,9 +2095,10 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
                     /* every section of the catalog file the ref names is an item */
-                    char rel[300];
-                    snprintf(rel, sizeof rel, "pricing/%s.ini", colon + 1);
-                    char *path = tco_path_join(root, rel);
+                    tco_strbuf rel = {0};
+                    tco_strbuf_printf(&rel, "pricing/%s.ini", colon + 1);
+                    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
+                    tco_strbuf_free(&rel);
                     tco_ini cat = {0};
                     if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
                         for (int s = 0; s < cat.n_sections; s++)

@@ -100,6 +100,11 @@ strings = shared_strings(book)
 check("replaced by --set" in strings, "the D-M quotes are listed as replaced by --set")
 d = run_json("cluster32", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910, "without --set D-M's row is quoted")
+# A tier the scenario does not buy: --set W-B.price=30000 beats X-1's 41,000 on the W-B row only.
+d = run_json("cluster32", "--set", "W-B.price=30000", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 30000 and
+      d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910 and d["inputs"]["card_price"]["value"] == 85910,
+      "--set W-B.price=30000: the W-B row 30,000, D-M still quoted at 85,910")
 
 # --- 4. Format characters do not make another item ---------------------------------------------
 feff = write("feff.csv", HEADER + "\nDear,D-M,90000,CNY\nCheap,\ufeffD-M,80000,CNY\n"
