@@ -806,7 +806,7 @@ int main(int argc, char **argv)
             break;
         }
         case 'a': {
-            char why[200];
+            char why[TCO_DIAG_MAX];
             if (!tco_date_check(optarg, &quotes.as_of, why, sizeof why))
                 return usage_error("--as-of: %s", why);
             break;

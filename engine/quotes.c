@@ -27,13 +27,26 @@ static int32_t days_from_civil(int y, unsigned m, unsigned d)
     return (int32_t)(era * 146097 + (int)doe - 719468);
 }
 
-/* Bytes of @p s to show in a message: at most 120 bytes (about 60 characters of most scripts),
- * never ending inside a character; SHOWN(s) gives "%.*s%s" its three arguments. */
-static int shown(const char *s)
+/* Field text as a message shows it, in @p out (SHOW_MAX bytes): at most about 100 bytes of it,
+ * never ending inside a character, "..." when cut, and control characters written as \r, \n,
+ * \t or \xHH so that a message stays one line.  SHOWN(s) gives "%s" a fresh buffer. */
+#define SHOW_MAX 512
+static const char *show(const char *s, char *out)
 {
-    return (int)tco_utf8_prefix(s, 120);
+    size_t keep = tco_utf8_prefix(s, 100), n = 0;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == '\n' || c == '\t')
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\%c", c == '\r' ? 'r' : c == '\n' ? 'n' : 't');
+        else if (c < 0x20 || c == 0x7F)
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\x%02X", c);
+        else
+            out[n++] = (char)c;
+    }
+    snprintf(out + n, SHOW_MAX - n, "%s", s[keep] ? "..." : "");
+    return out;
 }
-#define SHOWN(s) shown(s), (s), (s)[shown(s)] ? "..." : ""
+#define SHOWN(s) show((s), (char[SHOW_MAX]){0})
 
 bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
 {
@@ -45,7 +58,7 @@ bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
         form = i == 4 || i == 7 ? text[i] == '-' : isdigit((unsigned char)text[i]) != 0;
     if (!form) {
         if (why)
-            snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%.*s%s'", SHOWN(text));
+            snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
         return false;
     }
     int y = atoi(text), m = atoi(text + 5), d = atoi(text + 8);
@@ -160,7 +173,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     if (sym == NULL && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
         sym = currency;
     if (s < end && (*s == '-' || *s == '(')) {
-        snprintf(why, why_size, "expected a positive price, found '%.*s%s'", SHOWN(text));
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
     }
     /* Digits with group separators and one decimal mark, by the file's convention. */
@@ -172,7 +185,8 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     const char *p = s;
     size_t lead = digits_run(p, end);
     if (lead == 0) {
-        snprintf(why, why_size, "expected a price such as 12500 or 12,500.00, found '%.*s%s'", SHOWN(text));
+        snprintf(why, why_size, "expected a price such as %s, found '%s'",
+                 delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
         return false;
     }
     while (p < end) {
@@ -199,7 +213,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             if (groups == 0 && lead <= 3 && *s != '0' && digits_run(p, end) == 3 && p + 3 == end)
                 ambiguous = true;
             if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
-                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%.*s%s'", decimal, SHOWN(text));
+                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
                 return false;
             }
         } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
@@ -218,7 +232,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             }
             if (!can_group) {
                 snprintf(why, why_size,
-                         "expected '%s' only between groups of three digits (as in %s), found '%.*s%s'",
+                         "expected '%s' only between groups of three digits (as in %s), found '%s'",
                          space ? "space" : (c == ',' ? "," : "."), delim == ';' ? "12.500,00" : "12,500.00",
                          SHOWN(text));
                 return false;
@@ -228,24 +242,24 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             groups++;
             p += adv;
         } else {
-            snprintf(why, why_size, "expected a price such as %s, found '%.*s%s'",
+            snprintf(why, why_size, "expected a price such as %s, found '%s'",
                      delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
             return false;
         }
     }
     if (p < end) {
-        snprintf(why, why_size, "price '%.*s%s' has too many digits", SHOWN(text));
+        snprintf(why, why_size, "price '%s' has too many digits", SHOWN(text));
         return false;
     }
     if (ambiguous) {
-        snprintf(why, why_size, "'%.*s%s' could be a thousand-separated whole number or a decimal; write the whole "
+        snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write the whole "
                  "number without a separator, or the decimal with two decimals", SHOWN(text));
         return false;
     }
     buf[n] = '\0';
     double v = strtod(buf, NULL);
     if (!isfinite(v) || v <= 0) {
-        snprintf(why, why_size, "expected a positive price, found '%.*s%s'", SHOWN(text));
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
     }
     *price = v;
@@ -298,7 +312,7 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
         e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
                          ini.path);
     else {
-        char why[200];
+        char why[TCO_DIAG_MAX];
         if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
             e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", ini.path, why);
     }
@@ -614,7 +628,7 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
         r->col_of[c] = (int)i;
         r->kind[i] = c;
     } else
-        report(r, true, r->row_line, "column %zu: unknown column '%.*s%s' is ignored (known: vendor, item, "
+        report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
                "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes)",
                i + 1, SHOWN(name));
     free(name);
@@ -700,7 +714,7 @@ static bool parse_count(const char *text, double *out)
 
 static void check_date(reader *r, long line, int col, const char *text, int32_t *days)
 {
-    char why[200];
+    char why[TCO_DIAG_MAX];
     if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
         report(r, false, line, "column %zu (%s): %s", (size_t)(r->col_of[col] + 1), col_names[col], why);
 }
@@ -738,12 +752,12 @@ static void on_data_row(reader *r)
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
             tco_strbuf_printf(&codes, ", %s", r->fx->codes[i]);
-        report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%.*s%s'",
+        report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%s'",
                COLREF(COL_CURRENCY), r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes),
                SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
-        char why[400];
+        char why[TCO_DIAG_MAX];
         if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
             report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
     }
@@ -755,10 +769,10 @@ static void on_data_row(reader *r)
                vu, qd);
     const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
     if (!blank(mq) && !parse_count(mq, &q.min_qty))
-        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%.*s%s'",
+        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'",
                COLREF(COL_MIN_QTY), SHOWN(mq));
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
-        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%.*s%s'", COLREF(COL_LEAD_TIME),
+        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
                SHOWN(lt));
 #undef COLREF
     q.converted = q.unit_price * q.rate;
