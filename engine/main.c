@@ -299,6 +299,9 @@ typedef struct quote_opts {
  * is the best valid quote so far (so the final choice sees the winner); for other items, the
  * first TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
 #define TCO_QUOTE_LIST_CAP 1000
+/* And the text of the rows listed is at most this many bytes in all (a row's notes may hold up to
+ * 32,767 characters): past it, only the best so far is set aside.  Flat memory whatever the rows. */
+#define TCO_QUOTE_LIST_BYTES ((size_t)32 << 20)
 
 typedef struct item_best {
     const char *item;  /* borrowed from the model */
@@ -317,11 +320,14 @@ typedef struct keep_ctx {
     item_best *items;
     size_t n_items;
     size_t others;
+    size_t listed_bytes; /* text of the rows listed so far */
 } keep_ctx;
 
 static bool keep_quote(void *vctx, const tco_quote *q)
 {
     keep_ctx *k = vctx;
+    size_t bytes = strlen(q->vendor) + strlen(q->quote_id) + strlen(q->item) + strlen(q->notes) + 64;
+    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES;
     bool tracked = false, listed = false;
     /* One row may be judged for several prices of its item (the card's input and its tier row). */
     for (size_t i = 0; i < k->n_items; i++) {
@@ -329,13 +335,18 @@ static bool keep_quote(void *vctx, const tco_quote *q)
         if (strcasecmp(b->item, q->item) != 0)
             continue;
         tracked = true;
-        if (b->kept < TCO_QUOTE_LIST_CAP) {
+        if (b->kept < TCO_QUOTE_LIST_CAP && room) {
             b->kept++;
             listed = true;
         }
     }
-    if (!tracked)
-        return k->others++ < TCO_QUOTE_LIST_CAP;
+    if (!tracked) {
+        listed = room && k->others < TCO_QUOTE_LIST_CAP;
+        k->others += listed;
+        k->listed_bytes += listed ? bytes : 0;
+        return listed;
+    }
+    k->listed_bytes += listed ? bytes : 0;
     for (size_t i = 0; i < k->n_items; i++) {
         item_best *b = &k->items[i];
         if (strcasecmp(b->item, q->item) != 0)
@@ -390,7 +401,7 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     if (strcmp(fx->reporting, "CNY") != 0)
         return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
                             "found %s", fx->path, fx->reporting);
-    keep_ctx k = {m, q->as_of, NULL, 0, 0};
+    keep_ctx k = {m, q->as_of, NULL, 0, 0, 0};
     /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
     size_t slots = 0;
     for (size_t i = 0; i < m->n_items; i++)
