@@ -979,6 +979,30 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             }
             if (term)
                 r.line++;
+            /* Between rows, a run of blank lines goes to libcsv in one call (it starts no row there),
+             * its line ends counted: a file of millions of empty lines costs no call per line. */
+            if (term && r.row_pending && head.len == 0 && !r.stop && e == TCO_OK) {
+                size_t q = off;
+                long lines = 0;
+                bool last_cr = false;
+                for (; q < n; q++) {
+                    char c = buf[q];
+                    if (c == '\r')
+                        lines++, last_cr = true;
+                    else if (c == '\n')
+                        lines += !last_cr, last_cr = false;
+                    else if (c == ' ' || (c == '\t' && r.delim != '\t'))
+                        last_cr = false;
+                    else
+                        break;
+                }
+                if (q > off) {
+                    feed(&r, &parser, buf + off, q - off);
+                    r.line += lines;
+                    prev_cr = q == n && last_cr; /* a LF starting the next read ends no further line */
+                    off = q;
+                }
+            }
         }
     }
     if (e == TCO_OK && !r.stop && ferror(f))

@@ -357,6 +357,29 @@ static void test_line_ends(void)
     tco_quotes_free(&set);
 }
 
+/* Runs of blank lines (read in one call) count every line end, also across a 64 KiB read. */
+static void test_blank_line_runs(void)
+{
+    static const char mixed[] = "vendor,item,unit_price,currency\n\r\n\r \r\n\n\rA,D-M,x,CNY\n";
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(mixed, sizeof mixed - 1, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(pr.first, ":7: column 3 (unit_price)"));
+    tco_quotes_free(&set);
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "vendor,item,unit_price,currency \n"); /* 33 bytes: the CRs fall on odd bytes */
+    for (int i = 0; i < 70000; i++)
+        tco_strbuf_append(&b, "\r\n");
+    tco_strbuf_append(&b, "  \r\r\nA,D-M,x,CNY\r");
+    CU_ASSERT_FATAL(b.data[65535] == '\r' && b.data[65536] == '\n'); /* a CRLF split between two reads */
+    problems pr2 = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr2, &set, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(pr2.first, ":70004: column 3 (unit_price)"));
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
 /* Format characters are not part of an identifier; text fields keep them. */
 static void test_format_characters(void)
 {
@@ -459,6 +482,7 @@ CU_ErrorCode register_quotes_suite(void)
         !CU_add_test(s, "price ambiguity rule", test_price_ambiguity_rule) ||
         !CU_add_test(s, "dates that name no day", test_date_no_such_day) ||
         !CU_add_test(s, "LF, CR and CRLF line ends", test_line_ends) ||
+        !CU_add_test(s, "runs of blank lines", test_blank_line_runs) ||
         !CU_add_test(s, "format characters in identifiers", test_format_characters) ||
         !CU_add_test(s, "a header of 300 columns", test_wide_header) ||
         !CU_add_test(s, "a field past the limit stops the read", test_field_limit_stops) ||
