@@ -294,10 +294,14 @@ typedef struct quote_opts {
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size:
- * for each item the model prices, the first TCO_QUOTE_LIST_CAP rows and every row that is the
- * best valid quote so far (so the final choice sees the winner); for other items, the first
- * TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
+ * for each price the model takes from quotes (each quoted input's item, and each tier row of a
+ * per-tier input, under the tier's own name) the first TCO_QUOTE_LIST_CAP rows and every row that
+ * is the best valid quote so far (so the final choice sees the winner); for other items, the
+ * first TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
 #define TCO_QUOTE_LIST_CAP 1000
+/* And the text of the rows listed is at most this many bytes in all (a row's notes may hold up to
+ * 32,767 characters): past it, only the best so far is set aside.  Flat memory whatever the rows. */
+#define TCO_QUOTE_LIST_BYTES ((size_t)32 << 20)
 
 typedef struct item_best {
     const char *item;  /* borrowed from the model */
@@ -306,7 +310,7 @@ typedef struct item_best {
     bool any;
     double converted;  /* best valid so far */
     int64_t valid_until;
-    tco_quote stash;   /* beyond the listing cap: the best so far, copied (vendor NULL when none) */
+    tco_quote stash;   /* beyond the listing cap: the best so far, copied */
     bool stashed;
 } item_best;
 
@@ -316,47 +320,62 @@ typedef struct keep_ctx {
     item_best *items;
     size_t n_items;
     size_t others;
+    size_t listed_bytes; /* text of the rows listed so far */
 } keep_ctx;
 
 static bool keep_quote(void *vctx, const tco_quote *q)
 {
     keep_ctx *k = vctx;
-    item_best *b = NULL;
-    for (size_t i = 0; i < k->n_items && b == NULL; i++)
-        if (strcasecmp(k->items[i].item, q->item) == 0)
-            b = &k->items[i];
-    if (b == NULL)
-        return k->others++ < TCO_QUOTE_LIST_CAP;
-    bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
-                 (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
-    int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
-    bool best = valid && (!b->any || q->converted < b->converted ||
-                          (q->converted == b->converted && until < b->valid_until));
-    if (best) {
+    size_t bytes = strlen(q->vendor) + strlen(q->quote_id) + strlen(q->item) + strlen(q->notes) + 64;
+    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES;
+    bool tracked = false, listed = false;
+    /* One row may be judged for several prices of its item (the card's input and its tier row). */
+    for (size_t i = 0; i < k->n_items; i++) {
+        item_best *b = &k->items[i];
+        if (strcasecmp(b->item, q->item) != 0)
+            continue;
+        tracked = true;
+        if (b->kept < TCO_QUOTE_LIST_CAP && room) {
+            b->kept++;
+            listed = true;
+        }
+    }
+    if (!tracked) {
+        listed = room && k->others < TCO_QUOTE_LIST_CAP;
+        k->others += listed;
+        k->listed_bytes += listed ? bytes : 0;
+        return listed;
+    }
+    k->listed_bytes += listed ? bytes : 0;
+    for (size_t i = 0; i < k->n_items; i++) {
+        item_best *b = &k->items[i];
+        if (strcasecmp(b->item, q->item) != 0)
+            continue;
+        bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
+                     (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
+        int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
+        bool best = valid && (!b->any || q->converted < b->converted ||
+                              (q->converted == b->converted && until < b->valid_until));
+        if (!best)
+            continue;
         b->any = true;
         b->converted = q->converted;
         b->valid_until = until;
-    }
-    if (b->kept < TCO_QUOTE_LIST_CAP) {
-        b->kept++;
-        if (best && b->stashed) { /* a listed row beats the set-aside one */
+        if (b->stashed) { /* a better row replaces the one set aside */
             tco_quote_free_fields(&b->stash);
             b->stashed = false;
         }
-        return true;
+        if (!listed) {
+            /* Past the cap, keep only the best so far, set aside (one per price): memory stays
+             * flat even when a file lists its quotes from the dearest to the cheapest. */
+            tco_quote_set tmp = {0};
+            b->stashed = tco_quotes_append_copy(&tmp, q);
+            if (b->stashed)
+                b->stash = tmp.quotes[0];
+            free(tmp.quotes);
+        }
     }
-    if (best) {
-        /* Past the cap, keep only the best so far, set aside (one per item): memory stays flat
-         * even when a file lists its quotes from the dearest to the cheapest. */
-        if (b->stashed)
-            tco_quote_free_fields(&b->stash);
-        tco_quote_set tmp = {0};
-        b->stashed = tco_quotes_append_copy(&tmp, q);
-        if (b->stashed)
-            b->stash = tmp.quotes[0];
-        free(tmp.quotes);
-    }
-    return false;
+    return listed;
 }
 
 /* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
@@ -382,25 +401,47 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     if (strcmp(fx->reporting, "CNY") != 0)
         return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
                             "found %s", fx->path, fx->reporting);
-    keep_ctx k = {m, q->as_of, NULL, 0, 0};
-    k.items = calloc(m->n_items, sizeof *k.items);
+    keep_ctx k = {m, q->as_of, NULL, 0, 0, 0};
+    /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
+    size_t slots = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].quote_item)
+            slots += m->items[i].kind == TCO_ITEM_TIER_INPUT ? (size_t)m->n_tiers : 1;
+    k.items = calloc(slots ? slots : 1, sizeof *k.items);
     if (k.items == NULL)
         return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].quote_item) {
-            int qty = tco_model_find(m, m->items[i].quote_qty);
-            k.items[k.n_items++] = (item_best){.item = m->items[i].quote_item, .quantity = m->items[qty].value};
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
+        for (int r = 0; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 1); r++) {
+            const char *item = it->kind == TCO_ITEM_TIER_INPUT ? m->tier_names[r] : it->quote_item;
+            bool dup = false; /* the same item bought in the same quantity is judged once */
+            for (size_t j = 0; j < k.n_items && !dup; j++)
+                dup = strcasecmp(k.items[j].item, item) == 0 && k.items[j].quantity == qty;
+            if (!dup)
+                k.items[k.n_items++] = (item_best){.item = item, .quantity = qty};
         }
+    }
     for (size_t i = 0; i < q->n && e == TCO_OK; i++)
         e = tco_quotes_read(q->files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
+    for (size_t i = 0; i < k.n_items; i++) {
+        item_best *b = &k.items[i];
+        if (!b->stashed)
+            continue;
+        /* One row set aside for two prices is listed once. */
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = k.items[j].stashed && k.items[j].stash.file == b->stash.file && k.items[j].stash.line == b->stash.line;
+        if (e == TCO_OK && !dup && !tco_quotes_append_copy(set, &b->stash))
+            e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+        else if (e == TCO_OK && !dup && set->not_kept > 0)
+            set->not_kept--;
+    }
     for (size_t i = 0; i < k.n_items; i++)
-        if (k.items[i].stashed) {
-            if (e == TCO_OK && !tco_quotes_append_copy(set, &k.items[i].stash))
-                e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-            else if (e == TCO_OK && set->not_kept > 0)
-                set->not_kept--;
+        if (k.items[i].stashed)
             tco_quote_free_fields(&k.items[i].stash);
-        }
     free(k.items);
     if (e != TCO_OK)
         return e;
@@ -668,7 +709,10 @@ static bool check_item(void *vctx, const tco_quote *q)
             best_d = dist, best = k->items[i];
     }
     k->unknown++;
-    if (best)
+    if (strcasecmp(q->item, "tier") == 0)
+        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s': 'tier' is the template's word for the rows of "
+                "the card catalog; name the card tier itself, such as W-B\n", q->file, q->line, q->item_column, q->item);
+    else if (best)
         fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s' (did you mean '%s'?)\n", q->file, q->line,
                 q->item_column, q->item, best);
     else
@@ -705,8 +749,11 @@ static int quotes_check(const char *root, int argc, char **argv)
         if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
             fprintf(stderr, "tco: %s\n", d.message);
             rc = rc ? rc : tco_exit_code(e);
-        } else if (e == TCO_ERR_SYNTAX && set.errors == 0) {
+        } else if (e == TCO_ERR_SYNTAX) {
+            /* print_problem never stops a read, so this is a problem that ended it (a field past
+             * the limit, broken quoting, not a CSV file): not printed yet. */
             fprintf(stderr, "%s\n", d.message);
+            set.errors++;
             rc = rc ? rc : 65;
         }
         printf("%s: %zu rows, %zu errors, %zu warnings\n", argv[i], set.rows, set.errors, set.warnings);
@@ -769,10 +816,12 @@ int main(int argc, char **argv)
             quotes.n_sets++;
             break;
         }
-        case 'a':
-            if (!tco_parse_date(optarg, &quotes.as_of))
-                return usage_error("--as-of: expected a date as YYYY-MM-DD, found '%s'", optarg);
+        case 'a': {
+            char why[TCO_DIAG_MAX];
+            if (!tco_date_check(optarg, &quotes.as_of, why, sizeof why))
+                return usage_error("--as-of: %s", why);
             break;
+        }
         case 's': scenario = optarg; break;
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;

@@ -663,7 +663,20 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
             value = def;
             tco_strbuf_printf(&notes, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
         } else if (src == &ld->scenario) {
-            tco_strbuf_printf(&notes, "%s%s: scenario override", notes.len ? "; " : "", row);
+            int ov = override_of(ld, row, key);
+            if (ov >= 0) { /* a --set: quotes do not replace this row (tco_model_apply_quotes) */
+                if (it->tier_set == NULL)
+                    it->tier_set = calloc((size_t)m->n_tiers, sizeof *it->tier_set);
+                char *arg = it->tier_set ? tco_strdup(ld->overrides[ov].arg) : NULL;
+                if (arg == NULL)
+                    e = oom(ld);
+                else {
+                    free(it->tier_set[r]);
+                    it->tier_set[r] = arg;
+                    tco_strbuf_printf(&notes, "%s%s: --set %s", notes.len ? "; " : "", row, arg);
+                }
+            } else
+                tco_strbuf_printf(&notes, "%s%s: scenario override", notes.len ? "; " : "", row);
             char basis_key[300];
             snprintf(basis_key, sizeof basis_key, "%s_source", key);
             if (!mark_consumed(ld, row, key) || !mark_consumed(ld, row, basis_key))
@@ -1902,6 +1915,9 @@ void tco_model_free(tco_model *m)
         free(it->quote_item);
         free(it->quote_qty);
         free(it->original);
+        for (int r = 0; it->tier_set && r < m->n_tiers; r++)
+            free(it->tier_set[r]);
+        free(it->tier_set);
         tco_node_free(it->formula);
     }
     free(m->items);
@@ -1991,24 +2007,42 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         tco_item *it = &m->items[i];
         if (it->quote_item == NULL || it->kind != TCO_ITEM_TIER_INPUT)
             continue;
-        /* The tier catalog row by row: the price if the scenario bought its quantity of that tier. */
+        /* The tier catalog row by row: the price if the scenario bought its quantity of that tier.
+         * The source names each quoted row while it fits a cell; the rest are counted. */
         double qty = m->items[tco_model_find(m, it->quote_qty)].value;
         tco_strbuf notes = {0};
+        size_t units = tco_utf16_units(it->source) + 100, untold = 0;
         for (int r = 0; r < m->n_tiers; r++) {
+            if (it->tier_set && it->tier_set[r])
+                continue; /* a --set row: marked below */
             long best = tco_quotes_choose(set, m->tier_names[r], qty, as_of);
             if (best < 0)
                 continue;
             const tco_quote *b = &set->quotes[best];
+            it->tiers[r] = b->converted;
             char price[32];
             tco_format_double(b->converted, price);
-            tco_strbuf_printf(&notes, "%s%s: quote %s from %s (%s:%ld), %s %s", notes.len ? "; " : "",
-                              m->tier_names[r], b->quote_id, b->vendor, b->file, b->line, price, fx->reporting);
-            it->tiers[r] = b->converted;
+            tco_strbuf one = {0};
+            tco_strbuf_printf(&one, "%s%s: quote %s%sfrom %s (%s:%ld), %s %s", notes.len ? "; " : "",
+                              m->tier_names[r], b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->file, b->line,
+                              price, fx->reporting);
+            size_t u = tco_utf16_units(tco_strbuf_str(&one));
+            if (untold == 0 && units + u <= TCO_QUOTE_MAX_CELL) {
+                tco_strbuf_append(&notes, tco_strbuf_str(&one));
+                units += u;
+            } else
+                untold++;
+            if (one.failed)
+                notes.failed = true;
+            tco_strbuf_free(&one);
         }
+        if (untold)
+            tco_strbuf_printf(&notes, "; %zu more tier%s quoted (see the Quotes sheet)", untold, untold == 1 ? "" : "s");
         if (notes.len) {
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s. Quoted: %s", it->source, tco_strbuf_str(&notes));
-            char *text = tco_strbuf_take(&src);
+            char *text = notes.failed ? NULL : tco_strbuf_take(&src);
+            tco_strbuf_free(&src);
             if (text == NULL) {
                 tco_strbuf_free(&notes);
                 return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
@@ -2033,13 +2067,17 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         tco_format_double(b->converted, conv);
         tco_format_double(b->rate, rate);
         tco_strbuf src = {0};
-        tco_strbuf_printf(&src, "quote %s%s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
-                          b->quote_id[0] ? "" : "", b->vendor, b->file, b->line, price, b->currency);
+        tco_strbuf_printf(&src, "quote %s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
+                          b->vendor, b->file, b->line, price, b->currency);
         if (b->rate != 1)
             tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
         char old[32];
         tco_format_double(it->value, old);
-        tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        /* The quote's part is bounded (quotes.h caps); the catalog's source is cited while it fits a cell. */
+        if (tco_utf16_units(tco_strbuf_str(&src)) + tco_utf16_units(it->source) + 64 <= TCO_QUOTE_MAX_CELL)
+            tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        else
+            tco_strbuf_printf(&src, "; the catalog's value was %s", old);
         char *text = tco_strbuf_take(&src);
         if (text == NULL)
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
@@ -2048,6 +2086,34 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         it->catalog_value = it->value;
         it->quoted = true;
         it->value = b->converted;
+    }
+    /* Quotes for a value a --set gives: not used, and why (unless another input they price chose them). */
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        for (int r = -1; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 0); r++) {
+            const char *item = r < 0 ? it->quote_item : m->tier_names[r];
+            bool by_set = r < 0 ? it->kind != TCO_ITEM_TIER_INPUT && it->original != NULL
+                                : it->tier_set != NULL && it->tier_set[r] != NULL;
+            if (!by_set)
+                continue;
+            for (size_t k = 0; k < set->n; k++) {
+                tco_quote *q = &set->quotes[k];
+                if (q->reason != NULL || strcasecmp(q->item, item) != 0)
+                    continue;
+                q->status = TCO_QUOTE_OVERRIDDEN;
+                tco_strbuf b = {0};
+                if (r < 0)
+                    tco_strbuf_printf(&b, "%s is given by --set (%s); quotes do not replace a --set value", it->name,
+                                      it->label);
+                else
+                    tco_strbuf_printf(&b, "the %s row of %s is given by --set %s; quotes do not replace a --set value",
+                                      item, it->name, it->tier_set[r]);
+                if ((q->reason = tco_strbuf_take(&b)) == NULL)
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            }
+        }
     }
     for (size_t i = 0; i < set->n; i++) {
         tco_quote *q = &set->quotes[i];
@@ -2063,8 +2129,12 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         else
             tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
                               q->item);
-        q->reason = tco_strbuf_take(&b);
+        if ((q->reason = tco_strbuf_take(&b)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
+    for (size_t i = 0; i < set->n; i++)
+        if (set->quotes[i].reason == NULL) /* set_reason could not allocate */
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     return tco_model_evaluate(m, diag);
 }
 
@@ -2095,9 +2165,10 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
                     /* every section of the catalog file the ref names is an item */
-                    char rel[300];
-                    snprintf(rel, sizeof rel, "pricing/%s.ini", colon + 1);
-                    char *path = tco_path_join(root, rel);
+                    tco_strbuf rel = {0};
+                    tco_strbuf_printf(&rel, "pricing/%s.ini", colon + 1);
+                    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
+                    tco_strbuf_free(&rel);
                     tco_ini cat = {0};
                     if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
                         for (int s = 0; s < cat.n_sections; s++)
@@ -2106,7 +2177,20 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                     free(path);
                 }
             }
-            if (!is_ref)
+            const char *tiers = tco_ini_get(&t, "model", "tiers");
+            if (!is_ref && strcasecmp(quote, "tier") == 0) {
+                /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
+                tco_strbuf rel = {0};
+                tco_strbuf_printf(&rel, "pricing/%s.ini", tiers ? tiers : "");
+                char *path = tiers && !rel.failed ? tco_path_join(root, tco_strbuf_str(&rel)) : NULL;
+                tco_ini cat = {0};
+                if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
+                    for (int s = 0; s < cat.n_sections; s++)
+                        tco_strbuf_printf(&list, "%s\n", cat.sections[s]);
+                tco_ini_free(&cat);
+                free(path);
+                tco_strbuf_free(&rel);
+            } else if (!is_ref)
                 tco_strbuf_printf(&list, "%s\n", quote);
         }
         free_list(pairs, np > 0 ? np : 0);

@@ -99,6 +99,10 @@ typedef struct tco_item {
     char *quote_item, *quote_qty;
     /** For an input set with --set: the value it had before, as text (shown beside it); else NULL. */
     char *original;
+    /** Per-tier inputs: for each tier row a --set gave (e.g. card.price=80000 for the D-M row), that
+     *  argument (heap), else NULL; the array is NULL when no --set gave a row.  Quotes never replace
+     *  such a row (tco_model_apply_quotes), as they never replace a --set scalar input. */
+    char **tier_set;
     /** The catalog's value before a quote replaced it (quote_item inputs), and whether one did. */
     double catalog_value;
     bool quoted;
@@ -236,7 +240,13 @@ bool tco_model_prices_item(const tco_model *model, const char *item);
  * Price the model's quoted inputs from @p set: for each input with a quote key,
  * choose the best quote valid on @p as_of for the quantity the model buys
  * (tco_quotes_choose), set the input to its converted price (a plain value,
- * source naming the quote) and re-evaluate.  Quotes for items the model does
+ * source naming the quote) and re-evaluate.  A per-tier input (quote = tier)
+ * is priced row by row, each tier by the quotes for its name.  A value given
+ * by --set (a scalar input or a tier row) is never replaced: the quotes that
+ * would have priced it get TCO_QUOTE_OVERRIDDEN.  A per-tier input's source
+ * names each quoted row; when that text would pass an Excel cell (32,767
+ * UTF-16 units: many tiers with long vendor names) it names as many rows as
+ * fit and the number of the others (all are on the Quotes sheet).  Quotes for items the model does
  * not price are marked not used, with the reason: an item in @p known_items
  * (tco_catalog_quote_items()) is not bought by this scenario, any other is
  * unknown.  Adds an input fx_CODE for
@@ -249,7 +259,9 @@ tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco
 
 /**
  * Every item id quotes may name under @p root: the sections of the catalog files
- * that templates refer to by refs, and the literal quote ids in templates/ *.ini.
+ * that templates refer to by refs, the literal quote ids in templates/ *.ini,
+ * and for quote = tier the sections of the template's [model] tiers file (the
+ * word "tier" itself is not an item).
  * Returns a heap array of heap strings (free each and the array).
  */
 tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag);

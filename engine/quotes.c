@@ -27,20 +27,65 @@ static int32_t days_from_civil(int y, unsigned m, unsigned d)
     return (int32_t)(era * 146097 + (int)doe - 719468);
 }
 
-bool tco_parse_date(const char *text, int32_t *days)
+/* Field text as a message shows it, in @p out (SHOW_MAX bytes): at most about 100 bytes of it,
+ * never ending inside a character, "..." when cut, and control characters written as \r, \n,
+ * \t or \xHH so that a message stays one line.  SHOWN(s) gives "%s" a fresh buffer. */
+#define SHOW_MAX 512
+static const char *show(const char *s, char *out)
 {
-    int y, m, d, n = 0;
-    if (strlen(text) != 10 || sscanf(text, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || n != 10)
-        return false;
-    for (int i = 0; i < 10; i++)
-        if (i == 4 || i == 7 ? text[i] != '-' : !isdigit((unsigned char)text[i]))
-            return false;
+    size_t keep = tco_utf8_prefix(s, 100), n = 0;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == '\n' || c == '\t')
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\%c", c == '\r' ? 'r' : c == '\n' ? 'n' : 't');
+        else if (c < 0x20 || c == 0x7F)
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\x%02X", c);
+        else
+            out[n++] = (char)c;
+    }
+    snprintf(out + n, SHOW_MAX - n, "%s", s[keep] ? "..." : "");
+    return out;
+}
+#define SHOWN(s) show((s), (char[SHOW_MAX]){0})
+
+bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
+{
+    static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
+                                         "July",    "August",   "September", "October", "November", "December"};
     static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (y < 1900 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap))
+    bool form = strlen(text) == 10;
+    for (int i = 0; i < 10 && form; i++)
+        form = i == 4 || i == 7 ? text[i] == '-' : isdigit((unsigned char)text[i]) != 0;
+    if (!form) {
+        if (why)
+            snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
         return false;
+    }
+    int y = atoi(text), m = atoi(text + 5), d = atoi(text + 8);
+    if (y < 1900) {
+        if (why)
+            snprintf(why, why_size, "expected a date from 1900-01-01 on, found '%s'", text);
+        return false;
+    }
+    if (m < 1 || m > 12) {
+        if (why)
+            snprintf(why, why_size, "no such day: '%s' names month %02d (months are 01 to 12)", text, m);
+        return false;
+    }
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int dim = mdays[m - 1] + (m == 2 && leap);
+    if (d < 1 || d > dim) {
+        if (why)
+            snprintf(why, why_size, "no such day: '%s' (%s %d has %d days)", text, months[m - 1], y, dim);
+        return false;
+    }
     *days = days_from_civil(y, (unsigned)m, (unsigned)d);
     return true;
+}
+
+bool tco_parse_date(const char *text, int32_t *days)
+{
+    return tco_date_check(text, days, NULL, 0);
 }
 
 void tco_format_date(int32_t days, char out[16])
@@ -128,7 +173,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     if (sym == NULL && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
         sym = currency;
     if (s < end && (*s == '-' || *s == '(')) {
-        snprintf(why, why_size, "expected a positive price, found '%s'", text);
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
     }
     /* Digits with group separators and one decimal mark, by the file's convention. */
@@ -140,7 +185,8 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     const char *p = s;
     size_t lead = digits_run(p, end);
     if (lead == 0) {
-        snprintf(why, why_size, "expected a price such as 12500 or 12,500.00, found '%s'", text);
+        snprintf(why, why_size, "expected a price such as %s, found '%s'",
+                 delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
         return false;
     }
     while (p < end) {
@@ -161,56 +207,59 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             seen_decimal = true;
             buf[n++] = '.';
             p++;
-            /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands? */
-            if (groups == 0 && digits_run(p, end) == 3 && p + 3 == end)
+            /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands?  Only
+             * when the digits before could be a number's first group: 1 to 3 digits, not led by 0
+             * ("123457.250" and "0.125" can only be decimals). */
+            if (groups == 0 && lead <= 3 && *s != '0' && digits_run(p, end) == 3 && p + 3 == end)
                 ambiguous = true;
             if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
-                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, text);
+                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
                 return false;
             }
         } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
-            /* A group separator must separate groups of exactly three digits. */
+            /* A group separator separates groups of exactly three digits, after a first group of
+             * 1 to 3 digits that does not start with 0 ("0,125" and "1234,567" are not grouped). */
             size_t adv = space ? space : 1;
             size_t run = digits_run(p + adv, end);
-            if (run != 3 || (groups == 0 && lead > 3)) {
-                if (delim == ';' && c == '.' && !space && groups == 0 && run != 3) {
-                    /* In a ';' file "12.5" can only be a decimal point: no comma decimal follows. */
-                    if (memchr(p, ',', (size_t)(end - p)) == NULL && p + 1 + run == end) {
-                        seen_decimal = true;
-                        buf[n++] = '.';
-                        p++;
-                        continue;
-                    }
-                }
+            bool can_group = run == 3 && (groups > 0 || (lead <= 3 && *s != '0'));
+            /* In a ';' file a single '.' followed by digits to the end and no ',' may be a decimal point. */
+            bool point = delim == ';' && c == '.' && !space && groups == 0 && run > 0 && p + 1 + run == end;
+            if (point && !can_group) { /* "12.5", "1234.500", "0.125": only a decimal point */
+                seen_decimal = true;
+                buf[n++] = '.';
+                p++;
+                continue;
+            }
+            if (!can_group) {
                 snprintf(why, why_size,
                          "expected '%s' only between groups of three digits (as in %s), found '%s'",
-                         space ? "space" : (c == ',' ? "," : "."), delim == ';' ? "12.500,00" : "12,500.00", text);
+                         space ? "space" : (c == ',' ? "," : "."), delim == ';' ? "12.500,00" : "12,500.00",
+                         SHOWN(text));
                 return false;
             }
-            if (delim == ';' && c == '.' && !space && memchr(p, ',', (size_t)(end - p)) == NULL &&
-                groups == 0 && p + 4 == end)
+            if (point)
                 ambiguous = true; /* "1.500": 1500 with '.' grouping, or 1.5? */
             groups++;
             p += adv;
         } else {
             snprintf(why, why_size, "expected a price such as %s, found '%s'",
-                     delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", text);
+                     delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
             return false;
         }
     }
     if (p < end) {
-        snprintf(why, why_size, "price '%s' has too many digits", text);
+        snprintf(why, why_size, "price '%s' has too many digits", SHOWN(text));
         return false;
     }
     if (ambiguous) {
         snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write the whole "
-                 "number without a separator, or the decimal with two decimals", text);
+                 "number without a separator, or the decimal with two decimals", SHOWN(text));
         return false;
     }
     buf[n] = '\0';
     double v = strtod(buf, NULL);
     if (!isfinite(v) || v <= 0) {
-        snprintf(why, why_size, "expected a positive price, found '%s'", text);
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
     }
     *price = v;
@@ -259,9 +308,14 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
     if (rep == NULL || !is_code(rep))
         e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
                          ini.path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
-    else if (as_of == NULL || !tco_parse_date(as_of, &fx->as_of))
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found %s%s%s",
-                         ini.path, as_of ? "'" : "", as_of ? as_of : "no such key", as_of ? "'" : "");
+    else if (as_of == NULL)
+        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
+                         ini.path);
+    else {
+        char why[TCO_DIAG_MAX];
+        if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
+            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", ini.path, why);
+    }
     if (e == TCO_OK) {
         for (int i = 0; i < 3; i++)
             fx->reporting[i] = (char)toupper((unsigned char)rep[i]);
@@ -303,9 +357,26 @@ enum { COL_VENDOR, COL_ITEM, COL_PRICE, COL_CURRENCY, COL_QUOTE_ID, COL_QUOTE_DA
        COL_LEAD_TIME, COL_NOTES, N_COLS };
 static const char *const col_names[N_COLS] = {"vendor", "item", "unit_price", "currency", "quote_id",
                                               "quote_date", "valid_until", "min_qty", "lead_time_weeks", "notes"};
+/* Longest text of each column in UTF-16 units (Excel's unit).  vendor, item and quote_id are
+ * cited in the sources and reasons tco builds (tco_quotes_choose, tco_model_apply_quotes), so
+ * they are capped well below a cell: any text built from them fits a cell (quotes.h). */
+static const size_t col_max[N_COLS] = {TCO_QUOTE_MAX_VENDOR, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL};
+/* Identifier-like columns: format characters are removed and Unicode blanks trimmed (see ident()). */
+static const bool col_ident[N_COLS] = {false, true, true, true, false, true, true, true, true, false};
 #define REQUIRED_COLS 4
-#define MAX_FIELDS 256
 #define MAX_ROW_LINES 1000
+/* A field longer than this many bytes has more than TCO_QUOTE_MAX_CELL characters whatever they are
+ * (a UTF-8 character is at most 4 bytes, and at least 1 UTF-16 unit): reading stops there. */
+#define MAX_FIELD_BYTES ((size_t)4 * TCO_QUOTE_MAX_CELL)
+/* Bytes read from the file at a time, and libcsv's buffer growth step (its default, 128 bytes,
+ * makes a long field cost one realloc per 128 bytes). */
+#define READ_CHUNK 65536
+#define CSV_BLOCK 65536
+/* Bytes of the header line looked at to choose the delimiter. */
+#define SNIFF_MAX (1u << 20)
 
 typedef struct reader {
     const char *path;
@@ -317,21 +388,39 @@ typedef struct reader {
     tco_quote_set *set;
     const char *file; /* owned by set->files */
     char delim;
-    /* the row being assembled */
-    char *fields[MAX_FIELDS];
-    size_t n_fields;
-    bool too_many;
-    long line, row_line;
-    bool row_pending;
-    /* header */
+    /* header: the column each field is (COL_*, or -1 for an unknown or repeated one) */
+    int *kind;
+    size_t header_fields;
     bool have_header;
     bool header_bad; /* the header has errors: rows are counted, not read */
     int col_of[N_COLS]; /* field index of each known column, -1 if absent */
-    size_t header_fields;
+    /* the row being assembled: the known columns' text (heap; NULL when absent), the number of
+     * fields seen, and the first problem found in one of them (reported once the row is whole) */
+    char *cell[N_COLS];
+    size_t n_fields;
+    bool row_bad;
+    char row_problem[TCO_DIAG_MAX];
+    /* physical line of the byte being read (1-based; LF, CR and CRLF each end one), and the line
+     * the row being assembled starts on */
+    long line, row_line;
+    bool row_pending;
     bool stop;
+    /* a problem that ends the file's reading (a field past the limit, too many columns) */
+    bool fatal;
+    tco_diag fatal_diag;
     tco_error err;
     tco_diag *diag;
 } reader;
+
+/* printf into @p out (size @p size) and never leave a UTF-8 character cut at the end. */
+static void format_cut(char *out, size_t size, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(out, size, fmt, ap);
+    if (n < 0)
+        out[0] = '\0';
+    else if ((size_t)n >= size)
+        out[tco_utf8_prefix(out, size - 1)] = '\0';
+}
 
 static void report(reader *r, bool warning, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -341,7 +430,7 @@ static void report(reader *r, bool warning, long line, const char *fmt, ...)
     char msg[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    format_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
     tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
     if (warning)
@@ -355,85 +444,258 @@ static void report(reader *r, bool warning, long line, const char *fmt, ...)
     }
 }
 
+/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX). */
+static void fatal(reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fatal(reader *r, long line, const char *fmt, ...)
+{
+    if (r->fatal)
+        return;
+    char msg[TCO_DIAG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    format_cut(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tco_diag_set(&r->fatal_diag, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    r->fatal = r->stop = true;
+}
+
+/* Record the row's first problem; it is reported when the row ends (unless its field count is wrong). */
+static void row_problem(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void row_problem(reader *r, const char *fmt, ...)
+{
+    if (r->row_bad)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    format_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
+    va_end(ap);
+    r->row_bad = true;
+}
+
+/* Code point of the valid UTF-8 sequence at *p; advances *p. */
+static long next_cp(const unsigned char **p)
+{
+    const unsigned char *s = *p;
+    long cp;
+    size_t n;
+    if (s[0] < 0x80)
+        cp = s[0], n = 1;
+    else if (s[0] < 0xE0)
+        cp = s[0] & 0x1F, n = 2;
+    else if (s[0] < 0xF0)
+        cp = s[0] & 0x0F, n = 3;
+    else
+        cp = s[0] & 0x07, n = 4;
+    for (size_t i = 1; i < n && s[i]; i++)
+        cp = (cp << 6) | (s[i] & 0x3F);
+    *p = s + n;
+    return cp;
+}
+
+bool tco_quote_format_char(long cp)
+{
+    /* Unicode 15.1, General_Category = Cf. */
+    static const long ranges[][2] = {
+        {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},   {0x070F, 0x070F},
+        {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},   {0x200B, 0x200F},   {0x202A, 0x202E},
+        {0x2060, 0x2064},   {0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+        {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (cp >= ranges[i][0] && cp <= ranges[i][1])
+            return true;
+    return false;
+}
+
+/* Blanks trimmed around identifiers: ASCII space, tab, CR, LF and Unicode's space separators (Zs). */
+static bool blank_cp(long cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\n' || cp == 0xA0 || cp == 0x1680 ||
+           (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+/* An identifier-like field (item, currency, price, dates, counts, header names) as compared:
+ * without format characters (U+FEFF, U+200B, ...: invisible, they would make "D-M" another
+ * item) and without blanks around it.  @p s is valid UTF-8.  Heap; NULL on allocation failure. */
+static char *ident(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len + 1);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0, keep = 0; /* keep: length up to the last non-blank */
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        const unsigned char *start = p;
+        long cp = next_cp(&p);
+        if (tco_quote_format_char(cp) || (n == 0 && blank_cp(cp)))
+            continue;
+        memcpy(out + n, start, (size_t)(p - start));
+        n += (size_t)(p - start);
+        if (!blank_cp(cp))
+            keep = n;
+    }
+    out[keep] = '\0';
+    return out;
+}
+
+/* Column N (name) for messages: "column 3 (unit_price)" or "column 12". */
+static const char *col_label(const reader *r, size_t i, char *buf, size_t size)
+{
+    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
+    if (k >= 0)
+        snprintf(buf, size, "column %zu (%s)", i + 1, col_names[k]);
+    else
+        snprintf(buf, size, "column %zu", i + 1);
+    return buf;
+}
+
+/* Why @p len bytes at @p s cannot be a field's text (NULL if they can): not UTF-8, a code point that
+ * XML 1.0 (and so a workbook) cannot hold, or more than @p max UTF-16 units. */
+static const char *text_problem(const char *s, size_t len, size_t max, char *why, size_t size)
+{
+    size_t bad;
+    long cp;
+    if (!tco_utf8_valid(s, len, &bad)) {
+        snprintf(why, size, "not valid UTF-8 (byte 0x%02X); save the file as \"CSV UTF-8\"", (unsigned char)s[bad]);
+        return why;
+    }
+    if (!tco_xml_text_valid(s, len, &bad, &cp)) {
+        size_t at = 0;
+        for (size_t i = 0; i < bad; i++)
+            at += ((unsigned char)s[i] & 0xC0) != 0x80;
+        snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (a workbook cannot hold it; "
+                 "only tab and line breaks are allowed below U+0020, and U+FFFE and U+FFFF never)",
+                 cp < 0x20 ? "control character" : "non-character", (unsigned long)cp, at + 1);
+        return why;
+    }
+    size_t units = tco_utf16_units(s);
+    if (units > max) {
+        /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2. */
+        const char *as_excel = units != tco_utf8_chars(s) ? " as Excel counts them (an emoji is 2)" : "";
+        if (max == TCO_QUOTE_MAX_CELL)
+            snprintf(why, size, "%zu characters%s, more than an Excel cell holds (32,767)", units, as_excel);
+        else
+            snprintf(why, size, "%zu characters%s, expected at most %zu (it is cited in the sources and reasons "
+                     "tco writes, which must fit a cell)", units, as_excel, max);
+        return why;
+    }
+    return NULL;
+}
+
+static void on_header_field(reader *r, size_t i, const char *text, size_t len)
+{
+    if (i >= TCO_QUOTE_MAX_COLUMNS) {
+        fatal(r, r->row_line, "the header has more than %d columns (the most a spreadsheet holds); expected the "
+              "quote columns (vendor, item, unit_price, currency, ...)", TCO_QUOTE_MAX_COLUMNS);
+        return;
+    }
+    if (i % 64 == 0) {
+        int *grown = realloc(r->kind, (i + 64) * sizeof *grown);
+        if (grown == NULL) {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+            return;
+        }
+        r->kind = grown;
+    }
+    r->kind[i] = -1;
+    r->header_fields = i + 1;
+    char why[300];
+    if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
+        report(r, false, r->row_line, "column %zu: %s", i + 1, why);
+        r->header_bad = true;
+        return;
+    }
+    char *name = ident(text);
+    if (name == NULL) {
+        r->err = TCO_ERR_NOMEM;
+        r->stop = true;
+        return;
+    }
+    int c;
+    for (c = 0; c < N_COLS; c++)
+        if (strcasecmp(name, col_names[c]) == 0)
+            break;
+    if (c < N_COLS && r->col_of[c] >= 0) {
+        report(r, false, r->row_line, "column %zu (%s): the column '%s' appears twice (first as column %d)", i + 1,
+               name, col_names[c], r->col_of[c] + 1);
+        r->header_bad = true;
+    } else if (c < N_COLS) {
+        r->col_of[c] = (int)i;
+        r->kind[i] = c;
+    } else
+        report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
+               "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes)",
+               i + 1, SHOWN(name));
+    free(name);
+}
+
 static void on_field(void *data, size_t len, void *vr)
 {
     reader *r = vr;
-    if (r->n_fields >= MAX_FIELDS) {
-        r->too_many = true;
+    size_t i = r->n_fields++;
+    if (r->stop)
+        return;
+    const char *text = data; /* NUL-terminated: CSV_APPEND_NULL */
+    if (!r->have_header) {
+        on_header_field(r, i, text, len);
         return;
     }
-    char *copy = malloc(len + 1);
+    if (r->header_bad || i >= r->header_fields || r->row_bad)
+        return; /* only counted */
+    int k = r->kind[i];
+    char why[300], where[64];
+    if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
+        row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+        return;
+    }
+    if (k < 0)
+        return; /* an ignored column: checked, not kept */
+    char *copy = col_ident[k] ? ident(text) : k == COL_NOTES ? tco_strdup(text) : tco_strndup_trim(text, len);
     if (copy == NULL) {
         r->err = TCO_ERR_NOMEM;
         r->stop = true;
         return;
     }
-    if (len)
-        memcpy(copy, data, len);
-    copy[len] = '\0';
-    r->fields[r->n_fields++] = copy;
+    /* The copy is the checked text less some characters: only a tighter cap can fail. */
+    if (col_max[k] < TCO_QUOTE_MAX_CELL && text_problem(copy, strlen(copy), col_max[k], why, sizeof why))
+        row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    free(r->cell[k]);
+    r->cell[k] = copy;
 }
 
 static void clear_row(reader *r)
 {
-    for (size_t i = 0; i < r->n_fields; i++)
-        free(r->fields[i]);
+    for (int c = 0; c < N_COLS; c++) {
+        free(r->cell[c]);
+        r->cell[c] = NULL;
+    }
     r->n_fields = 0;
-    r->too_many = false;
-}
-
-static bool fields_ok(reader *r, long line);
-
-/* A field without its surrounding blanks, heap. */
-static char *trimmed(const char *s)
-{
-    return tco_strndup_trim(s, strlen(s));
+    r->row_bad = false;
 }
 
 static void on_header(reader *r)
 {
-    size_t errors = r->set->errors;
-    if (!fields_ok(r, r->row_line)) {
-        r->have_header = true;
-        r->header_bad = true;
+    r->have_header = true;
+    if (r->header_bad)
         return;
-    }
-    for (int c = 0; c < N_COLS; c++)
-        r->col_of[c] = -1;
-    r->header_fields = r->n_fields;
-    for (size_t i = 0; i < r->n_fields; i++) {
-        char *name = trimmed(r->fields[i]);
-        if (name == NULL) {
-            r->err = TCO_ERR_NOMEM;
-            r->stop = true;
-            return;
-        }
-        int c;
-        for (c = 0; c < N_COLS; c++)
-            if (strcasecmp(name, col_names[c]) == 0)
-                break;
-        if (c < N_COLS && r->col_of[c] >= 0)
-            report(r, false, r->row_line, "column %zu (%s): the column '%s' appears twice (first as column %d)", i + 1,
-                   name, col_names[c], r->col_of[c] + 1);
-        else if (c < N_COLS)
-            r->col_of[c] = (int)i;
-        else
-            report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
-                   "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes)",
-                   i + 1, name);
-        free(name);
-    }
+    size_t errors = r->set->errors;
     for (int c = 0; c < REQUIRED_COLS; c++)
         if (r->col_of[c] < 0)
             report(r, false, r->row_line, "the header lacks the required column '%s' (required: vendor, item, "
                    "unit_price, currency)", col_names[c]);
-    r->have_header = true;
     r->header_bad = r->set->errors > errors;
 }
 
-static const char *field(const reader *r, int col)
+/* A known column's text in the current row ("" when the file lacks the column). */
+static char *field(const reader *r, int col)
 {
-    return r->col_of[col] >= 0 && (size_t)r->col_of[col] < r->n_fields ? r->fields[r->col_of[col]] : "";
+    static char none[1];
+    return r->cell[col] ? r->cell[col] : none;
 }
 
 static bool blank(const char *s)
@@ -450,27 +712,11 @@ static bool parse_count(const char *text, double *out)
     return true;
 }
 
-/* Every field is UTF-8 text that fits an Excel cell; report the first that is not. */
-static bool fields_ok(reader *r, long line)
+static void check_date(reader *r, long line, int col, const char *text, int32_t *days)
 {
-    for (size_t i = 0; i < r->n_fields; i++) {
-        const char *name = "";
-        for (int c = 0; c < N_COLS; c++)
-            if (r->col_of[c] == (int)i)
-                name = col_names[c];
-        size_t len = strlen(r->fields[i]), bad;
-        if (!tco_utf8_valid(r->fields[i], len, &bad)) {
-            report(r, false, line, "column %zu%s%s%s: not valid UTF-8 (byte 0x%02X); save the file as \"CSV UTF-8\"",
-                   i + 1, name[0] ? " (" : "", name, name[0] ? ")" : "", (unsigned char)r->fields[i][bad]);
-            return false;
-        }
-        if (tco_utf8_chars(r->fields[i]) > 32767) {
-            report(r, false, line, "column %zu%s%s%s: %zu characters, more than an Excel cell holds (32,767)", i + 1,
-                   name[0] ? " (" : "", name, name[0] ? ")" : "", tco_utf8_chars(r->fields[i]));
-            return false;
-        }
-    }
-    return true;
+    char why[TCO_DIAG_MAX];
+    if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
+        report(r, false, line, "column %zu (%s): %s", (size_t)(r->col_of[col] + 1), col_names[col], why);
 }
 
 static void on_data_row(reader *r)
@@ -479,25 +725,20 @@ static void on_data_row(reader *r)
     r->set->rows++;
     if (r->header_bad)
         return;
-    if (r->n_fields == r->header_fields && !fields_ok(r, line))
+    if (r->n_fields != r->header_fields) {
+        report(r, false, line, "expected %zu fields as in the header, found %zu", r->header_fields, r->n_fields);
         return;
-    if (r->too_many || r->n_fields != r->header_fields) {
-        report(r, false, line, "expected %zu fields as in the header, found %s%zu", r->header_fields,
-               r->too_many ? "more than " : "", r->n_fields);
+    }
+    if (r->row_bad) {
+        report(r, false, line, "%s", r->row_problem);
         return;
     }
     size_t errors = r->set->errors;
-    char *item = tco_strndup_trim(field(r, COL_ITEM), strlen(field(r, COL_ITEM)));
-    char *currency = tco_strndup_trim(field(r, COL_CURRENCY), strlen(field(r, COL_CURRENCY)));
-    if (item == NULL || currency == NULL) {
-        free(item);
-        free(currency);
-        r->err = TCO_ERR_NOMEM;
-        r->stop = true;
-        return;
-    }
-    for (char *p = currency; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
+    const char *item = field(r, COL_ITEM), *currency = field(r, COL_CURRENCY);
+    char upper[4] = "";
+    if (strlen(currency) == 3)
+        for (int i = 0; i < 4; i++)
+            upper[i] = (char)toupper((unsigned char)currency[i]);
     tco_quote q = {.file = r->file, .line = line, .item_column = r->col_of[COL_ITEM] + 1,
                    .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
@@ -506,76 +747,49 @@ static void on_data_row(reader *r)
     if (item[0] == '\0')
         report(r, false, line, "column %zu (%s): expected a catalog item such as D-M, found an empty field",
                COLREF(COL_ITEM));
-    if (!is_code(currency) || !tco_fx_rate(r->fx, currency, &q.rate)) {
+    if (!is_code(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
         tco_strbuf codes = {0};
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
             tco_strbuf_printf(&codes, ", %s", r->fx->codes[i]);
         report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%s'",
                COLREF(COL_CURRENCY), r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes),
-               field(r, COL_CURRENCY));
+               SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
-        char why[256];
-        if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, currency, &q.unit_price, why, sizeof why))
+        char why[TCO_DIAG_MAX];
+        if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
             report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
     }
     const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
-    if (!blank(qd) && !tco_parse_date(qd, &q.quote_date))
-        report(r, false, line, "column %zu (%s): expected a date as YYYY-MM-DD, found '%s'", COLREF(COL_QUOTE_DATE),
-               qd);
-    if (!blank(vu) && !tco_parse_date(vu, &q.valid_until))
-        report(r, false, line, "column %zu (%s): expected a date as YYYY-MM-DD, found '%s'", COLREF(COL_VALID_UNTIL),
-               vu);
+    check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
+    check_date(r, line, COL_VALID_UNTIL, vu, &q.valid_until);
     if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
         report(r, false, line, "column %zu (%s): valid_until %s is before quote_date %s", COLREF(COL_VALID_UNTIL),
                vu, qd);
     const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
     if (!blank(mq) && !parse_count(mq, &q.min_qty))
-        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'", COLREF(COL_MIN_QTY),
-               mq);
+        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'",
+               COLREF(COL_MIN_QTY), SHOWN(mq));
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
-        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME), lt);
+        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
+               SHOWN(lt));
 #undef COLREF
-    q.item = item;
-    q.currency = currency;
     q.converted = q.unit_price * q.rate;
-    q.vendor = tco_strndup_trim(field(r, COL_VENDOR), strlen(field(r, COL_VENDOR)));
-    q.quote_id = tco_strndup_trim(field(r, COL_QUOTE_ID), strlen(field(r, COL_QUOTE_ID)));
-    q.notes = tco_strdup(field(r, COL_NOTES));
-    bool keep = r->set->errors == errors && q.vendor && q.quote_id && q.notes && r->keep &&
-                r->keep(r->keep_ctx, &q);
+    q.vendor = field(r, COL_VENDOR);
+    q.quote_id = field(r, COL_QUOTE_ID);
+    q.item = field(r, COL_ITEM);
+    q.currency = upper;
+    q.notes = field(r, COL_NOTES);
+    bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, &q);
     if (!keep) {
         r->set->not_kept++;
-        free(item);
-        free(currency);
-        free(q.vendor);
-        free(q.quote_id);
-        free(q.notes);
         return;
     }
-    if (r->set->n == r->set->cap) {
-        size_t cap = r->set->cap ? r->set->cap * 2 : 64;
-        tco_quote *grown = realloc(r->set->quotes, cap * sizeof *grown);
-        if (grown == NULL) {
-            r->err = TCO_ERR_NOMEM;
-            r->stop = true;
-        } else {
-            r->set->quotes = grown;
-            r->set->cap = cap;
-        }
-    }
-    if (r->err != TCO_OK || q.vendor == NULL || q.quote_id == NULL || q.notes == NULL) {
-        free(q.item);
-        free(q.currency);
-        free(q.vendor);
-        free(q.quote_id);
-        free(q.notes);
+    if (!tco_quotes_append_copy(r->set, &q)) {
         r->err = TCO_ERR_NOMEM;
         r->stop = true;
-        return;
     }
-    r->set->quotes[r->set->n++] = q;
 }
 
 static void on_row(int term, void *vr)
@@ -593,19 +807,48 @@ static void on_row(int term, void *vr)
 }
 
 /* Choose the delimiter from the header line: the more frequent of ',' and ';' outside quotes. */
-static char sniff_delim(const char *line)
+static char sniff_delim(const char *line, size_t len)
 {
     size_t commas = 0, semis = 0;
     bool quoted = false;
-    for (const char *p = line; *p; p++) {
-        if (*p == '"')
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
             quoted = !quoted;
-        else if (!quoted && *p == ',')
+        else if (!quoted && line[i] == ',')
             commas++;
-        else if (!quoted && *p == ';')
+        else if (!quoted && line[i] == ';')
             semis++;
     }
     return semis > commas ? ';' : ',';
+}
+
+/* Give @p len bytes to libcsv; false (with the problem in r->fatal_diag) when reading must stop. */
+static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len)
+{
+    if (csv_parse(parser, s, len, on_field, on_row, r) != len && !r->stop) {
+        if (csv_error(parser) == CSV_EPARSE)
+            fatal(r, r->line, "column %zu: malformed quoting (a '\"' inside an unquoted field, or text after a "
+                  "closing '\"'): %s", r->n_fields + 1, csv_strerror(csv_error(parser)));
+        else {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+        }
+    }
+    /* libcsv keeps the field being read in one buffer: stop as soon as it cannot fit a cell. */
+    if (!r->stop && parser->entry_pos > MAX_FIELD_BYTES) {
+        char where[64];
+        fatal(r, r->row_line, "%s: more than 32,767 characters, more than an Excel cell holds (reading stopped "
+              "after %zu bytes of this field)", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
+    }
+    return !r->stop;
+}
+
+static bool blank_bytes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
 }
 
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
@@ -621,8 +864,10 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
     char **files = realloc(set->files, (set->n_files + 1) * sizeof *files);
     char *name = tco_strdup(path);
-    if (files == NULL || name == NULL) {
+    char *buf = malloc(READ_CHUNK);
+    if (files == NULL || name == NULL || buf == NULL) {
         free(name);
+        free(buf);
         if (files)
             set->files = files;
         fclose(f);
@@ -632,86 +877,157 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     set->files[set->n_files++] = name;
 
     reader r = {.path = path, .fx = fx, .keep = keep, .keep_ctx = keep_ctx, .problem = problem,
-                .problem_ctx = problem_ctx, .set = set, .file = name, .row_pending = true, .diag = diag};
+                .problem_ctx = problem_ctx, .set = set, .file = name, .delim = ',', .line = 1,
+                .row_pending = true, .diag = diag};
+    for (int c = 0; c < N_COLS; c++)
+        r.col_of[c] = -1;
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
         fclose(f);
+        free(buf);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    csv_set_blk_size(&parser, CSV_BLOCK);
+    tco_strbuf head = {0}; /* the header line, held until the delimiter is chosen from it */
     tco_error e = TCO_OK;
-    bool first = true, delim_set = false;
-    while (!r.stop && (len = getline(&line, &cap, f)) >= 0) {
-        r.line++;
-        char *p = line;
+    bool first = true, delim_set = false, prev_cr = false;
+    size_t n;
+    while (!r.stop && e == TCO_OK && (n = fread(buf, 1, READ_CHUNK, f)) > 0) {
+        size_t off = 0;
         if (first) {
             first = false;
-            if (len >= 2 && ((unsigned char)p[0] == 0xFF && (unsigned char)p[1] == 0xFE)) {
+            if (n >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                           ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
                 e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: the file is UTF-16; save it as \"CSV UTF-8\"", path);
                 break;
             }
-            if (len >= 2 && ((unsigned char)p[0] == 0xFE && (unsigned char)p[1] == 0xFF)) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: the file is UTF-16; save it as \"CSV UTF-8\"", path);
-                break;
-            }
-            if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-                p += 3;
-                len -= 3;
-            }
+            if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+                off = 3;
             /* Excel's "sep=;" line names the delimiter. */
-            if (strncasecmp(p, "sep=", 4) == 0 && len >= 5 && (p[5] == '\n' || p[5] == '\r' || p[5] == '\0')) {
-                r.delim = p[4];
+            if (n - off >= 5 && strncasecmp(buf + off, "sep=", 4) == 0 &&
+                (n - off == 5 || buf[off + 5] == '\n' || buf[off + 5] == '\r')) {
+                r.delim = buf[off + 4];
                 delim_set = true;
                 if (r.delim != ',' && r.delim != ';' && r.delim != '\t') {
-                    e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:1: expected sep=, or sep=; found 'sep=%c'", path,
-                                     r.delim);
+                    e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:1: column 5: expected sep=, sep=; or sep= and a tab, "
+                                     "found 'sep=%c'", path, r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
                     break;
                 }
                 csv_set_delim(&parser, (unsigned char)r.delim);
-                continue;
+                off += 5;
+                if (off < n) {
+                    prev_cr = buf[off] == '\r';
+                    off++;
+                    r.line++;
+                }
             }
         }
-        if (memchr(p, '\0', (size_t)len) != NULL) {
-            e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
-                             path, r.line);
-            break;
-        }
-        bool blank_line = strspn(p, " \t\r\n") == (size_t)len;
-        if (!delim_set && !blank_line) {
-            r.delim = sniff_delim(p);
-            csv_set_delim(&parser, (unsigned char)r.delim);
-            delim_set = true;
-        }
-        if (r.row_pending && !blank_line) {
-            r.row_line = r.line;
-            r.row_pending = false;
-        }
-        if (!r.row_pending && r.line - r.row_line > MAX_ROW_LINES) {
-            e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a quoted field opened here runs past %d lines; "
-                             "a closing '\"' is missing", path, r.row_line, MAX_ROW_LINES);
-            break;
-        }
-        if (csv_parse(&parser, p, (size_t)len, on_field, on_row, &r) != (size_t)len) {
-            e = tco_diag_set(diag, TCO_ERR_SYNTAX,
-                             "%s:%ld: malformed quoting (a '\"' inside an unquoted field, or text after a "
-                             "closing '\"'): %s",
-                             path, r.line, csv_strerror(csv_error(&parser)));
-            break;
+        while (off < n && !r.stop) {
+            if (prev_cr && buf[off] == '\n') { /* the LF of a CRLF split between two reads */
+                prev_cr = false;
+                if (!feed(&r, &parser, buf + off, 1))
+                    break;
+                off++;
+                continue;
+            }
+            prev_cr = false;
+            size_t end = off;
+            while (end < n && buf[end] != '\n' && buf[end] != '\r')
+                end++;
+            bool term = end < n;
+            if (term) {
+                if (buf[end] == '\r' && end + 1 < n && buf[end + 1] == '\n')
+                    end += 2;
+                else
+                    prev_cr = buf[end++] == '\r' && end == n;
+            }
+            const char *seg = buf + off;
+            size_t len = end - off;
+            off = end;
+            if (memchr(seg, '\0', len) != NULL) {
+                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
+                                 path, r.line);
+                break;
+            }
+            bool blank_seg = blank_bytes(seg, len);
+            if (r.row_pending && !blank_seg) {
+                r.row_line = r.line;
+                r.row_pending = false;
+            }
+            if (!r.row_pending && r.line - r.row_line > MAX_ROW_LINES) {
+                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here runs past %d "
+                                 "lines; a closing '\"' is missing", path, r.row_line, r.n_fields + 1, MAX_ROW_LINES);
+                break;
+            }
+            if (delim_set)
+                feed(&r, &parser, seg, len);
+            else if (head.len == 0 && blank_seg)
+                feed(&r, &parser, seg, len); /* blank lines before the header make no row */
+            else {
+                tco_strbuf_append_n(&head, seg, len);
+                if (head.failed) {
+                    r.err = TCO_ERR_NOMEM;
+                    break;
+                }
+                if (term || head.len >= SNIFF_MAX) {
+                    r.delim = sniff_delim(head.data, head.len);
+                    csv_set_delim(&parser, (unsigned char)r.delim);
+                    delim_set = true;
+                    feed(&r, &parser, head.data, head.len);
+                    tco_strbuf_free(&head);
+                }
+            }
+            if (term)
+                r.line++;
+            /* Between rows, a run of blank lines goes to libcsv in one call (it starts no row there),
+             * its line ends counted: a file of millions of empty lines costs no call per line. */
+            if (term && r.row_pending && head.len == 0 && !r.stop && e == TCO_OK) {
+                size_t q = off;
+                long lines = 0;
+                bool last_cr = false;
+                for (; q < n; q++) {
+                    char c = buf[q];
+                    if (c == '\r')
+                        lines++, last_cr = true;
+                    else if (c == '\n')
+                        lines += !last_cr, last_cr = false;
+                    else if (c == ' ' || (c == '\t' && r.delim != '\t'))
+                        last_cr = false;
+                    else
+                        break;
+                }
+                if (q > off) {
+                    feed(&r, &parser, buf + off, q - off);
+                    r.line += lines;
+                    prev_cr = q == n && last_cr; /* a LF starting the next read ends no further line */
+                    off = q;
+                }
+            }
         }
     }
     if (e == TCO_OK && !r.stop && ferror(f))
         e = tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: read error", path);
+    if (e == TCO_OK && !r.stop && head.len > 0) { /* a header line without a line end */
+        r.delim = sniff_delim(head.data, head.len);
+        csv_set_delim(&parser, (unsigned char)r.delim);
+        feed(&r, &parser, head.data, head.len);
+    }
     if (e == TCO_OK && !r.stop && csv_fini(&parser, on_field, on_row, &r) != 0)
-        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a quoted field opened here is never closed", path,
-                         r.row_line);
+        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here is never closed",
+                         path, r.row_line, r.n_fields + 1);
+    if (e == TCO_OK && r.fatal) {
+        e = TCO_ERR_SYNTAX;
+        if (diag)
+            *diag = r.fatal_diag;
+    }
     if (e == TCO_OK && !r.stop && !r.have_header)
         e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: expected a header row (vendor, item, unit_price, currency, ...), "
                          "found an empty file", path);
+    tco_strbuf_free(&head);
     clear_row(&r);
+    free(r.kind);
     csv_free(&parser);
-    free(line);
+    free(buf);
     fclose(f);
     if (e != TCO_OK)
         return e;
@@ -783,6 +1099,7 @@ const char *tco_quote_status_name(tco_quote_status status)
     case TCO_QUOTE_UNDER_QTY: return "below minimum quantity";
     case TCO_QUOTE_NOT_IN_SCENARIO: return "not used by this scenario";
     case TCO_QUOTE_UNKNOWN_ITEM: return "unknown item";
+    case TCO_QUOTE_OVERRIDDEN: return "replaced by --set";
     }
     return "?";
 }
@@ -792,16 +1109,20 @@ static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, .
 
 static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, ...)
 {
+    /* Whole, never cut: a reason cites at most a vendor (TCO_QUOTE_MAX_VENDOR), an item, a file
+     * name and a line, so it always fits a cell (quotes.h). */
     q->status = status;
     free(q->reason);
-    tco_strbuf b = {0};
+    q->reason = NULL;
     va_list ap;
     va_start(ap, fmt);
-    char buf[256];
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    tco_strbuf_append(&b, buf);
-    q->reason = tco_strbuf_take(&b);
+    if (n < 0 || (q->reason = malloc((size_t)n + 1)) == NULL)
+        return; /* NULL: the callers' out-of-memory check (tco_model_apply_quotes) */
+    va_start(ap, fmt);
+    vsnprintf(q->reason, (size_t)n + 1, fmt, ap);
+    va_end(ap);
 }
 
 long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of)

@@ -15,7 +15,30 @@
  * naming file, line and column with the offending text; UTF-16 is refused.
  *
  * Reading streams: a row whose item the caller does not keep costs no memory
- * beyond counters, so a million-row file is read in constant memory.
+ * beyond counters, so a million-row file is read in constant memory.  The file
+ * is read 64 KiB at a time and handed to libcsv (its buffer grows 64 KiB at a
+ * step); a field is never held beyond TCO_QUOTE_MAX_CELL characters' worth of
+ * bytes (4 x 32,767): reading stops there with the line and column, so memory
+ * stays flat (well under 1 MiB) whatever one field or line holds.
+ *
+ * Lines are counted as libcsv ends rows: LF, CR and CRLF each end one line,
+ * inside quoted fields too, so messages name the line an editor shows.
+ *
+ * Limits, each refused with file:line, column and column name (exit 65):
+ * - every field: UTF-8, XML 1.0 characters only (no C0 control but tab, LF,
+ *   CR; no U+FFFE, U+FFFF), at most TCO_QUOTE_MAX_CELL UTF-16 units;
+ * - vendor at most TCO_QUOTE_MAX_VENDOR, item and quote_id at most
+ *   TCO_QUOTE_MAX_ID UTF-16 units: they are cited in the reasons and sources tco
+ *   builds, and these caps keep every such text within a cell (a reason is at
+ *   most about 100 + vendor + file name (PATH_MAX 4,096) characters; a quoted
+ *   input's source at most vendor + quote id + file name + its INI source);
+ * - the header at most TCO_QUOTE_MAX_COLUMNS columns.
+ * Identifier-like fields (item, currency, unit_price, quote_date, valid_until,
+ * min_qty, lead_time_weeks) and header names are read without Unicode format
+ * characters (category Cf: U+FEFF, U+200B to U+200F, U+2060 to U+2064, ...;
+ * tco_quote_format_char()) and without blanks around them (ASCII and Unicode
+ * space separators): "\uFEFFD-M" is the item D-M.  Text fields (vendor,
+ * quote_id, notes) keep them: a zero-width joiner belongs to a name.
  */
 #ifndef TCO_QUOTES_H
 #define TCO_QUOTES_H
@@ -26,6 +49,15 @@
 
 #include "error.h"
 
+/** Longest text of a field, in UTF-16 units: an Excel cell. */
+#define TCO_QUOTE_MAX_CELL 32767
+/** Longest vendor name, in UTF-16 units (cited in reasons and sources). */
+#define TCO_QUOTE_MAX_VENDOR 1000
+/** Longest item and quote_id, in UTF-16 units (cited in reasons and sources). */
+#define TCO_QUOTE_MAX_ID 256
+/** Most columns in a quote file's header (a spreadsheet's width, 16,384 = XFD). */
+#define TCO_QUOTE_MAX_COLUMNS 16384
+
 /** Why a quote is or is not used. */
 typedef enum tco_quote_status {
     TCO_QUOTE_USED,            /**< the chosen price for its item */
@@ -34,7 +66,8 @@ typedef enum tco_quote_status {
     TCO_QUOTE_NOT_YET_VALID,   /**< quote_date is after the as-of date */
     TCO_QUOTE_UNDER_QTY,       /**< the scenario buys fewer than min_qty */
     TCO_QUOTE_NOT_IN_SCENARIO, /**< a catalog item this scenario does not price */
-    TCO_QUOTE_UNKNOWN_ITEM     /**< not a catalog item at all */
+    TCO_QUOTE_UNKNOWN_ITEM,    /**< not a catalog item at all */
+    TCO_QUOTE_OVERRIDDEN       /**< the price it would set is given by --set, which quotes never replace */
 } tco_quote_status;
 
 /** Sentinel for an absent date. */
@@ -141,12 +174,36 @@ void tco_fx_free(tco_fx *fx);
  * currency (a symbol in the price must agree with it).  Accepts "12500",
  * "12,500.00", "¥12,500", "12 500,50" (';' files), "USD 1,200".  Returns true
  * and sets *price (> 0), or false with an explanation in @p why.
+ *
+ * Grouping: a group separator (',' in ',' files; '.', space, NBSP or narrow
+ * NBSP in ';' files) stands only between groups of exactly three digits, after
+ * a first group of 1 to 3 digits that does not start with 0.  Ambiguity: a
+ * number of the form F<m>DDD, with one mark m that is the decimal mark ('.' in
+ * ',' files, ',' in ';' files; also '.' in ';' files) followed by exactly three
+ * digits and nothing else, is refused as ambiguous exactly when F could be a
+ * first group: 1 to 3 digits not led by 0 ("12.500", "1.500" in ';').  With 4
+ * or more digits before the mark, or a leading 0, the mark can only be a
+ * decimal: "123457.250" is 123457.25 and "0.125" is 0.125 (in ';' files
+ * "0,125" and "1234.500" likewise).  Anything else after a group separator
+ * ("12,50", "0,125" in a ',' file) is an error.
  */
 bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
                            size_t why_size);
 
-/** Parse YYYY-MM-DD (a real calendar date) into days since 1970-01-01. */
+/** Parse YYYY-MM-DD (a real calendar date from 1900 on) into days since 1970-01-01. */
 bool tco_parse_date(const char *text, int32_t *days);
+
+/**
+ * As tco_parse_date(), saying why not in @p why (may be NULL): "expected a
+ * date as YYYY-MM-DD, found '31/12/2026'" when the form is wrong, "no such
+ * day: '2026-02-30' (February 2026 has 28 days)" or "no such day: '2026-13-01'
+ * names month 13 (months are 01 to 12)" when the form is right but names no
+ * day, "expected a date from 1900-01-01 on, found '...'" before 1900.
+ */
+bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size);
+
+/** True if @p cp is a Unicode format character (General_Category Cf, Unicode 15.1). */
+bool tco_quote_format_char(long cp);
 
 /** Format days since 1970-01-01 as YYYY-MM-DD into @p out (at least 11 bytes). */
 void tco_format_date(int32_t days, char out[16]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "quotes.h"
+#include "strbuf.h"
 #include "suites.h"
 
 #define Q TCO_SOURCE_DIR "/tests/fixtures/quotes/"
@@ -183,7 +184,7 @@ static void test_bad_files(void)
         {"currency_unknown.csv", ":2: column 4 (currency): expected a currency code with a rate in pricing/fx.ini "
                                  "(CNY, USD, EUR, GBP, JPY, HKD, SGD), found 'XYZ'"},
         {"date_format.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '31/12/2026'"},
-        {"date_invalid.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '2026-02-30'"},
+        {"date_invalid.csv", ":2: column 5 (valid_until): no such day: '2026-02-30' (February 2026 has 28 days)"},
         {"date_order.csv", ":2: column 6 (valid_until): valid_until 2026-11-01 is before quote_date 2026-12-01"},
         {"min_qty.csv", ":2: column 5 (min_qty): expected a whole number of units, found '2.5'"},
         {"field_count.csv", ":2: expected 4 fields as in the header, found 3"},
@@ -191,8 +192,8 @@ static void test_bad_files(void)
         {"duplicate_column.csv", ":1: column 5 (Vendor): the column 'vendor' appears twice (first as column 1)"},
         {"vendor_empty.csv", ":2: column 1 (vendor): expected a vendor name, found an empty field"},
         {"item_empty.csv", ":2: column 2 (item): expected a catalog item such as D-M, found an empty field"},
-        {"unterminated_quote.csv", "unterminated_quote.csv:2: a quoted field opened here is never closed"},
-        {"stray_quote.csv", "stray_quote.csv:2: malformed quoting"},
+        {"unterminated_quote.csv", "unterminated_quote.csv:2: column 1: a quoted field opened here is never closed"},
+        {"stray_quote.csv", "stray_quote.csv:2: column 1: malformed quoting"},
         {"utf16.csv", "utf16.csv: the file is UTF-16; save it as \"CSV UTF-8\""},
         {"empty.csv", "empty.csv: expected a header row"},
     };
@@ -241,6 +242,233 @@ static void test_price_parser(void)
     CU_ASSERT(!tco_parse_date("2025-1-02", &d));
 }
 
+/* Write @p len bytes to a new temporary file; its path goes to @p path (at least 64 bytes). */
+static void temp_file(char *path, const char *data, size_t len)
+{
+    snprintf(path, 64, "/tmp/tco-test-quotes-XXXXXX");
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Read @p len bytes as a quote file (every row kept); problems counted in @p pr. */
+static tco_error read_bytes(const char *data, size_t len, problems *pr, tco_quote_set *set, tco_diag *d)
+{
+    char path[64];
+    temp_file(path, data, len);
+    tco_fx fx = test_fx();
+    tco_error e = tco_quotes_read(path, &fx, keep_all, NULL, collect, pr, set, d);
+    tco_fx_free(&fx);
+    remove(path);
+    return e;
+}
+
+/* The price rule: a mark followed by exactly three digits is ambiguous only after a possible first
+ * group (1 to 3 digits, not led by 0); a group separator needs such a first group. */
+static void test_price_ambiguity_rule(void)
+{
+    double v;
+    char why[256];
+    CU_ASSERT(tco_quote_parse_price("123457.250", ',', "CNY", &v, why, sizeof why) && v == 123457.25);
+    CU_ASSERT(tco_quote_parse_price("1234.500", ',', "CNY", &v, why, sizeof why) && v == 1234.5);
+    CU_ASSERT(tco_quote_parse_price("0.125", ',', "CNY", &v, why, sizeof why) && v == 0.125);
+    CU_ASSERT(tco_quote_parse_price("1,000.500", ',', "CNY", &v, why, sizeof why) && v == 1000.5);
+    CU_ASSERT(!tco_quote_parse_price("12.500", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'12.500' could be a thousand-separated whole number or a decimal"));
+    CU_ASSERT(!tco_quote_parse_price("999.125", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(!tco_quote_parse_price("0,125", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "expected ',' only between groups of three digits"));
+    /* ';' files: ',' is the decimal mark, '.' groups. */
+    CU_ASSERT(tco_quote_parse_price("0,125", ';', "EUR", &v, why, sizeof why) && v == 0.125);
+    CU_ASSERT(tco_quote_parse_price("123457,250", ';', "EUR", &v, why, sizeof why) && v == 123457.25);
+    CU_ASSERT(tco_quote_parse_price("1234.500", ';', "EUR", &v, why, sizeof why) && v == 1234.5);
+    CU_ASSERT(tco_quote_parse_price("0.125", ';', "EUR", &v, why, sizeof why) && v == 0.125);
+    CU_ASSERT(tco_quote_parse_price("1.234.567,5", ';', "EUR", &v, why, sizeof why) && v == 1234567.5);
+    CU_ASSERT(!tco_quote_parse_price("1.500", ';', "EUR", &v, why, sizeof why));
+    CU_ASSERT(!tco_quote_parse_price("12,500", ';', "EUR", &v, why, sizeof why));
+}
+
+static void test_date_no_such_day(void)
+{
+    int32_t d;
+    char why[200];
+    CU_ASSERT(!tco_date_check("2026-02-30", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such day: '2026-02-30' (February 2026 has 28 days)");
+    CU_ASSERT(!tco_date_check("2024-02-30", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such day: '2024-02-30' (February 2024 has 29 days)");
+    CU_ASSERT(!tco_date_check("2026-04-31", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such day: '2026-04-31' (April 2026 has 30 days)");
+    CU_ASSERT(!tco_date_check("2026-00-10", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such day: '2026-00-10' names month 00 (months are 01 to 12)");
+    CU_ASSERT(!tco_date_check("2026-11-00", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "no such day: '2026-11-00' (November 2026 has 30 days)");
+    CU_ASSERT(!tco_date_check("30/11/2026", &d, why, sizeof why));
+    CU_ASSERT_STRING_EQUAL(why, "expected a date as YYYY-MM-DD, found '30/11/2026'");
+    CU_ASSERT(tco_date_check("2000-02-29", &d, why, sizeof why) && d == 11016);
+}
+
+/* LF, CR and CRLF each end a line, inside quoted fields too; a CRLF split between two 64 KiB reads is one. */
+static void test_line_ends(void)
+{
+    static const char cr[] = "vendor,item,unit_price,currency,notes\rA,D-M,1,CNY,\"x\ry\"\rB,D-M,2,CNY,\r\n"
+                             "C,D-M,3,CNY,\"p\r\nq\nr\"\nD,D-M,4,CNY,\r";
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(cr, sizeof cr - 1, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_EQUAL(pr.errors, 0);
+    CU_ASSERT_EQUAL_FATAL(set.n, 4);
+    CU_ASSERT_EQUAL(set.quotes[0].line, 2);
+    CU_ASSERT_EQUAL(set.quotes[1].line, 4);
+    CU_ASSERT_EQUAL(set.quotes[2].line, 5);
+    CU_ASSERT_EQUAL(set.quotes[3].line, 8);
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].notes, "x\ry");
+    tco_quotes_free(&set);
+    /* Rows of 1,000-character notes, then one padded so that a CRLF falls across the first 64 KiB
+     * read's end (byte 65,535 is the CR): still one line end. */
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "vendor,item,unit_price,currency,notes\n");
+    long rows = 0;
+    while (b.len < 65535 - 2000) {
+        tco_strbuf_append(&b, "F,D-M,1,CNY,");
+        for (int i = 0; i < 1000; i++)
+            tco_strbuf_append(&b, "n");
+        tco_strbuf_append(&b, "\n");
+        rows++;
+    }
+    tco_strbuf_append(&b, "A,D-M,1,CNY,");
+    while (b.len < 65535)
+        tco_strbuf_append(&b, "n");
+    tco_strbuf_append(&b, "\r\nB,D-M,2,CNY,\rC,D-M,x,CNY,\n");
+    CU_ASSERT_FATAL(!b.failed && b.data[65535] == '\r' && b.data[65536] == '\n');
+    problems pr2 = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr2, &set, &d), TCO_OK);
+    CU_ASSERT_EQUAL(pr2.errors, 1);
+    char want[64];
+    snprintf(want, sizeof want, ":%ld: column 3 (unit_price): expected a price", rows + 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(pr2.first, want));
+    CU_ASSERT_EQUAL_FATAL(set.n, (size_t)rows + 2);
+    CU_ASSERT_EQUAL(set.quotes[rows].line, rows + 2);
+    CU_ASSERT_EQUAL(set.quotes[rows + 1].line, rows + 3);
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
+/* Runs of blank lines (read in one call) count every line end, also across a 64 KiB read. */
+static void test_blank_line_runs(void)
+{
+    static const char mixed[] = "vendor,item,unit_price,currency\n\r\n\r \r\n\n\rA,D-M,x,CNY\n";
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(mixed, sizeof mixed - 1, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(pr.first, ":7: column 3 (unit_price)"));
+    tco_quotes_free(&set);
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "vendor,item,unit_price,currency \n"); /* 33 bytes: the CRs fall on odd bytes */
+    for (int i = 0; i < 70000; i++)
+        tco_strbuf_append(&b, "\r\n");
+    tco_strbuf_append(&b, "  \r\r\nA,D-M,x,CNY\r");
+    CU_ASSERT_FATAL(b.data[65535] == '\r' && b.data[65536] == '\n'); /* a CRLF split between two reads */
+    problems pr2 = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr2, &set, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(pr2.first, ":70004: column 3 (unit_price)"));
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
+/* Format characters are not part of an identifier; text fields keep them. */
+static void test_format_characters(void)
+{
+    static const char csv[] = "\xE2\x80\x8Bvendor,item,unit_price,currency,quote_id\n"
+                              "A\xE2\x80\x8D" "B,\xEF\xBB\xBF" "D-M\xC2\xA0,\"\xE2\x81\xA0" "12,500\",c\xE2\x80\x8Bny,Q\xE2\x80\x8B" "1\n";
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(csv, sizeof csv - 1, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_EQUAL(pr.errors, 0);
+    CU_ASSERT_EQUAL_FATAL(set.n, 1);
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].item, "D-M");
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].currency, "CNY");
+    CU_ASSERT_EQUAL(set.quotes[0].unit_price, 12500);
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].vendor, "A\xE2\x80\x8D" "B");       /* a joiner stays in a name */
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].quote_id, "Q\xE2\x80\x8B" "1");
+    CU_ASSERT(tco_quote_format_char(0xFEFF) && tco_quote_format_char(0x200B) && tco_quote_format_char(0x2064) &&
+              tco_quote_format_char(0xAD) && tco_quote_format_char(0xE0041));
+    CU_ASSERT(!tco_quote_format_char('A') && !tco_quote_format_char(0x2065) && !tco_quote_format_char(0xA0));
+    tco_quotes_free(&set);
+}
+
+/* 300 columns before the quote columns: every one is read (no cut at 256). */
+static void test_wide_header(void)
+{
+    tco_strbuf b = {0};
+    for (int i = 0; i < 300; i++)
+        tco_strbuf_printf(&b, "x%d,", i);
+    tco_strbuf_append(&b, "vendor,item,unit_price,currency\n");
+    for (int i = 0; i < 300; i++)
+        tco_strbuf_append(&b, ",");
+    tco_strbuf_append(&b, "Wide,W-B,40000,CNY\n");
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_EQUAL(pr.errors, 0);
+    CU_ASSERT_EQUAL(pr.warnings, 300);
+    CU_ASSERT_EQUAL_FATAL(set.n, 1);
+    CU_ASSERT_STRING_EQUAL(set.quotes[0].vendor, "Wide");
+    CU_ASSERT_EQUAL(set.quotes[0].unit_price, 40000);
+    CU_ASSERT_EQUAL(set.quotes[0].item_column, 302);
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
+/* A field past the limit stops the read at once, naming its row and column. */
+static void test_field_limit_stops(void)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "vendor,item,unit_price,currency,notes\nA,D-M,1,CNY,\"");
+    while (b.len < 400000)
+        tco_strbuf_append(&b, "abcdefgh");
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr, &set, &d), TCO_ERR_SYNTAX);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, ":2: column 5 (notes): more than 32,767 characters, more than an Excel "
+                                             "cell holds"));
+    CU_ASSERT_EQUAL(set.n, 0);
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
+/* A reason naming a long non-ASCII vendor is whole: never cut inside a character. */
+static void test_reason_whole(void)
+{
+    char vendor[301] = "";
+    for (int i = 0; i < 100; i++)
+        strcat(vendor, "\xE5\x8D\x8E"); /* 华 x 100: 300 bytes, cut at 255 by the old char[256] */
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "vendor,item,unit_price,currency\n%s,D-M,80000,CNY\nDear,D-M,90000,CNY\n", vendor);
+    problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(b.data, b.len, &pr, &set, &d), TCO_OK);
+    int32_t day;
+    CU_ASSERT_FATAL(tco_parse_date("2026-11-30", &day));
+    CU_ASSERT_EQUAL(tco_quotes_choose(&set, "D-M", 32, day), 0);
+    const char *reason = set.quotes[1].reason;
+    CU_ASSERT_FATAL(reason != NULL);
+    CU_ASSERT(tco_xml_text_valid(reason, strlen(reason), NULL, NULL));
+    CU_ASSERT(strncmp(reason, "a cheaper quote from ", 21) == 0 && strstr(reason, vendor) != NULL);
+    CU_ASSERT_EQUAL(tco_utf8_chars(reason), strlen("a cheaper quote from ") + 100 + strlen(" (") +
+                                                tco_utf8_chars(set.quotes[0].file) + strlen(":2) was chosen"));
+    tco_strbuf_free(&b);
+    tco_quotes_free(&set);
+}
+
 CU_ErrorCode register_quotes_suite(void)
 {
     CU_pSuite s = CU_add_suite("quotes", NULL, NULL);
@@ -250,7 +478,15 @@ CU_ErrorCode register_quotes_suite(void)
         !CU_add_test(s, "currency symbols and codes", test_symbols) ||
         !CU_add_test(s, "choice: validity, minimum quantity, ties", test_choice) ||
         !CU_add_test(s, "one malformed file per kind of error", test_bad_files) ||
-        !CU_add_test(s, "price and date parsing", test_price_parser))
+        !CU_add_test(s, "price and date parsing", test_price_parser) ||
+        !CU_add_test(s, "price ambiguity rule", test_price_ambiguity_rule) ||
+        !CU_add_test(s, "dates that name no day", test_date_no_such_day) ||
+        !CU_add_test(s, "LF, CR and CRLF line ends", test_line_ends) ||
+        !CU_add_test(s, "runs of blank lines", test_blank_line_runs) ||
+        !CU_add_test(s, "format characters in identifiers", test_format_characters) ||
+        !CU_add_test(s, "a header of 300 columns", test_wide_header) ||
+        !CU_add_test(s, "a field past the limit stops the read", test_field_limit_stops) ||
+        !CU_add_test(s, "a reason with a long non-ASCII vendor is whole", test_reason_whole))
         return CU_get_error();
     return CUE_SUCCESS;
 }

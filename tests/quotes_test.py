@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""quotes_test.py - vendor quote files through the tco command: prices that must
+come out right (tier rows past 1,000 rows, --set over quotes, format characters,
+CR-only line ends, wide headers), text built from quotes that must fit a cell,
+and memory and time on a 256 MiB field.
+
+Usage: quotes_test.py TCO_BINARY SOURCE_DIR PEAK_RSS_BINARY
+
+Figures are checked by hand against pricing/cards.ini: W-B costs 45,000 CNY in
+the catalog, D-M 95,000; cluster32 buys 32 D-M cards on dc8 hosts, solo one
+C70 on a tower-workstation.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.dom.minidom
+import zipfile
+
+TCO, SRC, PEAK_RSS = sys.argv[1], sys.argv[2], sys.argv[3]
+T = tempfile.mkdtemp(prefix="tco-quotes-")
+HEADER = "vendor,item,unit_price,currency"
+failures = []
+passes = 0
+
+
+def check(ok, what):
+    global passes
+    if ok:
+        passes += 1
+    else:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def tco(*args):
+    p = subprocess.run([TCO, "--root", SRC, *args], capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def write(name, data):
+    path = os.path.join(T, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+def run_json(scenario, *args):
+    out = os.path.join(T, "book.xlsx")
+    rc, so, se = tco("--scenario", scenario, "--as-of", "2026-11-30", "--format", "json", "--out", out, "--force",
+                     *args)
+    if rc != 0:
+        print(se)
+        return None
+    return json.loads(so)
+
+
+def shared_strings(book):
+    z = zipfile.ZipFile(book)
+    for n in z.namelist():
+        if n.endswith(".xml") or n.endswith(".rels"):
+            xml.dom.minidom.parseString(z.read(n))  # every part is well-formed XML
+    doc = xml.dom.minidom.parseString(z.read("xl/sharedStrings.xml"))
+    return ["".join(t.firstChild.data if t.firstChild else "" for t in si.getElementsByTagName("t"))
+            for si in doc.getElementsByTagName("si")]
+
+
+def utf16_units(s):
+    return len(s.encode("utf-16-le")) // 2
+
+
+# --- 5. A tier's cheapest quote after 1,000 rows for another item --------------------------
+rows = [HEADER] + ["Bulk %d,dc8,190000,CNY" % i for i in range(1001)] + ["Late,W-B,40000,CNY"]
+tier = write("tier.csv", "\n".join(rows) + "\n")
+for scenario in ("solo", "cluster32"):  # solo does not buy dc8; cluster32 does
+    d = run_json(scenario, "--quotes", tier)
+    check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 40000,
+          "%s: W-B's quote (40,000) after 1,001 dc8 rows must replace the catalog's 45,000" % scenario)
+d = run_json("solo")
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 45000, "solo without quotes: W-B 45,000")
+# 1,200 dearer W-B rows, then the cheapest: past the listing cap it is still chosen.
+rows = [HEADER] + ["Dear %d,W-B,44000,CNY" % i for i in range(1200)] + ["Cheapest,W-B,39000,CNY"]
+d = run_json("solo", "--quotes", write("tier2.csv", "\n".join(rows) + "\n"))
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 39000 and
+      "Cheapest" in d["inputs"]["tier_price"]["source"], "the cheapest W-B after 1,200 rows must price W-B")
+
+# --- 5. --set wins over quotes everywhere the value appears ----------------------------------
+book = os.path.join(T, "book.xlsx")
+d = run_json("cluster32", "--set", "card.price=80000", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
+check(d is not None and d["inputs"]["card_price"]["value"] == 80000, "--set card.price=80000: card_price 80,000")
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 80000,
+      "--set card.price=80000: the D-M tier row must say 80,000, not the quote's 85,910")
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 41000,
+      "--set card.price: W-B's own quote (41,000) still prices the W-B row")
+check(d is not None and d["outputs"]["card_capex"]["value"] == 32 * 80000, "card_capex = 32 x 80,000")
+strings = shared_strings(book)
+check("replaced by --set" in strings, "the D-M quotes are listed as replaced by --set")
+d = run_json("cluster32", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910, "without --set D-M's row is quoted")
+# A tier the scenario does not buy: --set W-B.price=30000 beats X-1's 41,000 on the W-B row only.
+d = run_json("cluster32", "--set", "W-B.price=30000", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 30000 and
+      d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910 and d["inputs"]["card_price"]["value"] == 85910,
+      "--set W-B.price=30000: the W-B row 30,000, D-M still quoted at 85,910")
+
+# --- 4. Format characters do not make another item ---------------------------------------------
+feff = write("feff.csv", HEADER + "\nDear,D-M,90000,CNY\nCheap,\ufeffD-M,80000,CNY\n"
+             "Zero width,\u200bW-B\u00a0,40000,\u2060CNY\n")
+d = run_json("cluster32", "--quotes", feff)
+check(d is not None and d["inputs"]["card_price"]["value"] == 80000 and
+      "from Cheap" in d["inputs"]["card_price"]["source"], "\\uFEFFD-M is D-M: the cheaper quote (80,000) wins")
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 40000, "\\u200BW-B is W-B (40,000)")
+rc, so, se = tco("quotes", "check", feff)
+check(rc == 0 and "3 rows, 0 errors" in so, "quotes check accepts format characters around items: " + se)
+
+# --- 4. 'tier' is not an item; headers wider than 256 columns ----------------------------------
+rc, so, se = tco("quotes", "check", write("tier_item.csv", HEADER + "\nA,tier,40000,CNY\n"))
+check(rc == 65 and "tier_item.csv:2: column 2 (item): unknown item 'tier'" in se, "quotes check refuses 'tier'")
+wide = write("wide.csv", ",".join("x%d" % i for i in range(300)) + "," + HEADER + "\n" + "," * 300 +
+             "Wide,W-B,40000,CNY\n")
+d = run_json("solo", "--quotes", wide)
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 40000, "a 304-column file prices W-B")
+
+# --- 7. CR-only and mixed line ends: the line an editor shows ------------------------------------
+cr = write("cr.csv", HEADER + ",notes\rA,D-M,90000,CNY,\"two\rlines\"\rB,D-M,85000,CNY,\r\n")
+d = run_json("cluster32", "--quotes", cr)
+check(d is not None and d["inputs"]["card_price"]["value"] == 85000 and
+      "(%s:4)" % cr in d["inputs"]["card_price"]["source"], "CR-only file: the chosen quote is on line 4")
+rc, so, se = tco("--scenario", "cluster32", "--quotes",
+                 write("cr_bad.csv", HEADER + "\r\nA,D-M,1,CNY\r\"B\n2\",D-M,1,CNY\rC,D-M,abc,CNY\r"),
+                 "--out", os.path.join(T, "no.xlsx"))
+check(rc == 65 and "cr_bad.csv:5: column 3 (unit_price)" in se and not os.path.exists(os.path.join(T, "no.xlsx")),
+      "mixed line ends: the error names line 5: " + se)
+
+# --- 7. Dates that name no day -------------------------------------------------------------------------
+rc, so, se = tco("--scenario", "cluster32", "--as-of", "2026-02-30", "--out", os.path.join(T, "no.xlsx"))
+check(rc == 64 and "--as-of: no such day: '2026-02-30' (February 2026 has 28 days)" in se, "--as-of 2026-02-30")
+rc, so, se = tco("quotes", "check", write("day.csv", HEADER + ",valid_until\nA,D-M,1,CNY,2026-02-30\n"))
+check(rc == 65 and "day.csv:2: column 5 (valid_until): no such day" in se, "valid_until 2026-02-30: no such day")
+
+# --- 7. The price rule -----------------------------------------------------------------------------------
+d = run_json("cluster32", "--quotes", write("dec.csv", HEADER + "\nA,D-M,123457.250,CNY\nB,switch,0.125,CNY\n"))
+check(d is not None and d["inputs"]["card_price"]["value"] == 123457.25 and d["inputs"]["switch_price"]["value"] == 0.125,
+      "123457.250 and 0.125 are decimals")
+
+# --- 2. Text built from quotes is whole and fits a cell ---------------------------------------------------
+han = "\u534e" * 100
+han_csv = write("han.csv", HEADER + "\n%s,D-M,80000,CNY\nDear,D-M,90000,CNY\n" % han)
+d = run_json("cluster32", "--quotes", han_csv)
+strings = shared_strings(book)  # fails if a reason was cut inside a character (not UTF-8)
+check("a cheaper quote from %s (%s:2) was chosen" % (han, han_csv) in strings,
+      "the losing quote's reason names the 100-character Chinese vendor whole")
+check(d is not None and d["inputs"]["card_price"]["value"] == 80000, "the Chinese vendor's 80,000 prices the card")
+longest = "V" * 1000
+d = run_json("cluster32", "--quotes", write("long.csv", HEADER + ",quote_id\n" + "\n".join(
+    "%s%03d,%s,%d,CNY,%s" % (longest[:997], i, item, 1000 + i, "Q" * 256)
+    for i, item in enumerate(["D-M", "D-M", "W-B", "C30", "C60", "C70", "C90", "W-A", "W-C", "D-S", "D-L", "dc8",
+                              "switch", "optic", "cable", "rack"])) + "\n"))
+strings = shared_strings(book)
+check(d is not None and max(utf16_units(s) for s in strings) <= 32767,
+      "every text built from 1,000-character vendors fits a cell")
+rc, so, se = tco("--scenario", "cluster32", "--quotes", write("cell.csv", HEADER + "\n" + "V" * 32767 + ",D-M,1,CNY\n"),
+                 "--out", os.path.join(T, "no.xlsx"))
+check(rc == 65 and "cell.csv:2: column 1 (vendor): 32767 characters, expected at most 1000" in se and
+      not os.path.exists(os.path.join(T, "no.xlsx")), "a 32,767-character vendor is refused when read: " + se)
+rc, so, se = tco("quotes", "check", write("ufffe.csv", HEADER + "\nV\ufffe,D-M,1,CNY\n"))
+check(rc == 65 and "ufffe.csv:2: column 1 (vendor): expected text, found the non-character U+FFFE" in se,
+      "U+FFFE in a vendor is refused with line and column")
+
+# --- 6. A 256 MiB field: stopped at the limit, flat memory, seconds ---------------------------------------
+big = os.path.join(T, "big.csv")
+with open(big, "wb") as f:  # streamed to disk, 1 MiB at a time
+    f.write((HEADER + ",notes\nA,D-M,90000,CNY,\"").encode())
+    block = b"x" * (1 << 20)
+    for _ in range(256):
+        f.write(block)
+    f.write(b"\"\n")
+limit_rss_kib = 64 * 1024
+limit_seconds = float(os.environ.get("TCO_QUOTES_TIME_LIMIT", "30"))
+for args in (["quotes", "check", big], ["--scenario", "cluster32", "--quotes", big, "--out", os.path.join(T, "no.xlsx")]):
+    start = time.monotonic()
+    p = subprocess.Popen([TCO, "--root", SRC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate()
+    seconds = time.monotonic() - start
+    err = err.decode()
+    check(p.returncode == 65 and "big.csv:2: column 5 (notes): more than 32,767 characters" in err,
+          "%s: the 256 MiB field is refused at its line and column: %s" % (args[0], err))
+    check(not os.path.exists(os.path.join(T, "no.xlsx")), "no workbook after a refused quote file")
+    check(seconds < limit_seconds, "%s: %.2f s, expected under %g s" % (args[0], seconds, limit_seconds))
+os.remove(big)
+# Peak memory of one run, measured for that process alone (tests/peak_rss.c: wait4's ru_maxrss).
+with open(big, "wb") as f:
+    f.write((HEADER + ",notes\nA,D-M,90000,CNY,").encode())
+    block = b"y" * (1 << 20)
+    for _ in range(256):
+        f.write(block)
+    f.write(b"\n")
+for args in (["quotes", "check", big], ["--scenario", "cluster32", "--quotes", big, "--out", os.path.join(T, "no.xlsx")]):
+    p = subprocess.run([PEAK_RSS, TCO, "--root", SRC, *args], capture_output=True)
+    m = re.search(r"peak_rss_kib (\d+) exit (\d+)", p.stderr.decode())
+    check(m is not None and m.group(2) == "65", "%s: the unquoted 256 MiB field is refused" % args[0])
+    kib = int(m.group(1)) if m else 1 << 30
+    check(kib < limit_rss_kib, "%s: peak RSS %d KiB on a 256 MiB field, expected under %d KiB" %
+          (args[0], kib, limit_rss_kib))
+    print("256 MiB field, %s: peak RSS %.1f MiB" % (args[0], kib / 1024))
+os.remove(big)
+
+subprocess.run(["rm", "-rf", T])
+print("%d passed, %d failed" % (passes, len(failures)))
+sys.exit(1 if failures else 0)
