@@ -572,10 +572,11 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
                  cp < 0x20 ? "control character" : "non-character", (unsigned long)cp, at + 1);
         return why;
     }
-    size_t units = tco_utf16_units(s);
+    /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2, and each literal
+     * "_xHHHH_" is stored with its 6-character escape (tco_xlsx_escape()). */
+    size_t units = tco_xlsx_text_units(s);
     if (units > max) {
-        /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2. */
-        const char *as_excel = units != tco_utf8_chars(s) ? " as Excel counts them (an emoji is 2)" : "";
+        const char *as_excel = units != tco_utf8_chars(s) ? " as Excel stores them (an emoji is 2, a literal _xHHHH_ 13)" : "";
         if (max == TCO_QUOTE_MAX_CELL)
             snprintf(why, size, "%zu characters%s, more than an Excel cell holds (32,767)", units, as_excel);
         else
