@@ -480,13 +480,18 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
             lost++;
         while (lost > rest && (lost[-1] == ' ' || lost[-1] == '\t'))
             lost--;
+        if (lost > rest && close == v + 1) /* iniparser reads "" followed by text as it stands, quotes and all */
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
+                                "would read with the quotes; put the whole value inside the quotes, with nothing but "
+                                "a comment (';' or '#') after them",
+                                l->display, line, section, kl, p, snip(v, lost, 100), v);
         if (lost > rest)
             return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: [%s] %.*s: text after the closing quote (\"%.*s\") would be lost: iniparser "
-                                "keeps only %.*s; put the whole value inside the quotes, with nothing but a comment "
-                                "(';' or '#') after them",
-                                l->display, line, section, kl, p, snip(rest, lost, 40), rest, snip(v, close + 1, 80),
-                                v);
+                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
+                                "would drop (it keeps only %.*s); put the whole value inside the quotes, with nothing "
+                                "but a comment (';' or '#') after them",
+                                l->display, line, section, kl, p, snip(v, lost, 100), v, snip(v, close + 1, 80), v);
     } else if (v < end) {
         /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost. */
         const char *cut = v;
