@@ -150,7 +150,47 @@ static const char *scenario_stem(const char *arg, char stem[256]);
 /* True if scenarios/NAME.ini is a comparison ([compare] section) rather than a scenario. */
 static bool is_comparison(const char *root, const char *name);
 
-/* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable. */
+/* True if @p name can be a scenario name: 1 to 200 ASCII letters, digits, '-' and '_'
+ * (so it is safe as --scenario NAME, as out/NAME.xlsx and in messages). */
+static bool scenario_name_ok(const char *name)
+{
+    size_t n = 0;
+    for (const char *p = name; *p; p++, n++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            return false;
+    return n > 0 && n <= 200;
+}
+
+/* @p name as it may be shown on a terminal (heap): control characters, and every byte
+ * above 0x7F unless the name is UTF-8, become '?'.  NULL on allocation failure. */
+static char *shown_name(const char *name)
+{
+    char *s = tco_strdup(name);
+    bool utf8 = s && tco_utf8_valid(s, strlen(s), NULL);
+    for (char *p = s; p && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F || ((unsigned char)*p >= 0x80 && !utf8))
+            *p = '?';
+    return s;
+}
+
+/* A scenario name for a file named @p name (heap): each run of other characters becomes '_'. */
+static char *suggested_name(const char *name)
+{
+    tco_strbuf b = {0};
+    for (const char *p = name; *p && b.len < 200; p++) {
+        char one[2] = {*p, '\0'};
+        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+                  *p == '_';
+        if (ok || b.len == 0 || b.data[b.len - 1] != '_')
+            tco_strbuf_append(&b, ok ? one : "_");
+    }
+    return tco_strbuf_take(&b);
+}
+
+/* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable.
+ * Stems that cannot be scenario names (scenario_name_ok()) are included: --list marks them
+ * and --scenario all refuses them by name. */
 static int scenario_names(const char *root, char ***out)
 {
     *out = NULL;
@@ -209,7 +249,15 @@ static int list_scenarios(const char *root)
             }
             title = (t && t[0]) ? t : names[i];
         }
-        printf("%-16s %s\n", names[i], title);
+        if (scenario_name_ok(names[i]))
+            printf("%-16s %s\n", names[i], title);
+        else {
+            char *shown = shown_name(names[i]);
+            printf("%-16s %s (not a scenario name: rename the file to letters, digits, '-' and '_', or give its "
+                   "path)\n",
+                   shown ? shown : "?", title == names[i] ? "" : title);
+            free(shown);
+        }
         tco_ini_free(&ini);
         free(path);
         free(names[i]);
@@ -231,13 +279,11 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         snprintf(stem, sizeof stem, "%.*s", (int)(len - 4), arg);
         arg = stem;
     }
-    for (const char *p = arg; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-              *p == '_') || p - arg >= 200) {
-            tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                         "or a path to an .ini file\nTry 'tco --help'.", arg);
-            return NULL;
-        }
+    if (!scenario_name_ok(arg)) {
+        tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
+                     "or a path to an .ini file\nTry 'tco --help'.", arg);
+        return NULL;
+    }
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
     char *path = tco_path_join(root, rel);
@@ -814,16 +860,22 @@ int main(int argc, char **argv)
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
 
-    /* SOURCE_DATE_EPOCH (reproducible builds): whole seconds up to 9999-12-31T23:59:59Z. */
+    /* SOURCE_DATE_EPOCH (reproducible-builds.org): a plain decimal integer, digits only, of
+     * seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z).  Empty is unset. */
     time_t created = TCO_FIXED_CREATED;
     const char *sde = getenv("SOURCE_DATE_EPOCH");
-    double sde_v;
     if (sde && sde[0]) {
-        if (!tco_parse_number(sde, &sde_v) || sde_v < 1 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
-            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970, from 1 to 253402300799, found '%s'",
+        long long v = 0;
+        bool ok = true;
+        for (const char *p = sde; *p && ok; p++)
+            ok = *p >= '0' && *p <= '9' && (v = v * 10 + (*p - '0')) <= 253402300799LL;
+        if (!ok)
+            return usage_error("SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since "
+                               "1970, from 0 to 253402300799, found '%.60s'",
                                sde);
-        }
-        created = (time_t)sde_v;
+        /* libxlsxwriter writes the current time for a created time of 0, so 0 (1970-01-01T00:00:00Z)
+         * is written as the closest time it can write, one second later. */
+        created = v == 0 ? 1 : (time_t)v;
     }
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
@@ -855,14 +907,34 @@ int main(int argc, char **argv)
     if (json)
         fputs("[\n", stdout);
     for (int i = 0; i < n; i++) {
-        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, names[i]);
+        char *shown = shown_name(names[i]);
+        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, shown ? shown : "?");
         bool csv = strcmp(format, "csv") == 0;
         if (json && i > 0)
             fputs(",\n", stdout);
         else if (!json && !csv && i > 0)
             fputs("\n", stdout);
-        /* One CSV table for all scenarios: the header only before the first. */
-        int r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+        int r;
+        if (!scenario_name_ok(names[i])) {
+            /* A file the user cannot name with --scenario is not run under a name it cannot have. */
+            char *suggest = suggested_name(names[i]);
+            tco_strbuf rel = {0};
+            tco_strbuf_printf(&rel, "scenarios/%s.ini", shown ? shown : "?");
+            char *path = tco_path_join(root, tco_strbuf_str(&rel));
+            fprintf(stderr,
+                    "tco: %s: '%s' cannot be a scenario name (at most 200 letters, digits, '-', '_'); rename the "
+                    "file, e.g. to %s.ini\n",
+                    path ? path : tco_strbuf_str(&rel), shown ? shown : "?",
+                    suggest && suggest[0] ? suggest : "scenario");
+            free(path);
+            tco_strbuf_free(&rel);
+            free(suggest);
+            r = 65;
+        } else {
+            /* One CSV table for all scenarios: the header only before the first. */
+            r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+        }
+        free(shown);
         if (r != 0 && json)
             fputs("null", stdout); /* keep the array valid; the error is on stderr */
         if (r != 0 && rc == 0)
