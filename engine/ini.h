@@ -77,7 +77,11 @@ void tco_ini_free(tco_ini *ini);
  */
 bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char *value);
 
-/** Value of [@p section] @p key (case-insensitive), or NULL when absent. */
+/**
+ * Value of [@p section] @p key (case-insensitive), or NULL when absent.  The
+ * string belongs to @p ini: valid until the key is set again (tco_ini_set())
+ * or the file is freed.  A hash lookup; allocates nothing.
+ */
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key);
 
 /** True if [@p section] exists. */
