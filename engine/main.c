@@ -240,8 +240,15 @@ static int list_scenarios(const char *root)
             bool cmp = t == NULL && tco_ini_has_section(&ini, "compare");
             if (cmp)
                 t = tco_ini_get(&ini, "compare", "title");
-            if (cmp) {
+            if (cmp && !scenario_name_ok(names[i])) {
+                char *shown = shown_name(names[i]);
+                printf("%-16s %s (comparison; not a comparison name: rename the file to letters, digits, '-' and "
+                       "'_')\n",
+                       shown ? shown : "?", t ? t : "");
+                free(shown);
+            } else if (cmp)
                 printf("%-16s %s (comparison: tco --compare %s)\n", names[i], t ? t : "", names[i]);
+            if (cmp) {
                 tco_ini_free(&ini);
                 free(path);
                 free(names[i]);
@@ -266,8 +273,10 @@ static int list_scenarios(const char *root)
     return 0;
 }
 
-/* Resolve --scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini. */
-static char *scenario_path(const char *root, const char *arg, tco_diag *d)
+/* Resolve a scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini.
+ * @p arg came from the command-line @p option ("--scenario", "--compare"; a bad name is then a
+ * usage error) or, when @p file is not NULL, from that comparison file's [compare] scenarios. */
+static char *scenario_path(const char *root, const char *arg, const char *option, const char *file, tco_diag *d)
 {
     size_t len = strlen(arg);
     struct stat st;
@@ -280,8 +289,12 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         arg = stem;
     }
     if (!scenario_name_ok(arg)) {
-        tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                     "or a path to an .ini file\nTry 'tco --help'.", arg);
+        if (file)
+            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected a scenario name (at most 200 letters, digits, "
+                         "'-', '_') or a path to an .ini file, found '%.200s'", file, arg);
+        else
+            tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
+                         "or a path to an .ini file\nTry 'tco --help'.", option, arg);
         return NULL;
     }
     char rel[600];
@@ -464,7 +477,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
-    char *spath = scenario_path(root, scenario, &d);
+    char *spath = scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
     tco_model *m = NULL;
@@ -523,15 +536,17 @@ static void loaded_free(loaded *l)
 }
 
 /* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
-static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, tco_diag *d)
+static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, char **file,
+                         tco_diag *d)
 {
     const char *list = arg;
     tco_ini ini = {0};
     char *path = NULL;
     *title = NULL;
     *stem = NULL;
+    *file = NULL;
     if (strchr(arg, ',') == NULL) {
-        path = scenario_path(root, arg, d);
+        path = scenario_path(root, arg, "--compare", NULL, d);
         if (path == NULL)
             return -1;
         if (tco_ini_load(path, NULL, &ini, d) != TCO_OK) {
@@ -586,13 +601,15 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     }
     if (path)
         tco_ini_free(&ini);
-    free(path);
+    *file = path; /* the names came from it */
     if (n < 2 || n > 26) {
         tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
         for (int i = 0; i < n; i++)
             free((*names)[i]);
         free(*names);
         *names = NULL;
+        free(*file);
+        *file = NULL;
         return -1;
     }
     return n;
@@ -603,8 +620,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
                        const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
-    char **names = NULL, *title = NULL, *stem = NULL;
-    int n = compare_names(root, arg, &names, &title, &stem, &d);
+    char **names = NULL, *title = NULL, *stem = NULL, *file = NULL;
+    int n = compare_names(root, arg, &names, &title, &stem, &file, &d);
     if (n < 0) {
         free(title);
         free(stem);
@@ -614,7 +631,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     memset(opts, 0, sizeof opts);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        char *spath = scenario_path(root, names[i], &d);
+        char *spath = scenario_path(root, names[i], "--compare", file, &d);
         if (spath == NULL || tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &opts[i].m, &d) != TCO_OK ||
             (quotes->n > 0 && apply_quotes(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, &d) != TCO_OK))
             rc = fail(&d);
@@ -666,6 +683,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     free(names);
     free(title);
     free(stem);
+    free(file);
     free(default_out);
     return rc;
 }

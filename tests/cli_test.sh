@@ -202,6 +202,13 @@ n_odd=$(ls "$MINI/scenarios"/*.ini | wc -l)
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]) + 1 and d.count(None) == 1, d' "$T/out" "$n_odd" && ok || bad "--scenario all JSON lacks its null for 'my site'"
 [ -e "$T/oddrun/out/my site.xlsx" ] && bad "a workbook was written for 'my site'" || ok
 run 0 --root "$T/oddroot" --scenario "$T/oddroot/scenarios/my site.ini" --out "$T/oddrun/bypath.xlsx"
+# The same names in comparisons: the message names the option typed, or the comparison file.
+run 64 --root "$T/oddroot" --compare "my site,good" --out "$T/oddrun/c.xlsx"
+expect_err "tco: --compare 'my site': expected a scenario name (at most 200 letters, digits, '-', '_') or a path to an .ini file"
+printf '[compare]\nscenarios = good, my site\n' >"$T/oddroot/scenarios/cmp-odd.ini"
+run 65 --root "$T/oddroot" --compare cmp-odd --out "$T/oddrun/c.xlsx"
+expect_err "tco: $T/oddroot/scenarios/cmp-odd.ini [compare] scenarios: expected a scenario name (at most 200 letters, digits, '-', '_') or a path to an .ini file, found 'my site'"
+grep -q -- "--scenario" "$T/err" && bad "a comparison's message names --scenario: $(cat "$T/err")" || ok
 
 # Workbook formulas: CUMSUM is written as SUM from Year 1, a lone MAX of a column as a range.
 run 0 --root "$SRC" --scenario cluster32 --out "$T/f.xlsx"
