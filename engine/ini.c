@@ -541,11 +541,12 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
     for (const char *p = text, *end = text + size; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = (size_t)((nl ? nl : end) - p);
-        if (len > 0 && p[len - 1] == '\r')
-            len--;
-        if (len > TCO_INI_MAX_LINE)
-            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed", display,
-                                line, len, TCO_INI_MAX_LINE);
+        int crlf = len > 0 && p[len - 1] == '\r';
+        len -= (size_t)crlf;
+        /* iniparser reads a line with its line end into 1,024 bytes: a CR takes one of them. */
+        if (len > (size_t)(TCO_INI_MAX_LINE - crlf))
+            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed%s", display,
+                                line, len, TCO_INI_MAX_LINE - crlf, crlf ? " with CRLF line ends" : "");
         size_t bad = len;
         long cp = 0;
         bool ok = tco_xml_text_valid(p, len, &bad, &cp);
@@ -599,9 +600,15 @@ static tco_error parser_failed(const char *display, const char *fdpath, int firs
     char *at = strstr(parser_message, fdpath);
     int rel = 0;
     if (at && sscanf(at + strlen(fdpath), " (%d)", &rel) == 1 && rel > 0) {
-        const char *said = strstr(at, "->");
-        return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: iniparser could not read the line%s%s", display,
-                            first_line + rel - 1, said ? ": " : "", said ? said + 2 : "");
+        /* "iniparser: WHAT in PATH (N)" and, for a syntax error, ": -> LINE" */
+        const char *what = parser_message, *said = strstr(at, "->");
+        if (strncmp(what, "iniparser: ", 11) == 0)
+            what += 11;
+        int wl = (int)(at - what);
+        if (wl >= 4 && strncmp(at - 4, " in ", 4) == 0)
+            wl -= 4;
+        return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: iniparser could not read the line (%.*s)%s%s", display,
+                            first_line + rel - 1, wl > 0 ? wl : 0, what, said ? ": " : "", said ? said + 2 : "");
     }
     if (at)
         memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);

@@ -31,7 +31,8 @@
 
 /** Largest INI file read, in bytes (8 MiB); a larger one is refused before it is read. */
 #define TCO_INI_MAX_BYTES (8u * 1024u * 1024u)
-/** Longest line in bytes, without its line end (iniparser reads 1024 bytes: 1022 characters, LF, NUL). */
+/** Longest line in bytes, without its line end (iniparser reads 1024 bytes: 1022 characters, LF, NUL);
+ * one less for a line that ends in CRLF. */
 #define TCO_INI_MAX_LINE 1022
 /** Most sections in one file (templates/tco.ini has 190; a template 100 times that size fits). */
 #define TCO_INI_MAX_SECTIONS 50000

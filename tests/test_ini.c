@@ -269,6 +269,38 @@ static void test_set_keeps_the_index(void)
     tco_ini_free(&ini);
 }
 
+/* The longest line: 1,022 bytes with LF, 1,021 with CRLF (iniparser's buffer holds the CR too). */
+static void test_longest_line(void)
+{
+    char value[1100];
+    memset(value, 'v', sizeof value);
+    size_t prefix = strlen("key = ");
+    const char *ends[] = {"\n", "\r\n"};
+    for (int crlf = 0; crlf < 2; crlf++)
+        for (int extra = 0; extra < 2; extra++) {
+            tco_strbuf b = {0};
+            int len = TCO_INI_MAX_LINE - crlf + extra;
+            tco_strbuf_printf(&b, "[s]%skey = %.*s%sother = 1%s", ends[crlf], len - (int)prefix, value, ends[crlf],
+                              ends[crlf]);
+            tco_ini ini = {0};
+            tco_diag d = {0};
+            tco_error e = load_text(&b, &ini, &d);
+            CU_ASSERT_EQUAL(e, extra ? TCO_ERR_INI : TCO_OK);
+            if (extra) {
+                CU_ASSERT_PTR_NOT_NULL(strstr(d.message, crlf ? "t.ini:2: line is 1022 bytes long; at most 1021 are "
+                                                                "allowed with CRLF line ends"
+                                                              : "t.ini:2: line is 1023 bytes long; at most 1022 are "
+                                                                "allowed"));
+            } else {
+                const char *v = tco_ini_get(&ini, "s", "key");
+                CU_ASSERT(v != NULL && strlen(v) == (size_t)len - prefix);
+                CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "s", "other"), "1");
+            }
+            tco_ini_free(&ini);
+            tco_strbuf_free(&b);
+        }
+}
+
 /* A zeroed or freed file answers "absent", and can be set into. */
 static void test_empty_file(void)
 {
@@ -298,6 +330,7 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "duplicate sections and keys", test_duplicates) ||
         !CU_add_test(s, "limits: at the limit loads, one more refused", test_limits) ||
         !CU_add_test(s, "tco_ini_set keeps the index in step", test_set_keeps_the_index) ||
+        !CU_add_test(s, "the longest line, LF and CRLF", test_longest_line) ||
         !CU_add_test(s, "an empty file", test_empty_file))
         return CU_get_error();
     return CUE_SUCCESS;
