@@ -1,4 +1,4 @@
-/* ini.c - iniparser wrapper with strict values and located diagnostics. */
+/* ini.c - iniparser wrapper with strict values, located diagnostics and a hash index. */
 #define _GNU_SOURCE /* memfd_create */
 #include "ini.h"
 
@@ -6,12 +6,15 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <iniparser/iniparser.h>
 
@@ -21,6 +24,8 @@
  * context pointer; this buffer is the only way to hand the message back.  It is
  * written only inside tco_ini_load() and read right after. */
 static char parser_message[512];
+
+static int capture_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int capture_error(const char *fmt, ...)
 {
@@ -39,56 +44,353 @@ static int capture_error(const char *fmt, ...)
     return n;
 }
 
-/* Limits that keep a hostile file from exhausting time or memory. */
-#define INI_MAX_BYTES (8u * 1024u * 1024u)
-#define INI_MAX_SECTIONS 10000
-/* iniparser reads lines with fgets into 1024 bytes: 1022 characters plus "\n" and NUL. */
-#define INI_MAX_LINE 1022
+/* iniparser 4.1's dictionary_set() compares the new name's hash with every
+ * entry before it, so one iniparser_load() of n entries (sections plus keys)
+ * costs about n^2/2 comparisons: 1.8 s for 80,000 keys, minutes for a million.
+ * It is handed runs of whole sections of at most this many entries (a section
+ * is never split; TCO_INI_MAX_SECTION_KEYS bounds it), a millisecond each. */
+#define INI_CHUNK_ENTRIES 1024
 
-typedef struct seen_entry {
-    char *name; /* "section" or "section:key", lower-case */
-    int line;
-} seen_entry;
+/* ---- the index: "section" and "section:key" to their records -------------- */
+
+/* A lower-case name and its hash; the first member of both records below, so
+ * one table serves both. */
+typedef struct ini_name {
+    char *s; /* heap, NUL-terminated */
+    size_t len;
+    uint64_t hash;
+} ini_name;
+
+typedef struct ini_key {
+    ini_name name; /* "section:key" */
+    char *value;   /* heap; NULL until iniparser has read the line */
+    int line;      /* 0 when added by tco_ini_set() */
+    int section;
+} ini_key;
+
+typedef struct ini_section {
+    ini_name name;
+    int line;      /* of the header; 0 when added by tco_ini_set() */
+    size_t offset; /* of the header line in the checked text */
+    int *keys;     /* indices into keys[], in file order */
+    int n_keys, cap_keys;
+} ini_section;
+
+/* Open addressing with linear probing, at most half full; a slot holds a
+ * record's index + 1, 0 when empty. */
+typedef struct ini_table {
+    uint32_t *slot;
+    size_t cap; /* 0 or a power of two */
+} ini_table;
+
+struct tco_ini_index {
+    /* SipHash key, random for each file, so that no file can be written whose
+     * names all collide (which would make every lookup linear again). */
+    uint64_t seed[2];
+    ini_section *secs;
+    int n_secs, cap_secs;
+    int cap_written; /* of tco_ini.sections, which has n_secs entries too */
+    ini_key *keys;
+    int n_keys, cap_keys;
+    ini_table sec_table, key_table;
+};
+
+static uint64_t rotl64(uint64_t x, int b)
+{
+    return (x << b) | (x >> (64 - b));
+}
+
+/* SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012), fed one byte at a time so that a name can be hashed in pieces. */
+typedef struct sip_state {
+    uint64_t v[4];
+    uint64_t m; /* bytes of the current 8-byte block, little-endian */
+    size_t len;
+} sip_state;
+
+static void sip_round(uint64_t v[4])
+{
+    v[0] += v[1], v[1] = rotl64(v[1], 13), v[1] ^= v[0], v[0] = rotl64(v[0], 32);
+    v[2] += v[3], v[3] = rotl64(v[3], 16), v[3] ^= v[2];
+    v[0] += v[3], v[3] = rotl64(v[3], 21), v[3] ^= v[0];
+    v[2] += v[1], v[1] = rotl64(v[1], 17), v[1] ^= v[2], v[2] = rotl64(v[2], 32);
+}
+
+static void sip_init(sip_state *h, const uint64_t k[2])
+{
+    h->v[0] = k[0] ^ UINT64_C(0x736f6d6570736575);
+    h->v[1] = k[1] ^ UINT64_C(0x646f72616e646f6d);
+    h->v[2] = k[0] ^ UINT64_C(0x6c7967656e657261);
+    h->v[3] = k[1] ^ UINT64_C(0x7465646279746573);
+    h->m = 0;
+    h->len = 0;
+}
+
+static void sip_block(sip_state *h, uint64_t m)
+{
+    h->v[3] ^= m;
+    sip_round(h->v);
+    sip_round(h->v);
+    h->v[0] ^= m;
+}
+
+static void sip_byte(sip_state *h, unsigned char c)
+{
+    h->m |= (uint64_t)c << (8 * (h->len % 8));
+    if (++h->len % 8 == 0) {
+        sip_block(h, h->m);
+        h->m = 0;
+    }
+}
+
+static uint64_t sip_final(sip_state *h)
+{
+    sip_block(h, h->m | (uint64_t)h->len << 56);
+    h->v[2] ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        sip_round(h->v);
+    return h->v[0] ^ h->v[1] ^ h->v[2] ^ h->v[3];
+}
+
+/* iniparser lower-cases names with tolower() in the C locale: ASCII letters only. */
+static unsigned char ascii_lower(char c)
+{
+    return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+/* A name given in pieces: the section (@p sl bytes) and, unless @p key is NULL, ':' and the key. */
+typedef struct name_ref {
+    const char *sec;
+    size_t sl;
+    const char *key;
+    size_t kl;
+} name_ref;
+
+static size_t ref_len(const name_ref *r)
+{
+    return r->sl + (r->key ? 1 + r->kl : 0);
+}
+
+static uint64_t ref_hash(const uint64_t seed[2], const name_ref *r)
+{
+    sip_state h;
+    sip_init(&h, seed);
+    for (size_t i = 0; i < r->sl; i++)
+        sip_byte(&h, ascii_lower(r->sec[i]));
+    if (r->key) {
+        sip_byte(&h, ':');
+        for (size_t i = 0; i < r->kl; i++)
+            sip_byte(&h, ascii_lower(r->key[i]));
+    }
+    return sip_final(&h);
+}
+
+static bool ref_equals(const ini_name *n, const name_ref *r)
+{
+    if (n->len != ref_len(r))
+        return false;
+    for (size_t i = 0; i < r->sl; i++)
+        if ((unsigned char)n->s[i] != ascii_lower(r->sec[i]))
+            return false;
+    if (r->key == NULL)
+        return true;
+    if (n->s[r->sl] != ':')
+        return false;
+    for (size_t i = 0; i < r->kl; i++)
+        if ((unsigned char)n->s[r->sl + 1 + i] != ascii_lower(r->key[i]))
+            return false;
+    return true;
+}
+
+/* The lower-case name @p r as a record name (heap copy); false on allocation failure. */
+static bool name_make(ini_name *n, const uint64_t seed[2], const name_ref *r)
+{
+    n->len = ref_len(r);
+    if ((n->s = malloc(n->len + 1)) == NULL)
+        return false;
+    for (size_t i = 0; i < r->sl; i++)
+        n->s[i] = (char)ascii_lower(r->sec[i]);
+    if (r->key) {
+        n->s[r->sl] = ':';
+        for (size_t i = 0; i < r->kl; i++)
+            n->s[r->sl + 1 + i] = (char)ascii_lower(r->key[i]);
+    }
+    n->s[n->len] = '\0';
+    n->hash = ref_hash(seed, r);
+    return true;
+}
+
+/* Record @p i of an array of records of @p stride bytes that begin with an ini_name. */
+static const ini_name *record(const void *base, size_t stride, size_t i)
+{
+    return (const ini_name *)(const void *)((const char *)base + i * stride);
+}
+
+/* Index of the record named @p r (hash @p h), or -1. */
+static long table_find(const ini_table *t, const void *base, size_t stride, const name_ref *r, uint64_t h)
+{
+    if (t->cap == 0)
+        return -1;
+    for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        uint32_t v = t->slot[i];
+        if (v == 0)
+            return -1;
+        const ini_name *n = record(base, stride, v - 1);
+        if (n->hash == h && ref_equals(n, r))
+            return (long)(v - 1);
+    }
+}
+
+static void table_put(ini_table *t, uint64_t h, size_t index)
+{
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->slot[i] != 0)
+        i = (i + 1) & (t->cap - 1);
+    t->slot[i] = (uint32_t)index + 1;
+}
+
+/* Room for record @p n when records 0..n-1 are in the table: grows it to stay at most half full. */
+static bool table_reserve(ini_table *t, const void *base, size_t stride, size_t n)
+{
+    if ((n + 1) * 2 <= t->cap)
+        return true;
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return false;
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    for (size_t i = 0; i < n; i++)
+        table_put(t, record(base, stride, i)->hash, i);
+    return true;
+}
+
+/* @p array (of @p *cap elements of @p size bytes) grown to hold at least @p need elements;
+ * NULL on allocation failure, with @p array and @p *cap unchanged. */
+static void *grow(void *array, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return array;
+    int n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *grown = realloc(array, (size_t)n * size);
+    if (grown != NULL)
+        *cap = n;
+    return grown;
+}
+
+static struct tco_ini_index *index_new(void)
+{
+    struct tco_ini_index *x = calloc(1, sizeof *x);
+    if (x == NULL)
+        return NULL;
+    if (getrandom(x->seed, sizeof x->seed, GRND_NONBLOCK) != (ssize_t)sizeof x->seed) {
+        /* No entropy yet (early boot): any key works; only collisions become plannable. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        x->seed[0] = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)getpid();
+        x->seed[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)x;
+    }
+    return x;
+}
+
+static void index_free(struct tco_ini_index *x)
+{
+    if (x == NULL)
+        return;
+    for (int i = 0; i < x->n_secs; i++) {
+        free(x->secs[i].name.s);
+        free(x->secs[i].keys);
+    }
+    for (int i = 0; i < x->n_keys; i++) {
+        free(x->keys[i].name.s);
+        free(x->keys[i].value);
+    }
+    free(x->secs);
+    free(x->keys);
+    free(x->sec_table.slot);
+    free(x->key_table.slot);
+    free(x);
+}
+
+static long find_section(const struct tco_ini_index *x, const char *name, size_t len)
+{
+    name_ref r = {name, len, NULL, 0};
+    return table_find(&x->sec_table, x->secs, sizeof *x->secs, &r, ref_hash(x->seed, &r));
+}
+
+static long find_key(const struct tco_ini_index *x, const char *sec, size_t sl, const char *key, size_t kl)
+{
+    name_ref r = {sec, sl, key, kl};
+    return table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
+}
+
+/* Append section @p written (@p len bytes, as written; its lower-case form must be new) to
+ * @p ini; returns its index, or -1 on allocation failure with @p ini unchanged. */
+static long add_section(tco_ini *ini, const char *written, size_t len, int line, size_t offset)
+{
+    struct tco_ini_index *x = ini->index;
+    int n = x->n_secs;
+    name_ref r = {written, len, NULL, 0};
+    ini_section s = {.line = line, .offset = offset};
+    char *copy = malloc(len + 1);
+    if (copy == NULL || !name_make(&s.name, x->seed, &r))
+        goto fail;
+    ini_section *secs = grow(x->secs, &x->cap_secs, n + 1, sizeof *secs);
+    if (secs == NULL)
+        goto fail;
+    x->secs = secs;
+    char **written_names = grow(ini->sections, &x->cap_written, n + 1, sizeof *written_names);
+    if (written_names == NULL)
+        goto fail;
+    ini->sections = written_names;
+    if (!table_reserve(&x->sec_table, x->secs, sizeof *x->secs, (size_t)n))
+        goto fail;
+    memcpy(copy, written, len);
+    copy[len] = '\0';
+    x->secs[n] = s;
+    ini->sections[n] = copy;
+    x->n_secs = ini->n_sections = n + 1;
+    table_put(&x->sec_table, s.name.hash, (size_t)n);
+    return n;
+fail:
+    free(copy);
+    free(s.name.s);
+    return -1;
+}
+
+/* Append key @p name (owned; freed on failure) to section @p sec; returns its index or -1. */
+static long add_key(struct tco_ini_index *x, int sec, ini_name name, int line)
+{
+    ini_section *s = &x->secs[sec];
+    int n = x->n_keys;
+    ini_key *keys = grow(x->keys, &x->cap_keys, n + 1, sizeof *keys);
+    if (keys != NULL)
+        x->keys = keys;
+    int *in_section = keys ? grow(s->keys, &s->cap_keys, s->n_keys + 1, sizeof *in_section) : NULL;
+    if (in_section != NULL)
+        s->keys = in_section;
+    if (in_section == NULL || !table_reserve(&x->key_table, x->keys, sizeof *x->keys, (size_t)n)) {
+        free(name.s);
+        return -1;
+    }
+    x->keys[n] = (ini_key){.name = name, .line = line, .section = sec};
+    s->keys[s->n_keys++] = n;
+    x->n_keys = n + 1;
+    table_put(&x->key_table, name.hash, (size_t)n);
+    return n;
+}
+
+/* ---- checks before iniparser reads a file ------------------------------------ */
 
 typedef struct lint {
     const char *display;
     tco_diag *diag;
-    seen_entry *seen;
-    size_t n_seen, cap_seen;
-    size_t sections;
-    tco_ini *out; /* receives the section names as written */
+    tco_ini *ini; /* receives the sections and keys, in file order */
+    long section; /* the current section, -1 before the first */
 } lint;
-
-static void lint_free(lint *l)
-{
-    for (size_t i = 0; i < l->n_seen; i++)
-        free(l->seen[i].name);
-    free(l->seen);
-}
-
-/* Record @p name first seen at @p line; returns the earlier line if already seen, 0 if new, -1 on OOM. */
-static int lint_seen(lint *l, const char *name, size_t len, int line)
-{
-    for (size_t i = 0; i < l->n_seen; i++)
-        if (strlen(l->seen[i].name) == len && strncasecmp(l->seen[i].name, name, len) == 0)
-            return l->seen[i].line;
-    if (l->n_seen == l->cap_seen) {
-        size_t cap = l->cap_seen ? l->cap_seen * 2 : 64;
-        seen_entry *grown = realloc(l->seen, cap * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        l->seen = grown;
-        l->cap_seen = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
-        return -1;
-    for (size_t i = 0; i < len; i++)
-        copy[i] = (char)tolower((unsigned char)name[i]);
-    copy[len] = '\0';
-    l->seen[l->n_seen++] = (seen_entry){copy, line};
-    return 0;
-}
 
 static const char *skip_blank(const char *p, const char *end)
 {
@@ -97,11 +399,27 @@ static const char *skip_blank(const char *p, const char *end)
     return p;
 }
 
-/* Check one logical line [p, end) of the file (line number @p line). */
-static tco_error lint_line(lint *l, const char *p, const char *end, int line, char *section, size_t section_size)
+/* Bytes of [p, end) to quote in a message: at most @p max, never ending inside a UTF-8 character. */
+static int snip(const char *p, const char *end, size_t max)
 {
+    size_t n = (size_t)(end - p);
+    return (int)tco_utf8_prefix(p, n < max ? n : max);
+}
+
+/* Check one line [p, end) of the file: line number @p line, starting at byte @p offset. */
+static tco_error lint_line(lint *l, const char *p, const char *end, int line, size_t offset)
+{
+    struct tco_ini_index *x = l->ini->index;
     while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
         end--;
+    /* iniparser joins a line ending in '\' with the next, comment or not, and drops a
+     * continued last line: either way a line would be lost or changed. */
+    if (end > p && end[-1] == '\\')
+        return tco_diag_set(l->diag, TCO_ERR_INI,
+                            "%s:%d: the line ends with '\\', which would join it to the next line (even in a comment); "
+                            "tco does not continue lines: remove the '\\', write the value on one line, or put a value "
+                            "that ends in '\\' in double quotes",
+                            l->display, line);
     p = skip_blank(p, end);
     if (p == end || *p == ';' || *p == '#')
         return TCO_OK;
@@ -109,7 +427,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
         const char *close = memchr(p, ']', (size_t)(end - p));
         if (close == NULL || close != end - 1)
             return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected a section header '[name]', found '%.*s'",
-                                l->display, line, (int)(end - p > 60 ? 60 : end - p), p);
+                                l->display, line, snip(p, end, 60), p);
         const char *n0 = skip_blank(p + 1, close), *n1 = close;
         while (n1 > n0 && (n1[-1] == ' ' || n1[-1] == '\t'))
             n1--;
@@ -118,26 +436,16 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
         if (memchr(n0, ':', (size_t)(n1 - n0)) != NULL)
             return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: section name [%.*s] may not contain ':'",
                                 l->display, line, (int)(n1 - n0), n0);
-        if (++l->sections > INI_MAX_SECTIONS)
-            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: more than %d sections", l->display, line,
-                                INI_MAX_SECTIONS);
-        int first = lint_seen(l, n0, (size_t)(n1 - n0), line);
-        if (first < 0)
-            return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
-        if (first > 0)
+        long first = find_section(x, n0, (size_t)(n1 - n0));
+        if (first >= 0)
             return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: duplicate section [%.*s] (first at line %d)",
-                                l->display, line, (int)(n1 - n0), n0, first);
-        snprintf(section, section_size, "%.*s", (int)(n1 - n0), n0);
-        char **grown = realloc(l->out->sections, (size_t)(l->out->n_sections + 1) * sizeof *grown);
-        char *copy = tco_strdup(section);
-        if (grown == NULL || copy == NULL) {
-            free(copy);
-            if (grown)
-                l->out->sections = grown;
+                                l->display, line, (int)(n1 - n0), n0, x->secs[first].line);
+        if (x->n_secs >= TCO_INI_MAX_SECTIONS)
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: more than %d sections; that is the limit for one file (split it)", l->display,
+                                line, TCO_INI_MAX_SECTIONS);
+        if ((l->section = add_section(l->ini, n0, (size_t)(n1 - n0), line, offset)) < 0)
             return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
-        }
-        l->out->sections = grown;
-        l->out->sections[l->out->n_sections++] = copy;
         return TCO_OK;
     }
     const char *eq = memchr(p, '=', (size_t)(end - p));
@@ -146,16 +454,46 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
         k1--;
     if (eq == NULL || k1 == p)
         return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected 'key = value', '[section]' or a comment, found '%.*s'",
-                            l->display, line, (int)(end - p > 60 ? 60 : end - p), p);
-    if (section[0] == '\0')
+                            l->display, line, snip(p, end, 60), p);
+    int kl = (int)(k1 - p);
+    if (l->section < 0)
         return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: key '%.*s' comes before any [section]", l->display, line,
-                            (int)(k1 - p), p);
-    if (memchr(p, ':', (size_t)(k1 - p)) != NULL)
+                            kl, p);
+    const char *section = l->ini->sections[l->section];
+    if (memchr(p, ':', (size_t)kl) != NULL)
         return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: [%s] key '%.*s' may not contain ':'", l->display, line,
-                            section, (int)(k1 - p), p);
-    /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost. */
+                            section, kl, p);
     const char *v = skip_blank(eq + 1, end);
-    if (v < end && *v != '"' && *v != '\'') {
+    if (v < end && (*v == '"' || *v == '\'')) {
+        /* iniparser takes what lies between the quote and the next one like it and
+         * ignores the rest of the line, closing quote or not. */
+        char q = *v;
+        const char *close = memchr(v + 1, q, (size_t)(end - v - 1));
+        if (close == NULL)
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: [%s] %.*s: the value opens a %s quote (%c) that is not closed on this line; "
+                                "add the closing %c, or remove the opening one",
+                                l->display, line, section, kl, p, q == '"' ? "double" : "single", q, q);
+        const char *rest = skip_blank(close + 1, end);
+        const char *lost = rest;
+        while (lost < end && *lost != ';' && *lost != '#')
+            lost++;
+        while (lost > rest && (lost[-1] == ' ' || lost[-1] == '\t'))
+            lost--;
+        if (lost > rest && close == v + 1) /* iniparser reads "" followed by text as it stands, quotes and all */
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
+                                "would read with the quotes; put the whole value inside the quotes, with nothing but "
+                                "a comment (';' or '#') after them",
+                                l->display, line, section, kl, p, snip(v, lost, 100), v);
+        if (lost > rest)
+            return tco_diag_set(l->diag, TCO_ERR_INI,
+                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
+                                "would drop (it keeps only %.*s); put the whole value inside the quotes, with nothing "
+                                "but a comment (';' or '#') after them",
+                                l->display, line, section, kl, p, snip(v, lost, 100), v, snip(v, close + 1, 80), v);
+    } else if (v < end) {
+        /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost. */
         const char *cut = v;
         while (cut < end && *cut != ';' && *cut != '#')
             cut++;
@@ -163,68 +501,205 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, ch
             return tco_diag_set(l->diag, TCO_ERR_INI,
                                 "%s:%d: [%s] %.*s: the value holds '%c', where iniparser would cut it off (\"%.*s\" "
                                 "would be lost); remove it or put the whole value in double quotes",
-                                l->display, line, section, (int)(k1 - p), p, *cut,
-                                (int)(end - cut > 40 ? 40 : end - cut), cut);
+                                l->display, line, section, kl, p, *cut, snip(cut, end, 40), cut);
     }
-    char entry[1100];
-    int n = snprintf(entry, sizeof entry, "%s:%.*s", section, (int)(k1 - p), p);
-    int first = lint_seen(l, entry, (size_t)n < sizeof entry ? (size_t)n : sizeof entry - 1, line);
-    if (first < 0)
-        return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
-    if (first > 0)
+    ini_section *s = &x->secs[l->section];
+    name_ref r = {s->name.s, s->name.len, p, (size_t)kl};
+    long first = table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
+    if (first >= 0)
         return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: [%s] %.*s: duplicate key (first at line %d)",
-                            l->display, line, section, (int)(k1 - p), p, first);
+                            l->display, line, section, kl, p, x->keys[first].line);
+    if (s->n_keys >= TCO_INI_MAX_SECTION_KEYS)
+        return tco_diag_set(l->diag, TCO_ERR_INI,
+                            "%s:%d: [%s] has more than %d keys; that is the limit for one section (split it)",
+                            l->display, line, section, TCO_INI_MAX_SECTION_KEYS);
+    if (x->n_keys >= TCO_INI_MAX_KEYS)
+        return tco_diag_set(l->diag, TCO_ERR_INI,
+                            "%s:%d: more than %d keys; that is the limit for one file (split it)", l->display, line,
+                            TCO_INI_MAX_KEYS);
+    ini_name name;
+    if (!name_make(&name, x->seed, &r) || add_key(x, (int)l->section, name, line) < 0)
+        return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
     return TCO_OK;
 }
 
-/* Whole-file checks before iniparser sees it: UTF-8 text without control
- * characters, lines within iniparser's limit, every line a section, a
- * key = value pair or a comment, no key outside a section, no duplicate
- * section or key (iniparser would silently keep the last one). */
+/* Characters (not bytes) in the valid UTF-8 text [p, p + n). */
+static size_t chars_in(const char *p, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* Whole-file checks before iniparser sees it (see ini.h); builds the index of
+ * sections and keys with their lines, the values still missing. */
 static tco_error lint_file(const char *text, size_t size, const char *display, tco_ini *out, tco_diag *diag)
 {
-    /* Pass 1: every physical line is UTF-8 text without control characters, within the length limit. */
+    /* Pass 1: every line is UTF-8 text of XML characters without controls, within the length limit. */
     int line = 1;
     for (const char *p = text, *end = text + size; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = (size_t)((nl ? nl : end) - p);
-        if (len > 0 && p[len - 1] == '\r')
-            len--;
-        if (len > INI_MAX_LINE)
-            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed", display,
-                                line, len, INI_MAX_LINE);
-        size_t badpos;
-        if (!tco_utf8_valid(p, len, &badpos))
+        int crlf = len > 0 && p[len - 1] == '\r';
+        len -= (size_t)crlf;
+        /* iniparser reads a line with its line end into 1,024 bytes: a CR takes one of them. */
+        if (len > (size_t)(TCO_INI_MAX_LINE - crlf))
+            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed%s", display,
+                                line, len, TCO_INI_MAX_LINE - crlf, crlf ? " with CRLF line ends" : "");
+        size_t bad = len;
+        long cp = 0;
+        bool ok = tco_xml_text_valid(p, len, &bad, &cp);
+        if (ok)
+            bad = len;
+        /* XML allows CR, which would end the line in some readers, and DEL: neither belongs here. */
+        for (size_t i = 0; i < bad; i++)
+            if (p[i] == '\r' || p[i] == 0x7F) {
+                bad = i, cp = p[i], ok = false;
+                break;
+            }
+        if (!ok) {
+            size_t col = chars_in(p, bad) + 1;
+            if (cp < 0)
+                return tco_diag_set(diag, TCO_ERR_INI,
+                                    "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8",
+                                    display, line, col, (unsigned char)p[bad]);
+            if (cp < 0x20 || cp == 0x7F)
+                return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02lX is not allowed",
+                                    display, line, col, cp);
             return tco_diag_set(diag, TCO_ERR_INI,
-                                "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8", display,
-                                line, badpos + 1, (unsigned char)p[badpos]);
-        for (size_t i = 0; i < len; i++) {
-            unsigned char c = (unsigned char)p[i];
-            if ((c < 0x20 && c != '\t') || c == 0x7F)
-                return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02X is not allowed",
-                                    display, line, i + 1, c);
+                                "%s:%d, column %zu: U+%04lX is not allowed: it is not an XML character, so no "
+                                "workbook can hold it; remove it",
+                                display, line, col, cp);
         }
         p = nl ? nl + 1 : end;
     }
-    /* Pass 2: the shape of each logical line.  iniparser joins a line ending in
-     * '\' with the next; the first physical line holds the section or key. */
-    lint l = {.display = display, .diag = diag, .out = out};
-    char section[1024] = "";
+    /* Pass 2: the shape of each line, building the index. */
+    if ((out->index = index_new()) == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
+    lint l = {.display = display, .diag = diag, .ini = out, .section = -1};
     tco_error e = TCO_OK;
     line = 1;
-    bool continued = false;
     for (const char *p = text, *end = text + size; p < end && e == TCO_OK; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *lend = nl ? nl : end;
-        if (lend > p && lend[-1] == '\r')
-            lend--;
-        bool ends_backslash = lend > p && lend[-1] == '\\';
-        if (!continued)
-            e = lint_line(&l, p, ends_backslash ? lend - 1 : lend, line, section, sizeof section);
-        continued = ends_backslash;
+        e = lint_line(&l, p, nl ? nl : end, line, (size_t)(p - text));
         p = nl ? nl + 1 : end;
     }
-    lint_free(&l);
+    return e;
+}
+
+/* ---- iniparser reads the values ----------------------------------------------- */
+
+/* An iniparser message about the run of sections starting at file line @p first_line, with
+ * the memfd's path replaced by the file's and iniparser's line number by the file's. */
+static tco_error parser_failed(const char *display, const char *fdpath, int first_line, tco_diag *diag)
+{
+    size_t n = strlen(parser_message);
+    while (n > 0 && isspace((unsigned char)parser_message[n - 1]))
+        parser_message[--n] = '\0';
+    char *at = strstr(parser_message, fdpath);
+    int rel = 0;
+    if (at && sscanf(at + strlen(fdpath), " (%d)", &rel) == 1 && rel > 0) {
+        /* "iniparser: WHAT in PATH (N)" and, for a syntax error, ": -> LINE" */
+        const char *what = parser_message, *said = strstr(at, "->");
+        if (strncmp(what, "iniparser: ", 11) == 0)
+            what += 11;
+        int wl = (int)(at - what);
+        if (wl >= 4 && strncmp(at - 4, " in ", 4) == 0)
+            wl -= 4;
+        return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: iniparser could not read the line (%.*s)%s%s", display,
+                            first_line + rel - 1, wl > 0 ? wl : 0, what, said ? ": " : "", said ? said + 2 : "");
+    }
+    if (at)
+        memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);
+    return tco_diag_set(diag, TCO_ERR_INI, "%s: not a valid INI file (%s)", display,
+                        parser_message[0] ? parser_message : "iniparser could not read it");
+}
+
+/* Take the values of sections @p first..@p last from iniparser's dictionary @p d; every key
+ * tco's check found must be there, and nothing else (a difference would be a value tco does
+ * not see as iniparser does). */
+static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, tco_diag *diag)
+{
+    struct tco_ini_index *x = ini->index;
+    int expected = 0, got = 0;
+    for (int s = first; s <= last; s++)
+        expected += x->secs[s].n_keys;
+    for (ssize_t i = 0; i < d->size; i++) {
+        const char *name = d->key[i];
+        if (name == NULL)
+            continue;
+        const char *colon = strchr(name, ':');
+        long k = colon ? find_key(x, name, (size_t)(colon - name), colon + 1, strlen(colon + 1))
+                       : find_section(x, name, strlen(name));
+        long sec = k < 0 ? -1 : colon ? x->keys[k].section : k;
+        if (sec < first || sec > last || (colon && x->keys[k].value != NULL))
+            return tco_diag_set(diag, TCO_ERR_INI,
+                                "%s:%d: iniparser read an entry '%s' that tco's checks did not see (please report "
+                                "this file)",
+                                ini->path, x->secs[first].line, name);
+        if (colon == NULL)
+            continue;
+        if ((x->keys[k].value = tco_strdup(d->val[i] ? d->val[i] : "")) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", ini->path);
+        got++;
+    }
+    if (got != expected)
+        for (int s = first; s <= last; s++)
+            for (int j = 0; j < x->secs[s].n_keys; j++) {
+                const ini_key *k = &x->keys[x->secs[s].keys[j]];
+                if (k->value == NULL)
+                    return tco_diag_set(diag, TCO_ERR_INI,
+                                        "%s:%d: [%s] %s: iniparser did not read this key (please report this file)",
+                                        ini->path, k->line, ini->sections[s], k->name.s + x->secs[s].name.len + 1);
+            }
+    return TCO_OK;
+}
+
+/* Hand the checked text to iniparser one run of whole sections at a time, through an
+ * in-memory file, and fill the index with the values it read. */
+static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_diag *diag)
+{
+    struct tco_ini_index *x = ini->index;
+    if (x->n_secs == 0)
+        return TCO_OK; /* comments and blank lines only */
+    int fd = memfd_create("tco-ini", MFD_CLOEXEC);
+    if (fd < 0)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", ini->path, strerror(errno));
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+    tco_error e = TCO_OK;
+    for (int first = 0; first < x->n_secs && e == TCO_OK;) {
+        int last = first;
+        int entries = 1 + x->secs[first].n_keys;
+        while (last + 1 < x->n_secs && entries + 1 + x->secs[last + 1].n_keys <= INI_CHUNK_ENTRIES)
+            entries += 1 + x->secs[++last].n_keys;
+        size_t from = x->secs[first].offset, to = last + 1 < x->n_secs ? x->secs[last + 1].offset : size;
+        bool ok = ftruncate(fd, 0) == 0;
+        for (size_t done = from; ok && done < to;) {
+            ssize_t n = pwrite(fd, text + done, to - done, (off_t)(done - from));
+            if (n <= 0)
+                ok = false;
+            else
+                done += (size_t)n;
+        }
+        if (!ok) {
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", ini->path, strerror(errno));
+            break;
+        }
+        parser_message[0] = '\0';
+        iniparser_set_error_callback(capture_error);
+        dictionary *d = iniparser_load(fdpath);
+        iniparser_set_error_callback(NULL);
+        if (d == NULL)
+            e = parser_failed(ini->path, fdpath, x->secs[first].line, diag);
+        else
+            e = harvest(ini, d, first, last, diag);
+        if (d)
+            iniparser_freedict(d);
+        first = last + 1;
+    }
+    close(fd);
     return e;
 }
 
@@ -238,19 +713,19 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", display);
-    if ((unsigned long long)st.st_size > INI_MAX_BYTES)
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: %lld bytes; INI files are limited to %u bytes", display,
-                            (long long)st.st_size, INI_MAX_BYTES);
+    if ((unsigned long long)st.st_size > TCO_INI_MAX_BYTES)
+        return tco_diag_set(diag, TCO_ERR_INI, "%s: %lld bytes; INI files are limited to %u bytes (8 MiB)", display,
+                            (long long)st.st_size, TCO_INI_MAX_BYTES);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
-    char *text = malloc(INI_MAX_BYTES + 1);
-    size_t size = text ? fread(text, 1, INI_MAX_BYTES + 1, f) : 0;
+    char *text = malloc(TCO_INI_MAX_BYTES + 1);
+    size_t size = text ? fread(text, 1, TCO_INI_MAX_BYTES + 1, f) : 0;
     bool read_error = ferror(f) != 0;
     fclose(f);
     if (text == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
-    if (read_error || size > INI_MAX_BYTES) {
+    if (read_error || size > TCO_INI_MAX_BYTES) {
         free(text);
         return tco_diag_set(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, "%s: %s", display,
                             read_error ? "read error" : "file grew past the size limit while reading");
@@ -263,61 +738,20 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         free(text);
         return tco_diag_set(diag, TCO_ERR_INI, "%s: the file is UTF-16; save it as UTF-8", display);
     }
-    tco_error e = lint_file(text + skip, size - skip, display, out, diag);
-    if (e != TCO_OK) {
-        free(text);
-        tco_ini_free(out);
-        return e;
-    }
-    /* Hand iniparser the checked bytes (without the BOM) through an in-memory file. */
-    int fd = memfd_create("tco-ini", MFD_CLOEXEC);
-    bool ok = fd >= 0;
-    for (size_t done = skip; ok && done < size;) {
-        ssize_t n = write(fd, text + done, size - done);
-        if (n <= 0)
-            ok = false;
-        else
-            done += (size_t)n;
-    }
+    tco_error e = (out->path = tco_strdup(display)) == NULL
+                      ? tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display)
+                      : lint_file(text + skip, size - skip, display, out, diag);
+    if (e == TCO_OK)
+        e = parse_values(out, text + skip, size - skip, diag);
     free(text);
-    if (!ok) {
-        if (fd >= 0)
-            close(fd);
+    if (e != TCO_OK)
         tco_ini_free(out);
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", display, strerror(errno));
-    }
-    char fdpath[64];
-    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-    parser_message[0] = '\0';
-    iniparser_set_error_callback(capture_error);
-    dictionary *d = iniparser_load(fdpath);
-    iniparser_set_error_callback(NULL);
-    close(fd);
-    if (d == NULL) {
-        /* Not expected after lint_file(); keep iniparser's reason, without the /proc path. */
-        size_t n = strlen(parser_message);
-        while (n > 0 && isspace((unsigned char)parser_message[n - 1]))
-            parser_message[--n] = '\0';
-        char *at = strstr(parser_message, fdpath);
-        if (at)
-            memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);
-        tco_ini_free(out);
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: not a valid INI file (%s)", display,
-                            parser_message[0] ? parser_message : "iniparser could not read it");
-    }
-    out->dict = d;
-    out->path = tco_strdup(display);
-    if (out->path == NULL) {
-        tco_ini_free(out);
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
-    }
-    return TCO_OK;
+    return e;
 }
 
 void tco_ini_free(tco_ini *ini)
 {
-    if (ini->dict)
-        iniparser_freedict(ini->dict);
+    index_free(ini->index);
     for (int i = 0; i < ini->n_sections; i++)
         free(ini->sections[i]);
     free(ini->sections);
@@ -325,75 +759,80 @@ void tco_ini_free(tco_ini *ini)
     memset(ini, 0, sizeof *ini);
 }
 
-/* iniparser's key for [section] key, lower-cased: "section:key". */
-static void entry_name(char *buf, size_t size, const char *section, const char *key)
-{
-    snprintf(buf, size, "%s:%s", section, key);
-    for (char *p = buf; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-}
-
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key)
 {
-    char entry[1100];
-    entry_name(entry, sizeof entry, section, key);
-    return iniparser_getstring(ini->dict, entry, NULL);
+    if (ini->index == NULL)
+        return NULL;
+    long k = find_key(ini->index, section, strlen(section), key, strlen(key));
+    return k < 0 ? NULL : ini->index->keys[k].value;
 }
 
 bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char *value)
 {
-    char entry[1100];
-    entry_name(entry, sizeof entry, section, "");
-    entry[strlen(entry) - 1] = '\0';
-    if (iniparser_find_entry(ini->dict, entry) == 0 && iniparser_set(ini->dict, entry, NULL) != 0)
+    if (value == NULL || (ini->index == NULL && (ini->index = index_new()) == NULL))
         return false;
-    entry_name(entry, sizeof entry, section, key);
-    return iniparser_set(ini->dict, entry, value) == 0;
+    struct tco_ini_index *x = ini->index;
+    size_t sl = strlen(section), kl = strlen(key);
+    char *copy = tco_strdup(value);
+    if (copy == NULL)
+        return false;
+    long k = find_key(x, section, sl, key, kl);
+    if (k >= 0) {
+        free(x->keys[k].value);
+        x->keys[k].value = copy;
+        return true;
+    }
+    long s = find_section(x, section, sl);
+    if (s < 0 && (s = add_section(ini, section, sl, 0, 0)) < 0) {
+        free(copy);
+        return false;
+    }
+    name_ref r = {x->secs[s].name.s, x->secs[s].name.len, key, kl};
+    ini_name name;
+    if (!name_make(&name, x->seed, &r) || (k = add_key(x, (int)s, name, 0)) < 0) {
+        free(copy);
+        return false;
+    }
+    x->keys[k].value = copy;
+    return true;
 }
 
 bool tco_ini_has_section(const tco_ini *ini, const char *section)
 {
-    char entry[1100];
-    entry_name(entry, sizeof entry, section, "");
-    entry[strlen(entry) - 1] = '\0'; /* drop the ':' */
-    return iniparser_find_entry(ini->dict, entry) != 0;
+    return ini->index != NULL && find_section(ini->index, section, strlen(section)) >= 0;
 }
 
 int tco_ini_section_count(const tco_ini *ini)
 {
-    return iniparser_getnsec(ini->dict);
+    return ini->index ? ini->index->n_secs : 0;
 }
 
 const char *tco_ini_section_name(const tco_ini *ini, int i)
 {
-    return iniparser_getsecname(ini->dict, i);
+    if (ini->index == NULL || i < 0 || i >= ini->index->n_secs)
+        return NULL;
+    return ini->index->secs[i].name.s;
 }
 
 const char *tco_ini_section_as_written(const tco_ini *ini, const char *name)
 {
-    for (int i = 0; i < ini->n_sections; i++)
-        if (strcasecmp(ini->sections[i], name) == 0)
-            return ini->sections[i];
-    return name;
+    long s = ini->index ? find_section(ini->index, name, strlen(name)) : -1;
+    return s < 0 ? name : ini->sections[s];
 }
 
 const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count)
 {
-    char sec[1100];
-    entry_name(sec, sizeof sec, section, "");
-    sec[strlen(sec) - 1] = '\0';
-    int n = iniparser_getsecnkeys(ini->dict, sec);
     *count = 0;
-    if (n <= 0)
+    long s = ini->index ? find_section(ini->index, section, strlen(section)) : -1;
+    if (s < 0 || ini->index->secs[s].n_keys == 0)
         return NULL;
-    const char **keys = calloc((size_t)n, sizeof *keys);
+    const ini_section *sec = &ini->index->secs[s];
+    const char **keys = calloc((size_t)sec->n_keys, sizeof *keys);
     if (keys == NULL)
         return NULL;
-    if (iniparser_getseckeys(ini->dict, sec, keys) == NULL) {
-        free(keys);
-        return NULL;
-    }
-    *count = n;
+    for (int i = 0; i < sec->n_keys; i++)
+        keys[i] = ini->index->keys[sec->keys[i]].name.s;
+    *count = sec->n_keys;
     return keys;
 }
 

@@ -6,6 +6,20 @@
  * or '#', limits a line to 1024 bytes and keeps no line numbers; so every
  * diagnostic about a value names it as `file [section] key`, and numbers are
  * parsed strictly here (no "1,5", "12abc", NaN, inf or empty values).
+ *
+ * Before iniparser sees a file, tco checks every line (file:line messages):
+ * UTF-8 text of XML 1.0 characters only (no control character but tab, no
+ * U+FFFE or U+FFFF, with the column counted in characters), at most
+ * TCO_INI_MAX_LINE bytes, no line ending in '\' (iniparser would join it
+ * with the next one, comments included), a value that begins with a quote
+ * closes it with nothing but blanks or a comment after, an unquoted value holds
+ * no ';' or '#', no duplicate section or key, and the limits below.
+ *
+ * iniparser 4.1 looks every name up by a linear scan, so a file with n
+ * entries costs it n^2/2 comparisons.  tco therefore hands it one run of
+ * whole sections at a time (at most about a thousand entries, so the cost is
+ * linear in the file's size) and keeps its own hash index from
+ * "section:key" to value: every lookup below takes constant time.
  */
 #ifndef TCO_INI_H
 #define TCO_INI_H
@@ -15,21 +29,40 @@
 
 #include "error.h"
 
+/** Largest INI file read, in bytes (8 MiB); a larger one is refused before it is read. */
+#define TCO_INI_MAX_BYTES (8u * 1024u * 1024u)
+/** Longest line in bytes, without its line end (iniparser reads 1024 bytes: 1022 characters, LF, NUL);
+ * one less for a line that ends in CRLF. */
+#define TCO_INI_MAX_LINE 1022
+/** Most sections in one file (templates/tco.ini has 190; a template 100 times that size fits). */
+#define TCO_INI_MAX_SECTIONS 50000
+/** Most `key = value` lines in one file (templates/tco.ini has about 1,000). */
+#define TCO_INI_MAX_KEYS 250000
+/** Most keys in one section (the shipped files have at most 28). */
+#define TCO_INI_MAX_SECTION_KEYS 1000
+
+/** The hash index of a loaded file (engine/ini.c). */
+struct tco_ini_index;
+
 /** A loaded INI file. */
 typedef struct tco_ini {
     /** Path as shown in diagnostics (heap). */
     char *path;
-    /** iniparser's dictionary (opaque here). */
-    void *dict;
-    /** Section names as written in the file (iniparser lower-cases them), in file order. */
+    /** Sections, keys and values, indexed by name (owned; opaque here). */
+    struct tco_ini_index *index;
+    /** Section names as written in the file (iniparser lower-cases them), in file order (owned). */
     char **sections;
     int n_sections;
 } tco_ini;
 
 /**
  * Load @p path.  @p display is the path to show in messages (e.g. relative to
- * the project root); NULL means @p path.  Errors: TCO_ERR_NOINPUT (missing or
- * unreadable), TCO_ERR_INI (iniparser's syntax error, with its line number).
+ * the project root); NULL means @p path.  Errors: TCO_ERR_NOINPUT (missing,
+ * unreadable or not a regular file), TCO_ERR_INI (a line that fails a check
+ * above, or a limit: `file:LINE: ...`), TCO_ERR_DUPLICATE (a section or key
+ * given twice, naming the first line), TCO_ERR_NOMEM.  Time and memory are
+ * linear in the file's size: any file up to the size limit is answered in
+ * well under a second on one core.
  */
 tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_diag *diag);
 
@@ -37,12 +70,19 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
 void tco_ini_free(tco_ini *ini);
 
 /**
- * Set [@p section] @p key to @p value in the loaded file (creating the section),
- * as if the file said so.  Returns false on allocation failure.
+ * Set [@p section] @p key to @p value (copied) in the loaded file, as if the
+ * file said so: an existing key takes the new value in place, a new key goes
+ * after the section's last, a new section after the last section.  Returns
+ * false on allocation failure, or when @p value is NULL or a name is empty or
+ * holds ':' (iniparser's separator), with the file unchanged.
  */
 bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char *value);
 
-/** Value of [@p section] @p key (case-insensitive), or NULL when absent. */
+/**
+ * Value of [@p section] @p key (case-insensitive), or NULL when absent.  The
+ * string belongs to @p ini: valid until the key is set again (tco_ini_set())
+ * or the file is freed.  A hash lookup; allocates nothing.
+ */
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key);
 
 /** True if [@p section] exists. */
@@ -51,16 +91,18 @@ bool tco_ini_has_section(const tco_ini *ini, const char *section);
 /** Number of sections. */
 int tco_ini_section_count(const tco_ini *ini);
 
-/** Name of section @p i (lower-case, as iniparser keeps it), 0 <= i < count. */
+/** Name of section @p i (lower-case, as iniparser keeps it), 0 <= i < count, in file order. */
 const char *tco_ini_section_name(const tco_ini *ini, int i);
 
 /** Section @p name as written in the file (e.g. "D-M" for "d-m"); @p name itself if not found. */
 const char *tco_ini_section_as_written(const tco_ini *ini, const char *name);
 
 /**
- * Keys of [@p section] as "section:key" strings (iniparser's form), in file
- * order.  Returns a heap array of @p *count pointers into the dictionary (free
- * the array only), or NULL with *count = 0 for an empty or missing section.
+ * Keys of [@p section] as "section:key" strings, lower-case (iniparser's
+ * form), in file order, then any added by tco_ini_set().  Returns a heap array
+ * of @p *count pointers into the loaded file, valid until tco_ini_free() (free
+ * the array only), or NULL with *count = 0 for an empty or missing section or
+ * on allocation failure.
  */
 const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count);
 

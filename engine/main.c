@@ -150,7 +150,47 @@ static const char *scenario_stem(const char *arg, char stem[256]);
 /* True if scenarios/NAME.ini is a comparison ([compare] section) rather than a scenario. */
 static bool is_comparison(const char *root, const char *name);
 
-/* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable. */
+/* True if @p name can be a scenario name: 1 to 200 ASCII letters, digits, '-' and '_'
+ * (so it is safe as --scenario NAME, as out/NAME.xlsx and in messages). */
+static bool scenario_name_ok(const char *name)
+{
+    size_t n = 0;
+    for (const char *p = name; *p; p++, n++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            return false;
+    return n > 0 && n <= 200;
+}
+
+/* @p name as it may be shown on a terminal (heap): control characters, and every byte
+ * above 0x7F unless the name is UTF-8, become '?'.  NULL on allocation failure. */
+static char *shown_name(const char *name)
+{
+    char *s = tco_strdup(name);
+    bool utf8 = s && tco_utf8_valid(s, strlen(s), NULL);
+    for (char *p = s; p && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F || ((unsigned char)*p >= 0x80 && !utf8))
+            *p = '?';
+    return s;
+}
+
+/* A scenario name for a file named @p name (heap): each run of other characters becomes '_'. */
+static char *suggested_name(const char *name)
+{
+    tco_strbuf b = {0};
+    for (const char *p = name; *p && b.len < 200; p++) {
+        char one[2] = {*p, '\0'};
+        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+                  *p == '_';
+        if (ok || b.len == 0 || b.data[b.len - 1] != '_')
+            tco_strbuf_append(&b, ok ? one : "_");
+    }
+    return tco_strbuf_take(&b);
+}
+
+/* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable.
+ * Stems that cannot be scenario names (scenario_name_ok()) are included: --list marks them
+ * and --scenario all refuses them by name. */
 static int scenario_names(const char *root, char ***out)
 {
     *out = NULL;
@@ -200,8 +240,15 @@ static int list_scenarios(const char *root)
             bool cmp = t == NULL && tco_ini_has_section(&ini, "compare");
             if (cmp)
                 t = tco_ini_get(&ini, "compare", "title");
-            if (cmp) {
+            if (cmp && !scenario_name_ok(names[i])) {
+                char *shown = shown_name(names[i]);
+                printf("%-16s %s (comparison; not a comparison name: rename the file to letters, digits, '-' and "
+                       "'_')\n",
+                       shown ? shown : "?", t ? t : "");
+                free(shown);
+            } else if (cmp)
                 printf("%-16s %s (comparison: tco --compare %s)\n", names[i], t ? t : "", names[i]);
+            if (cmp) {
                 tco_ini_free(&ini);
                 free(path);
                 free(names[i]);
@@ -209,7 +256,15 @@ static int list_scenarios(const char *root)
             }
             title = (t && t[0]) ? t : names[i];
         }
-        printf("%-16s %s\n", names[i], title);
+        if (scenario_name_ok(names[i]))
+            printf("%-16s %s\n", names[i], title);
+        else {
+            char *shown = shown_name(names[i]);
+            printf("%-16s %s (not a scenario name: rename the file to letters, digits, '-' and '_', or give its "
+                   "path)\n",
+                   shown ? shown : "?", title == names[i] ? "" : title);
+            free(shown);
+        }
         tco_ini_free(&ini);
         free(path);
         free(names[i]);
@@ -218,8 +273,10 @@ static int list_scenarios(const char *root)
     return 0;
 }
 
-/* Resolve --scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini. */
-static char *scenario_path(const char *root, const char *arg, tco_diag *d)
+/* Resolve a scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini.
+ * @p arg came from the command-line @p option ("--scenario", "--compare"; a bad name is then a
+ * usage error) or, when @p file is not NULL, from that comparison file's [compare] scenarios. */
+static char *scenario_path(const char *root, const char *arg, const char *option, const char *file, tco_diag *d)
 {
     size_t len = strlen(arg);
     struct stat st;
@@ -231,13 +288,15 @@ static char *scenario_path(const char *root, const char *arg, tco_diag *d)
         snprintf(stem, sizeof stem, "%.*s", (int)(len - 4), arg);
         arg = stem;
     }
-    for (const char *p = arg; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-              *p == '_') || p - arg >= 200) {
-            tco_diag_set(d, TCO_ERR_USAGE, "--scenario '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                         "or a path to an .ini file\nTry 'tco --help'.", arg);
-            return NULL;
-        }
+    if (!scenario_name_ok(arg)) {
+        if (file)
+            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected a scenario name (at most 200 letters, digits, "
+                         "'-', '_') or a path to an .ini file, found '%.200s'", file, arg);
+        else
+            tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
+                         "or a path to an .ini file\nTry 'tco --help'.", option, arg);
+        return NULL;
+    }
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
     char *path = tco_path_join(root, rel);
@@ -459,7 +518,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
-    char *spath = scenario_path(root, scenario, &d);
+    char *spath = scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
     tco_model *m = NULL;
@@ -518,15 +577,17 @@ static void loaded_free(loaded *l)
 }
 
 /* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
-static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, tco_diag *d)
+static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, char **file,
+                         tco_diag *d)
 {
     const char *list = arg;
     tco_ini ini = {0};
     char *path = NULL;
     *title = NULL;
     *stem = NULL;
+    *file = NULL;
     if (strchr(arg, ',') == NULL) {
-        path = scenario_path(root, arg, d);
+        path = scenario_path(root, arg, "--compare", NULL, d);
         if (path == NULL)
             return -1;
         if (tco_ini_load(path, NULL, &ini, d) != TCO_OK) {
@@ -581,13 +642,15 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     }
     if (path)
         tco_ini_free(&ini);
-    free(path);
+    *file = path; /* the names came from it */
     if (n < 2 || n > 26) {
         tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
         for (int i = 0; i < n; i++)
             free((*names)[i]);
         free(*names);
         *names = NULL;
+        free(*file);
+        *file = NULL;
         return -1;
     }
     return n;
@@ -598,8 +661,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
                        const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
-    char **names = NULL, *title = NULL, *stem = NULL;
-    int n = compare_names(root, arg, &names, &title, &stem, &d);
+    char **names = NULL, *title = NULL, *stem = NULL, *file = NULL;
+    int n = compare_names(root, arg, &names, &title, &stem, &file, &d);
     if (n < 0) {
         free(title);
         free(stem);
@@ -609,7 +672,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     memset(opts, 0, sizeof opts);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        char *spath = scenario_path(root, names[i], &d);
+        char *spath = scenario_path(root, names[i], "--compare", file, &d);
         if (spath == NULL || tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &opts[i].m, &d) != TCO_OK ||
             (quotes->n > 0 && apply_quotes(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, &d) != TCO_OK))
             rc = fail(&d);
@@ -661,6 +724,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     free(names);
     free(title);
     free(stem);
+    free(file);
     free(default_out);
     return rc;
 }
@@ -863,16 +927,22 @@ int main(int argc, char **argv)
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
 
-    /* SOURCE_DATE_EPOCH (reproducible builds): whole seconds up to 9999-12-31T23:59:59Z. */
+    /* SOURCE_DATE_EPOCH (reproducible-builds.org): a plain decimal integer, digits only, of
+     * seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z).  Empty is unset. */
     time_t created = TCO_FIXED_CREATED;
     const char *sde = getenv("SOURCE_DATE_EPOCH");
-    double sde_v;
     if (sde && sde[0]) {
-        if (!tco_parse_number(sde, &sde_v) || sde_v < 1 || sde_v > 253402300799.0 || sde_v != floor(sde_v)) {
-            return usage_error("SOURCE_DATE_EPOCH: expected whole seconds since 1970, from 1 to 253402300799, found '%s'",
+        long long v = 0;
+        bool ok = true;
+        for (const char *p = sde; *p && ok; p++)
+            ok = *p >= '0' && *p <= '9' && (v = v * 10 + (*p - '0')) <= 253402300799LL;
+        if (!ok)
+            return usage_error("SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since "
+                               "1970, from 0 to 253402300799, found '%.60s'",
                                sde);
-        }
-        created = (time_t)sde_v;
+        /* libxlsxwriter writes the current time for a created time of 0, so 0 (1970-01-01T00:00:00Z)
+         * is written as the closest time it can write, one second later. */
+        created = v == 0 ? 1 : (time_t)v;
     }
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
@@ -904,14 +974,34 @@ int main(int argc, char **argv)
     if (json)
         fputs("[\n", stdout);
     for (int i = 0; i < n; i++) {
-        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, names[i]);
+        char *shown = shown_name(names[i]);
+        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, shown ? shown : "?");
         bool csv = strcmp(format, "csv") == 0;
         if (json && i > 0)
             fputs(",\n", stdout);
         else if (!json && !csv && i > 0)
             fputs("\n", stdout);
-        /* One CSV table for all scenarios: the header only before the first. */
-        int r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+        int r;
+        if (!scenario_name_ok(names[i])) {
+            /* A file the user cannot name with --scenario is not run under a name it cannot have. */
+            char *suggest = suggested_name(names[i]);
+            tco_strbuf rel = {0};
+            tco_strbuf_printf(&rel, "scenarios/%s.ini", shown ? shown : "?");
+            char *path = tco_path_join(root, tco_strbuf_str(&rel));
+            fprintf(stderr,
+                    "tco: %s: '%s' cannot be a scenario name (at most 200 letters, digits, '-', '_'); rename the "
+                    "file, e.g. to %s.ini\n",
+                    path ? path : tco_strbuf_str(&rel), shown ? shown : "?",
+                    suggest && suggest[0] ? suggest : "scenario");
+            free(path);
+            tco_strbuf_free(&rel);
+            free(suggest);
+            r = 65;
+        } else {
+            /* One CSV table for all scenarios: the header only before the first. */
+            r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+        }
+        free(shown);
         if (r != 0 && json)
             fputs("null", stdout); /* keep the array valid; the error is on stderr */
         if (r != 0 && rc == 0)

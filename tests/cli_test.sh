@@ -134,12 +134,22 @@ expect_err "--out $T/c.csv: expected a file name ending in .xlsx"
 SOURCE_DATE_EPOCH=1700000000 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e.xlsx" >/dev/null 2>&1 && ok || bad "SOURCE_DATE_EPOCH run failed"
 cmp -s "$T/c.xlsx" "$T/e.xlsx" && bad "SOURCE_DATE_EPOCH changed nothing" || ok
 member "$T/e.xlsx" docProps/core.xml 2>/dev/null | grep -q "2023-11-14T22:13:20Z" && ok || bad "created time is not 2023-11-14T22:13:20Z"
-for v in 100000000000000000 -5 abc 1.5 0; do
+# Only a plain decimal integer (reproducible-builds.org): no sign, blanks, exponent or point.
+for v in 100000000000000000 253402300800 -5 abc 1.5 1e9 ' 5 ' +5 1.0 5x 0x10; do
     SOURCE_DATE_EPOCH=$v "$TCO" --root "$SRC" --scenario cluster32 --out "$T/e2.xlsx" >"$T/out" 2>"$T/err"
-    [ $? -eq 64 ] && ok || bad "SOURCE_DATE_EPOCH=$v not refused with 64"
-    expect_err "SOURCE_DATE_EPOCH: expected whole seconds since 1970, from 1 to 253402300799, found '$v'"
+    [ $? -eq 64 ] && ok || bad "SOURCE_DATE_EPOCH='$v' not refused with 64"
+    expect_err "SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since 1970, from 0 to 253402300799, found '$v'"
 done
 [ -e "$T/e2.xlsx" ] && bad "workbook written despite a bad SOURCE_DATE_EPOCH" || ok
+# 0 and the largest value are accepted; 0 gives the same bytes a second later (libxlsxwriter
+# writes "now" for 0, so tco writes 1970-01-01T00:00:01Z).
+SOURCE_DATE_EPOCH=0 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/z1.xlsx" >/dev/null 2>"$T/err" && ok || bad "SOURCE_DATE_EPOCH=0 refused: $(cat "$T/err")"
+sleep 1.1
+SOURCE_DATE_EPOCH=0 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/z2.xlsx" >/dev/null 2>&1 && ok || bad "SOURCE_DATE_EPOCH=0 refused"
+cmp -s "$T/z1.xlsx" "$T/z2.xlsx" && ok || bad "SOURCE_DATE_EPOCH=0 is not reproducible"
+member "$T/z1.xlsx" docProps/core.xml 2>/dev/null | grep -q ">1970-01-01T00:00:01Z</dcterms:created>" && ok || bad "SOURCE_DATE_EPOCH=0: created is not 1970-01-01T00:00:01Z"
+SOURCE_DATE_EPOCH=253402300799 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/z3.xlsx" >/dev/null 2>&1 && ok || bad "SOURCE_DATE_EPOCH=253402300799 refused"
+member "$T/z3.xlsx" docProps/core.xml 2>/dev/null | grep -q ">9999-12-31T23:59:59Z</dcterms:created>" && ok || bad "created is not 9999-12-31T23:59:59Z"
 
 # Never replace something that is not a regular file.
 mkfifo "$T/fifo.xlsx"
@@ -176,6 +186,29 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); bad = [s["scenar
 grep -q "^tco: \[$n_scen/$n_scen\] team-ds4\$" "$T/all.err" && ok || bad "no progress line for the last scenario: $(tail -1 "$T/all.err")"
 run 64 --root "$SRC" --scenario all --out "$T/x.xlsx"
 expect_err "--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it"
+# A scenario file whose name cannot be a scenario name: --list marks it, --scenario all refuses
+# it by name (65) and still runs the others; its path still works.
+mkdir "$T/oddroot" "$T/oddrun"
+cp -R "$MINI/." "$T/oddroot/"
+cp "$MINI/scenarios/good.ini" "$T/oddroot/scenarios/my site.ini"
+run 0 --root "$T/oddroot" --list
+expect_out "my site          Three widgets for two years (not a scenario name: rename the file to letters, digits, '-' and '_', or give its path)"
+(cd "$T/oddrun" && "$TCO" --root "$T/oddroot" --scenario all --format json >"$T/out" 2>"$T/err")
+[ $? -eq 65 ] && ok || bad "--scenario all with 'my site.ini': exit not 65: $(cat "$T/err")"
+expect_err "tco: $T/oddroot/scenarios/my site.ini: 'my site' cannot be a scenario name (at most 200 letters, digits, '-', '_'); rename the file, e.g. to my_site.ini"
+grep -q "unknown option\|Try 'tco --help'\|--scenario 'my site'" "$T/err" && bad "--scenario all gave a usage error: $(cat "$T/err")" || ok
+n_odd=$(ls "$MINI/scenarios"/*.ini | wc -l)
+[ "$(ls "$T/oddrun/out"/*.xlsx | wc -l)" -eq "$n_odd" ] && ok || bad "--scenario all did not run the other $n_odd scenarios: $(ls "$T/oddrun/out")"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]) + 1 and d.count(None) == 1, d' "$T/out" "$n_odd" && ok || bad "--scenario all JSON lacks its null for 'my site'"
+[ -e "$T/oddrun/out/my site.xlsx" ] && bad "a workbook was written for 'my site'" || ok
+run 0 --root "$T/oddroot" --scenario "$T/oddroot/scenarios/my site.ini" --out "$T/oddrun/bypath.xlsx"
+# The same names in comparisons: the message names the option typed, or the comparison file.
+run 64 --root "$T/oddroot" --compare "my site,good" --out "$T/oddrun/c.xlsx"
+expect_err "tco: --compare 'my site': expected a scenario name (at most 200 letters, digits, '-', '_') or a path to an .ini file"
+printf '[compare]\nscenarios = good, my site\n' >"$T/oddroot/scenarios/cmp-odd.ini"
+run 65 --root "$T/oddroot" --compare cmp-odd --out "$T/oddrun/c.xlsx"
+expect_err "tco: $T/oddroot/scenarios/cmp-odd.ini [compare] scenarios: expected a scenario name (at most 200 letters, digits, '-', '_') or a path to an .ini file, found 'my site'"
+grep -q -- "--scenario" "$T/err" && bad "a comparison's message names --scenario: $(cat "$T/err")" || ok
 
 # Workbook formulas: CUMSUM is written as SUM from Year 1, a lone MAX of a column as a range.
 run 0 --root "$SRC" --scenario cluster32 --out "$T/f.xlsx"
@@ -338,6 +371,48 @@ member "$T/esc.xlsx" xl/sharedStrings.xml | grep -qF 'scenario a_x005F_x0041_ ('
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
 expect_out "75  CNY"
+
+# Every shipped INI file passes the line checks (none continues a line, quotes are closed, ...):
+# whatever the model then says about it, no message names one of its lines.
+for f in "$SRC"/scenarios/*.ini "$SRC"/pricing/*.ini "$SRC"/templates/*.ini "$SRC"/tests/fixtures/roots/*/*/*.ini; do
+    "$TCO" --root "$MINI" --scenario "$f" --out "$T/shipped.xlsx" >/dev/null 2>"$T/err"
+    case "$(head -n 1 "$T/err")" in
+    "tco: $f:"[0-9]*) bad "shipped $f fails the INI line checks: $(cat "$T/err")" ;;
+    *) ok ;;
+    esac
+done
+
+# INI files at the limits are answered in seconds: about 940,000 keys in 8 MiB (the 250,000-key
+# limit refuses it), and 250,000 keys at the limit (read, then refused as no scenario).
+python3 - "$T/k940k.ini" "$T/k250k.ini" <<'PY'
+import sys
+def write(path, keys, per, size):
+    lines = []
+    for i in range(keys):
+        if i % per == 0:
+            lines.append("[s%d]" % (i // per))
+        lines.append("k%x=" % i)
+    body = sum(len(l) + 1 for l in lines)
+    width, extra = divmod(size - body, keys)
+    with open(path, "w") as f:
+        i = 0
+        for l in lines:
+            if l.startswith("k"):
+                l += "1" * (width + (i < extra))
+                i += 1
+            f.write(l + "\n")
+write(sys.argv[1], 940000, 1000, 8 * 1024 * 1024)
+write(sys.argv[2], 250000, 10, 8 * 1024 * 1024)
+PY
+[ "$(wc -c <"$T/k940k.ini")" -eq 8388608 ] && ok || bad "k940k.ini is not 8 MiB"
+start=$(date +%s)
+run 65 --root "$MINI" --scenario "$T/k940k.ini" --out "$T/k.xlsx"
+expect_err "k940k.ini:250252: more than 250000 keys; that is the limit for one file (split it)"
+run 65 --root "$MINI" --scenario "$T/k250k.ini" --out "$T/k.xlsx"
+expect_err "k250k.ini: expected a [scenario] section, found none"
+took=$(($(date +%s) - start))
+# Generous for sanitizer builds; an unsanitized build takes about a second for both.
+[ "$took" -le 60 ] && ok || bad "the two 8 MiB INI files took $took s"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

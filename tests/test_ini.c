@@ -1,0 +1,337 @@
+/* test_ini.c - the INI reader's hash index, its limits and tco_ini_set(), on
+ * files generated into a temporary folder. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ini.h"
+#include "strbuf.h"
+#include "suites.h"
+
+static char tmp_dir[] = "/tmp/tco_test_ini.XXXXXX";
+static int n_files;
+
+static int suite_init(void)
+{
+    return mkdtemp(tmp_dir) == NULL ? -1 : 0;
+}
+
+static int suite_clean(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Write @p text to a new file in the temporary folder; returns its path (heap). */
+static char *write_file(const tco_strbuf *text)
+{
+    tco_strbuf p = {0};
+    tco_strbuf_printf(&p, "%s/f%d.ini", tmp_dir, n_files++);
+    char *path = tco_strbuf_take(&p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fwrite(tco_strbuf_str(text), 1, text->len, f), text->len);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    return path;
+}
+
+/* Load @p text; returns the error and fills @p ini and @p d. */
+static tco_error load_text(const tco_strbuf *text, tco_ini *ini, tco_diag *d)
+{
+    char *path = write_file(text);
+    tco_error e = tco_ini_load(path, "t.ini", ini, d);
+    free(path);
+    return e;
+}
+
+static tco_error load_str(const char *text, tco_ini *ini, tco_diag *d)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, text);
+    tco_error e = load_text(&b, ini, d);
+    tco_strbuf_free(&b);
+    return e;
+}
+
+/* Sections s0..s(ns-1) with keys k0..k(per-1) each, value "SECTION/KEY". */
+static void grid(tco_strbuf *b, int ns, int per)
+{
+    for (int s = 0; s < ns; s++) {
+        tco_strbuf_printf(b, "[S%d]\n", s);
+        for (int k = 0; k < per; k++)
+            tco_strbuf_printf(b, "K%d = %d/%d\n", k, s, k);
+    }
+}
+
+/* 20,000 keys in 400 sections: every lookup finds its own value, in any case. */
+static void test_index_finds_every_key(void)
+{
+    tco_strbuf b = {0};
+    grid(&b, 400, 50);
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_text(&b, &ini, &d), TCO_OK);
+    tco_strbuf_free(&b);
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 400);
+    int wrong = 0;
+    for (int s = 0; s < 400; s++) {
+        char sec[32], key[32], want[32];
+        snprintf(sec, sizeof sec, s % 2 ? "s%d" : "S%d", s);
+        for (int k = 0; k < 50; k++) {
+            snprintf(key, sizeof key, k % 3 ? "k%d" : "K%d", k);
+            snprintf(want, sizeof want, "%d/%d", s, k);
+            const char *v = tco_ini_get(&ini, sec, key);
+            wrong += v == NULL || strcmp(v, want) != 0;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "s%d", s);
+        wrong += strcmp(tco_ini_section_name(&ini, s), name) != 0; /* file order, lower-case */
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_PTR_NULL(tco_ini_get(&ini, "s1", "k50"));
+    CU_ASSERT_PTR_NULL(tco_ini_get(&ini, "s400", "k0"));
+    CU_ASSERT_PTR_NULL(tco_ini_get(&ini, "s1", "k"));
+    CU_ASSERT_PTR_NULL(tco_ini_get(&ini, "s1:k0", ""));
+    CU_ASSERT(tco_ini_has_section(&ini, "S399"));
+    CU_ASSERT(!tco_ini_has_section(&ini, "s400"));
+    CU_ASSERT_STRING_EQUAL(tco_ini_section_as_written(&ini, "s17"), "S17");
+    CU_ASSERT_STRING_EQUAL(tco_ini_section_as_written(&ini, "nosuch"), "nosuch");
+    CU_ASSERT_PTR_NULL(tco_ini_section_name(&ini, 400));
+    int n = 0;
+    const char **keys = tco_ini_keys(&ini, "S7", &n);
+    CU_ASSERT_EQUAL_FATAL(n, 50);
+    CU_ASSERT_STRING_EQUAL(keys[0], "s7:k0");
+    CU_ASSERT_STRING_EQUAL(keys[49], "s7:k49");
+    free(keys);
+    CU_ASSERT_PTR_NULL(tco_ini_keys(&ini, "s400", &n));
+    CU_ASSERT_EQUAL(n, 0);
+    tco_ini_free(&ini);
+}
+
+/* Values as iniparser reads them, quoting and comments included. */
+static void test_values_as_iniparser_reads_them(void)
+{
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_str("; a comment\n\n[A b]\n"
+                                   "  Spaced Key   =   plain value   \n"
+                                   "quoted = \" keeps blanks; and # \" ; a comment\n"
+                                   "single = 'it \"is\"' # a comment\n"
+                                   "empty =\n"
+                                   "empty_quoted = \"\" ; nothing\n"
+                                   "inner = say \"hi\" to C:\\dir\n"
+                                   "slash = \"C:\\dir\\\"\n"
+                                   "[other]\nquoted = 2\n",
+                                   &ini, &d),
+                          TCO_OK);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "spaced key"), "plain value");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "A B", "quoted"), " keeps blanks; and # ");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "single"), "it \"is\"");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "empty"), "");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "empty_quoted"), "");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "inner"), "say \"hi\" to C:\\dir");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "a b", "slash"), "C:\\dir\\");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "other", "quoted"), "2");
+    CU_ASSERT_STRING_EQUAL(tco_ini_section_as_written(&ini, "a b"), "A b");
+    tco_ini_free(&ini);
+}
+
+/* Long names are compared whole: two 700-byte keys that differ in the last byte are two keys. */
+static void test_long_names_are_distinct(void)
+{
+    tco_strbuf b = {0};
+    char sec[401], key[701];
+    memset(sec, 's', 400);
+    sec[400] = '\0';
+    memset(key, 'k', 700);
+    key[700] = '\0';
+    tco_strbuf_printf(&b, "[%s]\n%s = 1\n", sec, key);
+    key[699] = 'x';
+    tco_strbuf_printf(&b, "%s = 2\n", key);
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    tco_error e = load_text(&b, &ini, &d);
+    tco_strbuf_free(&b);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, sec, key), "2");
+    key[699] = 'k';
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, sec, key), "1");
+    tco_ini_free(&ini);
+}
+
+static void expect_refusal(const tco_strbuf *b, tco_error code, const char *fragment)
+{
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(load_text(b, &ini, &d), code);
+    if (strstr(d.message, fragment) == NULL) {
+        fprintf(stderr, "\nexpected '%s' in '%s'\n", fragment, d.message);
+        CU_FAIL("message");
+    }
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 0); /* nothing half-loaded */
+    tco_ini_free(&ini);
+}
+
+/* Duplicates are found whatever the case, naming the first line; the same key in two sections is fine. */
+static void test_duplicates(void)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "[a]\nx = 1\n[B]\nx = 2\n[b]\n");
+    expect_refusal(&b, TCO_ERR_DUPLICATE, "t.ini:5: duplicate section [b] (first at line 3)");
+    tco_strbuf_free(&b);
+    grid(&b, 300, 10);
+    tco_strbuf_append(&b, "[S300]\nk1 = 1\nK1 = 2\n");
+    expect_refusal(&b, TCO_ERR_DUPLICATE, "t.ini:3303: [S300] K1: duplicate key (first at line 3302)");
+    tco_strbuf_free(&b);
+}
+
+/* Each limit: a file at it loads, one more is refused naming the line. */
+static void test_limits(void)
+{
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    tco_strbuf b = {0};
+    grid(&b, 1, TCO_INI_MAX_SECTION_KEYS);
+    CU_ASSERT_EQUAL(load_text(&b, &ini, &d), TCO_OK);
+    tco_ini_free(&ini);
+    tco_strbuf_append(&b, "one_more = 1\n");
+    expect_refusal(&b, TCO_ERR_INI, "t.ini:1002: [S0] has more than 1000 keys; that is the limit for one section");
+    tco_strbuf_free(&b);
+
+    for (int s = 0; s < TCO_INI_MAX_SECTIONS; s++)
+        tco_strbuf_printf(&b, "[%d]\n", s);
+    CU_ASSERT_EQUAL(load_text(&b, &ini, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), TCO_INI_MAX_SECTIONS);
+    tco_ini_free(&ini);
+    tco_strbuf_append(&b, "[last]\n");
+    expect_refusal(&b, TCO_ERR_INI, "t.ini:50001: more than 50000 sections; that is the limit for one file");
+    tco_strbuf_free(&b);
+
+    grid(&b, TCO_INI_MAX_KEYS / 1000, 1000);
+    CU_ASSERT_EQUAL_FATAL(load_text(&b, &ini, &d), TCO_OK);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "s249", "k999"), "249/999");
+    tco_ini_free(&ini);
+    tco_strbuf_append(&b, "[more]\nk = 1\n");
+    expect_refusal(&b, TCO_ERR_INI, "t.ini:250252: more than 250000 keys; that is the limit for one file");
+    tco_strbuf_free(&b);
+}
+
+/* tco_ini_set: an existing key changes in place, a new key goes last in its section, a new
+ * section last in the file; thousands of new keys grow the index and stay findable. */
+static void test_set_keeps_the_index(void)
+{
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_str("[Facility]\npue = 1.3\nprice = 0.7\n", &ini, &d), TCO_OK);
+    CU_ASSERT(tco_ini_set(&ini, "FACILITY", "PUE", "1.45"));
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "facility", "pue"), "1.45");
+    CU_ASSERT(tco_ini_set(&ini, "facility", "racks", "4"));
+    int n = 0;
+    const char **keys = tco_ini_keys(&ini, "facility", &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(keys[0], "facility:pue");
+    CU_ASSERT_STRING_EQUAL(keys[2], "facility:racks");
+    free(keys);
+    CU_ASSERT(tco_ini_set(&ini, "D-M", "price", "80000"));
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 2);
+    CU_ASSERT_STRING_EQUAL(tco_ini_section_name(&ini, 1), "d-m");
+    CU_ASSERT_STRING_EQUAL(tco_ini_section_as_written(&ini, "d-m"), "D-M");
+    CU_ASSERT_EQUAL(ini.n_sections, 2);
+    CU_ASSERT_STRING_EQUAL(ini.sections[1], "D-M");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "d-m", "PRICE"), "80000");
+    int wrong = 0;
+    for (int i = 0; i < 3000; i++) {
+        char sec[32], key[32], val[32];
+        snprintf(sec, sizeof sec, "new%d", i % 700);
+        snprintf(key, sizeof key, "key%d", i);
+        snprintf(val, sizeof val, "%d", i);
+        wrong += !tco_ini_set(&ini, sec, key, val);
+    }
+    for (int i = 0; i < 3000; i++) {
+        char sec[32], key[32], val[32];
+        snprintf(sec, sizeof sec, "NEW%d", i % 700);
+        snprintf(key, sizeof key, "KEY%d", i);
+        snprintf(val, sizeof val, "%d", i);
+        const char *v = tco_ini_get(&ini, sec, key);
+        wrong += v == NULL || strcmp(v, val) != 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 702);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "facility", "price"), "0.7");
+    CU_ASSERT(!tco_ini_set(&ini, "facility", "pue", NULL));
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "facility", "pue"), "1.45");
+    tco_ini_free(&ini);
+}
+
+/* The longest line: 1,022 bytes with LF, 1,021 with CRLF (iniparser's buffer holds the CR too). */
+static void test_longest_line(void)
+{
+    char value[1100];
+    memset(value, 'v', sizeof value);
+    size_t prefix = strlen("key = ");
+    const char *ends[] = {"\n", "\r\n"};
+    for (int crlf = 0; crlf < 2; crlf++)
+        for (int extra = 0; extra < 2; extra++) {
+            tco_strbuf b = {0};
+            int len = TCO_INI_MAX_LINE - crlf + extra;
+            tco_strbuf_printf(&b, "[s]%skey = %.*s%sother = 1%s", ends[crlf], len - (int)prefix, value, ends[crlf],
+                              ends[crlf]);
+            tco_ini ini = {0};
+            tco_diag d = {0};
+            tco_error e = load_text(&b, &ini, &d);
+            CU_ASSERT_EQUAL(e, extra ? TCO_ERR_INI : TCO_OK);
+            if (extra) {
+                CU_ASSERT_PTR_NOT_NULL(strstr(d.message, crlf ? "t.ini:2: line is 1022 bytes long; at most 1021 are "
+                                                                "allowed with CRLF line ends"
+                                                              : "t.ini:2: line is 1023 bytes long; at most 1022 are "
+                                                                "allowed"));
+            } else {
+                const char *v = tco_ini_get(&ini, "s", "key");
+                CU_ASSERT(v != NULL && strlen(v) == (size_t)len - prefix);
+                CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "s", "other"), "1");
+            }
+            tco_ini_free(&ini);
+            tco_strbuf_free(&b);
+        }
+}
+
+/* A zeroed or freed file answers "absent", and can be set into. */
+static void test_empty_file(void)
+{
+    tco_ini ini = {0};
+    int n = 5;
+    CU_ASSERT_PTR_NULL(tco_ini_get(&ini, "a", "b"));
+    CU_ASSERT(!tco_ini_has_section(&ini, "a"));
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 0);
+    CU_ASSERT_PTR_NULL(tco_ini_keys(&ini, "a", &n));
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT(tco_ini_set(&ini, "a", "b", "c"));
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(&ini, "A", "B"), "c");
+    tco_ini_free(&ini);
+    tco_ini_free(&ini);
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(load_str("; only a comment\n", &ini, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_ini_section_count(&ini), 0);
+    tco_ini_free(&ini);
+}
+
+CU_ErrorCode register_ini_suite(void)
+{
+    CU_pSuite s = CU_add_suite("ini", suite_init, suite_clean);
+    if (s == NULL || !CU_add_test(s, "the index finds each of 20,000 keys", test_index_finds_every_key) ||
+        !CU_add_test(s, "values as iniparser reads them", test_values_as_iniparser_reads_them) ||
+        !CU_add_test(s, "long names compared whole", test_long_names_are_distinct) ||
+        !CU_add_test(s, "duplicate sections and keys", test_duplicates) ||
+        !CU_add_test(s, "limits: at the limit loads, one more refused", test_limits) ||
+        !CU_add_test(s, "tco_ini_set keeps the index in step", test_set_keeps_the_index) ||
+        !CU_add_test(s, "the longest line, LF and CRLF", test_longest_line) ||
+        !CU_add_test(s, "an empty file", test_empty_file))
+        return CU_get_error();
+    return CUE_SUCCESS;
+}
