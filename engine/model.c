@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <strings.h>
 
 #include "ini.h"
@@ -475,9 +476,20 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
     if ((size_t)(dot - arg) >= sizeof out->section || (size_t)(eq - dot - 1) >= sizeof out->key ||
         strlen(eq + 1) >= sizeof out->value)
         return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.60s: section, key or value too long", arg);
-    for (const char *p = eq + 1; *p; p++)
-        if ((unsigned char)*p < 0x20)
-            return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.60s: control characters are not allowed", arg);
+    /* The value may reach the workbook (a text input, the note on Inputs): text a workbook holds.
+     * The message shows the argument up to the bad byte only. */
+    size_t bad = 0;
+    long cp = 0;
+    bool xml_ok = tco_xml_text_valid(arg, strlen(arg), &bad, &cp);
+    const char *ctl = strpbrk(arg, "\t\r\n");
+    if (xml_ok && ctl != NULL)
+        bad = (size_t)(ctl - arg), cp = (unsigned char)*ctl;
+    if (!xml_ok || ctl != NULL)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.*s...: %s at byte %zu; expected UTF-8 text without control "
+                            "characters, U+FFFE or U+FFFF",
+                            (int)tco_utf8_prefix(arg, bad < 60 ? bad : 60), arg,
+                            cp < 0 ? "not valid UTF-8" : cp < 0x20 ? "a control character" : "a non-character",
+                            bad + 1);
     snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
     snprintf(out->value, sizeof out->value, "%s", eq + 1);
@@ -628,6 +640,35 @@ static tco_error input_value(loader *ld, const tco_item *it, const char *place, 
 
 /* Values of a per-tier input: `from = tier.KEY` read from every tier row (the scenario's
  * [ROW] KEY overrides the catalog's); a row without the key takes `default` if given. */
+/* Most UTF-16 units of the per-row notes in a per-tier input's source: the source shares a cell
+ * with the label, the catalog path and the template's note (each at most one INI line). */
+#define TIER_NOTES_MAX 8000
+
+/* Append one per-row note to @p notes while they fit TIER_NOTES_MAX; otherwise count it in *@p untold. */
+static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *one = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (one)
+        vsnprintf(one, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (one == NULL) {
+        notes->failed = true;
+        return;
+    }
+    if (*untold == 0 && tco_xlsx_text_units(tco_strbuf_str(notes)) + tco_xlsx_text_units(one) <= TIER_NOTES_MAX)
+        tco_strbuf_append(notes, one);
+    else
+        (*untold)++;
+    free(one);
+}
+
 static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
 {
     const tco_ini *t = &ld->template_ini;
@@ -647,6 +688,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         return oom(ld);
     const tco_ini *cat = &ld->catalog[ld->tier_file];
     tco_strbuf notes = {0};
+    size_t untold = 0; /* rows past the note budget */
     tco_error e = TCO_OK;
     for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
         const char *row = m->tier_names[r];
@@ -661,7 +703,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
                 break;
             }
             value = def;
-            tco_strbuf_printf(&notes, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
+            tier_note(&notes, &untold, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
         } else if (src == &ld->scenario) {
             int ov = override_of(ld, row, key);
             if (ov >= 0) { /* a --set: quotes do not replace this row (tco_model_apply_quotes) */
@@ -673,10 +715,10 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
                 else {
                     free(it->tier_set[r]);
                     it->tier_set[r] = arg;
-                    tco_strbuf_printf(&notes, "%s%s: --set %s", notes.len ? "; " : "", row, arg);
+                    tier_note(&notes, &untold, "%s%s: --set %s", notes.len ? "; " : "", row, arg);
                 }
             } else
-                tco_strbuf_printf(&notes, "%s%s: scenario override", notes.len ? "; " : "", row);
+                tier_note(&notes, &untold, "%s%s: scenario override", notes.len ? "; " : "", row);
             char basis_key[300];
             snprintf(basis_key, sizeof basis_key, "%s_source", key);
             if (!mark_consumed(ld, row, key) || !mark_consumed(ld, row, basis_key))
@@ -690,6 +732,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
     }
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
+    if (untold)
+        tco_strbuf_printf(&notes, "; %zu more rows not from the catalog (see the tier table)", untold);
     if (notes.len)
         tco_strbuf_printf(&b, " (%s)", tco_strbuf_str(&notes));
     tco_strbuf_free(&notes);

@@ -368,6 +368,13 @@ cp "$MINI/scenarios/good.ini" "$T/a_x0041_.ini"
 run 0 --root "$MINI" --scenario "$T/a_x0041_.ini" --out "$T/esc.xlsx"
 member "$T/esc.xlsx" xl/sharedStrings.xml | grep -qF 'scenario a_x005F_x0041_ (' && ok || bad "the scenario name was not escaped"
 
+# --set text a workbook cannot hold is refused before anything is read (U+FFFF, a control character).
+run 64 --root "$SRC" --scenario cluster32 --set "scenario.title=A$(printf '\357\277\277')" --out "$T/badset.xlsx"
+expect_err "--set scenario.title=A...: a non-character at byte 17"
+run 64 --root "$SRC" --scenario cluster32 --set "scenario.title=A$(printf '\001')" --out "$T/badset.xlsx"
+expect_err "a control character at byte 17"
+[ ! -e "$T/badset.xlsx" ] && ok || bad "a workbook was written for a refused --set"
+
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
 expect_out "75  CNY"

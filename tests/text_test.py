@@ -177,5 +177,20 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 65 and "[input.mode] values: the list is 256 bytes" in r.stderr,
           "list: a 256-byte list is refused when read: %s" % r.stderr)
 
+    # 5. Text built from a variable number of parts stays within a cell: 3,000 tier rows without
+    #    the `extra` key each take the default, and the input's source names the first ones and
+    #    counts the rest instead of growing to 90,000 characters.
+    many = os.path.join(tmp, "many")
+    shutil.copytree(MINI, many)
+    rows = "".join("[t%d]\nsize = %d\nkind = plain\n\n" % (i, i % 7 + 1) for i in range(3000))
+    open(os.path.join(many, "pricing", "tiers.ini"), "a", encoding="utf-8").write("\n" + rows)
+    r, book = run_tco(many, "--scenario", "tiered")
+    check(r.returncode == 0, "many tiers: exit %d: %s" % (r.returncode, r.stderr))
+    parts = parts_parse(book, "many tiers: every part parses")
+    sst = parts.get("xl/sharedStrings.xml", "")
+    m = re.search(r"<t[^>]*>([^<]*key extra of each tier \(small: not in the catalog, 0;[^<]*)</t>", sst)
+    check(m is not None and "more rows not from the catalog (see the tier table)" in m.group(1)
+          and len(m.group(1)) < 32767, "many tiers: the source lists the first rows and counts the rest")
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
