@@ -972,14 +972,26 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         }
     }
     /* Say so when this is a what-if (--set) or priced from quotes. */
+    /* 64 --set values of up to 512 bytes, each with its prior value, could pass a cell: the note
+     * lists them up to about half a cell and counts the rest (Inputs shows every one). */
     tco_strbuf whatif = {0};
+    size_t untold = 0;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].original) {
             char num[32];
             tco_format_double(m->items[i].value, num);
-            tco_strbuf_printf(&whatif, "%s%s = %s (was %s)", whatif.len ? ", " : "", m->items[i].name,
+            tco_strbuf one = {0};
+            tco_strbuf_printf(&one, "%s%s = %s (was %s)", whatif.len ? ", " : "", m->items[i].name,
                               m->items[i].text ? m->items[i].text : num, m->items[i].original);
+            if (untold == 0 && tco_xlsx_text_units(tco_strbuf_str(&whatif)) +
+                                       tco_xlsx_text_units(tco_strbuf_str(&one)) <= TCO_XLSX_CELL_MAX / 2)
+                tco_strbuf_append(&whatif, tco_strbuf_str(&one));
+            else
+                untold++;
+            tco_strbuf_free(&one);
         }
+    if (untold)
+        tco_strbuf_printf(&whatif, "; %zu more (the Inputs sheet shows each value before --set)", untold);
     if (whatif.len) {
         row++;
         tco_strbuf note = {0};
