@@ -754,13 +754,35 @@ static void free_list(char **list, size_t n)
     free(list);
 }
 
+/* True if @p path ends with a whole zip end-of-central-directory record (signature PK\5\6, then 18 bytes,
+ * the last two the comment length, then exactly that comment).  minizip accepts a record missing its last
+ * byte, so a file cut by one byte would otherwise pass. */
+static bool zip_end_whole(const char *path)
+{
+    FILE *f = fopen(path, "rbe");
+    if (f == NULL)
+        return false;
+    unsigned char tail[22 + 65535];
+    bool ok = false;
+    if (fseeko(f, 0, SEEK_END) == 0) {
+        off_t size = ftello(f);
+        size_t n = size < (off_t)sizeof tail ? (size_t)size : sizeof tail;
+        if (size >= 22 && fseeko(f, size - (off_t)n, SEEK_SET) == 0 && fread(tail, 1, n, f) == n)
+            for (size_t i = n - 22 + 1; i-- > 0 && !ok;)
+                ok = tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6 &&
+                     i + 22 + (size_t)(tail[i + 20] | tail[i + 21] << 8) == n;
+    }
+    fclose(f);
+    return ok;
+}
+
 tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expected_sheets, tco_diag *diag)
 {
     verifier v = {.name = name ? name : path, .diag = diag, .err = TCO_OK};
     char *buf = malloc(XML_CHUNK);
     if (buf == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    unzFile z = unzOpen64(path);
+    unzFile z = zip_end_whole(path) ? unzOpen64(path) : NULL;
     if (z == NULL) {
         free(buf);
         return vfail(&v, "not a complete zip archive (no readable central directory: cut short?)");
