@@ -8,10 +8,10 @@ secs=$1
 build=$2
 src=$3
 shift 3
-harnesses=${*:-formula scenario quotes}
+harnesses=${*:-formula scenario quotes workbook}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/seed-formula"
+mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/workbook" "$work/seed-formula"
 # One file per formula of the fixture cases.
 i=0
 grep -h '^formula:' "$src"/tests/fixtures/formulas/*.test | sed 's/^formula: *//' | while IFS= read -r f; do
@@ -27,6 +27,8 @@ for h in $harnesses; do
     formula) seeds="$work/seed-formula" ;;
     scenario) seeds="$src/scenarios $src/tests/fixtures/roots/mini/scenarios $src/tests/fixtures/bad/scenarios" ;;
     quotes) seeds="$src/tests/fixtures/quotes $src/tests/fixtures/bad/quotes" ;;
+    # Scenarios for the mini root first (they load), then the others for their shapes.
+    workbook) seeds="$src/tests/fixtures/roots/mini/scenarios $src/scenarios $src/tests/fixtures/bad/scenarios" ;;
     esac
     echo "== fuzz_$h for ${secs}s"
     # shellcheck disable=SC2086
