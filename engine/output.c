@@ -258,6 +258,7 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
     /* The library opens the descriptor's inode through /proc, never a name in the folder. */
     snprintf(out->write_path, sizeof out->write_path, "/proc/self/fd/%d", out->fd);
     struct stat a, b;
+    errno = 0;
     if (stat(out->write_path, &a) != 0 || fstat(out->fd, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE,
                          "%s: cannot reach the temporary through %s (is /proc mounted?): %s", path, out->write_path,
