@@ -485,7 +485,8 @@ typedef struct verifier {
     const char *part;
     part_kind kind;
     char *base; /* folder of the part a .rels part describes ("xl/"), heap */
-    XML_Parser parser;
+    XML_Parser parser; /* the one in use: plain or ns */
+    XML_Parser plain, ns; /* made once, reset for each part (a new parser per part costs more than parsing) */
 } verifier;
 
 static const char REL_NS[] = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -710,12 +711,20 @@ static void check_entry(verifier *v, unzFile z, const char *part, const unz_file
         return;
     }
     /* The parts that describe the package are read with namespaces and a handler; the rest (the bulk:
-     * worksheets, shared strings) only parsed, which is about twice as fast. */
-    v->parser = !xml ? NULL : v->kind == PART_OTHER ? XML_ParserCreate(NULL) : XML_ParserCreateNS(NULL, '|');
-    if (xml && v->parser == NULL) {
-        unzCloseCurrentFile(z);
-        nomem(v);
-        return;
+     * worksheets, shared strings) only parsed, which is faster. */
+    v->parser = NULL;
+    if (xml) {
+        XML_Parser *slot = v->kind == PART_OTHER ? &v->plain : &v->ns;
+        if (*slot != NULL)
+            XML_ParserReset(*slot, NULL);
+        else
+            *slot = v->kind == PART_OTHER ? XML_ParserCreate(NULL) : XML_ParserCreateNS(NULL, '|');
+        v->parser = *slot;
+        if (v->parser == NULL) {
+            unzCloseCurrentFile(z);
+            nomem(v);
+            return;
+        }
     }
     if (v->parser && v->kind != PART_OTHER) {
         XML_SetUserData(v->parser, v);
@@ -743,8 +752,6 @@ static void check_entry(verifier *v, unzFile z, const char *part, const unz_file
         vfail(v, "%s: CRC-32 mismatch (the data is not what was written)", part);
     else if (v->err == TCO_OK && rc != UNZ_OK)
         vfail(v, "%s: the entry cannot be closed (zip error %d)", part, rc);
-    if (v->parser)
-        XML_ParserFree(v->parser);
     v->parser = NULL;
 }
 
@@ -815,6 +822,10 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
     unzClose(z);
     free(buf);
     free(v.base);
+    if (v.plain)
+        XML_ParserFree(v.plain);
+    if (v.ns)
+        XML_ParserFree(v.ns);
 
     if (v.err == TCO_OK) {
         qsort(v.parts, v.n_parts, sizeof *v.parts, cmp_str);
