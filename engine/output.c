@@ -108,19 +108,31 @@ static long temp_name_pid(const char *name)
     return strcmp(p, ".tmp") == 0 ? pid : 0;
 }
 
+/* @p fd moved above the standard descriptors 0-2 (close-on-exec): when tco was started with one of them
+ * closed, nothing of ours may sit there, where stderr redirection or a library's stdio would reach it. */
+static int above_stdio(int fd)
+{
+    if (fd < 0 || fd > STDERR_FILENO)
+        return fd;
+    int nfd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return nfd;
+}
+
 /* Remove the temporaries that killed runs left in the folder @p dirfd: regular files of this user with a
  * temporary's exact name, whose process is gone and whose lock nobody holds.  Never follows a link, never
  * opens anything but a regular file (O_NONBLOCK: a FIFO swapped in meanwhile cannot block). */
 static void sweep_stale(int dirfd)
 {
-    int dfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+    int dfd = above_stdio(openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (d == NULL) {
         if (dfd >= 0)
             close(dfd);
         return;
     }
-    rewinddir(d);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid = temp_name_pid(e->d_name);
@@ -170,7 +182,7 @@ static bool name_is_fd(int dirfd, const char *name, int fd)
 
 static void output_close(tco_output *out)
 {
-    if (out->saved_stderr >= 0)
+    if (out->captured >= 0)
         tco_output_loud(out, NULL);
     if (out->fd >= 0)
         close(out->fd);
@@ -206,7 +218,8 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot examine the target: %s", path, strerror(errno));
         goto fail;
     }
-    out->dirfd = open(out->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* O_PATH: a folder others may write into but not list (mode 0733) still works; the sweep needs to list. */
+    out->dirfd = above_stdio(open(out->dir, O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (out->dirfd < 0) {
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot open folder '%s': %s", path, out->dir,
                          strerror(errno));
@@ -220,7 +233,7 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
         char rnd[RAND_LEN + 1];
         random_part(rnd);
         snprintf(name, sizeof name, ".tco-%ld-%s.tmp", (long)getpid(), rnd);
-        int fd = openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+        int fd = above_stdio(openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
         if (fd < 0) {
             err = errno;
             if (err == EEXIST || err == EINTR)
@@ -276,23 +289,26 @@ fail:
 
 void tco_output_quiet(tco_output *out)
 {
-    if (out->saved_stderr >= 0)
+    if (out->captured >= 0)
         return;
     fflush(stderr);
-    int mfd = memfd_create("tco-stderr", MFD_CLOEXEC);
-    if (mfd < 0)
+    /* A closed stderr is occupied too, so that no file the library opens meanwhile lands on fd 2. */
+    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    if (saved < 0 && errno != EBADF)
         return;
-    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-    if (saved < 0 || dup2(mfd, STDERR_FILENO) < 0) {
+    int mfd = above_stdio(memfd_create("tco-stderr", MFD_CLOEXEC));
+    if (mfd < 0 || dup2(mfd, STDERR_FILENO) < 0) {
         if (saved >= 0)
             close(saved);
-        close(mfd);
+        if (mfd >= 0)
+            close(mfd);
         return;
     }
-    out->saved_stderr = saved;
+    out->saved_stderr = saved < 0 ? -2 : saved;
     out->captured = mfd;
 #ifdef TCO_SANITIZER_REPORTS
-    __sanitizer_set_report_fd((void *)(intptr_t)saved);
+    if (saved >= 0)
+        __sanitizer_set_report_fd((void *)(intptr_t)saved);
 #endif
 }
 
@@ -355,15 +371,19 @@ void tco_output_loud(tco_output *out, char **detail)
 {
     if (detail)
         *detail = NULL;
-    if (out->saved_stderr < 0)
+    if (out->captured < 0)
         return;
     fflush(stderr);
-    dup2(out->saved_stderr, STDERR_FILENO);
-    close(out->saved_stderr);
-    out->saved_stderr = -1;
+    if (out->saved_stderr >= 0) {
+        dup2(out->saved_stderr, STDERR_FILENO);
+        close(out->saved_stderr);
 #ifdef TCO_SANITIZER_REPORTS
-    __sanitizer_set_report_fd((void *)(intptr_t)STDERR_FILENO);
+        __sanitizer_set_report_fd((void *)(intptr_t)STDERR_FILENO);
 #endif
+    } else {
+        close(STDERR_FILENO); /* it was closed when tco started */
+    }
+    out->saved_stderr = -1;
     tco_strbuf text = {0};
     char buf[4096];
     ssize_t n;
@@ -406,7 +426,7 @@ static mode_t current_umask(void)
 
 tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *diag)
 {
-    if (out->saved_stderr >= 0)
+    if (out->captured >= 0)
         tco_output_loud(out, NULL);
     if (out->fd < 0)
         return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: no temporary to put in place", out->path);
@@ -441,7 +461,8 @@ tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *d
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE,
                          "%s: the temporary '%s' was removed or replaced by another program while tco wrote it",
                          out->path, out->tmp);
-    if (e == TCO_OK && rename(out->tmp, out->path) != 0)
+    /* In the folder opened at the start, whatever happens to the path's folders meanwhile. */
+    if (e == TCO_OK && renameat(out->dirfd, base_of(out->tmp), out->dirfd, base_of(out->path)) != 0)
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished workbook into place: %s", out->path,
                          strerror(errno));
     if (e != TCO_OK) {

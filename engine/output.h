@@ -52,15 +52,15 @@ typedef struct tco_output {
     char write_path[32];
     /** Descriptor of the temporary (O_RDWR, close-on-exec, flock held); -1 when closed. */
     int fd;
-    /** Descriptor of the folder, for *at() calls; -1 when closed. */
+    /** Descriptor of the folder (O_PATH), for the *at() calls; -1 when closed. */
     int dirfd;
     /** True when a regular file exists at the target; then @c old is its lstat(). */
     bool replacing;
     /** The replaced file's lstat() (mode, owner, group), when @c replacing. */
     struct stat old;
-    /** While quiet: a duplicate of the real stderr; otherwise -1. */
+    /** While quiet: a duplicate of the real stderr (-2: stderr was closed); otherwise -1. */
     int saved_stderr;
-    /** While quiet: the memory file that fd 2 points to; otherwise -1. */
+    /** While quiet: the memory file that fd 2 points to; otherwise -1 (then not quiet). */
     int captured;
 } tco_output;
 

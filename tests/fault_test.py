@@ -19,7 +19,9 @@
    libxlsxwriter "[ERROR]" line), the old workbook byte-identical, no temporary left.
 6. Owner and mode kept: a 0600 workbook of uid 1000 replaced by a root run keeps
    1000:1000 and 0600; a new workbook gets 0666 minus the umask; a run as uid
-   1000 that cannot keep a group clears the group bits.
+   1000 that cannot keep a group clears the group bits; uid 1000 can write into
+   a folder it may not list (0733).
+Also: with stderr closed (2>&-) the workbook is whole and nothing else appears.
 Usage: fault_test.py TCO_BINARY PROJECT_ROOT.  Last line: "N passed, N failed".
 Needs root for 4-6 (CI runs as root); without root or unshare those parts say
 why they are skipped.
@@ -159,6 +161,14 @@ try:
     check(len(fifos) == 2 and all(stat.S_ISFIFO(os.lstat(os.path.join(d, f)).st_mode) for f in fifos),
           "the FIFOs stay FIFOs, nothing else is left: %s" % sorted(os.listdir(d)))
 
+    # stderr closed: nothing of tco's lands on fd 2, the workbook is whole.
+    d = os.path.join(work, "closed-stderr")
+    os.mkdir(d)
+    target = os.path.join(d, "book.xlsx")
+    rc, out = sh('"%s" --root "%s" --scenario cluster32 --out "%s" >/dev/null 2>&-' % (tco, root, target))
+    check(rc == 0 and read(target) == new and os.listdir(d) == ["book.xlsx"],
+          "with stderr closed the workbook is whole and alone: %d %s %s" % (rc, out, os.listdir(d)))
+
     # 3. Stale temporaries.
     d = os.path.join(work, "stale")
     os.mkdir(d)
@@ -275,6 +285,15 @@ try:
         if not can_run:
             print("SKIP: uid 1000 cannot run %s (or setpriv is missing)" % tco)
         else:
+            # A drop box (root's folder, mode 0733: uid 1000 may write but not list).
+            drop = os.path.join(work, "dropbox")
+            os.mkdir(drop)
+            os.chmod(drop, 0o733)
+            rc, out = sh("setpriv --reuid=1000 --regid=1000 --clear-groups \"%s\" --root \"%s\" --scenario cluster32 "
+                         "--out \"%s/book.xlsx\" >/dev/null" % (tco, root, drop))
+            check(rc == 0 and read(os.path.join(drop, "book.xlsx")) == new and os.listdir(drop) == ["book.xlsx"]
+                  and os.lstat(os.path.join(drop, "book.xlsx")).st_uid == 1000,
+                  "uid 1000 writes into a folder it cannot list: %d %s %s" % (rc, out, os.listdir(drop)))
             for gid, mode, want in ((1000, 0o660, 0o660), (50, 0o664, 0o604)):
                 target = os.path.join(d, "user-%d.xlsx" % gid)
                 shutil.copyfile(old_path, target)

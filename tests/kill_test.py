@@ -38,8 +38,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 1. Killed at rename(): nothing is in place yet.
     if shutil.which("strace"):
-        p = subprocess.Popen(["strace", "-f", "-o", os.devnull, "-e", "trace=rename",
-                              "-e", "inject=rename:delay_enter=5000000",
+        p = subprocess.Popen(["strace", "-f", "-o", os.devnull, "-e", "trace=rename,renameat,renameat2",
+                              "-e", "inject=rename,renameat,renameat2:delay_enter=5000000",
                               tco, "--root", root, "--scenario", "cluster32", "--out", target],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.time() + 20
