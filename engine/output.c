@@ -233,7 +233,8 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
         char rnd[RAND_LEN + 1];
         random_part(rnd);
         snprintf(name, sizeof name, ".tco-%ld-%s.tmp", (long)getpid(), rnd);
-        int fd = above_stdio(openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
+        int fd = above_stdio(
+            openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
         if (fd < 0) {
             err = errno;
             if (err == EEXIST || err == EINTR)
@@ -660,7 +661,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
             char *t = resolve(v->base, target, &escapes);
             if (t == NULL) {
                 if (escapes)
-                    vfail(v, "%s: relationship %s has a target outside the package or nested too deep (%s)", v->part, id, target);
+                    vfail(v, "%s: relationship %s has a target outside the package or nested too deep (%s)",
+                          v->part, id, target);
                 else
                     nomem(v);
             } else {
