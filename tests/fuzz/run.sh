@@ -30,9 +30,11 @@ for h in $harnesses; do
     # Scenarios for the mini root first (they load), then the others for their shapes.
     workbook) seeds="$src/tests/fixtures/roots/mini/scenarios $src/scenarios $src/tests/fixtures/bad/scenarios" ;;
     esac
+    dict=""
+    [ -f "$src/tests/fuzz/$h.dict" ] && dict="-dict=$src/tests/fuzz/$h.dict"
     echo "== fuzz_$h for ${secs}s"
     # shellcheck disable=SC2086
-    "$build/fuzz_$h" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    "$build/fuzz_$h" $dict -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 "$work/$h" $seeds 2>"$work/$h.log" || { tail -40 "$work/$h.log"; exit 1; }
     grep -E "^stat::number_of_executed_units|^stat::new_units_added|Done [0-9]+ runs" "$work/$h.log" || true
 done
