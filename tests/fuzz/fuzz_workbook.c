@@ -64,12 +64,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tco_model_free(m);
     if (e == TCO_ERR_CANTCREATE) { /* a located data error (65) found while writing is not this harness's concern */
         fprintf(stderr, "fuzz_workbook: a scenario that loads was not written: %s\n", d.message);
+        cleanup(); /* abort() skips atexit */
         abort();
     }
     if (e != TCO_OK)
         return 0;
     if (tco_output_verify_xlsx(book, NULL, 0, &d) != TCO_OK) {
         fprintf(stderr, "fuzz_workbook: the workbook written does not verify: %s\n", d.message);
+        cleanup();
         abort();
     }
     unlink(book);
