@@ -2,9 +2,7 @@
 #include "workbook.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <strings.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +13,7 @@
 #include <xlsxwriter.h>
 
 #include "ini.h"
+#include "output.h"
 #include "strbuf.h"
 
 /* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
@@ -1058,61 +1057,6 @@ bool tco_workbook_locked(const char *path, char *lock, size_t size)
     return lstat(lock, &st) == 0;
 }
 
-/* True if process @p pid is gone (or a zombie, which will never finish its write). */
-static bool process_gone(long pid)
-{
-    if (kill((pid_t)pid, 0) != 0)
-        return errno == ESRCH;
-    char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return false;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');
-    return paren != NULL && paren[1] == ' ' && paren[2] == 'Z';
-}
-
-/* Remove temporaries (.tco-PID.tmp) that a killed run left in @p dir: those whose process is gone. */
-static void sweep_stale(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        long pid;
-        char tail[8];
-        if (sscanf(e->d_name, ".tco-%ld.tm%1[p]", &pid, tail) != 2 || pid <= 0 || pid == (long)getpid())
-            continue;
-        char expect[64];
-        snprintf(expect, sizeof expect, ".tco-%ld.tmp", pid);
-        if (strcmp(expect, e->d_name) != 0 || !process_gone(pid))
-            continue;
-        tco_strbuf p = {0};
-        tco_strbuf_printf(&p, "%s/%s", dir, e->d_name);
-        if (!p.failed)
-            unlink(tco_strbuf_str(&p));
-        tco_strbuf_free(&p);
-    }
-    closedir(d);
-}
-
-/* Folder part of @p path ("." when none), heap. */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        return tco_strdup(".");
-    if (slash == path)
-        return tco_strdup("/");
-    tco_strbuf b = {0};
-    tco_strbuf_append_n(&b, path, (size_t)(slash - path));
-    return tco_strbuf_take(&b);
-}
-
 /* Add every sheet of w->m to w->wb: Summary, Inputs, Quotes, the template's sheets, Charts
  * (each name prefixed by w->sp, defined names by w->np, in a comparison). */
 static void write_model(writer *w)
@@ -1161,44 +1105,29 @@ static void write_model(writer *w)
 /* Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
 typedef void (*book_fill_fn)(writer *base, void *ctx);
 
-/* Create @p path through a temporary in its folder, fill it, close it, rename it into place. */
+/* Create @p path through a verified temporary in its folder (output.h), fill it, close it, put it in place. */
 static tco_error write_book(const char *path, const tco_workbook_options *opts, const char *title,
                             const char *subject, const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag)
 {
-    char *dir = dir_of(path);
-    if (dir == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    if (access(dir, W_OK) != 0) {
-        tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s", path, dir,
-                                   strerror(errno));
-        free(dir);
+    tco_output out;
+    tco_error e = tco_output_begin(&out, path, diag);
+    if (e != TCO_OK)
         return e;
-    }
-    /* Replace only a regular file (never a device, FIFO or folder), keeping its permissions. */
-    struct stat old;
-    bool replacing = lstat(path, &old) == 0;
-    if (replacing && !S_ISREG(old.st_mode)) {
-        free(dir);
-        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: exists and is not a regular file; refusing to replace it",
-                            path);
-    }
-    sweep_stale(dir);
-    /* The temporary name is short, so any name that fits the folder works: .tco-PID.tmp */
-    tco_strbuf tb = {0};
-    tco_strbuf_printf(&tb, "%s/.tco-%ld.tmp", dir, (long)getpid());
-    free(dir);
-    char *tmp = tco_strbuf_take(&tb);
-    if (tmp == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-
     writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1, .np = "",
                 .sp = ""};
-    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = NULL};
-    w.wb = workbook_new_opt(tmp, &wopts);
+    /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
+     * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
+    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.dir};
+    /* Its own "[ERROR]" lines are held back: tco's message comes first and carries their cause. */
+    tco_output_quiet(&out);
+    w.wb = workbook_new_opt(out.write_path, &wopts);
     if (w.wb == NULL) {
-        unlink(tmp);
-        tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create workbook", path);
-        free(tmp);
+        char *detail = NULL;
+        tco_output_loud(&out, &detail);
+        tco_output_abandon(&out);
+        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create workbook%s%s", path, detail ? ": " : "",
+                         detail ? detail : "");
+        free(detail);
         return e;
     }
     make_formats(&w);
@@ -1222,19 +1151,28 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     free(comments_s);
     if (w.err == TCO_OK)
         fill(&w, ctx);
+    size_t sheets = w.wb->num_sheets;
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
-    if (ce != LXW_NO_ERROR && w.err == TCO_OK)
-        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s", path, lxw_strerror(ce));
-    if (w.err == TCO_OK && replacing && chmod(tmp, old.st_mode & 07777) != 0)
-        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot keep the permissions of the file it replaces: %s",
-                             path, strerror(errno));
-    if (w.err == TCO_OK && rename(tmp, path) != 0)
-        w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished workbook into place: %s", path,
-                             strerror(errno));
-    if (w.err != TCO_OK)
-        unlink(tmp);
-    free(tmp);
-    return w.err;
+    char *detail = NULL;
+    tco_output_loud(&out, ce != LXW_NO_ERROR || w.err != TCO_OK ? &detail : NULL);
+    if (ce != LXW_NO_ERROR && w.err == TCO_OK) {
+        /* The cause first ("No space left on device"), then libxlsxwriter's description without its full stop. */
+        const char *what = lxw_strerror(ce);
+        int wl = (int)strlen(what);
+        while (wl > 0 && what[wl - 1] == '.')
+            wl--;
+        if (detail)
+            w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s (libxlsxwriter: %.*s)",
+                                 path, detail, wl, what);
+        else
+            w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %.*s", path, wl, what);
+    }
+    free(detail);
+    if (w.err != TCO_OK) {
+        tco_output_abandon(&out);
+        return w.err;
+    }
+    return tco_output_commit(&out, sheets, diag);
 }
 
 static void fill_one(writer *w, void *ctx)

@@ -10,10 +10,12 @@
  * Costs are positive.  Text from any input file is written as text, never as a
  * formula (DESIGN.md invariant 4).
  *
- * The file is written to a temporary name in the target's folder
- * (.tco-PID.tmp; one left by a killed run is removed by the next) and renamed
- * into place only after workbook_close() succeeds, so an existing workbook is
- * never left half-written.
+ * The file is written through output.h: to an unpredictable temporary created
+ * exclusively in the target's folder (.tco-PID-RANDOM.tmp; one left by a
+ * killed run is removed by the next), verified as a complete XLSX package,
+ * given the replaced file's permissions (and owner, as root), and renamed into
+ * place only after workbook_close() succeeds, so an existing workbook is never
+ * left half-written or replaced by a damaged one.
  */
 #ifndef TCO_WORKBOOK_H
 #define TCO_WORKBOOK_H
@@ -37,8 +39,9 @@ typedef struct tco_workbook_options {
 
 /**
  * Write @p model (already evaluated) to @p path.
- * Errors: TCO_ERR_CANTCREATE (folder missing or not writable, libxlsxwriter
- * failure; the message names the path and libxlsxwriter's reason),
+ * Errors: TCO_ERR_CANTCREATE (folder missing or not writable, target not a
+ * regular file, libxlsxwriter failure, the written package fails
+ * tco_output_verify_xlsx(); the message names the path and the cause),
  * TCO_ERR_NOMEM.  On error no file is left at @p path or beside it, and a
  * previous file at @p path is unchanged.
  */

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """kill_test.py - killing tco while it writes never damages the previous workbook.
 
-1. strace holds tco at its rename() (the new workbook complete in .tco-PID.tmp,
-   not yet in place) and tco is killed with SIGKILL there: the old workbook must
+1. strace holds tco at its rename() (the new workbook complete in
+   .tco-PID-RANDOM.tmp, not yet in place) and tco is killed with SIGKILL there: the old workbook must
    be byte-identical and the temporary is left behind.
 2. The next run removes that stale temporary and writes the new workbook.
 3. Forty kills at random moments (0-40 ms): after each, the target is either the
@@ -38,8 +38,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 1. Killed at rename(): nothing is in place yet.
     if shutil.which("strace"):
-        p = subprocess.Popen(["strace", "-f", "-o", os.devnull, "-e", "trace=rename",
-                              "-e", "inject=rename:delay_enter=5000000",
+        p = subprocess.Popen(["strace", "-f", "-o", os.devnull, "-e", "trace=rename,renameat,renameat2",
+                              "-e", "inject=rename,renameat,renameat2:delay_enter=5000000",
                               tco, "--root", root, "--scenario", "cluster32", "--out", target],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.time() + 20
@@ -52,7 +52,7 @@ with tempfile.TemporaryDirectory() as tmp:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
         for _ in range(100):  # let the killed tco (strace's child) be reaped
-            if not any(os.path.exists("/proc/%s" % f[5:-4]) for f in temps):
+            if not any(os.path.exists("/proc/%s" % f[5:-4].split("-")[0]) for f in temps):
                 break
             time.sleep(0.02)
         check(len(temps) == 1, "a complete temporary existed when tco was killed at rename()")

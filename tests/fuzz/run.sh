@@ -8,10 +8,10 @@ secs=$1
 build=$2
 src=$3
 shift 3
-harnesses=${*:-formula scenario quotes}
+harnesses=${*:-formula scenario quotes workbook}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/seed-formula"
+mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/workbook" "$work/seed-formula"
 # One file per formula of the fixture cases.
 i=0
 grep -h '^formula:' "$src"/tests/fixtures/formulas/*.test | sed 's/^formula: *//' | while IFS= read -r f; do
@@ -27,10 +27,14 @@ for h in $harnesses; do
     formula) seeds="$work/seed-formula" ;;
     scenario) seeds="$src/scenarios $src/tests/fixtures/roots/mini/scenarios $src/tests/fixtures/bad/scenarios" ;;
     quotes) seeds="$src/tests/fixtures/quotes $src/tests/fixtures/bad/quotes" ;;
+    # Scenarios for the mini root first (they load), then the others for their shapes.
+    workbook) seeds="$src/tests/fixtures/roots/mini/scenarios $src/scenarios $src/tests/fixtures/bad/scenarios" ;;
     esac
+    dict=""
+    [ -f "$src/tests/fuzz/$h.dict" ] && dict="-dict=$src/tests/fuzz/$h.dict"
     echo "== fuzz_$h for ${secs}s"
     # shellcheck disable=SC2086
-    "$build/fuzz_$h" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    "$build/fuzz_$h" $dict -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 "$work/$h" $seeds 2>"$work/$h.log" || { tail -40 "$work/$h.log"; exit 1; }
     grep -E "^stat::number_of_executed_units|^stat::new_units_added|Done [0-9]+ runs" "$work/$h.log" || true
 done
