@@ -2182,6 +2182,21 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
     return tco_model_evaluate(m, diag);
 }
 
+/* Append each section of ROOT/pricing/STEM.ini, as written, with a newline, to @p list (nothing if unreadable). */
+static void append_catalog_sections(const char *root, const char *stem, tco_strbuf *list, tco_diag *diag)
+{
+    tco_strbuf rel = {0};
+    tco_strbuf_printf(&rel, "pricing/%s.ini", stem);
+    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
+    tco_strbuf_free(&rel);
+    tco_ini cat = {0};
+    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
+        for (int s = 0; s < cat.n_sections; s++)
+            tco_strbuf_printf(list, "%s\n", cat.sections[s]);
+    tco_ini_free(&cat);
+    free(path);
+}
+
 tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag)
 {
     *items = NULL;
@@ -2208,32 +2223,14 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 const char *colon = strchr(pairs[k], ':');
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
-                    /* every section of the catalog file the ref names is an item */
-                    tco_strbuf rel = {0};
-                    tco_strbuf_printf(&rel, "pricing/%s.ini", colon + 1);
-                    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
-                    tco_strbuf_free(&rel);
-                    tco_ini cat = {0};
-                    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
-                        for (int s = 0; s < cat.n_sections; s++)
-                            tco_strbuf_printf(&list, "%s\n", cat.sections[s]);
-                    tco_ini_free(&cat);
-                    free(path);
+                    append_catalog_sections(root, colon + 1, &list, diag); /* each of its sections is an item */
                 }
             }
             const char *tiers = tco_ini_get(&t, "model", "tiers");
             if (!is_ref && strcasecmp(quote, "tier") == 0) {
                 /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
-                tco_strbuf rel = {0};
-                tco_strbuf_printf(&rel, "pricing/%s.ini", tiers ? tiers : "");
-                char *path = tiers && !rel.failed ? tco_path_join(root, tco_strbuf_str(&rel)) : NULL;
-                tco_ini cat = {0};
-                if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
-                    for (int s = 0; s < cat.n_sections; s++)
-                        tco_strbuf_printf(&list, "%s\n", cat.sections[s]);
-                tco_ini_free(&cat);
-                free(path);
-                tco_strbuf_free(&rel);
+                if (tiers)
+                    append_catalog_sections(root, tiers, &list, diag);
             } else if (!is_ref)
                 tco_strbuf_printf(&list, "%s\n", quote);
         }

@@ -30,17 +30,8 @@ import fcntl, os, shutil, stat, subprocess, sys, tempfile, zipfile
 import xml.dom.minidom
 
 tco, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-passed = failed = 0
+from tally import check, finish
 is_root = os.geteuid() == 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def run(args, timeout=60, **kw):
@@ -309,5 +300,4 @@ try:
 finally:
     shutil.rmtree(work, ignore_errors=True)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

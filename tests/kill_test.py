@@ -12,16 +12,7 @@ Usage: kill_test.py TCO_BINARY PROJECT_ROOT.  Last line: "N passed, N failed".
 import os, random, shutil, signal, subprocess, sys, tempfile, time
 
 tco, root = sys.argv[1], sys.argv[2]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+from tally import check, finish
 
 
 def write(scenario, out):
@@ -83,5 +74,4 @@ with tempfile.TemporaryDirectory() as tmp:
             write("cluster4", target)
     print("%d of 40 random kills landed while the temporary existed" % mid)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

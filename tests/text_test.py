@@ -15,16 +15,7 @@ import xml.etree.ElementTree as ET
 
 tco, src = sys.argv[1], sys.argv[2]
 MINI = os.path.join(src, "tests", "fixtures", "roots", "mini")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+from tally import check, finish
 
 
 def make_root(tmp, name, template_edit=None, scenario=None, extra_scenarios=None):
@@ -209,5 +200,4 @@ with tempfile.TemporaryDirectory() as tmp:
           re.search(r"; \d+ more \(the Inputs sheet shows each value before --set\)\.$", m.group(1)) is not None,
           "what-if: the note stays within a cell and counts the values it does not list")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
