@@ -836,6 +836,22 @@ const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count)
     return keys;
 }
 
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key)
+{
+    int n = 0;
+    const char **keys = tco_ini_keys(ini, section, &n);
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (int i = 0; i < n; i++) {
+        const char *k = strchr(keys[i], ':') ? strchr(keys[i], ':') + 1 : keys[i];
+        size_t d = tco_edit_distance(k, key);
+        if (d > 0 && d < best_d)
+            best_d = d, best = k;
+    }
+    free(keys);
+    return best;
+}
+
 bool tco_parse_number(const char *text, double *out)
 {
     const char *p = text;
@@ -899,8 +915,12 @@ tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *ke
     if (s == NULL) {
         if (!required)
             return TCO_OK;
-        return tco_diag_set(diag, TCO_ERR_INI, "%s [%s] %s: expected a number, found no such key", ini->path,
-                            section, key);
+    {
+        const char *near = tco_ini_near_key(ini, section, key);
+        return tco_diag_set(diag, TCO_ERR_INI, "%s [%s] %s: expected a number, found no such key%s%s%s", ini->path,
+                            section, key, near ? " (the section has '" : "", near ? near : "",
+                            near ? "': a misspelling?)" : "");
+    }
     }
     if (!tco_parse_number(s, out))
         return tco_diag_set(diag, TCO_ERR_INI,

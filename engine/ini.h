@@ -127,6 +127,12 @@ bool tco_number_tiny(const char *text);
 tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *key, bool required,
                          double *out, bool *found, tco_diag *diag);
 
+/**
+ * A key of [@p section] within two edits of @p key but not equal to it ("utilization" for
+ * "utilisation"), for a "found no such key" message; NULL when none.  Points into @p ini.
+ */
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key);
+
 /** Levenshtein distance between two short ASCII strings, case-insensitive (for "did you mean"). */
 size_t tco_edit_distance(const char *a, const char *b);
 

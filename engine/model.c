@@ -851,9 +851,12 @@ static tco_error load_input(loader *ld, const char *section)
         value = def; /* the template's default: noted in the source */
         defaulted = true;
     }
-    if (value == NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key",
-                            src->path, shown, key, text ? "a value" : "a number", label, name);
+    if (value == NULL) {
+        const char *near = tco_ini_near_key(src, sec, key);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key%s%s%s",
+                            src->path, shown, key, text ? "a value" : "a number", label, name,
+                            near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");
+    }
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     char place[700];
     if (ov >= 0)

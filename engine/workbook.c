@@ -827,9 +827,15 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         /* Titles and series names from the template are cell references, so text that
          * starts with '=' stays text (a name of "=..." would be a chart formula), and the
          * cached text lets every viewer show it. */
+        /* The heading spans the chart's width (E:M), so its fill runs under the whole title. */
+        const char *heading = xl_text(w, ch->title);
+        if (heading)
+            check(w, worksheet_merge_range(ws, (lxw_row_t)chart_row, 4, (lxw_row_t)chart_row, 12, heading, w->header),
+                  "chart heading");
+        chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)chart_row, 4);
+        chart_row++;
         if (ch->type == TCO_CHART_PIE) {
             write_text(w, ws, data_row, 0, ch->title, w->header);
-            chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)data_row, 0);
             write_text(w, ws, data_row, 1, "CNY", w->header_right);
             int first = data_row + 1;
             for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
@@ -848,11 +854,24 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             chart_series_set_labels(s);
             chart_series_set_labels_options(s, LXW_FALSE, LXW_FALSE, LXW_FALSE);
             chart_series_set_labels_percentage(s);
+            chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_BEST_FIT);
+            /* One colour per slice: the applications' default palettes repeat within 11 slices. */
+            static const lxw_color_t palette[] = {0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000, 0x5B9BD5, 0x70AD47,
+                                                  0x264478, 0x9E480E, 0x636363, 0x997300, 0x255E91, 0x43682B,
+                                                  0x7CAFDD, 0xF1975A, 0xB7B7B7, 0xFFCD33};
+            enum { N_PALETTE = sizeof palette / sizeof palette[0] };
+            lxw_chart_fill fills[N_PALETTE];
+            lxw_chart_point pts[N_PALETTE], *ptrs[N_PALETTE + 1];
+            size_t np = ch->n_series < N_PALETTE ? ch->n_series : N_PALETTE;
+            for (size_t k = 0; k < np; k++) {
+                fills[k] = (lxw_chart_fill){.color = palette[k]};
+                pts[k] = (lxw_chart_point){.fill = &fills[k]};
+                ptrs[k] = &pts[k];
+            }
+            ptrs[np] = NULL;
+            check(w, chart_series_set_points(s, ptrs), "chart colours");
             data_row = last + 2;
         } else {
-            write_text(w, ws, chart_row, 4, ch->title, w->header);
-            chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)chart_row, 4);
-            chart_row++;
             for (size_t k = 0; k < ch->n_series; k++) {
                 const placement *p = &w->place[ch->series[k]];
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
@@ -867,9 +886,11 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             chart_axis_set_num_format(chart->x_axis, "\"Year \"0");
             chart_axis_set_num_format(chart->y_axis, "#,##0");
         }
-        lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
+        /* A pie with up to 16 slices needs room for its legend beside the pie. */
+        bool pie = ch->type == TCO_CHART_PIE;
+        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.6 : 1.2};
         check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
-        chart_row += ch->type == TCO_CHART_PIE ? 22 : 21;
+        chart_row += pie ? 27 : 21;
     }
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
