@@ -683,14 +683,72 @@ static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_val
     return TCO_OK;
 }
 
-/* Equality as the applications do it: equal when they agree to about 15
- * significant digits (LibreOffice's approxEqual, Excel's display precision). */
+/* True when |x| is an integer a double holds exactly (below 2^52), as LibreOffice's
+ * isRepresentableInteger(): two such integers are never "approximately" equal. */
+static bool representable_integer(double x)
+{
+    return x <= 4503599627370495.0 && x == floor(x);
+}
+
+/* Equality as the applications do it: LibreOffice's rtl::math::approxEqual (sal/rtl/math.cxx),
+ * equal when they agree to about 15 significant digits (2^-48 relative to both), never against 0,
+ * never for two different exactly held integers; Excel compares at its display precision. */
 static bool approx_equal(double a, double b)
 {
     if (a == b)
         return true;
-    double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
-    return d < m * 0x1p-48;
+    if (a == 0 || b == 0)
+        return false;
+    double d = fabs(a - b);
+    if (!isfinite(d))
+        return false;
+    a = fabs(a);
+    b = fabs(b);
+    if (d > a * 0x1p-44 || d > b * 0x1p-44)
+        return false;
+    if (representable_integer(d) && representable_integer(a) && representable_integer(b))
+        return false;
+    return d < a * 0x1p-48 && d < b * 0x1p-48;
+}
+
+tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why)
+{
+    *why = NULL;
+    switch (op) {
+    case TCO_OP_ADD:
+        /* LibreOffice's approxAdd and approxSub: a sum of nearly opposite values is exactly 0
+         * (0.1 + 0.2 - 0.3 = 0), as Excel's and Gnumeric's results also read. */
+        *out = ((a < 0 && b > 0) || (a > 0 && b < 0)) && approx_equal(a, -b) ? 0 : a + b;
+        break;
+    case TCO_OP_SUB: *out = ((a < 0 && b < 0) || (a > 0 && b > 0)) && approx_equal(a, b) ? 0 : a - b; break;
+    case TCO_OP_MUL: *out = a * b; break;
+    case TCO_OP_DIV:
+        if (b == 0) {
+            *why = "division by zero (#DIV/0!)";
+            return TCO_ERR_EVAL;
+        }
+        *out = a / b;
+        break;
+    case TCO_OP_POW:
+        if (a == 0 && b == 0)
+            *why = "0^0 is undefined (#NUM!)";
+        else if (a == 0 && b < 0)
+            *why = "0 raised to a negative power (#DIV/0!)";
+        else if (a < 0 && b != floor(b))
+            *why = "negative number raised to a fractional power (#NUM!)";
+        if (*why)
+            return TCO_ERR_EVAL;
+        *out = pow(a, b);
+        break;
+    default:
+        *why = "not an arithmetic operator";
+        return TCO_ERR_EVAL;
+    }
+    if (!isfinite(*out)) {
+        *why = "result overflows (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
 }
 
 static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *out)
@@ -714,44 +772,29 @@ static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *
         out->number = (n->op == TCO_OP_EQ) == eq;
         return TCO_OK;
     }
-    switch (n->op) {
-    case TCO_OP_ADD: out->number = a.number + b.number; break;
-    case TCO_OP_SUB: out->number = a.number - b.number; break;
-    case TCO_OP_MUL: out->number = a.number * b.number; break;
-    case TCO_OP_DIV:
-        if (b.number == 0)
-            return eval_error(ev, n, "division by zero (#DIV/0!)");
-        out->number = a.number / b.number;
-        break;
-    case TCO_OP_POW:
-        if (a.number == 0 && b.number == 0)
-            return eval_error(ev, n, "0^0 is undefined (#NUM!)");
-        if (a.number == 0 && b.number < 0)
-            return eval_error(ev, n, "0 raised to a negative power (#DIV/0!)");
-        if (a.number < 0 && b.number != floor(b.number))
-            return eval_error(ev, n, "negative number raised to a fractional power (#NUM!)");
-        out->number = pow(a.number, b.number);
-        break;
-    default: {
-        if (a.is_bool != b.is_bool)
-            return eval_error(ev, n, "comparison of TRUE/FALSE with a number "
-                              "(spreadsheet applications order them differently)");
-        bool eq = approx_equal(a.number, b.number), r = false;
-        switch (n->op) {
-        case TCO_OP_EQ: r = eq; break;
-        case TCO_OP_NE: r = !eq; break;
-        case TCO_OP_LT: r = !eq && a.number < b.number; break;
-        case TCO_OP_LE: r = eq || a.number < b.number; break;
-        case TCO_OP_GT: r = !eq && a.number > b.number; break;
-        case TCO_OP_GE: r = eq || a.number > b.number; break;
-        default: break;
-        }
-        out->is_bool = true;
-        out->number = r ? 1 : 0;
+    if (n->op >= TCO_OP_ADD && n->op <= TCO_OP_POW) {
+        const char *why;
+        if (tco_formula_arith(n->op, a.number, b.number, &out->number, &why) != TCO_OK)
+            return eval_error(ev, n, why);
         return TCO_OK;
     }
+    /* A comparison. */
+    if (a.is_bool != b.is_bool)
+        return eval_error(ev, n, "comparison of TRUE/FALSE with a number "
+                          "(spreadsheet applications order them differently)");
+    bool eq = approx_equal(a.number, b.number), r = false;
+    switch (n->op) {
+    case TCO_OP_EQ: r = eq; break;
+    case TCO_OP_NE: r = !eq; break;
+    case TCO_OP_LT: r = !eq && a.number < b.number; break;
+    case TCO_OP_LE: r = eq || a.number < b.number; break;
+    case TCO_OP_GT: r = !eq && a.number > b.number; break;
+    case TCO_OP_GE: r = eq || a.number > b.number; break;
+    default: break;
     }
-    return finite_or_error(ev, n, out);
+    out->is_bool = true;
+    out->number = r ? 1 : 0;
+    return TCO_OK;
 }
 
 double tco_excel_round(double x, double digits, tco_func mode)

@@ -185,6 +185,17 @@ typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
 
 /**
+ * The arithmetic operator @p op (TCO_OP_ADD to TCO_OP_POW) on @p a and @p b as
+ * the evaluator does it, and as LibreOffice does: a sum or difference of
+ * nearly equal magnitudes (equal to about 15 digits, rtl::math::approxAdd and
+ * approxSub) is exactly 0.  Returns TCO_OK with *@p out, or TCO_ERR_EVAL with
+ * the reason in *@p why (division by zero, 0^0, overflow to a non-finite
+ * result, ...).  Used wherever tco caches the result of a formula it writes
+ * itself (the Compare sheet's differences), so no second copy of the rules.
+ */
+tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why);
+
+/**
  * Deepest nesting of parentheses in the text tco_formula_print() gives for
  * @p node: grouping parentheses the printer adds (each step of a ^ or
  * comparison chain, signed operands) and function-call parentheses.  "1+2" is

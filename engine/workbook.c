@@ -1304,7 +1304,6 @@ static void fill_compare_sheets(writer *base, void *vctx)
         if (yearly)
             tco_strbuf_printf(&label, ", Year %d", year + 1);
         write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), it0->emphasis && !yearly ? w->total_label : w->text);
-        tco_strbuf_free(&label);
         if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
             tco_row = row;
         write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
@@ -1342,18 +1341,29 @@ static void fill_compare_sheets(writer *base, void *vctx)
             col_letters(COL_VALUE + k, b);
             tco_strbuf f = {0};
             int dcol = COL_VALUE + ncols + 2 * (k - 1);
+            /* The cached results follow the evaluator's own arithmetic (tco_formula_arith()). */
+            double diff = 0, pct = 0;
+            const char *why = NULL;
+            bool is_pct = !(it0->format == TCO_FMT_PERCENT || it0->format == TCO_FMT_YESNO ||
+                            it0->format == TCO_FMT_NEVER); /* a share's difference is already in points */
+            if (tco_formula_arith(TCO_OP_SUB, vals[k], vals[0], &diff, &why) != TCO_OK ||
+                (is_pct && vals[0] != 0 && tco_formula_arith(TCO_OP_DIV, diff, vals[0], &pct, &why) != TCO_OK)) {
+                if (w->err == TCO_OK)
+                    w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Compare sheet, %s: option %c against option A: %s",
+                                          tco_strbuf_str(&label), 'A' + k, why);
+                break;
+            }
             tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
-            write_formula(w, ws, row, dcol, tco_strbuf_str(&f), yearly ? w->fmt[it0->format] : value_format(w, it0, vals[k] - vals[0], false),
-                          vals[k] - vals[0]);
+            write_formula(w, ws, row, dcol, tco_strbuf_str(&f),
+                          yearly ? w->fmt[it0->format] : value_format(w, it0, diff, false), diff);
             tco_strbuf_free(&f);
-            /* A share's difference is already in points; a percent of it would mislead. */
-            if (it0->format == TCO_FMT_PERCENT || it0->format == TCO_FMT_YESNO || it0->format == TCO_FMT_NEVER)
+            if (!is_pct)
                 continue;
             tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a, row + 1);
-            double pct = vals[0] == 0 ? 0 : (vals[k] - vals[0]) / vals[0];
             write_formula(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct);
             tco_strbuf_free(&f);
         }
+        tco_strbuf_free(&label);
         row++;
     }
     /* Checks: each option's master check, and one over all. */
