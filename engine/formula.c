@@ -767,7 +767,7 @@ static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *
                                                                       : "text used in arithmetic");
         if (n->op != TCO_OP_EQ && n->op != TCO_OP_NE)
             return eval_error(ev, n, "text can only be compared with = or <>");
-        bool eq = strcasecmp(a.text, b.text) == 0;
+        bool eq = tco_utf8_casecmp(a.text, b.text) == 0; /* case-insensitive in any script, as the applications */
         out->is_bool = true;
         out->number = (n->op == TCO_OP_EQ) == eq;
         return TCO_OK;

@@ -1435,7 +1435,7 @@ static tco_error load_sheets_and_summary(loader *ld)
                              "or History, which Excel reserves)",
                              t->path, nm);
         for (int j = 0; j < i && e == TCO_OK; j++)
-            if (strcasecmp(m->sheets[j].name, nm) == 0)
+            if (tco_utf8_casecmp(m->sheets[j].name, nm) == 0) /* Excel: case-insensitive in any script */
                 e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] sheets: '%s' is listed twice", t->path, nm);
     }
     free_list(list, n);
@@ -1447,7 +1447,7 @@ static tco_error load_sheets_and_summary(loader *ld)
         int first = -1;
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
-            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || strcasecmp(it->sheet, m->sheets[s].name) != 0)
+            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || tco_utf8_casecmp(it->sheet, m->sheets[s].name) != 0)
                 continue;
             if (first < 0)
                 first = (int)i;
@@ -1467,7 +1467,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             continue;
         size_t s;
         for (s = 0; s < m->n_sheets; s++)
-            if (strcasecmp(it->sheet, m->sheets[s].name) == 0)
+            if (tco_utf8_casecmp(it->sheet, m->sheets[s].name) == 0)
                 break;
         if (s == m->n_sheets)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",

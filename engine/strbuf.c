@@ -1,11 +1,14 @@
 /* strbuf.c - growable strings and round-trip number formatting. */
 #include "strbuf.h"
 
+#include <ctype.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wctype.h>
 
 static bool reserve(tco_strbuf *b, size_t extra)
 {
@@ -249,6 +252,46 @@ size_t tco_xlsx_text_units(const char *s)
         if (xlsx_escape_at(p))
             n += 6;
     return n;
+}
+
+/* The C.UTF-8 locale for case folding, made once (NULL if the C library lacks it: ASCII only). */
+static locale_t utf8_locale(void)
+{
+    static locale_t loc;
+    static bool tried;
+    if (!tried) {
+        tried = true;
+        loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    }
+    return loc;
+}
+
+/* Next code point of @p *s (advancing it), folded: lower(upper(c)), so that titlecase
+ * letters and final sigma fold with their other forms. */
+static long fold_next(const char **s)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    size_t n = utf8_seq(p, strnlen(*s, 4));
+    if (n == 0) { /* not UTF-8: compare the byte itself */
+        (*s)++;
+        return 0x110000 + p[0];
+    }
+    long c = utf8_decode(p, n);
+    *s += n;
+    locale_t loc = utf8_locale();
+    if (loc != (locale_t)0)
+        return (long)towlower_l(towupper_l((wint_t)c, loc), loc);
+    return c < 0x80 ? tolower((int)c) : c;
+}
+
+int tco_utf8_casecmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        long ca = fold_next(&a), cb = fold_next(&b);
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+    }
+    return *a ? 1 : *b ? -1 : 0;
 }
 
 bool tco_number_is_normal(const char *text, double v)

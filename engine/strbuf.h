@@ -97,6 +97,15 @@ char *tco_strndup_trim(const char *s, size_t n);
 char *tco_path_join(const char *root, const char *rel);
 
 /**
+ * Compare two UTF-8 strings ignoring case as the spreadsheet applications do
+ * for text and sheet names: each code point folded to lower(upper(c)) in the
+ * C.UTF-8 locale, so "ÜBER" = "über", "ΣΊΣΥΦΟΣ" = "σίσυφος" (final sigma too),
+ * "Ａ" = "ａ", "ǅx" = "ǆx".  (One code point to one: "ß" is not "SS".)
+ * Returns <0, 0 or >0 like strcmp.
+ */
+int tco_utf8_casecmp(const char *a, const char *b);
+
+/**
  * Append @p s to @p out as text for an XLSX part: every literal "_xHHHH_" (1
  * to 4 hex digits, either case), which Excel (4 digits) and LibreOffice (also
  * fewer: "_x12_") would decode as an escaped character, gets Excel's own escape

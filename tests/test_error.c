@@ -67,6 +67,18 @@ static void test_xml_text_and_utf16(void)
     CU_ASSERT_EQUAL(tco_utf8_prefix("a\xF0\x9F", 9), 1); /* already cut inside the emoji */
 }
 
+static void test_utf8_casecmp(void)
+{
+    CU_ASSERT_EQUAL(tco_utf8_casecmp("\xC3\x9C" "BER", "\xC3\xBC" "ber"), 0);          /* ÜBER, über */
+    CU_ASSERT_EQUAL(tco_utf8_casecmp("\xCE\xA3\xCE\x91", "\xCF\x82\xCE\xB1"), 0);    /* ΣΑ, ςα: final sigma */
+    CU_ASSERT_EQUAL(tco_utf8_casecmp("\xC7\x85x", "\xC7\x86x"), 0);                  /* ǅx, ǆx: titlecase */
+    CU_ASSERT_EQUAL(tco_utf8_casecmp("\xEF\xBC\xA1", "\xEF\xBD\x81"), 0);          /* full-width A, a */
+    CU_ASSERT_NOT_EQUAL(tco_utf8_casecmp("\xC3\x9C" "BER", "uber"), 0);
+    CU_ASSERT_TRUE(tco_utf8_casecmp("abc", "abd") < 0);
+    CU_ASSERT_TRUE(tco_utf8_casecmp("abc", "ab") > 0);
+    CU_ASSERT_EQUAL(tco_utf8_casecmp("N+1", "n+1"), 0);
+}
+
 static void test_xlsx_escape(void)
 {
     const struct {
@@ -96,7 +108,8 @@ CU_ErrorCode register_error_suite(void)
         !CU_add_test(s, "exit codes are sysexits", test_exit_codes_are_sysexits) ||
         !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely) ||
         !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16) ||
-        !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape))
+        !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape) ||
+        !CU_add_test(s, "case-insensitive in any script", test_utf8_casecmp))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -183,6 +183,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(m is not None and "more rows not from the catalog (see the tier table)" in m.group(1)
           and len(m.group(1)) < 32767, "many tiers: the source lists the first rows and counts the rest")
 
+    # 5b. A comparison whose options are finite (-1.7e308 and 1.7e308) but whose difference B - A is
+    #     not: refused (exit 65, naming the compared figure), nothing written; 1e-300 against 1e300
+    #     likewise for the relative difference (B - A) / A.
+    swing = "[input.swing]\nlabel = Swing\nunit = CNY\nfrom = scenario.swing\n\n"
+    for lo, hi, what in [("-1.7e308", "1.7e308", "difference"), ("1e-300", "1e300", "relative difference")]:
+        root = make_root(tmp, "swing" + lo, [("[model]\n", "[model]\ncompare = swing, total\n"), ("[input.rate]", swing + "[input.rate]")],
+                         None, {"a": SCEN.format(title="") + "swing = %s\n" % lo,
+                                "b": SCEN.format(title="") + "swing = %s\n" % hi})
+        r, book = run_tco(root, "--compare", "a,b")
+        check(r.returncode == 65 and "Compare sheet, Swing: option B against option A: result overflows (#NUM!)" in r.stderr
+              and not os.path.exists(book), "compare: an overflowing %s is refused: exit %d %s" % (what, r.returncode, r.stderr))
+
     # 6. The what-if note on Summary lists 64 --set text values of 500 characters (each with its
     #    prior value of 500) only up to half a cell, and counts the rest.
     inputs = "".join("[input.txt_%d]\nlabel = Text %d\nunit = text\nfrom = scenario.txt_%d\ntype = text\n\n" % (i, i, i)
