@@ -1348,6 +1348,11 @@ static tco_error load_charts(loader *ld)
         if (n <= 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected a comma-separated list, found '%s'",
                                 t->path, sec, series);
+        if (n > TCO_MAX_CHART_SERIES) {
+            free_list(list, n);
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: %d series; a chart holds at most %d (Excel's "
+                                "limit)", t->path, sec, n, TCO_MAX_CHART_SERIES);
+        }
         tco_chart *grown = realloc(m->charts, (m->n_charts + 1) * sizeof *grown);
         c.series = calloc((size_t)n, sizeof *c.series);
         c.title = tco_strdup(title);
@@ -1460,7 +1465,24 @@ static tco_error load_sheets_and_summary(loader *ld)
         }
         m->sheets[s].yearly = first >= 0 && item_dim(&m->items[first]) == 1;
         m->sheets[s].tiered = first >= 0 && item_dim(&m->items[first]) == 2;
+        /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
+        size_t columns = 0;
+        for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
+            if (m->items[i].kind == TCO_ITEM_TIER_LINE && tco_utf8_casecmp(m->items[i].sheet, m->sheets[s].name) == 0 &&
+                ++columns > TCO_MAX_TIER_COLUMNS)
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
+                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
+                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
     }
+    /* The tier table on Inputs has a column per per-tier input. */
+    size_t tier_inputs = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
+                                "(Excel has 16,384 columns)",
+                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         if (it->sheet == NULL)

@@ -21,6 +21,11 @@
 #include "formula.h"
 #include "quotes.h"
 
+/** Most per-tier lines on one sheet, and most per-tier inputs: a column each (Excel has 16,384). */
+#define TCO_MAX_TIER_COLUMNS 16000
+/** Most series in one chart (Excel's limit; a pie's series are its slices). */
+#define TCO_MAX_CHART_SERIES 255
+
 /** What an item is. */
 typedef enum tco_item_kind {
     /** A named input value (a plain number on the Inputs sheet). */

@@ -195,6 +195,29 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.returncode == 65 and "Compare sheet, Swing: option B against option A: result overflows (#NUM!)" in r.stderr
               and not os.path.exists(book), "compare: an overflowing %s is refused: exit %d %s" % (what, r.returncode, r.stderr))
 
+    # 5c. Excel's column and series limits are found when the template is read (exit 65, naming the
+    #     line or chart): 16,001 per-tier lines on one sheet, a chart of 256 series.
+    many = os.path.join(tmp, "cols")
+    shutil.copytree(MINI, many)
+    p = os.path.join(many, "templates", "tiered.ini")
+    lines = "".join("\n[line.col_%d]\nsheet = Rows\nper = tier\nlabel = C%d\nunit = x\nformula = row_size\n" % (i, i)
+                    for i in range(16001))
+    open(p, "a", encoding="utf-8").write(lines)
+    r, book = run_tco(many, "--scenario", "tiered")
+    check(r.returncode == 65 and "sheet: sheet 'Rows' would hold more than 16000 per-tier lines" in r.stderr
+          and not os.path.exists(book), "columns: 16,001 per-tier lines refused when read: %s" % r.stderr[-300:])
+    # 256 per-year lines with names of 2 and 3 characters (_0, _a, _aa, ...), so that the series
+    # list fits one INI line (1,022 bytes).
+    al = "0123456789abcdefghijklmnopqrstuvwxyz"
+    names = ["_" + c for c in al] + ["_" + a + b for a in al[10:] for b in al[10:]][:220]
+    ylines = "".join("[line.%s]\nsheet = Years\nper = year\nlabel = Y%d\nunit = CNY/yr\nformula = running\n\n" % (n, i)
+                     for i, n in enumerate(names))
+    chart = "[chart.many]\ntype = line\ntitle = Many\nseries = %s\n\n" % ",".join(names)
+    root = make_root(tmp, "series", [("[line.total]", ylines + chart + "[line.total]")], SCEN.format(title=""))
+    r, book = run_tco(root, "--scenario", "case")
+    check(r.returncode == 65 and "[chart.many] series: 256 series; a chart holds at most 255" in r.stderr,
+          "series: a chart of 256 series refused when read: %s" % r.stderr)
+
     # 6. The what-if note on Summary lists 64 --set text values of 500 characters (each with its
     #    prior value of 500) only up to half a cell, and counts the rest.
     inputs = "".join("[input.txt_%d]\nlabel = Text %d\nunit = text\nfrom = scenario.txt_%d\ntype = text\n\n" % (i, i, i)
