@@ -552,10 +552,14 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
         bool ok = tco_xml_text_valid(p, len, &bad, &cp);
         if (ok)
             bad = len;
-        /* XML allows CR, which would end the line in some readers, and DEL: neither belongs here. */
+        /* XML allows CR, which would end the line in some readers, and DEL: neither belongs here;
+         * nor U+FEFF past the file's start, an invisible byte-order mark left by joining files. */
         for (size_t i = 0; i < bad; i++)
             if (p[i] == '\r' || p[i] == 0x7F) {
                 bad = i, cp = p[i], ok = false;
+                break;
+            } else if (i + 2 < len && memcmp(p + i, "\xEF\xBB\xBF", 3) == 0) {
+                bad = i, cp = 0xFEFF, ok = false;
                 break;
             }
         if (!ok) {
@@ -567,6 +571,11 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
             if (cp < 0x20 || cp == 0x7F)
                 return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02lX is not allowed",
                                     display, line, col, cp);
+            if (cp == 0xFEFF)
+                return tco_diag_set(diag, TCO_ERR_INI,
+                                    "%s:%d, column %zu: U+FEFF (an invisible byte-order mark) is allowed only at the "
+                                    "very start of the file; remove it",
+                                    display, line, col);
             return tco_diag_set(diag, TCO_ERR_INI,
                                 "%s:%d, column %zu: U+%04lX is not allowed: it is not an XML character, so no "
                                 "workbook can hold it; remove it",

@@ -918,6 +918,9 @@ int main(int argc, char **argv)
         return usage_error("%s", "--scenario and --compare do not go together");
 
     size_t olen = out ? strlen(out) : 0;
+    if (out && !is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)
+        return usage_error("--out %s: ends with '/', so it names a folder; for the workbook drop the '/': %.*s", out,
+                           (int)(olen - 1), out);
     if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
         char stem[256];
         return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,

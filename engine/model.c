@@ -475,7 +475,10 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
                             "card.price=80000", arg);
     if ((size_t)(dot - arg) >= sizeof out->section || (size_t)(eq - dot - 1) >= sizeof out->key ||
         strlen(eq + 1) >= sizeof out->value)
-        return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.60s: section, key or value too long", arg);
+        return tco_diag_set(diag, TCO_ERR_USAGE,
+                            "--set %.*s...: too long; expected a section and a key of at most %zu bytes each and a "
+                            "value of at most %zu bytes",
+                            (int)tco_utf8_prefix(arg, 60), arg, sizeof out->section - 1, sizeof out->value - 1);
     /* The value may reach the workbook (a text input, the note on Inputs): text a workbook holds.
      * The message shows the argument up to the bad byte only. */
     size_t bad = 0;
@@ -1736,7 +1739,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return tco_diag_set(ld->diag, TCO_ERR_INI,
                                 "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it", sp,
                                 k == 0 ? "scenario's path" : "project root's path",
-                                bad_cp < 0 ? "bytes that are not UTF-8" : "a control character", bad_at + 1);
+                                bad_cp < 0     ? "bytes that are not UTF-8"
+                                : bad_cp < 0x20 ? "a control character"
+                                                : "a non-character (U+FFFE or U+FFFF)",
+                                bad_at + 1);
     }
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;

@@ -288,22 +288,24 @@ fail:
 
 /* ---- stderr held back ------------------------------------------------------------------- */
 
-void tco_output_quiet(tco_output *out)
+bool tco_output_quiet(tco_output *out)
 {
     if (out->captured >= 0)
-        return;
+        return true;
     fflush(stderr);
     /* A closed stderr is occupied too, so that no file the library opens meanwhile lands on fd 2. */
     int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (saved < 0 && errno != EBADF)
-        return;
+        return false;
     int mfd = above_stdio(memfd_create("tco-stderr", MFD_CLOEXEC));
     if (mfd < 0 || dup2(mfd, STDERR_FILENO) < 0) {
+        int err = errno;
         if (saved >= 0)
             close(saved);
         if (mfd >= 0)
             close(mfd);
-        return;
+        errno = err;
+        return false;
     }
     out->saved_stderr = saved < 0 ? -2 : saved;
     out->captured = mfd;
@@ -311,6 +313,7 @@ void tco_output_quiet(tco_output *out)
     if (saved >= 0)
         __sanitizer_set_report_fd((void *)(intptr_t)saved);
 #endif
+    return true;
 }
 
 /* Write @p n bytes of @p s to @p fd, retrying short writes. */

@@ -79,10 +79,11 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag);
  * Hold back what is written to stderr (fd 2) from now until tco_output_loud():
  * fd 2 is pointed at an anonymous memory file (memfd; no pipe, so a chatty
  * library cannot block).  In sanitizer builds, sanitizer reports keep going to
- * the real stderr meanwhile.  If no memory file can be made, stderr is left
- * alone (nothing is lost).
+ * the real stderr meanwhile.  Returns false, stderr left alone and errno
+ * set, if no memory file can be made (too many open files): the caller
+ * stops then, since the write would fail with the library's lines first.
  */
-void tco_output_quiet(tco_output *out);
+bool tco_output_quiet(tco_output *out);
 
 /**
  * Give stderr back.  With @p detail NULL, everything held back is written to

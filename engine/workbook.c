@@ -1140,7 +1140,12 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
      * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.dir};
     /* Its own "[ERROR]" lines are held back: tco's message comes first and carries their cause. */
-    tco_output_quiet(&out);
+    if (!tco_output_quiet(&out)) {
+        int err = errno;
+        tco_output_abandon(&out);
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write the workbook: %s (setting aside the "
+                            "library's messages)", path, strerror(err));
+    }
     w.wb = workbook_new_opt(out.write_path, &wopts);
     if (w.wb == NULL) {
         char *detail = NULL;

@@ -375,6 +375,28 @@ run 64 --root "$SRC" --scenario cluster32 --set "scenario.title=A$(printf '\001'
 expect_err "a control character at byte 17"
 [ ! -e "$T/badset.xlsx" ] && ok || bad "a workbook was written for a refused --set"
 
+# Messages that quote input never cut a character, and say the limit: a --set value of 255 emoji.
+emoji255=$(python3 -c "print(chr(0x1F600) * 255)")
+run 64 --root "$SRC" --scenario cluster32 --set "scenario.title=$emoji255" --out "$T/long.xlsx"
+expect_err "too long; expected a section and a key of at most 127 bytes each and a value of at most 511 bytes"
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$T/err" && ok || bad "the --set message is not UTF-8"
+# A non-character in a path is named as one.
+cp "$MINI/scenarios/good.ini" "$T/a$(printf '\357\277\277').ini"
+run 65 --root "$MINI" --scenario "$T/a$(printf '\357\277\277').ini" --out "$T/nc.xlsx"
+expect_err "holds a non-character (U+FFFE or U+FFFF) at byte"
+# --out NAME.xlsx/ is a folder by its slash: the message says to drop it.
+run 64 --root "$SRC" --scenario cluster32 --out "$T/book.xlsx/"
+expect_err "ends with '/', so it names a folder; for the workbook drop the '/': $T/book.xlsx"
+# A U+FEFF past the start of an INI file (two files joined) is named, not quoted invisibly.
+printf '[scenario]\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n\357\273\277[site]\nrate = 0.5\n' >"$T/bom.ini"
+run 65 --root "$MINI" --scenario "$T/bom.ini" --out "$T/bom.xlsx"
+expect_err "bom.ini:6, column 1: U+FEFF (an invisible byte-order mark) is allowed only at the very start of the file"
+# Too few file descriptors: tco's own message, first and alone, exit 73.
+prlimit --nofile=6:6 "$TCO" --root "$SRC" --scenario cluster32 --out "$T/fd.xlsx" >/dev/null 2>"$T/err"
+echo $? >"$T/rc"
+[ "$(cat "$T/rc")" = 73 ] && head -n 1 "$T/err" | grep -q '^tco: ' && [ "$(wc -l <"$T/err")" -eq 1 ] && ok ||
+    bad "ulimit -n 6: exit $(cat "$T/rc"), stderr: $(cat "$T/err")"
+
 # A good mini workbook recalculates (the per-year `year` reference and totals).
 run 0 --root "$MINI" --scenario good --out "$T/mini.xlsx"
 expect_out "75  CNY"
