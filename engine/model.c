@@ -2011,6 +2011,41 @@ bool tco_model_prices_item(const tco_model *m, const char *item)
     return false;
 }
 
+/* A chosen quote @p b outside the range of input @p it (a tier row @p row, or NULL) stops the run, as a
+ * --set of the same value does: a quote is never used for a value its input's min/max refuse. */
+static tco_error quote_in_range(const tco_model *m, const tco_item *it, const char *row, const tco_quote *b,
+                                tco_diag *diag)
+{
+    double v = b->converted;
+    bool low = !isnan(it->min) && v < it->min, high = !isnan(it->max) && v > it->max;
+    bool frac = it->integer && v != floor(v);
+    if (!low && !high && !frac)
+        return TCO_OK;
+    char price[32], conv[32], bound[32] = "";
+    tco_format_double(b->unit_price, price);
+    tco_format_double(v, conv);
+    if (low || high)
+        tco_format_double(low ? it->min : it->max, bound);
+    tco_strbuf place = {0}, what = {0};
+    if (b->rate != 1)
+        tco_strbuf_printf(&what, "%s %s = %s CNY", price, b->currency, conv);
+    else
+        tco_strbuf_printf(&what, "%s %s", conv, b->currency);
+    if (row)
+        tco_strbuf_printf(&place, "the %s row of %s", row, it->name);
+    else
+        tco_strbuf_printf(&place, "%s", it->name);
+    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
+                               "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
+                               "outside its input's range is not used: correct the quote or the range",
+                               b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
+                               tco_strbuf_str(&what), frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
+                               bound, tco_strbuf_str(&place), m->template_path, it->name);
+    tco_strbuf_free(&place);
+    tco_strbuf_free(&what);
+    return e;
+}
+
 /* Append an input made at run time (the FX rates of quoted currencies). */
 static tco_item *model_add_input(tco_model *m, const char *name)
 {
@@ -2066,6 +2101,11 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
             if (best < 0)
                 continue;
             const tco_quote *b = &set->quotes[best];
+            tco_error re = quote_in_range(m, it, m->tier_names[r], b, diag);
+            if (re != TCO_OK) {
+                tco_strbuf_free(&notes);
+                return re;
+            }
             it->tiers[r] = b->converted;
             char price[32];
             tco_format_double(b->converted, price);
@@ -2109,6 +2149,9 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         if (best < 0)
             continue;
         const tco_quote *b = &set->quotes[best];
+        tco_error re = quote_in_range(m, it, NULL, b, diag);
+        if (re != TCO_OK)
+            return re;
         char price[32], conv[32], rate[32];
         tco_format_double(b->unit_price, price);
         tco_format_double(b->converted, conv);

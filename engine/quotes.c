@@ -172,6 +172,21 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         }
     if (sym == NULL && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
         sym = currency;
+    if (sym == NULL) {
+        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
+        const char *code = NULL;
+        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
+            code = s;
+        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
+                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
+            code = end - 3;
+        if (code) {
+            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
+                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
+            return false;
+        }
+    }
     if (s < end && (*s == '-' || *s == '(')) {
         snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
@@ -216,6 +231,10 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
                 snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
                 return false;
             }
+        } else if (!seen_decimal && space && delim != ';') {
+            snprintf(why, why_size, "a %s file groups thousands with ',' only (as in 12,500.00), found a space "
+                     "in '%s'", delim == '\t' ? "tab-delimited" : "','-delimited", SHOWN(text));
+            return false;
         } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
             /* A group separator separates groups of exactly three digits, after a first group of
              * 1 to 3 digits that does not start with 0 ("0,125" and "1234,567" are not grouped). */
@@ -296,9 +315,33 @@ static bool is_code(const char *s)
            isalpha((unsigned char)s[2]);
 }
 
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
+{
+    size_t bad = 0;
+    long cp = 0;
+    bool ok = tco_xml_text_valid(path, strlen(path), &bad, &cp);
+    for (size_t i = 0; ok && path[i]; i++)
+        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) {
+            ok = false;
+            bad = i;
+            cp = (unsigned char)path[i];
+        }
+    if (ok)
+        return TCO_OK;
+    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
+                        path, what,
+                        cp < 0 ? "bytes that are not UTF-8"
+                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                                       : "a control character",
+                        bad + 1);
+}
+
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
 {
     memset(fx, 0, sizeof *fx);
+    tco_error pe = tco_shown_path_check(display ? display : path, "exchange rates' path", diag);
+    if (pe != TCO_OK)
+        return pe;
     tco_ini ini = {0};
     tco_error e = tco_ini_load(path, display, &ini, diag);
     if (e != TCO_OK)
@@ -334,9 +377,10 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
             if (!is_code(key))
                 e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
                                  "key of %zu characters", ini.path, key, strlen(key));
-            else if (!tco_parse_number(tco_ini_get(&ini, "fx", key), &rate) || rate <= 0)
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a positive number, found '%s'",
-                                 ini.path, key, fx->reporting, tco_ini_get(&ini, "fx", key));
+            else if (!tco_parse_number(tco_ini_get(&ini, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
+                     !(rate <= TCO_FX_MAX_RATE))
+                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
+                                 "1000000, found '%s'", ini.path, key, fx->reporting, tco_ini_get(&ini, "fx", key));
             else {
                 for (int i = 0; i < 3; i++)
                     fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);
@@ -761,6 +805,15 @@ static void on_data_row(reader *r)
         char why[TCO_DIAG_MAX];
         if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
             report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
+        else if (!isnormal(q.unit_price * q.rate)) {
+            /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
+            char p[32], rt[32];
+            tco_format_double(q.unit_price, p);
+            tco_format_double(q.rate, rt);
+            report(r, false, line, "column %zu (%s): %s %s x %s %s/%s is %s to hold as a number in %s",
+                   COLREF(COL_PRICE), p, upper, rt, r->fx->reporting, upper,
+                   isfinite(q.unit_price * q.rate) ? "too small" : "too large", r->fx->reporting);
+        }
     }
     const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
     check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
@@ -855,6 +908,9 @@ static bool blank_bytes(const char *s, size_t n)
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag)
 {
+    tco_error pe = tco_shown_path_check(path, "quote file's path", diag);
+    if (pe != TCO_OK)
+        return pe;
     struct stat st;
     if (stat(path, &st) != 0)
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));

@@ -58,6 +58,11 @@
 /** Most columns in a quote file's header (a spreadsheet's width, 16,384 = XFD). */
 #define TCO_QUOTE_MAX_COLUMNS 16384
 
+/** Range of an exchange rate in pricing/fx.ini (reporting units per unit), checked when it is read:
+ *  with prices of at most 15 significant digits, every converted price is then finite and normal. */
+#define TCO_FX_MIN_RATE 1e-6
+#define TCO_FX_MAX_RATE 1e6
+
 /** Why a quote is or is not used. */
 typedef enum tco_quote_status {
     TCO_QUOTE_USED,            /**< the chosen price for its item */
@@ -161,6 +166,14 @@ void tco_quotes_free(tco_quote_set *set);
  * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
  */
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
+
+/**
+ * Check a path the workbook shows (a quote file's, pricing/fx.ini's): UTF-8 XML
+ * text (tco_xml_text_valid()) without a control character (C0, DEL).  Returns
+ * TCO_OK, or TCO_ERR_INI with "PATH: the WHAT, which the workbook shows, holds
+ * ... at byte N; rename it".
+ */
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
 bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);

@@ -232,6 +232,18 @@ static void test_price_parser(void)
     CU_ASSERT(!tco_quote_parse_price("12,500.00", ';', "EUR", &v, why, sizeof why)); /* ',' is the decimal mark */
     CU_ASSERT(!tco_quote_parse_price("0", ',', "CNY", &v, why, sizeof why));
     CU_ASSERT(!tco_quote_parse_price("\xe2\x82\xac" "5", ',', "USD", &v, why, sizeof why));
+    /* Another currency's code: named as a mismatch, before or after the number. */
+    CU_ASSERT(!tco_quote_parse_price("100 USD", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "currency code 'USD' does not match the currency CNY") != NULL);
+    CU_ASSERT(!tco_quote_parse_price("USD 12 500", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "currency code 'USD' does not match the currency CNY") != NULL);
+    CU_ASSERT(tco_quote_parse_price("100 usd", ',', "USD", &v, why, sizeof why) && v == 100);
+    CU_ASSERT(tco_quote_parse_price("RMB 100", ',', "CNY", &v, why, sizeof why) && v == 100);
+    /* A space groups thousands in ';' files only; ',' and tab files group with ','. */
+    CU_ASSERT(!tco_quote_parse_price("12 500", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "groups thousands with ',' only") != NULL);
+    CU_ASSERT(!tco_quote_parse_price("12\xc2\xa0" "500", '\t', "CNY", &v, why, sizeof why));
+    CU_ASSERT(tco_quote_parse_price("12 500", ';', "EUR", &v, why, sizeof why) && v == 12500);
     int32_t d;
     char out[16];
     CU_ASSERT(tco_parse_date("2024-02-29", &d));
