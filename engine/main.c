@@ -352,12 +352,12 @@ typedef struct quote_opts {
     size_t n_sets;
 } quote_opts;
 
-/* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size:
+/* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
+ * (caps TCO_QUOTE_LIST_CAP and TCO_QUOTE_LIST_TOTAL in quotes.h):
  * for each price the model takes from quotes (each quoted input's item, and each tier row of a
  * per-tier input, under the tier's own name) the first TCO_QUOTE_LIST_CAP rows and every row that
  * is the best valid quote so far (so the final choice sees the winner); for other items, the
  * first TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
-#define TCO_QUOTE_LIST_CAP 1000
 /* And the text of the rows listed is at most this many bytes in all (a row's notes may hold up to
  * 32,767 characters): past it, only the best so far is set aside.  Flat memory whatever the rows. */
 #define TCO_QUOTE_LIST_BYTES ((size_t)32 << 20)
@@ -371,6 +371,7 @@ typedef struct item_best {
     int64_t valid_until;
     tco_quote stash;   /* beyond the listing cap: the best so far, copied */
     bool stashed;
+    size_t next;       /* the next price of the same item (another quantity), SIZE_MAX if none */
 } item_best;
 
 typedef struct keep_ctx {
@@ -378,21 +379,23 @@ typedef struct keep_ctx {
     int32_t as_of;
     item_best *items;
     size_t n_items;
+    tco_name_index by_item; /* each item's first price in items */
     size_t others;
     size_t listed_bytes; /* text of the rows listed so far */
+    size_t listed;       /* rows listed so far, all items together (at most TCO_QUOTE_LIST_TOTAL) */
 } keep_ctx;
 
 static bool keep_quote(void *vctx, const tco_quote *q)
 {
     keep_ctx *k = vctx;
     size_t bytes = strlen(q->vendor) + strlen(q->quote_id) + strlen(q->item) + strlen(q->notes) + 64;
-    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES;
+    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES && k->listed < TCO_QUOTE_LIST_TOTAL;
     bool tracked = false, listed = false;
+    size_t first = SIZE_MAX;
+    tco_name_index_get(&k->by_item, q->item, &first);
     /* One row may be judged for several prices of its item (the card's input and its tier row). */
-    for (size_t i = 0; i < k->n_items; i++) {
+    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
         item_best *b = &k->items[i];
-        if (strcasecmp(b->item, q->item) != 0)
-            continue;
         tracked = true;
         if (b->kept < TCO_QUOTE_LIST_CAP && room) {
             b->kept++;
@@ -403,13 +406,13 @@ static bool keep_quote(void *vctx, const tco_quote *q)
         listed = room && k->others < TCO_QUOTE_LIST_CAP;
         k->others += listed;
         k->listed_bytes += listed ? bytes : 0;
+        k->listed += listed;
         return listed;
     }
     k->listed_bytes += listed ? bytes : 0;
-    for (size_t i = 0; i < k->n_items; i++) {
+    k->listed += listed;
+    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
         item_best *b = &k->items[i];
-        if (strcasecmp(b->item, q->item) != 0)
-            continue;
         bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
                      (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
         int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
@@ -460,7 +463,7 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     if (strcmp(fx->reporting, "CNY") != 0)
         return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
                             "found %s", fx->path, fx->reporting);
-    keep_ctx k = {m, q->as_of, NULL, 0, 0, 0};
+    keep_ctx k = {.m = m, .as_of = q->as_of};
     /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
     size_t slots = 0;
     for (size_t i = 0; i < m->n_items; i++)
@@ -469,18 +472,27 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     k.items = calloc(slots ? slots : 1, sizeof *k.items);
     if (k.items == NULL)
         return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < m->n_items; i++) {
+    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->quote_item == NULL)
             continue;
         double qty = m->items[tco_model_find(m, it->quote_qty)].value;
         for (int r = 0; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 1); r++) {
             const char *item = it->kind == TCO_ITEM_TIER_INPUT ? m->tier_names[r] : it->quote_item;
-            bool dup = false; /* the same item bought in the same quantity is judged once */
-            for (size_t j = 0; j < k.n_items && !dup; j++)
-                dup = strcasecmp(k.items[j].item, item) == 0 && k.items[j].quantity == qty;
-            if (!dup)
-                k.items[k.n_items++] = (item_best){.item = item, .quantity = qty};
+            /* The same item bought in the same quantity is judged once; another quantity is chained. */
+            size_t *head = tco_name_index_put(&k.by_item, item, NULL);
+            if (head == NULL) {
+                e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+                break;
+            }
+            bool dup = false;
+            size_t *link = head;
+            for (; *link != SIZE_MAX && !dup; link = &k.items[*link].next)
+                dup = k.items[*link].quantity == qty;
+            if (!dup) {
+                k.items[k.n_items] = (item_best){.item = item, .quantity = qty, .next = SIZE_MAX};
+                *link = k.n_items++;
+            }
         }
     }
     for (size_t i = 0; i < q->n && e == TCO_OK; i++)
@@ -491,7 +503,9 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
             continue;
         /* One row set aside for two prices is listed once. */
         bool dup = false;
-        for (size_t j = 0; j < i && !dup; j++)
+        size_t first = SIZE_MAX;
+        tco_name_index_get(&k.by_item, b->item, &first);
+        for (size_t j = first; j != SIZE_MAX && j < i && !dup; j = k.items[j].next)
             dup = k.items[j].stashed && k.items[j].stash.file == b->stash.file && k.items[j].stash.line == b->stash.line;
         if (e == TCO_OK && !dup && !tco_quotes_append_copy(set, &b->stash))
             e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
@@ -502,6 +516,7 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
         if (k.items[i].stashed)
             tco_quote_free_fields(&k.items[i].stash);
     free(k.items);
+    tco_name_index_free(&k.by_item);
     if (e != TCO_OK)
         return e;
     char **items = NULL;
@@ -751,27 +766,58 @@ static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
     return true;
 }
 
-/* The item ids quotes may name (catalog items and template quote ids), for `quotes check`. */
+/* Distinct unknown items for which `quotes check` looks for a "did you mean" (each search costs a pass
+ * over the catalog); an unknown item met again reuses its answer.  Past these, no suggestion. */
+#define TCO_SUGGEST_MAX 200
+
+/* The item ids quotes may name (catalog items and template quote ids), for `quotes check`: an index
+ * for the exact match, and the suggestion found for each of the first TCO_SUGGEST_MAX distinct
+ * unknown items (their names owned in guessed[]; the value is the catalog index, or SIZE_MAX). */
 typedef struct known_items {
     char **items;
     size_t n;
     size_t unknown;
+    tco_name_index index;
+    tco_name_index suggested;
+    char *guessed[TCO_SUGGEST_MAX];
+    size_t n_guessed;
+    size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
 } known_items;
+
+/* The catalog item nearest @p item within 2 edits, or SIZE_MAX. */
+static size_t nearest_item(const known_items *k, const char *item)
+{
+    size_t best = SIZE_MAX, best_d = 3, len = strlen(item);
+    for (size_t i = 0; i < k->n; i++) {
+        size_t other = strlen(k->items[i]);
+        if ((other > len ? other - len : len - other) >= best_d)
+            continue; /* the length difference alone is too many edits */
+        size_t dist = tco_edit_distance(item, k->items[i]);
+        if (dist < best_d)
+            best_d = dist, best = i;
+    }
+    return best;
+}
 
 /* Check mode keeps no row; an item that is not in the catalog is an error. */
 static bool check_item(void *vctx, const tco_quote *q)
 {
     known_items *k = vctx;
-    for (size_t i = 0; i < k->n; i++)
-        if (strcasecmp(k->items[i], q->item) == 0)
-            return false;
-    const char *best = NULL;
-    size_t best_d = 3;
-    for (size_t i = 0; i < k->n; i++) {
-        size_t dist = tco_edit_distance(q->item, k->items[i]);
-        if (dist < best_d)
-            best_d = dist, best = k->items[i];
+    if (tco_name_index_get(&k->index, q->item, NULL))
+        return false;
+    size_t near = SIZE_MAX;
+    if (!tco_name_index_get(&k->suggested, q->item, &near)) {
+        char *copy = k->n_guessed < TCO_SUGGEST_MAX ? tco_strdup(q->item) : NULL;
+        size_t *slot = copy ? tco_name_index_put(&k->suggested, copy, NULL) : NULL;
+        if (slot) {
+            k->guessed[k->n_guessed++] = copy;
+            near = *slot = nearest_item(k, q->item);
+        } else {
+            free(copy);
+            k->unsuggested++;
+        }
     }
+    const char *best = near == SIZE_MAX ? NULL : k->items[near];
     k->unknown++;
     if (strcasecmp(q->item, "tier") == 0)
         fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s': 'tier' is the template's word for the rows of "
@@ -805,9 +851,17 @@ static int quotes_check(const char *root, int argc, char **argv)
         return fail(&d);
     }
     int rc = 0;
+    known_items known = {.items = items, .n = n_items};
+    for (size_t i = 0; i < n_items; i++)
+        if (tco_name_index_put(&known.index, items[i], NULL) == NULL) {
+            tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory");
+            rc = fail(&d);
+            argc = 0; /* nothing is read */
+            break;
+        }
     for (int i = 0; i < argc; i++) {
         tco_quote_set set = {0};
-        known_items known = {items, n_items, 0};
+        known.unknown = 0;
         tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, NULL, &set, &d);
         set.errors += known.unknown;
         if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
@@ -825,6 +879,13 @@ static int quotes_check(const char *root, int argc, char **argv)
             rc = rc ? rc : 65;
         tco_quotes_free(&set);
     }
+    if (known.unsuggested > 0)
+        fprintf(stderr, "note: %zu rows name unknown items past the first %d distinct ones; no \"did you mean\" "
+                "was looked for them\n", known.unsuggested, TCO_SUGGEST_MAX);
+    tco_name_index_free(&known.index);
+    tco_name_index_free(&known.suggested);
+    for (size_t i = 0; i < known.n_guessed; i++)
+        free(known.guessed[i]);
     for (size_t i = 0; i < n_items; i++)
         free(items[i]);
     free(items);

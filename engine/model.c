@@ -2055,11 +2055,32 @@ static tco_item *model_add_input(tco_model *m, const char *name)
     return it;
 }
 
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag);
+
 tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                  char *const *known_items, size_t n_known, tco_diag *diag)
 {
     m->quotes = set;
     m->as_of = as_of;
+    /* Each choice below looks only at its item's rows, and each row's item is found in one probe:
+     * linear in rows, whatever the catalog's size (11,000 tiers x 20,000 rows). */
+    tco_name_index known = {0};
+    if (!tco_quotes_index(set))
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < n_known; k++)
+        if (tco_name_index_put(&known, known_items[k], NULL) == NULL) {
+            tco_name_index_free(&known);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, diag);
+    tco_name_index_free(&known);
+    return e;
+}
+
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag)
+{
     /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
     for (size_t i = 0; i < set->n; i++) {
         const char *ccy = set->quotes[i].currency;
@@ -2209,9 +2230,7 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         tco_quote *q = &set->quotes[i];
         if (q->reason != NULL)
             continue; /* decided by a choice above */
-        bool known = false;
-        for (size_t k = 0; k < n_known && !known; k++)
-            known = strcasecmp(known_items[k], q->item) == 0;
+        bool known = tco_name_index_get(known_index, q->item, NULL);
         q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
         tco_strbuf b = {0};
         if (known)
@@ -2292,24 +2311,30 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
     char *all = tco_strbuf_take(&list);
     if (all == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    tco_name_index seen = {0}; /* keys borrowed from all: one probe per line, not a scan */
+    size_t cap = 0;
     for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        bool dup = false;
-        for (size_t i = 0; i < *n && !dup; i++)
-            dup = strcasecmp((*items)[i], line) == 0;
-        if (dup)
+        bool added = false;
+        if (tco_name_index_put(&seen, line, &added) == NULL)
+            goto oom;
+        if (!added)
             continue;
-        char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-        char *copy = tco_strdup(line);
-        if (grown == NULL || copy == NULL) {
-            free(copy);
-            if (grown)
-                *items = grown;
-            free(all);
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(*items, cap * sizeof *grown);
+            if (grown == NULL)
+                goto oom;
+            *items = grown;
         }
-        *items = grown;
-        (*items)[(*n)++] = copy;
+        if (((*items)[*n] = tco_strdup(line)) == NULL)
+            goto oom;
+        (*n)++;
     }
+    tco_name_index_free(&seen);
     free(all);
     return TCO_OK;
+oom:
+    tco_name_index_free(&seen);
+    free(all);
+    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
 }

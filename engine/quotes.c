@@ -1133,8 +1133,126 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
     return true;
 }
 
+/* ---- name index ---------------------------------------------------------------------------- */
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a over the lower-cased bytes */
+    for (; *s; s++) {
+        h ^= (unsigned char)tolower((unsigned char)*s);
+        h *= 1099511628211u;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+static size_t index_find(const tco_name_index *ix, const char *key)
+{
+    size_t mask = ix->cap - 1;
+    for (size_t i = name_hash(key) & mask;; i = (i + 1) & mask)
+        if (ix->keys[i] == NULL || strcasecmp(ix->keys[i], key) == 0)
+            return i;
+}
+
+size_t *tco_name_index_put(tco_name_index *ix, const char *key, bool *added)
+{
+    if ((ix->n + 1) * 2 > ix->cap) { /* at most half full */
+        size_t cap = ix->cap ? ix->cap * 2 : 64;
+        tco_name_index grown = {calloc(cap, sizeof *grown.keys), calloc(cap, sizeof *grown.values), cap, ix->n};
+        if (grown.keys == NULL || grown.values == NULL || cap < ix->cap) {
+            free(grown.keys);
+            free(grown.values);
+            return NULL;
+        }
+        for (size_t i = 0; i < ix->cap; i++)
+            if (ix->keys[i]) {
+                size_t j = index_find(&grown, ix->keys[i]);
+                grown.keys[j] = ix->keys[i];
+                grown.values[j] = ix->values[i];
+            }
+        tco_name_index_free(ix);
+        *ix = grown;
+    }
+    size_t i = index_find(ix, key);
+    bool fresh = ix->keys[i] == NULL;
+    if (fresh) {
+        ix->keys[i] = key;
+        ix->values[i] = SIZE_MAX;
+        ix->n++;
+    }
+    if (added)
+        *added = fresh;
+    return &ix->values[i];
+}
+
+bool tco_name_index_get(const tco_name_index *ix, const char *key, size_t *value)
+{
+    if (ix->cap == 0)
+        return false;
+    size_t i = index_find(ix, key);
+    if (ix->keys[i] == NULL)
+        return false;
+    if (value)
+        *value = ix->values[i];
+    return true;
+}
+
+void tco_name_index_free(tco_name_index *ix)
+{
+    free(ix->keys);
+    free(ix->values);
+    memset(ix, 0, sizeof *ix);
+}
+
+bool tco_quotes_index(tco_quote_set *set)
+{
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
+    set->indexed = 0;
+    set->next_same = malloc((set->n ? set->n : 1) * sizeof *set->next_same);
+    if (set->next_same == NULL)
+        return false;
+    for (size_t i = set->n; i-- > 0;) { /* backwards, so each chain runs in file order */
+        size_t *head = tco_name_index_put(&set->by_item, set->quotes[i].item, NULL);
+        if (head == NULL) {
+            tco_name_index_free(&set->by_item);
+            free(set->next_same);
+            set->next_same = NULL;
+            return false;
+        }
+        set->next_same[i] = *head;
+        *head = i;
+    }
+    set->indexed = set->n;
+    return true;
+}
+
+/* The first quote of @p item (SIZE_MAX if none), and the next after @p i. */
+static size_t first_of(const tco_quote_set *set, const char *item)
+{
+    if (set->next_same && set->indexed == set->n) {
+        size_t head;
+        return tco_name_index_get(&set->by_item, item, &head) ? head : SIZE_MAX;
+    }
+    for (size_t i = 0; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static size_t next_of(const tco_quote_set *set, const char *item, size_t i)
+{
+    if (set->next_same && set->indexed == set->n)
+        return set->next_same[i];
+    for (i++; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
 void tco_quotes_free(tco_quote_set *set)
 {
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
     for (size_t i = 0; i < set->n; i++)
         tco_quote_free_fields(&set->quotes[i]);
     free(set->quotes);
@@ -1186,10 +1304,8 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
 {
     long best = -1;
     char d1[16], d2[16];
-    for (size_t i = 0; i < set->n; i++) {
+    for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
         tco_quote *q = &set->quotes[i];
-        if (strcasecmp(q->item, item) != 0)
-            continue;
         if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
             tco_format_date(q->valid_until, d1);
             tco_format_date(as_of, d2);
@@ -1217,9 +1333,9 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
     }
     if (best >= 0) {
         tco_quote *b = &set->quotes[best];
-        for (size_t i = 0; i < set->n; i++) {
+        for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
             tco_quote *q = &set->quotes[i];
-            if ((long)i != best && q->status == TCO_QUOTE_BEATEN && strcasecmp(q->item, item) == 0)
+            if ((long)i != best && q->status == TCO_QUOTE_BEATEN)
                 set_reason(q, TCO_QUOTE_BEATEN, "%s from %s (%s:%ld) was chosen",
                            b->converted < q->converted ? "a cheaper quote" : "an equal quote expiring sooner or listed first",
                            b->vendor, b->file, b->line);

@@ -63,6 +63,12 @@
 #define TCO_FX_MIN_RATE 1e-6
 #define TCO_FX_MAX_RATE 1e6
 
+/** Rows a scenario run lists on the Quotes sheet: at most TCO_QUOTE_LIST_CAP per price (each quoted
+ *  input's item, each tier row) and for all other items together, and TCO_QUOTE_LIST_TOTAL in all;
+ *  past these, each price's best valid quote so far is still kept (and listed), the rest counted. */
+#define TCO_QUOTE_LIST_CAP 1000
+#define TCO_QUOTE_LIST_TOTAL 20000
+
 /** Why a quote is or is not used. */
 typedef enum tco_quote_status {
     TCO_QUOTE_USED,            /**< the chosen price for its item */
@@ -127,10 +133,35 @@ typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
  */
 typedef bool (*tco_quote_problem_fn)(void *ctx, const tco_diag *problem, bool warning);
 
+/**
+ * A hash table of names compared case-insensitively (ASCII), each with a
+ * value: lookups in constant time, so matching rows against a catalog of
+ * thousands of items is linear in rows.  Keys are borrowed (they must outlive
+ * the index).  Zero-initialise; free with tco_name_index_free().
+ */
+typedef struct tco_name_index {
+    const char **keys;
+    size_t *values;
+    size_t cap, n; /* cap is 0 or a power of two */
+} tco_name_index;
+
+/** The value of @p key, inserting it with value SIZE_MAX (and *@p added true) if absent; NULL when out of memory. */
+size_t *tco_name_index_put(tco_name_index *ix, const char *key, bool *added);
+
+/** True and the value of @p key in *@p value (may be NULL) if present. */
+bool tco_name_index_get(const tco_name_index *ix, const char *key, size_t *value);
+
+void tco_name_index_free(tco_name_index *ix);
+
 /** Quotes read from one or more files. */
 typedef struct tco_quote_set {
     tco_quote *quotes;
     size_t n, cap;
+    /** After tco_quotes_index(): each item's first quote, and each quote's next quote of the same
+     *  item (SIZE_MAX ends the chain), in file order; valid while n == indexed. */
+    tco_name_index by_item;
+    size_t *next_same;
+    size_t indexed;
     /** Data rows read, rows not kept, errors and warnings reported. */
     size_t rows, not_kept, errors, warnings;
     /** File names (owned), one per file read. */
@@ -157,6 +188,14 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);
 
 /** Free one quote's strings (not the quote itself). */
 void tco_quote_free_fields(tco_quote *q);
+
+/**
+ * Index the quotes by item, so that tco_quotes_choose() looks only at the
+ * item's own rows (a choice per tier over a long list is then linear, not
+ * tiers x rows).  Returns false when out of memory (the choice still works,
+ * scanning every row).
+ */
+bool tco_quotes_index(tco_quote_set *set);
 
 /** Free every quote and file name (safe on a zeroed set). */
 void tco_quotes_free(tco_quote_set *set);

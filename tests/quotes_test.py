@@ -271,6 +271,76 @@ p = subprocess.run([TCO.encode(), b"--root", bad_root, b"quotes", b"check", usd_
 check(p.returncode == 65 and b"pricing/fx.ini: the exchange rates' path, which the workbook shows, holds a control "
       b"character" in p.stderr, "a root holding 0x01: fx.ini's path is refused: %r" % p.stderr)
 
+# --- 6. A large catalog: lookups by hash, suggestions looked for once per distinct unknown item ------------
+def add_tiers(root, n, fmt):
+    """Append n copies of the D-M tier, named fmt % k, to root's cards.ini."""
+    path = os.path.join(root, "pricing/cards.ini")
+    text = open(path, encoding="utf-8").read()
+    i = text.index("[D-M]")
+    j = text.find("\n[", i + 1)
+    body = "\n".join(l for l in text[i:j if j >= 0 else len(text)].split("\n")[1:] if not l.startswith(";"))
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("".join("\n[%s]\n%s\n" % (fmt % k, body) for k in range(n)))
+
+
+fast_seconds = float(os.environ.get("TCO_QUOTES_FAST_LIMIT", "8"))
+root = make_root("big-catalog")
+add_tiers(root, 11000, "T%05d")
+rows = ["V,D-MM,100,CNY"] + ["V,ZZ%06d,100,CNY" % r for r in range(19997)] + ["V,D-MM,100,CNY", "V,W-X,100,CNY"]
+unk = write("unk.csv", HEADER + "\n" + "\n".join(rows) + "\n")
+start = time.monotonic()
+rc, so, se = tco_in(root, "quotes", "check", unk)
+seconds = time.monotonic() - start
+print("quotes check, 11,000 extra tiers x 20,000 unknown rows: %.2f s" % seconds)
+check(rc == 65 and "unk.csv: 20000 rows, 20000 errors" in so, "20,000 unknown rows are 20,000 errors: " + so)
+check("unk.csv:2: column 2 (item): unknown item 'D-MM' (did you mean 'D-M'?)" in se and
+      "unk.csv:20000: column 2 (item): unknown item 'D-MM' (did you mean 'D-M'?)" in se,
+      "D-MM (one edit from D-M, two from D-S) gets its suggestion on line 2 and again (cached) on line 20,000")
+check("unk.csv:20001: column 2 (item): unknown item 'W-X'; expected a card tier" in se,
+      "W-X, the 20,000th distinct unknown item, is past the 200 searched: no suggestion")
+# Distinct unknown items: D-MM, ZZ000000..ZZ019996, W-X = 19,999; searched: the first 200 (D-MM and 199 ZZ);
+# rows past them: 19,997 - 199 ZZ rows + W-X = 19,799.
+check("note: 19799 rows name unknown items past the first 200 distinct ones" in se, "the unsearched rows are counted")
+check(seconds < fast_seconds, "quotes check over 11,000 tiers: %.2f s, expected under %g s" % (seconds, fast_seconds))
+
+# --- 6. Rows listed on the Quotes sheet: 20,000 in all, each price's best always -----------------------------
+root = make_root("many-tiers")
+add_tiers(root, 30, "T%02d")
+rows = ["V,T%02d,%d,CNY" % (k, 90000 + r) for r in range(1000) for k in range(30)] + ["Cheap,T29,50000,CNY"]
+many = write("many.csv", HEADER + "\n" + "\n".join(rows) + "\n")
+rc, so, se = tco_in(root, "--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--out", book,
+                    "--force", "--quotes", many)
+d = json.loads(so) if rc == 0 else None
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["T29"] == 50000 and
+      d["inputs"]["tier_price"]["by_tier"]["T00"] == 90000,
+      "the cheapest T29 (row 30,001, past the 20,000 listed) prices T29; T00 takes its first row, 90,000")
+quotes_xml = [x for x in sheet_xml(book).split("<?xml") if "<f>F5*H5</f>" in x]
+dim = re.search(r'<dimension ref="A1:P(\d+)"', quotes_xml[0]) if quotes_xml else None
+# 4 rows above the list, 20,000 rows listed plus T29's best, a blank row and the note: 20,007.
+check(dim is not None and dim.group(1) == "20007", "the Quotes sheet ends at row 20,007: %s" % (dim and dim.group(1)))
+check("10000 further rows were read and counted but not listed: the sheet lists at most 1000 rows for each price "
+      "quotes set and 1000 for other items, 20000 in all" in "".join(shared_strings(book)),
+      "the Quotes sheet says 30,001 - 20,001 = 10,000 rows were counted, not listed")
+# The review's case: 1,100 extra tiers x 960 rows (1,056,000 rows, 19 MB): peak memory and time.
+root = make_root("many-tiers-big")
+add_tiers(root, 1100, "T%04d")
+big_many = os.path.join(T, "big_many.csv")
+with open(big_many, "w") as f:
+    f.write(HEADER + "\n")
+    for r in range(960):
+        f.write("".join("V,T%04d,%d,CNY\n" % (k, 90000 + r) for k in range(1100)))
+start = time.monotonic()
+p = subprocess.run([PEAK_RSS, TCO, "--root", root, "--scenario", "cluster32", "--quotes", big_many, "--out", book,
+                    "--force"], capture_output=True)
+seconds = time.monotonic() - start
+m = re.search(r"peak_rss_kib (\d+) exit (\d+)", p.stderr.decode())
+kib = int(m.group(1)) if m else 1 << 30
+print("1,100 tiers x 960 rows: %.2f s, peak RSS %.1f MiB" % (seconds, kib / 1024))
+check(m is not None and m.group(2) == "0", "1,100 tiers x 960 rows: the run succeeds")
+check(kib < 128 * 1024, "1,100 tiers x 960 rows: peak RSS %d KiB, expected under 128 MiB" % kib)
+check(seconds < fast_seconds, "1,100 tiers x 960 rows: %.2f s, expected under %g s" % (seconds, fast_seconds))
+os.remove(big_many)
+
 # --- 6. A 256 MiB field: stopped at the limit, flat memory, seconds ---------------------------------------
 big = os.path.join(T, "big.csv")
 with open(big, "wb") as f:  # streamed to disk, 1 MiB at a time
