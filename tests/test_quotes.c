@@ -481,6 +481,31 @@ static void test_reason_whole(void)
     tco_quotes_free(&set);
 }
 
+/* The name index: 5,000 names found case-insensitively, values kept through growth, absent names absent. */
+static void test_name_index(void)
+{
+    static char names[5000][8];
+    tco_name_index ix = {0};
+    for (int i = 0; i < 5000; i++) {
+        snprintf(names[i], sizeof names[i], "T%05d", i);
+        bool added = false;
+        size_t *v = tco_name_index_put(&ix, names[i], &added);
+        CU_ASSERT_FATAL(v != NULL);
+        CU_ASSERT(added && *v == SIZE_MAX);
+        *v = (size_t)i;
+    }
+    CU_ASSERT_EQUAL(ix.n, 5000);
+    size_t v = 0;
+    CU_ASSERT(tco_name_index_get(&ix, "t04999", &v) && v == 4999);
+    CU_ASSERT(tco_name_index_get(&ix, "T00000", &v) && v == 0);
+    CU_ASSERT(!tco_name_index_get(&ix, "T05000", NULL));
+    bool added = true;
+    size_t *again = tco_name_index_put(&ix, "t00042", &added);
+    CU_ASSERT(again != NULL && !added && *again == 42 && ix.n == 5000);
+    tco_name_index_free(&ix);
+    CU_ASSERT(!tco_name_index_get(&ix, "T00000", NULL));
+}
+
 CU_ErrorCode register_quotes_suite(void)
 {
     CU_pSuite s = CU_add_suite("quotes", NULL, NULL);
@@ -498,7 +523,8 @@ CU_ErrorCode register_quotes_suite(void)
         !CU_add_test(s, "format characters in identifiers", test_format_characters) ||
         !CU_add_test(s, "a header of 300 columns", test_wide_header) ||
         !CU_add_test(s, "a field past the limit stops the read", test_field_limit_stops) ||
-        !CU_add_test(s, "a reason with a long non-ASCII vendor is whole", test_reason_whole))
+        !CU_add_test(s, "a reason with a long non-ASCII vendor is whole", test_reason_whole) ||
+        !CU_add_test(s, "the name index", test_name_index))
         return CU_get_error();
     return CUE_SUCCESS;
 }
