@@ -302,11 +302,24 @@ check("unk.csv:2: column 2 (item): unknown item 'D-MM' (did you mean 'D-M'?)" in
       "unk.csv:20000: column 2 (item): unknown item 'D-MM' (did you mean 'D-M'?)" in se,
       "D-MM (one edit from D-M, two from D-S) gets its suggestion on line 2 and again (cached) on line 20,000")
 check("unk.csv:20001: column 2 (item): unknown item 'W-X'; expected a card tier" in se,
-      "W-X, the 20,000th distinct unknown item, is past the 200 searched: no suggestion")
-# Distinct unknown items: D-MM, ZZ000000..ZZ019996, W-X = 19,999; searched: the first 200 (D-MM and 199 ZZ);
-# rows past them: 19,997 - 199 ZZ rows + W-X = 19,799.
-check("note: 19799 rows name unknown items past the first 200 distinct ones" in se, "the unsearched rows are counted")
+      "W-X, the 19,999th distinct unknown item, is past the 500 searched: no suggestion")
+# Distinct unknown items: D-MM, ZZ000000..ZZ019996, W-X = 19,999; searched: the first 500 (D-MM and 499 ZZ);
+# rows past them: 19,997 - 499 ZZ rows + W-X = 19,499.
+check("note: 19499 rows name unknown items past the first 500 distinct ones" in se, "the unsearched rows are counted")
 check(seconds < fast_seconds, "quotes check over 11,000 tiers: %.2f s, expected under %g s" % (seconds, fast_seconds))
+# Names of 63 characters (the edit distance's whole table would be 63 x 63 cells a pair): 11,000 of them
+# against 20,000 distinct unknown ones of 63 characters (11.7 s before, when every pair cost the table).
+root = make_root("long-catalog")
+add_tiers(root, 11000, "A" * 58 + "%05d")
+unk = write("unk_long.csv", HEADER + "\n" + "".join("V,%s%06d,100,CNY\n" % ("B" * 57, r) for r in range(20000)))
+start = time.monotonic()
+rc, so, se = tco_in(root, "quotes", "check", unk)
+seconds = time.monotonic() - start
+print("quotes check, 11,000 tiers of 63 characters x 20,000 unknown rows: %.2f s" % seconds)
+check(rc == 65 and "unk_long.csv: 20000 rows, 20000 errors" in so and "note: 19500 rows name unknown items" in se,
+      "20,000 unknown rows of 63 characters, 500 searched: " + so)
+check(seconds < fast_seconds, "quotes check over 63-character names: %.2f s, expected under %g s" %
+      (seconds, fast_seconds))
 
 # --- 6. Rows listed on the Quotes sheet: 20,000 in all, each price's best always -----------------------------
 root = make_root("many-tiers")
