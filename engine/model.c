@@ -2039,7 +2039,8 @@ static tco_error quote_in_range(const tco_model *m, const tco_item *it, const ch
                                "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
                                "outside its input's range is not used: correct the quote or the range",
                                b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
-                               tco_strbuf_str(&what), frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
+                               tco_strbuf_str(&what),
+                               frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
                                bound, tco_strbuf_str(&place), m->template_path, it->name);
     tco_strbuf_free(&place);
     tco_strbuf_free(&what);
