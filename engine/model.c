@@ -2039,6 +2039,42 @@ bool tco_model_prices_item(const tco_model *m, const char *item)
     return false;
 }
 
+/* A chosen quote @p b outside the range of input @p it (a tier row @p row, or NULL) stops the run, as a
+ * --set of the same value does: a quote is never used for a value its input's min/max refuse. */
+static tco_error quote_in_range(const tco_model *m, const tco_item *it, const char *row, const tco_quote *b,
+                                tco_diag *diag)
+{
+    double v = b->converted;
+    bool low = !isnan(it->min) && v < it->min, high = !isnan(it->max) && v > it->max;
+    bool frac = it->integer && v != floor(v);
+    if (!low && !high && !frac)
+        return TCO_OK;
+    char price[32], conv[32], bound[32] = "";
+    tco_format_double(b->unit_price, price);
+    tco_format_double(v, conv);
+    if (low || high)
+        tco_format_double(low ? it->min : it->max, bound);
+    tco_strbuf place = {0}, what = {0};
+    if (b->rate != 1)
+        tco_strbuf_printf(&what, "%s %s = %s CNY", price, b->currency, conv);
+    else
+        tco_strbuf_printf(&what, "%s %s", conv, b->currency);
+    if (row)
+        tco_strbuf_printf(&place, "the %s row of %s", row, it->name);
+    else
+        tco_strbuf_printf(&place, "%s", it->name);
+    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
+                               "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
+                               "outside its input's range is not used: correct the quote or the range",
+                               b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
+                               tco_strbuf_str(&what),
+                               frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
+                               bound, tco_strbuf_str(&place), m->template_path, it->name);
+    tco_strbuf_free(&place);
+    tco_strbuf_free(&what);
+    return e;
+}
+
 /* Append an input made at run time (the FX rates of quoted currencies). */
 static tco_item *model_add_input(tco_model *m, const char *name)
 {
@@ -2048,11 +2084,32 @@ static tco_item *model_add_input(tco_model *m, const char *name)
     return it;
 }
 
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag);
+
 tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                  char *const *known_items, size_t n_known, tco_diag *diag)
 {
     m->quotes = set;
     m->as_of = as_of;
+    /* Each choice below looks only at its item's rows, and each row's item is found in one probe:
+     * linear in rows, whatever the catalog's size (11,000 tiers x 20,000 rows). */
+    tco_name_index known = {0};
+    if (!tco_quotes_index(set))
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < n_known; k++)
+        if (tco_name_index_put(&known, known_items[k], NULL) == NULL) {
+            tco_name_index_free(&known);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, diag);
+    tco_name_index_free(&known);
+    return e;
+}
+
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag)
+{
     /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
     for (size_t i = 0; i < set->n; i++) {
         const char *ccy = set->quotes[i].currency;
@@ -2094,6 +2151,11 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
             if (best < 0)
                 continue;
             const tco_quote *b = &set->quotes[best];
+            tco_error re = quote_in_range(m, it, m->tier_names[r], b, diag);
+            if (re != TCO_OK) {
+                tco_strbuf_free(&notes);
+                return re;
+            }
             it->tiers[r] = b->converted;
             char price[32];
             tco_format_double(b->converted, price);
@@ -2137,6 +2199,9 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         if (best < 0)
             continue;
         const tco_quote *b = &set->quotes[best];
+        tco_error re = quote_in_range(m, it, NULL, b, diag);
+        if (re != TCO_OK)
+            return re;
         char price[32], conv[32], rate[32];
         tco_format_double(b->unit_price, price);
         tco_format_double(b->converted, conv);
@@ -2194,9 +2259,7 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         tco_quote *q = &set->quotes[i];
         if (q->reason != NULL)
             continue; /* decided by a choice above */
-        bool known = false;
-        for (size_t k = 0; k < n_known && !known; k++)
-            known = strcasecmp(known_items[k], q->item) == 0;
+        bool known = tco_name_index_get(known_index, q->item, NULL);
         q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
         tco_strbuf b = {0};
         if (known)
@@ -2277,24 +2340,30 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
     char *all = tco_strbuf_take(&list);
     if (all == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    tco_name_index seen = {0}; /* keys borrowed from all: one probe per line, not a scan */
+    size_t cap = 0;
     for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        bool dup = false;
-        for (size_t i = 0; i < *n && !dup; i++)
-            dup = strcasecmp((*items)[i], line) == 0;
-        if (dup)
+        bool added = false;
+        if (tco_name_index_put(&seen, line, &added) == NULL)
+            goto oom;
+        if (!added)
             continue;
-        char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-        char *copy = tco_strdup(line);
-        if (grown == NULL || copy == NULL) {
-            free(copy);
-            if (grown)
-                *items = grown;
-            free(all);
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(*items, cap * sizeof *grown);
+            if (grown == NULL)
+                goto oom;
+            *items = grown;
         }
-        *items = grown;
-        (*items)[(*n)++] = copy;
+        if (((*items)[*n] = tco_strdup(line)) == NULL)
+            goto oom;
+        (*n)++;
     }
+    tco_name_index_free(&seen);
     free(all);
     return TCO_OK;
+oom:
+    tco_name_index_free(&seen);
+    free(all);
+    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
 }

@@ -172,6 +172,21 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         }
     if (sym == NULL && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
         sym = currency;
+    if (sym == NULL) {
+        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
+        const char *code = NULL;
+        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
+            code = s;
+        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
+                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
+            code = end - 3;
+        if (code) {
+            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
+                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
+            return false;
+        }
+    }
     if (s < end && (*s == '-' || *s == '(')) {
         snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
@@ -216,6 +231,10 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
                 snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
                 return false;
             }
+        } else if (!seen_decimal && space && delim != ';') {
+            snprintf(why, why_size, "a %s file groups thousands with ',' only (as in 12,500.00), found a space "
+                     "in '%s'", delim == '\t' ? "tab-delimited" : "','-delimited", SHOWN(text));
+            return false;
         } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
             /* A group separator separates groups of exactly three digits, after a first group of
              * 1 to 3 digits that does not start with 0 ("0,125" and "1234,567" are not grouped). */
@@ -296,9 +315,33 @@ static bool is_code(const char *s)
            isalpha((unsigned char)s[2]);
 }
 
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
+{
+    size_t bad = 0;
+    long cp = 0;
+    bool ok = tco_xml_text_valid(path, strlen(path), &bad, &cp);
+    for (size_t i = 0; ok && path[i]; i++)
+        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) {
+            ok = false;
+            bad = i;
+            cp = (unsigned char)path[i];
+        }
+    if (ok)
+        return TCO_OK;
+    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
+                        path, what,
+                        cp < 0 ? "bytes that are not UTF-8"
+                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                                       : "a control character",
+                        bad + 1);
+}
+
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
 {
     memset(fx, 0, sizeof *fx);
+    tco_error pe = tco_shown_path_check(display ? display : path, "exchange rates' path", diag);
+    if (pe != TCO_OK)
+        return pe;
     tco_ini ini = {0};
     tco_error e = tco_ini_load(path, display, &ini, diag);
     if (e != TCO_OK)
@@ -334,9 +377,10 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
             if (!is_code(key))
                 e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
                                  "key of %zu characters", ini.path, key, strlen(key));
-            else if (!tco_parse_number(tco_ini_get(&ini, "fx", key), &rate) || rate <= 0)
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a positive number, found '%s'",
-                                 ini.path, key, fx->reporting, tco_ini_get(&ini, "fx", key));
+            else if (!tco_parse_number(tco_ini_get(&ini, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
+                     !(rate <= TCO_FX_MAX_RATE))
+                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
+                                 "1000000, found '%s'", ini.path, key, fx->reporting, tco_ini_get(&ini, "fx", key));
             else {
                 for (int i = 0; i < 3; i++)
                     fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);
@@ -761,6 +805,15 @@ static void on_data_row(reader *r)
         char why[TCO_DIAG_MAX];
         if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
             report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
+        else if (!isnormal(q.unit_price * q.rate)) {
+            /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
+            char p[32], rt[32];
+            tco_format_double(q.unit_price, p);
+            tco_format_double(q.rate, rt);
+            report(r, false, line, "column %zu (%s): %s %s x %s %s/%s is %s to hold as a number in %s",
+                   COLREF(COL_PRICE), p, upper, rt, r->fx->reporting, upper,
+                   isfinite(q.unit_price * q.rate) ? "too small" : "too large", r->fx->reporting);
+        }
     }
     const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
     check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
@@ -855,6 +908,9 @@ static bool blank_bytes(const char *s, size_t n)
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag)
 {
+    tco_error pe = tco_shown_path_check(path, "quote file's path", diag);
+    if (pe != TCO_OK)
+        return pe;
     struct stat st;
     if (stat(path, &st) != 0)
         return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -1077,8 +1133,126 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
     return true;
 }
 
+/* ---- name index ---------------------------------------------------------------------------- */
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a over the lower-cased bytes */
+    for (; *s; s++) {
+        h ^= (unsigned char)tolower((unsigned char)*s);
+        h *= 1099511628211u;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+static size_t index_find(const tco_name_index *ix, const char *key)
+{
+    size_t mask = ix->cap - 1;
+    for (size_t i = name_hash(key) & mask;; i = (i + 1) & mask)
+        if (ix->keys[i] == NULL || strcasecmp(ix->keys[i], key) == 0)
+            return i;
+}
+
+size_t *tco_name_index_put(tco_name_index *ix, const char *key, bool *added)
+{
+    if ((ix->n + 1) * 2 > ix->cap) { /* at most half full */
+        size_t cap = ix->cap ? ix->cap * 2 : 64;
+        tco_name_index grown = {calloc(cap, sizeof *grown.keys), calloc(cap, sizeof *grown.values), cap, ix->n};
+        if (grown.keys == NULL || grown.values == NULL || cap < ix->cap) {
+            free(grown.keys);
+            free(grown.values);
+            return NULL;
+        }
+        for (size_t i = 0; i < ix->cap; i++)
+            if (ix->keys[i]) {
+                size_t j = index_find(&grown, ix->keys[i]);
+                grown.keys[j] = ix->keys[i];
+                grown.values[j] = ix->values[i];
+            }
+        tco_name_index_free(ix);
+        *ix = grown;
+    }
+    size_t i = index_find(ix, key);
+    bool fresh = ix->keys[i] == NULL;
+    if (fresh) {
+        ix->keys[i] = key;
+        ix->values[i] = SIZE_MAX;
+        ix->n++;
+    }
+    if (added)
+        *added = fresh;
+    return &ix->values[i];
+}
+
+bool tco_name_index_get(const tco_name_index *ix, const char *key, size_t *value)
+{
+    if (ix->cap == 0)
+        return false;
+    size_t i = index_find(ix, key);
+    if (ix->keys[i] == NULL)
+        return false;
+    if (value)
+        *value = ix->values[i];
+    return true;
+}
+
+void tco_name_index_free(tco_name_index *ix)
+{
+    free(ix->keys);
+    free(ix->values);
+    memset(ix, 0, sizeof *ix);
+}
+
+bool tco_quotes_index(tco_quote_set *set)
+{
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
+    set->indexed = 0;
+    set->next_same = malloc((set->n ? set->n : 1) * sizeof *set->next_same);
+    if (set->next_same == NULL)
+        return false;
+    for (size_t i = set->n; i-- > 0;) { /* backwards, so each chain runs in file order */
+        size_t *head = tco_name_index_put(&set->by_item, set->quotes[i].item, NULL);
+        if (head == NULL) {
+            tco_name_index_free(&set->by_item);
+            free(set->next_same);
+            set->next_same = NULL;
+            return false;
+        }
+        set->next_same[i] = *head;
+        *head = i;
+    }
+    set->indexed = set->n;
+    return true;
+}
+
+/* The first quote of @p item (SIZE_MAX if none), and the next after @p i. */
+static size_t first_of(const tco_quote_set *set, const char *item)
+{
+    if (set->next_same && set->indexed == set->n) {
+        size_t head;
+        return tco_name_index_get(&set->by_item, item, &head) ? head : SIZE_MAX;
+    }
+    for (size_t i = 0; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static size_t next_of(const tco_quote_set *set, const char *item, size_t i)
+{
+    if (set->next_same && set->indexed == set->n)
+        return set->next_same[i];
+    for (i++; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
 void tco_quotes_free(tco_quote_set *set)
 {
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
     for (size_t i = 0; i < set->n; i++)
         tco_quote_free_fields(&set->quotes[i]);
     free(set->quotes);
@@ -1130,10 +1304,8 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
 {
     long best = -1;
     char d1[16], d2[16];
-    for (size_t i = 0; i < set->n; i++) {
+    for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
         tco_quote *q = &set->quotes[i];
-        if (strcasecmp(q->item, item) != 0)
-            continue;
         if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
             tco_format_date(q->valid_until, d1);
             tco_format_date(as_of, d2);
@@ -1161,9 +1333,9 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
     }
     if (best >= 0) {
         tco_quote *b = &set->quotes[best];
-        for (size_t i = 0; i < set->n; i++) {
+        for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
             tco_quote *q = &set->quotes[i];
-            if ((long)i != best && q->status == TCO_QUOTE_BEATEN && strcasecmp(q->item, item) == 0)
+            if ((long)i != best && q->status == TCO_QUOTE_BEATEN)
                 set_reason(q, TCO_QUOTE_BEATEN, "%s from %s (%s:%ld) was chosen",
                            b->converted < q->converted ? "a cheaper quote" : "an equal quote expiring sooner or listed first",
                            b->vendor, b->file, b->line);

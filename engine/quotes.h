@@ -58,6 +58,17 @@
 /** Most columns in a quote file's header (a spreadsheet's width, 16,384 = XFD). */
 #define TCO_QUOTE_MAX_COLUMNS 16384
 
+/** Range of an exchange rate in pricing/fx.ini (reporting units per unit), checked when it is read:
+ *  with prices of at most 15 significant digits, every converted price is then finite and normal. */
+#define TCO_FX_MIN_RATE 1e-6
+#define TCO_FX_MAX_RATE 1e6
+
+/** Rows a scenario run lists on the Quotes sheet: at most TCO_QUOTE_LIST_CAP per price (each quoted
+ *  input's item, each tier row) and for all other items together, and TCO_QUOTE_LIST_TOTAL in all;
+ *  past these, each price's best valid quote so far is still kept (and listed), the rest counted. */
+#define TCO_QUOTE_LIST_CAP 1000
+#define TCO_QUOTE_LIST_TOTAL 20000
+
 /** Why a quote is or is not used. */
 typedef enum tco_quote_status {
     TCO_QUOTE_USED,            /**< the chosen price for its item */
@@ -122,10 +133,35 @@ typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
  */
 typedef bool (*tco_quote_problem_fn)(void *ctx, const tco_diag *problem, bool warning);
 
+/**
+ * A hash table of names compared case-insensitively (ASCII), each with a
+ * value: lookups in constant time, so matching rows against a catalog of
+ * thousands of items is linear in rows.  Keys are borrowed (they must outlive
+ * the index).  Zero-initialise; free with tco_name_index_free().
+ */
+typedef struct tco_name_index {
+    const char **keys;
+    size_t *values;
+    size_t cap, n; /* cap is 0 or a power of two */
+} tco_name_index;
+
+/** The value of @p key, inserting it with value SIZE_MAX (and *@p added true) if absent; NULL when out of memory. */
+size_t *tco_name_index_put(tco_name_index *ix, const char *key, bool *added);
+
+/** True and the value of @p key in *@p value (may be NULL) if present. */
+bool tco_name_index_get(const tco_name_index *ix, const char *key, size_t *value);
+
+void tco_name_index_free(tco_name_index *ix);
+
 /** Quotes read from one or more files. */
 typedef struct tco_quote_set {
     tco_quote *quotes;
     size_t n, cap;
+    /** After tco_quotes_index(): each item's first quote, and each quote's next quote of the same
+     *  item (SIZE_MAX ends the chain), in file order; valid while n == indexed. */
+    tco_name_index by_item;
+    size_t *next_same;
+    size_t indexed;
     /** Data rows read, rows not kept, errors and warnings reported. */
     size_t rows, not_kept, errors, warnings;
     /** File names (owned), one per file read. */
@@ -153,6 +189,14 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);
 /** Free one quote's strings (not the quote itself). */
 void tco_quote_free_fields(tco_quote *q);
 
+/**
+ * Index the quotes by item, so that tco_quotes_choose() looks only at the
+ * item's own rows (a choice per tier over a long list is then linear, not
+ * tiers x rows).  Returns false when out of memory (the choice still works,
+ * scanning every row).
+ */
+bool tco_quotes_index(tco_quote_set *set);
+
 /** Free every quote and file name (safe on a zeroed set). */
 void tco_quotes_free(tco_quote_set *set);
 
@@ -161,6 +205,14 @@ void tco_quotes_free(tco_quote_set *set);
  * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
  */
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
+
+/**
+ * Check a path the workbook shows (a quote file's, pricing/fx.ini's): UTF-8 XML
+ * text (tco_xml_text_valid()) without a control character (C0, DEL).  Returns
+ * TCO_OK, or TCO_ERR_INI with "PATH: the WHAT, which the workbook shows, holds
+ * ... at byte N; rename it".
+ */
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
 bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);

@@ -788,8 +788,11 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     }
     if (set->not_kept > 0) {
         tco_strbuf more = {0};
-        tco_strbuf_printf(&more, "%zu further rows name items this scenario does not buy; they are not listed.",
-                          set->not_kept);
+        tco_strbuf_printf(&more, "%zu further row%s read and counted but not listed: the sheet lists at most "
+                          "%d rows for each price quotes set and %d for other items, %d in all, and the best valid "
+                          "quote for each price always, so every quote used is listed.",
+                          set->not_kept, set->not_kept == 1 ? " was" : "s were", TCO_QUOTE_LIST_CAP,
+                          TCO_QUOTE_LIST_CAP, TCO_QUOTE_LIST_TOTAL);
         write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
         tco_strbuf_free(&more);
     }

@@ -124,7 +124,7 @@ static tco_quote *by_id(tco_quote_set *set, const char *id)
         if (strcmp(set->quotes[i].quote_id, id) == 0)
             return &set->quotes[i];
     CU_FAIL_FATAL("no such quote");
-    return NULL;
+    abort(); /* not reached (CU_FAIL_FATAL jumps out of the test); tells -O3 no NULL is returned */
 }
 
 /* The lowest valid price; expired, not-yet-valid and under-quantity quotes kept with their reason;
@@ -232,6 +232,18 @@ static void test_price_parser(void)
     CU_ASSERT(!tco_quote_parse_price("12,500.00", ';', "EUR", &v, why, sizeof why)); /* ',' is the decimal mark */
     CU_ASSERT(!tco_quote_parse_price("0", ',', "CNY", &v, why, sizeof why));
     CU_ASSERT(!tco_quote_parse_price("\xe2\x82\xac" "5", ',', "USD", &v, why, sizeof why));
+    /* Another currency's code: named as a mismatch, before or after the number. */
+    CU_ASSERT(!tco_quote_parse_price("100 USD", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "currency code 'USD' does not match the currency CNY") != NULL);
+    CU_ASSERT(!tco_quote_parse_price("USD 12 500", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "currency code 'USD' does not match the currency CNY") != NULL);
+    CU_ASSERT(tco_quote_parse_price("100 usd", ',', "USD", &v, why, sizeof why) && v == 100);
+    CU_ASSERT(tco_quote_parse_price("RMB 100", ',', "CNY", &v, why, sizeof why) && v == 100);
+    /* A space groups thousands in ';' files only; ',' and tab files group with ','. */
+    CU_ASSERT(!tco_quote_parse_price("12 500", ',', "CNY", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "groups thousands with ',' only") != NULL);
+    CU_ASSERT(!tco_quote_parse_price("12\xc2\xa0" "500", '\t', "CNY", &v, why, sizeof why));
+    CU_ASSERT(tco_quote_parse_price("12 500", ';', "EUR", &v, why, sizeof why) && v == 12500);
     int32_t d;
     char out[16];
     CU_ASSERT(tco_parse_date("2024-02-29", &d));
@@ -469,6 +481,31 @@ static void test_reason_whole(void)
     tco_quotes_free(&set);
 }
 
+/* The name index: 5,000 names found case-insensitively, values kept through growth, absent names absent. */
+static void test_name_index(void)
+{
+    static char names[5000][8];
+    tco_name_index ix = {0};
+    for (int i = 0; i < 5000; i++) {
+        snprintf(names[i], sizeof names[i], "T%05d", i);
+        bool added = false;
+        size_t *v = tco_name_index_put(&ix, names[i], &added);
+        CU_ASSERT_FATAL(v != NULL);
+        CU_ASSERT(added && *v == SIZE_MAX);
+        *v = (size_t)i;
+    }
+    CU_ASSERT_EQUAL(ix.n, 5000);
+    size_t v = 0;
+    CU_ASSERT(tco_name_index_get(&ix, "t04999", &v) && v == 4999);
+    CU_ASSERT(tco_name_index_get(&ix, "T00000", &v) && v == 0);
+    CU_ASSERT(!tco_name_index_get(&ix, "T05000", NULL));
+    bool added = true;
+    size_t *again = tco_name_index_put(&ix, "t00042", &added);
+    CU_ASSERT(again != NULL && !added && *again == 42 && ix.n == 5000);
+    tco_name_index_free(&ix);
+    CU_ASSERT(!tco_name_index_get(&ix, "T00000", NULL));
+}
+
 CU_ErrorCode register_quotes_suite(void)
 {
     CU_pSuite s = CU_add_suite("quotes", NULL, NULL);
@@ -486,7 +523,8 @@ CU_ErrorCode register_quotes_suite(void)
         !CU_add_test(s, "format characters in identifiers", test_format_characters) ||
         !CU_add_test(s, "a header of 300 columns", test_wide_header) ||
         !CU_add_test(s, "a field past the limit stops the read", test_field_limit_stops) ||
-        !CU_add_test(s, "a reason with a long non-ASCII vendor is whole", test_reason_whole))
+        !CU_add_test(s, "a reason with a long non-ASCII vendor is whole", test_reason_whole) ||
+        !CU_add_test(s, "the name index", test_name_index))
         return CU_get_error();
     return CUE_SUCCESS;
 }
