@@ -34,8 +34,11 @@ typedef struct loader {
     const tco_override *overrides;
     size_t n_overrides;
     char **originals; /* per override: the value it replaced (heap), or NULL */
-    char **consumed; /* "section:key" of the scenario that the model used */
-    size_t n_consumed;
+    char **consumed; /* "section:key" of the scenario that the model used (lower case, each once) */
+    size_t n_consumed, cap_consumed;
+    uint32_t *consumed_slot; /* hash index of consumed: index + 1, 0 empty; at most half full */
+    size_t consumed_cap;     /* 0 or a power of two */
+    uint64_t consumed_seed[2];
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -83,6 +86,17 @@ static void free_list(char **list, int n)
     free(list);
 }
 
+/* Slot of "section:key" @p entry (lower case) in the consumed index: where it is, or the empty slot where it
+ * would go.  The index must exist (consumed_cap > 0). */
+static size_t consumed_slot_of(const loader *ld, const char *entry)
+{
+    size_t mask = ld->consumed_cap - 1;
+    size_t i = (size_t)tco_hash_name(ld->consumed_seed, entry) & mask;
+    while (ld->consumed_slot[i] != 0 && strcmp(ld->consumed[ld->consumed_slot[i] - 1], entry) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
 static bool mark_consumed(loader *ld, const char *section, const char *key)
 {
     tco_strbuf b = {0};
@@ -92,35 +106,103 @@ static bool mark_consumed(loader *ld, const char *section, const char *key)
         return false;
     for (char *p = s; *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    char **grown = realloc(ld->consumed, (ld->n_consumed + 1) * sizeof *grown);
-    if (grown == NULL) {
-        free(s);
-        return false;
+    if ((ld->n_consumed + 1) * 2 > ld->consumed_cap) {
+        size_t cap = ld->consumed_cap ? ld->consumed_cap * 2 : 64;
+        uint32_t *slot = calloc(cap, sizeof *slot);
+        if (slot == NULL) {
+            free(s);
+            return false;
+        }
+        if (ld->consumed_cap == 0)
+            tco_hash_seed(ld->consumed_seed);
+        free(ld->consumed_slot);
+        ld->consumed_slot = slot;
+        ld->consumed_cap = cap;
+        for (size_t i = 0; i < ld->n_consumed; i++)
+            ld->consumed_slot[consumed_slot_of(ld, ld->consumed[i])] = (uint32_t)i + 1;
     }
-    ld->consumed = grown;
+    size_t at = consumed_slot_of(ld, s);
+    if (ld->consumed_slot[at] != 0) { /* already marked */
+        free(s);
+        return true;
+    }
+    if (ld->n_consumed == ld->cap_consumed) {
+        size_t cap = ld->cap_consumed ? ld->cap_consumed * 2 : 64;
+        char **grown = realloc(ld->consumed, cap * sizeof *grown);
+        if (grown == NULL) {
+            free(s);
+            return false;
+        }
+        ld->consumed = grown;
+        ld->cap_consumed = cap;
+    }
     ld->consumed[ld->n_consumed++] = s;
+    ld->consumed_slot[at] = (uint32_t)ld->n_consumed;
     return true;
 }
 
 static bool is_consumed(const loader *ld, const char *entry)
 {
-    for (size_t i = 0; i < ld->n_consumed; i++)
-        if (strcmp(ld->consumed[i], entry) == 0)
-            return true;
-    return false;
+    return ld->consumed_cap > 0 && ld->consumed_slot[consumed_slot_of(ld, entry)] != 0;
 }
 
 int tco_model_find(const tco_model *model, const char *name)
 {
-    for (size_t i = 0; i < model->n_items; i++)
-        if (strcasecmp(model->items[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    if (model->name_cap == 0) /* a model not built by model_append_item() */
+        for (size_t i = 0; i < model->n_items; i++)
+            if (strcasecmp(model->items[i].name, name) == 0)
+                return (int)i;
+    if (model->name_cap == 0)
+        return -1;
+    size_t mask = model->name_cap - 1;
+    for (size_t i = (size_t)tco_hash_name(model->name_seed, name) & mask;; i = (i + 1) & mask) {
+        uint32_t v = model->name_slot[i];
+        if (v == 0)
+            return -1;
+        if (strcasecmp(model->items[v - 1].name, name) == 0)
+            return (int)(v - 1);
+    }
 }
 
-/* Append an item named @p name (lower-cased) to the model; NULL on allocation failure. */
+/* Put item @p i into the name index (which has room); the first item of a name keeps it. */
+static void name_index_put(tco_model *m, size_t i)
+{
+    size_t mask = m->name_cap - 1;
+    for (size_t s = (size_t)tco_hash_name(m->name_seed, m->items[i].name) & mask;; s = (s + 1) & mask) {
+        uint32_t v = m->name_slot[s];
+        if (v == 0) {
+            m->name_slot[s] = (uint32_t)i + 1;
+            return;
+        }
+        if (strcasecmp(m->items[v - 1].name, m->items[i].name) == 0)
+            return;
+    }
+}
+
+/* Room in the name index for one more item, keeping it at most half full; false on allocation failure. */
+static bool name_index_reserve(tco_model *m)
+{
+    if ((m->n_items + 1) * 2 <= m->name_cap)
+        return true;
+    if (m->name_cap == 0)
+        tco_hash_seed(m->name_seed);
+    size_t cap = m->name_cap ? m->name_cap * 2 : 64;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return false;
+    free(m->name_slot);
+    m->name_slot = slot;
+    m->name_cap = cap;
+    for (size_t i = 0; i < m->n_items; i++)
+        name_index_put(m, i);
+    return true;
+}
+
+/* Append an item named @p name (lower-cased) to the model and its name index; NULL on allocation failure. */
 static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char *name)
 {
+    if (!name_index_reserve(m))
+        return NULL;
     tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
     if (grown == NULL)
         return NULL;
@@ -136,6 +218,7 @@ static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char 
     for (char *p = it->name; *p; p++)
         *p = (char)tolower((unsigned char)*p);
     m->n_items++;
+    name_index_put(m, m->n_items - 1);
     return it;
 }
 
@@ -1910,6 +1993,7 @@ static void loader_free(loader *ld)
     }
     free(ld->refs);
     free_list(ld->consumed, (int)ld->n_consumed);
+    free(ld->consumed_slot);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
         free(ld->originals[i]);
     free(ld->originals);
@@ -1990,6 +2074,7 @@ void tco_model_free(tco_model *m)
     free(m->title);
     free(m->scenario_path);
     free(m->template_path);
+    free(m->name_slot);
     free(m);
 }
 
