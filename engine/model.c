@@ -230,10 +230,14 @@ static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char 
 {
     if (!name_index_reserve(m))
         return NULL;
-    tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
-    if (grown == NULL)
-        return NULL;
-    m->items = grown;
+    if (m->n_items == m->cap_items) {
+        size_t cap = m->cap_items ? m->cap_items * 2 : 256;
+        tco_item *grown = realloc(m->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        m->items = grown;
+        m->cap_items = cap;
+    }
     tco_item *it = &m->items[m->n_items];
     memset(it, 0, sizeof *it);
     it->kind = kind;

@@ -189,6 +189,8 @@ typedef struct tco_model {
     uint32_t *name_slot;
     size_t name_cap;
     uint64_t name_seed[2];
+    /** Allocated length of items (internal): it grows by doubling, not by one item per append. */
+    size_t cap_items;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
