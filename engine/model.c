@@ -2360,7 +2360,12 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
         const char *refs = tco_ini_get(&t, "model", "refs");
         char **pairs = NULL;
         int np = refs ? split_list(refs, &pairs) : 0;
-        for (int i = 0; i < tco_ini_section_count(&t); i++) {
+        /* Each catalog's sections once per template, however many inputs quote it. */
+        bool *listed = np > 0 ? calloc((size_t)np, sizeof *listed) : NULL;
+        bool tiers_listed = false;
+        if (np > 0 && listed == NULL)
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < tco_ini_section_count(&t) && e == TCO_OK; i++) {
             const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
             if (quote == NULL)
                 continue;
@@ -2369,17 +2374,21 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 const char *colon = strchr(pairs[k], ':');
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
-                    append_catalog_sections(root, colon + 1, &list, diag); /* each of its sections is an item */
+                    if (!listed[k]) /* each of its sections is an item */
+                        append_catalog_sections(root, colon + 1, &list, diag);
+                    listed[k] = true;
                 }
             }
             const char *tiers = tco_ini_get(&t, "model", "tiers");
             if (!is_ref && strcasecmp(quote, "tier") == 0) {
                 /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
-                if (tiers)
+                if (tiers && !tiers_listed)
                     append_catalog_sections(root, tiers, &list, diag);
+                tiers_listed = true;
             } else if (!is_ref)
                 tco_strbuf_printf(&list, "%s\n", quote);
         }
+        free(listed);
         free_list(pairs, np > 0 ? np : 0);
         tco_ini_free(&t);
     }
@@ -2392,24 +2401,38 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
     char *all = tco_strbuf_take(&list);
     if (all == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    name_set seen = {0}; /* lower case: a hash set, not a scan of the list per item */
+    size_t cap = *n;
     for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        bool dup = false;
-        for (size_t i = 0; i < *n && !dup; i++)
-            dup = strcasecmp((*items)[i], line) == 0;
-        if (dup)
-            continue;
-        char **grown = realloc(*items, (*n + 1) * sizeof *grown);
+        char *lower = tco_strdup(line);
+        for (char *p = lower; p && *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        size_t before = seen.n;
+        if (lower == NULL || !name_set_add(&seen, lower)) {
+            name_set_free(&seen);
+            free(all);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+        if (seen.n == before)
+            continue; /* had it */
+        char **grown = *items;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            grown = realloc(*items, cap * sizeof *grown);
+        }
         char *copy = tco_strdup(line);
         if (grown == NULL || copy == NULL) {
             free(copy);
             if (grown)
                 *items = grown;
+            name_set_free(&seen);
             free(all);
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
         }
         *items = grown;
         (*items)[(*n)++] = copy;
     }
+    name_set_free(&seen);
     free(all);
     return TCO_OK;
 }
