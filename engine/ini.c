@@ -286,14 +286,25 @@ static struct tco_ini_index *index_new(void)
     struct tco_ini_index *x = calloc(1, sizeof *x);
     if (x == NULL)
         return NULL;
-    if (getrandom(x->seed, sizeof x->seed, GRND_NONBLOCK) != (ssize_t)sizeof x->seed) {
+    tco_hash_seed(x->seed);
+    return x;
+}
+
+void tco_hash_seed(uint64_t seed[2])
+{
+    if (getrandom(seed, 2 * sizeof *seed, GRND_NONBLOCK) != (ssize_t)(2 * sizeof *seed)) {
         /* No entropy yet (early boot): any key works; only collisions become plannable. */
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        x->seed[0] = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)getpid();
-        x->seed[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)x;
+        seed[0] = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)getpid();
+        seed[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)seed;
     }
-    return x;
+}
+
+uint64_t tco_hash_name(const uint64_t seed[2], const char *name)
+{
+    name_ref r = {name, strlen(name), NULL, 0};
+    return ref_hash(seed, &r);
 }
 
 static void index_free(struct tco_ini_index *x)

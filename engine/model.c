@@ -21,6 +21,16 @@ typedef struct ref_key {
     int file_index; /* index into loader.catalog */
 } ref_key;
 
+/* A set of strings (heap, owned), each once, with a hash index: open addressing over tco_hash_name(),
+ * at most half full, a slot holding an index into v + 1 (0 when empty). */
+typedef struct name_set {
+    char **v;
+    size_t n, cap;
+    uint32_t *slot;
+    size_t slots; /* 0 or a power of two */
+    uint64_t seed[2];
+} name_set;
+
 /* Everything open while loading; freed by loader_free(). */
 typedef struct loader {
     const char *root;
@@ -34,8 +44,8 @@ typedef struct loader {
     const tco_override *overrides;
     size_t n_overrides;
     char **originals; /* per override: the value it replaced (heap), or NULL */
-    char **consumed; /* "section:key" of the scenario that the model used */
-    size_t n_consumed;
+    name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
+    name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -83,6 +93,69 @@ static void free_list(char **list, int n)
     free(list);
 }
 
+/* Slot of @p text in @p set's index (which must exist): where it is, or the empty slot where it would go. */
+static size_t name_set_slot(const name_set *set, const char *text)
+{
+    size_t mask = set->slots - 1;
+    size_t i = (size_t)tco_hash_name(set->seed, text) & mask;
+    while (set->slot[i] != 0 && strcmp(set->v[set->slot[i] - 1], text) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
+static bool name_set_has(const name_set *set, const char *text)
+{
+    return set->slots > 0 && set->slot[name_set_slot(set, text)] != 0;
+}
+
+/* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
+ * failure (@p text freed). */
+static bool name_set_add(name_set *set, char *text)
+{
+    if ((set->n + 1) * 2 > set->slots) {
+        size_t slots = set->slots ? set->slots * 2 : 64;
+        uint32_t *slot = calloc(slots, sizeof *slot);
+        if (slot == NULL) {
+            free(text);
+            return false;
+        }
+        if (set->slots == 0)
+            tco_hash_seed(set->seed);
+        free(set->slot);
+        set->slot = slot;
+        set->slots = slots;
+        for (size_t i = 0; i < set->n; i++)
+            set->slot[name_set_slot(set, set->v[i])] = (uint32_t)i + 1;
+    }
+    size_t at = name_set_slot(set, text);
+    if (set->slot[at] != 0) {
+        free(text);
+        return true;
+    }
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        char **grown = realloc(set->v, cap * sizeof *grown);
+        if (grown == NULL) {
+            free(text);
+            return false;
+        }
+        set->v = grown;
+        set->cap = cap;
+    }
+    set->v[set->n++] = text;
+    set->slot[at] = (uint32_t)set->n;
+    return true;
+}
+
+static void name_set_free(name_set *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        free(set->v[i]);
+    free(set->v);
+    free(set->slot);
+    *set = (name_set){0};
+}
+
 static bool mark_consumed(loader *ld, const char *section, const char *key)
 {
     tco_strbuf b = {0};
@@ -92,39 +165,79 @@ static bool mark_consumed(loader *ld, const char *section, const char *key)
         return false;
     for (char *p = s; *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    char **grown = realloc(ld->consumed, (ld->n_consumed + 1) * sizeof *grown);
-    if (grown == NULL) {
-        free(s);
-        return false;
-    }
-    ld->consumed = grown;
-    ld->consumed[ld->n_consumed++] = s;
-    return true;
+    return name_set_add(&ld->consumed, s);
 }
 
 static bool is_consumed(const loader *ld, const char *entry)
 {
-    for (size_t i = 0; i < ld->n_consumed; i++)
-        if (strcmp(ld->consumed[i], entry) == 0)
-            return true;
-    return false;
+    return name_set_has(&ld->consumed, entry);
 }
 
 int tco_model_find(const tco_model *model, const char *name)
 {
-    for (size_t i = 0; i < model->n_items; i++)
-        if (strcasecmp(model->items[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    if (model->name_cap == 0) /* a model not built by model_append_item() */
+        for (size_t i = 0; i < model->n_items; i++)
+            if (strcasecmp(model->items[i].name, name) == 0)
+                return (int)i;
+    if (model->name_cap == 0)
+        return -1;
+    size_t mask = model->name_cap - 1;
+    for (size_t i = (size_t)tco_hash_name(model->name_seed, name) & mask;; i = (i + 1) & mask) {
+        uint32_t v = model->name_slot[i];
+        if (v == 0)
+            return -1;
+        if (strcasecmp(model->items[v - 1].name, name) == 0)
+            return (int)(v - 1);
+    }
 }
 
-/* Append an item named @p name (lower-cased) to the model; NULL on allocation failure. */
+/* Put item @p i into the name index (which has room); the first item of a name keeps it. */
+static void name_index_put(tco_model *m, size_t i)
+{
+    size_t mask = m->name_cap - 1;
+    for (size_t s = (size_t)tco_hash_name(m->name_seed, m->items[i].name) & mask;; s = (s + 1) & mask) {
+        uint32_t v = m->name_slot[s];
+        if (v == 0) {
+            m->name_slot[s] = (uint32_t)i + 1;
+            return;
+        }
+        if (strcasecmp(m->items[v - 1].name, m->items[i].name) == 0)
+            return;
+    }
+}
+
+/* Room in the name index for one more item, keeping it at most half full; false on allocation failure. */
+static bool name_index_reserve(tco_model *m)
+{
+    if ((m->n_items + 1) * 2 <= m->name_cap)
+        return true;
+    if (m->name_cap == 0)
+        tco_hash_seed(m->name_seed);
+    size_t cap = m->name_cap ? m->name_cap * 2 : 64;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return false;
+    free(m->name_slot);
+    m->name_slot = slot;
+    m->name_cap = cap;
+    for (size_t i = 0; i < m->n_items; i++)
+        name_index_put(m, i);
+    return true;
+}
+
+/* Append an item named @p name (lower-cased) to the model and its name index; NULL on allocation failure. */
 static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char *name)
 {
-    tco_item *grown = realloc(m->items, (m->n_items + 1) * sizeof *grown);
-    if (grown == NULL)
+    if (!name_index_reserve(m))
         return NULL;
-    m->items = grown;
+    if (m->n_items == m->cap_items) {
+        size_t cap = m->cap_items ? m->cap_items * 2 : 256;
+        tco_item *grown = realloc(m->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        m->items = grown;
+        m->cap_items = cap;
+    }
     tco_item *it = &m->items[m->n_items];
     memset(it, 0, sizeof *it);
     it->kind = kind;
@@ -136,6 +249,7 @@ static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char 
     for (char *p = it->name; *p; p++)
         *p = (char)tolower((unsigned char)*p);
     m->n_items++;
+    name_index_put(m, m->n_items - 1);
     return it;
 }
 
@@ -194,10 +308,12 @@ static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section,
         bool ok = false;
         const char *best = NULL;
         size_t best_d = 3;
-        for (const char *const *a = allowed; *a; a++) {
+        for (const char *const *a = allowed; *a && !ok; a++) {
             size_t al = strlen(*a);
             if (strcmp(key, *a) == 0 || ((*a)[al - 1] == '*' && strncmp(key, *a, al - 1) == 0))
                 ok = true; /* "summary_*" allows any key starting "summary_" */
+        }
+        for (const char *const *a = allowed; *a && !ok; a++) { /* the nearest, for the message */
             size_t d = tco_edit_distance(key, *a);
             if (d < best_d)
                 best_d = d, best = *a;
@@ -1609,19 +1725,41 @@ static bool section_is_read(const loader *ld, const char *sec)
     for (size_t r = 0; r < ld->n_refs; r++)
         if (strcasecmp(sec, ld->refs[r].value) == 0)
             return true;
-    for (int r = 0; r < ld->model->n_tiers; r++) /* per-tier inputs read every tier row */
-        if (strcasecmp(sec, ld->model->tier_names[r]) == 0)
-            return true;
+    /* per-tier inputs read every tier row: every section of the tier catalog */
+    if (ld->model->n_tiers > 0 && ld->tier_file >= 0 && tco_ini_has_section(&ld->catalog[ld->tier_file], sec))
+        return true;
     if (is_ref_key(ld, sec) || strcasecmp(sec, "tier") == 0)
         return false; /* from = card.KEY reads the entry the card key names, not a [card] section */
+    char *lower = tco_strdup(sec);
+    if (lower == NULL)
+        return true; /* out of memory: not the moment to refuse the scenario */
+    for (char *p = lower; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    bool read = name_set_has(&ld->from_sections, lower);
+    free(lower);
+    return read;
+}
+
+/* Fill ld->from_sections from the template's from keys (a hash set, so that checking each scenario section
+ * does not scan the whole template). */
+static tco_error collect_from_sections(loader *ld)
+{
     const tco_ini *t = &ld->template_ini;
-    size_t sl = strlen(sec);
     for (int j = 0; j < tco_ini_section_count(t); j++) {
         const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
-        if (from && strncasecmp(from, sec, sl) == 0 && from[sl] == '.')
-            return true;
+        for (const char *dot = from ? strchr(from, '.') : NULL; dot; dot = strchr(dot + 1, '.')) {
+            size_t n = (size_t)(dot - from);
+            char *sec = malloc(n + 1);
+            if (sec == NULL)
+                return oom(ld);
+            for (size_t k = 0; k < n; k++)
+                sec[k] = (char)tolower((unsigned char)from[k]);
+            sec[n] = '\0';
+            if (!name_set_add(&ld->from_sections, sec))
+                return oom(ld);
+        }
     }
-    return false;
+    return TCO_OK;
 }
 
 /* Every key in the scenario must have been used: a typo must not fall back to a default silently. */
@@ -1629,6 +1767,9 @@ static tco_error check_scenario_consumed(loader *ld)
 {
     static const char *const own[] = {"title", "template", "description", "kind", NULL};
     const tco_ini *s = &ld->scenario;
+    tco_error fe = collect_from_sections(ld);
+    if (fe != TCO_OK)
+        return fe;
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
@@ -1937,7 +2078,8 @@ static void loader_free(loader *ld)
         free(ld->refs[i].value);
     }
     free(ld->refs);
-    free_list(ld->consumed, (int)ld->n_consumed);
+    name_set_free(&ld->consumed);
+    name_set_free(&ld->from_sections);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
         free(ld->originals[i]);
     free(ld->originals);
@@ -2018,6 +2160,7 @@ void tco_model_free(tco_model *m)
     free(m->title);
     free(m->scenario_path);
     free(m->template_path);
+    free(m->name_slot);
     free(m);
 }
 
@@ -2308,7 +2451,12 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
         const char *refs = tco_ini_get(&t, "model", "refs");
         char **pairs = NULL;
         int np = refs ? split_list(refs, &pairs) : 0;
-        for (int i = 0; i < tco_ini_section_count(&t); i++) {
+        /* Each catalog's sections once per template, however many inputs quote it. */
+        bool *listed = np > 0 ? calloc((size_t)np, sizeof *listed) : NULL;
+        bool tiers_listed = false;
+        if (np > 0 && listed == NULL)
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < tco_ini_section_count(&t) && e == TCO_OK; i++) {
             const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
             if (quote == NULL)
                 continue;
@@ -2317,17 +2465,21 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 const char *colon = strchr(pairs[k], ':');
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
-                    append_catalog_sections(root, colon + 1, &list, diag); /* each of its sections is an item */
+                    if (!listed[k]) /* each of its sections is an item */
+                        append_catalog_sections(root, colon + 1, &list, diag);
+                    listed[k] = true;
                 }
             }
             const char *tiers = tco_ini_get(&t, "model", "tiers");
             if (!is_ref && strcasecmp(quote, "tier") == 0) {
                 /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
-                if (tiers)
+                if (tiers && !tiers_listed)
                     append_catalog_sections(root, tiers, &list, diag);
+                tiers_listed = true;
             } else if (!is_ref)
                 tco_strbuf_printf(&list, "%s\n", quote);
         }
+        free(listed);
         free_list(pairs, np > 0 ? np : 0);
         tco_ini_free(&t);
     }

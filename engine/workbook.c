@@ -36,6 +36,18 @@ typedef struct placement {
     int col;
 } placement;
 
+/* A defined name held back until every sheet is written (define_names()). */
+typedef struct pending_name {
+    char *key;     /* the name in lower case, as libxlsxwriter orders names; heap, with the two below */
+    char *name;    /* as defined, e.g. "a_tco" */
+    char *formula; /* "='Sheet'!$C$5" */
+} pending_name;
+
+typedef struct pending_names {
+    pending_name *v;
+    size_t n, cap;
+} pending_names;
+
 typedef struct writer {
     const tco_model *m;
     const tco_workbook_options *opts;
@@ -55,6 +67,7 @@ typedef struct writer {
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
     int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
     const char *footer;       /* centre footer text; NULL: the scenario name */
+    pending_names *names;     /* defined names of every sheet, given to libxlsxwriter at the end */
     tco_diag *diag;
     tco_error err;
 } writer;
@@ -368,6 +381,7 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
     tco_strbuf_free(&f);
 }
 
+/* Name the cell (@p row, @p col) of @p sheet: held in w->names until define_names(). */
 static void define_name(writer *w, const char *name, const char *sheet, int row, int col)
 {
     tco_strbuf b = {0};
@@ -376,13 +390,63 @@ static void define_name(writer *w, const char *name, const char *sheet, int row,
     tco_strbuf_append(&b, "=");
     append_sheet_ref(w, &b, sheet);
     tco_strbuf_printf(&b, "$%s$%d", c, row + 1);
-    if (!b.failed)
-    {
-        char full[TCO_NAME_MAX_LEN + 16];
-        snprintf(full, sizeof full, "%s%s", w->np, name);
-        check(w, workbook_define_name(w->wb, full, tco_strbuf_str(&b)), full);
+    pending_names *p = w->names;
+    size_t nl = strlen(w->np) + strlen(name);
+    char *text = b.failed ? NULL : malloc(2 * (nl + 1) + b.len + 1);
+    if (text != NULL && p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 256;
+        pending_name *grown = realloc(p->v, cap * sizeof *grown);
+        if (grown == NULL) {
+            free(text);
+            text = NULL;
+        } else {
+            p->v = grown;
+            p->cap = cap;
+        }
     }
+    if (text == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        tco_strbuf_free(&b);
+        return;
+    }
+    pending_name *pn = &p->v[p->n++];
+    pn->key = text;
+    pn->name = text + nl + 1;
+    pn->formula = pn->name + nl + 1;
+    snprintf(pn->name, nl + 1, "%s%s", w->np, name);
+    for (size_t i = 0; i <= nl; i++)
+        pn->key[i] = (char)tolower((unsigned char)pn->name[i]);
+    memcpy(pn->formula, tco_strbuf_str(&b), b.len + 1);
     tco_strbuf_free(&b);
+}
+
+static int pending_name_descending(const void *a, const void *b)
+{
+    return strcmp(((const pending_name *)b)->key, ((const pending_name *)a)->key);
+}
+
+/* Give libxlsxwriter the held names and free them.  It keeps its names in a list sorted by the lower-case
+ * name and puts a new one before the first that is not smaller, scanning from the head; given in
+ * descending order each goes to the head at once (n^2/2 comparisons otherwise: 30 s for 49,000 names).
+ * The list, and so the workbook, is the same whatever the order of the calls. */
+static void define_names(writer *w)
+{
+    pending_names *p = w->names;
+    if (p->n > 1)
+        qsort(p->v, p->n, sizeof *p->v, pending_name_descending);
+    for (size_t i = 0; i < p->n && w->err == TCO_OK; i++) {
+        /* libxlsxwriter refuses a name it has, except one equal to its head, which it would keep twice. */
+        if (i > 0 && strcmp(p->v[i].key, p->v[i - 1].key) == 0)
+            w->err = tco_diag_set(w->diag, TCO_ERR_DUPLICATE, "%s: the workbook would define this name twice",
+                                  p->v[i].name);
+        else
+            check(w, workbook_define_name(w->wb, p->v[i].name, p->v[i].formula), p->v[i].name);
+    }
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].key);
+    free(p->v);
+    *p = (pending_names){0};
 }
 
 static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, const char *first, bool source)
@@ -1137,8 +1201,9 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     tco_error e = tco_output_begin(&out, path, diag);
     if (e != TCO_OK)
         return e;
+    pending_names names = {0};
     writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1, .np = "",
-                .sp = ""};
+                .sp = "", .names = &names};
     /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
      * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.dir};
@@ -1180,6 +1245,7 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     free(comments_s);
     if (w.err == TCO_OK)
         fill(&w, ctx);
+    define_names(&w);
     size_t sheets = w.wb->num_sheets;
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
     char *detail = NULL;

@@ -34,6 +34,30 @@ static tco_model *load_cluster32(void)
     return m;
 }
 
+/* The name index: every item (inputs, lines, totals, year) is found at its own index by its name in
+ * any case; names that are no item, or differ by a character, are not. */
+static void test_name_index(void)
+{
+    tco_model *m = load_cluster32();
+    CU_ASSERT_FATAL(m->n_items > 64); /* more than the index's first 64 slots hold half full */
+    for (size_t i = 0; i < m->n_items; i++) {
+        char upper[256];
+        snprintf(upper, sizeof upper, "%s", m->items[i].name);
+        for (char *p = upper; *p; p++)
+            if (*p >= 'a' && *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+        CU_ASSERT_EQUAL(tco_model_find(m, m->items[i].name), (int)i);
+        CU_ASSERT_EQUAL(tco_model_find(m, upper), (int)i);
+        char longer[260];
+        snprintf(longer, sizeof longer, "%s_", m->items[i].name);
+        CU_ASSERT(tco_model_find(m, longer) < 0 || strcmp(m->items[tco_model_find(m, longer)].name, longer) == 0);
+    }
+    CU_ASSERT(tco_model_find(m, "tco_total") >= 0 || tco_model_find(m, "tco") >= 0);
+    CU_ASSERT_EQUAL(tco_model_find(m, ""), -1);
+    CU_ASSERT_EQUAL(tco_model_find(m, "no_such_item_anywhere"), -1);
+    tco_model_free(m);
+}
+
 /* Seed §4.3: an 8-card data-centre machine draws 10-12 kW at full load. */
 static void test_eight_dm_machine_power(void)
 {
@@ -370,7 +394,8 @@ CU_ErrorCode register_model_suite(void)
         !CU_add_test(s, "seed inference figures through the template", test_seed_inference_figures) ||
         !CU_add_test(s, "cluster32 finance worked by hand", test_cluster32_finance_by_hand) ||
         !CU_add_test(s, "per-tier lines, MAX of a column, CUMSUM, text", test_tiers_by_hand) ||
-        !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures))
+        !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures) ||
+        !CU_add_test(s, "every item is found by its name in any case", test_name_index))
         return CU_get_error();
     return CUE_SUCCESS;
 }
