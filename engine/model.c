@@ -21,14 +21,11 @@ typedef struct ref_key {
     int file_index; /* index into loader.catalog */
 } ref_key;
 
-/* A set of strings (heap, owned), each once, with a hash index: open addressing over tco_hash_name(),
- * at most half full, a slot holding an index into v + 1 (0 when empty). */
+/* A set of strings (heap, owned), each once: the strings in v, looked up through a name index. */
 typedef struct name_set {
     char **v;
     size_t n, cap;
-    uint32_t *slot;
-    size_t slots; /* 0 or a power of two */
-    uint64_t seed[2];
+    tco_name_index ix;
 } name_set;
 
 /* Everything open while loading; freed by loader_free(). */
@@ -93,42 +90,16 @@ static void free_list(char **list, int n)
     free(list);
 }
 
-/* Slot of @p text in @p set's index (which must exist): where it is, or the empty slot where it would go. */
-static size_t name_set_slot(const name_set *set, const char *text)
-{
-    size_t mask = set->slots - 1;
-    size_t i = (size_t)tco_hash_name(set->seed, text) & mask;
-    while (set->slot[i] != 0 && strcmp(set->v[set->slot[i] - 1], text) != 0)
-        i = (i + 1) & mask;
-    return i;
-}
-
 static bool name_set_has(const name_set *set, const char *text)
 {
-    return set->slots > 0 && set->slot[name_set_slot(set, text)] != 0;
+    return tco_name_index_get(&set->ix, text, NULL);
 }
 
 /* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
  * failure (@p text freed). */
 static bool name_set_add(name_set *set, char *text)
 {
-    if ((set->n + 1) * 2 > set->slots) {
-        size_t slots = set->slots ? set->slots * 2 : 64;
-        uint32_t *slot = calloc(slots, sizeof *slot);
-        if (slot == NULL) {
-            free(text);
-            return false;
-        }
-        if (set->slots == 0)
-            tco_hash_seed(set->seed);
-        free(set->slot);
-        set->slot = slot;
-        set->slots = slots;
-        for (size_t i = 0; i < set->n; i++)
-            set->slot[name_set_slot(set, set->v[i])] = (uint32_t)i + 1;
-    }
-    size_t at = name_set_slot(set, text);
-    if (set->slot[at] != 0) {
+    if (name_set_has(set, text)) {
         free(text);
         return true;
     }
@@ -142,8 +113,13 @@ static bool name_set_add(name_set *set, char *text)
         set->v = grown;
         set->cap = cap;
     }
+    size_t *slot = tco_name_index_put(&set->ix, text, NULL);
+    if (slot == NULL) {
+        free(text);
+        return false;
+    }
+    *slot = set->n;
     set->v[set->n++] = text;
-    set->slot[at] = (uint32_t)set->n;
     return true;
 }
 
@@ -152,7 +128,7 @@ static void name_set_free(name_set *set)
     for (size_t i = 0; i < set->n; i++)
         free(set->v[i]);
     free(set->v);
-    free(set->slot);
+    tco_name_index_free(&set->ix);
     *set = (name_set){0};
 }
 
@@ -175,61 +151,19 @@ static bool is_consumed(const loader *ld, const char *entry)
 
 int tco_model_find(const tco_model *model, const char *name)
 {
-    if (model->name_cap == 0) /* a model not built by model_append_item() */
-        for (size_t i = 0; i < model->n_items; i++)
+    size_t i;
+    if (model->names.cap == 0) { /* a model not built by model_append_item() */
+        for (i = 0; i < model->n_items; i++)
             if (strcasecmp(model->items[i].name, name) == 0)
                 return (int)i;
-    if (model->name_cap == 0)
         return -1;
-    size_t mask = model->name_cap - 1;
-    for (size_t i = (size_t)tco_hash_name(model->name_seed, name) & mask;; i = (i + 1) & mask) {
-        uint32_t v = model->name_slot[i];
-        if (v == 0)
-            return -1;
-        if (strcasecmp(model->items[v - 1].name, name) == 0)
-            return (int)(v - 1);
     }
-}
-
-/* Put item @p i into the name index (which has room); the first item of a name keeps it. */
-static void name_index_put(tco_model *m, size_t i)
-{
-    size_t mask = m->name_cap - 1;
-    for (size_t s = (size_t)tco_hash_name(m->name_seed, m->items[i].name) & mask;; s = (s + 1) & mask) {
-        uint32_t v = m->name_slot[s];
-        if (v == 0) {
-            m->name_slot[s] = (uint32_t)i + 1;
-            return;
-        }
-        if (strcasecmp(m->items[v - 1].name, m->items[i].name) == 0)
-            return;
-    }
-}
-
-/* Room in the name index for one more item, keeping it at most half full; false on allocation failure. */
-static bool name_index_reserve(tco_model *m)
-{
-    if ((m->n_items + 1) * 2 <= m->name_cap)
-        return true;
-    if (m->name_cap == 0)
-        tco_hash_seed(m->name_seed);
-    size_t cap = m->name_cap ? m->name_cap * 2 : 64;
-    uint32_t *slot = calloc(cap, sizeof *slot);
-    if (slot == NULL)
-        return false;
-    free(m->name_slot);
-    m->name_slot = slot;
-    m->name_cap = cap;
-    for (size_t i = 0; i < m->n_items; i++)
-        name_index_put(m, i);
-    return true;
+    return tco_name_index_get(&model->names, name, &i) ? (int)i : -1;
 }
 
 /* Append an item named @p name (lower-cased) to the model and its name index; NULL on allocation failure. */
 static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char *name)
 {
-    if (!name_index_reserve(m))
-        return NULL;
     if (m->n_items == m->cap_items) {
         size_t cap = m->cap_items ? m->cap_items * 2 : 256;
         tco_item *grown = realloc(m->items, cap * sizeof *grown);
@@ -248,8 +182,15 @@ static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char 
         return NULL;
     for (char *p = it->name; *p; p++)
         *p = (char)tolower((unsigned char)*p);
+    bool added;
+    size_t *slot = tco_name_index_put(&m->names, it->name, &added); /* the first item of a name keeps it */
+    if (slot == NULL) {
+        free(it->name);
+        return NULL;
+    }
+    if (added)
+        *slot = m->n_items;
     m->n_items++;
-    name_index_put(m, m->n_items - 1);
     return it;
 }
 
@@ -2160,7 +2101,7 @@ void tco_model_free(tco_model *m)
     free(m->title);
     free(m->scenario_path);
     free(m->template_path);
-    free(m->name_slot);
+    tco_name_index_free(&m->names);
     free(m);
 }
 

@@ -20,6 +20,7 @@
 
 #include "error.h"
 #include "formula.h"
+#include "names.h"
 #include "quotes.h"
 
 /** Most per-tier lines on one sheet, and most per-tier inputs: a column each (Excel has 16,384). */
@@ -188,12 +189,8 @@ typedef struct tco_model {
     /** Evaluation order (indexes into items; every line after what it uses). */
     int *order;
     size_t n_order;
-    /** Name index (internal, kept by the loader as items are appended): open addressing over
-     *  tco_hash_name(name_seed, name), at most half full; a slot holds an item index + 1, 0 when
-     *  empty; name_cap is 0 or a power of two. */
-    uint32_t *name_slot;
-    size_t name_cap;
-    uint64_t name_seed[2];
+    /** Name index (internal, kept by the loader as items are appended): item name -> index. */
+    tco_name_index names;
     /** Allocated length of items (internal): it grows by doubling, not by one item per append. */
     size_t cap_items;
 } tco_model;

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "names.h"
 
 /** Longest text of a field, in UTF-16 units: an Excel cell. */
 #define TCO_QUOTE_MAX_CELL 32767
@@ -132,26 +133,6 @@ typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
  * an error (an unknown column).  Return false to stop reading.
  */
 typedef bool (*tco_quote_problem_fn)(void *ctx, const tco_diag *problem, bool warning);
-
-/**
- * A hash table of names compared case-insensitively (ASCII), each with a
- * value: lookups in constant time, so matching rows against a catalog of
- * thousands of items is linear in rows.  Keys are borrowed (they must outlive
- * the index).  Zero-initialise; free with tco_name_index_free().
- */
-typedef struct tco_name_index {
-    const char **keys;
-    size_t *values;
-    size_t cap, n; /* cap is 0 or a power of two */
-} tco_name_index;
-
-/** The value of @p key, inserting it with value SIZE_MAX (and *@p added true) if absent; NULL when out of memory. */
-size_t *tco_name_index_put(tco_name_index *ix, const char *key, bool *added);
-
-/** True and the value of @p key in *@p value (may be NULL) if present. */
-bool tco_name_index_get(const tco_name_index *ix, const char *key, size_t *value);
-
-void tco_name_index_free(tco_name_index *ix);
 
 /** Quotes read from one or more files. */
 typedef struct tco_quote_set {
