@@ -457,6 +457,8 @@ typedef struct reader {
 } reader;
 
 /* printf into @p out (size @p size) and never leave a UTF-8 character cut at the end. */
+static void format_cut(char *out, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+
 static void format_cut(char *out, size_t size, const char *fmt, va_list ap)
 {
     int n = vsnprintf(out, size, fmt, ap);

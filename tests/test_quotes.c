@@ -138,7 +138,7 @@ static void test_choice(void)
     CU_ASSERT_EQUAL_FATAL(tco_quotes_read(Q "choose.csv", &fx, keep_all, NULL, collect, &pr, &set, &d), TCO_OK);
     CU_ASSERT_EQUAL_FATAL(tco_quotes_read(Q "choose2.csv", &fx, keep_all, NULL, collect, &pr, &set, &d), TCO_OK);
     CU_ASSERT_EQUAL(pr.errors, 0);
-    int32_t nov30, may1;
+    int32_t nov30 = 0, may1 = 0;
     CU_ASSERT_FATAL(tco_parse_date("2026-11-30", &nov30) && tco_parse_date("2026-05-01", &may1));
     /* 32 cards on 2026-11-30: old expired, future not yet valid, bulk needs 64; late 90,000, usd
      * 12,100 x 7.1 = 85,910; three at 85,000: tie-sooner (valid to 2027-01-31, first file) wins. */
