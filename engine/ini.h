@@ -134,7 +134,10 @@ tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *ke
  */
 const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key);
 
-/** Levenshtein distance between two short ASCII strings, case-insensitive (for "did you mean"). */
+/**
+ * Levenshtein distance between two names, case-insensitive (ASCII), for "did you mean": exact when it
+ * is 0, 1 or 2, and 3 for anything farther (or a name over 64 bytes), which is all a suggestion needs.
+ */
 size_t tco_edit_distance(const char *a, const char *b);
 
 /** A random key for tco_hash_name() (from getrandom(), else the clock), so that no input can be written

@@ -785,48 +785,12 @@ typedef struct known_items {
     size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
 } known_items;
 
-/* Edit distance of @p a and @p b (case-insensitive, as tco_edit_distance()) when it is 0, 1 or 2, else 3:
- * only the band |i - j| <= 2 of the table is computed, and the search stops at the first row whose every
- * cell is 3 or more.  So a pair costs at most 5 cells a character, and two names that differ early cost a
- * few cells: 11,000 names of 63 characters against 200 unknown ones take milliseconds, not 11 s. */
-static size_t edits_within_two(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > 2)
-        return 3;
-    size_t r0[65], r1[65], *prev = r0, *cur = r1;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j < 3 ? j : 3;
-    for (size_t i = 1; i <= la; i++) {
-        size_t lo = i > 2 ? i - 2 : 1, hi = i + 2 < lb ? i + 2 : lb;
-        cur[lo - 1] = lo == 1 ? (i < 3 ? i : 3) : 3; /* left of the band (or column 0) */
-        if (hi + 1 <= lb)
-            cur[hi + 1] = 3; /* right of the band: read by the next row */
-        size_t row_min = cur[lo - 1];
-        for (size_t j = lo; j <= hi; j++) {
-            size_t v = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-            if (prev[j] + 1 < v)
-                v = prev[j] + 1;
-            if (cur[j - 1] + 1 < v)
-                v = cur[j - 1] + 1;
-            cur[j] = v < 3 ? v : 3;
-            row_min = cur[j] < row_min ? cur[j] : row_min;
-        }
-        if (row_min >= 3)
-            return 3;
-        size_t *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    return prev[lb];
-}
-
 /* The catalog item nearest @p item within 2 edits (the first of the nearest), or SIZE_MAX. */
 static size_t nearest_item(const known_items *k, const char *item)
 {
     size_t best = SIZE_MAX, best_d = 3;
     for (size_t i = 0; i < k->n && best_d > 1; i++) {
-        size_t dist = edits_within_two(item, k->items[i]);
+        size_t dist = tco_edit_distance(item, k->items[i]);
         if (dist < best_d)
             best_d = dist, best = i;
     }
