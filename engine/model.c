@@ -1812,20 +1812,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return oom(ld);
     /* The scenario's path and the project root are shown in the workbook (notes, footer,
      * Compare columns, document properties): they must be text a workbook can hold. */
-    const char *shown_paths[] = {scenario_path, ld->root};
-    for (int k = 0; k < 2; k++) {
-        const char *sp = shown_paths[k];
-        size_t bad_at = 0;
-        long bad_cp = 0;
-        if (sp != NULL && !tco_xml_text_valid(sp, strlen(sp), &bad_at, &bad_cp))
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it", sp,
-                                k == 0 ? "scenario's path" : "project root's path",
-                                bad_cp < 0     ? "bytes that are not UTF-8"
-                                : bad_cp < 0x20 ? "a control character"
-                                                : "a non-character (U+FFFE or U+FFFF)",
-                                bad_at + 1);
-    }
+    if ((e = tco_shown_path_check(scenario_path, "scenario's path", ld->diag)) != TCO_OK ||
+        (ld->root && (e = tco_shown_path_check(ld->root, "project root's path", ld->diag)) != TCO_OK))
+        return e;
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;
     if (!tco_ini_has_section(&ld->scenario, "scenario"))

@@ -315,27 +315,6 @@ static bool is_code(const char *s)
            isalpha((unsigned char)s[2]);
 }
 
-tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
-{
-    size_t bad = 0;
-    long cp = 0;
-    bool ok = tco_xml_text_valid(path, strlen(path), &bad, &cp);
-    for (size_t i = 0; ok && path[i]; i++)
-        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) {
-            ok = false;
-            bad = i;
-            cp = (unsigned char)path[i];
-        }
-    if (ok)
-        return TCO_OK;
-    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
-                        path, what,
-                        cp < 0 ? "bytes that are not UTF-8"
-                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
-                                                       : "a control character",
-                        bad + 1);
-}
-
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
 {
     memset(fx, 0, sizeof *fx);

@@ -187,13 +187,6 @@ void tco_quotes_free(tco_quote_set *set);
  */
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
 
-/**
- * Check a path the workbook shows (a quote file's, pricing/fx.ini's): UTF-8 XML
- * text (tco_xml_text_valid()) without a control character (C0, DEL).  Returns
- * TCO_OK, or TCO_ERR_INI with "PATH: the WHAT, which the workbook shows, holds
- * ... at byte N; rename it".
- */
-tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
 bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);

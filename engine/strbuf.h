@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "error.h"
+
 /** A growable string.  Zero-initialise ({0}) before use. */
 typedef struct tco_strbuf {
     /** Heap buffer, NUL-terminated once anything was appended; may be NULL if empty. */
@@ -133,6 +135,14 @@ bool tco_number_is_normal(const char *text, double v);
 
 /** What a refused literal should have been (for messages after tco_number_is_normal()). */
 #define TCO_NORMAL_EXPECTED "0 or a number of magnitude at least 2.2250738585072014e-308 (smaller ones are not read by LibreOffice)"
+
+/**
+ * Check a path the workbook shows (the scenario, the project root, a quote file, pricing/fx.ini): UTF-8 XML
+ * text (tco_xml_text_valid()) without a control character (C0, DEL).  Returns
+ * TCO_OK, or TCO_ERR_INI with "PATH: the WHAT, which the workbook shows, holds
+ * ... at byte N; rename it".
+ */
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);

@@ -383,7 +383,7 @@ python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$T/err"
 # A non-character in a path is named as one.
 cp "$MINI/scenarios/good.ini" "$T/a$(printf '\357\277\277').ini"
 run 65 --root "$MINI" --scenario "$T/a$(printf '\357\277\277').ini" --out "$T/nc.xlsx"
-expect_err "holds a non-character (U+FFFE or U+FFFF) at byte"
+expect_err "holds a code point that is not an XML character (U+FFFE, U+FFFF) at byte"
 # --out NAME.xlsx/ is a folder by its slash: the message says to drop it.
 run 64 --root "$SRC" --scenario cluster32 --out "$T/book.xlsx/"
 expect_err "ends with '/', so it names a folder; for the workbook drop the '/': $T/book.xlsx"
