@@ -709,24 +709,16 @@ static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...) _
 
 static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...)
 {
-    va_list ap, again;
+    tco_strbuf one = {0};
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    tco_strbuf_vprintf(&one, fmt, ap);
     va_end(ap);
-    char *one = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (one)
-        vsnprintf(one, (size_t)n + 1, fmt, again);
-    va_end(again);
-    if (one == NULL) {
+    if (one.failed)
         notes->failed = true;
-        return;
-    }
-    if (*untold == 0 && tco_xlsx_text_units(tco_strbuf_str(notes)) + tco_xlsx_text_units(one) <= TIER_NOTES_MAX)
-        tco_strbuf_append(notes, one);
     else
-        (*untold)++;
-    free(one);
+        tco_strbuf_append_capped(notes, tco_strbuf_str(&one), TIER_NOTES_MAX, untold);
+    tco_strbuf_free(&one);
 }
 
 static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
@@ -2216,7 +2208,9 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
          * The source names each quoted row while it fits a cell; the rest are counted. */
         double qty = m->items[tco_model_find(m, it->quote_qty)].value;
         tco_strbuf notes = {0};
-        size_t units = tco_utf16_units(it->source) + 100, untold = 0;
+        /* The notes share the cell with the source and ". Quoted: " (100 units of margin). */
+        size_t used = tco_xlsx_text_units(it->source) + 100, untold = 0;
+        size_t room = used < TCO_QUOTE_MAX_CELL ? TCO_QUOTE_MAX_CELL - used : 0;
         for (int r = 0; r < m->n_tiers; r++) {
             if (it->tier_set && it->tier_set[r])
                 continue; /* a --set row: marked below */
@@ -2236,12 +2230,7 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
             tco_strbuf_printf(&one, "%s%s: quote %s%sfrom %s (%s:%ld), %s %s", notes.len ? "; " : "",
                               m->tier_names[r], b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->file, b->line,
                               price, fx->reporting);
-            size_t u = tco_utf16_units(tco_strbuf_str(&one));
-            if (untold == 0 && units + u <= TCO_QUOTE_MAX_CELL) {
-                tco_strbuf_append(&notes, tco_strbuf_str(&one));
-                units += u;
-            } else
-                untold++;
+            tco_strbuf_append_capped(&notes, tco_strbuf_str(&one), room, &untold);
             if (one.failed)
                 notes.failed = true;
             tco_strbuf_free(&one);

@@ -48,22 +48,26 @@ void tco_strbuf_append(tco_strbuf *b, const char *s)
     tco_strbuf_append_n(b, s, strlen(s));
 }
 
+void tco_strbuf_vprintf(tco_strbuf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        b->failed = true;
+    else if (reserve(b, (size_t)n)) {
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+}
+
 void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    tco_strbuf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        b->failed = true;
-        return;
-    }
-    if (!reserve(b, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 const char *tco_strbuf_str(const tco_strbuf *b)
@@ -292,6 +296,16 @@ int tco_utf8_casecmp(const char *a, const char *b)
             return ca < cb ? -1 : 1;
     }
     return *a ? 1 : *b ? -1 : 0;
+}
+
+bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units, size_t *held)
+{
+    if (*held == 0 && tco_xlsx_text_units(tco_strbuf_str(b)) + tco_xlsx_text_units(piece) <= max_units) {
+        tco_strbuf_append(b, piece);
+        return true;
+    }
+    (*held)++;
+    return false;
 }
 
 bool tco_number_is_normal(const char *text, double v)

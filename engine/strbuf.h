@@ -9,6 +9,7 @@
 #ifndef TCO_STRBUF_H
 #define TCO_STRBUF_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,6 +31,8 @@ typedef struct tco_strbuf {
 void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n);
 /** Append the NUL-terminated string @p s. */
 void tco_strbuf_append(tco_strbuf *b, const char *s);
+/** Append printf-style formatted text from a va_list (which it consumes, as vprintf). */
+void tco_strbuf_vprintf(tco_strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /** Append printf-style formatted text. */
 void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -121,6 +124,15 @@ size_t tco_xlsx_escape(const char *s, tco_strbuf *out);
  * per escape); Excel's cell limit is TCO_XLSX_CELL_MAX of these.
  */
 size_t tco_xlsx_text_units(const char *s);
+
+/**
+ * Append @p piece to @p b while the text stays within @p max_units cell units
+ * (tco_xlsx_text_units()) and no earlier piece was held back; otherwise count
+ * it in *@p held (so the text is always a prefix of the list, and the caller
+ * says how many more there were).  Returns true when appended.  For texts
+ * built from a variable number of parts that must fit one cell.
+ */
+bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units, size_t *held);
 
 /** Most characters (UTF-16 units) in one cell, Excel's limit. */
 #define TCO_XLSX_CELL_MAX 32767

@@ -1070,11 +1070,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             tco_strbuf one = {0};
             tco_strbuf_printf(&one, "%s%s = %s (was %s)", whatif.len ? ", " : "", m->items[i].name,
                               m->items[i].text ? m->items[i].text : num, m->items[i].original);
-            if (untold == 0 && tco_xlsx_text_units(tco_strbuf_str(&whatif)) +
-                                       tco_xlsx_text_units(tco_strbuf_str(&one)) <= TCO_XLSX_CELL_MAX / 2)
-                tco_strbuf_append(&whatif, tco_strbuf_str(&one));
-            else
-                untold++;
+            tco_strbuf_append_capped(&whatif, tco_strbuf_str(&one), TCO_XLSX_CELL_MAX / 2, &untold);
             tco_strbuf_free(&one);
         }
     if (untold)
