@@ -40,12 +40,10 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
     diag->code = err;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    tco_vformat_cut(diag->message, sizeof diag->message, fmt, ap); /* never cut inside a character */
     va_end(ap);
-    if (n < 0)
+    if (diag->message[0] == '\0')
         snprintf(diag->message, sizeof diag->message, "%s", tco_strerror(err));
-    else if ((size_t)n >= sizeof diag->message) /* cut: never inside a UTF-8 character */
-        diag->message[tco_utf8_prefix(diag->message, sizeof diag->message - 1)] = '\0';
     return err;
 }
 

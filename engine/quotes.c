@@ -435,18 +435,6 @@ typedef struct reader {
     tco_diag *diag;
 } reader;
 
-/* printf into @p out (size @p size) and never leave a UTF-8 character cut at the end. */
-static void format_cut(char *out, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
-
-static void format_cut(char *out, size_t size, const char *fmt, va_list ap)
-{
-    int n = vsnprintf(out, size, fmt, ap);
-    if (n < 0)
-        out[0] = '\0';
-    else if ((size_t)n >= size)
-        out[tco_utf8_prefix(out, size - 1)] = '\0';
-}
-
 static void report(reader *r, bool warning, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void report(reader *r, bool warning, long line, const char *fmt, ...)
@@ -455,7 +443,7 @@ static void report(reader *r, bool warning, long line, const char *fmt, ...)
     char msg[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    format_cut(msg, sizeof msg, fmt, ap);
+    tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
     tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
     if (warning)
@@ -479,7 +467,7 @@ static void fatal(reader *r, long line, const char *fmt, ...)
     char msg[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    format_cut(msg, sizeof msg, fmt, ap);
+    tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
     tco_diag_set(&r->fatal_diag, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
     r->fatal = r->stop = true;
@@ -494,7 +482,7 @@ static void row_problem(reader *r, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    format_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
+    tco_vformat_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
     va_end(ap);
     r->row_bad = true;
 }

@@ -62,6 +62,19 @@ void tco_strbuf_vprintf(tco_strbuf *b, const char *fmt, va_list ap)
     va_end(again);
 }
 
+bool tco_vformat_cut(char *out, size_t size, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(out, size, fmt, ap);
+    if (n < 0) {
+        out[0] = '\0';
+        return true;
+    }
+    if ((size_t)n < size)
+        return true;
+    out[tco_utf8_prefix(out, size - 1)] = '\0';
+    return false;
+}
+
 void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -33,6 +33,11 @@ void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n);
 void tco_strbuf_append(tco_strbuf *b, const char *s);
 /** Append printf-style formatted text from a va_list (which it consumes, as vprintf). */
 void tco_strbuf_vprintf(tco_strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/**
+ * vsnprintf into @p out (@p size bytes) that never leaves a UTF-8 character
+ * cut at the end; "" if formatting fails.  Returns false when the text was cut.
+ */
+bool tco_vformat_cut(char *out, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /** Append printf-style formatted text. */
 void tco_strbuf_printf(tco_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
