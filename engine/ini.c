@@ -12,12 +12,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <iniparser/iniparser.h>
 
+#include "names.h"
 #include "strbuf.h"
 
 /* iniparser reports syntax errors through a process-wide callback with no
@@ -95,63 +94,6 @@ struct tco_ini_index {
     ini_table sec_table, key_table;
 };
 
-static uint64_t rotl64(uint64_t x, int b)
-{
-    return (x << b) | (x >> (64 - b));
-}
-
-/* SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
- * 2012), fed one byte at a time so that a name can be hashed in pieces. */
-typedef struct sip_state {
-    uint64_t v[4];
-    uint64_t m; /* bytes of the current 8-byte block, little-endian */
-    size_t len;
-} sip_state;
-
-static void sip_round(uint64_t v[4])
-{
-    v[0] += v[1], v[1] = rotl64(v[1], 13), v[1] ^= v[0], v[0] = rotl64(v[0], 32);
-    v[2] += v[3], v[3] = rotl64(v[3], 16), v[3] ^= v[2];
-    v[0] += v[3], v[3] = rotl64(v[3], 21), v[3] ^= v[0];
-    v[2] += v[1], v[1] = rotl64(v[1], 17), v[1] ^= v[2], v[2] = rotl64(v[2], 32);
-}
-
-static void sip_init(sip_state *h, const uint64_t k[2])
-{
-    h->v[0] = k[0] ^ UINT64_C(0x736f6d6570736575);
-    h->v[1] = k[1] ^ UINT64_C(0x646f72616e646f6d);
-    h->v[2] = k[0] ^ UINT64_C(0x6c7967656e657261);
-    h->v[3] = k[1] ^ UINT64_C(0x7465646279746573);
-    h->m = 0;
-    h->len = 0;
-}
-
-static void sip_block(sip_state *h, uint64_t m)
-{
-    h->v[3] ^= m;
-    sip_round(h->v);
-    sip_round(h->v);
-    h->v[0] ^= m;
-}
-
-static void sip_byte(sip_state *h, unsigned char c)
-{
-    h->m |= (uint64_t)c << (8 * (h->len % 8));
-    if (++h->len % 8 == 0) {
-        sip_block(h, h->m);
-        h->m = 0;
-    }
-}
-
-static uint64_t sip_final(sip_state *h)
-{
-    sip_block(h, h->m | (uint64_t)h->len << 56);
-    h->v[2] ^= 0xff;
-    for (int r = 0; r < 4; r++)
-        sip_round(h->v);
-    return h->v[0] ^ h->v[1] ^ h->v[2] ^ h->v[3];
-}
-
 /* iniparser lower-cases names with tolower() in the C locale: ASCII letters only. */
 static unsigned char ascii_lower(char c)
 {
@@ -173,16 +115,16 @@ static size_t ref_len(const name_ref *r)
 
 static uint64_t ref_hash(const uint64_t seed[2], const name_ref *r)
 {
-    sip_state h;
-    sip_init(&h, seed);
+    tco_hash h;
+    tco_hash_begin(&h, seed);
     for (size_t i = 0; i < r->sl; i++)
-        sip_byte(&h, ascii_lower(r->sec[i]));
+        tco_hash_byte(&h, ascii_lower(r->sec[i]));
     if (r->key) {
-        sip_byte(&h, ':');
+        tco_hash_byte(&h, ':');
         for (size_t i = 0; i < r->kl; i++)
-            sip_byte(&h, ascii_lower(r->key[i]));
+            tco_hash_byte(&h, ascii_lower(r->key[i]));
     }
-    return sip_final(&h);
+    return tco_hash_end(&h);
 }
 
 static bool ref_equals(const ini_name *n, const name_ref *r)
@@ -288,23 +230,6 @@ static struct tco_ini_index *index_new(void)
         return NULL;
     tco_hash_seed(x->seed);
     return x;
-}
-
-void tco_hash_seed(uint64_t seed[2])
-{
-    if (getrandom(seed, 2 * sizeof *seed, GRND_NONBLOCK) != (ssize_t)(2 * sizeof *seed)) {
-        /* No entropy yet (early boot): any key works; only collisions become plannable. */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        seed[0] = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)getpid();
-        seed[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)seed;
-    }
-}
-
-uint64_t tco_hash_name(const uint64_t seed[2], const char *name)
-{
-    name_ref r = {name, strlen(name), NULL, 0};
-    return ref_hash(seed, &r);
 }
 
 static void index_free(struct tco_ini_index *x)

@@ -140,12 +140,5 @@ const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char
  */
 size_t tco_edit_distance(const char *a, const char *b);
 
-/** A random key for tco_hash_name() (from getrandom(), else the clock), so that no input can be written
- *  whose names all collide in a table keyed by it. */
-void tco_hash_seed(uint64_t seed[2]);
-
-/** SipHash of @p name with ASCII letters lower-cased, keyed by @p seed: for case-insensitive hash
- *  tables of names (two names equal under strcasecmp() hash alike). */
-uint64_t tco_hash_name(const uint64_t seed[2], const char *name);
 
 #endif /* TCO_INI_H */

@@ -2,9 +2,85 @@
 #include "names.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 #include <strings.h>
 
-#include "ini.h"
+
+/* ---- SipHash-2-4 ---------------------------------------------------------------------------- */
+
+static uint64_t rotl64(uint64_t x, int b)
+{
+    return (x << b) | (x >> (64 - b));
+}
+
+static void sip_round(uint64_t v[4])
+{
+    v[0] += v[1], v[1] = rotl64(v[1], 13), v[1] ^= v[0], v[0] = rotl64(v[0], 32);
+    v[2] += v[3], v[3] = rotl64(v[3], 16), v[3] ^= v[2];
+    v[0] += v[3], v[3] = rotl64(v[3], 21), v[3] ^= v[0];
+    v[2] += v[1], v[1] = rotl64(v[1], 17), v[1] ^= v[2], v[2] = rotl64(v[2], 32);
+}
+
+void tco_hash_begin(tco_hash *h, const uint64_t k[2])
+{
+    h->v[0] = k[0] ^ UINT64_C(0x736f6d6570736575);
+    h->v[1] = k[1] ^ UINT64_C(0x646f72616e646f6d);
+    h->v[2] = k[0] ^ UINT64_C(0x6c7967656e657261);
+    h->v[3] = k[1] ^ UINT64_C(0x7465646279746573);
+    h->m = 0;
+    h->len = 0;
+}
+
+static void sip_block(tco_hash *h, uint64_t m)
+{
+    h->v[3] ^= m;
+    sip_round(h->v);
+    sip_round(h->v);
+    h->v[0] ^= m;
+}
+
+void tco_hash_byte(tco_hash *h, unsigned char c)
+{
+    h->m |= (uint64_t)c << (8 * (h->len % 8));
+    if (++h->len % 8 == 0) {
+        sip_block(h, h->m);
+        h->m = 0;
+    }
+}
+
+uint64_t tco_hash_end(tco_hash *h)
+{
+    sip_block(h, h->m | (uint64_t)h->len << 56);
+    h->v[2] ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        sip_round(h->v);
+    return h->v[0] ^ h->v[1] ^ h->v[2] ^ h->v[3];
+}
+
+void tco_hash_seed(uint64_t seed[2])
+{
+    if (getrandom(seed, 2 * sizeof *seed, GRND_NONBLOCK) != (ssize_t)(2 * sizeof *seed)) {
+        /* No entropy yet (early boot): any key works; only collisions become plannable. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed[0] = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)getpid();
+        seed[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)seed;
+    }
+}
+
+uint64_t tco_hash_name(const uint64_t seed[2], const char *name)
+{
+    tco_hash h;
+    tco_hash_begin(&h, seed);
+    for (const char *p = name; *p; p++)
+        tco_hash_byte(&h, (unsigned char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+    return tco_hash_end(&h);
+}
+
+/* ---- the index -------------------------------------------------------------------------------- */
 
 /* Slot of @p key: where it is, or the empty slot where it would go (the table has one). */
 static size_t slot_of(const tco_name_index *ix, const char *key)

@@ -3,8 +3,8 @@
  * among many (model items, quoted items, scenario keys used).
  *
  * Names compare as Excel's defined names and INI keys do: case-insensitively
- * in ASCII.  The hash is SipHash under a random key per index (tco_hash_name()
- * in ini.h), so no input can be written whose names all collide.  Open
+ * in ASCII.  The hash is SipHash under a random key per index (tco_hash_name()),
+ * so no input can be written whose names all collide.  Open
  * addressing, at most half full: lookups and inserts in constant time.
  */
 #ifndef TCO_NAMES_H
@@ -13,6 +13,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/**
+ * SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012), fed one byte at a time so that a name can be hashed in pieces
+ * (ini.c hashes "section:key" without building it).  Use tco_hash_begin(),
+ * tco_hash_byte() for each byte, tco_hash_end().
+ */
+typedef struct tco_hash {
+    uint64_t v[4];
+    uint64_t m; /* bytes of the current 8-byte block, little-endian */
+    size_t len;
+} tco_hash;
+
+/** Start a hash under the key @p seed (from tco_hash_seed()). */
+void tco_hash_begin(tco_hash *h, const uint64_t seed[2]);
+/** Feed one byte. */
+void tco_hash_byte(tco_hash *h, unsigned char c);
+/** The 64-bit hash of the bytes fed. */
+uint64_t tco_hash_end(tco_hash *h);
+
+/** A random key (from getrandom(), else the clock), so that no input can be written whose names all
+ *  collide in a table keyed by it. */
+void tco_hash_seed(uint64_t seed[2]);
+
+/** The hash of @p name with ASCII letters lower-cased, keyed by @p seed: two names equal under
+ *  strcasecmp() hash alike. */
+uint64_t tco_hash_name(const uint64_t seed[2], const char *name);
 
 /**
  * Name -> size_t.  Keys are borrowed: each must outlive the index and not
