@@ -54,42 +54,6 @@ static tco_error oom(loader *ld)
     return tco_diag_set(ld->diag, TCO_ERR_NOMEM, "out of memory while loading the model");
 }
 
-/* Split a comma-separated list into trimmed heap strings; empty entries are an error (returns -1). */
-static int split_list(const char *s, char ***out)
-{
-    *out = NULL;
-    int n = 0;
-    const char *p = s;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char *item = tco_strndup_trim(p, len);
-        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
-        if (item == NULL || grown == NULL || item[0] == '\0') {
-            free(item);
-            if (grown)
-                *out = grown;
-            for (int i = 0; i < n; i++)
-                free((*out)[i]);
-            free(*out);
-            *out = NULL;
-            return -1;
-        }
-        *out = grown;
-        (*out)[n++] = item;
-        if (!comma)
-            return n;
-        p = comma + 1;
-    }
-}
-
-static void free_list(char **list, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(list[i]);
-    free(list);
-}
-
 static bool name_set_has(const name_set *set, const char *text)
 {
     return tco_name_index_get(&set->ix, text, NULL);
@@ -152,7 +116,7 @@ static bool is_consumed(const loader *ld, const char *entry)
 int tco_model_find(const tco_model *model, const char *name)
 {
     size_t i;
-    if (model->names.cap == 0) { /* a model not built by model_append_item() */
+    if (model->names.cap == 0) { /* a model not built by tco_model_add_item() */
         for (i = 0; i < model->n_items; i++)
             if (strcasecmp(model->items[i].name, name) == 0)
                 return (int)i;
@@ -161,8 +125,7 @@ int tco_model_find(const tco_model *model, const char *name)
     return tco_name_index_get(&model->names, name, &i) ? (int)i : -1;
 }
 
-/* Append an item named @p name (lower-cased) to the model and its name index; NULL on allocation failure. */
-static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char *name)
+tco_item *tco_model_add_item(tco_model *m, tco_item_kind kind, const char *name)
 {
     if (m->n_items == m->cap_items) {
         size_t cap = m->cap_items ? m->cap_items * 2 : 256;
@@ -196,7 +159,7 @@ static tco_item *model_append_item(tco_model *m, tco_item_kind kind, const char 
 
 static tco_item *add_item(loader *ld, tco_item_kind kind, const char *name)
 {
-    return model_append_item(ld->model, kind, name);
+    return tco_model_add_item(ld->model, kind, name);
 }
 
 static tco_format format_for_unit(const char *unit, bool integer)
@@ -401,13 +364,13 @@ static int catalog_file_index(const loader *ld, const char *stem)
 static tco_error load_refs(loader *ld, const char *spec)
 {
     char **list;
-    int n = split_list(spec, &list);
+    int n = tco_split_list(spec, &list);
     if (n < 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, ... found '%s'",
                             ld->template_ini.path, spec);
     ld->refs = calloc((size_t)n, sizeof *ld->refs);
     if (ld->refs == NULL) {
-        free_list(list, n);
+        tco_free_list(list, n);
         return oom(ld);
     }
     tco_error e = TCO_OK;
@@ -464,7 +427,7 @@ static tco_error load_refs(loader *ld, const char *spec)
         if (r->value == NULL || !mark_consumed(ld, "scenario", r->key))
             e = oom(ld);
     }
-    free_list(list, n);
+    tco_free_list(list, n);
     return e;
 }
 
@@ -842,7 +805,7 @@ static tco_error load_input(loader *ld, const char *section)
         if (!text)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: only a text input (type = text) lists values",
                                 where);
-        int n = split_list(values, &it->choices);
+        int n = tco_split_list(values, &it->choices);
         if (n <= 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: expected a comma-separated list, found '%s'", where,
                                 values);
@@ -1396,12 +1359,12 @@ static tco_error load_charts(loader *ld)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] type: expected column_stacked, line or pie, found '%s'",
                                 t->path, sec, type);
         char **list;
-        int n = split_list(series, &list);
+        int n = tco_split_list(series, &list);
         if (n <= 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected a comma-separated list, found '%s'",
                                 t->path, sec, series);
         if (n > TCO_MAX_CHART_SERIES) {
-            free_list(list, n);
+            tco_free_list(list, n);
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: %d series; a chart holds at most %d (Excel's "
                                 "limit)", t->path, sec, n, TCO_MAX_CHART_SERIES);
         }
@@ -1413,7 +1376,7 @@ static tco_error load_charts(loader *ld)
         if (grown == NULL || c.series == NULL || c.title == NULL) {
             free(c.series);
             free(c.title);
-            free_list(list, n);
+            tco_free_list(list, n);
             return oom(ld);
         }
         m->charts[m->n_charts++] = c;
@@ -1430,7 +1393,7 @@ static tco_error load_charts(loader *ld)
             else
                 ch->series[ch->n_series++] = idx;
         }
-        free_list(list, n);
+        tco_free_list(list, n);
         if (e != TCO_OK)
             return e;
     }
@@ -1469,13 +1432,13 @@ static tco_error load_sheets_and_summary(loader *ld)
     if (e != TCO_OK)
         return e;
     char **list;
-    int n = split_list(sheets, &list);
+    int n = tco_split_list(sheets, &list);
     if (n < 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] sheets: expected a comma-separated list, found '%s'",
                             t->path, sheets);
     m->sheets = calloc((size_t)n, sizeof *m->sheets);
     if (m->sheets == NULL) {
-        free_list(list, n);
+        tco_free_list(list, n);
         return oom(ld);
     }
     for (int i = 0; i < n; i++) {
@@ -1495,7 +1458,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             if (tco_utf8_casecmp(m->sheets[j].name, nm) == 0) /* Excel: case-insensitive in any script */
                 e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] sheets: '%s' is listed twice", t->path, nm);
     }
-    free_list(list, n);
+    tco_free_list(list, n);
     if (e != TCO_OK)
         return e;
     /* Every line names a listed sheet; the lines of a sheet are all scalar, all per year or all per tier. */
@@ -1562,7 +1525,7 @@ static tco_error load_sheets_and_summary(loader *ld)
         const char *compare = ckeys[k][0] ? tco_ini_get(t, "model", ckeys[k]) : NULL;
         if (compare == NULL)
             continue;
-        n = split_list(compare, &list);
+        n = tco_split_list(compare, &list);
         if (n < 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected a comma-separated list, found '%s'",
                                 t->path, ckeys[k], compare);
@@ -1580,13 +1543,13 @@ static tco_error load_sheets_and_summary(loader *ld)
             else
                 m->compare[m->n_compare++] = idx;
         }
-        free_list(list, n);
+        tco_free_list(list, n);
         if (e != TCO_OK)
             return e;
     }
     const char *checks = tco_ini_get(t, "model", "checks");
     if (checks != NULL) {
-        n = split_list(checks, &list);
+        n = tco_split_list(checks, &list);
         if (n < 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] checks: expected a comma-separated list, found '%s'",
                                 t->path, checks);
@@ -1601,7 +1564,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             else
                 m->checks[m->n_checks++] = idx;
         }
-        free_list(list, n);
+        tco_free_list(list, n);
         if (e != TCO_OK)
             return e;
     }
@@ -1614,14 +1577,14 @@ static tco_error load_sheets_and_summary(loader *ld)
         const char *summary = keys[k][0] ? tco_ini_get(t, "model", keys[k]) : NULL;
         if (summary == NULL)
             continue;
-        n = split_list(summary, &list);
+        n = tco_split_list(summary, &list);
         if (n < 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI,
                                 "%s [model] %s: expected a comma-separated list of names, found '%s'", t->path,
                                 keys[k], summary);
         int *grown = realloc(m->summary, (m->n_summary + (size_t)n) * sizeof *grown);
         if (grown == NULL) {
-            free_list(list, n);
+            tco_free_list(list, n);
             return oom(ld);
         }
         m->summary = grown;
@@ -1638,7 +1601,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             else
                 m->summary[m->n_summary++] = idx;
         }
-        free_list(list, n);
+        tco_free_list(list, n);
     }
     return e;
 }
@@ -2050,7 +2013,7 @@ void tco_model_free(tco_model *m)
         for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
             free(it->tier_texts[r]);
         free(it->tier_texts);
-        free_list(it->choices, (int)it->n_choices);
+        tco_free_list(it->choices, (int)it->n_choices);
         free(it->quote_item);
         free(it->quote_qty);
         free(it->original);
@@ -2084,357 +2047,4 @@ void tco_model_free(tco_model *m)
     free(m->template_path);
     tco_name_index_free(&m->names);
     free(m);
-}
-
-/* ---- quotes ------------------------------------------------------------------------------ */
-
-bool tco_model_prices_item(const tco_model *m, const char *item)
-{
-    for (size_t i = 0; i < m->n_items; i++) {
-        const tco_item *it = &m->items[i];
-        if (it->quote_item == NULL)
-            continue;
-        if (it->kind == TCO_ITEM_TIER_INPUT) {
-            for (int r = 0; r < m->n_tiers; r++)
-                if (strcasecmp(m->tier_names[r], item) == 0)
-                    return true;
-        } else if (strcasecmp(it->quote_item, item) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* A chosen quote @p b outside the range of input @p it (a tier row @p row, or NULL) stops the run, as a
- * --set of the same value does: a quote is never used for a value its input's min/max refuse. */
-static tco_error quote_in_range(const tco_model *m, const tco_item *it, const char *row, const tco_quote *b,
-                                tco_diag *diag)
-{
-    double v = b->converted;
-    bool low = !isnan(it->min) && v < it->min, high = !isnan(it->max) && v > it->max;
-    bool frac = it->integer && v != floor(v);
-    if (!low && !high && !frac)
-        return TCO_OK;
-    char price[32], conv[32], bound[32] = "";
-    tco_format_double(b->unit_price, price);
-    tco_format_double(v, conv);
-    if (low || high)
-        tco_format_double(low ? it->min : it->max, bound);
-    tco_strbuf place = {0}, what = {0};
-    if (b->rate != 1)
-        tco_strbuf_printf(&what, "%s %s = %s CNY", price, b->currency, conv);
-    else
-        tco_strbuf_printf(&what, "%s %s", conv, b->currency);
-    if (row)
-        tco_strbuf_printf(&place, "the %s row of %s", row, it->name);
-    else
-        tco_strbuf_printf(&place, "%s", it->name);
-    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
-                               "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
-                               "outside its input's range is not used: correct the quote or the range",
-                               b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
-                               tco_strbuf_str(&what),
-                               frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
-                               bound, tco_strbuf_str(&place), m->template_path, it->name);
-    tco_strbuf_free(&place);
-    tco_strbuf_free(&what);
-    return e;
-}
-
-/* Append an input made at run time (the FX rates of quoted currencies). */
-static tco_item *model_add_input(tco_model *m, const char *name)
-{
-    tco_item *it = model_append_item(m, TCO_ITEM_INPUT, name);
-    if (it)
-        it->format = TCO_FMT_RATIO;
-    return it;
-}
-
-static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                     const tco_name_index *known_index, tco_diag *diag);
-
-tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                 char *const *known_items, size_t n_known, tco_diag *diag)
-{
-    m->quotes = set;
-    m->as_of = as_of;
-    /* Each choice below looks only at its item's rows, and each row's item is found in one probe:
-     * linear in rows, whatever the catalog's size (11,000 tiers x 20,000 rows). */
-    tco_name_index known = {0};
-    if (!tco_quotes_index(set))
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    for (size_t k = 0; k < n_known; k++)
-        if (tco_name_index_put(&known, known_items[k], NULL) == NULL) {
-            tco_name_index_free(&known);
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        }
-    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, diag);
-    tco_name_index_free(&known);
-    return e;
-}
-
-static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                     const tco_name_index *known_index, tco_diag *diag)
-{
-    /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
-    for (size_t i = 0; i < set->n; i++) {
-        const char *ccy = set->quotes[i].currency;
-        if (strcasecmp(ccy, fx->reporting) == 0)
-            continue;
-        char name[16], lower[4];
-        for (int c = 0; c < 3; c++)
-            lower[c] = (char)tolower((unsigned char)ccy[c]);
-        lower[3] = '\0';
-        snprintf(name, sizeof name, "fx_%s", lower);
-        if (tco_model_find(m, name) >= 0)
-            continue;
-        tco_item *it = model_add_input(m, name);
-        char date[16];
-        tco_format_date(fx->as_of, date);
-        tco_strbuf label = {0}, unit = {0}, source = {0};
-        tco_strbuf_printf(&label, "Exchange rate, %s per %s", fx->reporting, ccy);
-        tco_strbuf_printf(&unit, "%s/%s", fx->reporting, ccy);
-        tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
-        if (it == NULL || (it->label = tco_strbuf_take(&label)) == NULL || (it->unit = tco_strbuf_take(&unit)) == NULL ||
-            (it->source = tco_strbuf_take(&source)) == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        tco_fx_rate(fx, ccy, &it->value);
-        it->min = 0;
-    }
-    for (size_t i = 0; i < m->n_items; i++) {
-        tco_item *it = &m->items[i];
-        if (it->quote_item == NULL || it->kind != TCO_ITEM_TIER_INPUT)
-            continue;
-        /* The tier catalog row by row: the price if the scenario bought its quantity of that tier.
-         * The source names each quoted row while it fits a cell; the rest are counted. */
-        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
-        tco_strbuf notes = {0};
-        /* The notes share the cell with the source and ". Quoted: " (100 units of margin). */
-        size_t used = tco_xlsx_text_units(it->source) + 100, untold = 0;
-        size_t room = used < TCO_QUOTE_MAX_CELL ? TCO_QUOTE_MAX_CELL - used : 0;
-        for (int r = 0; r < m->n_tiers; r++) {
-            if (it->tier_set && it->tier_set[r])
-                continue; /* a --set row: marked below */
-            long best = tco_quotes_choose(set, m->tier_names[r], qty, as_of);
-            if (best < 0)
-                continue;
-            const tco_quote *b = &set->quotes[best];
-            tco_error re = quote_in_range(m, it, m->tier_names[r], b, diag);
-            if (re != TCO_OK) {
-                tco_strbuf_free(&notes);
-                return re;
-            }
-            it->tiers[r] = b->converted;
-            char price[32];
-            tco_format_double(b->converted, price);
-            tco_strbuf one = {0};
-            tco_strbuf_printf(&one, "%s%s: quote %s%sfrom %s (%s:%ld), %s %s", notes.len ? "; " : "",
-                              m->tier_names[r], b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->file, b->line,
-                              price, fx->reporting);
-            tco_strbuf_append_capped(&notes, tco_strbuf_str(&one), room, &untold);
-            if (one.failed)
-                notes.failed = true;
-            tco_strbuf_free(&one);
-        }
-        if (untold)
-            tco_strbuf_printf(&notes, "; %zu more tier%s quoted (see the Quotes sheet)", untold, untold == 1 ? "" : "s");
-        if (notes.len) {
-            tco_strbuf src = {0};
-            tco_strbuf_printf(&src, "%s. Quoted: %s", it->source, tco_strbuf_str(&notes));
-            char *text = notes.failed ? NULL : tco_strbuf_take(&src);
-            tco_strbuf_free(&src);
-            if (text == NULL) {
-                tco_strbuf_free(&notes);
-                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-            }
-            free(it->source);
-            it->source = text;
-        }
-        tco_strbuf_free(&notes);
-    }
-    for (size_t i = 0; i < m->n_items; i++) {
-        tco_item *it = &m->items[i];
-        if (it->quote_item == NULL || it->kind == TCO_ITEM_TIER_INPUT || it->original != NULL)
-            continue; /* a --set value is the user's explicit what-if: quotes do not replace it */
-        int q = tco_model_find(m, it->quote_qty);
-        double qty = m->items[q].value;
-        long best = tco_quotes_choose(set, it->quote_item, qty, as_of);
-        if (best < 0)
-            continue;
-        const tco_quote *b = &set->quotes[best];
-        tco_error re = quote_in_range(m, it, NULL, b, diag);
-        if (re != TCO_OK)
-            return re;
-        char price[32], conv[32], rate[32];
-        tco_format_double(b->unit_price, price);
-        tco_format_double(b->converted, conv);
-        tco_format_double(b->rate, rate);
-        tco_strbuf src = {0};
-        tco_strbuf_printf(&src, "quote %s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
-                          b->vendor, b->file, b->line, price, b->currency);
-        if (b->rate != 1)
-            tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
-        char old[32];
-        tco_format_double(it->value, old);
-        /* The quote's part is bounded (quotes.h caps); the catalog's source is cited while it fits a cell. */
-        if (tco_utf16_units(tco_strbuf_str(&src)) + tco_utf16_units(it->source) + 64 <= TCO_QUOTE_MAX_CELL)
-            tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
-        else
-            tco_strbuf_printf(&src, "; the catalog's value was %s", old);
-        char *text = tco_strbuf_take(&src);
-        if (text == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        free(it->source);
-        it->source = text;
-        it->catalog_value = it->value;
-        it->quoted = true;
-        it->value = b->converted;
-    }
-    /* Quotes for a value a --set gives: not used, and why (unless another input they price chose them). */
-    for (size_t i = 0; i < m->n_items; i++) {
-        const tco_item *it = &m->items[i];
-        if (it->quote_item == NULL)
-            continue;
-        for (int r = -1; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 0); r++) {
-            const char *item = r < 0 ? it->quote_item : m->tier_names[r];
-            bool by_set = r < 0 ? it->kind != TCO_ITEM_TIER_INPUT && it->original != NULL
-                                : it->tier_set != NULL && it->tier_set[r] != NULL;
-            if (!by_set)
-                continue;
-            for (size_t k = 0; k < set->n; k++) {
-                tco_quote *q = &set->quotes[k];
-                if (q->reason != NULL || strcasecmp(q->item, item) != 0)
-                    continue;
-                q->status = TCO_QUOTE_OVERRIDDEN;
-                tco_strbuf b = {0};
-                if (r < 0)
-                    tco_strbuf_printf(&b, "%s is given by --set (%s); quotes do not replace a --set value", it->name,
-                                      it->label);
-                else
-                    tco_strbuf_printf(&b, "the %s row of %s is given by --set %s; quotes do not replace a --set value",
-                                      item, it->name, it->tier_set[r]);
-                if ((q->reason = tco_strbuf_take(&b)) == NULL)
-                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-            }
-        }
-    }
-    for (size_t i = 0; i < set->n; i++) {
-        tco_quote *q = &set->quotes[i];
-        if (q->reason != NULL)
-            continue; /* decided by a choice above */
-        bool known = tco_name_index_get(known_index, q->item, NULL);
-        q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
-        tco_strbuf b = {0};
-        if (known)
-            tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
-        else
-            tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
-                              q->item);
-        if ((q->reason = tco_strbuf_take(&b)) == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < set->n; i++)
-        if (set->quotes[i].reason == NULL) /* set_reason could not allocate */
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    return tco_model_evaluate(m, diag);
-}
-
-/* Append each section of ROOT/pricing/STEM.ini, as written, with a newline, to @p list (nothing if unreadable). */
-static void append_catalog_sections(const char *root, const char *stem, tco_strbuf *list, tco_diag *diag)
-{
-    tco_strbuf rel = {0};
-    tco_strbuf_printf(&rel, "pricing/%s.ini", stem);
-    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
-    tco_strbuf_free(&rel);
-    tco_ini cat = {0};
-    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
-        for (int s = 0; s < cat.n_sections; s++)
-            tco_strbuf_printf(list, "%s\n", cat.sections[s]);
-    tco_ini_free(&cat);
-    free(path);
-}
-
-tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag)
-{
-    *items = NULL;
-    *n = 0;
-    tco_strbuf list = {0};
-    char *pattern = tco_path_join(root, "templates/*.ini");
-    glob_t g;
-    int rc = pattern ? glob(pattern, 0, NULL, &g) : GLOB_NOSPACE;
-    free(pattern);
-    tco_error e = TCO_OK;
-    for (size_t f = 0; rc == 0 && f < g.gl_pathc && e == TCO_OK; f++) {
-        tco_ini t = {0};
-        if ((e = tco_ini_load(g.gl_pathv[f], NULL, &t, diag)) != TCO_OK)
-            break;
-        const char *refs = tco_ini_get(&t, "model", "refs");
-        char **pairs = NULL;
-        int np = refs ? split_list(refs, &pairs) : 0;
-        /* Each catalog's sections once per template, however many inputs quote it. */
-        bool *listed = np > 0 ? calloc((size_t)np, sizeof *listed) : NULL;
-        bool tiers_listed = false;
-        if (np > 0 && listed == NULL)
-            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        for (int i = 0; i < tco_ini_section_count(&t) && e == TCO_OK; i++) {
-            const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
-            if (quote == NULL)
-                continue;
-            bool is_ref = false;
-            for (int k = 0; k < np && !is_ref; k++) {
-                const char *colon = strchr(pairs[k], ':');
-                if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
-                    is_ref = true;
-                    if (!listed[k]) /* each of its sections is an item */
-                        append_catalog_sections(root, colon + 1, &list, diag);
-                    listed[k] = true;
-                }
-            }
-            const char *tiers = tco_ini_get(&t, "model", "tiers");
-            if (!is_ref && strcasecmp(quote, "tier") == 0) {
-                /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
-                if (tiers && !tiers_listed)
-                    append_catalog_sections(root, tiers, &list, diag);
-                tiers_listed = true;
-            } else if (!is_ref)
-                tco_strbuf_printf(&list, "%s\n", quote);
-        }
-        free(listed);
-        free_list(pairs, np > 0 ? np : 0);
-        tco_ini_free(&t);
-    }
-    if (rc == 0)
-        globfree(&g);
-    if (e != TCO_OK) {
-        tco_strbuf_free(&list);
-        return e;
-    }
-    char *all = tco_strbuf_take(&list);
-    if (all == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    tco_name_index seen = {0}; /* keys borrowed from all: one probe per line, not a scan */
-    size_t cap = 0;
-    for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        bool added = false;
-        if (tco_name_index_put(&seen, line, &added) == NULL)
-            goto oom;
-        if (!added)
-            continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **grown = realloc(*items, cap * sizeof *grown);
-            if (grown == NULL)
-                goto oom;
-            *items = grown;
-        }
-        if (((*items)[*n] = tco_strdup(line)) == NULL)
-            goto oom;
-        (*n)++;
-    }
-    tco_name_index_free(&seen);
-    free(all);
-    return TCO_OK;
-oom:
-    tco_name_index_free(&seen);
-    free(all);
-    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
 }

@@ -242,10 +242,14 @@ tco_error tco_model_set_input(tco_model *model, const char *name, double value, 
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
 
 /**
- * True if @p item is an item this model prices from quotes (an input's quote
- * key resolved, e.g. "D-M" for quote = card).  Case-insensitive.
+ * Append an item named @p name (stored lower-cased) of @p kind to @p model and its
+ * name index, zeroed but for kind, name, partner -1 and min/max NaN.  Returns the
+ * item (valid until the next append), or NULL on allocation failure.  For the
+ * loader and for pricing.c's fx inputs.
  */
-bool tco_model_prices_item(const tco_model *model, const char *item);
+tco_item *tco_model_add_item(tco_model *model, tco_item_kind kind, const char *name);
+
+/* ---- pricing from quotes (pricing.c) ---- */
 
 /**
  * Price the model's quoted inputs from @p set: for each input with a quote key,

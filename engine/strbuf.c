@@ -223,6 +223,41 @@ char *tco_strndup_trim(const char *s, size_t n)
     return r;
 }
 
+int tco_split_list(const char *s, char ***out)
+{
+    *out = NULL;
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = tco_strndup_trim(p, len);
+        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
+        if (item == NULL || grown == NULL || item[0] == '\0') {
+            free(item);
+            if (grown)
+                *out = grown;
+            for (int i = 0; i < n; i++)
+                free((*out)[i]);
+            free(*out);
+            *out = NULL;
+            return -1;
+        }
+        *out = grown;
+        (*out)[n++] = item;
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}
+
+void tco_free_list(char **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
 char *tco_path_join(const char *root, const char *rel)
 {
     tco_strbuf b = {0};

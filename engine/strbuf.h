@@ -100,6 +100,16 @@ size_t tco_utf8_prefix(const char *s, size_t max_bytes);
 char *tco_strndup_trim(const char *s, size_t n);
 
 /**
+ * Split the comma-separated list @p s into trimmed heap strings in *@p out
+ * ("a, b,c" -> "a", "b", "c").  Returns the count, or -1 (nothing allocated)
+ * for an empty entry or on allocation failure.  Free with tco_free_list().
+ */
+int tco_split_list(const char *s, char ***out);
+
+/** Free @p n strings of @p list and the list itself (NULL allowed). */
+void tco_free_list(char **list, int n);
+
+/**
  * "@p root/@p rel", or @p rel alone when @p root is NULL, "" or "." (so that
  * paths shown in messages stay relative to the current folder).  Heap; NULL
  * on allocation failure.

@@ -1,0 +1,351 @@
+/* pricing.c - price a loaded model from vendor quotes (model.h: tco_model_apply_quotes(),
+ * tco_catalog_quote_items()): the best valid quote per priced input and tier row, checked
+ * against the input's range, fx inputs for foreign currencies, sources naming the quotes. */
+#include "model.h"
+
+#include <ctype.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ini.h"
+#include "names.h"
+#include "strbuf.h"
+
+/* A chosen quote @p b outside the range of input @p it (a tier row @p row, or NULL) stops the run, as a
+ * --set of the same value does: a quote is never used for a value its input's min/max refuse. */
+static tco_error quote_in_range(const tco_model *m, const tco_item *it, const char *row, const tco_quote *b,
+                                tco_diag *diag)
+{
+    double v = b->converted;
+    bool low = !isnan(it->min) && v < it->min, high = !isnan(it->max) && v > it->max;
+    bool frac = it->integer && v != floor(v);
+    if (!low && !high && !frac)
+        return TCO_OK;
+    char price[32], conv[32], bound[32] = "";
+    tco_format_double(b->unit_price, price);
+    tco_format_double(v, conv);
+    if (low || high)
+        tco_format_double(low ? it->min : it->max, bound);
+    tco_strbuf place = {0}, what = {0};
+    if (b->rate != 1)
+        tco_strbuf_printf(&what, "%s %s = %s CNY", price, b->currency, conv);
+    else
+        tco_strbuf_printf(&what, "%s %s", conv, b->currency);
+    if (row)
+        tco_strbuf_printf(&place, "the %s row of %s", row, it->name);
+    else
+        tco_strbuf_printf(&place, "%s", it->name);
+    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
+                               "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
+                               "outside its input's range is not used: correct the quote or the range",
+                               b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
+                               tco_strbuf_str(&what),
+                               frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
+                               bound, tco_strbuf_str(&place), m->template_path, it->name);
+    tco_strbuf_free(&place);
+    tco_strbuf_free(&what);
+    return e;
+}
+
+/* Append an input made at run time (the FX rates of quoted currencies). */
+static tco_item *model_add_input(tco_model *m, const char *name)
+{
+    tco_item *it = tco_model_add_item(m, TCO_ITEM_INPUT, name);
+    if (it)
+        it->format = TCO_FMT_RATIO;
+    return it;
+}
+
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag);
+
+tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                 char *const *known_items, size_t n_known, tco_diag *diag)
+{
+    m->quotes = set;
+    m->as_of = as_of;
+    /* Each choice below looks only at its item's rows, and each row's item is found in one probe:
+     * linear in rows, whatever the catalog's size (11,000 tiers x 20,000 rows). */
+    tco_name_index known = {0};
+    if (!tco_quotes_index(set))
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < n_known; k++)
+        if (tco_name_index_put(&known, known_items[k], NULL) == NULL) {
+            tco_name_index_free(&known);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, diag);
+    tco_name_index_free(&known);
+    return e;
+}
+
+static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
+                                     const tco_name_index *known_index, tco_diag *diag)
+{
+    /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
+    for (size_t i = 0; i < set->n; i++) {
+        const char *ccy = set->quotes[i].currency;
+        if (strcasecmp(ccy, fx->reporting) == 0)
+            continue;
+        char name[16], lower[4];
+        for (int c = 0; c < 3; c++)
+            lower[c] = (char)tolower((unsigned char)ccy[c]);
+        lower[3] = '\0';
+        snprintf(name, sizeof name, "fx_%s", lower);
+        if (tco_model_find(m, name) >= 0)
+            continue;
+        tco_item *it = model_add_input(m, name);
+        char date[16];
+        tco_format_date(fx->as_of, date);
+        tco_strbuf label = {0}, unit = {0}, source = {0};
+        tco_strbuf_printf(&label, "Exchange rate, %s per %s", fx->reporting, ccy);
+        tco_strbuf_printf(&unit, "%s/%s", fx->reporting, ccy);
+        tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
+        if (it == NULL || (it->label = tco_strbuf_take(&label)) == NULL || (it->unit = tco_strbuf_take(&unit)) == NULL ||
+            (it->source = tco_strbuf_take(&source)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        tco_fx_rate(fx, ccy, &it->value);
+        it->min = 0;
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->quote_item == NULL || it->kind != TCO_ITEM_TIER_INPUT)
+            continue;
+        /* The tier catalog row by row: the price if the scenario bought its quantity of that tier.
+         * The source names each quoted row while it fits a cell; the rest are counted. */
+        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
+        tco_strbuf notes = {0};
+        /* The notes share the cell with the source and ". Quoted: " (100 units of margin). */
+        size_t used = tco_xlsx_text_units(it->source) + 100, untold = 0;
+        size_t room = used < TCO_QUOTE_MAX_CELL ? TCO_QUOTE_MAX_CELL - used : 0;
+        for (int r = 0; r < m->n_tiers; r++) {
+            if (it->tier_set && it->tier_set[r])
+                continue; /* a --set row: marked below */
+            long best = tco_quotes_choose(set, m->tier_names[r], qty, as_of);
+            if (best < 0)
+                continue;
+            const tco_quote *b = &set->quotes[best];
+            tco_error re = quote_in_range(m, it, m->tier_names[r], b, diag);
+            if (re != TCO_OK) {
+                tco_strbuf_free(&notes);
+                return re;
+            }
+            it->tiers[r] = b->converted;
+            char price[32];
+            tco_format_double(b->converted, price);
+            tco_strbuf one = {0};
+            tco_strbuf_printf(&one, "%s%s: quote %s%sfrom %s (%s:%ld), %s %s", notes.len ? "; " : "",
+                              m->tier_names[r], b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->file, b->line,
+                              price, fx->reporting);
+            tco_strbuf_append_capped(&notes, tco_strbuf_str(&one), room, &untold);
+            if (one.failed)
+                notes.failed = true;
+            tco_strbuf_free(&one);
+        }
+        if (untold)
+            tco_strbuf_printf(&notes, "; %zu more tier%s quoted (see the Quotes sheet)", untold, untold == 1 ? "" : "s");
+        if (notes.len) {
+            tco_strbuf src = {0};
+            tco_strbuf_printf(&src, "%s. Quoted: %s", it->source, tco_strbuf_str(&notes));
+            char *text = notes.failed ? NULL : tco_strbuf_take(&src);
+            tco_strbuf_free(&src);
+            if (text == NULL) {
+                tco_strbuf_free(&notes);
+                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            }
+            free(it->source);
+            it->source = text;
+        }
+        tco_strbuf_free(&notes);
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->quote_item == NULL || it->kind == TCO_ITEM_TIER_INPUT || it->original != NULL)
+            continue; /* a --set value is the user's explicit what-if: quotes do not replace it */
+        int q = tco_model_find(m, it->quote_qty);
+        double qty = m->items[q].value;
+        long best = tco_quotes_choose(set, it->quote_item, qty, as_of);
+        if (best < 0)
+            continue;
+        const tco_quote *b = &set->quotes[best];
+        tco_error re = quote_in_range(m, it, NULL, b, diag);
+        if (re != TCO_OK)
+            return re;
+        char price[32], conv[32], rate[32];
+        tco_format_double(b->unit_price, price);
+        tco_format_double(b->converted, conv);
+        tco_format_double(b->rate, rate);
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "quote %s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
+                          b->vendor, b->file, b->line, price, b->currency);
+        if (b->rate != 1)
+            tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
+        char old[32];
+        tco_format_double(it->value, old);
+        /* The quote's part is bounded (quotes.h caps); the catalog's source is cited while it fits a cell. */
+        if (tco_utf16_units(tco_strbuf_str(&src)) + tco_utf16_units(it->source) + 64 <= TCO_QUOTE_MAX_CELL)
+            tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
+        else
+            tco_strbuf_printf(&src, "; the catalog's value was %s", old);
+        char *text = tco_strbuf_take(&src);
+        if (text == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        free(it->source);
+        it->source = text;
+        it->catalog_value = it->value;
+        it->quoted = true;
+        it->value = b->converted;
+    }
+    /* Quotes for a value a --set gives: not used, and why (unless another input they price chose them). */
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        for (int r = -1; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 0); r++) {
+            const char *item = r < 0 ? it->quote_item : m->tier_names[r];
+            bool by_set = r < 0 ? it->kind != TCO_ITEM_TIER_INPUT && it->original != NULL
+                                : it->tier_set != NULL && it->tier_set[r] != NULL;
+            if (!by_set)
+                continue;
+            for (size_t k = 0; k < set->n; k++) {
+                tco_quote *q = &set->quotes[k];
+                if (q->reason != NULL || strcasecmp(q->item, item) != 0)
+                    continue;
+                q->status = TCO_QUOTE_OVERRIDDEN;
+                tco_strbuf b = {0};
+                if (r < 0)
+                    tco_strbuf_printf(&b, "%s is given by --set (%s); quotes do not replace a --set value", it->name,
+                                      it->label);
+                else
+                    tco_strbuf_printf(&b, "the %s row of %s is given by --set %s; quotes do not replace a --set value",
+                                      item, it->name, it->tier_set[r]);
+                if ((q->reason = tco_strbuf_take(&b)) == NULL)
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            }
+        }
+    }
+    for (size_t i = 0; i < set->n; i++) {
+        tco_quote *q = &set->quotes[i];
+        if (q->reason != NULL)
+            continue; /* decided by a choice above */
+        bool known = tco_name_index_get(known_index, q->item, NULL);
+        q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
+        tco_strbuf b = {0};
+        if (known)
+            tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
+        else
+            tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
+                              q->item);
+        if ((q->reason = tco_strbuf_take(&b)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < set->n; i++)
+        if (set->quotes[i].reason == NULL) /* set_reason could not allocate */
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    return tco_model_evaluate(m, diag);
+}
+
+/* Append each section of ROOT/pricing/STEM.ini, as written, with a newline, to @p list (nothing if unreadable). */
+static void append_catalog_sections(const char *root, const char *stem, tco_strbuf *list, tco_diag *diag)
+{
+    tco_strbuf rel = {0};
+    tco_strbuf_printf(&rel, "pricing/%s.ini", stem);
+    char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
+    tco_strbuf_free(&rel);
+    tco_ini cat = {0};
+    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
+        for (int s = 0; s < cat.n_sections; s++)
+            tco_strbuf_printf(list, "%s\n", cat.sections[s]);
+    tco_ini_free(&cat);
+    free(path);
+}
+
+tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag)
+{
+    *items = NULL;
+    *n = 0;
+    tco_strbuf list = {0};
+    char *pattern = tco_path_join(root, "templates/*.ini");
+    glob_t g;
+    int rc = pattern ? glob(pattern, 0, NULL, &g) : GLOB_NOSPACE;
+    free(pattern);
+    tco_error e = TCO_OK;
+    for (size_t f = 0; rc == 0 && f < g.gl_pathc && e == TCO_OK; f++) {
+        tco_ini t = {0};
+        if ((e = tco_ini_load(g.gl_pathv[f], NULL, &t, diag)) != TCO_OK)
+            break;
+        const char *refs = tco_ini_get(&t, "model", "refs");
+        char **pairs = NULL;
+        int np = refs ? tco_split_list(refs, &pairs) : 0;
+        /* Each catalog's sections once per template, however many inputs quote it. */
+        bool *listed = np > 0 ? calloc((size_t)np, sizeof *listed) : NULL;
+        bool tiers_listed = false;
+        if (np > 0 && listed == NULL)
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < tco_ini_section_count(&t) && e == TCO_OK; i++) {
+            const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
+            if (quote == NULL)
+                continue;
+            bool is_ref = false;
+            for (int k = 0; k < np && !is_ref; k++) {
+                const char *colon = strchr(pairs[k], ':');
+                if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
+                    is_ref = true;
+                    if (!listed[k]) /* each of its sections is an item */
+                        append_catalog_sections(root, colon + 1, &list, diag);
+                    listed[k] = true;
+                }
+            }
+            const char *tiers = tco_ini_get(&t, "model", "tiers");
+            if (!is_ref && strcasecmp(quote, "tier") == 0) {
+                /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
+                if (tiers && !tiers_listed)
+                    append_catalog_sections(root, tiers, &list, diag);
+                tiers_listed = true;
+            } else if (!is_ref)
+                tco_strbuf_printf(&list, "%s\n", quote);
+        }
+        free(listed);
+        tco_free_list(pairs, np > 0 ? np : 0);
+        tco_ini_free(&t);
+    }
+    if (rc == 0)
+        globfree(&g);
+    if (e != TCO_OK) {
+        tco_strbuf_free(&list);
+        return e;
+    }
+    char *all = tco_strbuf_take(&list);
+    if (all == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    tco_name_index seen = {0}; /* keys borrowed from all: one probe per line, not a scan */
+    size_t cap = 0;
+    for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
+        bool added = false;
+        if (tco_name_index_put(&seen, line, &added) == NULL)
+            goto oom;
+        if (!added)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(*items, cap * sizeof *grown);
+            if (grown == NULL)
+                goto oom;
+            *items = grown;
+        }
+        if (((*items)[*n] = tco_strdup(line)) == NULL)
+            goto oom;
+        (*n)++;
+    }
+    tco_name_index_free(&seen);
+    free(all);
+    return TCO_OK;
+oom:
+    tco_name_index_free(&seen);
+    free(all);
+    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+}
