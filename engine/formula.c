@@ -43,6 +43,8 @@ static const struct {
     [TCO_FN_OR] = {"OR", 1, TCO_FORMULA_MAX_ARGS},
     [TCO_FN_NOT] = {"NOT", 1, 1},
     [TCO_FN_ABS] = {"ABS", 1, 1},
+    [TCO_FN_ISNUMBER] = {"ISNUMBER", 1, 1},
+    [TCO_FN_ISTEXT] = {"ISTEXT", 1, 1},
     [TCO_FN_CUMSUM] = {"CUMSUM", 1, 1},
 };
 
@@ -283,7 +285,7 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
         if (ps->err == TCO_OK)
             ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
                                    "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
-                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS CUMSUM",
+                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT CUMSUM",
                                    ps->where, col_of(ps, start), (int)len, start);
         return NULL;
     }
@@ -910,6 +912,17 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         if (v.text)
             return eval_error(ev, n->args[0], "text used as a number");
         out->number = fabs(v.number);
+        return TCO_OK;
+    case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT:
+        /* TRUE/FALSE is refused, as in SUM: what counts as a number for a boolean is not
+         * something the template needs to ask. */
+        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
+            return e;
+        if (v.is_bool)
+            return eval_error(ev, n->args[0], "TRUE/FALSE as the argument of ISNUMBER or ISTEXT; "
+                              "they test a number or text");
+        out->is_bool = true;
+        out->number = (n->func == TCO_FN_ISTEXT) == (v.text != NULL);
         return TCO_OK;
     case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
         tco_value digits;

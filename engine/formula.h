@@ -14,7 +14,7 @@
  *       ^                        power, left-associative as in Excel
  *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
  *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
- *     AND OR NOT ABS, and CUMSUM(x) (running total of a per-year line, written
+ *     AND OR NOT ABS ISNUMBER ISTEXT, and CUMSUM(x) (running total of a per-year line, written
  *     as SUM over the row from Year 1).  SUM, MIN or MAX with one argument that is a per-year or
  *     per-tier name aggregates the whole row or column (the workbook shows a
  *     range, e.g. MAX('Inputs'!$D$40:$D$49)); anywhere else such a name means
@@ -96,6 +96,8 @@ typedef enum tco_func {
     TCO_FN_OR,        /**< OR(x, ...) */
     TCO_FN_NOT,       /**< NOT(x) */
     TCO_FN_ABS,       /**< ABS(x) */
+    TCO_FN_ISNUMBER,  /**< ISNUMBER(x): TRUE if x is a number (not text), e.g. a line that may say "never" */
+    TCO_FN_ISTEXT,    /**< ISTEXT(x): TRUE if x is text */
     TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
                            year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
                            application ever sees the name CUMSUM */

@@ -560,12 +560,15 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         rc = fail(&d);
     else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
-    else if (strcmp(format, "json") == 0)
-        tco_report_json(m, "CNY", out, stdout);
-    else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
-        tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
-    else
-        tco_report_table(m, "CNY", out, stdout);
+    if (rc == 0) {
+        tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
+        if (strcmp(format, "json") == 0)
+            tco_report_json(m, "CNY", out, stdout);
+        else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
+            tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
+        else
+            tco_report_table(m, "CNY", out, stdout);
+    }
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "tco: writing the summary to standard output failed\n");
         rc = 74;
@@ -710,6 +713,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         if (tco_workbook_write_compare(models, (size_t)n, title, out, wo, &d) != TCO_OK)
             rc = fail(&d);
     }
+    for (int i = 0; rc == 0 && i < n; i++)
+        tco_report_warnings(opts[i].m, stderr);
     if (rc == 0) {
         bool json = strcmp(format, "json") == 0;
         if (json)

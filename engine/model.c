@@ -914,7 +914,7 @@ static tco_error load_input(loader *ld, const char *section)
 /* ---- lines ------------------------------------------------------------------------ */
 
 static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", "sum",
-                                        NULL};
+                                        "warning", "warning_if", NULL};
 
 static tco_error load_line(loader *ld, const char *section)
 {
@@ -977,7 +977,65 @@ static tco_error load_line(loader *ld, const char *section)
     const char *fmt = tco_ini_get(t, section, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
+    const char *warning = tco_ini_get(t, section, "warning");
+    if (warning != NULL && (yearly || tiered))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
+    if (warning != NULL && warning[0] != '\0' && (it->warning = tco_strdup(warning)) == NULL)
+        return oom(ld);
+    if (tco_ini_get(t, section, "warning_if") != NULL && it->warning == NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning_if: needs a warning key beside it", where);
     return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
+}
+
+static int item_dim(const tco_item *it);
+
+/* A scalar number item (input, line or per-year total), for warnings. */
+static bool scalar_number(const tco_item *it)
+{
+    return item_dim(it) == 0 && it->kind != TCO_ITEM_YEAR_INDEX &&
+           !(it->kind == TCO_ITEM_INPUT && it->text != NULL);
+}
+
+/* Resolve each line's warning_if and check that every {NAME} in its warning names a scalar item. */
+static tco_error bind_warnings(loader *ld)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = &ld->template_ini;
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        it->warning_if = -1;
+        if (it->warning == NULL)
+            continue;
+        char section[160];
+        snprintf(section, sizeof section, "line.%s", it->name);
+        const char *cond = tco_ini_get(t, section, "warning_if");
+        if (cond != NULL) {
+            int c = tco_model_find(m, cond);
+            if (c < 0 || !scalar_number(&m->items[c]))
+                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                    "%s [%s] warning_if: expected the name of a number input or scalar line, found '%s'",
+                                    t->path, section, cond);
+            it->warning_if = c;
+        }
+        for (const char *p = it->warning; (p = strchr(p, '{')) != NULL;) {
+            const char *end = strchr(p, '}');
+            char name[TCO_NAME_MAX_LEN + 1];
+            size_t n = end ? (size_t)(end - p - 1) : 0;
+            if (end == NULL || n == 0 || n > TCO_NAME_MAX_LEN)
+                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] warning: expected {NAME} (a name of at most %d "
+                                    "characters in braces) at '%.*s'", t->path, section, TCO_NAME_MAX_LEN,
+                                    (int)tco_utf8_prefix(p, 40), p);
+            memcpy(name, p + 1, n);
+            name[n] = '\0';
+            int idx = tco_model_find(m, name);
+            if (idx < 0 || !(scalar_number(&m->items[idx]) || m->items[idx].kind == TCO_ITEM_INPUT))
+                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                    "%s [%s] warning: {%s} is not the name of an input or scalar line", t->path,
+                                    section, name);
+            p = end + 1;
+        }
+    }
+    return TCO_OK;
 }
 
 /* ---- binding and order ---------------------------------------------------------------- */
@@ -1221,7 +1279,11 @@ static tco_error explain_name(void *vctx, tco_node *n)
     return TCO_OK;
 }
 
-static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, double *out, tco_diag *diag)
+/* Evaluate @p it for one year or tier (or the scalar) into *@p out.  A scalar line may give
+ * text ("never: ...", "n.a.: ..."): then @p text is set to a copy (else to NULL); per-year and
+ * per-tier lines (@p text NULL) must give numbers. */
+static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, double *out, char **text,
+                           tco_diag *diag)
 {
     eval_ctx ec = {m, year, tier};
     tco_eval_env env = {lookup_value, lookup_vector, &ec, year};
@@ -1230,8 +1292,18 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, doubl
     if (e == TCO_OK && v.is_bool)
         e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))",
                          it->where);
-    if (e == TCO_OK && v.text)
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text, expected a number", it->where);
+    if (e == TCO_OK && v.text && text == NULL)
+        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text ('%.*s'), expected a number (only a scalar line "
+                         "may say \"n.a.\" or \"never\")", it->where, (int)tco_utf8_prefix(v.text, 60), v.text);
+    if (e == TCO_OK && text != NULL) {
+        char *copy = NULL;
+        if (v.text && (copy = strdup(v.text)) == NULL)
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        if (e == TCO_OK) {
+            free(*text);
+            *text = copy;
+        }
+    }
     if (e != TCO_OK && diag != NULL) {
         tco_strbuf b = {0};
         tco_strbuf_append(&b, diag->message);
@@ -1258,15 +1330,15 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         tco_error e = TCO_OK;
         switch (it->kind) {
         case TCO_ITEM_LINE:
-            e = eval_item(m, it, -1, -1, &it->value, diag);
+            e = eval_item(m, it, -1, -1, &it->value, &it->text, diag);
             break;
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_years && e == TCO_OK; y++)
-                e = eval_item(m, it, y, -1, &it->years[y], diag);
+                e = eval_item(m, it, y, -1, &it->years[y], NULL, diag);
             break;
         case TCO_ITEM_TIER_LINE:
             for (int r = 0; r < m->n_tiers && e == TCO_OK; r++)
-                e = eval_item(m, it, -1, r, &it->tiers[r], diag);
+                e = eval_item(m, it, -1, r, &it->tiers[r], NULL, diag);
             break;
         case TCO_ITEM_TOTAL: {
             /* Summed in year order, as SUM over the year cells does. */
@@ -1945,7 +2017,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                 "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
                                 t->path, it->name, it->quote_qty);
     }
-    if ((e = order_items(ld)) != TCO_OK)
+    if ((e = bind_warnings(ld)) != TCO_OK || (e = order_items(ld)) != TCO_OK)
         return e;
     return tco_model_evaluate(m, ld->diag);
 }
@@ -2010,6 +2082,7 @@ void tco_model_free(tco_model *m)
         free(it->years);
         free(it->tiers);
         free(it->text);
+        free(it->warning);
         for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
             free(it->tier_texts[r]);
         free(it->tier_texts);

@@ -118,6 +118,13 @@ typedef struct tco_item {
     bool no_total;
     /** Evaluation state for the dependency walk (internal). */
     int mark;
+    /** Lines only (template key warning): what tco prints as a warning when the line is 0, e.g. a
+     *  failed feasibility check; {NAME} stands for the value of scalar item NAME as the terminal
+     *  shows it.  NULL when the line has none. */
+    char *warning;
+    /** Index of the line or input that must be non-zero for the warning to apply (template key
+     *  warning_if = NAME, e.g. a line saying serving is this scenario's job); -1 for always. */
+    int warning_if;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */

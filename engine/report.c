@@ -46,18 +46,24 @@ static int decimals_for(const tco_item *it, double v)
     }
 }
 
+/* The text a scalar line gives instead of a number ("never: ...", "n.a.: ..."), else NULL. */
+static const char *na_reason(const tco_item *it)
+{
+    return it->kind == TCO_ITEM_LINE ? it->text : NULL;
+}
+
 static void format_value(const tco_item *it, double v, char *buf, size_t size)
 {
+    if (it->text) {
+        snprintf(buf, size, "%s", it->text);
+        return;
+    }
     if (it->format == TCO_FMT_YESNO) {
         snprintf(buf, size, "%s", v != 0 ? "yes" : "no");
         return;
     }
     if (it->format == TCO_FMT_NEVER && v == 0) {
         snprintf(buf, size, "never");
-        return;
-    }
-    if (it->text) {
-        snprintf(buf, size, "%s", it->text);
         return;
     }
     if (it->format == TCO_FMT_PERCENT) {
@@ -69,6 +75,52 @@ static void format_value(const tco_item *it, double v, char *buf, size_t size)
         return;
     }
     tco_format_grouped(v, decimals_for(it, v), buf, size);
+}
+
+/* True if line @p it's warning applies: the line is 0 and its warning_if line, if any, is not. */
+static bool warning_applies(const tco_model *m, const tco_item *it)
+{
+    return it->warning != NULL && it->text == NULL && it->value == 0 &&
+           (it->warning_if < 0 || (m->items[it->warning_if].value != 0 && m->items[it->warning_if].text == NULL));
+}
+
+/* @p it's warning with each {NAME} replaced by NAME's value as the table shows it, e.g.
+ * "serving needs 1,416.1 GB, the cards hold 96.0 GB". */
+static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out)
+{
+    for (const char *p = it->warning; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (open == NULL || close == NULL) {
+            tco_strbuf_append(out, p);
+            break;
+        }
+        tco_strbuf_printf(out, "%.*s", (int)(open - p), p);
+        char name[TCO_NAME_MAX_LEN + 1];
+        size_t n = (size_t)(close - open - 1);
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 1);
+        int idx = tco_model_find(m, name); /* the loader checked every {NAME} */
+        char num[64] = "?";
+        if (idx >= 0)
+            format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
+        tco_strbuf_append(out, num);
+        p = close + 1;
+    }
+}
+
+size_t tco_report_warnings(const tco_model *m, FILE *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (!warning_applies(m, it))
+            continue;
+        tco_strbuf b = {0};
+        warning_text(m, it, &b);
+        fprintf(out, "tco: warning: %s: %s\n", m->scenario_name, tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+        n++;
+    }
+    return n;
 }
 
 void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
@@ -86,6 +138,10 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         const tco_item *it = &m->items[m->summary[k]];
         if (it->kind == TCO_ITEM_YEARLY)
             continue;
+        if (na_reason(it)) { /* "never" or "n.a.: why", in full: no unit applies */
+            fprintf(out, "  %-*s %14s\n", width, it->label, it->text);
+            continue;
+        }
         format_value(it, it->value, num, sizeof num);
         fprintf(out, "  %-*s %14s  %s\n", width, it->label, num, it->unit);
     }
@@ -140,24 +196,29 @@ static void csv_text(FILE *out, const char *s, bool last)
     fputs(last ? "\r\n" : ",", out);
 }
 
+/* One CSV row; @p text is a text value (a text input), @p reason why a line has no number
+ * (its value is then empty). */
 static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const char *period, double v,
-                    const char *text)
+                    const char *text, const char *reason)
 {
     csv_text(out, m->scenario_name, false);
     csv_text(out, it->name, false);
     csv_text(out, it->label, false);
     csv_text(out, it->unit, false);
     csv_text(out, period, false);
-    if (text)
-        csv_text(out, text, true);
+    if (reason)
+        fputs(",", out);
+    else if (text)
+        csv_text(out, text, false);
     else
-        fprintf(out, "%.16G\r\n", v);
+        fprintf(out, "%.16G,", v);
+    csv_text(out, reason, true);
 }
 
 void tco_report_csv(const tco_model *m, bool header, FILE *out)
 {
     if (header)
-        fputs("scenario,name,label,unit,period,value\r\n", out);
+        fputs("scenario,name,label,unit,period,value,reason\r\n", out);
     for (size_t i = 0; i < m->n_items; i++) {
         const tco_item *it = &m->items[i];
         char period[32];
@@ -166,18 +227,20 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_years; y++) {
                 snprintf(period, sizeof period, "Year %d", y + 1);
-                csv_row(out, m, it, period, it->years[y], NULL);
+                csv_row(out, m, it, period, it->years[y], NULL, NULL);
             }
             if (it->partner >= 0)
-                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL);
+                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL, NULL);
             break;
         case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
             for (int r = 0; r < m->n_tiers; r++)
                 csv_row(out, m, it, m->tier_names[r], it->tiers ? it->tiers[r] : 0,
-                        it->tier_texts ? it->tier_texts[r] : NULL);
+                        it->tier_texts ? it->tier_texts[r] : NULL, NULL);
             break;
         case TCO_ITEM_TOTAL: break; /* shown as the Total row of its line */
-        default: csv_row(out, m, it, "", it->value, it->text); break;
+        default:
+            csv_row(out, m, it, "", it->value, na_reason(it) ? NULL : it->text, na_reason(it));
+            break;
         }
     }
 }
@@ -222,7 +285,7 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 {
     if (idx < 0)
         fputs("null", out);
-    else if (m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].partner < 0)
+    else if ((m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].partner < 0) || na_reason(&m->items[idx]))
         fputs("null", out);
     else
         json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
@@ -267,6 +330,22 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         json_string(out, workbook);
     else
         fputs("null", out);
+    fputs(",\n  \"warnings\": [", out);
+    size_t nw = 0;
+    for (size_t i = 0; i < m->n_items; i++) {
+        if (!warning_applies(m, &m->items[i]))
+            continue;
+        tco_strbuf b = {0};
+        warning_text(m, &m->items[i], &b);
+        fputs(nw++ ? ", " : "", out);
+        fputs("{\"check\": ", out);
+        json_string(out, m->items[i].name);
+        fputs(", \"message\": ", out);
+        json_string(out, tco_strbuf_str(&b));
+        fputs("}", out);
+        tco_strbuf_free(&b);
+    }
+    fputs("]", out);
     for (int pass = 0; pass < 2; pass++) {
         fputs(pass == 0 ? ",\n  \"inputs\": {" : ",\n  \"outputs\": {", out);
         bool first = true;
@@ -303,10 +382,14 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 fputs("}", out);
             } else {
                 fputs(", \"value\": ", out);
-                if (it->text)
+                if (na_reason(it)) { /* no number: null, and why ("never: ...", "n.a.: ...") */
+                    fputs("null, \"reason\": ", out);
                     json_string(out, it->text);
-                else
+                } else if (it->text) {
+                    json_string(out, it->text);
+                } else {
                     json_number(out, it->value);
+                }
             }
             if (is_input) {
                 fputs(", \"source\": ", out);

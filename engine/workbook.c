@@ -363,6 +363,26 @@ static void write_formula(writer *w, lxw_worksheet *ws, int row, int col, const 
     check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
 }
 
+/* A formula whose cached result is @p text when that is not NULL (a line that says "never" or
+ * "n.a.: ..."), else the number @p value. */
+static void write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula,
+                                  lxw_format *f, double value, const char *text)
+{
+    if (text == NULL) {
+        write_formula(w, ws, row, col, formula, f, value);
+        return;
+    }
+    const char *t = xl_text(w, text);
+    if (t)
+        check(w, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, t), formula);
+}
+
+/* The text a scalar line or text input holds instead of a number, else NULL. */
+static const char *item_text(const tco_item *it)
+{
+    return it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_INPUT ? it->text : NULL;
+}
+
 /* Write item @p idx's formula for the current year/scalar context at (row, col). */
 static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int col, double value)
 {
@@ -377,7 +397,8 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
                               "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
                               f.len - 1, TCO_FORMULA_MAX_LEN);
     else
-        write_formula(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value);
+        write_formula_or_text(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value,
+                              it->kind == TCO_ITEM_LINE ? it->text : NULL);
     tco_strbuf_free(&f);
 }
 
@@ -911,7 +932,8 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 write_text(w, ws, row, 0, it->label, w->text);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-                write_formula(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
+                write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false),
+                                      it->value, item_text(it));
                 tco_strbuf_free(&f);
             }
             int last = first + (int)ch->n_series - 1;
@@ -997,7 +1019,8 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row, COL_UNIT, it->unit, label);
         tco_strbuf f = {0};
         tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false), it->value);
+        write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
+                              it->value, item_text(it));
         tco_strbuf_free(&f);
         write_summary_source(w, ws, row, source_col(m, false), it);
         row++;
@@ -1052,8 +1075,8 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             write_text(w, ws, row, COL_ITEM, it->label, label);
             tco_strbuf f = {0};
             tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-            write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
-                          it->value);
+            write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
+                                  it->value, item_text(it));
             tco_strbuf_free(&f);
             write_summary_source(w, ws, row, source_col(m, false), it);
         }
@@ -1379,6 +1402,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
         write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
         double vals[26] = {0};
         bool have[26] = {false};
+        const char *texts[26] = {NULL}; /* an option's "never" or "n.a.: ...": no difference is a number */
         for (int k = 0; k < ncols; k++) {
             const tco_model *mk = c->models[k];
             tco_strbuf f = {0};
@@ -1391,16 +1415,18 @@ static void fill_compare_sheets(writer *base, void *vctx)
                 vals[k] = mk->items[mk->role_opex].years[year];
             } else {
                 int idx = tco_model_find(mk, it0->name);
-                if (idx < 0 || mk->items[idx].kind == TCO_ITEM_YEARLY || mk->items[idx].text)
+                if (idx < 0 || mk->items[idx].kind == TCO_ITEM_YEARLY ||
+                    (mk->items[idx].kind == TCO_ITEM_INPUT && mk->items[idx].text))
                     continue;
                 tco_strbuf_printf(&f, "=%s%s", np[k], it0->name);
                 vals[k] = mk->items[idx].value;
+                texts[k] = item_text(&mk->items[idx]);
             }
             have[k] = true;
             lxw_format *fmt = value_format(w, it0, vals[k], false);
             if (yearly)
                 fmt = w->fmt[it0->format];
-            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), fmt, vals[k]);
+            write_formula_or_text(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), fmt, vals[k], texts[k]);
             tco_strbuf_free(&f);
         }
         for (int k = 1; k < ncols && have[0]; k++) {
@@ -1416,21 +1442,35 @@ static void fill_compare_sheets(writer *base, void *vctx)
             const char *why = NULL;
             bool is_pct = !(it0->format == TCO_FMT_PERCENT || it0->format == TCO_FMT_YESNO ||
                             it0->format == TCO_FMT_NEVER); /* a share's difference is already in points */
-            if (tco_formula_arith(TCO_OP_SUB, vals[k], vals[0], &diff, &why) != TCO_OK ||
-                (is_pct && vals[0] != 0 && tco_formula_arith(TCO_OP_DIV, diff, vals[0], &pct, &why) != TCO_OK)) {
+            /* A line that may say "never" or "n.a." (a scalar line) has a difference only while both
+             * options give numbers: the formula tests that live, and says "n.a." otherwise. */
+            bool guarded = !yearly;
+            const char *na = texts[k] || texts[0] ? "n.a." : NULL;
+            if (na == NULL && (tco_formula_arith(TCO_OP_SUB, vals[k], vals[0], &diff, &why) != TCO_OK ||
+                               (is_pct && vals[0] != 0 &&
+                                tco_formula_arith(TCO_OP_DIV, diff, vals[0], &pct, &why) != TCO_OK))) {
                 if (w->err == TCO_OK)
                     w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Compare sheet, %s: option %c against option A: %s",
                                           tco_strbuf_str(&label), 'A' + k, why);
                 break;
             }
-            tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
-            write_formula(w, ws, row, dcol, tco_strbuf_str(&f),
-                          yearly ? w->fmt[it0->format] : value_format(w, it0, diff, false), diff);
+            if (guarded)
+                tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(%s%d),ISNUMBER(%s%d)),%s%d-%s%d,\"n.a.\")", b, row + 1, a,
+                                  row + 1, b, row + 1, a, row + 1);
+            else
+                tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
+            write_formula_or_text(w, ws, row, dcol, tco_strbuf_str(&f),
+                                  yearly ? w->fmt[it0->format] : value_format(w, it0, diff, false), diff, na);
             tco_strbuf_free(&f);
             if (!is_pct)
                 continue;
-            tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a, row + 1);
-            write_formula(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct);
+            if (guarded)
+                tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(%s%d),ISNUMBER(%s%d)),IF(%s%d=0,0,(%s%d-%s%d)/%s%d),\"n.a.\")",
+                                  b, row + 1, a, row + 1, a, row + 1, b, row + 1, a, row + 1, a, row + 1);
+            else
+                tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a,
+                                  row + 1);
+            write_formula_or_text(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct, na);
             tco_strbuf_free(&f);
         }
         tco_strbuf_free(&label);

@@ -466,5 +466,96 @@ took=$(($(date +%s) - start))
 # Generous for sanitizer builds; an unsanitized build takes about 2 s.
 [ "$took" -le 60 ] && ok || bad "30,000 template lines and 19,000 scenario sections took $took s"
 
+# ---- Issue 10 §2, §3, §7: "never" and "n.a." are not 0; one feasibility gate ----
+# team: renting costs less than running (cloud 7 CNY/GPU-hour x 2 cards x 8,760 h x 0.6 = 73,584 CNY/yr
+# against opex 87,160 CNY/yr), so owning never pays back: JSON null with a reason, CSV empty with a reason.
+run 0 --root "$SRC" --scenario team --out "$T/team.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "team JSON: never is not null with a reason"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+b = o["break_even_months"]
+assert b["value"] is None and b["reason"].startswith("never"), b
+assert o["payback_months"]["value"] is None
+assert isinstance(o["tokens_per_s"]["value"], float)
+PY
+run 0 --root "$SRC" --scenario team --out "$T/team.xlsx" --format csv
+expect_out '"team","break_even_months","Months until owning beats renting","months","",,"never: renting costs less than running the cards"'
+expect_out 'scenario,name,label,unit,period,value,reason'
+# The workbook caches the text, and the cell is a formula (no pasted value).
+member "$T/team.xlsx" xl/worksheets/sheet1.xml | grep -q '<f>break_even_months</f><v>never: renting costs less than running the cards</v>' \
+    && ok || bad "Summary does not cache break-even as the text never"
+
+# team-ds4: payback after 123 months, past the 36-month period: flagged, the months kept beside it.
+run 0 --root "$SRC" --scenario team-ds4 --out "$T/ds4.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "team-ds4 break-even beyond the period not flagged"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert o["break_even_months"]["value"] is None and o["break_even_months"]["reason"].startswith("beyond the period")
+assert o["payback_months"]["value"] > 36
+PY
+# cluster32 pays back inside its 36 months: a number.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/c32.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "cluster32 break-even is not a number within the period"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert 0 < o["break_even_months"]["value"] <= 36
+assert o["check_feasible"]["value"] == 1 and o["checks_ok"]["value"] == 1
+PY
+
+# The Compare sheet: B - A of two values that are not numbers is "n.a.", live (ISNUMBER).
+run 0 --root "$SRC" --compare team,team-ds4 --out "$T/cmp.xlsx"
+member "$T/cmp.xlsx" xl/worksheets/sheet1.xml | grep -q 'ISNUMBER(D[0-9]*),ISNUMBER(C[0-9]*)),D[0-9]*-C[0-9]*,"n.a.")</f><v>n.a.</v>' \
+    && ok || bad "Compare sheet: B - A of never and beyond-the-period is not n.a."
+
+# 700B at 4 bits on two 48 GB W-B: one replica is 350 GB of weights + 2x60x8x128x2048x8x2 B = 4.03 GB
+# of KV cache = 354.03 GB, 354.03 / 48 = 7.4 -> 8 cards, a ws4 host holds 4. Not feasible: no throughput,
+# no cost per token, the master check fails, a warning says why, and the exit code stays 0.
+run 0 --root "$SRC" --scenario team --set workload.params_b=700 --out "$T/t700.xlsx" --format json
+expect_err "tco: warning: team: serving is not feasible: one replica needs 8.00 cards (354.03 GB at 48.00 GB a card), and may span 1 host(s) of 4 cards"
+expect_err "4 replicas need 1,416.11 GB, the 2 cards hold 0 replica(s) (96.00 GB of card memory)"
+[ -s "$T/t700.xlsx" ] && ok || bad "no workbook for an infeasible configuration"
+python3 - "$T/out" <<'PY' && ok || bad "700B on team: throughput or cost per token still priced"
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"]
+for k in ("tokens_per_s", "cost_per_million_tokens"):
+    assert o[k]["value"] is None and o[k]["reason"].startswith("n.a."), (k, o[k])
+assert o["check_feasible"]["value"] == 0 and o["checks_ok"]["value"] == 0
+assert [w["check"] for w in d["warnings"]] == ["check_replica_in_host", "check_replicas_fit"], d["warnings"]
+PY
+run 0 --root "$SRC" --scenario team --set workload.params_b=700 --out "$T/t700.xlsx"
+expect_out "Throughput, all replicas and streams               n.a.: serving is not feasible (see the checks)"
+
+# 16x D-S with 70B FP16, 16 streams of 2K context: 140 GB + 2x80x8x128x2048x16x2 B = 10.74 GB = 150.74 GB
+# per replica; team-ds4 sets 4 cards per replica (one dc4 host), 4 x 32 GB = 128 GB: not feasible.
+run 0 --root "$SRC" --scenario team-ds4 --set scenario.cards=16 --set workload.params_b=70 \
+    --set workload.bytes_per_param=2 --set workload.layers=80 --set workload.streams=16 --out "$T/ds16.xlsx" --format json
+expect_err "serving is not feasible: one replica needs 150.74 GB, its 4.00 card(s) hold 128.00 GB"
+python3 - "$T/out" <<'PY' && ok || bad "16x D-S 70B FP16 still priced"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert o["tokens_per_s"]["value"] is None and o["fits_inference"]["value"] == 0
+PY
+# Left to choose its own layout, the replica needs ROUNDUP(150.74 / 32) = 5 cards, more than a host's 4.
+run 0 --root "$SRC" --scenario team-ds4 --set scenario.cards=16 --set workload.params_b=70 \
+    --set workload.bytes_per_param=2 --set workload.layers=80 --set workload.streams=16 \
+    --set workload.cards_per_replica=0 --out "$T/ds16.xlsx"
+expect_err "one replica needs 5.00 cards (150.74 GB at 32.00 GB a card), and may span 1 host(s) of 4 cards"
+# ... and allowed to span two hosts, it fits: 16 cards / 5 = 3 replicas >= 1, throughput is priced again.
+run 0 --root "$SRC" --scenario team-ds4 --set scenario.cards=16 --set workload.params_b=70 \
+    --set workload.bytes_per_param=2 --set workload.layers=80 --set workload.streams=16 \
+    --set workload.cards_per_replica=0 --set workload.replica_hosts=2 --out "$T/ds16.xlsx" --format json
+if [ -s "$T/err" ]; then bad "a replica over two hosts still warns: $(cat "$T/err")"; else ok; fi
+
+# A stated target is part of the gate: team reaches 605.47 tokens/s (4 replicas x 8 streams x
+# 0.5 card x 1,200 GB/s / 19.03 GB x 0.6), so a target of 1,000 tokens/s is missed.
+run 0 --root "$SRC" --scenario team --set workload.target_tokens_per_s=1000 --out "$T/tt.xlsx" --format json
+expect_err "serving misses its target: 605.47 tokens/s against 1,000.00 tokens/s in all"
+python3 - "$T/out" <<'PY' && ok || bad "a missed target still gets a cost per token"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert o["cost_per_million_tokens"]["value"] is None and o["checks_ok"]["value"] == 0
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

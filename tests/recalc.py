@@ -4,7 +4,8 @@
   recalc.py check [--app gnumeric|libreoffice|both] BOOK.xlsx...
       Every formula cell's cached value (what tco wrote) must equal the value
       Gnumeric (ssconvert --recalc) and/or LibreOffice (headless, recalculation
-      on load forced) compute, within a relative 1e-9.  Fails on a formula with
+      on load forced) compute, within a relative 1e-9; a cached text result
+      ("never: ...", "n.a.: ...") must be recalculated to the same text.  Fails on a formula with
       no cached value, an error value, or fewer than --min-formulas formulas.
 
   recalc.py json BOOK.xlsx JSON
@@ -135,6 +136,13 @@ def compare_books(orig, recalculated, label):
             b = as_number(got[2]) if got else None
             if got and got[1] == "b" and b is not None:
                 b = float(b)
+            if _typ == "str":
+                # A formula whose result is text ("never: ...", "n.a.: ..."): the same text, not a number.
+                if got is None or got[1] not in ("str", "s", "inlineStr") or got[2] != cached:
+                    print(f"{label}: {sheet}!{ref} ={formula}: cached text {cached!r}, recalculated "
+                          f"{got and got[2]!r} ({got and got[1]})")
+                    mismatches += 1
+                continue
             if a is None:
                 print(f"{label}: {sheet}!{ref} ={formula}: no cached number ({cached!r})")
                 mismatches += 1
