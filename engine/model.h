@@ -118,6 +118,12 @@ typedef struct tco_item {
     bool no_total;
     /** Evaluation state for the dependency walk (internal). */
     int mark;
+    /** The quote that priced this input (tco_model_apply_quotes()), as an index into the model's
+     *  quotes->quotes: for a scalar input, valid when `quoted`; for a per-tier input, one per tier row,
+     *  -1 for a row no quote priced (NULL when none did).  The workbook writes such a price as a live
+     *  formula over that quote's row of the Quotes sheet and its fx_ rate. */
+    size_t quote_index;
+    long *tier_quotes;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */

@@ -156,6 +156,15 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
                 return re;
             }
             it->tiers[r] = b->converted;
+            if (it->tier_quotes == NULL) {
+                if ((it->tier_quotes = malloc((size_t)m->n_tiers * sizeof *it->tier_quotes)) == NULL) {
+                    tco_strbuf_free(&notes);
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+                }
+                for (int k = 0; k < m->n_tiers; k++)
+                    it->tier_quotes[k] = -1;
+            }
+            it->tier_quotes[r] = best;
             char price[32];
             tco_format_double(b->converted, price);
             tco_strbuf one = {0};
@@ -219,6 +228,7 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         it->source = text;
         it->catalog_value = it->value;
         it->quoted = true;
+        it->quote_index = (size_t)best;
         it->value = b->converted;
     }
     /* Quotes for a value a --set gives: not used, and why (unless another input they price chose them). */

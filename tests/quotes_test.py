@@ -361,7 +361,7 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["T29"] == 50000 and
       d["inputs"]["tier_price"]["by_tier"]["T00"] == 90000,
       "the cheapest T29 (row 30,001, past the 20,000 listed) prices T29; T00 takes its first row, 90,000")
 quotes_xml = [x for x in sheet_xml(book).split("<?xml") if "<f>F5*H5</f>" in x]
-dim = re.search(r'<dimension ref="A1:P(\d+)"', quotes_xml[0]) if quotes_xml else None
+dim = re.search(r'<dimension ref="A1:Q(\d+)"', quotes_xml[0]) if quotes_xml else None
 # 4 rows above the list, 20,000 rows listed plus T29's best, a blank row and the note: 20,007.
 check(dim is not None and dim.group(1) == "20007", "the Quotes sheet ends at row 20,007: %s" % (dim and dim.group(1)))
 check("10000 further rows were read and counted but not listed: the sheet lists at most 1000 rows for each price "
