@@ -71,7 +71,8 @@ static const char usage_text[] =
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
     "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
     "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
-    "                        checked like the file; repeatable\n"
+    "                        checked like the file; repeatable; with --quotes,\n"
+    "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini)\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
@@ -351,6 +352,9 @@ typedef struct quote_opts {
     /* --set overrides */
     tco_override sets[TCO_MAX_SETS];
     size_t n_sets;
+    /* --set fx.CODE=RATE: exchange rates, replacing pricing/fx.ini's before quotes are read */
+    tco_override fx_sets[TCO_MAX_SETS];
+    size_t n_fx_sets;
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
@@ -464,6 +468,9 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     if (strcmp(fx->reporting, "CNY") != 0)
         return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
                             "found %s", fx->path, fx->reporting);
+    for (size_t i = 0; i < q->n_fx_sets; i++)
+        if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
+            return e;
     keep_ctx k = {.m = m, .as_of = q->as_of};
     /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
     size_t slots = 0;
@@ -555,8 +562,8 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     /* A what-if (--set) never replaces the baseline workbook: out/NAME-whatif.xlsx. */
     char *default_out = NULL;
     int rc = 0;
-    if (prepare_out(&out, &default_out, m->scenario_name, quotes->n_sets > 0 ? "-whatif" : "", wo->force, &d) !=
-        TCO_OK)
+    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
+    if (prepare_out(&out, &default_out, m->scenario_name, whatif ? "-whatif" : "", wo->force, &d) != TCO_OK)
         rc = fail(&d);
     else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
@@ -936,12 +943,16 @@ int main(int argc, char **argv)
         case 'F': force = true; break;
         case 'c': compare = optarg; break;
         case 'S': {
-            if (quotes.n_sets == TCO_MAX_SETS)
+            if (quotes.n_sets + quotes.n_fx_sets == TCO_MAX_SETS)
                 return usage_error("--set: at most %d values", TCO_MAX_SETS);
             tco_diag sd = {0};
-            if (tco_override_parse(optarg, &quotes.sets[quotes.n_sets], &sd) != TCO_OK)
+            tco_override *o = &quotes.sets[quotes.n_sets];
+            if (tco_override_parse(optarg, o, &sd) != TCO_OK)
                 return usage_error("%s", sd.message);
-            quotes.n_sets++;
+            if (strcasecmp(o->section, "fx") == 0) /* an exchange rate (pricing/fx.ini), read with the quotes */
+                quotes.fx_sets[quotes.n_fx_sets++] = *o;
+            else
+                quotes.n_sets++;
             break;
         }
         case 'a': {
@@ -980,6 +991,9 @@ int main(int argc, char **argv)
         return usage_error("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
     if (scenario != NULL && compare != NULL)
         return usage_error("%s", "--scenario and --compare do not go together");
+    if (quotes.n_fx_sets > 0 && quotes.n == 0)
+        return usage_error("--set %s: exchange rates convert vendor quotes only; give --quotes FILE.csv",
+                           quotes.fx_sets[0].arg);
 
     size_t olen = out ? strlen(out) : 0;
     if (out && !is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)

@@ -125,6 +125,12 @@ typedef struct tco_item {
     /** Index of the line or input that must be non-zero for the warning to apply (template key
      *  warning_if = NAME, e.g. a line saying serving is this scenario's job); -1 for always. */
     int warning_if;
+    /** The quote that priced this input (tco_model_apply_quotes()), as an index into the model's
+     *  quotes->quotes: for a scalar input, valid when `quoted`; for a per-tier input, one per tier row,
+     *  -1 for a row no quote priced (NULL when none did).  The workbook writes such a price as a live
+     *  formula over that quote's row of the Quotes sheet and its fx_ rate. */
+    size_t quote_index;
+    long *tier_quotes;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */

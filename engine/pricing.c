@@ -104,12 +104,33 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         tco_strbuf label = {0}, unit = {0}, source = {0};
         tco_strbuf_printf(&label, "Exchange rate, %s per %s", fx->reporting, ccy);
         tco_strbuf_printf(&unit, "%s/%s", fx->reporting, ccy);
+        /* A rate given by --set fx.CODE=R says so, and what the file said, as any --set input does. */
+        const char *set_arg = NULL;
+        char was[32] = "";
+        for (size_t k = 0; fx->set_args && k < fx->n; k++)
+            if (strcasecmp(fx->codes[k], ccy) == 0 && fx->set_args[k]) {
+                set_arg = fx->set_args[k];
+                tco_format_double(fx->file_rates[k], was);
+            }
+        if (set_arg)
+            tco_strbuf_printf(&source, "--set %s (was %s): ", set_arg, was);
         tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
         if (it == NULL || (it->label = tco_strbuf_take(&label)) == NULL || (it->unit = tco_strbuf_take(&unit)) == NULL ||
-            (it->source = tco_strbuf_take(&source)) == NULL)
+            (it->source = tco_strbuf_take(&source)) == NULL || (set_arg && (it->original = tco_strdup(was)) == NULL))
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
         tco_fx_rate(fx, ccy, &it->value);
         it->min = 0;
+    }
+    /* A --set rate no quote is in would change nothing: refused, as a --set no input reads is. */
+    for (size_t k = 0; fx->set_args && k < fx->n; k++) {
+        if (fx->set_args[k] == NULL)
+            continue;
+        char name[16];
+        snprintf(name, sizeof name, "fx_%c%c%c", tolower((unsigned char)fx->codes[k][0]),
+                 tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
+        if (tco_model_find(m, name) < 0)
+            return tco_diag_set(diag, TCO_ERR_INI, "--set %s: no quote read is in %s, so no price uses this rate",
+                                fx->set_args[k], fx->codes[k]);
     }
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
@@ -135,6 +156,15 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
                 return re;
             }
             it->tiers[r] = b->converted;
+            if (it->tier_quotes == NULL) {
+                if ((it->tier_quotes = malloc((size_t)m->n_tiers * sizeof *it->tier_quotes)) == NULL) {
+                    tco_strbuf_free(&notes);
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+                }
+                for (int k = 0; k < m->n_tiers; k++)
+                    it->tier_quotes[k] = -1;
+            }
+            it->tier_quotes[r] = best;
             char price[32];
             tco_format_double(b->converted, price);
             tco_strbuf one = {0};
@@ -198,6 +228,7 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         it->source = text;
         it->catalog_value = it->value;
         it->quoted = true;
+        it->quote_index = (size_t)best;
         it->value = b->converted;
     }
     /* Quotes for a value a --set gives: not used, and why (unless another input they price chose them). */

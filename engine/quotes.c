@@ -301,10 +301,46 @@ bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate)
     return false;
 }
 
+tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag)
+{
+    if (strcasecmp(code, fx->reporting) == 0)
+        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: %s is the reporting currency (its rate is 1)", arg,
+                            fx->reporting);
+    size_t i = 0;
+    while (i < fx->n && strcasecmp(fx->codes[i], code) != 0)
+        i++;
+    if (i == fx->n) {
+        tco_strbuf codes = {0};
+        for (size_t k = 0; k < fx->n; k++)
+            tco_strbuf_printf(&codes, "%s%c%c%c", k ? ", " : "", tolower((unsigned char)fx->codes[k][0]),
+                              tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
+        tco_error e = tco_diag_set(diag, TCO_ERR_INI, "--set %s: no rate '%s' in %s [fx] (it has %s)", arg, code,
+                                   fx->path, codes.len ? tco_strbuf_str(&codes) : "none");
+        tco_strbuf_free(&codes);
+        return e;
+    }
+    double rate;
+    if (!tco_parse_number(value, &rate) || !(rate >= TCO_FX_MIN_RATE) || !(rate <= TCO_FX_MAX_RATE))
+        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: expected %s per %s as a number from 0.000001 to 1000000, "
+                            "found '%s'", arg, fx->reporting, fx->codes[i], value);
+    if (fx->set_args == NULL) {
+        fx->set_args = calloc(fx->n, sizeof *fx->set_args);
+        fx->file_rates = malloc(fx->n * sizeof *fx->file_rates);
+        if (fx->set_args == NULL || fx->file_rates == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        memcpy(fx->file_rates, fx->rates, fx->n * sizeof *fx->rates);
+    }
+    fx->set_args[i] = arg;
+    fx->rates[i] = rate;
+    return TCO_OK;
+}
+
 void tco_fx_free(tco_fx *fx)
 {
     free(fx->codes);
     free(fx->rates);
+    free(fx->set_args);
+    free(fx->file_rates);
     free(fx->path);
     memset(fx, 0, sizeof *fx);
 }

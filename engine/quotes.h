@@ -119,6 +119,10 @@ typedef struct tco_fx {
     size_t n;
     /** Where the rates come from, for sources: "pricing/fx.ini". */
     char *path;
+    /** Per rate, after tco_fx_set(): the --set argument that replaced it (borrowed, e.g.
+     *  "fx.usd=7.2"), else NULL, and the rate the file gave; both NULL until a rate is set. */
+    const char **set_args;
+    double *file_rates;
 } tco_fx;
 
 /**
@@ -187,6 +191,14 @@ void tco_quotes_free(tco_quote_set *set);
  */
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
 
+
+/**
+ * Replace the rate of currency @p code (case-insensitive) with @p value, as --set @p arg
+ * (fx.usd=7.2, kept borrowed for sources) asks; quotes read after it convert at the new rate.
+ * Checked as the file's rates are: a code with a rate in the file, not the reporting currency,
+ * a number from TCO_FX_MIN_RATE to TCO_FX_MAX_RATE.  Errors: TCO_ERR_INI naming @p arg, TCO_ERR_NOMEM.
+ */
+tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag);
 
 /** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
 bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);

@@ -600,6 +600,47 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
     validate_input(w, ws, row, col, it);
 }
 
+/* Quotes sheet columns (0-based) the quoted inputs refer to. */
+enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7 };
+
+/* The fx_ input converting quote @p q (fx_usd), or "" for the reporting currency or a rate with no input. */
+static void quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
+{
+    name[0] = '\0';
+    if (strcasecmp(q->currency, "CNY") == 0)
+        return;
+    snprintf(name, 16, "fx_%c%c%c", tolower((unsigned char)q->currency[0]), tolower((unsigned char)q->currency[1]),
+             tolower((unsigned char)q->currency[2]));
+    if (tco_model_find(m, name) < 0)
+        name[0] = '\0';
+}
+
+/* An input price quote @p qi set (tco_model_apply_quotes() chose it): a live formula, the quote's unit
+ * price on the Quotes sheet times its fx_ rate ('Quotes'!$F$9*fx_usd), or the unit price alone in the
+ * reporting currency; cached @p v, the engine's unit_price x rate, computed in the same order. */
+static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, size_t qi,
+                               double v)
+{
+    const tco_quote *q = &w->m->quotes->quotes[qi];
+    char rate_name[16], c[4];
+    quote_rate_name(w->m, q, rate_name);
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_append(&w->ref, "=");
+    append_sheet_ref(w, &w->ref, "Quotes");
+    col_letters(QCOL_UNIT_PRICE, c);
+    tco_strbuf_printf(&w->ref, "$%s$%zu", c, (size_t)ROW_FIRST + qi + 1);
+    if (rate_name[0])
+        tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
+    else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
+        tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), value_format(w, it, v, true), v);
+    tco_strbuf_free(&w->ref);
+    validate_input(w, ws, row, col, it);
+}
+
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
 static void write_tier_table(writer *w, lxw_worksheet *ws)
 {
@@ -624,7 +665,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++)
-            write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r], it->tier_texts ? it->tier_texts[r] : NULL);
+            if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
+                write_quoted_value(w, ws, ROW_FIRST + r, col, it, (size_t)it->tier_quotes[r], it->tiers[r]);
+            else
+                write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
+                                  it->tier_texts ? it->tier_texts[r] : NULL);
         w->place[i] = (placement){-1, ROW_FIRST, col};
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
@@ -645,8 +690,12 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     const tco_model *m = w->m;
     write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
     write_text(w, ws, ROW_NOTE, 0,
-               "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-               "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file.",
+               m->quotes ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
+                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
+                           "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
+                           "chose the quote): change the rate and it follows, or type a price over it."
+                         : "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
+                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file.",
                w->note);
     write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
@@ -671,7 +720,10 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             write_text(w, ws, row, 5, it->original, w->text);
         write_text(w, ws, row, 0, it->label, w->text);
         write_text(w, ws, row, 1, it->unit, w->text);
-        write_input_value(w, ws, row, 2, it, it->value, it->text);
+        if (m->quotes && it->quoted)
+            write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
+        else
+            write_input_value(w, ws, row, 2, it, it->value, it->text);
         tco_strbuf full = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
         write_text(w, ws, row, 3, tco_strbuf_str(&full), w->source_nowrap);
@@ -805,25 +857,78 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), SOURCE_WIDTH, NULL);
 }
 
+/* For each quote, the inputs it prices and their cells ("card_price (Inputs!C8); tier_price, D-M row
+ * (Inputs!O13)"), within a cell; an array of set->n texts (empty for a quote that prices nothing), or
+ * NULL when out of memory.  Needs the Inputs sheet placed (w->place). */
+static tco_strbuf *quote_prices(writer *w)
+{
+    const tco_model *m = w->m;
+    const tco_quote_set *set = m->quotes;
+    tco_strbuf *out = calloc(set->n ? set->n : 1, sizeof *out);
+    size_t *held = calloc(set->n ? set->n : 1, sizeof *held);
+    bool failed = out == NULL || held == NULL;
+    for (size_t i = 0; i < m->n_items && !failed; i++) {
+        const tco_item *it = &m->items[i];
+        for (int r = -1; r < (it->tier_quotes ? m->n_tiers : 0); r++) {
+            size_t q;
+            if (r < 0 && it->kind == TCO_ITEM_INPUT && it->quoted)
+                q = it->quote_index;
+            else if (r >= 0 && it->tier_quotes[r] >= 0)
+                q = (size_t)it->tier_quotes[r];
+            else
+                continue;
+            char c[4];
+            col_letters(w->place[i].col, c);
+            tco_strbuf one = {0};
+            tco_strbuf_printf(&one, "%s%s%s", out[q].len ? "; " : "", w->np, it->name);
+            if (r >= 0)
+                tco_strbuf_printf(&one, ", %s row", m->tier_names[r]);
+            tco_strbuf_printf(&one, " (%sInputs!%s%d)", w->sp, c, w->place[i].row + (r < 0 ? 0 : r) + 1);
+            tco_strbuf_append_capped(&out[q], tco_strbuf_str(&one), TCO_XLSX_CELL_MAX - 64, &held[q]);
+            failed = one.failed || out[q].failed;
+            tco_strbuf_free(&one);
+        }
+    }
+    for (size_t q = 0; !failed && q < set->n; q++)
+        if (held[q])
+            tco_strbuf_printf(&out[q], "; %zu more", held[q]);
+    free(held);
+    if (failed && out) {
+        for (size_t q = 0; q < set->n; q++)
+            tco_strbuf_free(&out[q]);
+        free(out);
+        out = NULL;
+    }
+    return out;
+}
+
 /* The Quotes sheet: every quote kept, its conversion as a live formula over the fx_ inputs,
- * and whether it was used (or why not).  Text from the files is written as text. */
+ * whether it was used (or why not), and the input cells a used quote prices (each a formula over
+ * its unit price and rate).  Text from the files is written as text. */
 static void write_quotes(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
     const tco_quote_set *set = m->quotes;
+    tco_strbuf *prices = quote_prices(w);
+    if (prices == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
     char asof[16];
     tco_format_date(m->as_of, asof);
     write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
     tco_strbuf note = {0};
     tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
-                      "whose minimum quantity the scenario meets. Converted = unit price x the fx_ rate on Inputs.",
+                      "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
+                      "Converted = unit price x the fx_ rate on Inputs; each input a quote prices (column Prices) "
+                      "is the same live product, so editing a rate moves the TCO.",
                       set->rows, asof);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     static const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
                                         "Rate", "Converted (CNY)", "Quote date", "Valid until", "Min qty",
-                                        "Lead time (weeks)", "Status", "Reason", "Notes"};
-    for (int c = 0; c < 16; c++)
+                                        "Lead time (weeks)", "Status", "Prices", "Reason", "Notes"};
+    for (int c = 0; c < 17; c++)
         write_text(w, ws, ROW_HEADER, c, heads[c], c == 1 || (c >= 5 && c <= 8) || c == 11 || c == 12 ? w->header_right : w->header);
     int row = ROW_FIRST;
     for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
@@ -836,16 +941,13 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         write_text(w, ws, row, 4, q->item, w->text);
         check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price, w->fmt[TCO_FMT_NUMBER]), "quote");
         write_text(w, ws, row, 6, q->currency, w->text);
-        char rate_name[16] = "";
-        if (strcasecmp(q->currency, "CNY") != 0) {
-            snprintf(rate_name, sizeof rate_name, "fx_%c%c%c", tolower((unsigned char)q->currency[0]),
-                     tolower((unsigned char)q->currency[1]), tolower((unsigned char)q->currency[2]));
-        }
+        char rate_name[16];
+        quote_rate_name(m, q, rate_name);
         tco_strbuf f = {0};
         char c6[4], c8[4];
-        col_letters(5, c6);
-        col_letters(7, c8);
-        if (rate_name[0] && tco_model_find(m, rate_name) >= 0) {
+        col_letters(QCOL_UNIT_PRICE, c6);
+        col_letters(QCOL_RATE, c8);
+        if (rate_name[0]) {
             tco_strbuf_printf(&f, "=%s%s", w->np, rate_name);
             write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
         } else {
@@ -868,9 +970,14 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
             check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
                   "quote");
         write_text(w, ws, row, 13, tco_quote_status_name(q->status), w->text);
-        write_text(w, ws, row, 14, q->reason, w->source_nowrap);
-        write_text(w, ws, row, 15, q->notes, w->source_nowrap);
+        if (prices[i].len)
+            write_text(w, ws, row, 14, tco_strbuf_str(&prices[i]), w->source_nowrap);
+        write_text(w, ws, row, 15, q->reason, w->source_nowrap);
+        write_text(w, ws, row, 16, q->notes, w->source_nowrap);
     }
+    for (size_t i = 0; i < set->n; i++)
+        tco_strbuf_free(&prices[i]);
+    free(prices);
     if (set->not_kept > 0) {
         tco_strbuf more = {0};
         tco_strbuf_printf(&more, "%zu further row%s read and counted but not listed: the sheet lists at most "
@@ -887,8 +994,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 3, 4, 14, NULL);
     worksheet_set_column(ws, 5, 12, 15, NULL);
     worksheet_set_column(ws, 13, 13, 22, NULL);
-    worksheet_set_column(ws, 14, 14, 80, NULL);
-    worksheet_set_column(ws, 15, 15, 40, NULL);
+    worksheet_set_column(ws, 14, 14, 40, NULL);
+    worksheet_set_column(ws, 15, 15, 80, NULL);
+    worksheet_set_column(ws, 16, 16, 40, NULL);
 }
 
 /* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read

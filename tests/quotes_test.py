@@ -106,6 +106,34 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 30000 and
       d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910 and d["inputs"]["card_price"]["value"] == 85910,
       "--set W-B.price=30000: the W-B row 30,000, D-M still quoted at 85,910")
 
+# --- 6. --set fx.CODE=RATE: the rate quotes convert at, shown as a --set input; the choice follows it --------
+example = os.path.join(SRC, "pricing/example-quotes.csv")
+d = run_json("cluster32", "--set", "fx.usd=7.2", "--quotes", example)
+check(d is not None and d["inputs"]["fx_usd"]["value"] == 7.2 and "--set fx.usd=7.2 (was 7.1)" in
+      d["inputs"]["fx_usd"]["source"], "--set fx.usd=7.2: fx_usd 7.2, its source says what it replaced")
+# SG-55, 12,100 USD x 7.2 = 87,120 CNY, still under Huaxin's 88,000 CNY: 32 cards cost 2,787,840.
+check(d is not None and d["inputs"]["card_price"]["value"] == 12100 * 7.2 and
+      d["outputs"]["card_capex"]["value"] == 32 * (12100 * 7.2), "--set fx.usd=7.2: card_price 12,100 x 7.2")
+strings = shared_strings(book)
+check(any(x.startswith("What-if (--set): ") and "fx_usd = 7.2 (was 7.1)" in x for x in strings),
+      "the Summary names the rate set")
+# At 7.3 SG-55 costs 88,330 CNY: Huaxin's 88,000 CNY quote wins (the engine chooses at the rates given).
+d = run_json("cluster32", "--set", "fx.usd=7.3", "--quotes", example)
+check(d is not None and d["inputs"]["card_price"]["value"] == 88000 and "Q-2026-101" in d["inputs"]["card_price"]["source"],
+      "--set fx.usd=7.3: Huaxin's 88,000 CNY beats 12,100 x 7.3 = 88,330")
+for args, code, text in (
+        (["--set", "fx.usd=7.2"], 64, "--set fx.usd=7.2: exchange rates convert vendor quotes only; give --quotes"),
+        (["--set", "fx.usb=7.2", "--quotes", example], 65, "--set fx.usb=7.2: no rate 'usb' in "),
+        (["--set", "fx.cny=2", "--quotes", example], 65, "--set fx.cny=2: CNY is the reporting currency"),
+        (["--set", "fx.usd=0", "--quotes", example], 65,
+         "--set fx.usd=0: expected CNY per USD as a number from 0.000001 to 1000000, found '0'"),
+        (["--set", "fx.eur=7.8", "--quotes", example], 65,
+         "--set fx.eur=7.8: no quote read is in EUR, so no price uses this rate")):
+    no_book = os.path.join(T, "fx-no.xlsx")
+    rc, so, se = tco("--scenario", "cluster32", "--as-of", "2026-11-30", "--out", no_book, *args)
+    check(rc == code and text in se and not os.path.exists(no_book), "%s: exit %d, %r: got %d %s" %
+          (" ".join(args), code, text, rc, se))
+
 # --- 4. Format characters do not make another item ---------------------------------------------
 feff = write("feff.csv", HEADER + "\nDear,D-M,90000,CNY\nCheap,\ufeffD-M,80000,CNY\n"
              "Zero width,\u200bW-B\u00a0,40000,\u2060CNY\n")
@@ -333,7 +361,7 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["T29"] == 50000 and
       d["inputs"]["tier_price"]["by_tier"]["T00"] == 90000,
       "the cheapest T29 (row 30,001, past the 20,000 listed) prices T29; T00 takes its first row, 90,000")
 quotes_xml = [x for x in sheet_xml(book).split("<?xml") if "<f>F5*H5</f>" in x]
-dim = re.search(r'<dimension ref="A1:P(\d+)"', quotes_xml[0]) if quotes_xml else None
+dim = re.search(r'<dimension ref="A1:Q(\d+)"', quotes_xml[0]) if quotes_xml else None
 # 4 rows above the list, 20,000 rows listed plus T29's best, a blank row and the note: 20,007.
 check(dim is not None and dim.group(1) == "20007", "the Quotes sheet ends at row 20,007: %s" % (dim and dim.group(1)))
 check("10000 further rows were read and counted but not listed: the sheet lists at most 1000 rows for each price "

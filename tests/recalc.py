@@ -17,7 +17,12 @@
       workbook itself, recalculate with Gnumeric, and compare every defined
       name with tco's own result for the scenario with SECTION.KEY=VALUE.
       At least one total must move.  --app libreoffice recalculates with
-      LibreOffice instead.
+      LibreOffice instead, --app both with each.  --quotes FILE (repeatable) and
+      --as-of DATE price both runs from vendor quotes.  --via-set takes tco's
+      answer from a run with --set SECTION.KEY=VALUE instead of an edited
+      scenario file (needed for what no scenario file holds, such as the
+      exchange rate fx.usd).  --expect-move NAME=DELTA (repeatable) pins how far
+      a value must move, in tco's run and in the recalculated workbook alike.
 
 Exit 0 when every check passes, 1 otherwise; the last line is a summary.
 """
@@ -249,7 +254,8 @@ def ini_set(text, section, key, value):
 
 
 def run_tco(a, scenario, out, extra=()):
-    cmd = [a.tco, "--root", a.root, "--scenario", scenario, "--out", out, "--format", "json", *extra]
+    quotes = [arg for f in a.quotes for arg in ("--quotes", f)] + (["--as-of", a.as_of] if a.as_of else [])
+    cmd = [a.tco, "--root", a.root, "--scenario", scenario, "--out", out, "--format", "json", *quotes, *extra]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr}")
@@ -263,37 +269,59 @@ def cmd_live(a):
     with tempfile.TemporaryDirectory() as tmp:
         base_book = os.path.join(tmp, "base.xlsx")
         base = run_tco(a, a.scenario, base_book)
-        # The same scenario with the input changed in its INI: tco's own answer.
-        src = os.path.join(a.root, "scenarios", a.scenario + ".ini")
-        with open(src) as fh:
-            text = fh.read()
-        changed_ini = os.path.join(tmp, a.scenario + ".ini")
-        with open(changed_ini, "w") as fh:
-            fh.write(ini_set(text, section, key, repr(value)))
-        expect = json_values(run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx")))
-        # The workbook with the input cell edited, recalculated by Gnumeric.
+        if a.via_set:
+            # The same run with --set: tco's own answer.
+            expect = json_values(run_tco(a, a.scenario, os.path.join(tmp, "expected.xlsx"), ("--set", a.set)))
+        else:
+            # The same scenario with the input changed in its INI: tco's own answer.
+            src = os.path.join(a.root, "scenarios", a.scenario + ".ini")
+            with open(src) as fh:
+                text = fh.read()
+            changed_ini = os.path.join(tmp, a.scenario + ".ini")
+            with open(changed_ini, "w") as fh:
+                fh.write(ini_set(text, section, key, repr(value)))
+            expect = json_values(run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx")))
+        # The workbook with the input cell edited, recalculated by each application.
         _, names = read_cells(base_book)
         sheet, ref = names[a.name]
         edited = os.path.join(tmp, "edited.xlsx")
         set_cell(base_book, edited, sheet, ref, value)
-        recalc = recalc_libreoffice if a.app == "libreoffice" else recalc_gnumeric
-        rec, _ = read_cells(recalc(edited, tmp))
+        apps = ["gnumeric", "libreoffice"] if a.app == "both" else [a.app]
+        recalculated = {}
+        for app in apps:
+            with tempfile.TemporaryDirectory() as work:
+                recalculated[app] = read_cells((recalc_libreoffice if app == "libreoffice" else recalc_gnumeric)(
+                    edited, work))[0]
     checked = bad = moved = 0
     before = json_values(base)
     for name, want in expect.items():
         if name not in names:
             continue
-        got = value_at(rec, names, name)
-        checked += 1
-        if got is None or not same(got, want):
-            print(f"{name}: after editing {a.name} = {value!r} Gnumeric gives {got!r}, tco gives {want!r}")
-            bad += 1
+        for app, rec in recalculated.items():
+            got = value_at(rec, names, name)
+            checked += 1
+            if got is None or not same(got, want):
+                print(f"{name}: after editing {a.name} = {value!r} {app} gives {got!r}, tco gives {want!r}")
+                bad += 1
         if not same(before[name], want):
             moved += 1
     if moved == 0 or expect.get(a.name) != value:
         print(f"changing {a.name} to {value!r} moved no value: the check proves nothing")
         bad += 1
-    print(f"{a.name} {before.get(a.name)!r} -> {value!r}: {moved} values moved")
+    for pin in a.expect_move:
+        name, delta = pin.split("=", 1)
+        delta = float(delta)
+        moves = [("tco", expect.get(name))] + [(app, value_at(rec, names, name) if name in names else None)
+                                               for app, rec in recalculated.items()]
+        for who, after in moves:
+            checked += 1
+            got = None if after is None or name not in before else after - before[name]
+            if got is None or not math.isclose(got, delta, rel_tol=1e-9, abs_tol=1e-6):
+                print(f"{name}: {who} moves it by {got!r}, expected {delta!r}")
+                bad += 1
+            else:
+                print(f"{name}: {before[name]!r} -> {after!r} ({who}), moved by {got!r} as expected")
+    print(f"{a.name} {before.get(a.name)!r} -> {value!r}: {moved} values moved ({', '.join(recalculated)})")
     print(f"{checked - bad} passed, {bad} failed")
     return 1 if bad else 0
 
@@ -314,7 +342,11 @@ def main():
     l.add_argument("--scenario", required=True)
     l.add_argument("--set", required=True)
     l.add_argument("--name", required=True)
-    l.add_argument("--app", choices=["gnumeric", "libreoffice"], default="gnumeric")
+    l.add_argument("--app", choices=["gnumeric", "libreoffice", "both"], default="gnumeric")
+    l.add_argument("--quotes", action="append", default=[])
+    l.add_argument("--as-of")
+    l.add_argument("--via-set", action="store_true")
+    l.add_argument("--expect-move", action="append", default=[])
     a = ap.parse_args()
     try:
         return {"check": cmd_check, "json": cmd_json, "live": cmd_live}[a.cmd](a)
