@@ -45,6 +45,8 @@ static const struct {
     [TCO_FN_ABS] = {"ABS", 1, 1},
     [TCO_FN_ISNUMBER] = {"ISNUMBER", 1, 1},
     [TCO_FN_ISTEXT] = {"ISTEXT", 1, 1},
+    [TCO_FN_INDEX] = {"INDEX", 2, 2},
+    [TCO_FN_MATCH] = {"MATCH", 3, 3},
     [TCO_FN_CUMSUM] = {"CUMSUM", 1, 1},
 };
 
@@ -285,7 +287,7 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
         if (ps->err == TCO_OK)
             ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
                                    "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
-                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT CUMSUM",
+                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH CUMSUM",
                                    ps->where, col_of(ps, start), (int)len, start);
         return NULL;
     }
@@ -609,6 +611,14 @@ bool tco_formula_is_aggregate(const tco_node *call)
            call->args[0]->kind == TCO_NODE_NAME;
 }
 
+bool tco_formula_vector_arg(const tco_node *node, size_t i)
+{
+    if (node->kind != TCO_NODE_CALL || i >= node->nargs || node->args[i]->kind != TCO_NODE_NAME)
+        return false;
+    return tco_formula_is_aggregate(node) || (node->func == TCO_FN_INDEX && i == 0) ||
+           (node->func == TCO_FN_MATCH && i == 1);
+}
+
 static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
                        tco_ref_mode mode)
 {
@@ -649,9 +659,9 @@ static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx,
             if (i)
                 tco_strbuf_append(out, ",");
             print_node(n->args[i], name_text, ctx, out,
-                       n->func == TCO_FN_CUMSUM        ? TCO_REF_TO_DATE
-                       : tco_formula_is_aggregate(n) ? TCO_REF_WHOLE
-                                                     : TCO_REF_CELL);
+                       n->func == TCO_FN_CUMSUM          ? TCO_REF_TO_DATE
+                       : tco_formula_vector_arg(n, i) ? TCO_REF_WHOLE
+                                                      : TCO_REF_CELL);
         }
         tco_strbuf_append(out, ")");
         break;
@@ -846,6 +856,60 @@ static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *do
     return finite_or_error(ev, n, out);
 }
 
+/* INDEX(v, n) and MATCH(x, v, 0) over a per-tier (or per-year) name v. */
+static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    bool index = n->func == TCO_FN_INDEX;
+    const tco_node *vec = n->args[index ? 0 : 1];
+    size_t count = 0;
+    tco_value v, key;
+    tco_error e;
+    if (vec->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->element == NULL ||
+        (e = ev->env->element(ev->env->ctx, vec, 0, &v, &count, ev->diag)) != TCO_OK || count == 0)
+        return eval_error(ev, vec, index ? "INDEX takes the name of a per-tier input or line first"
+                                         : "MATCH takes the name of a per-tier input or line second");
+    if ((e = eval(ev, n->args[index ? 1 : 0], &key)) != TCO_OK)
+        return e;
+    if (key.is_bool)
+        return eval_error(ev, n->args[index ? 1 : 0], "TRUE/FALSE as a position or a value to look up");
+    if (index) {
+        if (key.text || key.number != floor(key.number) || key.number < 1 || key.number > (double)count)
+            return eval_error(ev, n->args[1], "INDEX position outside the list (#REF!)");
+        e = ev->env->element(ev->env->ctx, vec, (size_t)key.number - 1, out, &count, ev->diag);
+        if (e == TCO_OK && out->is_bool)
+            return eval_error(ev, n, "INDEX of TRUE/FALSE values");
+        return e;
+    }
+    tco_value mode;
+    if ((e = eval(ev, n->args[2], &mode)) != TCO_OK)
+        return e;
+    if (mode.text || mode.is_bool || mode.number != 0)
+        return eval_error(ev, n->args[2], "MATCH needs 0 as its third argument (exact match)");
+    /* Excel, LibreOffice and Gnumeric read * ? ~ in the looked-up text as wildcards. */
+    if (key.text && strpbrk(key.text, "*?~") != NULL)
+        return eval_error(ev, n->args[0], "MATCH of text holding * ? or ~ (Excel and LibreOffice read them as wildcards)");
+    for (size_t k = 0; k < count; k++) {
+        if ((e = ev->env->element(ev->env->ctx, vec, k, &v, &count, ev->diag)) != TCO_OK)
+            return e;
+        bool eq = key.text ? v.text != NULL && tco_utf8_casecmp(key.text, v.text) == 0
+                           : v.text == NULL && !v.is_bool && approx_equal(key.number, v.number);
+        if (eq) {
+            out->number = (double)(k + 1);
+            out->is_bool = false;
+            out->text = NULL;
+            return TCO_OK;
+        }
+    }
+    char shown[80];
+    if (key.text)
+        snprintf(shown, sizeof shown, "'%.*s'", (int)tco_utf8_prefix(key.text, 60), key.text);
+    else
+        tco_format_double(key.number, shown);
+    tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: MATCH finds no %s in %s (#N/A)", ev->where, n->col, shown,
+                 vec->name);
+    return TCO_ERR_EVAL;
+}
+
 static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *out)
 {
     tco_value v;
@@ -924,6 +988,8 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         out->is_bool = true;
         out->number = (n->func == TCO_FN_ISTEXT) == (v.text != NULL);
         return TCO_OK;
+    case TCO_FN_INDEX: case TCO_FN_MATCH:
+        return eval_lookup(ev, n, out);
     case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
         tco_value digits;
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)

@@ -14,7 +14,7 @@
  *       ^                        power, left-associative as in Excel
  *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
  *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
- *     AND OR NOT ABS ISNUMBER ISTEXT, and CUMSUM(x) (running total of a per-year line, written
+ *     AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH, and CUMSUM(x) (running total of a per-year line, written
  *     as SUM over the row from Year 1).  SUM, MIN or MAX with one argument that is a per-year or
  *     per-tier name aggregates the whole row or column (the workbook shows a
  *     range, e.g. MAX('Inputs'!$D$40:$D$49)); anywhere else such a name means
@@ -98,6 +98,9 @@ typedef enum tco_func {
     TCO_FN_ABS,       /**< ABS(x) */
     TCO_FN_ISNUMBER,  /**< ISNUMBER(x): TRUE if x is a number (not text), e.g. a line that may say "never" */
     TCO_FN_ISTEXT,    /**< ISTEXT(x): TRUE if x is text */
+    TCO_FN_INDEX,     /**< INDEX(v, n): the n-th (1-based) value of the per-tier name v (number or text) */
+    TCO_FN_MATCH,     /**< MATCH(x, v, 0): the 1-based position of x in the per-tier name v, exact match only
+                           (text case-insensitively, no wildcards); not found is an error (#N/A) */
     TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
                            year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
                            application ever sees the name CUMSUM */
@@ -220,10 +223,21 @@ typedef tco_error (*tco_name_value_fn)(void *ctx, const tco_node *name, tco_valu
 typedef tco_error (*tco_name_vector_fn)(void *ctx, const tco_node *name, const double **values, size_t *count,
                                         tco_diag *diag);
 
+/**
+ * Callback giving one element of a per-year or per-tier NAME (for INDEX and
+ * MATCH): store the number of elements in *count and, when @p k < *count, the
+ * k-th (0-based) value, number or text, in *value.  *count = 0 for a name
+ * that is not a vector.
+ */
+typedef tco_error (*tco_name_element_fn)(void *ctx, const tco_node *name, size_t k, tco_value *value,
+                                         size_t *count, tco_diag *diag);
+
 /** How names are evaluated: callbacks and their context (any may be NULL). */
 typedef struct tco_eval_env {
     tco_name_value_fn value;
     tco_name_vector_fn vector;
+    /** Elements of a vector name, for INDEX and MATCH (NULL: those functions fail). */
+    tco_name_element_fn element;
     void *ctx;
     /** 0-based year being evaluated, for CUMSUM (which sums values[0..position]). */
     int position;
@@ -242,6 +256,13 @@ tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const 
 
 /** True if @p call is SUM, MIN or MAX with exactly one argument, and that argument is a name. */
 bool tco_formula_is_aggregate(const tco_node *call);
+
+/**
+ * True if argument @p i of @p node stands for a whole row or column when it is a
+ * per-year or per-tier name: the only argument of SUM/MIN/MAX, the first of
+ * INDEX and the second of MATCH (the workbook prints a range there).
+ */
+bool tco_formula_vector_arg(const tco_node *node, size_t i);
 
 /**
  * Call @p visit for every NAME node in @p node, depth first, left to right.

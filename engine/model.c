@@ -595,8 +595,8 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
-                                         "structural", "per", "type", "values", "default", "quote", "quote_qty",
-                                         NULL};
+                                         "structural", "per", "type", "values", "values_from", "default", "quote",
+                                         "quote_qty", NULL};
 
 /* A yes/no template key; absent means no. */
 static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
@@ -801,6 +801,21 @@ static tco_error load_input(loader *ld, const char *section)
         (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
         return e;
     const char *values = tco_ini_get(t, section, "values");
+    const char *values_from = tco_ini_get(t, section, "values_from");
+    if (values_from != NULL) {
+        /* values_from = tier: one of the tier codes; the drop-down lists the tier table's first column
+         * (a range, so no 255-byte list limit). */
+        if (!text || values != NULL || strcasecmp(values_from, "tier") != 0 || ld->model->n_tiers == 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: expected 'tier' on a text input (type = text) "
+                                "without values, with [model] tiers set; found '%s'", where, values_from);
+        it->choices = calloc((size_t)ld->model->n_tiers + 1, sizeof *it->choices);
+        if (it->choices == NULL)
+            return oom(ld);
+        for (int r = 0; r < ld->model->n_tiers; r++, it->n_choices++)
+            if ((it->choices[r] = tco_strdup(ld->model->tier_names[r])) == NULL)
+                return oom(ld);
+        it->choices_are_tiers = true;
+    }
     if (values != NULL) {
         if (!text)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: only a text input (type = text) lists values",
@@ -914,7 +929,7 @@ static tco_error load_input(loader *ld, const char *section)
 /* ---- lines ------------------------------------------------------------------------ */
 
 static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", "sum",
-                                        "warning", "warning_if", NULL};
+                                        "warning", "warning_if", "type", NULL};
 
 static tco_error load_line(loader *ld, const char *section)
 {
@@ -977,6 +992,11 @@ static tco_error load_line(loader *ld, const char *section)
     const char *fmt = tco_ini_get(t, section, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
+    const char *type = tco_ini_get(t, section, "type");
+    if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected text on a scalar line (or no key), found '%s'",
+                            where, type);
+    it->text_line = type != NULL;
     const char *warning = tco_ini_get(t, section, "warning");
     if (warning != NULL && (yearly || tiered))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
@@ -1050,7 +1070,7 @@ static int item_dim(const tco_item *it)
 {
     switch (it->kind) {
     case TCO_ITEM_YEARLY: case TCO_ITEM_YEAR_INDEX: return 1;
-    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: return 2;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE: return 2;
     default: return 0;
     }
 }
@@ -1114,7 +1134,7 @@ static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
         return bind_name(bc, node->args[0], true);
     }
     for (size_t i = 0; i < node->nargs; i++) {
-        tco_error e = bind_node(bc, node->args[i], tco_formula_is_aggregate(node));
+        tco_error e = bind_node(bc, node->args[i], tco_formula_vector_arg(node, i));
         if (e != TCO_OK)
             return e;
     }
@@ -1214,6 +1234,7 @@ static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_d
         else
             v->number = it->tiers[ec->tier];
         break;
+    case TCO_ITEM_TIER_CODE: v->text = ec->m->tier_names[ec->tier]; break;
     default:
         if (it->text)
             v->text = it->text;
@@ -1239,6 +1260,29 @@ static tco_error lookup_vector(void *vctx, const tco_node *n, const double **val
     } else if (it->kind == TCO_ITEM_TIER_INPUT) {
         return tco_diag_set(diag, TCO_ERR_EVAL, "'%s' is text; SUM, MIN and MAX need numbers", it->name);
     }
+    return TCO_OK;
+}
+
+/* One element of a per-tier or per-year item, for INDEX and MATCH. */
+static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
+{
+    (void)diag;
+    const eval_ctx *ec = vctx;
+    const tco_item *it = &ec->m->items[n->ref];
+    v->is_bool = false;
+    v->text = NULL;
+    v->number = 0;
+    *count = it->kind == TCO_ITEM_YEARLY ? (size_t)ec->m->n_years : item_dim(it) == 2 ? (size_t)ec->m->n_tiers : 0;
+    if (k >= *count)
+        return TCO_OK;
+    if (it->kind == TCO_ITEM_YEARLY)
+        v->number = it->years[k];
+    else if (it->kind == TCO_ITEM_TIER_CODE)
+        v->text = ec->m->tier_names[k];
+    else if (it->tier_texts)
+        v->text = it->tier_texts[k];
+    else
+        v->number = it->tiers[k];
     return TCO_OK;
 }
 
@@ -1286,7 +1330,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, doubl
                            tco_diag *diag)
 {
     eval_ctx ec = {m, year, tier};
-    tco_eval_env env = {lookup_value, lookup_vector, &ec, year};
+    tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, year};
     tco_value v;
     tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
     if (e == TCO_OK && v.is_bool)
@@ -1352,7 +1396,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
                                  it->name);
             break;
         }
-        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: break;
+        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: break;
         }
         if (e != TCO_OK)
             return e;
@@ -1967,6 +2011,22 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tco_strbuf_printf(&w, "total of per-year line %s", src->name);
         tot->source = tco_strbuf_take(&w);
         if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)
+            return oom(ld);
+    }
+    if (tco_model_find(m, "error_cells") >= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'error_cells' is built in (the number of calculation "
+                            "cells holding an error) and cannot be an input or line name", t->path);
+    tco_item *ec = add_item(ld, TCO_ITEM_ERROR_COUNT, "error_cells");
+    if (ec == NULL || (ec->label = tco_strdup("Calculation cells holding an error")) == NULL ||
+        (ec->unit = tco_strdup("cells")) == NULL || (ec->source = tco_strdup("built in")) == NULL)
+        return oom(ld);
+    if (m->n_tiers > 0) {
+        if (tco_model_find(m, "tier") >= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'tier' is built in (the tier codes, the tier "
+                                "table's first column) and cannot be an input or line name", t->path);
+        tco_item *c = add_item(ld, TCO_ITEM_TIER_CODE, "tier");
+        if (c == NULL || (c->label = tco_strdup("Tier")) == NULL || (c->unit = tco_strdup("text")) == NULL ||
+            (c->source = tco_strdup(m->tier_path)) == NULL)
             return oom(ld);
     }
     if (any_yearly) {

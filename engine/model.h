@@ -43,7 +43,15 @@ typedef enum tco_item_kind {
     /** A per-tier input: one value per row of the tier catalog (template per = tier). */
     TCO_ITEM_TIER_INPUT,
     /** A per-tier line: the same formula in each tier row (template per = tier). */
-    TCO_ITEM_TIER_LINE
+    TCO_ITEM_TIER_LINE,
+    /** The built-in name `tier`: the tier codes (the catalog's section names), one per tier row,
+     *  as text; the tier table's first column, for MATCH(card_tier, tier, 0). */
+    TCO_ITEM_TIER_CODE,
+    /** The built-in name `error_cells`: how many calculation cells hold an error value (#DIV/0!,
+     *  #N/A, ...).  tco's own value is 0 (the engine refuses any error); in the workbook it is a
+     *  live count over every line and input cell that does not depend on it, so a check such as
+     *  IF(error_cells = 0, 1, 0) fails once an edit makes any cell an error. */
+    TCO_ITEM_ERROR_COUNT
 } tco_item_kind;
 
 /** How a value is shown (number format); derived from the unit unless the template says `format`. */
@@ -125,6 +133,12 @@ typedef struct tco_item {
     /** Index of the line or input that must be non-zero for the warning to apply (template key
      *  warning_if = NAME, e.g. a line saying serving is this scenario's job); -1 for always. */
     int warning_if;
+    /** A line whose value is text by design (template type = text, e.g. the chosen card's class
+     *  looked up from the tier table): JSON and CSV give its text as the value, not as a reason. */
+    bool text_line;
+    /** A text input whose allowed values are the tier codes (template values_from = tier): the
+     *  workbook's drop-down lists the tier table's first column. */
+    bool choices_are_tiers;
     /** The quote that priced this input (tco_model_apply_quotes()), as an index into the model's
      *  quotes->quotes: for a scalar input, valid when `quoted`; for a per-tier input, one per tier row,
      *  -1 for a row no quote priced (NULL when none did).  The workbook writes such a price as a live

@@ -49,7 +49,7 @@ static int decimals_for(const tco_item *it, double v)
 /* The text a scalar line gives instead of a number ("never: ...", "n.a.: ..."), else NULL. */
 static const char *na_reason(const tco_item *it)
 {
-    return it->kind == TCO_ITEM_LINE ? it->text : NULL;
+    return it->kind == TCO_ITEM_LINE && !it->text_line ? it->text : NULL;
 }
 
 static void format_value(const tco_item *it, double v, char *buf, size_t size)
@@ -223,7 +223,7 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
         const tco_item *it = &m->items[i];
         char period[32];
         switch (it->kind) {
-        case TCO_ITEM_YEAR_INDEX: break;
+        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: break; /* built in */
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_years; y++) {
                 snprintf(period, sizeof period, "Year %d", y + 1);
@@ -352,7 +352,8 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
             bool is_input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
-            if (it->kind == TCO_ITEM_YEAR_INDEX || is_input != (pass == 0))
+            if (it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT ||
+                is_input != (pass == 0))
                 continue;
             fputs(first ? "\n    " : ",\n    ", out);
             first = false;

@@ -123,6 +123,111 @@ static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bo
     tco_strbuf_printf(&w->ref, "%s%s%s%d", abs_col ? "$" : "", c, abs_row ? "$" : "", row + 1);
 }
 
+/* True if item @p idx uses error_cells, directly or through other lines (such a cell cannot be in
+ * the count: it would refer to itself).  @p seen is a per-item memo: 0 unknown, 1 no, 2 yes. */
+typedef struct err_dep_ctx {
+    const tco_model *m;
+    unsigned char *seen;
+} err_dep_ctx;
+
+static bool counts_errors(const tco_model *m, int idx, unsigned char *seen);
+
+static tco_error err_dep_visit(void *vctx, tco_node *name)
+{
+    err_dep_ctx *c = vctx;
+    return name->ref >= 0 && counts_errors(c->m, name->ref, c->seen) ? TCO_ERR_EVAL : TCO_OK; /* stop: found */
+}
+
+static bool counts_errors(const tco_model *m, int idx, unsigned char *seen)
+{
+    if (seen[idx] != 0)
+        return seen[idx] == 2;
+    const tco_item *it = &m->items[idx];
+    bool uses = it->kind == TCO_ITEM_ERROR_COUNT;
+    if (it->kind == TCO_ITEM_TOTAL)
+        uses = counts_errors(m, it->partner, seen);
+    else if (!uses && it->formula) { /* the loader refused cycles, and formulas nest at most 64 deep */
+        err_dep_ctx c = {m, seen};
+        uses = tco_formula_walk_names(it->formula, err_dep_visit, &c) != TCO_OK;
+    }
+    seen[idx] = uses ? 2 : 1;
+    return uses;
+}
+
+/* Append "+SUM(ISERROR('Sheet'!$C$r1:$N$r2)*1)" for one block of cells (in an array formula: see
+ * write_item_formula). */
+static void append_error_block(writer *w, tco_strbuf *b, int sheet, int r1, int c1, int r2, int c2)
+{
+    char a[4], z[4];
+    col_letters(c1, a);
+    col_letters(c2, z);
+    tco_strbuf_append(b, b->len ? "+SUM(ISERROR(" : "SUM(ISERROR(");
+    append_sheet_ref(w, b, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+    tco_strbuf_printf(b, "$%s$%d:$%s$%d)*1)", a, r1 + 1, z, r2 + 1);
+}
+
+/* The workbook text of error_cells: the number of error values among the input cells and every
+ * line cell (year columns and Totals, tier columns) that does not itself depend on error_cells. */
+static void error_cells_text(writer *w, tco_strbuf *out)
+{
+    const tco_model *m = w->m;
+    unsigned char *seen = calloc(m->n_items ? m->n_items : 1, 1);
+    if (seen == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    tco_strbuf b = {0};
+    /* Inputs: the value column of the scalar inputs, and the tier table (quoted prices are formulas). */
+    int r1 = -1, r2 = -1, c1 = -1, c2 = -1;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const placement *p = &w->place[i];
+        if (m->items[i].kind == TCO_ITEM_INPUT) {
+            r1 = r1 < 0 || p->row < r1 ? p->row : r1;
+            r2 = p->row > r2 ? p->row : r2;
+        } else if (m->items[i].kind == TCO_ITEM_TIER_INPUT) {
+            c1 = c1 < 0 || p->col < c1 ? p->col : c1;
+            c2 = p->col > c2 ? p->col : c2;
+        }
+    }
+    if (r1 >= 0)
+        append_error_block(w, &b, -1, r1, 2, r2, 2);
+    if (c1 >= 0 && m->n_tiers > 0)
+        append_error_block(w, &b, -1, ROW_FIRST, c1, ROW_FIRST + m->n_tiers - 1, c2);
+    /* Calculation sheets: runs of rows (or of tier columns) whose lines do not use error_cells. */
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int run_start = -1, run_end = -1;
+        bool tiered = m->sheets[s].tiered;
+        int last_col = m->sheets[s].yearly ? total_col(m) : COL_VALUE;
+        for (size_t i = 0; i <= m->n_items; i++) {
+            bool member = false, cut = i == m->n_items;
+            int at = -1;
+            if (!cut) {
+                const tco_item *it = &m->items[i];
+                if (w->place[i].sheet != (int)s || it->kind == TCO_ITEM_TOTAL || it->sheet == NULL)
+                    continue;
+                at = tiered ? w->place[i].col : w->place[i].row;
+                member = !counts_errors(m, (int)i, seen);
+                cut = !member || (run_start >= 0 && at != run_end + 1);
+            }
+            if (cut && run_start >= 0) {
+                if (tiered)
+                    append_error_block(w, &b, (int)s, ROW_FIRST, run_start, ROW_FIRST + m->n_tiers - 1, run_end);
+                else
+                    append_error_block(w, &b, (int)s, run_start, COL_VALUE, run_end, last_col);
+                run_start = -1;
+            }
+            if (member) {
+                if (run_start < 0)
+                    run_start = at;
+                run_end = at;
+            }
+        }
+    }
+    free(seen);
+    tco_strbuf_printf(out, "(%s)", b.len ? tco_strbuf_str(&b) : "0");
+    tco_strbuf_free(&b);
+}
+
 /* Name text for the printer: defined names for scalars; cell references for the
  * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX. */
 static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
@@ -155,7 +260,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
         return tco_strbuf_str(&w->ref);
     }
-    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         if (whole) {
             append_cell(w, p->sheet, p->row, p->col, true, true);
             char c[4];
@@ -164,6 +269,9 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         } else {
             append_cell(w, p->sheet, p->row + w->current_tier, p->col, false, false);
         }
+        return tco_strbuf_str(&w->ref);
+    case TCO_ITEM_ERROR_COUNT:
+        error_cells_text(w, &w->ref);
         return tco_strbuf_str(&w->ref);
     default:
         tco_strbuf_printf(&w->ref, "%s%s", w->np, it->name);
@@ -383,6 +491,18 @@ static const char *item_text(const tco_item *it)
     return it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_INPUT ? it->text : NULL;
 }
 
+static tco_error find_error_cells(void *vctx, tco_node *name)
+{
+    const tco_model *m = vctx;
+    return name->ref >= 0 && m->items[name->ref].kind == TCO_ITEM_ERROR_COUNT ? TCO_ERR_EVAL : TCO_OK;
+}
+
+/* True if @p it's own formula names error_cells. */
+static bool uses_error_cells(const tco_model *m, const tco_item *it)
+{
+    return it->formula && tco_formula_walk_names(it->formula, find_error_cells, (void *)(uintptr_t)m) != TCO_OK;
+}
+
 /* Write item @p idx's formula for the current year/scalar context at (row, col). */
 static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int col, double value)
 {
@@ -396,6 +516,12 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
         w->err = tco_diag_set(w->diag, TCO_ERR_SYNTAX,
                               "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
                               f.len - 1, TCO_FORMULA_MAX_LEN);
+    else if (uses_error_cells(w->m, it))
+        /* ISERROR over a range counts cell by cell only in an array formula: Gnumeric intersects a
+         * range with the formula's row in an ordinary one, even inside SUMPRODUCT. */
+        check(w, worksheet_write_array_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row, (lxw_col_t)col,
+                                                   tco_strbuf_str(&f), value_format(w, it, value, false), value),
+              it->name);
     else
         write_formula_or_text(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value,
                               it->kind == TCO_ITEM_LINE ? it->text : NULL);
@@ -532,6 +658,26 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
     lxw_data_validation dv;
     memset(&dv, 0, sizeof dv);
     dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
+    if (it->choices_are_tiers && w->m->n_tiers > 0) {
+        /* One of the tier codes: a drop-down of the tier table's first column on this sheet. */
+        char first[4];
+        col_letters(COL_TIER_TABLE, first);
+        tco_strbuf_printf(&msg, "=$%s$%d:$%s$%d", first, ROW_FIRST + 1, first, ROW_FIRST + w->m->n_tiers);
+        char *range = tco_strbuf_take(&msg);
+        if (range == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        dv.validate = LXW_VALIDATION_TYPE_LIST_FORMULA;
+        dv.value_formula = range;
+        dv.ignore_blank = LXW_VALIDATION_OFF;
+        char title[] = "Not a tier";
+        dv.error_title = title;
+        tco_strbuf_printf(&msg, "Choose a tier code of the tier table (column %s) for %s.", first, it->name);
+        set_dv_message(w, ws, row, col, it, &dv, &msg);
+        free(range);
+        return;
+    }
     if (it->choices != NULL) {
         /* A text input with listed values: a drop-down of exactly those. */
         char **list = calloc(it->n_choices + 1, sizeof *list);
@@ -658,6 +804,8 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
+        if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
+            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE};
         if (it->kind != TCO_ITEM_TIER_INPUT)
             continue;
         tco_strbuf h = {0};

@@ -557,5 +557,19 @@ o = json.load(open(sys.argv[1]))["outputs"]
 assert o["cost_per_million_tokens"]["value"] is None and o["checks_ok"]["value"] == 0
 PY
 
+# Cards already owned: --set card.price=0 prices the D-M row of the tier table at 0, so card capex
+# (32 x 95,000 = 3,040,000 CNY) is 0; the non-card share has no card capex to divide by, so it says
+# n.a., and no cell of the workbook is an error.
+run 0 --root "$SRC" --scenario cluster32 --set card.price=0 --out "$T/owned.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "--set card.price=0: a figure is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"]
+assert o["card_price"]["value"] == 0 and o["card_capex"]["value"] == 0, o["card_capex"]
+assert o["non_card_share"]["value"] is None and o["non_card_share"]["reason"].startswith("n.a."), o["non_card_share"]
+assert o["check_no_errors"]["value"] == 1 and o["checks_ok"]["value"] == 1
+PY
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/owned.xlsx" >"$T/rc" 2>&1; then ok; else bad "card.price=0 workbook: $(tail -3 "$T/rc")"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -225,12 +225,20 @@ def cmd_json(a):
 
 
 def set_cell(src, dst, sheet_name, ref, value):
-    """Copy src to dst with one numeric cell's value replaced (XML edited in place)."""
+    """Copy src to dst with one input cell's value replaced (XML edited in place): a number, or
+    text (written as an inline string, as a user typing it would leave it)."""
     with zipfile.ZipFile(src) as z:
         part = dict(sheet_parts(z))[sheet_name]
         xml = z.read(part).decode("utf-8")
-        pat = re.compile(r'(<c r="%s"[^>]*>)<v>[^<]*</v>' % ref)
-        new, n = pat.subn(lambda m: m.group(1) + "<v>%r</v>" % value, xml)
+        pat = re.compile(r'<c r="%s"([^>]*)><v>[^<]*</v>' % ref)
+
+        def attrs(m):  # the cell's other attributes (style), without its type
+            return re.sub(r'\s+t="[^"]*"', "", m.group(1))
+        if isinstance(value, str):
+            esc = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            new, n = pat.subn(lambda m: '<c r="%s"%s t="inlineStr"><is><t>%s</t></is>' % (ref, attrs(m), esc), xml)
+        else:
+            new, n = pat.subn(lambda m: '<c r="%s"%s><v>%r</v>' % (ref, attrs(m), value), xml)
         if n != 1:
             raise RuntimeError(f"cell {sheet_name}!{ref} not found as a plain value")
         with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
@@ -265,13 +273,16 @@ def run_tco(a, scenario, out, extra=()):
 def cmd_live(a):
     section, rest = a.set.split(".", 1)
     key, value = rest.split("=", 1)
-    value = float(value)
+    try:
+        value = float(value)
+    except ValueError:
+        pass  # a text input, e.g. --set scenario.card=D-L edits the card_tier cell
     with tempfile.TemporaryDirectory() as tmp:
         base_book = os.path.join(tmp, "base.xlsx")
         base = run_tco(a, a.scenario, base_book)
         if a.via_set:
             # The same run with --set: tco's own answer.
-            expect = json_values(run_tco(a, a.scenario, os.path.join(tmp, "expected.xlsx"), ("--set", a.set)))
+            expect_doc = run_tco(a, a.scenario, os.path.join(tmp, "expected.xlsx"), ("--set", a.set))
         else:
             # The same scenario with the input changed in its INI: tco's own answer.
             src = os.path.join(a.root, "scenarios", a.scenario + ".ini")
@@ -279,8 +290,9 @@ def cmd_live(a):
                 text = fh.read()
             changed_ini = os.path.join(tmp, a.scenario + ".ini")
             with open(changed_ini, "w") as fh:
-                fh.write(ini_set(text, section, key, repr(value)))
-            expect = json_values(run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx")))
+                fh.write(ini_set(text, section, key, value if isinstance(value, str) else repr(value)))
+            expect_doc = run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx"))
+        expect = json_values(expect_doc)
         # The workbook with the input cell edited, recalculated by each application.
         _, names = read_cells(base_book)
         sheet, ref = names[a.name]
@@ -305,7 +317,8 @@ def cmd_live(a):
                 bad += 1
         if not same(before[name], want):
             moved += 1
-    if moved == 0 or expect.get(a.name) != value:
+    given = expect_doc["inputs"].get(a.name, {}).get("value")
+    if moved == 0 or given != value:
         print(f"changing {a.name} to {value!r} moved no value: the check proves nothing")
         bad += 1
     for pin in a.expect_move:
@@ -326,6 +339,44 @@ def cmd_live(a):
     return 1 if bad else 0
 
 
+def cmd_broken(a):
+    """Edit input NAME to a value that makes some calculation cell an error; every application must
+    then show check NAME 0 and the master check not passing (0 or an error, never 1)."""
+    try:
+        value = float(a.value)
+    except ValueError:
+        value = a.value
+    bad = checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        base_book = os.path.join(tmp, "base.xlsx")
+        run_tco(a, a.scenario, base_book)
+        _, names = read_cells(base_book)
+        sheet, ref = names[a.name]
+        edited = os.path.join(tmp, "edited.xlsx")
+        set_cell(base_book, edited, sheet, ref, value)
+        apps = ["gnumeric", "libreoffice"] if a.app == "both" else [a.app]
+        for app in apps:
+            with tempfile.TemporaryDirectory() as work:
+                rec = read_cells((recalc_libreoffice if app == "libreoffice" else recalc_gnumeric)(edited, work))[0]
+            errors = sum(1 for cells in rec.values() for (_f, typ, _v) in cells.values() if typ == "e")
+            got = value_at(rec, names, a.check)
+            master = rec[names["checks_ok"][0]].get(names["checks_ok"][1])
+            checked += 3
+            if errors == 0:
+                print(f"{app}: editing {a.name} to {value!r} made no error value: the check proves nothing")
+                bad += 1
+            if got != 0:
+                print(f"{app}: {a.check} is {got!r} with {errors} error cells, expected 0")
+                bad += 1
+            if master is not None and master[1] != "e" and as_number(master[2]) == 1:
+                print(f"{app}: checks_ok passes beside {errors} error cells")
+                bad += 1
+            print(f"{app}: {a.name} = {value!r}: {errors} error cells, {a.check} = {got!r}, checks_ok = "
+                  f"{master and master[2]!r}")
+    print(f"{checked - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -336,6 +387,16 @@ def main():
     j = sub.add_parser("json")
     j.add_argument("book")
     j.add_argument("json")
+    b = sub.add_parser("broken")
+    b.add_argument("--tco", required=True)
+    b.add_argument("--root", required=True)
+    b.add_argument("--scenario", required=True)
+    b.add_argument("--name", required=True)
+    b.add_argument("--value", required=True)
+    b.add_argument("--check", default="check_no_errors")
+    b.add_argument("--app", choices=["gnumeric", "libreoffice", "both"], default="both")
+    b.add_argument("--quotes", action="append", default=[])
+    b.add_argument("--as-of")
     l = sub.add_parser("live")
     l.add_argument("--tco", required=True)
     l.add_argument("--root", required=True)
@@ -349,7 +410,7 @@ def main():
     l.add_argument("--expect-move", action="append", default=[])
     a = ap.parse_args()
     try:
-        return {"check": cmd_check, "json": cmd_json, "live": cmd_live}[a.cmd](a)
+        return {"check": cmd_check, "json": cmd_json, "live": cmd_live, "broken": cmd_broken}[a.cmd](a)
     except (RuntimeError, OSError, KeyError, ValueError) as e:
         print(f"recalc.py: {e}")
         print("0 passed, 1 failed")

@@ -36,7 +36,7 @@ static tco_error run_case(const fixture_case *c, const char *text, tco_value *v,
         snprintf(printed, psize, "%s", tco_strbuf_str(&b));
         tco_strbuf_free(&b);
     }
-    tco_eval_env env = {fixture_lookup, NULL, (void *)(uintptr_t)c, -1};
+    tco_eval_env env = {fixture_lookup, NULL, NULL, (void *)(uintptr_t)c, -1};
     e = tco_formula_eval(tree, &env, "case", v, d);
     tco_node_free(tree);
     return e;

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         tco_node_free(again);
         tco_strbuf_free(&b);
-        tco_eval_env env = {value, vector, NULL, 1};
+        tco_eval_env env = {value, vector, NULL, NULL, 1};
         tco_value v;
         tco_formula_eval(tree, &env, "fuzz", &v, &d);
         tco_node_free(tree);
