@@ -216,8 +216,10 @@ static void test_seed_sizing_figures(void)
     CU_ASSERT(near(value_of(m, "train_flop"), 4.2e22));
     set(m, "card_count", 64);
     CU_ASSERT(near(value_of(m, "train_time_ideal_s"), 4.2e22 / (64 * 4e14 * 0.4)));
-    /* At the 80% scaling the seed uses for 64 cards (§4.1): about 60 days (59.34). */
-    set(m, "scaling_eff_32", 0.8);
+    /* At the 80% scaling the seed uses for 64 cards (§4.1): about 60 days (59.34).  D-M has the
+     * table's reference link (900 GB/s), so the training efficiency is the table's 80% exactly. */
+    set(m, "scaling_eff_64", 0.8);
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.8));
     CU_ASSERT(near(value_of(m, "train_days"), 4.2e22 / (64 * 4e14 * 0.4) / 0.8 / 86400));
     CU_ASSERT(value_of(m, "train_days") > 59 && value_of(m, "train_days") < 60);
     /* Decode bound: 1,500 GB/s over 14 GB = 107 tokens/s. */
@@ -233,6 +235,83 @@ static void test_seed_sizing_figures(void)
     /* Weighted score: D-L leads every dimension but efficiency (D-S, 2 TOPS/W), which data-centre
      * weights at 0: 0.3 + 0.3 + 0.25 + 0.15 = 1. */
     CU_ASSERT(near(tier_value(m, "tier_score", "D-L"), 1));
+    tco_model_free(m);
+}
+
+/* Seed §5.3: gradient sync per step.  7B x 4 B (FP32 gradients) = 28 GB each step; at 900 GB/s per
+ * card (D-M) 28e9 / 900e9 = 31.1 ms, a 531.1 ms step with the 500 ms compute step, step efficiency
+ * 500 / 531.1 = 94.1%; at 64 GB/s (PCIe 5.0 x16) 28e9 / 64e9 = 0.4375 s, a 937.5 ms step, 76.5% longer
+ * (the seed's "about 900 ms, 70% slower"), 500 / 937.5 = 53.3%.  The scaling table describes the
+ * seed's 900 GB/s cluster, so a D-M cluster gets the table (32 cards: 75%) and a 64 GB/s link
+ * 75% x 0.5333 / 0.9414 = 42.5%.  One card syncs nothing. */
+static void test_seed_training_step(void)
+{
+    tco_model *m = load_scenario("cluster32");
+    CU_ASSERT(near(value_of(m, "grad_sync_gb"), 28));
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 28e9 / 900e9 * 1000));
+    CU_ASSERT(fabs(value_of(m, "step_sync_ms") - 31.1) < 0.05);
+    CU_ASSERT(near(value_of(m, "step_time_ms"), 500 + 28e9 / 900e9 * 1000));
+    CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / (500 + 28e9 / 900e9 * 1000)));
+    CU_ASSERT(near(value_of(m, "reference_step_efficiency"), value_of(m, "step_efficiency")));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75));
+    set(m, "card_interconnect_gbps", 64);
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 437.5));
+    CU_ASSERT(near(value_of(m, "step_time_ms"), 937.5));
+    CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / 937.5));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75 * (500 / 937.5) / (500 / (500 + 28e9 / 900e9 * 1000))));
+    /* 32 cards on a 64 GB/s link take 0.75 / 0.425 = 1.765x as long as on 900 GB/s: 937.5 / 531.1. */
+    CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e21 / (32 * 4e14 * 0.4) / 0.75 * 937.5 / (500 + 28e9 / 900e9 * 1000)));
+    set(m, "card_count", 1);
+    CU_ASSERT_EQUAL(value_of(m, "step_sync_ms"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "train_efficiency"), 1);
+    tco_model_free(m);
+}
+
+/* Seed §4.1: 4.2e22 FLOP on 64 cards of 400 TFLOPS at 40% = 4,101,562.5 s, at 80% scaling
+ * 5,126,953.125 s = 59.34 days ("about 60 days"); on 256 cards 1,025,390.625 s / 0.8 = 1,281,738.28 s
+ * = 14.83 days ("about 15 days").  docs/model.md gives the same as a command line:
+ *   tco --scenario cluster32 --set workload.train_tokens=1e12 --set scaling.eff_64=0.8
+ *       --set scaling.eff_256=0.8 --set scenario.cards=64   (or 256) */
+static void test_seed_cluster_days(void)
+{
+    tco_model *m = load_scenario("cluster32");
+    set(m, "train_tokens", 1e12);
+    set(m, "scaling_eff_64", 0.8);
+    set(m, "scaling_eff_256", 0.8);
+    set(m, "card_count", 64);
+    CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e22 / (64 * 4e14 * 0.4) / 0.8));
+    CU_ASSERT(fabs(value_of(m, "train_days") - 59.34) < 0.005);
+    set(m, "card_count", 256);
+    CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e22 / (256 * 4e14 * 0.4) / 0.8));
+    CU_ASSERT(fabs(value_of(m, "train_days") - 14.83) < 0.005);
+    /* The shipped table past 32 cards: 64 cards 70%, 128 cards 65%, more 60% (5 points a doubling). */
+    tco_model_free(m);
+    m = load_scenario("cluster32");
+    set(m, "card_count", 64);
+    CU_ASSERT(near(value_of(m, "scaling_efficiency"), 0.7));
+    set(m, "card_count", 128);
+    CU_ASSERT(near(value_of(m, "scaling_efficiency"), 0.65));
+    set(m, "card_count", 1024);
+    CU_ASSERT(near(value_of(m, "scaling_efficiency"), 0.6));
+    tco_model_free(m);
+}
+
+/* D-S has no FP16 figure, only INT8 800 TOPS: training uses its FP16 equivalent 800 / 2 = 400 TFLOPS
+ * (as tier_fp16_equiv on the Cards sheet).  team-ds4: 30B on 1e12 tokens = 1.8e23 FLOP on
+ * 4 x 4e14 x 0.4 = 281,250,000 s ideal; 120 GB synced at 400 GB/s = 300 ms, step efficiency
+ * 500 / 800 = 62.5% against 500 / (500 + 120e9 / 900e9 x 1000) = 78.9% on the reference link, so
+ * 1 x 0.625 / 0.7895 = 79.2% and 355,263,157.9 s = 4,111.8 days. */
+static void test_ds_training_time(void)
+{
+    tco_model *m = load_scenario("team-ds4");
+    CU_ASSERT(near(value_of(m, "card_fp16_equiv_tflops"), 400));
+    CU_ASSERT(near(value_of(m, "train_time_ideal_s"), 1.8e23 / (4 * 4e14 * 0.4)));
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 300));
+    double ref = 500 / (500 + 120e9 / 900e9 * 1000);
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.625 / ref));
+    CU_ASSERT(near(value_of(m, "train_time_s"), 1.8e23 / (4 * 4e14 * 0.4) / (0.625 / ref)));
+    CU_ASSERT(value_of(m, "train_days") > 4111 && value_of(m, "train_days") < 4112);
+    CU_ASSERT(value_of(m, "train_run_cost") > 0);
     tco_model_free(m);
 }
 
@@ -392,6 +471,9 @@ CU_ErrorCode register_model_suite(void)
         !CU_add_test(s, "byte-order mark and CRLF are accepted", test_bom_and_crlf) ||
         !CU_add_test(s, "seed sizing figures through the template", test_seed_sizing_figures) ||
         !CU_add_test(s, "seed inference figures through the template", test_seed_inference_figures) ||
+        !CU_add_test(s, "gradient sync per step: 31 ms at 900 GB/s, 437.5 ms at 64 GB/s", test_seed_training_step) ||
+        !CU_add_test(s, "64 cards at 80% about 60 days, 256 cards about 15 (seed 4.1)", test_seed_cluster_days) ||
+        !CU_add_test(s, "D-S trains at its FP16 equivalent, INT8 / 2", test_ds_training_time) ||
         !CU_add_test(s, "cluster32 finance worked by hand", test_cluster32_finance_by_hand) ||
         !CU_add_test(s, "per-tier lines, MAX of a column, CUMSUM, text", test_tiers_by_hand) ||
         !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures) ||
