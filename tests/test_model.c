@@ -69,7 +69,8 @@ static void test_eight_dm_machine_power(void)
 }
 
 /* Seed §4.3 / §5.4: 10 kW x 8760 h x 0.7 CNY/kWh = 61,320 CNY per year, through the
- * template's electricity line: one host of 8 cards at 700 W with 4,400 W base = 10 kW, PUE 1. */
+ * template's electricity line: one host of 8 cards at 700 W with 4,400 W base = 10 kW, PUE 1
+ * (the machines alone: switch, storage and management power set to 0). */
 static void test_seed_annual_electricity(void)
 {
     tco_model *m = load_cluster32();
@@ -78,6 +79,9 @@ static void test_seed_annual_electricity(void)
     CU_ASSERT_EQUAL(tco_model_set_input(m, "utilisation", 1, &d), TCO_OK);
     CU_ASSERT_EQUAL(tco_model_set_input(m, "host_base_power_w", 4400, &d), TCO_OK);
     CU_ASSERT_EQUAL(tco_model_set_input(m, "pue", 1, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_input(m, "storage_power_w_per_tb", 0, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_input(m, "mgmt_power_w_per_host", 0, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_input(m, "switch_power_w", 0, &d), TCO_OK);
     CU_ASSERT(near(value_of(m, "it_load_kw"), 10));
     int e = tco_model_find(m, "electricity");
     CU_ASSERT_FATAL(e >= 0);
@@ -91,47 +95,57 @@ static void test_seed_annual_electricity(void)
 }
 
 /* cluster32 with the shipped inputs, every figure worked by hand:
- * 4 hosts; peak (32 x 700 + 4 x 4600) / 1000 = 40.8 kW; average (32 x 700 x 0.9 + 4 x 4600) / 1000 = 38.56 kW;
- * facility 38.56 x 1.3 = 50.128 kW; electricity 50.128 x 8760 x 0.7 = 307,384.896 CNY/yr;
- * UPS 40.8 / 0.9 x 1.5 = 68 kVA -> 7 modules of 10 kVA (N) = 70 kVA x 1,500 = 105,000;
- * racks: min(floor(25 / 10.2), floor(42 / 8)) = 2 hosts per rack -> 2 racks x 30,000; cooling 40.8 kW x 2,500
- * = 102,000; network 1 leaf x 150,000 + 32 links x (2 x 3,000 + 400) = 354,800; storage 100 TB x 1,000 =
- * 100,000; cards 32 x 95,000 = 3,040,000; hosts 4 x 200,000 = 800,000; hardware 4,294,800; capex 4,561,800;
- * staff max(0.5, 4 x 0.1, 0.0408 MW x 2) = 0.5 FTE x 360,000 = 180,000/yr; support 5% x 4,294,800 =
- * 214,740/yr; opex 702,124.896/yr, 2,106,374.688 over 3 years; TCO 6,668,174.688. */
+ * 4 hosts; switch, storage and management power 1 switch x 1,500 W + 100 TB x 8 W + 4 hosts x 50 W
+ * = 2.5 kW; peak (32 x 700 + 4 x 4600) / 1000 + 2.5 = 43.3 kW; average (32 x 700 x 0.9 + 4 x 4600) / 1000
+ * + 2.5 = 41.06 kW; facility 41.06 x 1.3 = 53.378 kW; electricity 53.378 x 8760 x 0.7 = 327,313.896 CNY/yr;
+ * UPS 43.3 / 0.9 x 1.5 = 72.17 kVA -> 8 modules of 10 kVA (N) = 80 kVA x 1,500 = 120,000;
+ * racks: min(floor(25 / 10.2), floor(42 / 8)) = 2 hosts per rack -> 2 racks x 30,000; cooling 43.3 kW x 2,500
+ * = 108,250; facility build-out 43.3 kW x 20,000 = 866,000; network 1 leaf x 150,000 + 32 links x
+ * (2 x 3,000 + 400) = 354,800; storage 100 TB x 1,000 = 100,000; cards 32 x 95,000 = 3,040,000; hosts
+ * 4 x 200,000 = 800,000; hardware 4,294,800; capex 4,294,800 + 60,000 + 120,000 + 108,250 + 866,000 =
+ * 5,449,050; staff max(0.5, 4 x 0.1 + 0.0433 MW x 2 = 0.4866) = 0.5 FTE x 360,000 = 180,000/yr; support
+ * 5% x 4,294,800 = 214,740/yr; opex 722,053.896/yr, 2,166,161.688 over 3 years; TCO 7,615,211.688. */
 static void test_cluster32_by_hand(void)
 {
     tco_model *m = load_cluster32();
     CU_ASSERT_EQUAL(m->n_years, 3);
     CU_ASSERT(near(value_of(m, "hosts"), 4));
-    CU_ASSERT(near(value_of(m, "it_peak_kw"), 40.8));
-    CU_ASSERT(near(value_of(m, "it_load_kw"), 38.56));
-    CU_ASSERT(near(value_of(m, "facility_power_kw"), 50.128));
-    CU_ASSERT(near(value_of(m, "ups_need_kva"), 68));
-    CU_ASSERT(near(value_of(m, "ups_modules"), 7));
-    CU_ASSERT(near(value_of(m, "ups_installed_kva"), 70));
+    CU_ASSERT(near(value_of(m, "infra_power_kw"), 2.5));
+    CU_ASSERT(near(value_of(m, "it_peak_kw"), 43.3));
+    CU_ASSERT(near(value_of(m, "it_load_kw"), 41.06));
+    CU_ASSERT(near(value_of(m, "facility_power_kw"), 53.378));
+    CU_ASSERT(near(value_of(m, "ups_need_kva"), 43.3 / 0.9 * 1.5));
+    CU_ASSERT(near(value_of(m, "ups_modules"), 8));
+    CU_ASSERT(near(value_of(m, "ups_installed_kva"), 80));
     CU_ASSERT(near(value_of(m, "racks"), 2));
     CU_ASSERT(near(value_of(m, "leaf_switches"), 1));
     CU_ASSERT(near(value_of(m, "card_capex"), 3040000));
     CU_ASSERT(near(value_of(m, "host_capex"), 800000));
     CU_ASSERT(near(value_of(m, "network_capex"), 354800));
-    CU_ASSERT(near(value_of(m, "ups_capex"), 105000));
-    CU_ASSERT(near(value_of(m, "cooling_capex"), 102000));
+    CU_ASSERT(near(value_of(m, "ups_capex"), 120000));
+    CU_ASSERT(near(value_of(m, "cooling_capex"), 108250));
+    CU_ASSERT(near(value_of(m, "facility_capex"), 866000));
     CU_ASSERT(near(value_of(m, "storage_capex"), 100000));
     CU_ASSERT(near(value_of(m, "spine_switches"), 0));
     CU_ASSERT(near(value_of(m, "rack_capex"), 60000));
-    CU_ASSERT(near(value_of(m, "capex_total"), 4561800));
-    CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 307384.896));
+    CU_ASSERT(near(value_of(m, "capex_total"), 5449050));
+    CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 327313.896));
+    CU_ASSERT(near(value_of(m, "staff_fte"), 0.5));
     CU_ASSERT(near(value_of(m, "staffing_total"), 540000));
     CU_ASSERT(near(value_of(m, "support_total"), 3 * 214740));
-    CU_ASSERT(near(value_of(m, "opex_total"), 2106374.688));
-    CU_ASSERT(near(value_of(m, "tco"), 6668174.688));
-    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 6668174.688 / 96));
-    /* Seed §4.3: outside the card (hosts, network, storage, racks, UPS, cooling, staff) adds 50-100% of
-     * the card price: (4,561,800 - 3,040,000 + 540,000) / 3,040,000 = 67.8%. */
+    CU_ASSERT(near(value_of(m, "opex_total"), 2166161.688));
+    CU_ASSERT(near(value_of(m, "tco"), 7615211.688));
+    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 7615211.688 / 96));
+    /* Seed §4.3: racks, power distribution (with the UPS), cooling, switches, storage and staff add
+     * 50-100% of the card price, here with the facility build-out: (60,000 + 120,000 + 108,250 + 354,800
+     * + 100,000 + 866,000 + 540,000) / 3,040,000 = 2,149,050 / 3,040,000 = 70.7%.  Hosts on their own
+     * line: 800,000 / 3,040,000 = 26.3%. */
     double share = value_of(m, "non_card_share");
-    CU_ASSERT(near(share, (1521800.0 + 540000) / 3040000));
+    CU_ASSERT(near(share, 2149050.0 / 3040000));
     CU_ASSERT(share >= 0.5 && share <= 1.0);
+    CU_ASSERT(near(value_of(m, "host_share"), 800000.0 / 3040000));
+    CU_ASSERT_EQUAL(value_of(m, "check_non_card_share"), 1);
+    CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
     tco_model_free(m);
 }
 
@@ -348,33 +362,78 @@ static void test_seed_inference_figures(void)
     tco_model_free(m);
 }
 
+/* Issue 10 §5: owned and colocation like for like, two staff crews, the non-card warning.
+ * cluster32 in colocation: no racks, UPS, cooling or build-out, capex = hardware 4,294,800; a fee of
+ * 43.3 kW x 800 x 12 = 415,680 CNY/yr, 1,247,040 over 3 years, against 60,000 + 120,000 + 108,250 +
+ * 866,000 = 1,154,250 of owned facility capex; TCO 4,294,800 + 2,166,161.688 + 1,247,040 = 7,708,001.688.
+ * The fee stands in for racks, power distribution and cooling in the non-card share:
+ * (354,800 + 100,000 + 1,247,040 + 540,000) / 3,040,000 = 73.7%. */
+static void test_facility_and_staff(void)
+{
+    tco_override o;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_override_parse("facility.mode=colocation", &o, &d), TCO_OK);
+    tco_model *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(tco_model_load_with(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &o, 1, &m, &d),
+                          TCO_OK);
+    CU_ASSERT_EQUAL(value_of(m, "facility_capex"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "ups_capex"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "rack_capex"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "cooling_capex"), 0);
+    CU_ASSERT(near(value_of(m, "capex_total"), 4294800));
+    CU_ASSERT(near(value_of(m, "colocation_total"), 1247040));
+    CU_ASSERT(near(value_of(m, "tco"), 7708001.688));
+    CU_ASSERT(near(value_of(m, "non_card_share"), (354800 + 100000 + 1247040 + 540000.0) / 3040000));
+    CU_ASSERT_EQUAL(value_of(m, "check_capex_sum"), 1);
+    tco_model_free(m);
+    /* Staff, two crews added, then the floor: cluster32 at 4 FTE/host would be 4 x 0.1 = 0.4 FTE for IT
+     * and 0.0433 MW x 2 = 0.0866 for the facility, 0.4866 < the floor 0.5.  With 10 FTE/MW the facility
+     * crew is 0.433: 0.4 + 0.433 = 0.833 FTE (the larger of the two alone would be 0.433). */
+    m = load_cluster32();
+    CU_ASSERT(near(value_of(m, "staff_fte"), 0.5));
+    set(m, "staff_fte_per_mw", 10);
+    CU_ASSERT(near(value_of(m, "staff_fte"), 4 * 0.1 + 0.0433 * 10));
+    tco_model_free(m);
+    /* The warning does not fail the master check: cluster4 (one host, 0.5 FTE for 4 cards) is above
+     * 100%, its warning says no and checks_ok stays yes. */
+    m = load_scenario("cluster4");
+    CU_ASSERT(value_of(m, "non_card_share") > 1);
+    CU_ASSERT_EQUAL(value_of(m, "check_non_card_share"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
+    /* Cards already owned (price 0): no division by zero, the shares are 0 by the guard. */
+    set(m, "card_price", 0);
+    CU_ASSERT_EQUAL(value_of(m, "non_card_share"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "host_share"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
+    tco_model_free(m);
+}
+
 /* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
- * NPV = 4,561,800 + 702,124.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); residual 4,561,800 x (1 - 3/5);
+ * NPV = 5,449,050 + 722,053.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); residual 5,449,050 x (1 - 3/5);
  * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
- * break-even 4,561,800 / ((3 x 4,036,608 - 2,106,374.688) / 36) months; training 6 x 7e9 x 1e11 FLOP
- * on 32 x 400 TFLOPS x 0.4 at 75% scaling = 1,093,750 s. */
+ * break-even 5,449,050 / ((3 x 4,036,608 - 2,166,161.688) / 36) = 19.7 months; training 6 x 7e9 x 1e11
+ * FLOP on 32 x 400 TFLOPS x 0.4 at 75% (D-M has the table's 900 GB/s link) = 1,093,750 s. */
 static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
-    double opex = 702124.896;
-    CU_ASSERT(near(value_of(m, "npv_cost"), 4561800 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
-    CU_ASSERT(near(value_of(m, "residual_value"), 4561800 * 0.4));
+    double opex = 722053.896;
+    CU_ASSERT(near(value_of(m, "npv_cost"), 5449050 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
+    CU_ASSERT(near(value_of(m, "residual_value"), 5449050 * 0.4));
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
     CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
-    CU_ASSERT(near(value_of(m, "break_even_months"), 4561800 / ((3 * 4036608.0 - 2106374.688) / 36)));
-    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 6668174.688 / (3 * 252288.0)));
+    CU_ASSERT(near(value_of(m, "break_even_months"), 5449050 / ((3 * 4036608.0 - 2166161.688) / 36)));
+    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7615211.688 / (3 * 252288.0)));
     CU_ASSERT(near(value_of(m, "train_time_s"), 1093750));
-    /* A run is charged at the used-GPU-hour rate: 303.8 h x 32 cards x 8.81 CNY = 85,655 CNY
-     * (charging calendar hours of the whole installation gave 77,090, short by 1 - 0.9). */
-    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 32 * 6668174.688 / (3 * 252288.0)));
-    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 85655.38) < 0.01);
+    /* A run is charged at the used-GPU-hour rate: 303.8 h x 32 cards x 10.06 CNY = 97,820 CNY. */
+    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 32 * 7615211.688 / (3 * 252288.0)));
+    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 97820.45) < 0.01);
     int c = tco_model_find(m, "cumulative_cost");
     CU_ASSERT_FATAL(c >= 0);
-    CU_ASSERT(near(m->items[c].years[0], 4561800 + opex));
-    CU_ASSERT(near(m->items[c].years[2], 4561800 + 3 * opex));
+    CU_ASSERT(near(m->items[c].years[0], 5449050 + opex));
+    CU_ASSERT(near(m->items[c].years[2], 5449050 + 3 * opex));
     CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
     int dep = tco_model_find(m, "depreciation");
-    CU_ASSERT(near(m->items[dep].years[1], 4561800 / 5.0));
+    CU_ASSERT(near(m->items[dep].years[1], 5449050 / 5.0));
     /* One host needs no scale-out fabric: cluster8 buys no switch. */
     tco_model_free(m);
     m = load_scenario("cluster8");
@@ -466,6 +525,7 @@ CU_ErrorCode register_model_suite(void)
     if (s == NULL || !CU_add_test(s, "8x D-M machine draws 10-12 kW (seed 4.3)", test_eight_dm_machine_power) ||
         !CU_add_test(s, "10 kW x 8760 h x 0.7 CNY/kWh = 61,320 CNY/yr", test_seed_annual_electricity) ||
         !CU_add_test(s, "cluster32 worked by hand", test_cluster32_by_hand) ||
+        !CU_add_test(s, "colocation like for like, two staff crews, the non-card warning", test_facility_and_staff) ||
         !CU_add_test(s, "mini model worked by hand", test_mini_by_hand) ||
         !CU_add_test(s, "a scenario overrides its catalog entry", test_scenario_overrides_catalog_entry) ||
         !CU_add_test(s, "byte-order mark and CRLF are accepted", test_bom_and_crlf) ||
