@@ -274,7 +274,8 @@ static void test_seed_training_step(void)
     CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / 937.5));
     CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75 * (500 / 937.5) / (500 / (500 + 28e9 / 900e9 * 1000))));
     /* 32 cards on a 64 GB/s link take 0.75 / 0.425 = 1.765x as long as on 900 GB/s: 937.5 / 531.1. */
-    CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e21 / (32 * 4e14 * 0.4) / 0.75 * 937.5 / (500 + 28e9 / 900e9 * 1000)));
+    CU_ASSERT(near(value_of(m, "train_time_s"),
+                   4.2e21 / (32 * 4e14 * 0.4) / 0.75 * 937.5 / (500 + 28e9 / 900e9 * 1000)));
     set(m, "card_count", 1);
     CU_ASSERT_EQUAL(value_of(m, "step_sync_ms"), 0);
     CU_ASSERT_EQUAL(value_of(m, "train_efficiency"), 1);
@@ -386,7 +387,7 @@ static void test_facility_and_staff(void)
     CU_ASSERT(near(value_of(m, "non_card_share"), (354800 + 100000 + 1247040 + 540000.0) / 3040000));
     CU_ASSERT_EQUAL(value_of(m, "check_capex_sum"), 1);
     tco_model_free(m);
-    /* Staff, two crews added, then the floor: cluster32 at 4 FTE/host would be 4 x 0.1 = 0.4 FTE for IT
+    /* Staff, two crews added, then the floor: cluster32 has 4 hosts x 0.1 FTE = 0.4 FTE for IT
      * and 0.0433 MW x 2 = 0.0866 for the facility, 0.4866 < the floor 0.5.  With 10 FTE/MW the facility
      * crew is 0.433: 0.4 + 0.433 = 0.833 FTE (the larger of the two alone would be 0.433). */
     m = load_cluster32();
@@ -417,7 +418,8 @@ static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
     double opex = 722053.896;
-    CU_ASSERT(near(value_of(m, "npv_cost"), 5449050 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
+    CU_ASSERT(near(value_of(m, "npv_cost"),
+                   5449050 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
     CU_ASSERT(near(value_of(m, "residual_value"), 5449050 * 0.4));
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
     CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
