@@ -1425,6 +1425,28 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     return tco_model_evaluate(m, diag);
 }
 
+tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *tier, double value, tco_diag *diag)
+{
+    int idx = tco_model_find(m, name);
+    if (idx < 0 || m->items[idx].kind != TCO_ITEM_TIER_INPUT || m->items[idx].tiers == NULL ||
+        m->items[idx].tier_texts != NULL)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no per-tier number input named '%s'", name);
+    tco_item *it = &m->items[idx];
+    int r = 0;
+    while (r < m->n_tiers && strcasecmp(m->tier_names[r], tier) != 0)
+        r++;
+    if (r == m->n_tiers)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier);
+    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
+        (it->integer && value != floor(value))) {
+        char v[32];
+        tco_format_double(value, v);
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s, tier %s: value %s is outside its range", name, tier, v);
+    }
+    it->tiers[r] = value;
+    return tco_model_evaluate(m, diag);
+}
+
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",

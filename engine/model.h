@@ -265,6 +265,15 @@ int tco_model_find(const tco_model *model, const char *name);
  */
 tco_error tco_model_set_input(tco_model *model, const char *name, double value, tco_diag *diag);
 
+/**
+ * Set row @p tier (a tier code, case-insensitive, e.g. "D-M") of the per-tier input @p name to
+ * @p value (checked against its range) and re-evaluate: what typing into that cell of the
+ * workbook's tier table does.  Errors: TCO_ERR_UNKNOWN_NAME (no such per-tier number input or
+ * tier), TCO_ERR_INI (out of range), TCO_ERR_EVAL.
+ */
+tco_error tco_model_set_tier_input(tco_model *model, const char *name, const char *tier, double value,
+                                   tco_diag *diag);
+
 /** Evaluate every line in dependency order.  Errors: TCO_ERR_EVAL (names line and inputs). */
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
 

@@ -90,7 +90,7 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 39000 and
 # --- 5. --set wins over quotes everywhere the value appears ----------------------------------
 book = os.path.join(T, "book.xlsx")
 d = run_json("cluster32", "--set", "card.price=80000", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
-check(d is not None and d["inputs"]["card_price"]["value"] == 80000, "--set card.price=80000: card_price 80,000")
+check(d is not None and d["outputs"]["card_price"]["value"] == 80000, "--set card.price=80000: card_price 80,000")
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 80000,
       "--set card.price=80000: the D-M tier row must say 80,000, not the quote's 85,910")
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 41000,
@@ -103,7 +103,7 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910, "w
 # A tier the scenario does not buy: --set W-B.price=30000 beats X-1's 41,000 on the W-B row only.
 d = run_json("cluster32", "--set", "W-B.price=30000", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 30000 and
-      d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910 and d["inputs"]["card_price"]["value"] == 85910,
+      d["inputs"]["tier_price"]["by_tier"]["D-M"] == 85910 and d["outputs"]["card_price"]["value"] == 85910,
       "--set W-B.price=30000: the W-B row 30,000, D-M still quoted at 85,910")
 
 # --- 6. --set fx.CODE=RATE: the rate quotes convert at, shown as a --set input; the choice follows it --------
@@ -112,14 +112,14 @@ d = run_json("cluster32", "--set", "fx.usd=7.2", "--quotes", example)
 check(d is not None and d["inputs"]["fx_usd"]["value"] == 7.2 and "--set fx.usd=7.2 (was 7.1)" in
       d["inputs"]["fx_usd"]["source"], "--set fx.usd=7.2: fx_usd 7.2, its source says what it replaced")
 # SG-55, 12,100 USD x 7.2 = 87,120 CNY, still under Huaxin's 88,000 CNY: 32 cards cost 2,787,840.
-check(d is not None and d["inputs"]["card_price"]["value"] == 12100 * 7.2 and
+check(d is not None and d["outputs"]["card_price"]["value"] == 12100 * 7.2 and
       d["outputs"]["card_capex"]["value"] == 32 * (12100 * 7.2), "--set fx.usd=7.2: card_price 12,100 x 7.2")
 strings = shared_strings(book)
 check(any(x.startswith("What-if (--set): ") and "fx_usd = 7.2 (was 7.1)" in x for x in strings),
       "the Summary names the rate set")
 # At 7.3 SG-55 costs 88,330 CNY: Huaxin's 88,000 CNY quote wins (the engine chooses at the rates given).
 d = run_json("cluster32", "--set", "fx.usd=7.3", "--quotes", example)
-check(d is not None and d["inputs"]["card_price"]["value"] == 88000 and "Q-2026-101" in d["inputs"]["card_price"]["source"],
+check(d is not None and d["outputs"]["card_price"]["value"] == 88000 and "Q-2026-101" in d["inputs"]["tier_price"]["source"],
       "--set fx.usd=7.3: Huaxin's 88,000 CNY beats 12,100 x 7.3 = 88,330")
 for args, code, text in (
         (["--set", "fx.usd=7.2"], 64, "--set fx.usd=7.2: exchange rates convert vendor quotes only; give --quotes"),
@@ -138,8 +138,8 @@ for args, code, text in (
 feff = write("feff.csv", HEADER + "\nDear,D-M,90000,CNY\nCheap,\ufeffD-M,80000,CNY\n"
              "Zero width,\u200bW-B\u00a0,40000,\u2060CNY\n")
 d = run_json("cluster32", "--quotes", feff)
-check(d is not None and d["inputs"]["card_price"]["value"] == 80000 and
-      "from Cheap" in d["inputs"]["card_price"]["source"], "\\uFEFFD-M is D-M: the cheaper quote (80,000) wins")
+check(d is not None and d["outputs"]["card_price"]["value"] == 80000 and
+      "from Cheap" in d["inputs"]["tier_price"]["source"], "\\uFEFFD-M is D-M: the cheaper quote (80,000) wins")
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 40000, "\\u200BW-B is W-B (40,000)")
 rc, so, se = tco("quotes", "check", feff)
 check(rc == 0 and "3 rows, 0 errors" in so, "quotes check accepts format characters around items: " + se)
@@ -155,8 +155,8 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 40000, "a
 # --- 7. CR-only and mixed line ends: the line an editor shows ------------------------------------
 cr = write("cr.csv", HEADER + ",notes\rA,D-M,90000,CNY,\"two\rlines\"\rB,D-M,85000,CNY,\r\n")
 d = run_json("cluster32", "--quotes", cr)
-check(d is not None and d["inputs"]["card_price"]["value"] == 85000 and
-      "(%s:4)" % cr in d["inputs"]["card_price"]["source"], "CR-only file: the chosen quote is on line 4")
+check(d is not None and d["outputs"]["card_price"]["value"] == 85000 and
+      "(%s:4)" % cr in d["inputs"]["tier_price"]["source"], "CR-only file: the chosen quote is on line 4")
 rc, so, se = tco("--scenario", "cluster32", "--quotes",
                  write("cr_bad.csv", HEADER + "\r\nA,D-M,1,CNY\r\"B\n2\",D-M,1,CNY\rC,D-M,abc,CNY\r"),
                  "--out", os.path.join(T, "no.xlsx"))
@@ -171,7 +171,7 @@ check(rc == 65 and "day.csv:2: column 5 (valid_until): no such day" in se, "vali
 
 # --- 7. The price rule -----------------------------------------------------------------------------------
 d = run_json("cluster32", "--quotes", write("dec.csv", HEADER + "\nA,D-M,123457.250,CNY\nB,switch,0.125,CNY\n"))
-check(d is not None and d["inputs"]["card_price"]["value"] == 123457.25 and d["inputs"]["switch_price"]["value"] == 0.125,
+check(d is not None and d["outputs"]["card_price"]["value"] == 123457.25 and d["inputs"]["switch_price"]["value"] == 0.125,
       "123457.250 and 0.125 are decimals")
 
 # --- 2. Text built from quotes is whole and fits a cell ---------------------------------------------------
@@ -181,7 +181,7 @@ d = run_json("cluster32", "--quotes", han_csv)
 strings = shared_strings(book)  # fails if a reason was cut inside a character (not UTF-8)
 check("a cheaper quote from %s (%s:2) was chosen" % (han, han_csv) in strings,
       "the losing quote's reason names the 100-character Chinese vendor whole")
-check(d is not None and d["inputs"]["card_price"]["value"] == 80000, "the Chinese vendor's 80,000 prices the card")
+check(d is not None and d["outputs"]["card_price"]["value"] == 80000, "the Chinese vendor's 80,000 prices the card")
 longest = "V" * 1000
 d = run_json("cluster32", "--quotes", write("long.csv", HEADER + ",quote_id\n" + "\n".join(
     "%s%03d,%s,%d,CNY,%s" % (longest[:997], i, item, 1000 + i, "Q" * 256)
@@ -239,10 +239,10 @@ root = make_root("fx-ends", fx=("usd = 7.1\n", "usd = 1000000\n"))
 root_jpy = make_root("fx-ends-jpy", fx=("jpy = 0.047", "jpy = 0.000001"))
 d = json.loads(tco_in(root, "--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--quotes",
                       write("usd1.csv", HEADER + "\nA,D-M,0.09,USD\n"), "--out", book, "--force")[1])
-check(d["inputs"]["card_price"]["value"] == 90000, "0.09 USD x 1,000,000 = 90,000 CNY prices the card")
+check(d["outputs"]["card_price"]["value"] == 90000, "0.09 USD x 1,000,000 = 90,000 CNY prices the card")
 d = json.loads(tco_in(root_jpy, "--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--quotes",
                       write("jpy.csv", HEADER + "\nA,D-M,\"80,000,000,000\",JPY\n"), "--out", book, "--force")[1])
-check(d["inputs"]["card_price"]["value"] == 80000, "80,000,000,000 JPY x 0.000001 = 80,000 CNY prices the card")
+check(d["outputs"]["card_price"]["value"] == 80000, "80,000,000,000 JPY x 0.000001 = 80,000 CNY prices the card")
 # The largest price at the largest rate, not used (min_qty 100,000 > 32 cards): the Quotes sheet caches
 # 99,999,999,999 x 1,000,000 = 9.9999999999e+16, a finite number, never INF.
 rc, so, se = tco_in(root, "--scenario", "cluster32", "--as-of", "2026-11-30", "--out", book, "--force", "--quotes",
@@ -253,24 +253,28 @@ check(rc == 0 and "<f>F5*H5</f><v>9.9999999999E+16</v>" in xml_text,
 check("INF" not in xml_text and "NaN" not in xml_text, "no sheet caches INF or NaN")
 
 # --- 4. A quote is never used outside its input's min/max: the run stops, naming the quote ------------------
-root = make_root("max", template=("from = card.price\nmin = 0\n", "from = card.price\nmin = 0\nmax = 100000\n"))
-rc, so, se = tco_in(root, "--scenario", "cluster32", "--quotes", usd_row, "--out", no_book)
-check(rc == 65 and "usd.csv:2: quote from A for D-M: 20000 USD = 142000 CNY is above the max 100000 of card_price (" in se
-      and "templates/tco.ini [input.card_price])" in se and not os.path.exists(no_book),
-      "20,000 USD x 7.1 = 142,000 CNY above card_price's max 100,000 stops the run: " + se)
-rc, so, se = tco_in(root, "--scenario", "cluster32", "--set", "card.price=142000", "--out", no_book)
-check(rc == 65 and "<= 100000" in se, "--set card.price=142000 is refused alike: " + se)
+# The card's price is the D-M row of tier_price (card_price looks it up): its bounds apply to the quote.
+# The max is the dearest catalog tier's 160,000 (D-L); 25,000 USD x 7.1 = 177,500 CNY is above it.
+root = make_root("max", template=("from = tier.price\nper = tier\nmin = 0\n",
+                                  "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"))
+rc, so, se = tco_in(root, "--scenario", "cluster32", "--quotes", write("usd25.csv", HEADER + "\nA,D-M,25000,USD\n"),
+                    "--out", no_book)
+check(rc == 65 and "usd25.csv:2: quote from A for D-M: 25000 USD = 177500 CNY is above the max 160000 of the D-M row "
+      "of tier_price" in se and not os.path.exists(no_book),
+      "25,000 USD x 7.1 = 177,500 CNY above tier_price's max 160,000 stops the run: " + se)
+rc, so, se = tco_in(root, "--scenario", "cluster32", "--set", "card.price=177500", "--out", no_book)
+check(rc == 65 and "<= 160000" in se, "--set card.price=177500 is refused alike: " + se)
 # The same quote beaten by a cheaper one in range is not used (its row says so), and the run goes on.
 d = json.loads(tco_in(root, "--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--out", book,
-                      "--force", "--quotes", write("usd2.csv", HEADER + "\nA,D-M,20000,USD\nB,D-M,90000,CNY\n"))[1])
-check(d["inputs"]["card_price"]["value"] == 90000 and "from B" in d["inputs"]["card_price"]["source"],
+                      "--force", "--quotes", write("usd2.csv", HEADER + "\nA,D-M,25000,USD\nB,D-M,90000,CNY\n"))[1])
+check(d["outputs"]["card_price"]["value"] == 90000 and "from B" in d["inputs"]["tier_price"]["source"],
       "a cheaper quote in range (90,000 CNY) prices the card")
-check(any(s.startswith("a cheaper quote from B") for s in shared_strings(book)), "the 142,000 CNY quote is listed as beaten")
-root = make_root("min", template=("from = card.price\nmin = 0\n", "from = card.price\nmin = 50000\n"))
-rc, so, se = tco_in(root, "--scenario", "cluster32", "--quotes", write("low.csv", HEADER + "\nLow,D-M,100,CNY\n"),
+check(any(s.startswith("a cheaper quote from B") for s in shared_strings(book)), "the 177,500 CNY quote is listed as beaten")
+root = make_root("min", template=("from = tier.price\nper = tier\nmin = 0\n", "from = tier.price\nper = tier\nmin = 50\n"))
+rc, so, se = tco_in(root, "--scenario", "cluster32", "--quotes", write("low.csv", HEADER + "\nLow,D-M,10,CNY\n"),
                     "--out", no_book)
-check(rc == 65 and "low.csv:2: quote from Low for D-M: 100 CNY is below the min 50000 of card_price" in se and
-      not os.path.exists(no_book), "100 CNY below card_price's min 50,000 stops the run: " + se)
+check(rc == 65 and "low.csv:2: quote from Low for D-M: 10 CNY is below the min 50 of the D-M row of tier_price" in se
+      and not os.path.exists(no_book), "10 CNY below tier_price's min 50 stops the run: " + se)
 # A tier row: tier_price max 160,000 (the dearest catalog tier); W-B quoted at 160,001 CNY stops the run.
 root = make_root("tiermax", template=("from = tier.price\nper = tier\nmin = 0\n",
                                           "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"))

@@ -11,11 +11,21 @@
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 
+/* The number of item @p name; an item that says "n.a." or "never" instead fails the test. */
 static double value_of(const tco_model *m, const char *name)
 {
     int i = tco_model_find(m, name);
     CU_ASSERT_FATAL(i >= 0);
+    CU_ASSERT(m->items[i].text == NULL);
     return m->items[i].value;
+}
+
+/* The text a line gives instead of a number ("n.a.: ...", "never: ..."), or NULL for a number. */
+static const char *text_of(const tco_model *m, const char *name)
+{
+    int i = tco_model_find(m, name);
+    CU_ASSERT_FATAL(i >= 0);
+    return m->items[i].text;
 }
 
 static bool near(double a, double b)
@@ -205,6 +215,19 @@ static void set(tco_model *m, const char *name, double v)
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
 }
 
+/* Set the chosen card's row (the scenario's card tier) of per-tier input @p name: the card values
+ * are looked up from the tier table, so this is how a test changes the card's price or bandwidth. */
+static void set_card(tco_model *m, const char *name, double v)
+{
+    int t = tco_model_find(m, "card_tier");
+    CU_ASSERT_FATAL(t >= 0 && m->items[t].text != NULL);
+    tco_diag d = {0};
+    tco_error e = tco_model_set_tier_input(m, name, m->items[t].text, v, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+}
+
 /* The seed's worked figures (SEED-DIGEST.md, seed §1.3, §4.1, §4.2, §5.2, §5.4), each through
  * the template's own Sizing and Cards lines, the formulas the workbook carries. */
 static void test_seed_sizing_figures(void)
@@ -238,8 +261,8 @@ static void test_seed_sizing_figures(void)
     CU_ASSERT(value_of(m, "train_days") > 59 && value_of(m, "train_days") < 60);
     /* Decode bound: 1,500 GB/s over 14 GB = 107 tokens/s. */
     set(m, "card_count", 1);
-    set(m, "card_bandwidth_gbps", 1500);
-    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 1500.0 / 14));
+    CU_ASSERT(near(tier_value(m, "tier_decode_tps", "C90"), 1500.0 / 14)); /* C90: 1,500 GB/s */
+    CU_ASSERT(near(value_of(m, "decode_bound_tps"), 2000.0 / 14));        /* one D-M: 2,000 GB/s */
     /* Cards sheet: ridge 400 TFLOPS / 2 TB/s = 200 FLOP/B (D-M); D-S 800 TOPS / 400 W = 2 TOPS/W;
      * D-M 400/700 = 0.57 TFLOPS/W; D-L 990/1000 = 0.99. */
     CU_ASSERT(near(tier_value(m, "tier_ridge", "D-M"), 200));
@@ -268,7 +291,7 @@ static void test_seed_training_step(void)
     CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / (500 + 28e9 / 900e9 * 1000)));
     CU_ASSERT(near(value_of(m, "reference_step_efficiency"), value_of(m, "step_efficiency")));
     CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75));
-    set(m, "card_interconnect_gbps", 64);
+    set_card(m, "tier_interconnect_gbps", 64);
     CU_ASSERT(near(value_of(m, "step_sync_ms"), 437.5));
     CU_ASSERT(near(value_of(m, "step_time_ms"), 937.5));
     CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / 937.5));
@@ -325,8 +348,12 @@ static void test_ds_training_time(void)
     double ref = 500 / (500 + 120e9 / 900e9 * 1000);
     CU_ASSERT(near(value_of(m, "train_efficiency"), 0.625 / ref));
     CU_ASSERT(near(value_of(m, "train_time_s"), 1.8e23 / (4 * 4e14 * 0.4) / (0.625 / ref)));
-    CU_ASSERT(value_of(m, "train_days") > 4111 && value_of(m, "train_days") < 4112);
-    CU_ASSERT(value_of(m, "train_run_cost") > 0);
+    CU_ASSERT(value_of(m, "train_time_s") / 86400 > 4111 && value_of(m, "train_time_s") / 86400 < 4112);
+    /* ... but a full fine-tune of 30B needs 30 x 16 B x 1.2 = 576 GB and the four cards hold 128 GB: not
+     * feasible, so no training time and no run cost (text "n.a.: ...", never 0). */
+    CU_ASSERT_EQUAL(value_of(m, "training_feasible"), 0);
+    CU_ASSERT(text_of(m, "train_days") != NULL && strncmp(text_of(m, "train_days"), "n.a.", 4) == 0);
+    CU_ASSERT(text_of(m, "train_run_cost") != NULL && strncmp(text_of(m, "train_run_cost"), "n.a.", 4) == 0);
     tco_model_free(m);
 }
 
@@ -401,10 +428,11 @@ static void test_facility_and_staff(void)
     CU_ASSERT(value_of(m, "non_card_share") > 1);
     CU_ASSERT_EQUAL(value_of(m, "check_non_card_share"), 0);
     CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
-    /* Cards already owned (price 0): no division by zero, the shares are 0 by the guard. */
-    set(m, "card_price", 0);
-    CU_ASSERT_EQUAL(value_of(m, "non_card_share"), 0);
-    CU_ASSERT_EQUAL(value_of(m, "host_share"), 0);
+    /* Cards already owned (price 0): no division by zero, the shares say n.a. (text, not 0). */
+    set_card(m, "tier_price", 0);
+    CU_ASSERT_EQUAL(value_of(m, "card_capex"), 0);
+    CU_ASSERT(text_of(m, "non_card_share") != NULL && strncmp(text_of(m, "non_card_share"), "n.a.", 4) == 0);
+    CU_ASSERT(text_of(m, "host_share") != NULL && strncmp(text_of(m, "host_share"), "n.a.", 4) == 0);
     CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
     tco_model_free(m);
 }
