@@ -573,5 +573,46 @@ assert o["check_no_errors"]["value"] == 1 and o["checks_ok"]["value"] == 1
 PY
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/owned.xlsx" >"$T/rc" 2>&1; then ok; else bad "card.price=0 workbook: $(tail -3 "$T/rc")"; fi
 
+# Labels and sources quote the numbers of their own row: cluster32's KV cache per token is
+# 2 x 32 layers x 8 heads x 128 x 2 B = 131,072 B = 128 KiB, and nothing beside it says the seed's
+# 30B example's 240 KiB (worked examples live in docs/model.md).
+run 0 --root "$SRC" --scenario cluster32 --out "$T/src.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "a source quotes another example's figure"
+import json, re, sys
+d = json.load(open(sys.argv[1]))["outputs"]
+assert d["kv_per_token_kib"]["value"] == 128, d["kv_per_token_kib"]
+PY
+member "$T/src.xlsx" xl/sharedStrings.xml | grep -q "240 KiB" && bad "the workbook still says 240 KiB beside 128" || ok
+
+# Lookups, a text line, "n.a." and a warning in the mini lookup model (worked in its template):
+# large is row 2 of small, large, medium; size 4 > budget 3, so no fit, a warning, per_unit n.a.
+MINI="$SRC/tests/fixtures/roots/mini"
+run 0 --root "$MINI" --scenario lookup --out "$T/lk.xlsx" --format json
+expect_err "tco: warning: lookup: the pick's size 4.00 is over the budget 3.00"
+expect_err_lines 1
+python3 - "$T/out" <<'PY' && ok || bad "lookup model: wrong values"
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"]
+assert o["pick_row"]["value"] == 2 and o["pick_size"]["value"] == 4, o["pick_row"]
+assert o["pick_kind"]["value"] == "fancy" and "reason" not in o["pick_kind"], o["pick_kind"]
+assert o["per_unit"]["value"] is None and o["per_unit"]["reason"] == "n.a.: over budget", o["per_unit"]
+assert o["fits"]["value"] == 0 and o["check_no_errors"]["value"] == 1
+assert d["warnings"] == [{"check": "fits", "message": "the pick's size 4.00 is over the budget 3.00"}], d["warnings"]
+assert "tier" not in d["inputs"] and "error_cells" not in d["outputs"]
+PY
+# medium: row 3, size 2 fits: per_unit = 100 / 2 = 50, nothing to warn about.
+run 0 --root "$MINI" --scenario lookup --set scenario.pick=MEDIUM --out "$T/lk2.xlsx" --format json
+if [ -s "$T/err" ]; then bad "a fitting pick still warns: $(cat "$T/err")"; else ok; fi
+python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outputs"]; assert o["pick_row"]["value"] == 3 and o["per_unit"]["value"] == 50, o' "$T/out" && ok || bad "pick=medium: expected row 3 and 50 per unit"
+# warning_if: with warn_on = 0 the failed fit is not warned about.
+run 0 --root "$MINI" --scenario lookup --set scenario.warn_on=0 --out "$T/lk3.xlsx"
+if [ -s "$T/err" ]; then bad "warning_if = warn_on (0) still warns: $(cat "$T/err")"; else ok; fi
+run 65 --root "$MINI" --scenario lookup --set scenario.pick=huge --out "$T/lk4.xlsx"
+expect_err "expected one of small, large, medium, found 'huge'"
+# The pick's drop-down lists the tier table's first column (a range, not a typed list).
+member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="list"[^>]*><formula1>\$G\$5:\$G\$7</formula1>' \
+    && ok || bad "the pick's drop-down is not the tier column: $(member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

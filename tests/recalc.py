@@ -191,10 +191,21 @@ def json_values(doc):
     out = {}
     for group in ("inputs", "outputs"):
         for name, item in doc[group].items():
-            if "value" in item and not isinstance(item["value"], str):
+            if "value" in item and item["value"] is not None and not isinstance(item["value"], str):
                 out[name] = item["value"]
             elif "total" in item:
                 out[name + "_total"] = item["total"]
+    return out
+
+
+def json_texts(doc):
+    """{name: text} for every output that gives text: a reason ("n.a.: ...", "never: ...") or a text line."""
+    out = {}
+    for name, item in doc["outputs"].items():
+        if item.get("value") is None and "reason" in item:
+            out[name] = item["reason"]
+        elif isinstance(item.get("value"), str):
+            out[name] = item["value"]
     return out
 
 
@@ -315,7 +326,21 @@ def cmd_live(a):
             if got is None or not same(got, want):
                 print(f"{name}: after editing {a.name} = {value!r} {app} gives {got!r}, tco gives {want!r}")
                 bad += 1
-        if not same(before[name], want):
+        if name not in before or not same(before[name], want):
+            moved += 1
+    # Outputs that say "n.a." or give text after the change must say the same text in each application.
+    before_texts = json_texts(base)
+    for name, want in json_texts(expect_doc).items():
+        if name not in names:
+            continue
+        for app, rec in recalculated.items():
+            sheet, ref = names[name]
+            cell = rec[sheet].get(ref)
+            checked += 1
+            if cell is None or cell[2] != want:
+                print(f"{name}: after editing {a.name} = {value!r} {app} gives {cell and cell[2]!r}, tco gives {want!r}")
+                bad += 1
+        if before_texts.get(name) != want:
             moved += 1
     given = expect_doc["inputs"].get(a.name, {}).get("value")
     if moved == 0 or given != value:
