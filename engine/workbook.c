@@ -658,22 +658,33 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
     lxw_data_validation dv;
     memset(&dv, 0, sizeof dv);
     dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
-    if (it->choices_are_tiers && w->m->n_tiers > 0) {
-        /* One of the tier codes: a drop-down of the tier table's first column on this sheet. */
-        char first[4];
+    /* One of the tier codes: a drop-down of them while they fit a typed list (at most 255 bytes, no
+     * '"' or ','); else a check that the typed code is in the tier table's first column.  (A list
+     * formula would give the drop-down for any catalog, but Debian 12's libxlsxwriter 1.1.5 leaks its
+     * copy of one, fixed upstream in 5c5b3046; a custom formula is copied once.) */
+    size_t list_bytes = 0;
+    bool listable = it->choices_are_tiers;
+    for (size_t c = 0; listable && c < it->n_choices; c++) {
+        list_bytes += strlen(it->choices[c]) + (c ? 1 : 0);
+        listable = strpbrk(it->choices[c], "\",") == NULL && list_bytes <= 255;
+    }
+    if (it->choices_are_tiers && !listable && w->m->n_tiers > 0) {
+        char first[4], self[4];
         col_letters(COL_TIER_TABLE, first);
-        tco_strbuf_printf(&msg, "=$%s$%d:$%s$%d", first, ROW_FIRST + 1, first, ROW_FIRST + w->m->n_tiers);
+        col_letters(col, self);
+        tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, ROW_FIRST + 1, first,
+                          ROW_FIRST + w->m->n_tiers);
         char *range = tco_strbuf_take(&msg);
         if (range == NULL) {
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
             return;
         }
-        dv.validate = LXW_VALIDATION_TYPE_LIST_FORMULA;
+        dv.validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
         dv.value_formula = range;
         dv.ignore_blank = LXW_VALIDATION_OFF;
         char title[] = "Not a tier";
         dv.error_title = title;
-        tco_strbuf_printf(&msg, "Choose a tier code of the tier table (column %s) for %s.", first, it->name);
+        tco_strbuf_printf(&msg, "Type a tier code of the tier table (column %s) for %s.", first, it->name);
         set_dv_message(w, ws, row, col, it, &dv, &msg);
         free(range);
         return;

@@ -610,9 +610,16 @@ run 0 --root "$MINI" --scenario lookup --set scenario.warn_on=0 --out "$T/lk3.xl
 if [ -s "$T/err" ]; then bad "warning_if = warn_on (0) still warns: $(cat "$T/err")"; else ok; fi
 run 65 --root "$MINI" --scenario lookup --set scenario.pick=huge --out "$T/lk4.xlsx"
 expect_err "expected one of small, large, medium, found 'huge'"
-# The pick's drop-down lists the tier table's first column (a range, not a typed list).
-member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="list"[^>]*><formula1>\$G\$5:\$G\$7</formula1>' \
-    && ok || bad "the pick's drop-down is not the tier column: $(member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
+# The pick's drop-down lists the tier codes; past 255 bytes of codes it is the tier table's first column.
+member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="list"[^>]*><formula1>"small,large,medium"</formula1>' \
+    && ok || bad "the pick's drop-down does not list the tiers: $(member "$T/lk.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
+mkdir "$T/manytiers"
+cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/manytiers/"
+python3 -c 'import sys; open(sys.argv[1], "a").write("".join("\n[tier_with_a_long_code_%02d]\nsize = %d\nkind = plain\n" % (i, i + 1) for i in range(30)))' "$T/manytiers/pricing/tiers.ini"
+# 30 codes of 24 characters pass 255 bytes: the typed code is checked against the table's first column.
+run 0 --root "$T/manytiers" --scenario lookup --out "$T/many.xlsx"
+member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$G\$5:\$G\$37,0))</formula1>' \
+    && ok || bad "33 long tier codes: the drop-down is not the tier column: $(member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
