@@ -408,7 +408,7 @@ static tco_error load_refs(loader *ld, const char *spec)
             const char *best = NULL;
             size_t best_d = 3;
             for (int s = 0; s < tco_ini_section_count(cat); s++) {
-                const char *sn = tco_ini_section_name(cat, s);
+                const char *sn = tco_ini_section_as_written(cat, tco_ini_section_name(cat, s));
                 tco_strbuf_printf(&names, "%s%s", s ? ", " : "", sn);
                 size_t d = tco_edit_distance(v, sn);
                 if (d < best_d)
@@ -702,13 +702,20 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
     if (it->tiers == NULL || (text && it->tier_texts == NULL))
         return oom(ld);
     const tco_ini *cat = &ld->catalog[ld->tier_file];
-    tco_strbuf notes = {0};
-    size_t untold = 0; /* rows past the note budget */
+    tco_strbuf notes = {0}, bases = {0};
+    size_t untold = 0, unbased = 0; /* rows past the note budgets */
+    char basis_key[300];
+    snprintf(basis_key, sizeof basis_key, "%s_source", key);
     tco_error e = TCO_OK;
     for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
         const char *row = m->tier_names[r];
         const tco_ini *src = tco_ini_get(&ld->scenario, row, key) ? &ld->scenario : cat;
         const char *value = tco_ini_get(src, row, key);
+        /* Each row's basis (KEY_source), as a scalar input shows its own: the card's price basis
+         * stays on the workbook now that card_price is looked up from this table. */
+        const char *basis = value ? tco_ini_get(src, row, basis_key) : NULL;
+        if (basis && basis[0])
+            tier_note(&bases, &unbased, "%s%s: %s", bases.len ? "; " : "", row, basis);
         if (value == NULL) {
             if (def == NULL) {
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
@@ -734,8 +741,6 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
                 }
             } else
                 tier_note(&notes, &untold, "%s%s: scenario override", notes.len ? "; " : "", row);
-            char basis_key[300];
-            snprintf(basis_key, sizeof basis_key, "%s_source", key);
             if (!mark_consumed(ld, row, key) || !mark_consumed(ld, row, basis_key))
                 e = oom(ld);
         }
@@ -751,7 +756,14 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         tco_strbuf_printf(&notes, "; %zu more rows not from the catalog (see the tier table)", untold);
     if (notes.len)
         tco_strbuf_printf(&b, " (%s)", tco_strbuf_str(&notes));
+    if (unbased)
+        tco_strbuf_printf(&bases, "; %zu more rows' bases in %s", unbased, cat->path);
+    if (bases.len)
+        tco_strbuf_printf(&b, ". Basis: %s", tco_strbuf_str(&bases));
+    if (notes.failed || bases.failed)
+        b.failed = true;
     tco_strbuf_free(&notes);
+    tco_strbuf_free(&bases);
     const char *note = tco_ini_get(t, section, "note");
     if (note && note[0])
         tco_strbuf_printf(&b, ". %s", note);

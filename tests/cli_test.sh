@@ -552,12 +552,21 @@ if [ -s "$T/err" ]; then bad "a replica over two hosts still warns: $(cat "$T/er
 # A stated target is part of the gate: team reaches 605.47 tokens/s (4 replicas x 8 streams x
 # 0.5 card x 1,200 GB/s / 19.03 GB x 0.6), so a target of 1,000 tokens/s is missed.
 run 0 --root "$SRC" --scenario team --set workload.target_tokens_per_s=1000 --out "$T/tt.xlsx" --format json
-expect_err "serving misses its target: 605.47 tokens/s against 1,000.00 tokens/s in all"
+expect_err "serving misses its target: 605.47 tokens/s in all against a target of 1,000.00"
+expect_err_lines 1
 python3 - "$T/out" <<'PY' && ok || bad "a missed target still gets a cost per token"
 import json, sys
 o = json.load(open(sys.argv[1]))["outputs"]
 assert o["cost_per_million_tokens"]["value"] is None and o["checks_ok"]["value"] == 0
 PY
+# ... and per stream: 605.47 / (4 replicas x 8 streams) = 18.92 tokens/s against the seed's 20 (seed §5.2).
+run 0 --root "$SRC" --scenario team --set workload.target_stream_tokens_per_s=20 --out "$T/tt.xlsx"
+expect_err "serving misses its target: 18.92 tokens/s per stream against a target of 20.00"
+expect_err_lines 1
+# A deadline is part of the training gate: cluster32 takes 12.66 days, so 10 days is missed.
+run 0 --root "$SRC" --scenario cluster32 --set workload.train_deadline_days=10 --out "$T/dl.xlsx" --format json
+expect_err "training misses its deadline: one run takes 12.66 days, the deadline is 10.00 days"
+python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outputs"]; assert o["train_days"]["value"] is None and o["train_run_cost"]["value"] is None and o["checks_ok"]["value"] == 0, o["train_days"]' "$T/out" && ok || bad "a missed deadline still gets a training time"
 
 # Cards already owned: --set card.price=0 prices the D-M row of the tier table at 0, so card capex
 # (32 x 95,000 = 3,040,000 CNY) is 0; the non-card share has no card capex to divide by, so it says
