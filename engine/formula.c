@@ -873,8 +873,12 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
     if (key.is_bool)
         return eval_error(ev, n->args[index ? 1 : 0], "TRUE/FALSE as a position or a value to look up");
     if (index) {
-        if (key.text || key.number != floor(key.number) || key.number < 1 || key.number > (double)count)
-            return eval_error(ev, n->args[1], "INDEX position outside the list (#REF!)");
+        if (key.text || key.number != floor(key.number) || key.number < 1 || key.number > (double)count) {
+            char c[32];
+            tco_format_double((double)count, c);
+            return tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: INDEX position must be a whole number from "
+                                "1 to %s, the length of %s (#REF!)", ev->where, n->args[1]->col, c, vec->name);
+        }
         e = ev->env->element(ev->env->ctx, vec, (size_t)key.number - 1, out, &count, ev->diag);
         if (e == TCO_OK && out->is_bool)
             return eval_error(ev, n, "INDEX of TRUE/FALSE values");
@@ -885,14 +889,17 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
         return e;
     if (mode.text || mode.is_bool || mode.number != 0)
         return eval_error(ev, n->args[2], "MATCH needs 0 as its third argument (exact match)");
-    /* Excel, LibreOffice and Gnumeric read * ? ~ in the looked-up text as wildcards. */
-    if (key.text && strpbrk(key.text, "*?~") != NULL)
+    /* Text only: numbers that differ in the last bits match in LibreOffice (approximate equality) but
+     * not in Gnumeric; and Excel and LibreOffice read * ? ~ in the text as wildcards. */
+    if (key.text == NULL)
+        return eval_error(ev, n->args[0], "MATCH looks up text (a tier code), not a number (the applications "
+                          "compare nearly equal numbers differently)");
+    if (strpbrk(key.text, "*?~") != NULL)
         return eval_error(ev, n->args[0], "MATCH of text holding * ? or ~ (Excel and LibreOffice read them as wildcards)");
     for (size_t k = 0; k < count; k++) {
         if ((e = ev->env->element(ev->env->ctx, vec, k, &v, &count, ev->diag)) != TCO_OK)
             return e;
-        bool eq = key.text ? v.text != NULL && tco_utf8_casecmp(key.text, v.text) == 0
-                           : v.text == NULL && !v.is_bool && approx_equal(key.number, v.number);
+        bool eq = v.text != NULL && tco_utf8_casecmp(key.text, v.text) == 0;
         if (eq) {
             out->number = (double)(k + 1);
             out->is_bool = false;
@@ -901,10 +908,7 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
         }
     }
     char shown[80];
-    if (key.text)
-        snprintf(shown, sizeof shown, "'%.*s'", (int)tco_utf8_prefix(key.text, 60), key.text);
-    else
-        tco_format_double(key.number, shown);
+    snprintf(shown, sizeof shown, "'%.*s'", (int)tco_utf8_prefix(key.text, 60), key.text);
     tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: MATCH finds no %s in %s (#N/A)", ev->where, n->col, shown,
                  vec->name);
     return TCO_ERR_EVAL;

@@ -99,8 +99,8 @@ typedef enum tco_func {
     TCO_FN_ISNUMBER,  /**< ISNUMBER(x): TRUE if x is a number (not text), e.g. a line that may say "never" */
     TCO_FN_ISTEXT,    /**< ISTEXT(x): TRUE if x is text */
     TCO_FN_INDEX,     /**< INDEX(v, n): the n-th (1-based) value of the per-tier name v (number or text) */
-    TCO_FN_MATCH,     /**< MATCH(x, v, 0): the 1-based position of x in the per-tier name v, exact match only
-                           (text case-insensitively, no wildcards); not found is an error (#N/A) */
+    TCO_FN_MATCH,     /**< MATCH(x, v, 0): the 1-based position of the text x in the per-tier name v, exact
+                           match only (case-insensitively, no wildcards); not found is an error (#N/A) */
     TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
                            year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
                            application ever sees the name CUMSUM */

@@ -515,10 +515,18 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
                             bad + 1);
     snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
-    snprintf(out->value, sizeof out->value, "%s", eq + 1);
-    for (char *p = out->value + strlen(out->value); p > out->value && (p[-1] == ' ');)
+    const char *v = eq + 1;
+    while (*v == ' ' || *v == '\t') /* as a value in a file: surrounding blanks are not part of it */
+        v++;
+    snprintf(out->value, sizeof out->value, "%s", v);
+    for (char *p = out->value + strlen(out->value); p > out->value && (p[-1] == ' ' || p[-1] == '\t');)
         *--p = '\0';
     return TCO_OK;
+}
+
+static int casecmp_names(const void *a, const void *b)
+{
+    return tco_utf8_casecmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* [model] tiers = FILE: the rows of per-tier inputs and lines are the sections of pricing/FILE.ini. */
@@ -549,7 +557,22 @@ static tco_error load_tiers(loader *ld)
             return oom(ld);
         m->n_tiers++;
     }
-    return TCO_OK;
+    /* MATCH(card_tier, tier, 0) finds the first code equal in any script's case (as Excel, LibreOffice
+     * and Gnumeric compare text): two codes that differ only so would make the later one unreachable. */
+    const char **sorted = malloc((size_t)n * sizeof *sorted);
+    if (sorted == NULL)
+        return oom(ld);
+    for (int i = 0; i < n; i++)
+        sorted[i] = m->tier_names[i];
+    qsort(sorted, (size_t)n, sizeof *sorted, casecmp_names);
+    tco_error e = TCO_OK;
+    for (int i = 1; i < n && e == TCO_OK; i++)
+        if (tco_utf8_casecmp(sorted[i - 1], sorted[i]) == 0)
+            e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: tiers [%s] and [%s] differ only in case; a lookup of "
+                             "the tier code (MATCH, as the workbook does) cannot tell them apart: rename one",
+                             cat->path, sorted[i - 1], sorted[i]);
+    free(sorted);
+    return e;
 }
 
 /* ---- inputs ---------------------------------------------------------------------- */
@@ -623,8 +646,9 @@ static tco_error input_value(loader *ld, const tco_item *it, const char *place, 
         const char *chosen = text;
         if (it->choices != NULL) {
             chosen = NULL;
-            for (size_t c = 0; c < it->n_choices; c++)
-                if (strcasecmp(text, it->choices[c]) == 0)
+            /* Case-insensitive in any script, as MATCH and the applications' text comparison are. */
+            for (size_t c = 0; c < it->n_choices && chosen == NULL; c++)
+                if (tco_utf8_casecmp(text, it->choices[c]) == 0)
                     chosen = it->choices[c];
             if (chosen == NULL) {
                 tco_strbuf list = {0};
@@ -745,8 +769,13 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
                 e = oom(ld);
         }
         if (e == TCO_OK) {
-            char place[600];
-            snprintf(place, sizeof place, "%s [%s] %s", src->path, row, key);
+            /* A --set is named as itself, as for a scalar input: the scenario file has no such section. */
+            int ov = src == &ld->scenario ? override_of(ld, row, key) : -1;
+            char place[700];
+            if (ov >= 0)
+                snprintf(place, sizeof place, "--set %s", ld->overrides[ov].arg);
+            else
+                snprintf(place, sizeof place, "%s [%s] %s", src->path, row, key);
             e = input_value(ld, it, place, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
         }
     }
@@ -815,11 +844,14 @@ static tco_error load_input(loader *ld, const char *section)
     const char *values = tco_ini_get(t, section, "values");
     const char *values_from = tco_ini_get(t, section, "values_from");
     if (values_from != NULL) {
-        /* values_from = tier: one of the tier codes; the drop-down lists the tier table's first column
-         * (a range, so no 255-byte list limit). */
-        if (!text || values != NULL || strcasecmp(values_from, "tier") != 0 || ld->model->n_tiers == 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: expected 'tier' on a text input (type = text) "
-                                "without values, with [model] tiers set; found '%s'", where, values_from);
+        /* values_from = tier: one of the tier codes (the workbook's drop-down lists them). */
+        if (!text || values != NULL)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: only a text input (type = text) without a "
+                                "values key takes its values from the tier table", where);
+        if (strcasecmp(values_from, "tier") != 0 || ld->model->n_tiers == 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: expected 'tier' (the codes of [model] tiers), "
+                                "found '%s'%s", where, values_from,
+                                ld->model->n_tiers == 0 ? ", and the template has no [model] tiers" : "");
         it->choices = calloc((size_t)ld->model->n_tiers + 1, sizeof *it->choices);
         if (it->choices == NULL)
             return oom(ld);
@@ -1021,10 +1053,16 @@ static tco_error load_line(loader *ld, const char *section)
 
 static int item_dim(const tco_item *it);
 
+/* A built-in name (year, tier, error_cells): no cell of its own to show on Summary or Compare. */
+static bool builtin(const tco_item *it)
+{
+    return it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT;
+}
+
 /* A scalar number item (input, line or per-year total), for warnings. */
 static bool scalar_number(const tco_item *it)
 {
-    return item_dim(it) == 0 && it->kind != TCO_ITEM_YEAR_INDEX &&
+    return item_dim(it) == 0 && it->kind != TCO_ITEM_YEAR_INDEX && !it->text_line &&
            !(it->kind == TCO_ITEM_INPUT && it->text != NULL);
 }
 
@@ -1269,13 +1307,13 @@ static tco_error lookup_vector(void *vctx, const tco_node *n, const double **val
     } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
         *values = it->tiers;
         *count = (size_t)ec->m->n_tiers;
-    } else if (it->kind == TCO_ITEM_TIER_INPUT) {
+    } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_CODE) {
         return tco_diag_set(diag, TCO_ERR_EVAL, "'%s' is text; SUM, MIN and MAX need numbers", it->name);
     }
     return TCO_OK;
 }
 
-/* One element of a per-tier or per-year item, for INDEX and MATCH. */
+/* One element of a per-tier item, for INDEX and MATCH. */
 static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
 {
     (void)diag;
@@ -1284,12 +1322,11 @@ static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_val
     v->is_bool = false;
     v->text = NULL;
     v->number = 0;
-    *count = it->kind == TCO_ITEM_YEARLY ? (size_t)ec->m->n_years : item_dim(it) == 2 ? (size_t)ec->m->n_tiers : 0;
+    /* Per-tier names only: Gnumeric reads INDEX(row, n) of a one-row range as row n (#REF!). */
+    *count = item_dim(it) == 2 ? (size_t)ec->m->n_tiers : 0;
     if (k >= *count)
         return TCO_OK;
-    if (it->kind == TCO_ITEM_YEARLY)
-        v->number = it->years[k];
-    else if (it->kind == TCO_ITEM_TIER_CODE)
+    if (it->kind == TCO_ITEM_TIER_CODE)
         v->text = ec->m->tier_names[k];
     else if (it->tier_texts)
         v->text = it->tier_texts[k];
@@ -1351,6 +1388,9 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, doubl
     if (e == TCO_OK && v.text && text == NULL)
         e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text ('%.*s'), expected a number (only a scalar line "
                          "may say \"n.a.\" or \"never\")", it->where, (int)tco_utf8_prefix(v.text, 60), v.text);
+    if (e == TCO_OK && text != NULL && v.text && v.text[0] == '\0')
+        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives empty text; say why there is no number (\"n.a.: ...\")",
+                         it->where);
     if (e == TCO_OK && text != NULL) {
         char *copy = NULL;
         if (v.text && (copy = strdup(v.text)) == NULL)
@@ -1471,7 +1511,7 @@ static tco_error role(loader *ld, const char *key, int *out)
     if (v == NULL)
         return TCO_OK;
     *out = tco_model_find(ld->model, v);
-    if (*out >= 0 && ld->model->items[*out].kind == TCO_ITEM_YEAR_INDEX)
+    if (*out >= 0 && builtin(&ld->model->items[*out]))
         *out = -1;
     if (*out < 0)
         return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
@@ -1687,7 +1727,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             if (grown == NULL)
                 e = oom(ld);
             else if (idx < 0 || item_dim(&m->items[idx]) != 0 || m->items[idx].text != NULL ||
-                     m->items[idx].kind == TCO_ITEM_YEAR_INDEX)
+                     m->items[idx].text_line || builtin(&m->items[idx]))
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
                                  "%s [model] compare: expected the name of a scalar number, found '%s'", t->path, list[i]);
             else
@@ -1740,11 +1780,12 @@ static tco_error load_sheets_and_summary(loader *ld)
         m->summary = grown;
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
-            if (idx >= 0 && (m->items[idx].kind == TCO_ITEM_YEAR_INDEX || item_dim(&m->items[idx]) == 2))
+            if (idx >= 0 && (builtin(&m->items[idx]) || item_dim(&m->items[idx]) == 2))
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
                                  keys[k], list[i],
-                                 m->items[idx].kind == TCO_ITEM_YEAR_INDEX ? "the year number of per-year lines"
-                                                                          : "a per-tier column");
+                                 m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
+                                 : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
+                                                                              : "a per-tier column");
             else if (idx < 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
                                  t->path, keys[k], list[i]);

@@ -100,9 +100,13 @@ static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 1);
         int idx = tco_model_find(m, name); /* the loader checked every {NAME} */
         char num[64] = "?";
-        if (idx >= 0)
-            format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
-        tco_strbuf_append(out, num);
+        if (idx >= 0 && m->items[idx].text) /* a text, whole: never cut inside a character */
+            tco_strbuf_append(out, m->items[idx].text);
+        else {
+            if (idx >= 0)
+                format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
+            tco_strbuf_append(out, num);
+        }
         p = close + 1;
     }
 }

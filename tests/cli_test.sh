@@ -630,5 +630,42 @@ run 0 --root "$T/manytiers" --scenario lookup --out "$T/many.xlsx"
 member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$G\$5:\$G\$37,0))</formula1>' \
     && ok || bad "33 long tier codes: the drop-down is not the tier column: $(member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
 
+# Review findings (issue 10), kept fixed.
+# Tier codes equal in any script's case cannot both be looked up by MATCH: refused by name.
+mkdir "$T/unicase"
+cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/unicase/"
+printf '\n[\303\2111]\nsize = 1\nkind = plain\n\n[\303\2511]\nsize = 2\nkind = plain\n' >>"$T/unicase/pricing/tiers.ini"
+run 65 --root "$T/unicase" --scenario lookup --out "$T/uc.xlsx"
+expect_err "differ only in case; a lookup of the tier code (MATCH, as the workbook does) cannot tell them apart"
+[ -e "$T/uc.xlsx" ] && bad "a workbook was written for tiers that differ only in case" || ok
+# A pick matches its tier in any script's case, as MATCH does: large written LARGE.
+run 0 --root "$MINI" --scenario lookup --set scenario.pick=LARGE --out "$T/lk5.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["pick"]["value"] == "large" and d["outputs"]["pick_row"]["value"] == 2' "$T/out" && ok || bad "pick LARGE is not the large row"
+# A --set value is trimmed like a value in a file.
+run 0 --root "$SRC" --scenario cluster32 --set 'scenario.card= D-L ' --out "$T/trim.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["card_tier"]["value"] == "D-L"' "$T/out" && ok || bad "--set 'scenario.card= D-L ' is not D-L"
+# A bad --set of a tier row names the --set, not a section the scenario file does not have.
+run 65 --root "$SRC" --scenario team --set card.price=-1 --out "$T/neg.xlsx"
+expect_err "tco: --set card.price=-1: expected a number >= 0 CNY/card, found -1"
+# Every divisor is bounded above zero at its input: the error names the --set, not a formula.
+for a in card.memory_gb=0 D-L.bandwidth_gbps=0 D-L.board_power_w=0 card.interconnect_gbps=0 workload.params_b=0 \
+         workload.bytes_per_param=0 workload.params_b=1e-300 workload.mfu=0; do
+    run 65 --root "$SRC" --scenario team --set "$a" --out "$T/zero.xlsx"
+    expect_err "tco: --set $a: expected a number >= "
+done
+# A warning quotes a text item whole (here 40 two-byte characters), and the JSON stays valid UTF-8.
+mkdir "$T/wtext"
+cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/wtext/"
+python3 - "$T/wtext/templates/lookup.ini" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, encoding="utf-8").read()
+s = s.replace("warning = the pick's size {pick_size} is over the budget {budget}", "warning = see {why}")
+s += '\n[line.why]\nsheet = Calc\nlabel = Why\nunit = text\nformula = IF(fits = 1, 0, "xx' + "\u00e9" * 40 + '")\n'
+open(p, "w", encoding="utf-8").write(s)
+PY
+run 0 --root "$T/wtext" --scenario lookup --out "$T/wt.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert d["warnings"][0]["message"] == "see xx" + "\u00e9" * 40, d["warnings"]' "$T/out" && ok || bad "a warning cut its text"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
