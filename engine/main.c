@@ -705,7 +705,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         free(spath);
     }
     for (int i = 1; i < n && rc == 0; i++)
-        if (opts[i].m->n_years != opts[0].m->n_years) {
+        if (opts[i].m->n_years != opts[0].m->n_years || opts[i].m->n_periods != opts[0].m->n_periods) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
                          opts[0].m->scenario_name, opts[0].m->n_years, opts[i].m->scenario_name, opts[i].m->n_years);
             rc = fail(&d);

@@ -1277,7 +1277,7 @@ static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_d
     v->number = 0;
     switch (it->kind) {
     case TCO_ITEM_YEARLY: v->number = it->years[ec->year]; break;
-    case TCO_ITEM_YEAR_INDEX: v->number = ec->year + 1; break;
+    case TCO_ITEM_YEAR_INDEX: v->number = ec->m->first_year + ec->year; break;
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
         if (it->tier_texts)
             v->text = it->tier_texts[ec->tier];
@@ -1303,7 +1303,7 @@ static tco_error lookup_vector(void *vctx, const tco_node *n, const double **val
     *count = 0;
     if (it->kind == TCO_ITEM_YEARLY) {
         *values = it->years;
-        *count = (size_t)ec->m->n_years;
+        *count = (size_t)ec->m->n_periods;
     } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
         *values = it->tiers;
         *count = (size_t)ec->m->n_tiers;
@@ -1404,7 +1404,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, doubl
         tco_strbuf b = {0};
         tco_strbuf_append(&b, diag->message);
         if (year >= 0)
-            tco_strbuf_printf(&b, " in year %d", year + 1);
+            tco_strbuf_printf(&b, " in year %d", m->first_year + year);
         if (tier >= 0)
             tco_strbuf_printf(&b, " for tier %s", m->tier_names[tier]);
         tco_strbuf_append(&b, " (with ");
@@ -1429,7 +1429,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             e = eval_item(m, it, -1, -1, &it->value, &it->text, diag);
             break;
         case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_years && e == TCO_OK; y++)
+            for (int y = 0; y < m->n_periods && e == TCO_OK; y++)
                 e = eval_item(m, it, y, -1, &it->years[y], NULL, diag);
             break;
         case TCO_ITEM_TIER_LINE:
@@ -1440,7 +1440,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             /* Summed in year order, as SUM over the year cells does. */
             const tco_item *src = &m->items[it->partner];
             double sum = 0;
-            for (int y = 0; y < m->n_years; y++)
+            for (int y = 0; y < m->n_periods; y++)
                 sum += src->years[y];
             it->value = sum;
             if (!isfinite(sum))
@@ -1501,7 +1501,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
 
 /* ---- the loader ----------------------------------------------------------------------------- */
 
-static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco",
+static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
@@ -2122,9 +2122,18 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 year columns, found %g",
                                 m->items[yi].source, years);
         m->n_years = (int)years;
+        m->first_year = 1;
+        const char *fy = tco_ini_get(t, "model", "first_year");
+        if (fy != NULL) {
+            if (strcmp(fy, "0") != 0 && strcmp(fy, "1") != 0)
+                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] first_year: expected 0 (Year 0, the purchase, "
+                                    "then Year 1 to N) or 1 (Year 1 to N), found '%s'", t->path, fy);
+            m->first_year = fy[0] - '0';
+        }
+        m->n_periods = m->n_years + 1 - m->first_year;
         for (size_t i = 0; i < m->n_items; i++)
             if (m->items[i].kind == TCO_ITEM_YEARLY) {
-                m->items[i].years = calloc((size_t)m->n_years, sizeof(double));
+                m->items[i].years = calloc((size_t)m->n_periods, sizeof(double));
                 if (m->items[i].years == NULL)
                     return oom(ld);
             }

@@ -91,7 +91,7 @@ typedef struct tco_item {
     int partner;
     /** Scalar value (inputs, lines, totals) after evaluation. */
     double value;
-    /** Per-year values, n_years of them (TCO_ITEM_YEARLY only). */
+    /** Per-year values, n_periods of them, Year first_year first (TCO_ITEM_YEARLY only). */
     double *years;
     /** Per-tier values, n_tiers of them (TCO_ITEM_TIER_INPUT and TCO_ITEM_TIER_LINE). */
     double *tiers;
@@ -201,8 +201,13 @@ typedef struct tco_model {
     size_t n_checks;
     /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
     int role_capex, role_opex, role_tco, role_per_card_year;
-    /** Number of year columns (the `years` input; 0 when the template has no per-year lines). */
+    /** Years of the analysis period (the `years` input; 0 when the template has no per-year lines). */
     int n_years;
+    /** The time line's first year: 0 when the template starts it at the purchase ([model]
+     *  first_year = 0, Year 0 to Year N), else 1 (Year 1 to Year N, the default). */
+    int first_year;
+    /** Year columns of every per-year line: n_years + 1 - first_year (0 without per-year lines). */
+    int n_periods;
     /** Tier rows ([model] tiers = FILE: every section of pricing/FILE.ini, in file order). */
     char **tier_names;
     int n_tiers;

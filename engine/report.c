@@ -156,9 +156,9 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
             continue;
         if (!header) {
             fprintf(out, "\n  %-30s", "By year");
-            for (int y = 0; y < m->n_years; y++) {
+            for (int y = 0; y < m->n_periods; y++) {
                 char h[32];
-                snprintf(h, sizeof h, "Year %d", y + 1);
+                snprintf(h, sizeof h, "Year %d", m->first_year + y);
                 fprintf(out, " %14s", h);
             }
             fprintf(out, " %14s\n", "Total");
@@ -167,7 +167,7 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         char label[128];
         snprintf(label, sizeof label, "%s (%s)", it->label, it->unit);
         fprintf(out, "  %-30s", label);
-        for (int y = 0; y < m->n_years; y++) {
+        for (int y = 0; y < m->n_periods; y++) {
             format_value(it, it->years[y], num, sizeof num);
             fprintf(out, " %14s", num);
         }
@@ -229,8 +229,8 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
         switch (it->kind) {
         case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: break; /* built in */
         case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_years; y++) {
-                snprintf(period, sizeof period, "Year %d", y + 1);
+            for (int y = 0; y < m->n_periods; y++) {
+                snprintf(period, sizeof period, "Year %d", m->first_year + y);
                 csv_row(out, m, it, period, it->years[y], NULL, NULL);
             }
             if (it->partner >= 0)
@@ -299,7 +299,7 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 static void json_years(FILE *out, const tco_model *m, const tco_item *it)
 {
     fputc('[', out);
-    for (int y = 0; y < m->n_years; y++) {
+    for (int y = 0; y < m->n_periods; y++) {
         if (y)
             fputs(", ", out);
         json_number(out, it->years[y]);
@@ -316,6 +316,10 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
     fputs(",\n  \"currency\": ", out);
     json_string(out, currency);
     fprintf(out, ",\n  \"years\": %d", m->n_years);
+    fputs(",\n  \"periods\": [", out);
+    for (int y = 0; y < m->n_periods; y++)
+        fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
+    fputs("]", out);
     fputs(",\n  \"capex\": ", out);
     json_role_scalar(out, m, m->role_capex);
     fputs(",\n  \"opex_by_year\": ", out);

@@ -79,7 +79,7 @@ const char *tco_workbook_item_name(const tco_model *model, int index)
 
 static int total_col(const tco_model *m)
 {
-    return COL_VALUE + m->n_years;
+    return COL_VALUE + m->n_periods;
 }
 
 static int source_col(const tco_model *m, bool yearly)
@@ -248,7 +248,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
             char c[4];
-            col_letters(COL_VALUE + w->m->n_years - 1, c);
+            col_letters(COL_VALUE + w->m->n_periods - 1, c);
             tco_strbuf_printf(&w->ref, "$%s$%d", c, p->row + 1);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
@@ -602,8 +602,9 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, co
     write_text(w, ws, row, COL_ITEM, first, w->header);
     write_text(w, ws, row, COL_UNIT, "Unit", w->header);
     if (yearly) {
-        for (int y = 0; y < m->n_years; y++)
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), y + 1, w->header_year),
+        for (int y = 0; y < m->n_periods; y++)
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), m->first_year + y,
+                                            w->header_year),
                   "header");
         write_text(w, ws, row, total_col(m), "Total", w->header_right);
     } else {
@@ -985,7 +986,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
         write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
-            for (int y = 0; y < m->n_years; y++) {
+            for (int y = 0; y < m->n_periods; y++) {
                 w->current_year = y;
                 write_item_formula(w, ws, (int)i, row, COL_VALUE + y, it->years[y]);
             }
@@ -993,7 +994,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             if (it->partner >= 0) {
                 char first[4], last[4];
                 col_letters(COL_VALUE, first);
-                col_letters(COL_VALUE + m->n_years - 1, last);
+                col_letters(COL_VALUE + m->n_periods - 1, last);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
                 const tco_item *tot = &m->items[it->partner];
@@ -1233,9 +1234,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
                 chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
-                                            (lxw_col_t)(COL_VALUE + m->n_years - 1));
+                                            (lxw_col_t)(COL_VALUE + m->n_periods - 1));
                 chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
-                                        (lxw_col_t)(COL_VALUE + m->n_years - 1));
+                                        (lxw_col_t)(COL_VALUE + m->n_periods - 1));
                 chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
             chart_axis_set_name(chart->y_axis, "CNY");
@@ -1307,7 +1308,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
             write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
             const placement *p = &w->place[idx];
-            for (int y = 0; y < m->n_years; y++) {
+            for (int y = 0; y < m->n_periods; y++) {
                 tco_strbuf f = {0};
                 char c[4];
                 col_letters(COL_VALUE + y, c);
@@ -1652,7 +1653,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
     int row = ROW_FIRST;
     /* A row of values (formulas per option) and its differences to option A. */
     int tco_row = -1;
-    for (size_t q = 0; q < first->n_compare + (size_t)(first->n_years > 0 ? first->n_years : 0) && w->err == TCO_OK;
+    for (size_t q = 0; q < first->n_compare + (size_t)(first->n_periods > 0 ? first->n_periods : 0) && w->err == TCO_OK;
          q++) {
         bool yearly = q >= first->n_compare;
         int year = yearly ? (int)(q - first->n_compare) : -1;
@@ -1662,7 +1663,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
         tco_strbuf label = {0};
         tco_strbuf_append(&label, it0->label);
         if (yearly)
-            tco_strbuf_printf(&label, ", Year %d", year + 1);
+            tco_strbuf_printf(&label, ", Year %d", first->first_year + year);
         write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), it0->emphasis && !yearly ? w->total_label : w->text);
         if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
             tco_row = row;
@@ -1674,7 +1675,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
             const tco_model *mk = c->models[k];
             tco_strbuf f = {0};
             if (yearly) {
-                if (mk->role_opex < 0 || opex_row[k] < 0 || year >= mk->n_years)
+                if (mk->role_opex < 0 || opex_row[k] < 0 || year >= mk->n_periods)
                     continue;
                 char col[4];
                 col_letters(COL_VALUE + year, col);
