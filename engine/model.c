@@ -1066,6 +1066,50 @@ static bool scalar_number(const tco_item *it)
            !(it->kind == TCO_ITEM_INPUT && it->text != NULL);
 }
 
+/* [model] cash_flow = KEY:LINE, ...: the JSON cash_flow object's arrays, each a per-year line. */
+static tco_error load_cash_flow(loader *ld)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = &ld->template_ini;
+    const char *spec = tco_ini_get(t, "model", "cash_flow");
+    if (spec == NULL)
+        return TCO_OK;
+    char **list;
+    int n = tco_split_list(spec, &list);
+    if (n <= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: expected KEY:LINE, ... found '%s'", t->path,
+                            spec);
+    m->cash_flow_keys = calloc((size_t)n, sizeof *m->cash_flow_keys);
+    m->cash_flow_items = calloc((size_t)n, sizeof *m->cash_flow_items);
+    tco_error e = m->cash_flow_keys && m->cash_flow_items ? TCO_OK : oom(ld);
+    for (int i = 0; i < n && e == TCO_OK; i++) {
+        char *colon = strchr(list[i], ':');
+        int idx = colon ? tco_model_find(m, colon + 1) : -1;
+        if (colon == NULL || colon == list[i] || strspn(list[i], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[i]))
+            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: expected KEY:LINE with KEY in a-z and _, "
+                             "found '%s'", t->path, list[i]);
+        else if (idx < 0 || m->items[idx].kind != TCO_ITEM_YEARLY)
+            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] cash_flow: '%s' is not a per-year line",
+                             t->path, colon + 1);
+        else {
+            *colon = '\0';
+            for (size_t k = 0; k < m->n_cash_flow && e == TCO_OK; k++)
+                if (strcmp(m->cash_flow_keys[k], list[i]) == 0)
+                    e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] cash_flow: key '%s' is given twice",
+                                     t->path, list[i]);
+            if (e == TCO_OK && strcmp(list[i], "periods") == 0)
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: 'periods' is the key of the year "
+                                 "names and cannot name a line", t->path);
+            if (e == TCO_OK && (m->cash_flow_keys[m->n_cash_flow] = tco_strdup(list[i])) == NULL)
+                e = oom(ld);
+            if (e == TCO_OK)
+                m->cash_flow_items[m->n_cash_flow++] = idx;
+        }
+    }
+    tco_free_list(list, n);
+    return e;
+}
+
 /* Resolve each line's warning_if and check that every {NAME} in its warning names a scalar item. */
 static tco_error bind_warnings(loader *ld)
 {
@@ -1502,6 +1546,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
+                                         "cash_flow",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
@@ -2161,7 +2206,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                 "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
                                 t->path, it->name, it->quote_qty);
     }
-    if ((e = bind_warnings(ld)) != TCO_OK || (e = order_items(ld)) != TCO_OK)
+    if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = order_items(ld)) != TCO_OK)
         return e;
     return tco_model_evaluate(m, ld->diag);
 }
@@ -2247,6 +2292,10 @@ void tco_model_free(tco_model *m)
     free(m->summary);
     free(m->checks);
     free(m->compare);
+    for (size_t k = 0; k < m->n_cash_flow; k++)
+        free(m->cash_flow_keys[k]);
+    free(m->cash_flow_keys);
+    free(m->cash_flow_items);
     for (size_t c = 0; c < m->n_charts; c++) {
         free(m->charts[c].title);
         free(m->charts[c].series);

@@ -199,6 +199,11 @@ typedef struct tco_model {
     /** The checks block on Summary ([model] checks: the master check first), indexes into items. */
     int *checks;
     size_t n_checks;
+    /** The JSON cash_flow object ([model] cash_flow = KEY:LINE, ...): each KEY (e.g. "net") and the
+     *  per-year line whose periods it gives (indexes into items); none when the template names none. */
+    char **cash_flow_keys;
+    int *cash_flow_items;
+    size_t n_cash_flow;
     /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
     int role_capex, role_opex, role_tco, role_per_card_year;
     /** Years of the analysis period (the `years` input; 0 when the template has no per-year lines). */

@@ -338,6 +338,19 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         json_string(out, workbook);
     else
         fputs("null", out);
+    if (m->n_cash_flow > 0) { /* the template's cash_flow lines, every period from its first */
+        fputs(",\n  \"cash_flow\": {\"periods\": [", out);
+        for (int y = 0; y < m->n_periods; y++)
+            fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
+        fputs("]", out);
+        for (size_t k = 0; k < m->n_cash_flow; k++) {
+            fputs(", ", out);
+            json_string(out, m->cash_flow_keys[k]);
+            fputs(": ", out);
+            json_years(out, m, &m->items[m->cash_flow_items[k]]);
+        }
+        fputs("}", out);
+    }
     fputs(",\n  \"warnings\": [", out);
     size_t nw = 0;
     for (size_t i = 0; i < m->n_items; i++) {

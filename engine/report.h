@@ -33,6 +33,9 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  * Print @p model as one JSON object:
  *   {"scenario", "title", "currency", "years", "capex", "opex_by_year": [..],
  *    "opex_total", "tco", "tco_per_card_year", "workbook",
+ *    "periods": ["Year 0", ...] (the year columns of every by_year array),
+ *    "cash_flow": {"periods", KEY: [one number per period], ...} (template [model] cash_flow; absent
+ *        when the template names none),
  *    "warnings": [{"check": line name, "message"}] (see tco_report_warnings()),
  *    "inputs":  {name: {"label", "unit", "value", "source"}},
  *    "outputs": {name: {"label", "unit", "value"} or {"label", "unit", "by_year": [..], "total"}}}

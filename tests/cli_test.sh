@@ -216,7 +216,7 @@ python3 - "$T/f.xlsx" <<'PY' && ok || bad "expected formula shapes not found in 
 import re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
-assert "<f>capex_total+SUM('Opex'!$C9:C9)</f>" in xml and "<f>capex_total+SUM('Opex'!$C9:E9)</f>" in xml, "cumulative cost"
+assert re.search(r"<f>SUM\(\$C(\d+):C\1\)</f>", xml) and re.search(r"<f>SUM\(\$C(\d+):F\1\)</f>", xml), "cumulative cash out from Year 0"
 assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!I5/MAX('Inputs'!$I$5:$I$14)" in xml, "whole column"
 assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
 PY
@@ -666,6 +666,65 @@ open(p, "w", encoding="utf-8").write(s)
 PY
 run 0 --root "$T/wtext" --scenario lookup --out "$T/wt.xlsx" --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert d["warnings"][0]["message"] == "see xx" + "\u00e9" * 40, d["warnings"]' "$T/out" && ok || bad "a warning cut its text"
+
+# ---- Issue 11 §1, §2: one time line Year 0 to Year N, payment milestones, VAT, resale ----
+# cluster32: all 5,449,050 CNY of capex paid on delivery in Year 0, opex 722,053.896 CNY in Years 1-3.
+# VAT paid: 13% of capex in Year 0 = 708,376.5; each operating year 13% of electricity 327,313.896
+# (42,550.80648) + 6% of support 214,740 (12,884.4) = 55,435.20648; all recovered by a general taxpayer.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/cf.xlsx" --format json
+cp "$T/out" "$T/cf.json"
+python3 - "$T/cf.json" <<'PY' && ok || bad "cluster32 cash flow: wrong figures"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+cf = d["cash_flow"]
+near = lambda a, b: math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-6)
+assert cf["periods"] == ["Year 0", "Year 1", "Year 2", "Year 3"] == d["periods"], cf["periods"]
+for k in ("capex", "opex", "vat_paid", "vat_recovered", "resale", "net", "discounted"):
+    assert len(cf[k]) == d["years"] + 1, k
+assert cf["capex"] == [5449050, 0, 0, 0] and cf["opex"][0] == 0 and near(cf["opex"][1], 722053.896), cf
+assert near(cf["vat_paid"][0], 5449050 * 0.13) and near(cf["vat_paid"][1], 327313.896 * 0.13 + 214740 * 0.06), cf["vat_paid"]
+assert cf["vat_recovered"] == cf["vat_paid"] and cf["resale"] == [0, 0, 0, 0]
+assert near(sum(cf["net"]), d["tco"]) and near(d["tco"], 7615211.688), (sum(cf["net"]), d["tco"])
+assert near(sum(cf["discounted"]), d["outputs"]["npv_cost"]["value"])
+assert near(d["outputs"]["npv_cost"]["value"], 5449050 + 722053.896 * (1 / 1.08 + 1 / 1.08 ** 2 + 1 / 1.08 ** 3))
+# The other VAT basis: the same TCO with the 874,682.11944 CNY of VAT as a cost.
+assert near(d["outputs"]["tco_other_vat_basis"]["value"], 7615211.688 + 708376.5 + 3 * 55435.20648)
+assert d["outputs"]["check_cash_flow"]["value"] == 1 and d["outputs"]["checks_ok"]["value"] == 1
+PY
+if python3 "$SRC/tests/recalc.py" json "$T/cf.xlsx" "$T/cf.json" >"$T/rj" 2>&1; then ok; else bad "cash flow JSON vs workbook: $(tail -3 "$T/rj")"; fi
+member "$T/cf.xlsx" xl/sharedStrings.xml | grep -q "Capex paid: accelerator cards" && ok || bad "no capex rows by category on Cash flow"
+# A buyer who cannot recover VAT: the TCO rises by 13% of capex plus the VAT on opex, 874,682.11944 CNY.
+run 0 --root "$SRC" --scenario cluster32 --set tax.vat_deductible=no --out "$T/nv.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "VAT not deductible: wrong TCO"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert math.isclose(d["tco"], 7615211.688 + 5449050 * 0.13 + 3 * (327313.896 * 0.13 + 214740 * 0.06), rel_tol=1e-12)
+assert math.isclose(d["outputs"]["tco_other_vat_basis"]["value"], 7615211.688, rel_tol=1e-12)
+assert d["cash_flow"]["vat_recovered"] == [0, 0, 0, 0] and math.isclose(sum(d["cash_flow"]["net"]), d["tco"], rel_tol=1e-12)
+PY
+# Milestones: 30% deposit in Year 0, 60% on delivery in Year 1, 10% on acceptance in Year 2.
+run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --set finance.delivery_share=0.6 \
+    --set finance.delivery_year=1 --set finance.acceptance_share=0.1 --set finance.acceptance_year=2 --out "$T/ms.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "payment milestones: wrong cash flow"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+cf = d["cash_flow"]
+near = lambda a, b: math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-6)
+assert near(cf["capex"][0], 1634715) and near(cf["capex"][1], 3269430) and near(cf["capex"][2], 544905) and cf["capex"][3] == 0
+assert near(d["tco"], 7615211.688)  # the same cost, paid later
+opex = 722053.896
+npv = 1634715 + (3269430 + opex) / 1.08 + (544905 + opex) / 1.08 ** 2 + opex / 1.08 ** 3
+assert near(d["outputs"]["npv_cost"]["value"], npv), (d["outputs"]["npv_cost"]["value"], npv)
+PY
+# Shares that pay only 90% of the capex within the period fail the cash-flow check, with a warning.
+run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --set finance.delivery_share=0.6 --out "$T/ms2.xlsx"
+expect_err "the payment milestones pay 4,904,145 of 5,449,050 CNY of capex within the period"
+# Mid-period discounting: Year N's opex is discounted N - 0.5 years; Year 0 stays undiscounted.
+run 0 --root "$SRC" --scenario cluster32 --set finance.discount_timing=mid --out "$T/mid.xlsx" --format json
+python3 -c 'import json, math, sys; d = json.load(open(sys.argv[1])); o = 722053.896; assert math.isclose(d["outputs"]["npv_cost"]["value"], 5449050 + o * (1.08 ** -0.5 + 1.08 ** -1.5 + 1.08 ** -2.5), rel_tol=1e-12)' "$T/out" && ok || bad "mid-period discounting: wrong NPV"
+# Resale of 10% of capex at the end of Year 3 lowers the TCO by 544,905 CNY.
+run 0 --root "$SRC" --scenario cluster32 --set finance.resale_share=0.1 --out "$T/rs.xlsx" --format json
+python3 -c 'import json, math, sys; d = json.load(open(sys.argv[1])); assert d["cash_flow"]["resale"] == [0, 0, 0, 544905] and math.isclose(d["tco"], 7615211.688 - 544905, rel_tol=1e-12) and d["outputs"]["checks_ok"]["value"] == 1' "$T/out" && ok || bad "resale: wrong TCO"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

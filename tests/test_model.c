@@ -95,12 +95,15 @@ static void test_seed_annual_electricity(void)
     CU_ASSERT(near(value_of(m, "it_load_kw"), 10));
     int e = tco_model_find(m, "electricity");
     CU_ASSERT_FATAL(e >= 0);
-    for (int y = 0; y < m->n_years; y++)
+    /* Year 0 is the purchase: no electricity; Years 1 to 3 run. */
+    CU_ASSERT_EQUAL(m->first_year, 0);
+    CU_ASSERT(near(m->items[e].years[0], 0));
+    for (int y = 1; y <= m->n_years; y++)
         CU_ASSERT(near(m->items[e].years[y], 61320));
     CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 61320));
     /* Seed: 100 such machines, 6.1M CNY/yr (6,132,000). */
     CU_ASSERT_EQUAL(tco_model_set_input(m, "card_count", 800, &d), TCO_OK);
-    CU_ASSERT(near(m->items[e].years[0], 6132000));
+    CU_ASSERT(near(m->items[e].years[1], 6132000));
     tco_model_free(m);
 }
 
@@ -459,10 +462,13 @@ static void test_cluster32_finance_by_hand(void)
     CU_ASSERT(fabs(value_of(m, "train_run_cost") - 97820.45) < 0.01);
     int c = tco_model_find(m, "cumulative_cost");
     CU_ASSERT_FATAL(c >= 0);
-    CU_ASSERT(near(m->items[c].years[0], 5449050 + opex));
-    CU_ASSERT(near(m->items[c].years[2], 5449050 + 3 * opex));
+    /* The time line: Year 0 pays the capex, Years 1 to 3 the opex. */
+    CU_ASSERT(near(m->items[c].years[0], 5449050));
+    CU_ASSERT(near(m->items[c].years[1], 5449050 + opex));
+    CU_ASSERT(near(m->items[c].years[3], 5449050 + 3 * opex));
     CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
     int dep = tco_model_find(m, "depreciation");
+    CU_ASSERT(near(m->items[dep].years[0], 0));
     CU_ASSERT(near(m->items[dep].years[1], 5449050 / 5.0));
     /* One host needs no scale-out fabric: cluster8 buys no switch. */
     tco_model_free(m);
