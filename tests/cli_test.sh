@@ -725,6 +725,65 @@ python3 -c 'import json, math, sys; d = json.load(open(sys.argv[1])); o = 722053
 # Resale of 10% of capex at the end of Year 3 lowers the TCO by 544,905 CNY.
 run 0 --root "$SRC" --scenario cluster32 --set finance.resale_share=0.1 --out "$T/rs.xlsx" --format json
 python3 -c 'import json, math, sys; d = json.load(open(sys.argv[1])); assert d["cash_flow"]["resale"] == [0, 0, 0, 544905] and math.isclose(d["tco"], 7615211.688 - 544905, rel_tol=1e-12) and d["outputs"]["checks_ok"]["value"] == 1' "$T/out" && ok || bad "resale: wrong TCO"
+# Cost of capital in the unit costs (issue 11 section 4), hand-checked on cluster32.
+# capex_total = 5,449,050 CNY, opex_total = 2,166,161.688 CNY over 3 years (722,053.896 a year),
+# GPU-hours used per year = 32 cards x 8,760 h x 0.9 = 252,288.
+# CRF at r = 8% over the 5-year book life: 0.08 x 1.08^5 / (1.08^5 - 1) = 0.117546246144 / 0.4693280768
+#   = 0.250456454566836.
+# capital_charge_per_year = 5,449,050 x 0.250456454566836 = 1,364,749.74375742 CNY.
+# cost_per_gpu_hour_with_capital = (1,364,749.74375742 + 2,166,161.688 / 3) / (32 x 8760 x 0.9)
+#   = 2,086,803.63975742 / 252,288 = 8.27151366595883 CNY.
+# That is lower than the simple tco_per_gpu_hour, 7,615,211.688 / (3 x 252,288) = 10.06 CNY: the simple
+# rate writes the whole capex off over the 3-year analysis period undiscounted (1/3 = 33.3% of capex a
+# year), the capital charge spreads it over the 5-year book life at 8% (25.05% a year). The opex part
+# (722,053.896 / 252,288 = 2.86 CNY) is the same in both.
+# One training run: 1,093,750 s / 3,600 = 303.819444 h x 32 cards x 8.27151366595883 = 80,417.4939746 CNY,
+# the arithmetic of train_run_cost (97,820.45 at 10.06 CNY) at the capital-charged rate.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/cap.xlsx" --format json
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32: capital-charge figures differ from the hand arithmetic"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
+assert v("capex_total") == 5449050 and near(v("opex_total"), 2166161.688), (v("capex_total"), v("opex_total"))
+crf = 0.08 * 1.08 ** 5 / (1.08 ** 5 - 1)
+assert near(crf, 0.250456454566836) and near(v("capital_recovery_factor"), crf), v("capital_recovery_factor")
+assert near(v("capital_charge_per_year"), 5449050 * crf) and near(v("capital_charge_per_year"), 1364749.74375742), v("capital_charge_per_year")
+rate = (5449050 * crf + 2166161.688 / 3) / (32 * 8760 * 0.9)
+assert near(v("cost_per_gpu_hour_with_capital"), rate) and near(rate, 8.27151366595883), v("cost_per_gpu_hour_with_capital")
+assert v("cost_per_gpu_hour_with_capital") < v("tco_per_gpu_hour"), "5 years at 8% should charge less than 3 years undiscounted"
+assert near(v("train_run_cost_with_capital"), 1093750 / 3600 * 32 * rate) and near(v("train_run_cost_with_capital"), 80417.4939746), v("train_run_cost_with_capital")
+# Tokens: the annual cost over the million tokens served a year, tokens_per_s x 3,600 x 8,760 x 0.9 / 1e6.
+assert near(v("cost_per_million_tokens_with_capital"), (5449050 * crf + 2166161.688 / 3) / (v("tokens_per_s") * 3600 * 8760 * 0.9 / 1e6))
+PY2
+# The terminal summary shows the capital-charged rate and the annual charge, and the run cost with capital.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/cap.xlsx"
+expect_out "Cost per GPU-hour used with capital charged"
+expect_out "Capital charge per year (capex annualised)"
+expect_out "Cost of one training run with capital charged"
+# At a discount rate of 0 the CRF is 1 / L = 1/5 = 0.2 (IF guards the 0/0): the charge is the straight-line
+# depreciation, 5,449,050 / 5 = 1,089,810 CNY a year, and the rate (1,089,810 + 722,053.896) / 252,288
+#   = 1,811,863.896 / 252,288 = 7.18172840563166 CNY.
+run 0 --root "$SRC" --scenario cluster32 --set finance.discount_rate=0 --out "$T/cap0.xlsx" --format json
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 at discount rate 0: CRF is not 1/5"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
+assert near(v("capital_recovery_factor"), 0.2), v("capital_recovery_factor")
+assert near(v("capital_charge_per_year"), 1089810), v("capital_charge_per_year")
+assert near(v("cost_per_gpu_hour_with_capital"), (1089810 + 2166161.688 / 3) / 252288), v("cost_per_gpu_hour_with_capital")
+assert near(v("cost_per_gpu_hour_with_capital"), 7.18172840563166), v("cost_per_gpu_hour_with_capital")
+PY2
+# No GPU-hours used: the rate and what uses it are n.a. with a reason, not a division by zero.
+run 0 --root "$SRC" --scenario cluster32 --set scenario.utilisation=0 --out "$T/capu.xlsx" --format json
+python3 - "$T/out" <<'PY2' && ok || bad "utilisation 0: the capital-charged figures are not n.a."
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert o["cost_per_gpu_hour_with_capital"]["value"] is None and o["cost_per_gpu_hour_with_capital"]["reason"] == "n.a.: no GPU-hours used"
+assert o["train_run_cost_with_capital"]["reason"] == "n.a.: no training time or no GPU-hour rate"
+assert o["cost_per_million_tokens_with_capital"]["reason"] == "n.a.: no tokens served"
+PY2
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
