@@ -59,8 +59,10 @@ static const char usage_text[] =
     "                        an .ini file, or all (every scenario, each to\n"
     "                        out/NAME.xlsx; JSON then prints an array)\n"
     "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
-    "                        out/NAME.xlsx, out/NAME-whatif.xlsx with --set; the\n"
-    "                        out/ folder is created if missing)\n"
+    "                        out/NAME.xlsx; out/NAME-quotes.xlsx with --quotes,\n"
+    "                        out/NAME-whatif.xlsx with --set, NAME-quotes-whatif\n"
+    "                        with both, so the plain run's is never replaced;\n"
+    "                        the out/ folder is created if missing)\n"
     "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
     "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
@@ -537,6 +539,13 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     return e;
 }
 
+/* The default workbook name's suffix for a run whose inputs are not the scenario files alone. */
+static const char *run_suffix(const quote_opts *quotes)
+{
+    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
+    return quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "";
+}
+
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
@@ -559,11 +568,11 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         return fail(&d);
     }
 
-    /* A what-if (--set) never replaces the baseline workbook: out/NAME-whatif.xlsx. */
+    /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
+     * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
     char *default_out = NULL;
     int rc = 0;
-    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
-    if (prepare_out(&out, &default_out, m->scenario_name, whatif ? "-whatif" : "", wo->force, &d) != TCO_OK)
+    if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes), wo->force, &d) != TCO_OK)
         rc = fail(&d);
     else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
         rc = fail(&d);
@@ -711,7 +720,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             rc = fail(&d);
         }
     char *default_out = NULL;
-    if (rc == 0 && prepare_out(&out, &default_out, stem, "", wo->force, &d) != TCO_OK)
+    if (rc == 0 && prepare_out(&out, &default_out, stem, run_suffix(quotes), wo->force, &d) != TCO_OK)
         rc = fail(&d);
     if (rc == 0) {
         tco_model *models[26];

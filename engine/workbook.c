@@ -1381,7 +1381,16 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         for (size_t q = 0; q < m->quotes->n; q++)
             used += m->quotes->quotes[q].status == TCO_QUOTE_USED;
         tco_strbuf note = {0};
-        tco_strbuf_printf(&note, "Priced from vendor quotes valid on %s: %zu used (Quotes sheet).", asof, used);
+        tco_strbuf_printf(&note, "Priced from vendor quotes valid on %s: %zu used (Quotes sheet), from ", asof, used);
+        /* The files read, in the order given (a long list: the first few and a count). */
+        size_t listed = 0;
+        for (size_t f = 0; f < m->quotes->n_files; f++)
+            if (listed < 8 && note.len + strlen(m->quotes->files[f]) < 2000)
+                tco_strbuf_printf(&note, "%s%s", listed++ ? ", " : "", m->quotes->files[f]);
+        if (listed < m->quotes->n_files)
+            tco_strbuf_printf(&note, " and %zu more file%s", m->quotes->n_files - listed,
+                              m->quotes->n_files - listed == 1 ? "" : "s");
+        tco_strbuf_append(&note, ".");
         row++;
         write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
         tco_strbuf_free(&note);

@@ -785,5 +785,20 @@ assert o["train_run_cost_with_capital"]["reason"] == "n.a.: no training time or 
 assert o["cost_per_million_tokens_with_capital"]["reason"] == "n.a.: no tokens served"
 PY2
 
+# ---- Issue 11 §10: no run replaces another's workbook ----
+mkdir "$T/names"
+(cd "$T/names" && "$TCO" --root "$SRC" --scenario cluster32 >/dev/null 2>&1) && ok || bad "plain run failed"
+cp "$T/names/out/cluster32.xlsx" "$T/names/plain.xlsx"
+(cd "$T/names" && "$TCO" --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 >"$T/out" 2>&1) && ok || bad "quotes run failed"
+expect_out "Workbook: out/cluster32-quotes.xlsx"
+(cd "$T/names" && "$TCO" --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --set facility.pue=1.2 >"$T/out" 2>&1) && ok || bad "quotes what-if failed"
+expect_out "Workbook: out/cluster32-quotes-whatif.xlsx"
+(cd "$T/names" && "$TCO" --root "$SRC" --compare team,team-ds4 --set facility.pue=1.2 >"$T/out" 2>&1) && ok || bad "compare what-if failed"
+expect_out "Workbook: out/team-vs-team-ds4-whatif.xlsx"
+cmp -s "$T/names/plain.xlsx" "$T/names/out/cluster32.xlsx" && ok || bad "a quotes or what-if run replaced out/cluster32.xlsx"
+# The Summary says what went in: the quote file and the as-of date.
+member "$T/names/out/cluster32-quotes.xlsx" xl/sharedStrings.xml | grep -qF "Priced from vendor quotes valid on 2026-11-30: 6 used (Quotes sheet), from $SRC/pricing/example-quotes.csv." \
+    && ok || bad "the Summary does not name the quote file and date"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
