@@ -47,6 +47,7 @@ static const struct {
     [TCO_FN_ISTEXT] = {"ISTEXT", 1, 1},
     [TCO_FN_INDEX] = {"INDEX", 2, 2},
     [TCO_FN_MATCH] = {"MATCH", 3, 3},
+    [TCO_FN_IRR] = {"IRR", 1, 1},
     [TCO_FN_CUMSUM] = {"CUMSUM", 1, 1},
 };
 
@@ -287,7 +288,7 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
         if (ps->err == TCO_OK)
             ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
                                    "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
-                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH CUMSUM",
+                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH IRR CUMSUM",
                                    ps->where, col_of(ps, start), (int)len, start);
         return NULL;
     }
@@ -616,7 +617,7 @@ bool tco_formula_vector_arg(const tco_node *node, size_t i)
     if (node->kind != TCO_NODE_CALL || i >= node->nargs || node->args[i]->kind != TCO_NODE_NAME)
         return false;
     return tco_formula_is_aggregate(node) || (node->func == TCO_FN_INDEX && i == 0) ||
-           (node->func == TCO_FN_MATCH && i == 1);
+           (node->func == TCO_FN_MATCH && i == 1) || node->func == TCO_FN_IRR;
 }
 
 static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
@@ -856,7 +857,86 @@ static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *do
     return finite_or_error(ev, n, out);
 }
 
-/* INDEX(v, n) and MATCH(x, v, 0) over a per-tier (or per-year) name v. */
+/* Net present value of @p f[0..n) at rate @p r (f[0] undiscounted), and its derivative. */
+static void npv_and_slope(const double *f, size_t n, double r, double *npv, double *slope)
+{
+    double v = 0, d = 0, x = 1 / (1 + r), p = 1; /* p = (1+r)^-k */
+    for (size_t k = 0; k < n; k++) {
+        v += f[k] * p;
+        d -= (double)k * f[k] * p * x;
+        p *= x;
+    }
+    *npv = v;
+    *slope = d;
+}
+
+/* IRR(v) of a per-year line.  With flows that turn from negative to positive exactly once the NPV
+ * falls from positive to negative as the rate rises past a unique root above -100%, so bisection
+ * on a bracket followed by Newton's method finds the one rate Excel, LibreOffice and Gnumeric all
+ * converge to; any other pattern is refused (their answers then depend on the starting guess). */
+static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    const tco_node *vec = n->args[0];
+    const double *f = NULL;
+    size_t count = 0;
+    tco_error e;
+    if (vec->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->vector == NULL ||
+        (e = ev->env->vector(ev->env->ctx, vec, &f, &count, ev->diag)) != TCO_OK || count < 2)
+        return eval_error(ev, n, "IRR takes the name of a per-year line");
+    size_t changes = 0;
+    bool seen_pos = false, seen_neg = false;
+    for (size_t k = 0; k < count; k++) {
+        if (f[k] < 0 && seen_pos)
+            changes += 2; /* negative after positive: more than one root is possible */
+        if (f[k] > 0 && seen_neg && !seen_pos)
+            changes++;
+        seen_pos |= f[k] > 0;
+        seen_neg |= f[k] < 0;
+    }
+    if (changes != 1)
+        return eval_error(ev, n, "IRR needs flows that turn from negative to positive exactly once (#NUM!); test "
+                          "that before calling it");
+    /* Bracket the root: NPV(lo) > 0 > NPV(hi). */
+    double lo = -0.99, hi = 1, v, d;
+    for (int i = 0; i < 200; i++) {
+        npv_and_slope(f, count, hi, &v, &d);
+        if (v < 0)
+            break;
+        lo = hi;
+        hi = hi * 2 + 1;
+    }
+    npv_and_slope(f, count, lo, &v, &d);
+    double vh;
+    npv_and_slope(f, count, hi, &vh, &d);
+    if (!(v > 0 && vh < 0))
+        return eval_error(ev, n, "IRR found no rate between -99% and the largest it tries (#NUM!)");
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(lo)); i++) {
+        double mid = (lo + hi) / 2;
+        npv_and_slope(f, count, mid, &v, &d);
+        if (v > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double r = (lo + hi) / 2;
+    for (int i = 0; i < 8; i++) { /* polish to the last bits, as the applications' Newton steps do */
+        npv_and_slope(f, count, r, &v, &d);
+        if (d == 0 || !isfinite(v))
+            break;
+        double next = r - v / d;
+        if (!isfinite(next) || next <= -1)
+            break;
+        if (next == r)
+            break;
+        r = next;
+    }
+    out->number = r;
+    out->is_bool = false;
+    out->text = NULL;
+    return finite_or_error(ev, n, out);
+}
+
+/* INDEX(v, n) and MATCH(x, v, 0) over a per-tier name v. */
 static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *out)
 {
     bool index = n->func == TCO_FN_INDEX;
@@ -994,6 +1074,8 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         return TCO_OK;
     case TCO_FN_INDEX: case TCO_FN_MATCH:
         return eval_lookup(ev, n, out);
+    case TCO_FN_IRR:
+        return eval_irr(ev, n, out);
     case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
         tco_value digits;
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)

@@ -14,7 +14,7 @@
  *       ^                        power, left-associative as in Excel
  *       unary -  unary +         negation binds before ^: -2^2 = 4 (Excel)
  *   - parentheses and function calls: SUM MIN MAX ROUND ROUNDUP ROUNDDOWN IF
- *     AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH, and CUMSUM(x) (running total of a per-year line, written
+ *     AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH IRR, and CUMSUM(x) (running total of a per-year line, written
  *     as SUM over the row from Year 1).  SUM, MIN or MAX with one argument that is a per-year or
  *     per-tier name aggregates the whole row or column (the workbook shows a
  *     range, e.g. MAX('Inputs'!$D$40:$D$49)); anywhere else such a name means
@@ -101,6 +101,9 @@ typedef enum tco_func {
     TCO_FN_INDEX,     /**< INDEX(v, n): the n-th (1-based) value of the per-tier name v (number or text) */
     TCO_FN_MATCH,     /**< MATCH(x, v, 0): the 1-based position of the text x in the per-tier name v, exact
                            match only (case-insensitively, no wildcards); not found is an error (#N/A) */
+    TCO_FN_IRR,       /**< IRR(v): the internal rate of return of the per-year line v (one value per year,
+                           the first undiscounted), for flows that change sign exactly once, from negative
+                           to positive (then the rate is unique); anything else is an error (#NUM!) */
     TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
                            year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
                            application ever sees the name CUMSUM */
@@ -260,7 +263,7 @@ bool tco_formula_is_aggregate(const tco_node *call);
 /**
  * True if argument @p i of @p node stands for a whole row or column when it is a
  * per-year or per-tier name: the only argument of SUM/MIN/MAX, the first of
- * INDEX and the second of MATCH (the workbook prints a range there).
+ * INDEX, the second of MATCH and the only one of IRR (the workbook prints a range there).
  */
 bool tco_formula_vector_arg(const tco_node *node, size_t i);
 

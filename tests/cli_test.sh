@@ -800,5 +800,28 @@ cmp -s "$T/names/plain.xlsx" "$T/names/out/cluster32.xlsx" && ok || bad "a quote
 member "$T/names/out/cluster32-quotes.xlsx" xl/sharedStrings.xml | grep -qF "Priced from vendor quotes valid on 2026-11-30: 6 used (Quotes sheet), from $SRC/pricing/example-quotes.csv." \
     && ok || bad "the Summary does not name the quote file and date"
 
+# ---- Issue 11 §1: IRR of owning against renting, and the discounted payback ----
+# cluster32: renting 252,288 GPU-hours a year at 16 CNY = 4,036,608 CNY against 722,053.896 CNY of opex
+# saves 3,314,554.104 CNY a year after 5,449,050 CNY in Year 0. The IRR r solves
+# -5,449,050 + 3,314,554.104 x (1/(1+r) + 1/(1+r)^2 + 1/(1+r)^3) = 0. Discounted at 8%, the saving
+# is -2,380,018.42 after Year 1 and +461,677.48 after Year 2: payback 12 x (1 + (2,841,695.91 -
+# 461,677.48) / 2,841,695.91) = 22.05 months, beside the simple 19.73.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/irr.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "cluster32: wrong IRR or discounted payback"
+import json, math, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+r = o["irr_own_vs_rent"]["value"]
+s = 4036608 - 722053.896
+assert math.isclose(s, 3314554.104, rel_tol=1e-12)
+assert abs(-5449050 + s * sum((1 + r) ** -k for k in (1, 2, 3))) < 1e-6, r
+ds2 = s / 1.08 ** 2
+cum2 = -5449050 + s / 1.08 + ds2
+assert math.isclose(o["discounted_payback_months"]["value"], 12 * (1 + (ds2 - cum2) / ds2), rel_tol=1e-12)
+assert abs(o["discounted_payback_months"]["value"] - 22.05) < 0.005
+PY
+# team: renting costs less every year, so there is no IRR and no payback.
+run 0 --root "$SRC" --scenario team --out "$T/irr2.xlsx" --format json
+python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outputs"]; assert o["irr_own_vs_rent"]["value"] is None and o["irr_own_vs_rent"]["reason"].startswith("n.a.") and o["discounted_payback_months"]["reason"] == "never within the period", o["irr_own_vs_rent"]' "$T/out" && ok || bad "team: an IRR or payback where owning never repays"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
