@@ -719,6 +719,10 @@ PY
 # Shares that pay only 90% of the capex within the period fail the cash-flow check, with a warning.
 run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --set finance.delivery_share=0.6 --out "$T/ms2.xlsx"
 expect_err "the payment milestones pay 4,904,145 of 5,449,050 CNY of capex within the period"
+# Shares adding up to 130% fail their own check and say so.
+run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --out "$T/ms3.xlsx" --format json
+expect_err "the payment milestone shares add up to 130.0%, not 100%"
+python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outputs"]; assert o["check_milestones"]["value"] == 0 and o["checks_ok"]["value"] == 0' "$T/out" && ok || bad "milestones of 130% pass the checks"
 # Mid-period discounting: Year N's opex is discounted N - 0.5 years; Year 0 stays undiscounted.
 run 0 --root "$SRC" --scenario cluster32 --set finance.discount_timing=mid --out "$T/mid.xlsx" --format json
 python3 -c 'import json, math, sys; d = json.load(open(sys.argv[1])); o = 722053.896; assert math.isclose(d["outputs"]["npv_cost"]["value"], 5449050 + o * (1.08 ** -0.5 + 1.08 ** -1.5 + 1.08 ** -2.5), rel_tol=1e-12)' "$T/out" && ok || bad "mid-period discounting: wrong NPV"
