@@ -827,5 +827,19 @@ PY
 run 0 --root "$SRC" --scenario team --out "$T/irr2.xlsx" --format json
 python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outputs"]; assert o["irr_own_vs_rent"]["value"] is None and o["irr_own_vs_rent"]["reason"].startswith("n.a.") and o["discounted_payback_months"]["reason"] == "never within the period", o["irr_own_vs_rent"]' "$T/out" && ok || bad "team: an IRR or payback where owning never repays"
 
+# ---- Issue 11 §2: import duty, part of the cost and of the VAT base ----
+# 10% on D-M cards and 5% on hosts: card capex 32 x 95,000 x 1.1 = 3,344,000; hosts 4 x 200,000 x 1.05 =
+# 840,000; the TCO rises by 344,000 of capex and 5% support on it for 3 years (51,600) = 395,600 CNY;
+# the import VAT (13%) is paid on the duty too: 344,000 x 0.13 = 44,720 more in Year 0, recovered.
+run 0 --root "$SRC" --scenario cluster32 --set D-M.import_duty=0.1 --set host.import_duty=0.05 --out "$T/duty.xlsx" --format json
+python3 - "$T/out" <<'PY' && ok || bad "import duty: wrong figures"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"]
+assert o["card_capex"]["value"] == 3344000 and o["host_capex"]["value"] == 840000
+assert math.isclose(d["tco"], 7615211.688 + 395600, rel_tol=1e-12)
+assert math.isclose(d["cash_flow"]["vat_paid"][0], (5449050 + 344000) * 0.13, rel_tol=1e-12)
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
