@@ -708,6 +708,18 @@ static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...)
     tco_strbuf_free(&one);
 }
 
+/* Where a value came from, for messages: "--set ARG" when a --set gave it, else "FILE [SHOWN] KEY"
+ * (@p sec is the section looked up, @p shown the section as the message names it). */
+static void value_place(loader *ld, const tco_ini *src, const char *sec, const char *shown, const char *key,
+                        char *out, size_t size)
+{
+    int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
+    if (ov >= 0)
+        snprintf(out, size, "--set %s", ld->overrides[ov].arg);
+    else
+        snprintf(out, size, "%s [%s] %s", src->path, shown, key);
+}
+
 static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
 {
     const tco_ini *t = &ld->template_ini;
@@ -770,12 +782,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         }
         if (e == TCO_OK) {
             /* A --set is named as itself, as for a scalar input: the scenario file has no such section. */
-            int ov = src == &ld->scenario ? override_of(ld, row, key) : -1;
             char place[700];
-            if (ov >= 0)
-                snprintf(place, sizeof place, "--set %s", ld->overrides[ov].arg);
-            else
-                snprintf(place, sizeof place, "%s [%s] %s", src->path, row, key);
+            value_place(ld, src, row, row, key, place, sizeof place);
             e = input_value(ld, it, place, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
         }
     }
@@ -933,10 +941,7 @@ static tco_error load_input(loader *ld, const char *section)
     }
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     char place[700];
-    if (ov >= 0)
-        snprintf(place, sizeof place, "--set %s", ld->overrides[ov].arg);
-    else
-        snprintf(place, sizeof place, "%s [%s] %s", src->path, shown, key);
+    value_place(ld, src, sec, shown, key, place, sizeof place);
     if ((e = input_value(ld, it, place, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
         return e;
     /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
@@ -1311,6 +1316,17 @@ typedef struct eval_ctx {
     int tier; /* 0-based tier row in a per-tier formula, else -1 */
 } eval_ctx;
 
+/* Row @p r of a per-tier item (a tier input, line or the tier codes) into *@p v: text or a number. */
+static void tier_row_value(const tco_model *m, const tco_item *it, int r, tco_value *v)
+{
+    if (it->kind == TCO_ITEM_TIER_CODE)
+        v->text = m->tier_names[r];
+    else if (it->tier_texts)
+        v->text = it->tier_texts[r];
+    else
+        v->number = it->tiers[r];
+}
+
 static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_diag *diag)
 {
     (void)diag;
@@ -1322,13 +1338,9 @@ static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_d
     switch (it->kind) {
     case TCO_ITEM_YEARLY: v->number = it->years[ec->year]; break;
     case TCO_ITEM_YEAR_INDEX: v->number = ec->m->first_year + ec->year; break;
-    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
-        if (it->tier_texts)
-            v->text = it->tier_texts[ec->tier];
-        else
-            v->number = it->tiers[ec->tier];
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        tier_row_value(ec->m, it, ec->tier, v);
         break;
-    case TCO_ITEM_TIER_CODE: v->text = ec->m->tier_names[ec->tier]; break;
     default:
         if (it->text)
             v->text = it->text;
@@ -1370,12 +1382,7 @@ static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_val
     *count = item_dim(it) == 2 ? (size_t)ec->m->n_tiers : 0;
     if (k >= *count)
         return TCO_OK;
-    if (it->kind == TCO_ITEM_TIER_CODE)
-        v->text = ec->m->tier_names[k];
-    else if (it->tier_texts)
-        v->text = it->tier_texts[k];
-    else
-        v->number = it->tiers[k];
+    tier_row_value(ec->m, it, (int)k, v);
     return TCO_OK;
 }
 
