@@ -840,6 +840,123 @@ assert o["card_capex"]["value"] == 3344000 and o["host_capex"]["value"] == 84000
 assert math.isclose(d["tco"], 7615211.688 + 395600, rel_tol=1e-12)
 assert math.isclose(d["cash_flow"]["vat_paid"][0], (5449050 + 344000) * 0.13, rel_tol=1e-12)
 PY
+# ---- Issue 11 §3: depreciation methods, salvage, the schedule past the period, the P&L view ----
+# cluster32: capex C = 5,449,050, book life L = 5, period N = 3, salvage 5%: salvage value
+# 0.05 x C = 272,452.5, depreciable base 0.95 x C = 5,176,597.5.
+# Straight line (the default): 5,176,597.5 / 5 = 1,035,319.5 a year in Years 1-3 (Year 0 none);
+#   book value after 3 years C - 3 x 1,035,319.5 = 2,343,091.5; 2 x 1,035,319.5 = 2,070,639 to come.
+# P&L: 1,035,319.5 + opex 722,053.896 = 1,757,373.396 a year; the cash TCO stays 7,615,211.688.
+run 0 --root "$SRC" --scenario cluster32 --format json --out "$T/dsl.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 straight-line depreciation with 5% salvage"
+import json, sys
+j = json.load(open(sys.argv[1]))
+o = j["outputs"]
+v = lambda k: o[k]["value"]
+y = lambda k: o[k]["by_year"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+assert j["inputs"]["depreciation_method"]["value"] == "straight_line"
+assert j["inputs"]["salvage_rate"]["value"] == 0.05
+assert near(v("depreciable_base"), 5176597.5) and near(v("salvage_value"), 272452.5)
+assert [near(a, b) for a, b in zip(y("depreciation"), [0, 1035319.5, 1035319.5, 1035319.5])] == [True] * 4, y("depreciation")
+assert near(v("residual_value"), 5449050 - 3 * 1035319.5) and near(v("residual_value"), 2343091.5)
+assert near(y("book_value")[3], 2343091.5) and near(y("book_value")[0], 5449050)
+assert near(v("depreciation_after_period"), 2 * 1035319.5)
+assert near(v("book_value_end_of_life"), 272452.5)
+assert v("book_life_note").startswith("the book life runs past the analysis period")
+assert near(y("annual_cost_charged")[1], 1757373.396) and y("annual_cost_charged")[0] == 0
+assert near(v("tco"), 7615211.688)  # depreciation never enters the cash TCO
+PY2
+# Sum of the years' digits: 1 + 2 + 3 + 4 + 5 = 15: 5,176,597.5 x 5/15 = 1,725,532.5, x 4/15 = 1,380,426,
+# x 3/15 = 1,035,319.5; book value C - 12/15 x base = 5,449,050 - 4,141,278 = 1,307,772; to come
+# (2 + 1)/15 x base = 1,035,319.5.
+run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=sum_of_years --format json --out "$T/dsy.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 sum-of-the-years'-digits depreciation"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+base = 5449050 * 0.95
+d = o["depreciation"]["by_year"]
+assert near(d[1], base * 5 / 15) and near(d[2], base * 4 / 15) and near(d[3], base * 3 / 15), d
+assert near(d[1], 1725532.5) and near(d[2], 1380426) and near(d[3], 1035319.5), d
+assert near(v("residual_value"), 1307772) and near(v("depreciation_after_period"), 1035319.5)
+assert near(v("book_value_end_of_life"), 272452.5) and near(v("tco"), 7615211.688)
+PY2
+# Double declining balance, rate 2/5 = 40% of the opening book value:
+#   Year 1 0.4 x 5,449,050 = 2,179,620 (book value 3,269,430), Year 2 0.4 x 3,269,430 = 1,307,772
+#   (1,961,658), Year 3 0.4 x 1,961,658 = 784,663.2 (1,176,994.8 = residual_value).
+#   Year 4: straight line over the 2 years left (1,176,994.8 - 272,452.5) / 2 = 452,271.15 is less
+#   than 0.4 x 1,176,994.8 = 470,797.92: no switch, 470,797.92 (706,196.88). Year 5: (706,196.88
+#   - 272,452.5) / 1 = 433,744.38 beats 0.4 x 706,196.88 = 282,478.752: switch, ends on the salvage.
+#   After the period: 470,797.92 + 433,744.38 = 904,542.3 = 1,176,994.8 - 272,452.5.
+run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --format json --out "$T/ddb.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 double declining balance"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+d = o["depreciation"]["by_year"]
+assert near(d[1], 2179620) and near(d[2], 1307772) and near(d[3], 784663.2), d
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0]
+assert near(v("residual_value"), 1176994.8) and near(v("depreciation_after_period"), 904542.3)
+assert near(v("book_value_end_of_life"), 272452.5) and near(v("tco"), 7615211.688)
+PY2
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB workbook: $(tail -3 "$T/rc")"; fi
+# The same over 5 years, whole schedule on the Cash flow sheet: Years 4 and 5 = 470,797.92 and
+# 433,744.38 (switch flag 1 in Year 5 only), the book value ends on 272,452.5, nothing after.
+run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --set scenario.years=5 --format json --out "$T/ddb5.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 DDB over 5 years"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+d = o["depreciation"]["by_year"]
+assert near(d[4], 470797.92) and near(d[5], 433744.38), d
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 0, 1]
+assert near(o["depreciation"]["total"], 5176597.5) and near(o["book_value"]["by_year"][5], 272452.5)
+assert near(v("residual_value"), 272452.5) and abs(v("depreciation_after_period")) < 1e-6
+assert v("book_life_note").startswith("the book life ends within the analysis period")
+PY2
+# Salvage 0: straight line 5,449,050 / 5 = 1,089,810 a year, book value after 3 years
+# 5,449,050 x 2/5 = 2,179,620, end of the book life 0.
+run 0 --root "$SRC" --scenario cluster32 --set finance.salvage_rate=0 --format json --out "$T/ds0.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 straight line, salvage 0"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+v = lambda k: o[k]["value"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+assert near(o["depreciation"]["by_year"][2], 1089810) and near(v("residual_value"), 2179620)
+assert near(v("depreciation_after_period"), 2179620) and abs(v("book_value_end_of_life")) < 1e-6
+PY2
+# DDB, salvage 0, over 5 years: Years 1-3 as above; Year 4 the straight line 1,176,994.8 / 2 =
+# 588,497.4 beats 0.4 x 1,176,994.8 = 470,797.92: switch in Year 4, 588,497.4 in Years 4 and 5,
+# book value 0 at the end (the switch charge is set in Year 4 only).
+run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --set finance.salvage_rate=0 --set scenario.years=5 --format json --out "$T/ddb50.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 DDB with the switch in Year 4, salvage 0"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+d = o["depreciation"]["by_year"]
+assert near(d[1], 2179620) and near(d[3], 784663.2) and near(d[4], 588497.4) and near(d[5], 588497.4), d
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 1, 1]
+assert near(o["ddb_switch_charge"]["by_year"][4], 588497.4) and o["ddb_switch_charge"]["by_year"][5] == 0
+assert abs(o["residual_value"]["value"]) < 1e-6 and near(o["depreciation"]["total"], 5449050)
+PY2
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb50.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB switch workbook: $(tail -3 "$T/rc")"; fi
+# VAT not deductible: the P&L adds the opex VAT, 327,313.896 x 13% + 214,740 x 6% = 55,435.20648
+# a year: 1,757,373.396 + 55,435.20648 = 1,812,808.60248; depreciation is unchanged.
+run 0 --root "$SRC" --scenario cluster32 --set tax.vat_deductible=no --format json --out "$T/dvat.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 P&L with VAT not deductible"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+assert near(o["opex_vat_charged"]["by_year"][1], 327313.896 * 0.13 + 214740 * 0.06)
+assert near(o["annual_cost_charged"]["by_year"][3], 1812808.60248)
+assert near(o["depreciation"]["by_year"][1], 1035319.5)
+PY2
+# A method that is not one of the three is refused.
+run 65 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=units_of_production --out "$T/dbad.xlsx"
+expect_err "expected one of straight_line, declining_balance, sum_of_years"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
