@@ -1,7 +1,7 @@
 /*
  * main.c - the `tco` command line.
  *
- *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR]
+ *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR] [--currency CODE]
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -45,6 +45,7 @@
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
+    "           [--currency CODE]\n"
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
@@ -75,6 +76,10 @@ static const char usage_text[] =
     "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
     "                        checked like the file; repeatable; with --quotes,\n"
     "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini)\n"
+    "      --currency CODE   report in CODE (USD, EUR, ...: a rate in pricing/fx.ini;\n"
+    "                        default [finance] currency, CNY): every money figure\n"
+    "                        is the catalog's CNY over the live input fx_report;\n"
+    "                        default workbook out/NAME-usd.xlsx\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
@@ -90,6 +95,7 @@ static const char usage_text[] =
     "  tco --scenario all                       every scenario in scenarios/\n"
     "  tco --compare compare-team70b            3x W-B against 2x D-M for a 70B model\n"
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
+    "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
@@ -583,10 +589,12 @@ static tco_error price_and_report(const char *root, tco_model *m, const quote_op
 {
     const char *where;
     files_currency(m, files_code, &where);
+    const char *basis = strstr(where, ": "); /* "FILE [finance] currency: basis": the place alone */
+    int place = basis ? (int)(basis - where) : (int)strlen(where);
     if (files_code[0] == '\0') {
         int i = tco_model_find(m, "currency");
-        return tco_diag_set(d, TCO_ERR_INI, "%s: expected a currency code of three letters (CNY, USD, ...), found "
-                            "'%.40s'", where, m->items[i].text);
+        return tco_diag_set(d, TCO_ERR_INI, "%.*s: expected a currency code of three letters (CNY, USD, ...), found "
+                            "'%.40s'", place, where, m->items[i].text);
     }
     snprintf(code, 4, "%s", q->currency ? q->currency : files_code);
     bool fx_needed = q->n > 0 || q->n_fx_sets > 0 || strcmp(code, "CNY") != 0;
@@ -607,8 +615,8 @@ static tco_error price_and_report(const char *root, tco_model *m, const quote_op
                 e = tco_diag_set(d, TCO_ERR_USAGE, "--currency %s: no exchange rate for it in %s; expected %s%s"
                                  "\nTry 'tco --help'.", code, fx->path, fx->reporting, tco_strbuf_str(&known));
             else
-                e = tco_diag_set(d, TCO_ERR_INI, "%s: no exchange rate for currency %s in %s; expected %s%s", where,
-                                 code, fx->path, fx->reporting, tco_strbuf_str(&known));
+                e = tco_diag_set(d, TCO_ERR_INI, "%.*s: no exchange rate for currency %s in %s; expected %s%s", place,
+                                 where, code, fx->path, fx->reporting, tco_strbuf_str(&known));
             tco_strbuf_free(&known);
             return e;
         }

@@ -427,10 +427,13 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
         return e;
     }
     int cur = tco_model_find(m, "currency");
-    if (cur >= 0 && m->items[cur].kind == TCO_ITEM_INPUT && m->items[cur].text && given_by) {
+    if (cur >= 0 && m->items[cur].kind == TCO_ITEM_INPUT && m->items[cur].text &&
+        (given_by || strcmp(m->items[cur].text, up) != 0)) { /* the code as chosen, in upper case */
         tco_item *it = &m->items[cur];
         tco_strbuf src = {0};
-        tco_strbuf_printf(&src, "chosen by %s, the files say %s: %s", given_by, it->text, it->source);
+        if (given_by)
+            tco_strbuf_printf(&src, "chosen by %s, the files say %s: ", given_by, it->text);
+        tco_strbuf_append(&src, it->source);
         char *text = tco_strdup(up), *source = tco_strbuf_take(&src);
         if (text == NULL || source == NULL) {
             free(text);

@@ -367,7 +367,7 @@ def cmd_live(a):
                 bad += 1
             else:
                 print(f"{name}: {before[name]!r} -> {after!r} ({who}), moved by {got!r} as expected")
-    print(f"{a.name} {before.get(a.name)!r} -> {value!r}: {moved} values moved ({', '.join(recalculated)})")
+    print(f"{a.name} {before.get(a.name)!r} -> {typed!r}: {moved} values moved ({', '.join(recalculated)})")
     print(f"{checked - bad} passed, {bad} failed")
     return 1 if bad else 0
 
