@@ -1,7 +1,7 @@
 /*
  * main.c - the `tco` command line.
  *
- *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR]
+ *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR] [--currency CODE]
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -45,6 +45,7 @@
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
+    "           [--currency CODE]\n"
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv...\n"
     "       tco --list\n"
@@ -75,6 +76,10 @@ static const char usage_text[] =
     "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
     "                        checked like the file; repeatable; with --quotes,\n"
     "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini)\n"
+    "      --currency CODE   report in CODE (USD, EUR, ...: a rate in pricing/fx.ini;\n"
+    "                        default [finance] currency, CNY): every money figure\n"
+    "                        is the catalog's CNY over the live input fx_report;\n"
+    "                        default workbook out/NAME-usd.xlsx\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
@@ -90,6 +95,7 @@ static const char usage_text[] =
     "  tco --scenario all                       every scenario in scenarios/\n"
     "  tco --compare compare-team70b            3x W-B against 2x D-M for a 70B model\n"
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
+    "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
@@ -357,6 +363,8 @@ typedef struct quote_opts {
     /* --set fx.CODE=RATE: exchange rates, replacing pricing/fx.ini's before quotes are read */
     tco_override fx_sets[TCO_MAX_SETS];
     size_t n_fx_sets;
+    /* --currency CODE (upper case), or NULL: the scenario's [finance] currency, else CNY */
+    const char *currency;
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
@@ -456,9 +464,8 @@ static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
     return warning;
 }
 
-/* Read the quote files and price the model from them. */
-static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
-                              tco_diag *d)
+/* Load pricing/fx.ini with the run's --set fx.CODE rates. */
+static tco_error load_fx(const char *root, const quote_opts *q, tco_fx *fx, tco_diag *d)
 {
     char *fx_path = tco_path_join(root, "pricing/fx.ini");
     if (fx_path == NULL)
@@ -468,11 +475,19 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     if (e != TCO_OK)
         return e;
     if (strcmp(fx->reporting, "CNY") != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: only CNY is supported as the reporting currency, "
-                            "found %s", fx->path, fx->reporting);
+        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: the catalog's prices are in CNY, so its rates must "
+                            "be CNY per unit (reporting = CNY), found %s", fx->path, fx->reporting);
     for (size_t i = 0; i < q->n_fx_sets; i++)
         if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
             return e;
+    return TCO_OK;
+}
+
+/* Read the quote files and price the model from them (@p fx loaded by load_fx()). */
+static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
+                              tco_diag *d)
+{
+    tco_error e = TCO_OK;
     keep_ctx k = {.m = m, .as_of = q->as_of};
     /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
     size_t slots = 0;
@@ -539,11 +554,81 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
     return e;
 }
 
-/* The default workbook name's suffix for a run whose inputs are not the scenario files alone. */
-static const char *run_suffix(const quote_opts *quotes)
+/* The default workbook name's suffix for a run whose inputs are not the scenario files alone
+ * (-usd when --currency USD is not the files' currency). */
+static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[32])
 {
     bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
-    return quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "";
+    snprintf(buf, 32, "%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "");
+    if (strcmp(code, files_code) != 0) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, 32 - n, "-%c%c%c", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
+                 tolower((unsigned char)code[2]));
+    }
+    return buf;
+}
+
+/* The currency the scenario files choose: the template's text input `currency` ([finance] currency,
+ * pricing/site.ini's default), upper case, else CNY; "" (and the input's source in @p where) when it
+ * is not three letters. */
+static void files_currency(const tco_model *m, char code[4], const char **where)
+{
+    int i = tco_model_find(m, "currency");
+    const char *t = i >= 0 && m->items[i].kind == TCO_ITEM_INPUT && m->items[i].text ? m->items[i].text : "CNY";
+    *where = i >= 0 ? m->items[i].source : "currency";
+    code[0] = '\0';
+    if (strlen(t) == 3 && isalpha((unsigned char)t[0]) && isalpha((unsigned char)t[1]) && isalpha((unsigned char)t[2]))
+        for (int c = 0; c < 4; c++)
+            code[c] = (char)toupper((unsigned char)t[c]);
+}
+
+/* Price @p m from the run's quotes and report it in the run's currency (--currency, else the files'),
+ * loading pricing/fx.ini when either needs it.  Sets @p code and @p files_code (the files' currency). */
+static tco_error price_and_report(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set,
+                                  tco_fx *fx, char code[4], char files_code[4], tco_diag *d)
+{
+    const char *where;
+    files_currency(m, files_code, &where);
+    const char *basis = strstr(where, ": "); /* "FILE [finance] currency: basis": the place alone */
+    int place = basis ? (int)(basis - where) : (int)strlen(where);
+    if (files_code[0] == '\0') {
+        int i = tco_model_find(m, "currency");
+        return tco_diag_set(d, TCO_ERR_INI, "%.*s: expected a currency code of three letters (CNY, USD, ...), found "
+                            "'%.40s'", place, where, m->items[i].text);
+    }
+    snprintf(code, 4, "%s", q->currency ? q->currency : files_code);
+    bool fx_needed = q->n > 0 || q->n_fx_sets > 0 || strcmp(code, "CNY") != 0;
+    /* Without quotes, a --set rate can only be the reporting currency's. */
+    for (size_t i = 0; q->n == 0 && i < q->n_fx_sets; i++)
+        if (strcasecmp(q->fx_sets[i].key, code) != 0)
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: exchange rates convert vendor quotes (give --quotes "
+                                "FILE.csv) and the reporting currency (here %s)\nTry 'tco --help'.",
+                                q->fx_sets[i].arg, code);
+    tco_error e = fx_needed ? load_fx(root, q, fx, d) : TCO_OK;
+    if (e == TCO_OK && fx_needed && strcmp(code, fx->reporting) != 0) {
+        double rate;
+        if (!tco_fx_rate(fx, code, &rate)) {
+            tco_strbuf known = {0};
+            for (size_t k = 0; k < fx->n; k++)
+                tco_strbuf_printf(&known, ", %s", fx->codes[k]);
+            if (q->currency)
+                e = tco_diag_set(d, TCO_ERR_USAGE, "--currency %s: no exchange rate for it in %s; expected %s%s"
+                                 "\nTry 'tco --help'.", code, fx->path, fx->reporting, tco_strbuf_str(&known));
+            else
+                e = tco_diag_set(d, TCO_ERR_INI, "%.*s: no exchange rate for currency %s in %s; expected %s%s", place,
+                                 where, code, fx->path, fx->reporting, tco_strbuf_str(&known));
+            tco_strbuf_free(&known);
+            return e;
+        }
+        snprintf(fx->report, sizeof fx->report, "%s", code);
+    }
+    if (e == TCO_OK && q->n > 0)
+        e = apply_quotes(root, m, q, set, fx, d);
+    char given[32];
+    snprintf(given, sizeof given, "--currency %s", code);
+    if (e == TCO_OK && fx_needed)
+        e = tco_model_set_currency(m, code, fx, q->currency ? given : NULL, d);
+    return e;
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
@@ -561,29 +646,33 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     free(spath);
     tco_quote_set set = {0};
     tco_fx fx = {0};
-    if (quotes->n > 0 && apply_quotes(root, m, quotes, &set, &fx, &d) != TCO_OK) {
+    char code[4], files_code[4], suffix[32];
+    if (price_and_report(root, m, quotes, &set, &fx, code, files_code, &d) != TCO_OK) {
         tco_model_free(m);
         tco_quotes_free(&set);
         tco_fx_free(&fx);
         return fail(&d);
     }
+    tco_workbook_options o = *wo;
+    o.currency = code;
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
     char *default_out = NULL;
     int rc = 0;
-    if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes), wo->force, &d) != TCO_OK)
+    if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix), wo->force,
+                    &d) != TCO_OK)
         rc = fail(&d);
-    else if (tco_workbook_write(m, out, wo, &d) != TCO_OK)
+    else if (tco_workbook_write(m, out, &o, &d) != TCO_OK)
         rc = fail(&d);
     if (rc == 0) {
         tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
         if (strcmp(format, "json") == 0)
-            tco_report_json(m, "CNY", out, stdout);
+            tco_report_json(m, code, out, stdout);
         else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
             tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
         else
-            tco_report_table(m, "CNY", out, stdout);
+            tco_report_table(m, code, out, stdout);
     }
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "tco: writing the summary to standard output failed\n");
@@ -706,13 +795,26 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     loaded opts[26];
     memset(opts, 0, sizeof opts);
     int rc = 0;
+    char code[4] = "CNY", files_code[4] = "CNY", suffix[32];
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = scenario_path(root, names[i], "--compare", file, &d);
+        char c_i[4], f_i[4];
         if (spath == NULL || tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &opts[i].m, &d) != TCO_OK ||
-            (quotes->n > 0 && apply_quotes(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, &d) != TCO_OK))
+            price_and_report(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, c_i, f_i, &d) != TCO_OK)
             rc = fail(&d);
+        else if (i > 0 && strcmp(c_i, code) != 0) {
+            tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
+                         "give --currency CODE", opts[0].m->scenario_name, code, opts[i].m->scenario_name, c_i);
+            rc = fail(&d);
+        } else {
+            memcpy(code, c_i, 4);
+            if (i == 0)
+                memcpy(files_code, f_i, 4);
+        }
         free(spath);
     }
+    tco_workbook_options o = *wo;
+    o.currency = code;
     for (int i = 1; i < n && rc == 0; i++)
         if (opts[i].m->n_years != opts[0].m->n_years || opts[i].m->n_periods != opts[0].m->n_periods) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
@@ -720,13 +822,14 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             rc = fail(&d);
         }
     char *default_out = NULL;
-    if (rc == 0 && prepare_out(&out, &default_out, stem, run_suffix(quotes), wo->force, &d) != TCO_OK)
+    if (rc == 0 && prepare_out(&out, &default_out, stem, run_suffix(quotes, code, files_code, suffix), wo->force, &d) !=
+                       TCO_OK)
         rc = fail(&d);
     if (rc == 0) {
         tco_model *models[26];
         for (int i = 0; i < n; i++)
             models[i] = opts[i].m;
-        if (tco_workbook_write_compare(models, (size_t)n, title, out, wo, &d) != TCO_OK)
+        if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK)
             rc = fail(&d);
     }
     for (int i = 0; rc == 0 && i < n; i++)
@@ -741,11 +844,11 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             else if (i && strncmp(format, "csv", 3) != 0)
                 fputs("\n", stdout);
             if (json)
-                tco_report_json(opts[i].m, "CNY", out, stdout);
+                tco_report_json(opts[i].m, code, out, stdout);
             else if (strncmp(format, "csv", 3) == 0)
                 tco_report_csv(opts[i].m, i == 0, stdout);
             else
-                tco_report_table(opts[i].m, "CNY", i + 1 == n ? out : NULL, stdout);
+                tco_report_table(opts[i].m, code, i + 1 == n ? out : NULL, stdout);
         }
         if (json)
             fputs("]\n", stdout);
@@ -933,7 +1036,7 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
         {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
         {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
-        {NULL, 0, NULL, 0},
+        {"currency", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
     };
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
@@ -950,6 +1053,20 @@ int main(int argc, char **argv)
             quotes.files[quotes.n++] = optarg;
             break;
         case 'F': force = true; break;
+        case 'C': {
+            static char currency[4];
+            size_t len = strlen(optarg);
+            bool ok = len == 3;
+            for (size_t i = 0; ok && i < 3; i++)
+                ok = isalpha((unsigned char)optarg[i]);
+            if (!ok)
+                return usage_error("--currency: expected a currency code of three letters (CNY, USD, EUR, ...), found "
+                                   "'%.40s'", optarg);
+            for (int i = 0; i < 4; i++)
+                currency[i] = (char)toupper((unsigned char)optarg[i]);
+            quotes.currency = currency;
+            break;
+        }
         case 'c': compare = optarg; break;
         case 'S': {
             if (quotes.n_sets + quotes.n_fx_sets == TCO_MAX_SETS)
@@ -1000,9 +1117,9 @@ int main(int argc, char **argv)
         return usage_error("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
     if (scenario != NULL && compare != NULL)
         return usage_error("%s", "--scenario and --compare do not go together");
-    if (quotes.n_fx_sets > 0 && quotes.n == 0)
-        return usage_error("--set %s: exchange rates convert vendor quotes only; give --quotes FILE.csv",
-                           quotes.fx_sets[0].arg);
+    if (quotes.n_fx_sets > 0 && quotes.n == 0 && quotes.currency && strcasecmp(quotes.fx_sets[0].key, quotes.currency))
+        return usage_error("--set %s: exchange rates convert vendor quotes (give --quotes FILE.csv) and the reporting "
+                           "currency (here %s)", quotes.fx_sets[0].arg, quotes.currency);
 
     size_t olen = out ? strlen(out) : 0;
     if (out && !is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)

@@ -145,6 +145,13 @@ typedef struct tco_item {
      *  formula over that quote's row of the Quotes sheet and its fx_ rate. */
     size_t quote_index;
     long *tier_quotes;
+    /** A money input (unit starting "CNY") of a model reported in another currency
+     *  (tco_model_set_currency()): its value in CNY as the files, --set or a quote gave it, and one
+     *  per tier row (base_tiers, per-tier inputs); value (tiers) is that over the fx_report input, and
+     *  the workbook writes the cell as the live formula =BASE/fx_report.  False otherwise. */
+    bool in_report;
+    double base_value;
+    double *base_tiers;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */
@@ -230,6 +237,8 @@ typedef struct tco_model {
     tco_name_index names;
     /** Allocated length of items (internal): it grows by doubling, not by one item per append. */
     size_t cap_items;
+    /** Reporting currency (tco_model_set_currency()): "" for the catalog's own, CNY; see tco_model_currency(). */
+    char currency[4];
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
@@ -326,6 +335,32 @@ tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco
  * Returns a heap array of heap strings (free each and the array).
  */
 tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag);
+
+/* ---- reporting currency (pricing.c) ---- */
+
+/** Name of the input holding the reporting currency's rate: CNY per unit (pricing/fx.ini). */
+#define TCO_FX_REPORT "fx_report"
+
+/** The model's reporting currency: "CNY" unless tco_model_set_currency() chose another. */
+const char *tco_model_currency(const tco_model *model);
+
+/** True if @p unit is a money unit of the catalog: "CNY" alone or followed by '/' ("CNY/yr"). */
+bool tco_unit_is_money(const char *unit);
+
+/**
+ * Report @p model in currency @p code (3 letters, case-insensitive; fx->reporting, CNY, or a code with
+ * a rate in @p fx, after its --set rates): every figure shown stays a template formula, and the
+ * money inputs are converted at their source.  For a code other than CNY this adds the input
+ * fx_report (TCO_FX_REPORT: CNY per unit of @p code, its source pricing/fx.ini or the --set that gave
+ * it), makes each money input (tco_unit_is_money(); not the fx_ rates) its CNY value over fx_report
+ * (in_report, base_value), writes @p code for "CNY" in every money unit, chart title and warning,
+ * sets the text input `currency` (if the template has one) to @p code, with @p given_by (e.g.
+ * "--currency USD", or NULL when the files chose it) in its source, and re-evaluates.  Call it after
+ * tco_model_apply_quotes(): a quoted price is converted like any other money input.
+ * Errors: TCO_ERR_INI (no rate for @p code in @p fx), TCO_ERR_EVAL, TCO_ERR_NOMEM.
+ */
+tco_error tco_model_set_currency(tco_model *model, const char *code, const tco_fx *fx, const char *given_by,
+                                 tco_diag *diag);
 
 /** Free the model (NULL allowed). */
 void tco_model_free(tco_model *model);

@@ -89,8 +89,8 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
     /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
     for (size_t i = 0; i < set->n; i++) {
         const char *ccy = set->quotes[i].currency;
-        if (strcasecmp(ccy, fx->reporting) == 0)
-            continue;
+        if (strcasecmp(ccy, fx->reporting) == 0 || strcasecmp(ccy, fx->report) == 0)
+            continue; /* the catalog's CNY (rate 1), or the reporting currency (its rate is fx_report) */
         char name[16], lower[4];
         for (int c = 0; c < 3; c++)
             lower[c] = (char)tolower((unsigned char)ccy[c]);
@@ -128,7 +128,7 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         char name[16];
         snprintf(name, sizeof name, "fx_%c%c%c", tolower((unsigned char)fx->codes[k][0]),
                  tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
-        if (tco_model_find(m, name) < 0)
+        if (tco_model_find(m, name) < 0 && strcasecmp(fx->codes[k], fx->report) != 0)
             return tco_diag_set(diag, TCO_ERR_INI, "--set %s: no quote read is in %s, so no price uses this rate",
                                 fx->set_args[k], fx->codes[k]);
     }
@@ -379,4 +379,141 @@ oom:
     tco_name_index_free(&seen);
     free(all);
     return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+}
+
+/* ---- reporting currency ---- */
+
+const char *tco_model_currency(const tco_model *m)
+{
+    return m->currency[0] ? m->currency : "CNY";
+}
+
+bool tco_unit_is_money(const char *unit)
+{
+    return unit && strncmp(unit, "CNY", 3) == 0 && (unit[3] == '\0' || unit[3] == '/');
+}
+
+/* The fx_ rates (fx_usd, fx_report) are CNY per unit of a currency: ratios, not money. */
+static bool is_rate(const tco_item *it)
+{
+    return strncmp(it->name, "fx_", 3) == 0;
+}
+
+/* Write @p code over each word "CNY" of @p text (in place: the same length). */
+static void recode(char *text, const char *code)
+{
+    for (char *p = text ? strstr(text, "CNY") : NULL; p; p = strstr(p + 3, "CNY")) {
+        bool starts = p == text || !isalnum((unsigned char)p[-1]), ends = !isalnum((unsigned char)p[3]);
+        if (starts && ends)
+            memcpy(p, code, 3);
+    }
+}
+
+tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *fx, const char *given_by,
+                                 tco_diag *diag)
+{
+    char up[4] = "";
+    for (int c = 0; c < 3 && code[c]; c++)
+        up[c] = (char)toupper((unsigned char)code[c]);
+    double rate = 1;
+    if (strlen(code) != 3 || !tco_fx_rate(fx, up, &rate)) {
+        tco_strbuf known = {0};
+        for (size_t k = 0; k < fx->n; k++)
+            tco_strbuf_printf(&known, ", %s", fx->codes[k]);
+        tco_error e = tco_diag_set(diag, TCO_ERR_INI, "%s: no exchange rate for '%s' in %s; the reporting currency "
+                                   "is one of %s%s", given_by ? given_by : "currency", code, fx->path, fx->reporting,
+                                   tco_strbuf_str(&known));
+        tco_strbuf_free(&known);
+        return e;
+    }
+    int cur = tco_model_find(m, "currency");
+    if (cur >= 0 && m->items[cur].kind == TCO_ITEM_INPUT && m->items[cur].text &&
+        (given_by || strcmp(m->items[cur].text, up) != 0)) { /* the code as chosen, in upper case */
+        tco_item *it = &m->items[cur];
+        tco_strbuf src = {0};
+        if (given_by)
+            tco_strbuf_printf(&src, "chosen by %s, the files say %s: ", given_by, it->text);
+        tco_strbuf_append(&src, it->source);
+        char *text = tco_strdup(up), *source = tco_strbuf_take(&src);
+        if (text == NULL || source == NULL) {
+            free(text);
+            free(source);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+        free(it->text);
+        free(it->source);
+        it->text = text;
+        it->source = source;
+    }
+    if (strcasecmp(up, fx->reporting) == 0) {
+        m->currency[0] = '\0';
+        return TCO_OK; /* the catalog's own: every value as the files give it */
+    }
+    memcpy(m->currency, up, 4);
+    if (tco_model_find(m, TCO_FX_REPORT) >= 0)
+        return tco_diag_set(diag, TCO_ERR_DUPLICATE, "%s: '%s' is the reporting currency's rate and cannot be an "
+                            "input or line name", m->template_path, TCO_FX_REPORT);
+    /* The rate: CNY per unit of the reporting currency, from pricing/fx.ini or a --set fx.CODE. */
+    const char *set_arg = NULL;
+    char was[32] = "", lower[4] = {(char)tolower((unsigned char)up[0]), (char)tolower((unsigned char)up[1]),
+                                   (char)tolower((unsigned char)up[2]), '\0'};
+    for (size_t k = 0; fx->set_args && k < fx->n; k++)
+        if (strcasecmp(fx->codes[k], up) == 0 && fx->set_args[k]) {
+            set_arg = fx->set_args[k];
+            tco_format_double(fx->file_rates[k], was);
+        }
+    tco_item *rep = model_add_input(m, TCO_FX_REPORT);
+    char date[16] = "no date";
+    if (fx->as_of != TCO_NO_DATE)
+        tco_format_date(fx->as_of, date);
+    tco_strbuf label = {0}, unit = {0}, source = {0};
+    tco_strbuf_printf(&label, "Reporting currency %s: exchange rate, %s per %s (each money input is its %s value "
+                      "over it)", up, fx->reporting, up, fx->reporting);
+    tco_strbuf_printf(&unit, "%s/%s", fx->reporting, up);
+    if (set_arg)
+        tco_strbuf_printf(&source, "--set %s (was %s): ", set_arg, was);
+    tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
+    if (rep == NULL || (rep->label = tco_strbuf_take(&label)) == NULL || (rep->unit = tco_strbuf_take(&unit)) == NULL ||
+        (rep->source = tco_strbuf_take(&source)) == NULL || (set_arg && (rep->original = tco_strdup(was)) == NULL)) {
+        tco_strbuf_free(&label);
+        tco_strbuf_free(&unit);
+        tco_strbuf_free(&source);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    rep->value = rate;
+    rep->min = TCO_FX_MIN_RATE;
+    rep->max = TCO_FX_MAX_RATE;
+    /* Money inputs at their source: value = the CNY value over fx_report, as the workbook's
+     * =BASE/fx_report computes it (the one conversion; every line is a template formula over them). */
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        bool input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
+        if (!tco_unit_is_money(it->unit) || is_rate(it))
+            continue;
+        memcpy(it->unit, up, 3);
+        if (!input || it->text || it->tier_texts)
+            continue;
+        it->in_report = true;
+        it->integer = false; /* a whole CNY price is not a whole USD price */
+        if (!isnan(it->min) && it->min != 0)
+            it->min /= rate;
+        if (!isnan(it->max) && it->max != 0)
+            it->max /= rate;
+        if (it->kind == TCO_ITEM_INPUT) {
+            it->base_value = it->value;
+            it->value = it->base_value / rate;
+            continue;
+        }
+        if ((it->base_tiers = malloc((size_t)(m->n_tiers ? m->n_tiers : 1) * sizeof *it->base_tiers)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (int r = 0; r < m->n_tiers; r++) {
+            it->base_tiers[r] = it->tiers[r];
+            it->tiers[r] = it->base_tiers[r] / rate;
+        }
+    }
+    for (size_t c = 0; c < m->n_charts; c++)
+        recode(m->charts[c].title, up);
+    for (size_t i = 0; i < m->n_items; i++)
+        recode(m->items[i].warning, up);
+    return tco_model_evaluate(m, diag);
 }

@@ -123,6 +123,9 @@ typedef struct tco_fx {
      *  "fx.usd=7.2"), else NULL, and the rate the file gave; both NULL until a rate is set. */
     const char **set_args;
     double *file_rates;
+    /** The run's reporting currency when it is not the catalog's (--currency, [finance] currency), else
+     *  "": quotes in it convert at the fx_report input (model.h), not at an fx_CODE input of their own. */
+    char report[4];
 } tco_fx;
 
 /**

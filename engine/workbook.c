@@ -747,11 +747,30 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
 }
 
 /* An input value: a number with its format, or text (always as text). */
+/* A money input of a model reported in another currency (in_report): the live formula =BASE/fx_report,
+ * BASE its CNY value as the files give it; cached @p v, the engine's BASE / fx_report. */
+static void write_report_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double base,
+                               double v, lxw_format *f)
+{
+    char num[32];
+    tco_format_double(base, num);
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=%s/%s%s", num, w->np, TCO_FX_REPORT);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), f ? f : value_format(w, it, v, true), v);
+    tco_strbuf_free(&w->ref);
+}
+
 static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double v,
                               const char *text)
 {
     if (text)
-        write_text(w, ws, row, col, text, w->fmt_input_text);
+        write_text(w, ws, row, col, text, it->structural ? w->fmt_fixed[it->format] : w->fmt_input_text);
+    else if (it->in_report)
+        write_report_value(w, ws, row, col, it,
+                           it->kind == TCO_ITEM_TIER_INPUT ? it->base_tiers[row - ROW_FIRST] : it->base_value, v, NULL);
     else
         check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, value_format(w, it, v, true)),
               it->name);
@@ -767,6 +786,10 @@ static void quote_rate_name(const tco_model *m, const tco_quote *q, char name[16
     name[0] = '\0';
     if (strcasecmp(q->currency, "CNY") == 0)
         return;
+    if (strcasecmp(q->currency, tco_model_currency(m)) == 0) { /* the reporting currency's own rate */
+        snprintf(name, 16, "%s", TCO_FX_REPORT);
+        return;
+    }
     snprintf(name, 16, "fx_%c%c%c", tolower((unsigned char)q->currency[0]), tolower((unsigned char)q->currency[1]),
              tolower((unsigned char)q->currency[2]));
     if (tco_model_find(m, name) < 0)
@@ -791,6 +814,8 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
         tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
     else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
         tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+    if (it->in_report) /* in the reporting currency: the CNY price over its rate */
+        tco_strbuf_printf(&w->ref, "/%s%s", w->np, TCO_FX_REPORT);
     if (w->ref.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
@@ -873,7 +898,10 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         if (it->kind != TCO_ITEM_INPUT)
             continue;
         double before;
-        if (it->original && !it->text && tco_parse_number(it->original, &before))
+        if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
+            write_report_value(w, ws, row, 5, it, before, before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
+                               value_format(w, it, before, false));
+        else if (it->original && !it->text && tco_parse_number(it->original, &before))
             check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, before, value_format(w, it, before, false)),
                   it->name);
         else if (it->original)
@@ -1085,8 +1113,10 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                       set->rows, asof);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
-    static const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
-                                        "Rate", "Converted (CNY)", "Quote date", "Valid until", "Min qty",
+    char converted_head[32];
+    snprintf(converted_head, sizeof converted_head, "Converted (%s)", tco_model_currency(m));
+    const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
+                                        "Rate", converted_head, "Quote date", "Valid until", "Min qty",
                                         "Lead time (weeks)", "Status", "Prices", "Reason", "Notes"};
     for (int c = 0; c < 17; c++)
         write_text(w, ws, ROW_HEADER, c, heads[c], c == 1 || (c >= 5 && c <= 8) || c == 11 || c == 12 ? w->header_right : w->header);
@@ -1115,7 +1145,11 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         }
         tco_strbuf_free(&f);
         tco_strbuf_printf(&f, "=%s%d*%s%d", c6, row + 1, c8, row + 1);
-        write_formula(w, ws, row, 8, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER], q->unit_price * q->rate);
+        int rep = tco_model_find(m, TCO_FX_REPORT);
+        if (rep >= 0) /* in the reporting currency, as the prices it sets */
+            tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
+        write_formula(w, ws, row, 8, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
+                      rep >= 0 ? q->unit_price * q->rate / m->items[rep].value : q->unit_price * q->rate);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);
@@ -1192,7 +1226,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         chart_row++;
         if (ch->type == TCO_CHART_PIE) {
             write_text(w, ws, data_row, 0, ch->title, w->header);
-            write_text(w, ws, data_row, 1, "CNY", w->header_right);
+            write_text(w, ws, data_row, 1, w->opts->currency, w->header_right);
             int first = data_row + 1;
             for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
                 const tco_item *it = &m->items[ch->series[k]];
@@ -1239,7 +1273,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                                         (lxw_col_t)(COL_VALUE + m->n_periods - 1));
                 chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
-            chart_axis_set_name(chart->y_axis, "CNY");
+            chart_axis_set_name(chart->y_axis, w->opts->currency);
             chart_axis_set_num_format(chart->x_axis, "\"Year \"0");
             chart_axis_set_num_format(chart->y_axis, "#,##0");
         }
@@ -1787,7 +1821,9 @@ static void fill_compare_sheets(writer *base, void *vctx)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
             return;
         }
-        chart_title_set_name(chart, "TCO by option (CNY)");
+        char title[40];
+        snprintf(title, sizeof title, "TCO by option (%s)", w->opts->currency);
+        chart_title_set_name(chart, title);
         lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
         chart_series_set_categories(s, "Compare", ROW_HEADER, COL_VALUE, ROW_HEADER, (lxw_col_t)(COL_VALUE + ncols - 1));
         chart_series_set_values(s, "Compare", (lxw_row_t)tco_row, COL_VALUE, (lxw_row_t)tco_row,

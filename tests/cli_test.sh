@@ -957,6 +957,64 @@ PY2
 # A method that is not one of the three is refused.
 run 65 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=units_of_production --out "$T/dbad.xlsx"
 expect_err "expected one of straight_line, declining_balance, sum_of_years"
+# ---- Issue 11 §6: a reporting currency ----
+# cluster32 in USD: every money figure is the CNY run's over fx.ini's 7.1 CNY per USD, so
+#   tco  7,615,211.688 CNY / 7.1 = 1,072,565.026 USD, and 1,072,565.026 x 7.1 = 7,615,211.688 (to 1e-9).
+run 0 --root "$SRC" --scenario cluster32 --format json --out "$T/cny.xlsx"
+cp "$T/out" "$T/cny.json"
+run 0 --root "$SRC" --scenario cluster32 --currency usd --format json --out "$T/usd.xlsx"
+cp "$T/out" "$T/usd.json"
+python3 - "$T/cny.json" "$T/usd.json" <<'PY2' && ok || bad "the USD run is not the CNY run over 7.1"
+import json, math, sys
+c, u = (json.load(open(p)) for p in sys.argv[1:3])
+assert c["currency"] == "CNY" and u["currency"] == "USD", (c["currency"], u["currency"])
+assert c["tco"] == 7615211.688, c["tco"]
+assert math.isclose(u["tco"] * 7.1, c["tco"], rel_tol=1e-9), u["tco"]
+assert math.isclose(u["tco"], 1072565.026478873, rel_tol=1e-12), u["tco"]
+assert u["inputs"]["fx_report"]["value"] == 7.1 and u["inputs"]["currency"]["value"] == "USD"
+assert math.isclose(u["inputs"]["electricity_price"]["value"], 0.7 / 7.1, rel_tol=1e-15) and u["inputs"]["electricity_price"]["unit"] == "USD/kWh"
+assert u["outputs"]["tco_per_gpu_hour"]["unit"] == "USD/GPU-hour" and u["outputs"]["opex"]["unit"] == "USD/yr"
+for k in ("capex_total", "opex_total", "npv_cost", "capital_charge_per_year"):
+    assert math.isclose(u["outputs"][k]["value"] * 7.1, c["outputs"][k]["value"], rel_tol=1e-9), k
+for k in ("non_card_share", "break_even_months", "it_peak_kw", "checks_ok"):  # not money: unchanged
+    assert math.isclose(u["outputs"][k]["value"], c["outputs"][k]["value"], rel_tol=1e-9), k
+assert u["outputs"]["checks_ok"]["value"] == 1
+PY2
+if python3 "$SRC/tests/recalc.py" json "$T/usd.xlsx" "$T/usd.json" >"$T/rj" 2>&1; then ok; else bad "USD JSON vs workbook: $(cat "$T/rj")"; fi
+# Every money format carries the code; a money input is a live formula over fx_report.
+member "$T/usd.xlsx" xl/styles.xml | grep -qF 'formatCode="#,##0 &quot;USD&quot;"' && ok || bad "no USD money format"
+member "$T/usd.xlsx" xl/styles.xml | grep -qF 'CNY' && bad "a CNY format in the USD workbook" || ok
+member "$T/usd.xlsx" xl/worksheets/sheet2.xml | grep -qF '<f>0.7/fx_report</f>' && ok || bad "electricity_price is not =0.7/fx_report"
+run 0 --root "$SRC" --scenario cluster32 --currency USD --out "$T/usd.xlsx"
+expect_out "Total cost of ownership over 3 years, costs in USD"
+expect_out "1,072,565  USD"
+expect_out "USD/GPU-hour"
+run 0 --root "$SRC" --scenario cluster32 --currency USD --format csv --out "$T/usd.xlsx"
+expect_out '"tco","Total cost of ownership over the analysis period","USD"'
+# [finance] currency in a scenario does the same; --set values stay CNY (80,000 CNY = 11,267.61 USD).
+(cat "$SRC/scenarios/cluster32.ini"; printf '\n[finance]\ncurrency = USD\n') >"$T/c32usd.ini"
+run 0 --root "$SRC" --scenario "$T/c32usd.ini" --format json --out "$T/usd2.xlsx" --set card.price=80000
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["currency"] == "USD" and abs(d["outputs"]["card_price"]["value"] - 80000 / 7.1) < 1e-9, d["outputs"]["card_price"]' "$T/out" \
+    && ok || bad "[finance] currency = USD with --set card.price=80000 is not 80,000 / 7.1 USD"
+# --set fx.usd without quotes sets the reporting currency's rate.
+run 0 --root "$SRC" --scenario cluster32 --currency USD --set fx.usd=7.2 --format json --out "$T/usd3.xlsx"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["inputs"]["fx_report"]["value"] == 7.2 and "--set fx.usd=7.2 (was 7.1)" in d["inputs"]["fx_report"]["source"] and abs(d["tco"] - 7615211.688 / 7.2) < 1e-6, d["tco"]' "$T/out" \
+    && ok || bad "--currency USD --set fx.usd=7.2: fx_report is not 7.2"
+# Errors: a bad option is a usage error (64), a bad file value bad data (65); nothing is written.
+for a in US 12A XYZ; do
+    run 64 --root "$SRC" --scenario cluster32 --currency "$a" --out "$T/nocur.xlsx"
+done
+expect_err "--currency XYZ: no exchange rate for it in "
+run 65 --root "$SRC" --scenario cluster32 --set finance.currency=ABC --out "$T/nocur.xlsx"
+expect_err "--set finance.currency=ABC (was CNY): no exchange rate for currency ABC in "
+(cat "$SRC/scenarios/cluster32.ini"; printf '\n[finance]\ncurrency = dollars\n') >"$T/c32bad.ini"
+run 65 --root "$SRC" --scenario "$T/c32bad.ini" --out "$T/nocur.xlsx"
+expect_err "c32bad.ini [finance] currency (scenario override of the catalog): expected a currency code of three letters"
+[ -e "$T/nocur.xlsx" ] && bad "a refused currency run wrote a workbook" || ok
+# A --currency run does not replace the plain run's workbook: out/NAME-usd.xlsx.
+(cd "$T/names" && "$TCO" --root "$SRC" --scenario cluster32 --currency USD >"$T/out" 2>&1) && ok || bad "USD run failed"
+expect_out "Workbook: out/cluster32-usd.xlsx"
+cmp -s "$T/names/plain.xlsx" "$T/names/out/cluster32.xlsx" && ok || bad "a --currency run replaced out/cluster32.xlsx"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -122,7 +122,10 @@ d = run_json("cluster32", "--set", "fx.usd=7.3", "--quotes", example)
 check(d is not None and d["outputs"]["card_price"]["value"] == 88000 and "Q-2026-101" in d["inputs"]["tier_price"]["source"],
       "--set fx.usd=7.3: Huaxin's 88,000 CNY beats 12,100 x 7.3 = 88,330")
 for args, code, text in (
-        (["--set", "fx.usd=7.2"], 64, "--set fx.usd=7.2: exchange rates convert vendor quotes only; give --quotes"),
+        (["--set", "fx.usd=7.2"], 64, "--set fx.usd=7.2: exchange rates convert vendor quotes (give --quotes "
+         "FILE.csv) and the reporting currency (here CNY)"),
+        (["--set", "fx.eur=7.8", "--currency", "USD"], 64, "--set fx.eur=7.8: exchange rates convert vendor quotes "
+         "(give --quotes FILE.csv) and the reporting currency (here USD)"),
         (["--set", "fx.usb=7.2", "--quotes", example], 65, "--set fx.usb=7.2: no rate 'usb' in "),
         (["--set", "fx.cny=2", "--quotes", example], 65, "--set fx.cny=2: CNY is the reporting currency"),
         (["--set", "fx.usd=0", "--quotes", example], 65,
