@@ -75,7 +75,10 @@ static const char usage_text[] =
     "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
     "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
     "                        checked like the file; repeatable; with --quotes,\n"
-    "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini)\n"
+    "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini);\n"
+    "                        in --compare, NAME:SEC.KEY=V sets it for option\n"
+    "                        NAME only (needed for card.* when the options buy\n"
+    "                        different cards)\n"
     "      --currency CODE   report in CODE (USD, EUR, ...: a rate in pricing/fx.ini;\n"
     "                        default [finance] currency, CNY): every money figure\n"
     "                        is the catalog's CNY over the live input fx_report;\n"
@@ -631,6 +634,28 @@ static tco_error price_and_report(const char *root, tco_model *m, const quote_op
     return e;
 }
 
+/* The name an option is known by in --set NAME:SECTION.KEY=VALUE: the scenario's file name without
+ * its folder and .ini (team-70b-dm2 for scenarios/team-70b-dm2.ini). */
+static void option_stem(const char *name, char out[201])
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+        len -= 4;
+    snprintf(out, 201, "%.*s", (int)(len < 200 ? len : 200), base);
+}
+
+/* The --set values for option @p stem: the bare ones and those named for it (NAME:SECTION.KEY=VALUE). */
+static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < q->n_sets; i++)
+        if (q->sets[i].option[0] == '\0' || strcmp(q->sets[i].option, stem) == 0)
+            out[n++] = q->sets[i];
+    return n;
+}
+
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
@@ -638,8 +663,18 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     char *spath = scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
+    char stem[201];
+    option_stem(scenario, stem);
+    for (size_t i = 0; i < quotes->n_sets; i++)
+        if (quotes->sets[i].option[0] != '\0' && strcmp(quotes->sets[i].option, stem) != 0) {
+            free(spath);
+            return usage_error("--set %s: '%s' is not this run's scenario (%s); NAME:SECTION.KEY=VALUE names an option "
+                               "of --compare", quotes->sets[i].arg, quotes->sets[i].option, stem);
+        }
+    tco_override sets[TCO_MAX_SETS];
+    size_t n_sets = sets_for(quotes, stem, sets);
     tco_model *m = NULL;
-    if (tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &m, &d) != TCO_OK) {
+    if (tco_model_load_with(root, spath, sets, n_sets, &m, &d) != TCO_OK) {
         free(spath);
         return fail(&d);
     }
@@ -796,10 +831,31 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     memset(opts, 0, sizeof opts);
     int rc = 0;
     char code[4] = "CNY", files_code[4] = "CNY", suffix[32];
+    /* NAME:SECTION.KEY=VALUE must name one of the options. */
+    char stems[26][201];
+    for (int i = 0; i < n; i++)
+        option_stem(names[i], stems[i]);
+    for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
+        if (quotes->sets[s].option[0] == '\0')
+            continue;
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strcmp(quotes->sets[s].option, stems[i]) == 0;
+        if (!found) {
+            tco_strbuf list = {0};
+            for (int i = 0; i < n; i++)
+                tco_strbuf_printf(&list, "%s%s", i ? ", " : "", stems[i]);
+            rc = usage_error("--set %s: no option '%s' in this comparison (options: %s)", quotes->sets[s].arg,
+                             quotes->sets[s].option, tco_strbuf_str(&list));
+            tco_strbuf_free(&list);
+        }
+    }
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = scenario_path(root, names[i], "--compare", file, &d);
         char c_i[4], f_i[4];
-        if (spath == NULL || tco_model_load_with(root, spath, quotes->sets, quotes->n_sets, &opts[i].m, &d) != TCO_OK ||
+        tco_override sets[TCO_MAX_SETS];
+        size_t n_sets = sets_for(quotes, stems[i], sets);
+        if (spath == NULL || tco_model_load_with(root, spath, sets, n_sets, &opts[i].m, &d) != TCO_OK ||
             price_and_report(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, c_i, f_i, &d) != TCO_OK)
             rc = fail(&d);
         else if (i > 0 && strcmp(c_i, code) != 0) {
@@ -815,6 +871,28 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     }
     tco_workbook_options o = *wo;
     o.currency = code;
+    /* A bare --set of a catalog entry (card.price) changes a different entry in options that buy
+     * different cards: refused, naming the choices, rather than pricing a W-B and a D-M alike. */
+    for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
+        const tco_override *bare = &quotes->sets[s];
+        const char *first = bare->option[0] ? NULL : tco_model_ref_entry(opts[0].m, bare->section);
+        bool differ = false;
+        for (int i = 1; first && i < n; i++) {
+            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
+            differ |= e_i == NULL || strcasecmp(e_i, first) != 0;
+        }
+        if (!differ)
+            continue;
+        tco_strbuf list = {0};
+        for (int i = 0; i < n; i++) {
+            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
+            tco_strbuf_printf(&list, "%s%s (%s): --set %s:%s", i ? "; " : "", opts[i].m->scenario_name,
+                              e_i ? e_i : "none", stems[i], bare->arg);
+        }
+        rc = usage_error("--set %s: the options name different %s entries, so it would set each of them alike; name "
+                         "the option: %s", bare->arg, bare->section, tco_strbuf_str(&list));
+        tco_strbuf_free(&list);
+    }
     for (int i = 1; i < n && rc == 0; i++)
         if (opts[i].m->n_years != opts[0].m->n_years || opts[i].m->n_periods != opts[0].m->n_periods) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",

@@ -428,7 +428,27 @@ static tco_error load_refs(loader *ld, const char *spec)
             e = oom(ld);
     }
     tco_free_list(list, n);
+    /* Kept on the model: a comparison asks which entry each option's --set card.price would change. */
+    tco_model *m = ld->model;
+    if (e == TCO_OK && ld->n_refs > 0) {
+        m->ref_keys = calloc(ld->n_refs, sizeof *m->ref_keys);
+        m->ref_entries = calloc(ld->n_refs, sizeof *m->ref_entries);
+        if (m->ref_keys == NULL || m->ref_entries == NULL)
+            return oom(ld);
+        for (size_t r = 0; r < ld->n_refs; r++, m->n_refs++)
+            if ((m->ref_keys[r] = tco_strdup(ld->refs[r].key)) == NULL ||
+                (m->ref_entries[r] = tco_strdup(ld->refs[r].value)) == NULL)
+                return oom(ld);
+    }
     return e;
+}
+
+const char *tco_model_ref_entry(const tco_model *m, const char *key)
+{
+    for (size_t r = 0; r < m->n_refs; r++)
+        if (strcasecmp(m->ref_keys[r], key) == 0)
+            return m->ref_entries[r];
+    return NULL;
 }
 
 /* Section an override names: a ref key (card) stands for the entry it names (D-M). */
@@ -489,6 +509,14 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
 {
     memset(out, 0, sizeof *out);
     out->arg = arg;
+    const char *colon = strchr(arg, ':'), *first_dot = strchr(arg, '.');
+    if (colon != NULL && (first_dot == NULL || colon < first_dot)) { /* OPTION:SECTION.KEY=VALUE */
+        if (colon == arg || (size_t)(colon - arg) >= sizeof out->option)
+            return tco_diag_set(diag, TCO_ERR_USAGE, "--set %s: expected OPTION:SECTION.KEY=VALUE with the name of "
+                                "an option of the comparison before ':'", arg);
+        snprintf(out->option, sizeof out->option, "%.*s", (int)(colon - arg), arg);
+        arg = colon + 1;
+    }
     const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
     if (dot == NULL || eq == NULL || dot > eq || dot == arg || eq == dot + 1)
         return tco_diag_set(diag, TCO_ERR_USAGE, "--set %s: expected SECTION.KEY=VALUE, e.g. facility.pue=1.2 or "
@@ -2300,6 +2328,12 @@ void tco_model_free(tco_model *m)
     free(m->summary);
     free(m->checks);
     free(m->compare);
+    for (size_t r = 0; r < m->n_refs; r++) {
+        free(m->ref_keys[r]);
+        free(m->ref_entries[r]);
+    }
+    free(m->ref_keys);
+    free(m->ref_entries);
     for (size_t k = 0; k < m->n_cash_flow; k++)
         free(m->cash_flow_keys[k]);
     free(m->cash_flow_keys);

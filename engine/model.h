@@ -239,6 +239,10 @@ typedef struct tco_model {
     size_t cap_items;
     /** Reporting currency (tco_model_set_currency()): "" for the catalog's own, CNY; see tco_model_currency(). */
     char currency[4];
+    /** The catalog entries the scenario names through the template's refs, e.g. key "card" and
+     *  entry "D-M" (tco_model_ref_entry()); n_refs of each. */
+    char **ref_keys, **ref_entries;
+    size_t n_refs;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
@@ -247,10 +251,18 @@ typedef struct tco_override {
     const char *arg;
     /** Section (a scenario section, catalog section, or a ref key such as card), key and value. */
     char section[128], key[128], value[512];
+    /** The option it is for in a comparison (--set NAME:SECTION.KEY=VALUE), else "". */
+    char option[201];
 } tco_override;
 
 /**
- * Parse "SECTION.KEY=VALUE" into @p out.  Errors: TCO_ERR_USAGE with a message
+ * The catalog entry scenario @p model names for the template's ref key @p key (e.g. "D-M" for
+ * "card"), or NULL when @p key is not a ref key.
+ */
+const char *tco_model_ref_entry(const tco_model *model, const char *key);
+
+/**
+ * Parse "SECTION.KEY=VALUE", or "OPTION:SECTION.KEY=VALUE" for one option of a comparison, into @p out.  Errors: TCO_ERR_USAGE with a message
  * naming the argument and what was expected.
  */
 tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag);

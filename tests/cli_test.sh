@@ -1016,5 +1016,24 @@ expect_err "c32bad.ini [finance] currency (scenario override of the catalog): ex
 expect_out "Workbook: out/cluster32-usd.xlsx"
 cmp -s "$T/names/plain.xlsx" "$T/names/out/cluster32.xlsx" && ok || bad "a --currency run replaced out/cluster32.xlsx"
 
+# ---- Issue 11 §8: a --set in a comparison names its option where the options differ ----
+# 3x W-B against 2x D-M: a bare card.price would price both the W-B and the D-M at 80,000: refused.
+run 64 --root "$SRC" --compare compare-team70b --set card.price=80000 --out "$T/cs.xlsx"
+expect_err "--set card.price=80000: the options name different card entries, so it would set each of them alike; name the option: team-70b-wb3 (W-B): --set team-70b-wb3:card.price=80000; team-70b-dm2 (D-M): --set team-70b-dm2:card.price=80000"
+[ -e "$T/cs.xlsx" ] && bad "a refused --set still wrote a workbook" || ok
+run 0 --root "$SRC" --compare compare-team70b --set team-70b-dm2:card.price=80000 --out "$T/cs.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); p = {x["scenario"]: x["outputs"]["card_price"]["value"] for x in d}; assert p == {"team-70b-wb3": 45000, "team-70b-dm2": 80000}, p' "$T/out" && ok || bad "team-70b-dm2:card.price=80000 did not price only the D-M"
+# A site input is the same for every option: a bare --set applies to each.
+run 0 --root "$SRC" --compare compare-team70b --set facility.pue=1.2 --out "$T/cs2.xlsx" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [x["inputs"]["pue"]["value"] for x in d] == [1.2, 1.2]' "$T/out" && ok || bad "a bare facility.pue did not reach every option"
+# Options that buy the same card take a bare card.price alike.
+run 0 --root "$SRC" --compare cluster8,cluster16 --set card.price=80000 --out "$T/cs3.xlsx"
+run 64 --root "$SRC" --compare compare-team70b --set nosuch:card.price=1 --out "$T/cs4.xlsx"
+expect_err "--set nosuch:card.price=1: no option 'nosuch' in this comparison (options: team-70b-wb3, team-70b-dm2)"
+run 64 --root "$SRC" --scenario team --set other:card.price=1 --out "$T/cs5.xlsx"
+expect_err "--set other:card.price=1: 'other' is not this run's scenario (team)"
+run 0 --root "$SRC" --scenario team --set team:card.price=40000 --out "$T/cs6.xlsx" --format json
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["outputs"]["card_price"]["value"] == 40000' "$T/out" && ok || bad "team:card.price on its own scenario"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
