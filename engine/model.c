@@ -443,6 +443,19 @@ static tco_error load_refs(loader *ld, const char *spec)
     return e;
 }
 
+void tco_model_month_label(const tco_model *m, int month, char out[16])
+{
+    int k = m->start_month - 1 + month;
+    snprintf(out, 16, "%04d-%02d", m->start_year + k / 12, k % 12 + 1);
+}
+
+int tco_model_fiscal_year(const tco_model *m, int month)
+{
+    int k = m->start_month - 1 + month; /* months since January of start_year */
+    int year = m->start_year + k / 12, cal_month = k % 12 + 1;
+    return cal_month >= m->fiscal_start_month ? year : year - 1;
+}
+
 const char *tco_model_ref_entry(const tco_model *m, const char *key)
 {
     for (size_t r = 0; r < m->n_refs; r++)
@@ -1027,22 +1040,27 @@ static tco_error load_line(loader *ld, const char *section)
     if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
         return e;
     const char *per = tco_ini_get(t, section, "per");
-    bool yearly = false, tiered = false;
+    bool yearly = false, tiered = false, monthly = false;
     if (per != NULL) {
         yearly = strcasecmp(per, "year") == 0;
         tiered = strcasecmp(per, "tier") == 0;
-        if (!yearly && !tiered)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year', 'tier' (or no key), found '%s'",
-                                where, per);
+        monthly = strcasecmp(per, "month") == 0;
+        if (!yearly && !tiered && !monthly)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year', 'month', 'tier' (or no key), found "
+                                "'%s'", where, per);
         if (tiered && ld->model->n_tiers == 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: per = tier needs [model] tiers = FILE", where);
     }
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
-    if (yearly && strlen(name) > TCO_NAME_MAX_LEN - strlen("_total"))
-        return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME, "%s: per-year line names are limited to %zu characters "
-                            "(tco adds '_total')", where, TCO_NAME_MAX_LEN - strlen("_total"));
-    tco_item *it = add_item(ld, yearly ? TCO_ITEM_YEARLY : tiered ? TCO_ITEM_TIER_LINE : TCO_ITEM_LINE, name);
+    if ((yearly || monthly) && strlen(name) > TCO_NAME_MAX_LEN - strlen("_total"))
+        return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME, "%s: per-year and per-month line names are limited to %zu "
+                            "characters (tco adds '_total')", where, TCO_NAME_MAX_LEN - strlen("_total"));
+    tco_item *it = add_item(ld, yearly    ? TCO_ITEM_YEARLY
+                                : monthly ? TCO_ITEM_MONTHLY
+                                : tiered  ? TCO_ITEM_TIER_LINE
+                                          : TCO_ITEM_LINE,
+                            name);
     if (it == NULL)
         return oom(ld);
     if (tiered && (it->tiers = calloc((size_t)ld->model->n_tiers, sizeof *it->tiers)) == NULL)
@@ -1059,8 +1077,8 @@ static tco_error load_line(loader *ld, const char *section)
         return e;
     const char *sum = tco_ini_get(t, section, "sum");
     if (sum != NULL) {
-        if (!yearly)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year line (per = year) has a total", where);
+        if (!yearly && !monthly)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year or per-month line has a total", where);
         if (strcasecmp(sum, "no") == 0)
             it->no_total = true;
         else if (strcasecmp(sum, "yes") != 0)
@@ -1070,12 +1088,12 @@ static tco_error load_line(loader *ld, const char *section)
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
     const char *type = tco_ini_get(t, section, "type");
-    if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered))
+    if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected text on a scalar line (or no key), found '%s'",
                             where, type);
     it->text_line = type != NULL;
     const char *warning = tco_ini_get(t, section, "warning");
-    if (warning != NULL && (yearly || tiered))
+    if (warning != NULL && (yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
     if (warning != NULL && warning[0] != '\0' && (it->warning = tco_strdup(warning)) == NULL)
         return oom(ld);
@@ -1089,7 +1107,8 @@ static int item_dim(const tco_item *it);
 /* A built-in name (year, tier, error_cells): no cell of its own to show on Summary or Compare. */
 static bool builtin(const tco_item *it)
 {
-    return it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT;
+    return it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT ||
+           it->kind == TCO_ITEM_MONTH_INDEX;
 }
 
 /* A scalar number item (input, line or per-year total), for warnings. */
@@ -1143,6 +1162,92 @@ static tco_error load_cash_flow(loader *ld)
     return e;
 }
 
+/* The months of the per-month lines: [model] budget_start names a text input YYYY-MM (Month 1),
+ * fiscal_year_start an input 1..12 (the fiscal year's first month); [model] budget = KEY:LINE, ...
+ * and budget_total = NAME give the JSON budget object. */
+static tco_error load_budget(loader *ld)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = &ld->template_ini;
+    m->budget_total = -1;
+    m->start_year = 2000;
+    m->start_month = 1;
+    m->fiscal_start_month = 1;
+    const char *start = tco_ini_get(t, "model", "budget_start");
+    if (start != NULL) {
+        int i = tco_model_find(m, start);
+        const char *v = i >= 0 && m->items[i].kind == TCO_ITEM_INPUT ? m->items[i].text : NULL;
+        int y = 0, mo = 0;
+        char tail = 0;
+        if (v == NULL)
+            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget_start: expected the name of a text "
+                                "input (YYYY-MM), found '%s'", t->path, start);
+        if (strlen(v) != 7 || sscanf(v, "%4d-%2d%c", &y, &mo, &tail) != 2 || v[4] != '-' ||
+            strspn(v, "0123456789") != 4 || strspn(v + 5, "0123456789") != 2 || y < 1900 || y > 9999 || mo < 1 ||
+            mo > 12)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected the first month as YYYY-MM (e.g. 2027-01), found "
+                                "'%s'", m->items[i].source, v);
+        m->start_year = y;
+        m->start_month = mo;
+    }
+    const char *fy = tco_ini_get(t, "model", "fiscal_year_start");
+    if (fy != NULL) {
+        int i = tco_model_find(m, fy);
+        if (i < 0 || m->items[i].kind != TCO_ITEM_INPUT || m->items[i].text != NULL || !m->items[i].integer ||
+            m->items[i].value < 1 || m->items[i].value > 12)
+            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] fiscal_year_start: expected the name of a "
+                                "whole-number input from 1 to 12, found '%s'", t->path, fy);
+        m->fiscal_start_month = (int)m->items[i].value;
+    }
+    const char *spec = tco_ini_get(t, "model", "budget");
+    if (spec != NULL) {
+        char **list;
+        int n = tco_split_list(spec, &list);
+        if (n <= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: expected KEY:LINE, ... found '%s'", t->path,
+                                spec);
+        m->budget_keys = calloc((size_t)n, sizeof *m->budget_keys);
+        m->budget_items = calloc((size_t)n, sizeof *m->budget_items);
+        tco_error e = m->budget_keys && m->budget_items ? TCO_OK : oom(ld);
+        for (int k = 0; k < n && e == TCO_OK; k++) {
+            char *colon = strchr(list[k], ':');
+            int idx = colon ? tco_model_find(m, colon + 1) : -1;
+            if (colon == NULL || colon == list[k] ||
+                strspn(list[k], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[k]))
+                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: expected KEY:LINE with KEY in a-z and _, "
+                                 "found '%s'", t->path, list[k]);
+            else if (idx < 0 || m->items[idx].kind != TCO_ITEM_MONTHLY)
+                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget: '%s' is not a per-month line",
+                                 t->path, colon + 1);
+            else {
+                *colon = '\0';
+                if (strcmp(list[k], "months") == 0 || strcmp(list[k], "total") == 0)
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: '%s' is a key of its own and cannot "
+                                     "name a line", t->path, list[k]);
+                for (size_t j = 0; j < m->n_budget && e == TCO_OK; j++)
+                    if (strcmp(m->budget_keys[j], list[k]) == 0)
+                        e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] budget: key '%s' is given twice",
+                                         t->path, list[k]);
+                if (e == TCO_OK && (m->budget_keys[m->n_budget] = tco_strdup(list[k])) == NULL)
+                    e = oom(ld);
+                if (e == TCO_OK)
+                    m->budget_items[m->n_budget++] = idx;
+            }
+        }
+        tco_free_list(list, n);
+        if (e != TCO_OK)
+            return e;
+    }
+    const char *total = tco_ini_get(t, "model", "budget_total");
+    if (total != NULL) {
+        m->budget_total = tco_model_find(m, total);
+        if (m->budget_total < 0 || item_dim(&m->items[m->budget_total]) != 0 || builtin(&m->items[m->budget_total]))
+            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget_total: expected the name of a "
+                                "scalar line or total, found '%s'", t->path, total);
+    }
+    return TCO_OK;
+}
+
 /* Resolve each line's warning_if and check that every {NAME} in its warning names a scalar item. */
 static tco_error bind_warnings(loader *ld)
 {
@@ -1192,17 +1297,18 @@ typedef struct bind_ctx {
     tco_item *owner;
 } bind_ctx;
 
-/* Dimension of an item: 0 scalar, 1 per year, 2 per tier. */
+/* Dimension of an item: 0 scalar, 1 per year, 2 per tier, 3 per month. */
 static int item_dim(const tco_item *it)
 {
     switch (it->kind) {
     case TCO_ITEM_YEARLY: case TCO_ITEM_YEAR_INDEX: return 1;
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE: return 2;
+    case TCO_ITEM_MONTHLY: case TCO_ITEM_MONTH_INDEX: return 3;
     default: return 0;
     }
 }
 
-static const char *const dim_words[] = {"scalar", "per-year", "per-tier"};
+static const char *const dim_words[] = {"scalar", "per-year", "per-tier", "per-month"};
 
 static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
 {
@@ -1228,9 +1334,15 @@ static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
     int own = item_dim(bc->owner), dim = item_dim(target);
     if (target->kind == TCO_ITEM_YEAR_INDEX && own != 1)
         return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: 'year' is only defined in per-year lines (per = year)", bc->owner->where,
-                            n->col);
-    if (dim != 0 && dim != own && !aggregate) {
+                            "%s, column %zu: 'year' is only defined in per-year lines (per = year; a per-month line "
+                            "has 'month', and ROUNDUP(month / 12, 0) is its year)", bc->owner->where, n->col);
+    if (target->kind == TCO_ITEM_MONTH_INDEX && own != 3)
+        return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            "%s, column %zu: 'month' is only defined in per-month lines (per = month)",
+                            bc->owner->where, n->col);
+    /* A per-month line reads a per-year line in the year its month falls in. */
+    bool year_in_month = own == 3 && dim == 1;
+    if (dim != 0 && dim != own && !aggregate && !year_in_month) {
         if (target->kind == TCO_ITEM_YEARLY && own == 0)
             return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
                                 "%s, column %zu: '%s' is a per-year line and this line is not; use '%s_total' "
@@ -1254,9 +1366,11 @@ static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
     if (node->kind == TCO_NODE_CALL && node->func == TCO_FN_CUMSUM) {
         const tco_node *arg = node->args[0];
         int idx = arg->kind == TCO_NODE_NAME ? tco_model_find(bc->ld->model, arg->name) : -1;
-        if (bc->owner->kind != TCO_ITEM_YEARLY || idx < 0 || bc->ld->model->items[idx].kind != TCO_ITEM_YEARLY)
+        if ((bc->owner->kind != TCO_ITEM_YEARLY && bc->owner->kind != TCO_ITEM_MONTHLY) || idx < 0 ||
+            bc->ld->model->items[idx].kind != bc->owner->kind)
             return tco_diag_set(bc->ld->diag, TCO_ERR_SYNTAX,
-                                "%s, column %zu: CUMSUM takes the name of a per-year line, inside a per-year line",
+                                "%s, column %zu: CUMSUM takes the name of a per-year (per-month) line, inside a "
+                                "per-year (per-month) line",
                                 bc->owner->where, node->col);
         return bind_name(bc, node->args[0], true);
     }
@@ -1340,9 +1454,16 @@ static tco_error order_items(loader *ld)
 
 typedef struct eval_ctx {
     const tco_model *m;
-    int year; /* 0-based year column in a per-year formula, else -1 */
-    int tier; /* 0-based tier row in a per-tier formula, else -1 */
+    int year;  /* 0-based year column in a per-year formula (in a per-month one, its month's year), else -1 */
+    int tier;  /* 0-based tier row in a per-tier formula, else -1 */
+    int month; /* 0-based month in a per-month formula, else -1 */
 } eval_ctx;
+
+/* The year column (0-based) Month @p month (0-based) falls in: Month 1 is the first month of Year 1. */
+static int year_of_month(const tco_model *m, int month)
+{
+    return month / 12 + (m->first_year == 0 ? 1 : 0);
+}
 
 /* Row @p r of a per-tier item (a tier input, line or the tier codes) into *@p v: text or a number. */
 static void tier_row_value(const tco_model *m, const tco_item *it, int r, tco_value *v)
@@ -1366,6 +1487,8 @@ static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_d
     switch (it->kind) {
     case TCO_ITEM_YEARLY: v->number = it->years[ec->year]; break;
     case TCO_ITEM_YEAR_INDEX: v->number = ec->m->first_year + ec->year; break;
+    case TCO_ITEM_MONTHLY: v->number = it->years[ec->month]; break;
+    case TCO_ITEM_MONTH_INDEX: v->number = ec->month + 1; break;
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         tier_row_value(ec->m, it, ec->tier, v);
         break;
@@ -1385,9 +1508,9 @@ static tco_error lookup_vector(void *vctx, const tco_node *n, const double **val
     const eval_ctx *ec = vctx;
     const tco_item *it = &ec->m->items[n->ref];
     *count = 0;
-    if (it->kind == TCO_ITEM_YEARLY) {
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
         *values = it->years;
-        *count = (size_t)ec->m->n_periods;
+        *count = (size_t)(it->kind == TCO_ITEM_YEARLY ? ec->m->n_periods : ec->m->n_months);
     } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
         *values = it->tiers;
         *count = (size_t)ec->m->n_tiers;
@@ -1416,7 +1539,7 @@ static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_val
 
 typedef struct explain_ctx {
     const tco_model *m;
-    int year, tier;
+    int year, tier, month;
     tco_strbuf *out;
     size_t start; /* offset of the list in out */
     size_t count;
@@ -1425,9 +1548,10 @@ typedef struct explain_ctx {
 static tco_error explain_name(void *vctx, tco_node *n)
 {
     explain_ctx *xc = vctx;
-    eval_ctx ec = {xc->m, xc->year, xc->tier};
+    eval_ctx ec = {xc->m, xc->year, xc->tier, xc->month};
     const tco_item *it = &xc->m->items[n->ref];
-    if ((item_dim(it) == 1 && xc->year < 0) || (item_dim(it) == 2 && xc->tier < 0))
+    if ((item_dim(it) == 1 && xc->year < 0) || (item_dim(it) == 2 && xc->tier < 0) ||
+        (item_dim(it) == 3 && xc->month < 0))
         return TCO_OK; /* a whole row or column: no single value to show */
     tco_value v;
     lookup_value(&ec, n, &v, NULL);
@@ -1454,11 +1578,11 @@ static tco_error explain_name(void *vctx, tco_node *n)
 /* Evaluate @p it for one year or tier (or the scalar) into *@p out.  A scalar line may give
  * text ("never: ...", "n.a.: ..."): then @p text is set to a copy (else to NULL); per-year and
  * per-tier lines (@p text NULL) must give numbers. */
-static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, double *out, char **text,
+static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int month, double *out, char **text,
                            tco_diag *diag)
 {
-    eval_ctx ec = {m, year, tier};
-    tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, year};
+    eval_ctx ec = {m, month >= 0 ? year_of_month(m, month) : year, tier, month};
+    tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, month >= 0 ? month : year};
     tco_value v;
     tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
     if (e == TCO_OK && v.is_bool)
@@ -1482,12 +1606,14 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, doubl
     if (e != TCO_OK && diag != NULL) {
         tco_strbuf b = {0};
         tco_strbuf_append(&b, diag->message);
-        if (year >= 0)
+        if (month >= 0)
+            tco_strbuf_printf(&b, " in month %d", month + 1);
+        else if (year >= 0)
             tco_strbuf_printf(&b, " in year %d", m->first_year + year);
         if (tier >= 0)
             tco_strbuf_printf(&b, " for tier %s", m->tier_names[tier]);
         tco_strbuf_append(&b, " (with ");
-        explain_ctx xc = {m, year, tier, &b, b.len, 0};
+        explain_ctx xc = {m, ec.year, tier, month, &b, b.len, 0};
         tco_formula_walk_names(it->formula, explain_name, &xc);
         tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
         snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
@@ -1505,21 +1631,26 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         tco_error e = TCO_OK;
         switch (it->kind) {
         case TCO_ITEM_LINE:
-            e = eval_item(m, it, -1, -1, &it->value, &it->text, diag);
+            e = eval_item(m, it, -1, -1, -1, &it->value, &it->text, diag);
             break;
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_periods && e == TCO_OK; y++)
-                e = eval_item(m, it, y, -1, &it->years[y], NULL, diag);
+                e = eval_item(m, it, y, -1, -1, &it->years[y], NULL, diag);
+            break;
+        case TCO_ITEM_MONTHLY:
+            for (int mo = 0; mo < m->n_months && e == TCO_OK; mo++)
+                e = eval_item(m, it, -1, -1, mo, &it->years[mo], NULL, diag);
             break;
         case TCO_ITEM_TIER_LINE:
             for (int r = 0; r < m->n_tiers && e == TCO_OK; r++)
-                e = eval_item(m, it, -1, r, &it->tiers[r], NULL, diag);
+                e = eval_item(m, it, -1, r, -1, &it->tiers[r], NULL, diag);
             break;
         case TCO_ITEM_TOTAL: {
-            /* Summed in year order, as SUM over the year cells does. */
+            /* Summed in year (month) order, as SUM over the year (month) cells does. */
             const tco_item *src = &m->items[it->partner];
             double sum = 0;
-            for (int y = 0; y < m->n_periods; y++)
+            int len = src->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
+            for (int y = 0; y < len; y++)
                 sum += src->years[y];
             it->value = sum;
             if (!isfinite(sum))
@@ -1527,7 +1658,8 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
                                  it->name);
             break;
         }
-        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: break;
+        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_CODE:
+        case TCO_ITEM_ERROR_COUNT: case TCO_ITEM_MONTH_INDEX: break;
         }
         if (e != TCO_OK)
             return e;
@@ -1581,7 +1713,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
-                                         "cash_flow",
+                                         "cash_flow", "budget_start", "fiscal_year_start", "budget", "budget_total",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
@@ -1732,7 +1864,7 @@ static tco_error load_sheets_and_summary(loader *ld)
     if (e != TCO_OK)
         return e;
     /* Every line names a listed sheet; the lines of a sheet are all scalar, all per year or all per tier. */
-    static const char *const per_words[] = {"no per key", "per = year", "per = tier"};
+    static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
     for (size_t s = 0; s < m->n_sheets; s++) {
         int first = -1;
         for (size_t i = 0; i < m->n_items; i++) {
@@ -1750,6 +1882,7 @@ static tco_error load_sheets_and_summary(loader *ld)
         }
         m->sheets[s].yearly = first >= 0 && item_dim(&m->items[first]) == 1;
         m->sheets[s].tiered = first >= 0 && item_dim(&m->items[first]) == 2;
+        m->sheets[s].monthly = first >= 0 && item_dim(&m->items[first]) == 3;
         /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
         size_t columns = 0;
         for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
@@ -1860,11 +1993,12 @@ static tco_error load_sheets_and_summary(loader *ld)
         m->summary = grown;
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
-            if (idx >= 0 && (builtin(&m->items[idx]) || item_dim(&m->items[idx]) == 2))
+            if (idx >= 0 && (builtin(&m->items[idx]) || item_dim(&m->items[idx]) >= 2))
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
                                  keys[k], list[i],
                                  m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
                                  : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
+                                 : item_dim(&m->items[idx]) == 3              ? "a per-month row"
                                                                               : "a per-tier column");
             else if (idx < 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
@@ -2129,10 +2263,13 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     /* Totals of per-year lines, and the year index. */
     size_t n_lines = m->n_items;
     bool any_yearly = false;
+    bool any_monthly = false;
     for (size_t i = 0; i < n_lines; i++) {
-        if (m->items[i].kind != TCO_ITEM_YEARLY)
+        if (m->items[i].kind != TCO_ITEM_YEARLY && m->items[i].kind != TCO_ITEM_MONTHLY)
             continue;
-        any_yearly = true;
+        bool monthly = m->items[i].kind == TCO_ITEM_MONTHLY;
+        any_yearly |= !monthly;
+        any_monthly |= monthly;
         if (m->items[i].no_total)
             continue;
         char name[TCO_NAME_MAX_LEN + 8];
@@ -2140,7 +2277,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         int clash = tco_model_find(m, name);
         if (clash >= 0)
             return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
-                                "%s [line.%s]: name '%s' is taken by the per-year line '%s', whose total it names",
+                                "%s [line.%s]: name '%s' is taken by the per-year or per-month line '%s', whose "
+                                "total it names",
                                 t->path, name, name, m->items[i].name);
         tco_item *tot = add_item(ld, TCO_ITEM_TOTAL, name);
         if (tot == NULL)
@@ -2152,12 +2290,13 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tot->emphasis = src->emphasis;
         tot->sheet = tco_strdup(src->sheet);
         tco_strbuf lb = {0};
-        tco_strbuf_printf(&lb, "%s (all years)", src->label);
+        tco_strbuf_printf(&lb, "%s (all %s)", src->label, monthly ? "months" : "years");
         tot->label = tco_strbuf_take(&lb);
         tco_strbuf u = {0};
-        /* "CNY/yr" per year totals to "CNY". */
-        const char *slash = strstr(src->unit, "/yr");
-        if (slash && slash[3] == '\0')
+        /* "CNY/yr" per year totals to "CNY", "CNY/month" per month too. */
+        const char *per_unit = monthly ? "/month" : "/yr";
+        const char *slash = strstr(src->unit, per_unit);
+        if (slash && slash[strlen(per_unit)] == '\0')
             tco_strbuf_append_n(&u, src->unit, (size_t)(slash - src->unit));
         else
             tco_strbuf_append(&u, src->unit);
@@ -2211,12 +2350,25 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             m->first_year = fy[0] - '0';
         }
         m->n_periods = m->n_years + 1 - m->first_year;
+        m->n_months = any_monthly ? m->n_years * 12 : 0;
         for (size_t i = 0; i < m->n_items; i++)
-            if (m->items[i].kind == TCO_ITEM_YEARLY) {
-                m->items[i].years = calloc((size_t)m->n_periods, sizeof(double));
+            if (m->items[i].kind == TCO_ITEM_YEARLY || m->items[i].kind == TCO_ITEM_MONTHLY) {
+                m->items[i].years = calloc((size_t)(m->items[i].kind == TCO_ITEM_YEARLY ? m->n_periods : m->n_months),
+                                           sizeof(double));
                 if (m->items[i].years == NULL)
                     return oom(ld);
             }
+    } else if (any_monthly) {
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: per-month lines need per-year lines and the 'years' input "
+                            "(the months are the years' months)", t->path);
+    }
+    if (any_monthly) {
+        if (tco_model_find(m, "month") >= 0)
+            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'month' is built in (the month number in per-month "
+                                "lines) and cannot be an input or line name", t->path);
+        tco_item *mo = add_item(ld, TCO_ITEM_MONTH_INDEX, "month");
+        if (mo == NULL || (mo->label = tco_strdup("Month number")) == NULL || (mo->unit = tco_strdup("month")) == NULL)
+            return oom(ld);
     }
     for (size_t i = 0; i < m->n_items; i++) {
         if (m->items[i].formula == NULL)
@@ -2241,7 +2393,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                 "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
                                 t->path, it->name, it->quote_qty);
     }
-    if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = order_items(ld)) != TCO_OK)
+    if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = load_budget(ld)) != TCO_OK ||
+        (e = order_items(ld)) != TCO_OK)
         return e;
     return tco_model_evaluate(m, ld->diag);
 }
@@ -2328,6 +2481,10 @@ void tco_model_free(tco_model *m)
     free(m->summary);
     free(m->checks);
     free(m->compare);
+    for (size_t k = 0; k < m->n_budget; k++)
+        free(m->budget_keys[k]);
+    free(m->budget_keys);
+    free(m->budget_items);
     for (size_t r = 0; r < m->n_refs; r++) {
         free(m->ref_keys[r]);
         free(m->ref_entries[r]);

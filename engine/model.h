@@ -51,7 +51,12 @@ typedef enum tco_item_kind {
      *  #N/A, ...).  tco's own value is 0 (the engine refuses any error); in the workbook it is a
      *  live count over every line and input cell that does not depend on it, so a check such as
      *  IF(error_cells = 0, 1, 0) fails once an edit makes any cell an error. */
-    TCO_ITEM_ERROR_COUNT
+    TCO_ITEM_ERROR_COUNT,
+    /** A per-month line (template per = month): one value per month of the analysis period
+     *  (years x 12, Month 1 the first month of Year 1), held in `years`. */
+    TCO_ITEM_MONTHLY,
+    /** The built-in name `month`: 1, 2, ... in per-month formulas. */
+    TCO_ITEM_MONTH_INDEX
 } tco_item_kind;
 
 /** How a value is shown (number format); derived from the unit unless the template says `format`. */
@@ -91,7 +96,8 @@ typedef struct tco_item {
     int partner;
     /** Scalar value (inputs, lines, totals) after evaluation. */
     double value;
-    /** Per-year values, n_periods of them, Year first_year first (TCO_ITEM_YEARLY only). */
+    /** Per-year values, n_periods of them, Year first_year first (TCO_ITEM_YEARLY); per-month
+     *  values, n_months of them (TCO_ITEM_MONTHLY). */
     double *years;
     /** Per-tier values, n_tiers of them (TCO_ITEM_TIER_INPUT and TCO_ITEM_TIER_LINE). */
     double *tiers;
@@ -161,6 +167,8 @@ typedef struct tco_sheet {
     bool yearly;
     /** True if the sheet's lines are per-tier (one row per tier, one column per line). */
     bool tiered;
+    /** True if the sheet's lines are per-month (month columns, fiscal-year subtotals, Total). */
+    bool monthly;
 } tco_sheet;
 
 /** Kinds of chart ([chart.NAME] type). */
@@ -243,6 +251,17 @@ typedef struct tco_model {
      *  entry "D-M" (tco_model_ref_entry()); n_refs of each. */
     char **ref_keys, **ref_entries;
     size_t n_refs;
+    /** Months of the per-month lines: n_years x 12 (0 without per-month lines). */
+    int n_months;
+    /** The calendar month of Month 1 ([model] budget_start names a text input YYYY-MM) and the
+     *  first month of the fiscal year ([model] fiscal_year_start names an input 1..12; 1 without). */
+    int start_year, start_month, fiscal_start_month;
+    /** The JSON budget object ([model] budget = KEY:LINE, ... of per-month lines, and
+     *  [model] budget_total = NAME, its "total"); none when the template names none. */
+    char **budget_keys;
+    int *budget_items;
+    size_t n_budget;
+    int budget_total;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
@@ -254,6 +273,15 @@ typedef struct tco_override {
     /** The option it is for in a comparison (--set NAME:SECTION.KEY=VALUE), else "". */
     char option[201];
 } tco_override;
+
+/** The calendar month of per-month column @p month (0-based) as YYYY-MM, e.g. "2027-01", into @p out. */
+void tco_model_month_label(const tco_model *model, int month, char out[16]);
+
+/**
+ * The fiscal year (by the calendar year it starts in) of per-month column @p month (0-based): the
+ * year of the latest fiscal_start_month at or before it.
+ */
+int tco_model_fiscal_year(const tco_model *model, int month);
 
 /**
  * The catalog entry scenario @p model names for the template's ref key @p key (e.g. "D-M" for

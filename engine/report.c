@@ -227,7 +227,16 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
         const tco_item *it = &m->items[i];
         char period[32];
         switch (it->kind) {
-        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: break; /* built in */
+        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: case TCO_ITEM_MONTH_INDEX:
+            break; /* built in */
+        case TCO_ITEM_MONTHLY:
+            for (int k = 0; k < m->n_months; k++) {
+                tco_model_month_label(m, k, period);
+                csv_row(out, m, it, period, it->years[k], NULL, NULL);
+            }
+            if (it->partner >= 0)
+                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL, NULL);
+            break;
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < m->n_periods; y++) {
                 snprintf(period, sizeof period, "Year %d", m->first_year + y);
@@ -299,7 +308,8 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 static void json_years(FILE *out, const tco_model *m, const tco_item *it)
 {
     fputc('[', out);
-    for (int y = 0; y < m->n_periods; y++) {
+    int len = it->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
+    for (int y = 0; y < len; y++) {
         if (y)
             fputs(", ", out);
         json_number(out, it->years[y]);
@@ -351,6 +361,23 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         }
         fputs("}", out);
     }
+    if (m->n_budget > 0) { /* the template's per-month budget lines, from the first month */
+        fputs(",\n  \"budget\": {\"months\": [", out);
+        for (int k = 0; k < m->n_months; k++) {
+            char label[16];
+            tco_model_month_label(m, k, label);
+            fprintf(out, "%s\"%s\"", k ? ", " : "", label);
+        }
+        fputs("], \"total\": ", out);
+        json_role_scalar(out, m, m->budget_total);
+        for (size_t k = 0; k < m->n_budget; k++) {
+            fputs(", ", out);
+            json_string(out, m->budget_keys[k]);
+            fputs(": ", out);
+            json_years(out, m, &m->items[m->budget_items[k]]);
+        }
+        fputs("}", out);
+    }
     fputs(",\n  \"warnings\": [", out);
     size_t nw = 0;
     for (size_t i = 0; i < m->n_items; i++) {
@@ -374,6 +401,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
             const tco_item *it = &m->items[i];
             bool is_input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
             if (it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT ||
+                it->kind == TCO_ITEM_MONTH_INDEX ||
                 is_input != (pass == 0))
                 continue;
             fputs(first ? "\n    " : ",\n    ", out);
@@ -383,8 +411,8 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
             json_string(out, it->label);
             fputs(", \"unit\": ", out);
             json_string(out, it->unit);
-            if (it->kind == TCO_ITEM_YEARLY) {
-                fputs(", \"by_year\": ", out);
+            if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
+                fputs(it->kind == TCO_ITEM_YEARLY ? ", \"by_year\": " : ", \"by_month\": ", out);
                 json_years(out, m, it);
                 if (it->partner >= 0) {
                     fputs(", \"total\": ", out);

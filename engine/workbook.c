@@ -53,13 +53,15 @@ typedef struct writer {
     const tco_workbook_options *opts;
     lxw_workbook *wb;
     placement *place;
-    lxw_format *title, *note, *header, *header_right, *header_year, *text, *source, *source_nowrap, *total_label;
+    lxw_format *title, *note, *header, *header_right, *header_year, *header_month, *text, *source, *source_nowrap,
+        *total_label;
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
         *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
+    int current_month; /* month column being written (0-based), -1 otherwise */
     tco_strbuf ref;    /* scratch for reference text */
     tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
@@ -85,6 +87,18 @@ static int total_col(const tco_model *m)
 static int source_col(const tco_model *m, bool yearly)
 {
     return yearly ? total_col(m) + 1 : COL_VALUE + 1;
+}
+
+/* A per-month sheet: the month columns from COL_VALUE, then one subtotal column per fiscal year,
+ * then the Total.  Fiscal years are counted from the first month's. */
+static int n_fiscal_years(const tco_model *m)
+{
+    return m->n_months > 0 ? tco_model_fiscal_year(m, m->n_months - 1) - tco_model_fiscal_year(m, 0) + 1 : 0;
+}
+
+static int month_total_col(const tco_model *m)
+{
+    return COL_VALUE + m->n_months + n_fiscal_years(m);
 }
 
 /* Sheet name as it appears in a reference, always quoted ('Opex'!C5): a name
@@ -197,7 +211,7 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     for (size_t s = 0; s < m->n_sheets; s++) {
         int run_start = -1, run_end = -1;
         bool tiered = m->sheets[s].tiered;
-        int last_col = m->sheets[s].yearly ? total_col(m) : COL_VALUE;
+        int last_col = m->sheets[s].yearly ? total_col(m) : m->sheets[s].monthly ? month_total_col(m) : COL_VALUE;
         for (size_t i = 0; i <= m->n_items; i++) {
             bool member = false, cut = i == m->n_items;
             int at = -1;
@@ -273,6 +287,27 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
     case TCO_ITEM_ERROR_COUNT:
         error_cells_text(w, &w->ref);
         return tco_strbuf_str(&w->ref);
+    case TCO_ITEM_MONTHLY: {
+        char c[4];
+        if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Month 1, up to this month */
+            append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
+            col_letters(COL_VALUE + w->current_month, c);
+            tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
+        } else if (whole) { /* the months only: the fiscal-year subtotals and the Total follow them */
+            append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
+            col_letters(COL_VALUE + w->m->n_months - 1, c);
+            tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + 1);
+        } else {
+            append_cell(w, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
+        }
+        return tco_strbuf_str(&w->ref);
+    }
+    case TCO_ITEM_MONTH_INDEX: {
+        char c[4];
+        col_letters(COL_VALUE + w->current_month, c);
+        tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
+        return tco_strbuf_str(&w->ref);
+    }
     default:
         tco_strbuf_printf(&w->ref, "%s%s", w->np, it->name);
         return tco_strbuf_str(&w->ref);
@@ -333,6 +368,8 @@ static void make_formats(writer *w)
     w->header_right = header_format(w, true);
     w->header_year = header_format(w, true);
     format_set_num_format(w->header_year, "\"Year \"0");
+    w->header_month = header_format(w, true);
+    format_set_num_format(w->header_month, "\"Month \"0");
     w->text = workbook_add_format(wb);
     w->total_label = workbook_add_format(wb);
     format_set_bold(w->total_label);
@@ -990,6 +1027,86 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
     check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
 }
 
+/* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
+ * year, the Total, then the source. */
+static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
+{
+    const tco_model *m = w->m;
+    const tco_sheet *sh = &m->sheets[s];
+    int n_fy = n_fiscal_years(m), fy0 = m->n_months > 0 ? tco_model_fiscal_year(m, 0) : 0;
+    int tot_col = month_total_col(m), src_col = tot_col + 1;
+    write_text(w, ws, ROW_HEADER, COL_ITEM, "Item", w->header);
+    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
+    write_text(w, ws, ROW_HEADER - 1, COL_UNIT, "Month", w->header);
+    for (int k = 0; k < m->n_months; k++) {
+        char label[16];
+        tco_model_month_label(m, k, label);
+        write_text(w, ws, ROW_HEADER - 1, COL_VALUE + k, label, w->header_right);
+        check(w, worksheet_write_number(ws, (lxw_row_t)ROW_HEADER, (lxw_col_t)(COL_VALUE + k), k + 1, w->header_month),
+              "header");
+    }
+    for (int f = 0; f < n_fy; f++) {
+        char label[32];
+        snprintf(label, sizeof label, "FY%d", fy0 + f);
+        write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
+    }
+    write_text(w, ws, ROW_HEADER, tot_col, "Total", w->header_right);
+    write_text(w, ws, ROW_HEADER, src_col, "Source / basis", w->header_indent);
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
+            continue;
+        int row = w->place[i].row;
+        write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
+        for (int k = 0; k < m->n_months; k++) {
+            w->current_month = k;
+            w->current_year = k / 12 + (m->first_year == 0 ? 1 : 0); /* a per-year line: its month's year */
+            write_item_formula(w, ws, (int)i, row, COL_VALUE + k, it->years[k]);
+        }
+        w->current_month = w->current_year = -1;
+        /* Fiscal-year subtotals: SUM over that year's months, summed as the cells are. */
+        for (int f = 0; f < n_fy; f++) {
+            int k0 = -1, k1 = -1;
+            double sum = 0;
+            for (int k = 0; k < m->n_months; k++)
+                if (tco_model_fiscal_year(m, k) == fy0 + f) {
+                    if (k0 < 0)
+                        k0 = k;
+                    k1 = k;
+                    sum += it->years[k];
+                }
+            char a[4], b[4];
+            col_letters(COL_VALUE + k0, a);
+            col_letters(COL_VALUE + k1, b);
+            tco_strbuf fml = {0};
+            tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
+            write_formula(w, ws, row, COL_VALUE + m->n_months + f, tco_strbuf_str(&fml),
+                          value_format(w, it, sum, false), sum);
+            tco_strbuf_free(&fml);
+        }
+        if (it->partner >= 0) {
+            char a[4], b[4];
+            col_letters(COL_VALUE, a);
+            col_letters(COL_VALUE + m->n_months - 1, b);
+            tco_strbuf fml = {0};
+            tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
+            const tco_item *tot = &m->items[it->partner];
+            write_formula(w, ws, row, tot_col, tco_strbuf_str(&fml), value_format(w, tot, tot->value, false),
+                          tot->value);
+            tco_strbuf_free(&fml);
+            define_name(w, tot->name, sh->name, row, tot_col);
+        }
+        write_text(w, ws, row, src_col, it->source, w->source);
+        fit_row(w, ws, row, it->source);
+    }
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 48, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 11, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
+    worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
+    worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
+}
+
 static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
 {
     const tco_model *m = w->m;
@@ -997,12 +1114,18 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     w->current_sheet = s;
     write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
     write_text(w, ws, ROW_NOTE, 0,
-               sh->yearly   ? "One formula per row, the same in every year column; Total = sum of the years."
-               : sh->tiered ? "One row per tier, one formula per column, the same in every row."
-                            : "Every value is a formula over the named inputs and the lines above it.",
+               sh->yearly    ? "One formula per row, the same in every year column; Total = sum of the years."
+               : sh->monthly ? "One formula per row, the same in every month column; a subtotal per fiscal year, "
+                               "Total = sum of the months."
+               : sh->tiered  ? "One row per tier, one formula per column, the same in every row."
+                             : "Every value is a formula over the named inputs and the lines above it.",
                w->note);
     if (sh->tiered) {
         write_tier_sheet(w, ws, s);
+        return;
+    }
+    if (sh->monthly) {
+        write_month_sheet(w, ws, s);
         return;
     }
     write_headers(w, ws, ROW_HEADER, sh->yearly, "Item", true);
@@ -1532,8 +1655,8 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     if (e != TCO_OK)
         return e;
     pending_names names = {0};
-    writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1, .np = "",
-                .sp = "", .names = &names};
+    writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1,
+                .current_month = -1, .np = "", .sp = "", .names = &names};
     /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
      * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.dir};
