@@ -1035,5 +1035,35 @@ expect_err "--set other:card.price=1: 'other' is not this run's scenario (team)"
 run 0 --root "$SRC" --scenario team --set team:card.price=40000 --out "$T/cs6.xlsx" --format json
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["outputs"]["card_price"]["value"] == 40000' "$T/out" && ok || bad "team:card.price on its own scenario"
 
+# ---- Issue 11 §5: the monthly budget ----
+# cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
+# opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
+# to the net cash out and the TCO, 7,615,211.688.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/bud.xlsx" --format json
+cp "$T/out" "$T/bud.json"
+python3 - "$T/bud.json" <<'PY' && ok || bad "cluster32 budget: wrong figures"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+b = d["budget"]
+near = lambda a, c: math.isclose(a, c, rel_tol=1e-12, abs_tol=1e-6)
+assert b["months"][0] == "2027-01" and b["months"][-1] == "2029-12" and len(b["months"]) == 36
+for k in ("capex", "electricity", "colocation", "staffing", "support", "vat_paid", "vat_recovered", "resale", "cash_out"):
+    assert len(b[k]) == 36, k
+assert b["capex"][0] == 5449050 and sum(b["capex"][1:]) == 0
+assert near(b["cash_out"][0], 5449050 + 722053.896 / 12) and near(b["cash_out"][1], 722053.896 / 12)
+assert near(b["electricity"][12], 327313.896 / 12) and near(b["vat_paid"][0], 5449050 * 0.13 + (327313.896 * 0.13 + 214740 * 0.06) / 12)
+assert near(b["total"], d["tco"]) and near(sum(b["cash_out"]), d["tco"])
+assert d["outputs"]["check_budget"]["value"] == 1
+PY
+member "$T/bud.xlsx" xl/workbook.xml | grep -q '<sheet name="Budget"' && ok || bad "no Budget sheet"
+member "$T/bud.xlsx" xl/sharedStrings.xml | grep -q "<t>FY2029</t>" && ok || bad "no fiscal-year subtotal FY2029"
+# A fiscal year from April and a budget from July 2027: FY2027 (July to March) to FY2030 (April to June).
+run 0 --root "$SRC" --scenario cluster32 --set finance.fiscal_year_start_month=4 --set finance.start=2027-07 --out "$T/bud4.xlsx" --format json
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["budget"]; assert b["months"][0] == "2027-07" and b["months"][-1] == "2030-06"' "$T/out" && ok || bad "budget from 2027-07: wrong months"
+member "$T/bud4.xlsx" xl/sharedStrings.xml | grep -q "<t>FY2030</t>" && ok || bad "no FY2030 subtotal for an April fiscal year"
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud4.xlsx" >"$T/rc" 2>&1; then ok; else bad "budget workbook: $(tail -3 "$T/rc")"; fi
+run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
+expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
