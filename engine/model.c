@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <strings.h>
 
+#include "conventions.h"
 #include "ini.h"
 #include "strbuf.h"
 
@@ -793,6 +794,16 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         const char *basis = value ? tco_ini_get(src, row, basis_key) : NULL;
         if (basis && basis[0])
             tier_note(&bases, &unbased, "%s%s: %s", bases.len ? "; " : "", row, basis);
+        /* The row's basis, for its status (conventions.h): a --set row's only from a --set. */
+        if (basis && basis[0] && (src != &ld->scenario || override_of(ld, row, key) < 0 ||
+                                  override_of(ld, row, basis_key) >= 0)) {
+            if (it->tier_bases == NULL)
+                it->tier_bases = calloc((size_t)m->n_tiers, sizeof *it->tier_bases);
+            if (it->tier_bases == NULL || (it->tier_bases[r] = tco_strdup(basis)) == NULL) {
+                e = oom(ld);
+                break;
+            }
+        }
         if (value == NULL) {
             if (def == NULL) {
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
@@ -1009,6 +1020,10 @@ static tco_error load_input(loader *ld, const char *section)
         tco_strbuf_printf(&b, "%s%s", b.len ? ". " : "", note);
     it->source = tco_strbuf_take(&b);
     if (it->source == NULL)
+        return oom(ld);
+    /* The basis of this value, for its status (conventions.h): a --set value's only from a --set. */
+    if (basis && basis[0] && (ov < 0 || override_of(ld, sec, basis_key) >= 0) &&
+        (it->basis = tco_strdup(basis)) == NULL)
         return oom(ld);
     if (src == &ld->scenario && !defaulted &&
         (!mark_consumed(ld, sec, key) || (basis && !mark_consumed(ld, sec, basis_key))))
@@ -1713,7 +1728,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
-                                         "cash_flow", "budget_start", "fiscal_year_start", "budget", "budget_total",
+                                         "cash_flow", "capex_prices", "budget_start", "fiscal_year_start", "budget", "budget_total",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
@@ -1813,7 +1828,7 @@ static bool sheet_name_ok(const char *nm)
     if (tco_utf16_units(nm) == 0 || tco_utf16_units(nm) > 29 || tco_xlsx_text_units(nm) != tco_utf16_units(nm))
         return false;
     /* tco's own sheets, and History, which Excel reserves for change tracking. */
-    static const char *const builtin[] = {"Summary", "Inputs", "Quotes", "Charts", "Compare", "History"};
+    static const char *const builtin[] = {"Summary", "Inputs", "Quotes", "Charts", "Conventions", "Compare", "History"};
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (strcasecmp(nm, builtin[i]) == 0)
             return false;
@@ -1918,6 +1933,8 @@ static tco_error load_sheets_and_summary(loader *ld)
             return oom(ld);
     }
     if ((e = load_charts(ld)) != TCO_OK)
+        return e;
+    if ((e = tco_conventions_load(m, t, ld->diag)) != TCO_OK)
         return e;
     /* Compare sheet rows: [model] compare, then compare_KIND for the scenario's kind. */
     char ckey[300] = "";
@@ -2244,9 +2261,11 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             else if (pass == 1 && strncmp(sec, "line.", 5) == 0)
                 e = load_line(ld, sec);
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
-                     strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0)
+                     strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0 &&
+                     strncmp(sec, "convention.", 11) != 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s]: unknown section; expected [model], [input.NAME], [line.NAME] or [chart.NAME]",
+                                 "%s [%s]: unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
+                                 "or [convention.NAME]",
                                  t->path, sec);
             if (e != TCO_OK)
                 return e;
@@ -2472,6 +2491,10 @@ void tco_model_free(tco_model *m)
         for (int r = 0; it->tier_set && r < m->n_tiers; r++)
             free(it->tier_set[r]);
         free(it->tier_set);
+        free(it->basis);
+        for (int r = 0; it->tier_bases && r < m->n_tiers; r++)
+            free(it->tier_bases[r]);
+        free(it->tier_bases);
         tco_node_free(it->formula);
     }
     free(m->items);
@@ -2500,6 +2523,7 @@ void tco_model_free(tco_model *m)
         free(m->charts[c].series);
     }
     free(m->charts);
+    tco_conventions_free(m);
     free(m->order);
     for (int r = 0; r < m->n_tiers; r++)
         free(m->tier_names[r]);

@@ -158,6 +158,13 @@ typedef struct tco_item {
     bool in_report;
     double base_value;
     double *base_tiers;
+    /** The basis the files give for this value (KEY_source as written, e.g. "seed §4.3 and §5.4:
+     *  0.7 CNY/kWh"; heap), NULL when none does.  For a value given by --set, only a basis given by
+     *  --set too (the file's basis describes the file's value).  Read by tco_status_of_input(). */
+    char *basis;
+    /** Per-tier inputs: each row's basis, as `basis` (heap, NULL for a row without); the array is NULL
+     *  when no row has one.  Read by tco_status_of_tier_row(). */
+    char **tier_bases;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */
@@ -262,6 +269,13 @@ typedef struct tco_model {
     int *budget_items;
     size_t n_budget;
     int budget_total;
+    /** Capex lines and the prices each rests on ([model] capex_prices; conventions.h), for the
+     *  Summary's capex by price status; none when the template names none. */
+    struct tco_capex_basis *capex_basis;
+    size_t n_capex_basis;
+    /** Rows of the Conventions sheet ([convention.NAME] sections in template order; conventions.h). */
+    struct tco_convention *conventions;
+    size_t n_conventions;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */

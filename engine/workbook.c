@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
+#include "conventions.h"
 #include "ini.h"
 #include "output.h"
 #include "strbuf.h"
@@ -25,7 +26,12 @@ enum {
     COL_ITEM = 0,
     COL_UNIT = 1,
     COL_VALUE = 2,     /* value, or Year 1 */
-    COL_TIER_TABLE = 6 /* Inputs: the tier catalog table starts in column G */
+    COL_TIER_TABLE = 7, /* Inputs: the tier catalog table starts in column H */
+    /* Inputs: Input | Unit | Value | Status | Name | Source / basis | Before --set */
+    COL_INPUT_STATUS = 3,
+    COL_INPUT_NAME = 4,
+    COL_INPUT_SOURCE = 5,
+    COL_INPUT_BEFORE = 6
 };
 
 /* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
@@ -72,6 +78,7 @@ typedef struct writer {
     pending_names *names;     /* defined names of every sheet, given to libxlsxwriter at the end */
     tco_diag *diag;
     tco_error err;
+    lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
 } writer;
 
 const char *tco_workbook_item_name(const tco_model *model, int index)
@@ -433,6 +440,17 @@ static void make_formats(writer *w)
     format_set_num_format(w->fmt_input_money_cents, cents);
     format_set_font_color(w->fmt_input_money_cents, 0x0000FF);
     format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
+    /* Status fills (the legend below the inputs explains them): green for a quote, blue measured,
+     * lavender a seed figure, grey stated, amber a what-if, orange illustrative. */
+    static const lxw_color_t fills[TCO_STATUS_COUNT_OF] = {
+        [TCO_STATUS_QUOTE] = 0xC6EFCE,  [TCO_STATUS_MEASURED] = 0xBDD7EE,     [TCO_STATUS_SEED] = 0xE4DFEC,
+        [TCO_STATUS_STATED] = 0xEDEDED, [TCO_STATUS_WHATIF] = 0xFFEB9C, [TCO_STATUS_ILLUSTRATIVE] = 0xF8CBAD,
+    };
+    for (int i = 0; i < TCO_STATUS_COUNT_OF; i++) {
+        w->fmt_status[i] = workbook_add_format(wb);
+        format_set_bg_color(w->fmt_status[i], fills[i]);
+        format_set_border(w->fmt_status[i], LXW_BORDER_HAIR);
+    }
 }
 
 static const char *xl_text(writer *w, const char *s);
@@ -900,6 +918,22 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
         col++;
     }
+    /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL)
+            continue;
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "Status: %s", it->label);
+        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        tco_strbuf_free(&h);
+        for (int r = 0; r < m->n_tiers; r++) {
+            tco_status st = tco_status_of_tier_row(m, it, r);
+            write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+        }
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        col++;
+    }
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
     check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
@@ -915,20 +949,23 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
                m->quotes ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
                            "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
                            "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
-                           "chose the quote): change the rate and it follows, or type a price over it."
+                           "chose the quote): change the rate and it follows, or type a price over it. Status: "
+                           "the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
                          : "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file.",
+                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
+                           "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md.",
                w->note);
     write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
-    write_text(w, ws, ROW_HEADER, 3, "Name", w->header);
-    write_text(w, ws, ROW_HEADER, 4, "Source / basis", w->header_indent);
+    write_text(w, ws, ROW_HEADER, COL_INPUT_STATUS, "Status", w->header_indent);
+    write_text(w, ws, ROW_HEADER, COL_INPUT_NAME, "Name", w->header_indent);
+    write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
     bool any_original = false;
     for (size_t i = 0; i < m->n_items; i++)
         any_original |= m->items[i].original != NULL;
     if (any_original)
-        write_text(w, ws, ROW_HEADER, 5, "Before --set", w->header_right);
+        write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -936,13 +973,15 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             continue;
         double before;
         if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
-            write_report_value(w, ws, row, 5, it, before, before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
+            write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
+                               before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
                                value_format(w, it, before, false));
         else if (it->original && !it->text && tco_parse_number(it->original, &before))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, before, value_format(w, it, before, false)),
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
+                                            value_format(w, it, before, false)),
                   it->name);
         else if (it->original)
-            write_text(w, ws, row, 5, it->original, w->text);
+            write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
         write_text(w, ws, row, 0, it->label, w->text);
         write_text(w, ws, row, 1, it->unit, w->text);
         if (m->quotes && it->quoted)
@@ -951,19 +990,37 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             write_input_value(w, ws, row, 2, it, it->value, it->text);
         tco_strbuf full = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
-        write_text(w, ws, row, 3, tco_strbuf_str(&full), w->source_nowrap);
+        write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
-        write_text(w, ws, row, 4, it->source, w->source);
+        tco_status st = tco_status_of_input(it);
+        write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
         fit_row(w, ws, row, it->source);
         define_name(w, it->name, "Inputs", row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
     }
+    /* The legend of the Status column. */
+    row++;
+    write_text(w, ws, row, 0, "Status legend", w->header);
+    write_text(w, ws, row, 1, "", w->header);
+    write_text(w, ws, row, 2, "", w->header);
+    write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
+    write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
+    write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
+    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
+                                        TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
+        write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
+        write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
+        fit_row(w, ws, row, tco_status_meaning(legend[k]));
+    }
     worksheet_set_column(ws, 0, 0, 62, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
-    worksheet_set_column(ws, 3, 3, 26, NULL);
-    worksheet_set_column(ws, 4, 4, SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
+    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 26, NULL);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, SOURCE_WIDTH, NULL);
     write_tier_table(w, ws);
 }
 
@@ -1410,6 +1467,113 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 1, 1, 16, NULL);
 }
 
+/* The Conventions sheet: the template's [convention.NAME] rows, each a label, the live formula =NAME
+ * when the row names an input or line (its cached value the engine's), and what it means. */
+static void write_conventions(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    write_text(w, ws, ROW_TITLE, 0, "Conventions", w->title);
+    write_text(w, ws, ROW_NOTE, 0,
+               "How to read every figure in this workbook. A value is a live formula over its input or line, so "
+               "it follows an edit on the Inputs sheet.",
+               w->note);
+    write_text(w, ws, ROW_HEADER, 0, "Convention", w->header);
+    write_text(w, ws, ROW_HEADER, 1, "Value", w->header_right);
+    write_text(w, ws, ROW_HEADER, 2, "Meaning", w->header_indent);
+    int row = ROW_FIRST;
+    for (size_t k = 0; k < m->n_conventions && w->err == TCO_OK; k++, row++) {
+        const tco_convention *c = &m->conventions[k];
+        write_text(w, ws, row, 0, c->label, w->text);
+        if (c->value >= 0) {
+            const tco_item *it = &m->items[c->value];
+            tco_strbuf f = {0};
+            tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
+            write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false),
+                                  it->value, item_text(it));
+            tco_strbuf_free(&f);
+        }
+        if (c->text) {
+            write_text(w, ws, row, 2, c->text, w->source);
+            fit_row(w, ws, row, c->text);
+        }
+    }
+    worksheet_set_column(ws, 0, 0, 44, NULL);
+    worksheet_set_column(ws, 1, 1, 16, NULL);
+    worksheet_set_column(ws, 2, 2, SOURCE_WIDTH, NULL);
+}
+
+/* The Summary's capex by the status of its prices ([model] capex_prices): for each status, the live
+ * sum of the capex lines resting on it and its share of capex, with the lines and prices named.  The
+ * cached sums follow the evaluator's own arithmetic (tco_formula_arith()), as the Compare sheet's. */
+static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
+{
+    const tco_model *m = w->m;
+    if (m->n_capex_basis == 0 || m->role_capex < 0 || w->err != TCO_OK)
+        return row;
+    const tco_item *capex = &m->items[m->role_capex];
+    row++;
+    write_text(w, ws, row, COL_ITEM, "Capex by the status of its prices", w->header);
+    write_text(w, ws, row, COL_UNIT, "Unit", w->header);
+    write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
+    write_text(w, ws, row, COL_VALUE + 1, "Share of capex", w->header_right);
+    write_text(w, ws, row, COL_VALUE + 2, "Capex lines (their prices: status)", w->header_indent);
+    row++;
+    static const tco_status order[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
+                                       TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    for (size_t o = 0; o < sizeof order / sizeof order[0] && w->err == TCO_OK; o++) {
+        tco_status st = order[o];
+        tco_strbuf f = {0}, lines = {0};
+        double sum = 0;
+        const char *why = NULL;
+        size_t n = 0;
+        for (size_t k = 0; k < m->n_capex_basis && w->err == TCO_OK; k++) {
+            if (tco_capex_status(m, k) != st)
+                continue;
+            const tco_capex_basis *c = &m->capex_basis[k];
+            const tco_item *line = &m->items[c->line];
+            tco_strbuf_printf(&f, "%s%s%s", n ? "+" : "=", w->np, line->name);
+            tco_strbuf_printf(&lines, "%s%s (", n ? ", " : "", line->name);
+            for (size_t p = 0; p < c->n_prices; p++)
+                tco_strbuf_printf(&lines, "%s%s: %s", p ? ", " : "", m->items[c->prices[p]].name,
+                                  tco_status_name(tco_status_of_price(m, c->prices[p])));
+            tco_strbuf_append(&lines, ")");
+            if (tco_formula_arith(TCO_OP_ADD, sum, line->value, &sum, &why) != TCO_OK)
+                w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s: %s", line->name, why);
+            n++;
+        }
+        if (n == 0 || w->err != TCO_OK) {
+            tco_strbuf_free(&f);
+            tco_strbuf_free(&lines);
+            continue;
+        }
+        tco_strbuf label = {0};
+        tco_strbuf_printf(&label, "Capex on %s prices", st == TCO_STATUS_QUOTE  ? "quoted"
+                                                        : st == TCO_STATUS_SEED ? "seed-figure"
+                                                                                : tco_status_name(st));
+        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), w->fmt_status[st]);
+        write_text(w, ws, row, COL_UNIT, capex->unit, w->text);
+        tco_strbuf_free(&label);
+        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, capex, sum, false), sum);
+        /* Its share of capex: 0 when there is no capex (a tier that costs nothing). */
+        double share = 0;
+        if (capex->value != 0 && tco_formula_arith(TCO_OP_DIV, sum, capex->value, &share, &why) != TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s", why);
+        char c[4];
+        col_letters(COL_VALUE, c);
+        tco_strbuf sf = {0};
+        tco_strbuf_printf(&sf, "=IF(%s%s=0,0,%s%d/%s%s)", w->np, capex->name, c, row + 1, w->np, capex->name);
+        write_formula(w, ws, row, COL_VALUE + 1, tco_strbuf_str(&sf), w->fmt[TCO_FMT_PERCENT], share);
+        tco_strbuf_free(&sf);
+        write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source_nowrap);
+        if (f.failed || lines.failed)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        tco_strbuf_free(&f);
+        tco_strbuf_free(&lines);
+        row++;
+    }
+    return row;
+}
+
 /* "Capex sheet, capex_total" style pointer from a Summary row to the line it shows. */
 static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
@@ -1506,6 +1670,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             write_summary_source(w, ws, row, source_col(m, false), it);
         }
     }
+    row = write_capex_status(w, ws, row);
     /* Say so when this is a what-if (--set) or priced from quotes. */
     /* 64 --set values of up to 512 bytes, each with its prior value, could pass a cell: the note
      * lists them up to about half a cell and counts the rest (Inputs shows every one). */
@@ -1577,6 +1742,14 @@ static void write_summary(writer *w, lxw_worksheet *ws)
               "contents");
         tco_strbuf_free(&url);
     }
+    if (m->n_conventions > 0 && w->err == TCO_OK) {
+        tco_strbuf url = {0};
+        tco_strbuf_printf(&url, "internal:'%sConventions'!A1", w->sp);
+        check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, "Conventions",
+                                         NULL),
+              "contents");
+        tco_strbuf_free(&url);
+    }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m), 16, NULL);
@@ -1619,6 +1792,9 @@ static void write_model(writer *w)
     for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
         calc[s] = add_sheet(w, m->sheets[s].name, 0x808080, true);
     lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? add_sheet(w, "Charts", 0x4472C4, true) : NULL;
+    /* Last, so the other sheets keep their places (xl/worksheets/sheetN.xml). */
+    lxw_worksheet *conventions =
+        m->n_conventions > 0 && w->err == TCO_OK ? add_sheet(w, "Conventions", 0x70AD47, true) : NULL;
     if (w->err == TCO_OK) {
         write_inputs(w, inputs);
         if (quotes && w->err == TCO_OK)
@@ -1635,6 +1811,8 @@ static void write_model(writer *w)
             write_summary(w, summary);
         if (charts && w->err == TCO_OK)
             write_charts(w, charts);
+        if (conventions && w->err == TCO_OK)
+            write_conventions(w, conventions);
     }
     free(calc);
     free(w->place);

@@ -217,7 +217,7 @@ import re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
 assert re.search(r"<f>SUM\(\$C(\d+):C\1\)</f>", xml) and re.search(r"<f>SUM\(\$C(\d+):F\1\)</f>", xml), "cumulative cash out from Year 0"
-assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!I5/MAX('Inputs'!$I$5:$I$14)" in xml, "whole column"
+assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!J5/MAX('Inputs'!$J$5:$J$14)" in xml, "whole column"
 assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
 PY
 
@@ -308,7 +308,7 @@ z = zipfile.ZipFile(sys.argv[1])
 ss = re.findall(r"<t[^>]*>([^<]*)</t>", z.read("xl/sharedStrings.xml").decode())
 inputs = z.read("xl/worksheets/sheet2.xml").decode()
 assert "Before --set" in ss and "--set site.rate=0.25 (was 0.5)" in ss, ss
-assert re.search(r'<c r="F8"[^>]*><v>0.5</v></c>', inputs), "F8 (rate before) is not 0.5"
+assert re.search(r'<c r="G8"[^>]*><v>0.5</v></c>', inputs), "G8 (rate before) is not 0.5"
 PY
 run 65 --root "$MINI" --scenario good --set site.rate=2
 expect_err "--set site.rate=2: expected a number >= 0 and <= 1 share/yr, found 2"
@@ -627,7 +627,7 @@ cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/manytiers/"
 python3 -c 'import sys; open(sys.argv[1], "a").write("".join("\n[tier_with_a_long_code_%02d]\nsize = %d\nkind = plain\n" % (i, i + 1) for i in range(30)))' "$T/manytiers/pricing/tiers.ini"
 # 30 codes of 24 characters pass 255 bytes: the typed code is checked against the table's first column.
 run 0 --root "$T/manytiers" --scenario lookup --out "$T/many.xlsx"
-member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$G\$5:\$G\$37,0))</formula1>' \
+member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$H\$5:\$H\$37,0))</formula1>' \
     && ok || bad "33 long tier codes: the drop-down is not the tier column: $(member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
 
 # Review findings (issue 10), kept fixed.
@@ -1064,6 +1064,79 @@ member "$T/bud4.xlsx" xl/sharedStrings.xml | grep -q "<t>FY2030</t>" && ok || ba
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud4.xlsx" >"$T/rc" 2>&1; then ok; else bad "budget workbook: $(tail -3 "$T/rc")"; fi
 run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
 expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
+# Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Status | Name | Source.
+run 0 --root "$SRC" --scenario cluster32 --out "$T/st.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --out "$T/stq.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --set facility.pue=1.2 --set facility.electricity_price=0.65 --set "facility.electricity_price_source=measured: meter, 2026" --out "$T/sts.xlsx"
+python3 - "$T/st.xlsx" "$T/stq.xlsx" "$T/sts.xlsx" <<'PY' && ok || bad "input status or conventions not as expected"
+import re, sys, zipfile
+def book(path):
+    z = zipfile.ZipFile(path)
+    ss = [re.sub(r"<[^>]+>", "", x) for x in re.findall(r"<si>(.*?)</si>", z.read("xl/sharedStrings.xml").decode(), re.S)]
+    names = re.findall(r'<sheet name="([^"]+)"', z.read("xl/workbook.xml").decode())
+    def cells(n):
+        out = {}
+        for m in re.finditer(r'<c r="([A-Z]+)(\d+)"([^>]*?)(?:/>|>(.*?)</c>)', z.read(f"xl/worksheets/sheet{n}.xml").decode(), re.S):
+            col, row, attr, body = m.groups()
+            v = re.search(r"<v>(.*?)</v>", body or ""); f = re.search(r"<f>(.*?)</f>", body or "")
+            val = v.group(1) if v else None
+            if 't="s"' in attr and val is not None:
+                val = ss[int(val)]
+            out[col + row] = (val, f.group(1) if f else None)
+        return out
+    return names, cells
+def status(cells, name):  # the Status cell (column D) of the input named NAME (column E)
+    for ref, (v, _) in cells.items():
+        if ref[0] == "E" and v == name:
+            return cells.get("D" + ref[1:], (None,))[0]
+    raise AssertionError("no input " + name)
+names, cells = book(sys.argv[1])
+inputs = cells(2)
+assert inputs["D4"][0] == "Status" and inputs["E4"][0] == "Name" and inputs["F4"][0] == "Source / basis", inputs["D4"]
+assert status(inputs, "electricity_price") == "seed figure", status(inputs, "electricity_price")
+assert status(inputs, "host_price") == "illustrative" and status(inputs, "switch_price") == "illustrative"
+assert status(inputs, "card_count") == "stated"
+legend = [v for ref, (v, _) in inputs.items() if ref[0] == "D"]
+assert all(s in legend for s in ("quote", "measured", "seed figure", "stated", "what-if", "illustrative")), "legend"
+# The tier table's price status: every card price illustrative without quotes.
+tier = [v for ref, (v, _) in inputs.items() if v and v.startswith("Status: ")]
+assert tier == ["Status: Price"], tier
+# Conventions, the last sheet: the VAT basis a live formula over vat_deductible, the other facts.
+assert names[-1] == "Conventions" and names[:2] == ["Summary", "Inputs"], names
+conv = cells(len(names))
+rows = {v: r[1:] for r, (v, _) in conv.items() if r[0] == "A" and v}
+r = rows["VAT deductible (input VAT recovered)"]
+assert conv["B" + r] == ("yes", "vat_deductible"), conv["B" + r]
+assert "Prices in the catalog and the template exclude VAT" in conv["C" + r][0]
+assert conv["B" + rows["Discounting timing"]] == ("end", "discount_timing")
+assert conv["B" + rows["Depreciation method"]] == ("straight_line", "depreciation_method")
+assert conv["B" + rows["Currency of every money figure"]] == ("CNY", "currency")
+assert "GB = 1e9 bytes" in conv["C" + rows["Units"]][0] and "Costs are positive" in conv["C" + rows["Sign convention"]][0]
+# Summary: all of cluster32's capex rests on illustrative prices: 5,449,050 CNY, 100%.
+summary = cells(1)
+lab = {v: r[1:] for r, (v, _) in summary.items() if r[0] == "A" and v}
+r = lab["Capex on illustrative prices"]
+assert float(summary["C" + r][0]) == 5449050 and summary["D" + r] == ("1", "IF(capex_total=0,0,C%s/capex_total)" % r), summary["D" + r]
+assert "Capex on quoted prices" not in lab
+# With quotes: the host and the D-M row are quotes; capex on quotes = cards + hosts.
+names, cells = book(sys.argv[2])
+inputs = cells(2)
+assert status(inputs, "host_price") == "quote" and status(inputs, "electricity_price") == "seed figure"
+summary = cells(1)
+lab = {v: r[1:] for r, (v, _) in summary.items() if r[0] == "A" and v}
+r = lab["Capex on quoted prices"]
+f = summary["C" + r][1]
+assert f.startswith("card_capex+host_capex"), f
+assert "card_price: quote" in summary["E" + r][0] and "host_price: quote" in summary["E" + r][0], summary["E" + r]
+# --set: a what-if; a --set basis starting "measured" makes a measured input.
+names, cells = book(sys.argv[3])
+inputs = cells(2)
+assert status(inputs, "pue") == "what-if" and status(inputs, "electricity_price") == "measured", (status(inputs, "pue"), status(inputs, "electricity_price"))
+PY
+for f in st stq sts; do
+    if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/$f.xlsx" >"$T/rc" 2>&1; then ok; else bad "$f workbook: $(tail -3 "$T/rc")"; fi
+done
+[ -f "$SRC/docs/sources.md" ] && grep -q "§4.3" "$SRC/docs/sources.md" && ok || bad "docs/sources.md missing or lacks §4.3"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
