@@ -57,6 +57,7 @@ typedef struct writer {
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
         *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
+    lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
@@ -334,6 +335,8 @@ static void make_formats(writer *w)
     w->header_year = header_format(w, true);
     format_set_num_format(w->header_year, "\"Year \"0");
     w->text = workbook_add_format(wb);
+    w->text_right = workbook_add_format(wb);
+    format_set_align(w->text_right, LXW_ALIGN_RIGHT);
     w->total_label = workbook_add_format(wb);
     format_set_bold(w->total_label);
     format_set_top(w->total_label, LXW_BORDER_THIN);
@@ -778,7 +781,7 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
 }
 
 /* Quotes sheet columns (0-based) the quoted inputs refer to. */
-enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7 };
+enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7, QCOL_VAT_INCLUDED = 8, QCOL_VAT_RATE = 9, QCOL_CONVERTED = 10 };
 
 /* The fx_ input converting quote @p q (fx_usd), or "" for the reporting currency or a rate with no input. */
 static void quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
@@ -814,6 +817,12 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
         tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
     else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
         tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+    if (q->vat_included) { /* to the model's basis, ex VAT: over 1 + the quote's VAT rate (live on Quotes) */
+        col_letters(QCOL_VAT_RATE, c);
+        tco_strbuf_append(&w->ref, "/(1+");
+        append_sheet_ref(w, &w->ref, "Quotes");
+        tco_strbuf_printf(&w->ref, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
+    }
     if (it->in_report) /* in the reporting currency: the CNY price over its rate */
         tco_strbuf_printf(&w->ref, "/%s%s", w->np, TCO_FX_REPORT);
     if (w->ref.failed)
@@ -1108,18 +1117,24 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     tco_strbuf note = {0};
     tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
                       "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
-                      "Converted = unit price x the fx_ rate on Inputs; each input a quote prices (column Prices) "
-                      "is the same live product, so editing a rate moves the TCO.",
+                      "Converted = unit price x the fx_ rate on Inputs, over 1 + VAT rate when the price includes "
+                      "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
+                      "live formula, so editing a rate moves the TCO.",
                       set->rows, asof);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     char converted_head[32];
-    snprintf(converted_head, sizeof converted_head, "Converted (%s)", tco_model_currency(m));
+    snprintf(converted_head, sizeof converted_head, "Converted ex VAT (%s)", tco_model_currency(m));
     const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
-                                        "Rate", converted_head, "Quote date", "Valid until", "Min qty",
-                                        "Lead time (weeks)", "Status", "Prices", "Reason", "Notes"};
-    for (int c = 0; c < 17; c++)
-        write_text(w, ws, ROW_HEADER, c, heads[c], c == 1 || (c >= 5 && c <= 8) || c == 11 || c == 12 ? w->header_right : w->header);
+                                        "Rate", "VAT included", "VAT rate", converted_head, "Quote date",
+                                        "Valid until", "Min qty", "Lead time (weeks)", "Status", "Prices", "Reason",
+                                        "Notes"};
+    /* Numbers right-aligned under right-aligned headers; text columns left, headers indented one step
+     * so that a right-aligned header and the next left one never run together in print. */
+    for (int c = 0; c < 19; c++)
+        write_text(w, ws, ROW_HEADER, c, heads[c],
+                   c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_right
+                                                                                             : w->header_indent);
     int row = ROW_FIRST;
     for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
         const tco_quote *q = &set->quotes[i];
@@ -1144,30 +1159,40 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
             check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
         }
         tco_strbuf_free(&f);
-        tco_strbuf_printf(&f, "=%s%d*%s%d", c6, row + 1, c8, row + 1);
+        write_text(w, ws, row, QCOL_VAT_INCLUDED, q->vat_included ? "yes" : "no", w->text_right);
+        if (!isnan(q->vat_rate))
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, QCOL_VAT_RATE, q->vat_rate, w->fmt[TCO_FMT_PERCENT]),
+                  "quote");
+        char ci[4], cj[4];
+        col_letters(QCOL_VAT_INCLUDED, ci);
+        col_letters(QCOL_VAT_RATE, cj);
+        /* One formula down the column: the price over 1 + VAT where it includes VAT, over 1 where not. */
+        tco_strbuf_printf(&f, "=%s%d*%s%d/IF(%s%d=\"yes\",1+%s%d,1)", c6, row + 1, c8, row + 1, ci, row + 1, cj,
+                          row + 1);
         int rep = tco_model_find(m, TCO_FX_REPORT);
         if (rep >= 0) /* in the reporting currency, as the prices it sets */
             tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
-        write_formula(w, ws, row, 8, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
-                      rep >= 0 ? q->unit_price * q->rate / m->items[rep].value : q->unit_price * q->rate);
+        double conv = q->unit_price * q->rate / (q->vat_included ? 1 + q->vat_rate : 1);
+        write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
+                      rep >= 0 ? conv / m->items[rep].value : conv);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);
-            write_text(w, ws, row, 9, d, w->text);
+            write_text(w, ws, row, 11, d, w->text);
         }
         if (q->valid_until != TCO_NO_DATE) {
             tco_format_date(q->valid_until, d);
-            write_text(w, ws, row, 10, d, w->text);
+            write_text(w, ws, row, 12, d, w->text);
         }
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 11, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 13, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
         if (!isnan(q->lead_time_weeks))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 14, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
                   "quote");
-        write_text(w, ws, row, 13, tco_quote_status_name(q->status), w->text);
+        write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text);
         if (prices[i].len)
-            write_text(w, ws, row, 14, tco_strbuf_str(&prices[i]), w->source_nowrap);
-        write_text(w, ws, row, 15, q->reason, w->source_nowrap);
-        write_text(w, ws, row, 16, q->notes, w->source_nowrap);
+            write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source_nowrap);
+        write_text(w, ws, row, 17, q->reason, w->source_nowrap);
+        write_text(w, ws, row, 18, q->notes, w->source_nowrap);
     }
     for (size_t i = 0; i < set->n; i++)
         tco_strbuf_free(&prices[i]);
@@ -1186,11 +1211,14 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 1, 1, 6, NULL);
     worksheet_set_column(ws, 2, 2, 24, NULL);
     worksheet_set_column(ws, 3, 4, 14, NULL);
-    worksheet_set_column(ws, 5, 12, 15, NULL);
-    worksheet_set_column(ws, 13, 13, 22, NULL);
-    worksheet_set_column(ws, 14, 14, 40, NULL);
-    worksheet_set_column(ws, 15, 15, 80, NULL);
+    worksheet_set_column(ws, 5, 7, 15, NULL);
+    worksheet_set_column(ws, 8, 9, 13, NULL);
+    worksheet_set_column(ws, 10, 10, 22, NULL);
+    worksheet_set_column(ws, 11, 14, 15, NULL);
+    worksheet_set_column(ws, 15, 15, 22, NULL);
     worksheet_set_column(ws, 16, 16, 40, NULL);
+    worksheet_set_column(ws, 17, 17, 80, NULL);
+    worksheet_set_column(ws, 18, 18, 40, NULL);
 }
 
 /* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read
