@@ -31,7 +31,9 @@ static tco_error quote_in_range(const tco_model *m, const tco_item *it, const ch
     if (low || high)
         tco_format_double(low ? it->min : it->max, bound);
     tco_strbuf place = {0}, what = {0};
-    if (b->rate != 1)
+    if (b->vat_included)
+        tco_strbuf_printf(&what, "%s %s incl. VAT = %s CNY ex VAT", price, b->currency, conv);
+    else if (b->rate != 1)
         tco_strbuf_printf(&what, "%s %s = %s CNY", price, b->currency, conv);
     else
         tco_strbuf_printf(&what, "%s %s", conv, b->currency);
@@ -171,6 +173,8 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
             tco_strbuf_printf(&one, "%s%s: quote %s%sfrom %s (%s:%ld), %s %s", notes.len ? "; " : "",
                               m->tier_names[r], b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->file, b->line,
                               price, fx->reporting);
+            if (b->vat_included)
+                tco_strbuf_append(&one, " ex VAT");
             tco_strbuf_append_capped(&notes, tco_strbuf_str(&one), room, &untold);
             if (one.failed)
                 notes.failed = true;
@@ -212,7 +216,17 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "quote %s%sfrom %s (%s:%ld): %s %s", b->quote_id, b->quote_id[0] ? " " : "",
                           b->vendor, b->file, b->line, price, b->currency);
-        if (b->rate != 1)
+        if (b->vat_included) {
+            char vat[32];
+            tco_format_double(b->vat_rate * 100, vat);
+            tco_strbuf_printf(&src, " incl. %s%% VAT", vat);
+            if (b->rate != 1)
+                tco_strbuf_printf(&src, " x %s", rate);
+            char div[32], ex[32];
+            tco_format_double(1 + b->vat_rate, div);
+            snprintf(ex, sizeof ex, "%.15g", b->converted); /* 113000 / 1.13 is 100000.00000000001 */
+            tco_strbuf_printf(&src, " / %s = %s %s ex VAT", div, ex, fx->reporting);
+        } else if (b->rate != 1)
             tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
         char old[32];
         tco_format_double(it->value, old);

@@ -413,18 +413,19 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
 /* ---- CSV reading ---------------------------------------------------------------------- */
 
 enum { COL_VENDOR, COL_ITEM, COL_PRICE, COL_CURRENCY, COL_QUOTE_ID, COL_QUOTE_DATE, COL_VALID_UNTIL, COL_MIN_QTY,
-       COL_LEAD_TIME, COL_NOTES, N_COLS };
+       COL_LEAD_TIME, COL_NOTES, COL_VAT_INCLUDED, COL_VAT_RATE, N_COLS };
 static const char *const col_names[N_COLS] = {"vendor", "item", "unit_price", "currency", "quote_id",
-                                              "quote_date", "valid_until", "min_qty", "lead_time_weeks", "notes"};
+                                              "quote_date", "valid_until", "min_qty", "lead_time_weeks", "notes",
+                                              "vat_included", "vat_rate"};
 /* Longest text of each column in UTF-16 units (Excel's unit).  vendor, item and quote_id are
  * cited in the sources and reasons tco builds (tco_quotes_choose, tco_model_apply_quotes), so
  * they are capped well below a cell: any text built from them fits a cell (quotes.h). */
 static const size_t col_max[N_COLS] = {TCO_QUOTE_MAX_VENDOR, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
                                        TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
                                        TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL,
-                                       TCO_QUOTE_MAX_CELL};
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL};
 /* Identifier-like columns: format characters are removed and Unicode blanks trimmed (see ident()). */
-static const bool col_ident[N_COLS] = {false, true, true, true, false, true, true, true, true, false};
+static const bool col_ident[N_COLS] = {false, true, true, true, false, true, true, true, true, false, true, true};
 #define REQUIRED_COLS 4
 #define MAX_ROW_LINES 1000
 /* A field longer than this many bytes has more than TCO_QUOTE_MAX_CELL characters whatever they are
@@ -679,7 +680,8 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
         r->kind[i] = c;
     } else
         report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
-               "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes)",
+               "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes, "
+               "vat_included, vat_rate)",
                i + 1, SHOWN(name));
     free(name);
 }
@@ -790,7 +792,8 @@ static void on_data_row(reader *r)
         for (int i = 0; i < 4; i++)
             upper[i] = (char)toupper((unsigned char)currency[i]);
     tco_quote q = {.file = r->file, .line = line, .item_column = r->col_of[COL_ITEM] + 1,
-                   .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN};
+                   .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN,
+                   .vat_rate = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
     if (blank(field(r, COL_VENDOR)))
         report(r, false, line, "column %zu (%s): expected a vendor name, found an empty field", COLREF(COL_VENDOR));
@@ -833,8 +836,34 @@ static void on_data_row(reader *r)
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
         report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
                SHOWN(lt));
+    /* VAT basis: the model's prices exclude VAT; a price that includes it is divided by 1 + vat_rate. */
+    const char *vi = field(r, COL_VAT_INCLUDED), *vr = field(r, COL_VAT_RATE);
+    if (!blank(vi)) {
+        if (strcasecmp(vi, "yes") == 0)
+            q.vat_included = true;
+        else if (strcasecmp(vi, "no") != 0)
+            report(r, false, line, "column %zu (%s): expected yes or no, found '%s'", COLREF(COL_VAT_INCLUDED),
+                   SHOWN(vi));
+    }
+    if (!blank(vr)) {
+        double v;
+        if (!tco_parse_number(vr, &v) || !(v >= 0 && v <= 1))
+            report(r, false, line, "column %zu (%s): expected a VAT rate as a share from 0 to 1 (0.13 for 13%%), "
+                   "found '%s'", COLREF(COL_VAT_RATE), SHOWN(vr));
+        else
+            q.vat_rate = v;
+    } else if (q.vat_included) {
+        if (r->col_of[COL_VAT_RATE] < 0)
+            report(r, false, line, "column %zu (%s): the price includes VAT, but the file has no vat_rate column "
+                   "to take it out at (add vat_rate, e.g. 0.13)", COLREF(COL_VAT_INCLUDED));
+        else
+            report(r, false, line, "column %zu (%s): the price includes VAT (vat_included = yes): expected its "
+                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field", COLREF(COL_VAT_RATE));
+    }
 #undef COLREF
     q.converted = q.unit_price * q.rate;
+    if (q.vat_included && !isnan(q.vat_rate)) /* as the workbook computes it: unit price x rate / (1 + VAT) */
+        q.converted = q.converted / (1 + q.vat_rate);
     q.vendor = field(r, COL_VENDOR);
     q.quote_id = field(r, COL_QUOTE_ID);
     q.item = field(r, COL_ITEM);

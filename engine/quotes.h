@@ -5,7 +5,8 @@
  * The format (docs/quotes.md): a header row, columns matched case-insensitively
  * in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
  * Optional: quote_id, quote_date, valid_until (YYYY-MM-DD), min_qty,
- * lead_time_weeks, notes.  Unknown columns are ignored with a warning.
+ * lead_time_weeks, notes, vat_included (yes/no, default no), vat_rate (a share
+ * 0..1, required when vat_included is yes).  Unknown columns are ignored with a warning.
  *
  * What real files contain is accepted: a UTF-8 byte-order mark; CRLF; quoted
  * fields with commas, doubled quotes and newlines; blank lines; Excel's
@@ -96,7 +97,8 @@ typedef struct tco_quote {
     char *vendor, *quote_id, *item, *currency, *notes;
     /** Price per unit in the quote's currency (> 0). */
     double unit_price;
-    /** Reporting currency per unit of the quote's currency, and unit_price x rate. */
+    /** Reporting currency per unit of the quote's currency, and unit_price x rate (over 1 + vat_rate when
+     *  the price includes VAT: see vat_included). */
     double rate, converted;
     /** Days since 1970-01-01, or TCO_NO_DATE. */
     int32_t quote_date, valid_until;
@@ -105,6 +107,11 @@ typedef struct tco_quote {
     /** Outcome of the choice, and its reason in words ("expired 2026-10-31"). */
     tco_quote_status status;
     char *reason;
+    /** VAT basis (columns vat_included, vat_rate): true when unit_price includes VAT, and the VAT rate
+     *  as a share (0.13), NaN when the file gives none.  converted is then ex VAT, the model's basis:
+     *  unit_price x rate / (1 + vat_rate), in that order, as the workbook's formulas compute it. */
+    bool vat_included;
+    double vat_rate;
 } tco_quote;
 
 /** Exchange rates: pricing/fx.ini [fx] reporting = CNY, as_of = DATE, and CODE = rate keys. */

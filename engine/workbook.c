@@ -64,6 +64,8 @@ typedef struct writer {
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
         *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
+    lxw_format *text_wrap, *total_label_wrap; /* labels on per-year sheets, wrapped in a narrower column */
+    lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
@@ -359,6 +361,8 @@ static lxw_format *header_format(writer *w, bool right)
     format_set_bg_color(f, 0xD9E1F2);
     if (right)
         format_set_align(f, LXW_ALIGN_RIGHT);
+    else /* one step in: a left header never runs into a right-aligned one before it ("Value Name") */
+        format_set_indent(f, 1);
     return f;
 }
 
@@ -378,9 +382,17 @@ static void make_formats(writer *w)
     w->header_month = header_format(w, true);
     format_set_num_format(w->header_month, "\"Month \"0");
     w->text = workbook_add_format(wb);
+    w->text_right = workbook_add_format(wb);
+    format_set_align(w->text_right, LXW_ALIGN_RIGHT);
     w->total_label = workbook_add_format(wb);
     format_set_bold(w->total_label);
     format_set_top(w->total_label, LXW_BORDER_THIN);
+    w->text_wrap = workbook_add_format(wb);
+    format_set_text_wrap(w->text_wrap);
+    w->total_label_wrap = workbook_add_format(wb);
+    format_set_bold(w->total_label_wrap);
+    format_set_top(w->total_label_wrap, LXW_BORDER_THIN);
+    format_set_text_wrap(w->total_label_wrap);
     /* Source text: grey, indented away from the numbers, wrapped. */
     w->source = workbook_add_format(wb);
     format_set_font_color(w->source, 0x595959);
@@ -455,6 +467,77 @@ static void make_formats(writer *w)
 
 static const char *xl_text(writer *w, const char *s);
 
+/* Printing (issue 11 §9): A4 landscape between 0.25" side margins and 0.75" top and bottom.  Sizes are
+ * in pixels of the sheet at 100% (96 per inch; a column of width W characters is 7 W + 5 pixels with the
+ * default 11-point Calibri, as libxlsxwriter and Excel count).  A sheet is fitted to one page wide when
+ * that keeps it at PRINT_MIN_SCALE % or more (11 pt x 0.75 = 8.25 pt); a wider one prints at
+ * PRINT_WIDE_SCALE % with its first columns and header row repeated on every page. */
+#define PRINT_MARGIN_LR 0.25
+#define PRINT_WIDTH_PX ((297.0 / 25.4 - 2 * PRINT_MARGIN_LR) * 96)
+#define PRINT_HEIGHT_PX ((210.0 / 25.4 - 2 * 0.75) * 96)
+#define PRINT_MIN_SCALE 75
+#define PRINT_WIDE_SCALE 80
+
+/* Width of column @p col in pixels, as libxlsxwriter sizes it for charts (64 when not set). */
+static double col_px(const lxw_worksheet *ws, int col)
+{
+    for (int c = 0; c < ws->col_options_max; c++) {
+        const lxw_col_options *o = ws->col_options[c];
+        if (o && col >= o->firstcol && col <= o->lastcol)
+            return o->hidden || o->width == 0 ? 0 : o->width < 1 ? floor(o->width * 12 + 0.5)
+                                                                  : floor(o->width * 7 + 0.5) + 5;
+    }
+    return 64;
+}
+
+static double cols_px(const lxw_worksheet *ws, int first, int last)
+{
+    double px = 0;
+    for (int c = first; c <= last; c++)
+        px += col_px(ws, c);
+    return px;
+}
+
+/* The print scale that fits @p px pixels in one page's width, at most 100. */
+static int fit_scale(double px)
+{
+    return px <= PRINT_WIDTH_PX ? 100 : (int)floor(PRINT_WIDTH_PX * 100 / px);
+}
+
+/* Print layout of one worksheet once it is written: the columns up to the first manual column break
+ * (Inputs: the inputs, not the tier table to the right) or the last column used, one page wide when
+ * that stays legible.  A sheet with manual breaks takes the scale itself (Excel ignores manual breaks
+ * under "fit to").  A sheet whose writer set a scale (Charts) keeps it. */
+static void print_layout(writer *w, lxw_worksheet *ws)
+{
+    if (!ws->fit_page && ws->print_scale != 100) /* laid out by its writer (Charts) */
+        return;
+    int last = ws->vbreaks_count > 0 && ws->vbreaks[0] > 0 ? (int)ws->vbreaks[0] - 1 : (int)ws->dim_colmax;
+    int scale = fit_scale(cols_px(ws, 0, last));
+    /* A Quotes sheet repeats who quoted what (Vendor, Quote id, Item); the others their label columns. */
+    size_t n = strlen(ws->name);
+    bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
+    if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0)
+        worksheet_fit_to_pages(ws, 1, 0);
+    else if (scale >= PRINT_MIN_SCALE)
+        worksheet_set_print_scale(ws, (uint16_t)scale);
+    else {
+        worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
+        if (!ws->repeat_cols.in_use) /* a per-tier sheet repeats its Tier column (write_tier_sheet) */
+            check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
+    }
+}
+
+static void print_layout_all(writer *w)
+{
+    lxw_sheet *sh;
+    if (w->err != TCO_OK)
+        return;
+    STAILQ_FOREACH(sh, w->wb->sheets, list_pointers)
+        if (!sh->is_chartsheet)
+            print_layout(w, sh->u.worksheet);
+}
+
 static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
 {
     const char *name = sname(w, base);
@@ -467,6 +550,7 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     worksheet_set_tab_color(ws, tab);
     worksheet_set_landscape(ws);
     worksheet_set_paper(ws, 9); /* A4 */
+    worksheet_set_margins(ws, PRINT_MARGIN_LR, PRINT_MARGIN_LR, 0.75, 0.75); /* Excel's "Narrow" sides */
     if (fit_width)
         worksheet_fit_to_pages(ws, 1, 0);
     check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
@@ -674,14 +758,29 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, co
 
 /* Neither libxlsxwriter nor LibreOffice's import fits row heights to wrapped
  * text, so set the height from the text length: 15 points a line. */
-static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
+/* Per-year sheets: a narrower label and source column (wrapped), so that Year 0 to Year N, Total and the
+ * source still print one page wide at 75% or more for a short period (print_layout()). */
+#define YEARLY_LABEL_WIDTH 50
+#define YEARLY_SOURCE_WIDTH 40
+
+/* Lines @p text takes in a wrapped column @p width characters wide. */
+static size_t text_lines(const char *text, size_t width)
 {
     size_t len = text ? strlen(text) : 0;
-    size_t lines = (len + SOURCE_WIDTH - 9) / (SOURCE_WIDTH - 8); /* margin for word breaks and indent */
+    return (len + width - 9) / (width - 8); /* margin for word breaks and indent */
+}
+
+static void set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
+{
     /* Excel's tallest row is 409 points (27 lines); longer text scrolls within the cell. */
     double height = lines > 27 ? 409.0 : 15.0 * (double)lines;
     if (lines > 1)
         check(w, worksheet_set_row(ws, (lxw_row_t)row, height, NULL), "row height");
+}
+
+static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
+{
+    set_row_lines(w, ws, row, text_lines(text, SOURCE_WIDTH));
 }
 
 /* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
@@ -833,7 +932,7 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
 }
 
 /* Quotes sheet columns (0-based) the quoted inputs refer to. */
-enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7 };
+enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7, QCOL_VAT_INCLUDED = 8, QCOL_VAT_RATE = 9, QCOL_CONVERTED = 10 };
 
 /* The fx_ input converting quote @p q (fx_usd), or "" for the reporting currency or a rate with no input. */
 static void quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
@@ -869,6 +968,12 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
         tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
     else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
         tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+    if (q->vat_included) { /* to the model's basis, ex VAT: over 1 + the quote's VAT rate (live on Quotes) */
+        col_letters(QCOL_VAT_RATE, c);
+        tco_strbuf_append(&w->ref, "/(1+");
+        append_sheet_ref(w, &w->ref, "Quotes");
+        tco_strbuf_printf(&w->ref, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
+    }
     if (it->in_report) /* in the reporting currency: the CNY price over its rate */
         tco_strbuf_printf(&w->ref, "/%s%s", w->np, TCO_FX_REPORT);
     if (w->ref.failed)
@@ -937,8 +1042,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
     check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
-    check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
-    worksheet_set_print_scale(ws, 60);
+    check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: print_layout() */
 }
 
 static void write_inputs(writer *w, lxw_worksheet *ws)
@@ -1082,6 +1186,7 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
     if (last > COL_ITEM)
         worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
     check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
+    check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
 
 /* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
@@ -1191,7 +1296,9 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        write_text(w, ws, row, COL_ITEM, it->label,
+                   sh->yearly ? (it->emphasis ? w->total_label_wrap : w->text_wrap)
+                              : (it->emphasis ? w->total_label : w->text));
         write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
             for (int y = 0; y < m->n_periods; y++) {
@@ -1216,13 +1323,20 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             define_name(w, it->name, sh->name, row, COL_VALUE);
         }
         write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
-        fit_row(w, ws, row, it->source);
+        /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
+        if (sh->yearly)
+            set_row_lines(w, ws, row, text_lines(it->source, YEARLY_SOURCE_WIDTH) > text_lines(it->label, YEARLY_LABEL_WIDTH)
+                                          ? text_lines(it->source, YEARLY_SOURCE_WIDTH)
+                                          : text_lines(it->label, YEARLY_LABEL_WIDTH));
+        else
+            fit_row(w, ws, row, it->source);
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 62, NULL);
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : 62, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? total_col(m) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
-    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
+                         sh->yearly ? YEARLY_SOURCE_WIDTH : SOURCE_WIDTH, NULL);
 }
 
 /* For each quote, the inputs it prices and their cells ("card_price (Inputs!C8); tier_price, D-M row
@@ -1288,18 +1402,24 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     tco_strbuf note = {0};
     tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
                       "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
-                      "Converted = unit price x the fx_ rate on Inputs; each input a quote prices (column Prices) "
-                      "is the same live product, so editing a rate moves the TCO.",
+                      "Converted = unit price x the fx_ rate on Inputs, over 1 + VAT rate when the price includes "
+                      "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
+                      "live formula, so editing a rate moves the TCO.",
                       set->rows, asof);
     write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     char converted_head[32];
-    snprintf(converted_head, sizeof converted_head, "Converted (%s)", tco_model_currency(m));
+    snprintf(converted_head, sizeof converted_head, "Converted ex VAT (%s)", tco_model_currency(m));
     const char *const heads[] = {"File", "Line", "Vendor", "Quote id", "Item", "Unit price", "Currency",
-                                        "Rate", converted_head, "Quote date", "Valid until", "Min qty",
-                                        "Lead time (weeks)", "Status", "Prices", "Reason", "Notes"};
-    for (int c = 0; c < 17; c++)
-        write_text(w, ws, ROW_HEADER, c, heads[c], c == 1 || (c >= 5 && c <= 8) || c == 11 || c == 12 ? w->header_right : w->header);
+                                        "Rate", "VAT included", "VAT rate", converted_head, "Quote date",
+                                        "Valid until", "Min qty", "Lead time (weeks)", "Status", "Prices", "Reason",
+                                        "Notes"};
+    /* Numbers right-aligned under right-aligned headers; text columns left, headers indented one step
+     * so that a right-aligned header and the next left one never run together in print. */
+    for (int c = 0; c < 19; c++)
+        write_text(w, ws, ROW_HEADER, c, heads[c],
+                   c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_right
+                                                                                             : w->header_indent);
     int row = ROW_FIRST;
     for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
         const tco_quote *q = &set->quotes[i];
@@ -1324,30 +1444,40 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
             check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
         }
         tco_strbuf_free(&f);
-        tco_strbuf_printf(&f, "=%s%d*%s%d", c6, row + 1, c8, row + 1);
+        write_text(w, ws, row, QCOL_VAT_INCLUDED, q->vat_included ? "yes" : "no", w->text_right);
+        if (!isnan(q->vat_rate))
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, QCOL_VAT_RATE, q->vat_rate, w->fmt[TCO_FMT_PERCENT]),
+                  "quote");
+        char ci[4], cj[4];
+        col_letters(QCOL_VAT_INCLUDED, ci);
+        col_letters(QCOL_VAT_RATE, cj);
+        /* One formula down the column: the price over 1 + VAT where it includes VAT, over 1 where not. */
+        tco_strbuf_printf(&f, "=%s%d*%s%d/IF(%s%d=\"yes\",1+%s%d,1)", c6, row + 1, c8, row + 1, ci, row + 1, cj,
+                          row + 1);
         int rep = tco_model_find(m, TCO_FX_REPORT);
         if (rep >= 0) /* in the reporting currency, as the prices it sets */
             tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
-        write_formula(w, ws, row, 8, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
-                      rep >= 0 ? q->unit_price * q->rate / m->items[rep].value : q->unit_price * q->rate);
+        double conv = q->unit_price * q->rate / (q->vat_included ? 1 + q->vat_rate : 1);
+        write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
+                      rep >= 0 ? conv / m->items[rep].value : conv);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);
-            write_text(w, ws, row, 9, d, w->text);
+            write_text(w, ws, row, 11, d, w->text);
         }
         if (q->valid_until != TCO_NO_DATE) {
             tco_format_date(q->valid_until, d);
-            write_text(w, ws, row, 10, d, w->text);
+            write_text(w, ws, row, 12, d, w->text);
         }
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 11, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
+        check(w, worksheet_write_number(ws, (lxw_row_t)row, 13, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
         if (!isnan(q->lead_time_weeks))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 12, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
+            check(w, worksheet_write_number(ws, (lxw_row_t)row, 14, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
                   "quote");
-        write_text(w, ws, row, 13, tco_quote_status_name(q->status), w->text);
+        write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text);
         if (prices[i].len)
-            write_text(w, ws, row, 14, tco_strbuf_str(&prices[i]), w->source_nowrap);
-        write_text(w, ws, row, 15, q->reason, w->source_nowrap);
-        write_text(w, ws, row, 16, q->notes, w->source_nowrap);
+            write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source_nowrap);
+        write_text(w, ws, row, 17, q->reason, w->source_nowrap);
+        write_text(w, ws, row, 18, q->notes, w->source_nowrap);
     }
     for (size_t i = 0; i < set->n; i++)
         tco_strbuf_free(&prices[i]);
@@ -1366,11 +1496,14 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 1, 1, 6, NULL);
     worksheet_set_column(ws, 2, 2, 24, NULL);
     worksheet_set_column(ws, 3, 4, 14, NULL);
-    worksheet_set_column(ws, 5, 12, 15, NULL);
-    worksheet_set_column(ws, 13, 13, 22, NULL);
-    worksheet_set_column(ws, 14, 14, 40, NULL);
-    worksheet_set_column(ws, 15, 15, 80, NULL);
+    worksheet_set_column(ws, 5, 7, 15, NULL);
+    worksheet_set_column(ws, 8, 9, 13, NULL);
+    worksheet_set_column(ws, 10, 10, 22, NULL);
+    worksheet_set_column(ws, 11, 14, 15, NULL);
+    worksheet_set_column(ws, 15, 15, 22, NULL);
     worksheet_set_column(ws, 16, 16, 40, NULL);
+    worksheet_set_column(ws, 17, 17, 80, NULL);
+    worksheet_set_column(ws, 18, 18, 40, NULL);
 }
 
 /* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read
@@ -1384,6 +1517,19 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                w->note);
     int data_row = ROW_FIRST; /* pie data blocks, in columns A-C */
     int chart_row = ROW_FIRST;
+    /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
+     * would not fit below the one before, so that no chart is cut across pages. */
+    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288 };
+    worksheet_set_column(ws, 0, 0, 44, NULL);
+    worksheet_set_column(ws, 1, 1, 16, NULL);
+    bool any_pie = false;
+    for (size_t c = 0; c < m->n_charts; c++)
+        any_pie |= m->charts[c].type == TCO_CHART_PIE;
+    int scale = fit_scale(cols_px(ws, 0, 3) + CHART_W * (any_pie ? 1.6 : 1.3));
+    worksheet_set_print_scale(ws, (uint16_t)scale);
+    double page_px = PRINT_HEIGHT_PX * 100 / scale, y_px = ROW_FIRST * ROW_PX + 10; /* the title is 14 pt */
+    lxw_row_t breaks[64];
+    size_t n_breaks = 0;
     for (size_t c = 0; c < m->n_charts && w->err == TCO_OK; c++) {
         const tco_chart *ch = &m->charts[c];
         uint8_t type = ch->type == TCO_CHART_PIE ? LXW_CHART_PIE
@@ -1398,6 +1544,12 @@ static void write_charts(writer *w, lxw_worksheet *ws)
          * starts with '=' stays text (a name of "=..." would be a chart formula), and the
          * cached text lets every viewer show it. */
         /* The heading spans the chart's width (E:M), so its fill runs under the whole title. */
+        double block_px = ROW_PX * (1 + (ch->type == TCO_CHART_PIE ? 27 : 21));
+        if (c > 0 && y_px + block_px > page_px && n_breaks + 1 < sizeof breaks / sizeof breaks[0]) {
+            breaks[n_breaks++] = (lxw_row_t)chart_row;
+            y_px = ROW_PX; /* the repeated header row */
+        }
+        y_px += block_px;
         const char *heading = xl_text(w, ch->title);
         if (heading)
             check(w, worksheet_merge_range(ws, (lxw_row_t)chart_row, 4, (lxw_row_t)chart_row, 12, heading, w->header),
@@ -1463,8 +1615,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
         chart_row += pie ? 27 : 21;
     }
-    worksheet_set_column(ws, 0, 0, 44, NULL);
-    worksheet_set_column(ws, 1, 1, 16, NULL);
+    breaks[n_breaks] = 0;
+    if (n_breaks > 0)
+        check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
 }
 
 /* The Conventions sheet: the template's [convention.NAME] rows, each a label, the live formula =NAME
@@ -1787,8 +1940,6 @@ static void write_model(writer *w)
     /* With a tier catalog beside the inputs, print the two tables on separate pages. */
     lxw_worksheet *inputs = w->err == TCO_OK ? add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
     lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? add_sheet(w, "Quotes", 0xFFC000, false) : NULL;
-    if (quotes)
-        worksheet_set_print_scale(quotes, 55);
     for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
         calc[s] = add_sheet(w, m->sheets[s].name, 0x808080, true);
     lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? add_sheet(w, "Charts", 0x4472C4, true) : NULL;
@@ -1876,6 +2027,7 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     free(comments_s);
     if (w.err == TCO_OK)
         fill(&w, ctx);
+    print_layout_all(&w);
     define_names(&w);
     size_t sheets = w.wb->num_sheets;
     lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */

@@ -1137,6 +1137,40 @@ for f in st stq sts; do
     if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/$f.xlsx" >"$T/rc" 2>&1; then ok; else bad "$f workbook: $(tail -3 "$T/rc")"; fi
 done
 [ -f "$SRC/docs/sources.md" ] && grep -q "§4.3" "$SRC/docs/sources.md" && ok || bad "docs/sources.md missing or lacks §4.3"
+# Issue 11 §9, print: every sheet landscape A4, fitted to one page wide or at a scale of 75% or more (11 pt
+# x 0.75 = 8.25 pt; a sheet too wide for that prints at 80% with its label columns repeated), the Charts
+# sheet with row breaks between charts, left-aligned headers indented (no "ValueName" run-together).
+run 0 --root "$SRC" --scenario cluster32 --as-of 2026-11-30 --quotes "$SRC/pricing/example-quotes.csv" --out "$T/print.xlsx" --force
+python3 - "$T/print.xlsx" <<'PY' && ok || bad "print settings (see above)"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+wb = z.read("xl/workbook.xml").decode()
+names = re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="rId(\d+)"', wb)
+problems = []
+for name, rid in names:
+    x = z.read("xl/worksheets/sheet%s.xml" % rid).decode()
+    setup = re.search(r"<pageSetup [^>]*>", x).group(0)
+    if 'orientation="landscape"' not in setup or 'paperSize="9"' not in setup:
+        problems.append("%s: not A4 landscape: %s" % (name, setup))
+    scale = re.search(r'scale="(\d+)"', setup)
+    fit = 'fitToPage="1"' in x
+    if not fit and (scale is None or int(scale.group(1)) < 75):
+        problems.append("%s: prints below 75%%: %s" % (name, setup))
+    if fit and 'fitToHeight="0"' not in setup:
+        problems.append("%s: fitted to one page high too: %s" % (name, setup))
+    if not fit and int(scale.group(1)) == 80 and "_xlnm.Print_Titles\" localSheetId=\"%d\">%s!$" % (int(rid) - 1, name) not in wb \
+            and "'%s'!$" % name not in wb:
+        problems.append("%s: printed wider than a page without repeated columns" % name)
+    if name == "Charts" and not re.search(r'<rowBreaks count="[1-9]', x):
+        problems.append("Charts: no row breaks between charts")
+    if name == "Inputs" and not re.search(r'<colBreaks count="1"', x):
+        problems.append("Inputs: the tier table does not start its own page")
+styles = z.read("xl/styles.xml").decode()
+if 'indent="1"' not in styles:
+    problems.append("no indented header format")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -251,7 +251,7 @@ check(d["outputs"]["card_price"]["value"] == 80000, "80,000,000,000 JPY x 0.0000
 rc, so, se = tco_in(root, "--scenario", "cluster32", "--as-of", "2026-11-30", "--out", book, "--force", "--quotes",
                     write("huge.csv", HEADER + ",min_qty\nA,D-M,\"99,999,999,999\",USD,100000\n"))
 xml_text = sheet_xml(book) if rc == 0 else ""
-check(rc == 0 and "<f>F5*H5</f><v>9.9999999999E+16</v>" in xml_text,
+check(rc == 0 and "<f>F5*H5/IF(I5=\"yes\",1+J5,1)</f><v>9.9999999999E+16</v>" in xml_text,
       "the largest converted price is cached finite: rc %d %s" % (rc, se))
 check("INF" not in xml_text and "NaN" not in xml_text, "no sheet caches INF or NaN")
 
@@ -367,8 +367,8 @@ d = json.loads(so) if rc == 0 else None
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["T29"] == 50000 and
       d["inputs"]["tier_price"]["by_tier"]["T00"] == 90000,
       "the cheapest T29 (row 30,001, past the 20,000 listed) prices T29; T00 takes its first row, 90,000")
-quotes_xml = [x for x in sheet_xml(book).split("<?xml") if "<f>F5*H5</f>" in x]
-dim = re.search(r'<dimension ref="A1:Q(\d+)"', quotes_xml[0]) if quotes_xml else None
+quotes_xml = [x for x in sheet_xml(book).split("<?xml") if "<f>F5*H5/IF(" in x]
+dim = re.search(r'<dimension ref="A1:S(\d+)"', quotes_xml[0]) if quotes_xml else None
 # 4 rows above the list, 20,000 rows listed plus T29's best, a blank row and the note: 20,007.
 check(dim is not None and dim.group(1) == "20007", "the Quotes sheet ends at row 20,007: %s" % (dim and dim.group(1)))
 check("10000 further rows were read and counted but not listed: the sheet lists at most 1000 rows for each price "
@@ -396,6 +396,61 @@ check(m is not None and m.group(2) == "0", "1,100 tiers x 960 rows: the run succ
 check(kib < 128 * 1024, "1,100 tiers x 960 rows: peak RSS %d KiB, expected under 128 MiB" % kib)
 check(seconds < fast_seconds, "1,100 tiers x 960 rows: %.2f s, expected under %g s" % (seconds, fast_seconds))
 os.remove(big_many)
+
+# --- 7. VAT basis (issue 11 §2): a price that includes VAT is converted to the model's ex-VAT basis ---------
+# By hand: 113,000 CNY incl. 13% VAT = 113,000 / 1.13 = 100,000 CNY ex VAT (dc8, cluster32's host);
+# 12,100 USD incl. 6% VAT at 7.1 CNY/USD = 12,100 x 7.1 / 1.06 = 81,047.1698... CNY ex VAT (the D-M row);
+# vat_included = no keeps the price as written (the rate is shown, not applied); blank means no.
+vat_csv = write("vat.csv", "quote_id,vendor,item,unit_price,currency,vat_included,vat_rate\n"
+                "V1,Huaxin,dc8,\"113,000\",CNY,yes,0.13\nV2,Lion,D-M,\"12,100\",USD,YES,0.06\n"
+                "V3,Other,switch,\"100,000\",CNY,no,0.13\nV4,Other,optic,\"2,000\",CNY,,\n")
+vat_book = os.path.join(T, "vat.xlsx")
+rc, so, se = tco("--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--out", vat_book,
+                 "--force", "--quotes", vat_csv)
+d = json.loads(so) if rc == 0 else None
+check(d is not None and abs(d["inputs"]["host_price"]["value"] - 100000) < 1e-9,
+      "113,000 CNY incl. 13%% VAT prices dc8 at 100,000 CNY ex VAT: %s" % (d and d["inputs"]["host_price"]))
+check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 12100 * 7.1 / 1.06,
+      "12,100 USD incl. 6% VAT at 7.1 = 12,100 x 7.1 / 1.06 CNY prices the D-M row")
+check(d is not None and d["inputs"]["switch_price"]["value"] == 100000 and d["inputs"]["optic_price"]["value"] == 2000,
+      "vat_included = no (or blank): the price as written")
+check(d is not None and "113000 CNY incl. 13% VAT / 1.13 = 100000 CNY ex VAT" in d["inputs"]["host_price"]["source"],
+      "the source states the VAT taken out: %s" % (d and d["inputs"]["host_price"]["source"]))
+xml_text = sheet_xml(vat_book) if rc == 0 else ""
+check("<f>'Quotes'!$F$5/(1+'Quotes'!$J$5)</f>" in xml_text and
+      "<f>'Quotes'!$F$6*fx_usd/(1+'Quotes'!$J$6)</f>" in xml_text and "<f>'Quotes'!$F$7</f>" in xml_text,
+      "quoted inputs divide by 1 + the quote's VAT rate on the Quotes sheet, only where the price includes VAT")
+check('<f>F6*H6/IF(I6="yes",1+J6,1)</f><v>81047.16981132075</v>' in xml_text,
+      "the Quotes sheet's converted price is ex VAT, a live formula")
+strings = shared_strings(vat_book) if rc == 0 else []
+check("VAT included" in strings and "VAT rate" in strings and "Converted ex VAT (CNY)" in strings,
+      "the Quotes sheet shows both VAT columns")
+p = subprocess.run([sys.executable, os.path.join(SRC, "tests/recalc.py"), "check", "--app",
+                    os.environ.get("TCO_RECALC_APPS", "both"), vat_book], capture_output=True)
+check(p.returncode == 0, "the VAT workbook recalculates with 0 mismatches: %s" % p.stdout.decode()[-400:])
+# The same in USD: each price over fx_report too.
+rc, so, se = tco("--scenario", "cluster32", "--as-of", "2026-11-30", "--format", "json", "--out", vat_book,
+                 "--force", "--currency", "USD", "--quotes", vat_csv)
+d = json.loads(so) if rc == 0 else None
+check(d is not None and abs(d["inputs"]["host_price"]["value"] - 113000 / 1.13 / 7.1) < 1e-9,
+      "in USD: 113,000 / 1.13 / 7.1 USD ex VAT")
+p = subprocess.run([sys.executable, os.path.join(SRC, "tests/recalc.py"), "check", "--app",
+                    os.environ.get("TCO_RECALC_APPS", "both"), vat_book], capture_output=True)
+check(p.returncode == 0, "the USD VAT workbook recalculates: %s" % p.stdout.decode()[-400:])
+# Bad values: named by file:line and column.
+for body, want in (("A,D-M,1,CNY,maybe,0.13", "vatbad.csv:2: column 5 (vat_included): expected yes or no, found 'maybe'"),
+                   ("A,D-M,1,CNY,yes,13", "vatbad.csv:2: column 6 (vat_rate): expected a VAT rate as a share from 0 to 1"),
+                   ("A,D-M,1,CNY,yes,", "vatbad.csv:2: column 6 (vat_rate): the price includes VAT (vat_included = yes)"),
+                   ("A,D-M,1,CNY,no,-0.1", "vatbad.csv:2: column 6 (vat_rate): expected a VAT rate as a share")):
+    bad = write("vatbad.csv", HEADER + ",vat_included,vat_rate\n" + body + "\n")
+    rc, so, se = tco("quotes", "check", bad)
+    check(rc == 65 and want in se, "quotes check refuses %r: %s" % (body, se))
+    rc, so, se = tco("--scenario", "cluster32", "--quotes", bad, "--out", os.path.join(T, "no.xlsx"))
+    check(rc == 65 and want in se and not os.path.exists(os.path.join(T, "no.xlsx")),
+          "a run refuses %r: %s" % (body, se))
+rc, so, se = tco("quotes", "check", write("vatnorate.csv", HEADER + ",vat_included\nA,D-M,1,CNY,yes\n"))
+check(rc == 65 and "vatnorate.csv:2: column 5 (vat_included): the price includes VAT, but the file has no "
+      "vat_rate column" in se, "vat_included = yes without a vat_rate column is refused: " + se)
 
 # --- 6. A 256 MiB field: stopped at the limit, flat memory, seconds ---------------------------------------
 big = os.path.join(T, "big.csv")
