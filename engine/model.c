@@ -1133,48 +1133,74 @@ static bool scalar_number(const tco_item *it)
            !(it->kind == TCO_ITEM_INPUT && it->text != NULL);
 }
 
-/* [model] cash_flow = KEY:LINE, ...: the JSON cash_flow object's arrays, each a per-year line. */
-static tco_error load_cash_flow(loader *ld)
+/* Add the built-in name @p name (what it is: @p what), which no input or line may take. */
+static tco_error add_builtin(loader *ld, tco_item_kind kind, const char *name, const char *what, const char *label,
+                             const char *unit, const char *source)
+{
+    if (tco_model_find(ld->model, name) >= 0)
+        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: '%s' is built in (%s) and cannot be an input or line "
+                            "name", ld->template_ini.path, name, what);
+    tco_item *it = add_item(ld, kind, name);
+    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+        (source && (it->source = tco_strdup(source)) == NULL))
+        return oom(ld);
+    return TCO_OK;
+}
+
+/* [model] KEY_NAME = KEY:LINE, ...: the arrays of a JSON object (cash_flow, budget), each a line of
+ * @p kind (per-year or per-month); @p reserved keys name the object's own fields. */
+static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind kind, const char *const *reserved,
+                                char ***keys, int **items, size_t *n_out)
 {
     tco_model *m = ld->model;
     const tco_ini *t = &ld->template_ini;
-    const char *spec = tco_ini_get(t, "model", "cash_flow");
+    const char *spec = tco_ini_get(t, "model", key_name);
     if (spec == NULL)
         return TCO_OK;
     char **list;
     int n = tco_split_list(spec, &list);
     if (n <= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: expected KEY:LINE, ... found '%s'", t->path,
-                            spec);
-    m->cash_flow_keys = calloc((size_t)n, sizeof *m->cash_flow_keys);
-    m->cash_flow_items = calloc((size_t)n, sizeof *m->cash_flow_items);
-    tco_error e = m->cash_flow_keys && m->cash_flow_items ? TCO_OK : oom(ld);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected KEY:LINE, ... found '%s'", t->path,
+                            key_name, spec);
+    *keys = calloc((size_t)n, sizeof **keys);
+    *items = calloc((size_t)n, sizeof **items);
+    tco_error e = *keys && *items ? TCO_OK : oom(ld);
     for (int i = 0; i < n && e == TCO_OK; i++) {
         char *colon = strchr(list[i], ':');
         int idx = colon ? tco_model_find(m, colon + 1) : -1;
         if (colon == NULL || colon == list[i] || strspn(list[i], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[i]))
-            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: expected KEY:LINE with KEY in a-z and _, "
-                             "found '%s'", t->path, list[i]);
-        else if (idx < 0 || m->items[idx].kind != TCO_ITEM_YEARLY)
-            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] cash_flow: '%s' is not a per-year line",
-                             t->path, colon + 1);
+            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected KEY:LINE with KEY in a-z and _, found "
+                             "'%s'", t->path, key_name, list[i]);
+        else if (idx < 0 || m->items[idx].kind != kind)
+            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: '%s' is not a %s line", t->path,
+                             key_name, colon + 1, kind == TCO_ITEM_MONTHLY ? "per-month" : "per-year");
         else {
             *colon = '\0';
-            for (size_t k = 0; k < m->n_cash_flow && e == TCO_OK; k++)
-                if (strcmp(m->cash_flow_keys[k], list[i]) == 0)
-                    e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] cash_flow: key '%s' is given twice",
-                                     t->path, list[i]);
-            if (e == TCO_OK && strcmp(list[i], "periods") == 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] cash_flow: 'periods' is the key of the year "
-                                 "names and cannot name a line", t->path);
-            if (e == TCO_OK && (m->cash_flow_keys[m->n_cash_flow] = tco_strdup(list[i])) == NULL)
+            for (size_t k = 0; k < *n_out && e == TCO_OK; k++)
+                if (strcmp((*keys)[k], list[i]) == 0)
+                    e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] %s: key '%s' is given twice", t->path,
+                                     key_name, list[i]);
+            for (const char *const *r = reserved; e == TCO_OK && *r; r++)
+                if (strcmp(list[i], *r) == 0)
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is a key of its own and cannot "
+                                     "name a line", t->path, key_name, list[i]);
+            if (e == TCO_OK && ((*keys)[*n_out] = tco_strdup(list[i])) == NULL)
                 e = oom(ld);
             if (e == TCO_OK)
-                m->cash_flow_items[m->n_cash_flow++] = idx;
+                (*items)[(*n_out)++] = idx;
         }
     }
     tco_free_list(list, n);
     return e;
+}
+
+/* [model] cash_flow = KEY:LINE, ...: the JSON cash_flow object's arrays, each a per-year line. */
+static tco_error load_cash_flow(loader *ld)
+{
+    static const char *const reserved[] = {"periods", NULL};
+    tco_model *m = ld->model;
+    return load_key_lines(ld, "cash_flow", TCO_ITEM_YEARLY, reserved, &m->cash_flow_keys, &m->cash_flow_items,
+                          &m->n_cash_flow);
 }
 
 /* The months of the per-month lines: [model] budget_start names a text input YYYY-MM (Month 1),
@@ -1214,45 +1240,11 @@ static tco_error load_budget(loader *ld)
                                 "whole-number input from 1 to 12, found '%s'", t->path, fy);
         m->fiscal_start_month = (int)m->items[i].value;
     }
-    const char *spec = tco_ini_get(t, "model", "budget");
-    if (spec != NULL) {
-        char **list;
-        int n = tco_split_list(spec, &list);
-        if (n <= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: expected KEY:LINE, ... found '%s'", t->path,
-                                spec);
-        m->budget_keys = calloc((size_t)n, sizeof *m->budget_keys);
-        m->budget_items = calloc((size_t)n, sizeof *m->budget_items);
-        tco_error e = m->budget_keys && m->budget_items ? TCO_OK : oom(ld);
-        for (int k = 0; k < n && e == TCO_OK; k++) {
-            char *colon = strchr(list[k], ':');
-            int idx = colon ? tco_model_find(m, colon + 1) : -1;
-            if (colon == NULL || colon == list[k] ||
-                strspn(list[k], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[k]))
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: expected KEY:LINE with KEY in a-z and _, "
-                                 "found '%s'", t->path, list[k]);
-            else if (idx < 0 || m->items[idx].kind != TCO_ITEM_MONTHLY)
-                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget: '%s' is not a per-month line",
-                                 t->path, colon + 1);
-            else {
-                *colon = '\0';
-                if (strcmp(list[k], "months") == 0 || strcmp(list[k], "total") == 0)
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] budget: '%s' is a key of its own and cannot "
-                                     "name a line", t->path, list[k]);
-                for (size_t j = 0; j < m->n_budget && e == TCO_OK; j++)
-                    if (strcmp(m->budget_keys[j], list[k]) == 0)
-                        e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] budget: key '%s' is given twice",
-                                         t->path, list[k]);
-                if (e == TCO_OK && (m->budget_keys[m->n_budget] = tco_strdup(list[k])) == NULL)
-                    e = oom(ld);
-                if (e == TCO_OK)
-                    m->budget_items[m->n_budget++] = idx;
-            }
-        }
-        tco_free_list(list, n);
-        if (e != TCO_OK)
-            return e;
-    }
+    static const char *const reserved[] = {"months", "total", NULL};
+    tco_error e = load_key_lines(ld, "budget", TCO_ITEM_MONTHLY, reserved, &m->budget_keys, &m->budget_items,
+                                 &m->n_budget);
+    if (e != TCO_OK)
+        return e;
     const char *total = tco_ini_get(t, "model", "budget_total");
     if (total != NULL) {
         m->budget_total = tco_model_find(m, total);
@@ -2326,29 +2318,17 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)
             return oom(ld);
     }
-    if (tco_model_find(m, "error_cells") >= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'error_cells' is built in (the number of calculation "
-                            "cells holding an error) and cannot be an input or line name", t->path);
-    tco_item *ec = add_item(ld, TCO_ITEM_ERROR_COUNT, "error_cells");
-    if (ec == NULL || (ec->label = tco_strdup("Calculation cells holding an error")) == NULL ||
-        (ec->unit = tco_strdup("cells")) == NULL || (ec->source = tco_strdup("built in")) == NULL)
-        return oom(ld);
-    if (m->n_tiers > 0) {
-        if (tco_model_find(m, "tier") >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'tier' is built in (the tier codes, the tier "
-                                "table's first column) and cannot be an input or line name", t->path);
-        tco_item *c = add_item(ld, TCO_ITEM_TIER_CODE, "tier");
-        if (c == NULL || (c->label = tco_strdup("Tier")) == NULL || (c->unit = tco_strdup("text")) == NULL ||
-            (c->source = tco_strdup(m->tier_path)) == NULL)
-            return oom(ld);
-    }
+    if ((e = add_builtin(ld, TCO_ITEM_ERROR_COUNT, "error_cells", "the number of calculation cells holding an error",
+                         "Calculation cells holding an error", "cells", "built in")) != TCO_OK)
+        return e;
+    if (m->n_tiers > 0 &&
+        (e = add_builtin(ld, TCO_ITEM_TIER_CODE, "tier", "the tier codes, the tier table's first column", "Tier",
+                         "text", m->tier_path)) != TCO_OK)
+        return e;
     if (any_yearly) {
-        if (tco_model_find(m, "year") >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'year' is built in (the year number in per-year "
-                                "lines) and cannot be an input or line name", t->path);
-        tco_item *y = add_item(ld, TCO_ITEM_YEAR_INDEX, "year");
-        if (y == NULL || (y->label = tco_strdup("Year number")) == NULL || (y->unit = tco_strdup("year")) == NULL)
-            return oom(ld);
+        if ((e = add_builtin(ld, TCO_ITEM_YEAR_INDEX, "year", "the year number in per-year lines", "Year number",
+                             "year", NULL)) != TCO_OK)
+            return e;
         int yi = tco_model_find(m, "years");
         if (yi < 0 || m->items[yi].kind != TCO_ITEM_INPUT || !m->items[yi].integer)
             return tco_diag_set(ld->diag, TCO_ERR_INI,
@@ -2381,14 +2361,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: per-month lines need per-year lines and the 'years' input "
                             "(the months are the years' months)", t->path);
     }
-    if (any_monthly) {
-        if (tco_model_find(m, "month") >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: 'month' is built in (the month number in per-month "
-                                "lines) and cannot be an input or line name", t->path);
-        tco_item *mo = add_item(ld, TCO_ITEM_MONTH_INDEX, "month");
-        if (mo == NULL || (mo->label = tco_strdup("Month number")) == NULL || (mo->unit = tco_strdup("month")) == NULL)
-            return oom(ld);
-    }
+    if (any_monthly && (e = add_builtin(ld, TCO_ITEM_MONTH_INDEX, "month", "the month number in per-month lines",
+                                        "Month number", "month", NULL)) != TCO_OK)
+        return e;
     for (size_t i = 0; i < m->n_items; i++) {
         if (m->items[i].formula == NULL)
             continue;
