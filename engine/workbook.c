@@ -1267,6 +1267,7 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
     worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
     worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
+    check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
 }
 
 static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
