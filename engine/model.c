@@ -1,4 +1,4 @@
-/* model.c - load, bind, order and evaluate the cost model. */
+/* model.c - load, bind and order the cost model (evaluate.c evaluates it). */
 #include "model.h"
 
 #include <ctype.h>
@@ -442,19 +442,6 @@ static tco_error load_refs(loader *ld, const char *spec)
                 return oom(ld);
     }
     return e;
-}
-
-void tco_model_month_label(const tco_model *m, int month, char out[16])
-{
-    int k = m->start_month - 1 + month;
-    snprintf(out, 16, "%04d-%02d", m->start_year + k / 12, k % 12 + 1);
-}
-
-int tco_model_fiscal_year(const tco_model *m, int month)
-{
-    int k = m->start_month - 1 + month; /* months since January of start_year */
-    int year = m->start_year + k / 12, cal_month = k % 12 + 1;
-    return cal_month >= m->fiscal_start_month ? year : year - 1;
 }
 
 const char *tco_model_ref_entry(const tco_model *m, const char *key)
@@ -1117,7 +1104,6 @@ static tco_error load_line(loader *ld, const char *section)
     return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
 }
 
-static int item_dim(const tco_item *it);
 
 /* A built-in name (year, tier, error_cells): no cell of its own to show on Summary or Compare. */
 static bool builtin(const tco_item *it)
@@ -1129,7 +1115,7 @@ static bool builtin(const tco_item *it)
 /* A scalar number item (input, line or per-year total), for warnings. */
 static bool scalar_number(const tco_item *it)
 {
-    return item_dim(it) == 0 && it->kind != TCO_ITEM_YEAR_INDEX && !it->text_line &&
+    return tco_item_dim(it) == 0 && it->kind != TCO_ITEM_YEAR_INDEX && !it->text_line &&
            !(it->kind == TCO_ITEM_INPUT && it->text != NULL);
 }
 
@@ -1248,7 +1234,7 @@ static tco_error load_budget(loader *ld)
     const char *total = tco_ini_get(t, "model", "budget_total");
     if (total != NULL) {
         m->budget_total = tco_model_find(m, total);
-        if (m->budget_total < 0 || item_dim(&m->items[m->budget_total]) != 0 || builtin(&m->items[m->budget_total]))
+        if (m->budget_total < 0 || tco_item_dim(&m->items[m->budget_total]) != 0 || builtin(&m->items[m->budget_total]))
             return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget_total: expected the name of a "
                                 "scalar line or total, found '%s'", t->path, total);
     }
@@ -1304,8 +1290,7 @@ typedef struct bind_ctx {
     tco_item *owner;
 } bind_ctx;
 
-/* Dimension of an item: 0 scalar, 1 per year, 2 per tier, 3 per month. */
-static int item_dim(const tco_item *it)
+int tco_item_dim(const tco_item *it)
 {
     switch (it->kind) {
     case TCO_ITEM_YEARLY: case TCO_ITEM_YEAR_INDEX: return 1;
@@ -1338,7 +1323,7 @@ static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
                             bc->owner->where, n->col, n->name, n->name, n->name);
     }
     const tco_item *target = &m->items[idx];
-    int own = item_dim(bc->owner), dim = item_dim(target);
+    int own = tco_item_dim(bc->owner), dim = tco_item_dim(target);
     if (target->kind == TCO_ITEM_YEAR_INDEX && own != 1)
         return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
                             "%s, column %zu: 'year' is only defined in per-year lines (per = year; a per-month line "
@@ -1457,266 +1442,6 @@ static tco_error order_items(loader *ld)
     return e;
 }
 
-/* ---- evaluation ------------------------------------------------------------------------- */
-
-typedef struct eval_ctx {
-    const tco_model *m;
-    int year;  /* 0-based year column in a per-year formula (in a per-month one, its month's year), else -1 */
-    int tier;  /* 0-based tier row in a per-tier formula, else -1 */
-    int month; /* 0-based month in a per-month formula, else -1 */
-} eval_ctx;
-
-/* The year column (0-based) Month @p month (0-based) falls in: Month 1 is the first month of Year 1. */
-static int year_of_month(const tco_model *m, int month)
-{
-    return month / 12 + (m->first_year == 0 ? 1 : 0);
-}
-
-/* Row @p r of a per-tier item (a tier input, line or the tier codes) into *@p v: text or a number. */
-static void tier_row_value(const tco_model *m, const tco_item *it, int r, tco_value *v)
-{
-    if (it->kind == TCO_ITEM_TIER_CODE)
-        v->text = m->tier_names[r];
-    else if (it->tier_texts)
-        v->text = it->tier_texts[r];
-    else
-        v->number = it->tiers[r];
-}
-
-static tco_error lookup_value(void *vctx, const tco_node *n, tco_value *v, tco_diag *diag)
-{
-    (void)diag;
-    const eval_ctx *ec = vctx;
-    const tco_item *it = &ec->m->items[n->ref];
-    v->is_bool = false;
-    v->text = NULL;
-    v->number = 0;
-    switch (it->kind) {
-    case TCO_ITEM_YEARLY: v->number = it->years[ec->year]; break;
-    case TCO_ITEM_YEAR_INDEX: v->number = ec->m->first_year + ec->year; break;
-    case TCO_ITEM_MONTHLY: v->number = it->years[ec->month]; break;
-    case TCO_ITEM_MONTH_INDEX: v->number = ec->month + 1; break;
-    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
-        tier_row_value(ec->m, it, ec->tier, v);
-        break;
-    default:
-        if (it->text)
-            v->text = it->text;
-        else
-            v->number = it->value;
-        break;
-    }
-    return TCO_OK;
-}
-
-/* Every value of a per-year or per-tier item, for SUM/MIN/MAX of a whole row or column. */
-static tco_error lookup_vector(void *vctx, const tco_node *n, const double **values, size_t *count, tco_diag *diag)
-{
-    const eval_ctx *ec = vctx;
-    const tco_item *it = &ec->m->items[n->ref];
-    *count = 0;
-    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
-        *values = it->years;
-        *count = (size_t)(it->kind == TCO_ITEM_YEARLY ? ec->m->n_periods : ec->m->n_months);
-    } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
-        *values = it->tiers;
-        *count = (size_t)ec->m->n_tiers;
-    } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_CODE) {
-        return tco_diag_set(diag, TCO_ERR_EVAL, "'%s' is text; SUM, MIN and MAX need numbers", it->name);
-    }
-    return TCO_OK;
-}
-
-/* One element of a per-tier item, for INDEX and MATCH. */
-static tco_error lookup_element(void *vctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
-{
-    (void)diag;
-    const eval_ctx *ec = vctx;
-    const tco_item *it = &ec->m->items[n->ref];
-    v->is_bool = false;
-    v->text = NULL;
-    v->number = 0;
-    /* Per-tier names only: Gnumeric reads INDEX(row, n) of a one-row range as row n (#REF!). */
-    *count = item_dim(it) == 2 ? (size_t)ec->m->n_tiers : 0;
-    if (k >= *count)
-        return TCO_OK;
-    tier_row_value(ec->m, it, (int)k, v);
-    return TCO_OK;
-}
-
-typedef struct explain_ctx {
-    const tco_model *m;
-    int year, tier, month;
-    tco_strbuf *out;
-    size_t start; /* offset of the list in out */
-    size_t count;
-} explain_ctx;
-
-static tco_error explain_name(void *vctx, tco_node *n)
-{
-    explain_ctx *xc = vctx;
-    eval_ctx ec = {xc->m, xc->year, xc->tier, xc->month};
-    const tco_item *it = &xc->m->items[n->ref];
-    if ((item_dim(it) == 1 && xc->year < 0) || (item_dim(it) == 2 && xc->tier < 0) ||
-        (item_dim(it) == 3 && xc->month < 0))
-        return TCO_OK; /* a whole row or column: no single value to show */
-    tco_value v;
-    lookup_value(&ec, n, &v, NULL);
-    /* List each name once: look for "name = " at the start or after ", ". */
-    tco_strbuf probe = {0};
-    tco_strbuf_printf(&probe, "%s = ", n->name);
-    const char *text = tco_strbuf_str(xc->out) + xc->start;
-    bool seen = strncmp(text, tco_strbuf_str(&probe), probe.len) == 0;
-    tco_strbuf_free(&probe);
-    tco_strbuf_printf(&probe, ", %s = ", n->name);
-    seen = seen || strstr(text, tco_strbuf_str(&probe)) != NULL;
-    tco_strbuf_free(&probe);
-    if (seen)
-        return TCO_OK;
-    char num[32];
-    tco_format_double(v.number, num);
-    if (v.text)
-        tco_strbuf_printf(xc->out, "%s%s = \"%s\"", xc->count++ ? ", " : "", n->name, v.text);
-    else
-        tco_strbuf_printf(xc->out, "%s%s = %s", xc->count++ ? ", " : "", n->name, num);
-    return TCO_OK;
-}
-
-/* Evaluate @p it for one year or tier (or the scalar) into *@p out.  A scalar line may give
- * text ("never: ...", "n.a.: ..."): then @p text is set to a copy (else to NULL); per-year and
- * per-tier lines (@p text NULL) must give numbers. */
-static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int month, double *out, char **text,
-                           tco_diag *diag)
-{
-    eval_ctx ec = {m, month >= 0 ? year_of_month(m, month) : year, tier, month};
-    tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, month >= 0 ? month : year};
-    tco_value v;
-    tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
-    if (e == TCO_OK && v.is_bool)
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))",
-                         it->where);
-    if (e == TCO_OK && v.text && text == NULL)
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text ('%.*s'), expected a number (only a scalar line "
-                         "may say \"n.a.\" or \"never\")", it->where, (int)tco_utf8_prefix(v.text, 60), v.text);
-    if (e == TCO_OK && text != NULL && v.text && v.text[0] == '\0')
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives empty text; say why there is no number (\"n.a.: ...\")",
-                         it->where);
-    if (e == TCO_OK && text != NULL) {
-        char *copy = NULL;
-        if (v.text && (copy = strdup(v.text)) == NULL)
-            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        if (e == TCO_OK) {
-            free(*text);
-            *text = copy;
-        }
-    }
-    if (e != TCO_OK && diag != NULL) {
-        tco_strbuf b = {0};
-        tco_strbuf_append(&b, diag->message);
-        if (month >= 0)
-            tco_strbuf_printf(&b, " in month %d", month + 1);
-        else if (year >= 0)
-            tco_strbuf_printf(&b, " in year %d", m->first_year + year);
-        if (tier >= 0)
-            tco_strbuf_printf(&b, " for tier %s", m->tier_names[tier]);
-        tco_strbuf_append(&b, " (with ");
-        explain_ctx xc = {m, ec.year, tier, month, &b, b.len, 0};
-        tco_formula_walk_names(it->formula, explain_name, &xc);
-        tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
-        snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
-        tco_strbuf_free(&b);
-        return e;
-    }
-    *out = v.number;
-    return TCO_OK;
-}
-
-tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
-{
-    for (size_t k = 0; k < m->n_order; k++) {
-        tco_item *it = &m->items[m->order[k]];
-        tco_error e = TCO_OK;
-        switch (it->kind) {
-        case TCO_ITEM_LINE:
-            e = eval_item(m, it, -1, -1, -1, &it->value, &it->text, diag);
-            break;
-        case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_periods && e == TCO_OK; y++)
-                e = eval_item(m, it, y, -1, -1, &it->years[y], NULL, diag);
-            break;
-        case TCO_ITEM_MONTHLY:
-            for (int mo = 0; mo < m->n_months && e == TCO_OK; mo++)
-                e = eval_item(m, it, -1, -1, mo, &it->years[mo], NULL, diag);
-            break;
-        case TCO_ITEM_TIER_LINE:
-            for (int r = 0; r < m->n_tiers && e == TCO_OK; r++)
-                e = eval_item(m, it, -1, r, -1, &it->tiers[r], NULL, diag);
-            break;
-        case TCO_ITEM_TOTAL: {
-            /* Summed in year (month) order, as SUM over the year (month) cells does. */
-            const tco_item *src = &m->items[it->partner];
-            double sum = 0;
-            int len = src->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
-            for (int y = 0; y < len; y++)
-                sum += src->years[y];
-            it->value = sum;
-            if (!isfinite(sum))
-                e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: the total over the years (%s) overflows (#NUM!)", src->where,
-                                 it->name);
-            break;
-        }
-        case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_CODE:
-        case TCO_ITEM_ERROR_COUNT: case TCO_ITEM_MONTH_INDEX: break;
-        }
-        if (e != TCO_OK)
-            return e;
-    }
-    return TCO_OK;
-}
-
-tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_diag *diag)
-{
-    int idx = tco_model_find(m, name);
-    if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT)
-        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input named '%s'", name);
-    tco_item *it = &m->items[idx];
-    if (it->text)
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s is text, not a number", name);
-    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
-        (it->integer && value != floor(value))) {
-        char v[32];
-        tco_format_double(value, v);
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: value %s is outside its range", name, v);
-    }
-    if (it->structural && value != it->value)
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
-                            name);
-    it->value = value;
-    return tco_model_evaluate(m, diag);
-}
-
-tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *tier, double value, tco_diag *diag)
-{
-    int idx = tco_model_find(m, name);
-    if (idx < 0 || m->items[idx].kind != TCO_ITEM_TIER_INPUT || m->items[idx].tiers == NULL ||
-        m->items[idx].tier_texts != NULL)
-        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no per-tier number input named '%s'", name);
-    tco_item *it = &m->items[idx];
-    int r = 0;
-    while (r < m->n_tiers && strcasecmp(m->tier_names[r], tier) != 0)
-        r++;
-    if (r == m->n_tiers)
-        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier);
-    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
-        (it->integer && value != floor(value))) {
-        char v[32];
-        tco_format_double(value, v);
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s, tier %s: value %s is outside its range", name, tier, v);
-    }
-    it->tiers[r] = value;
-    return tco_model_evaluate(m, diag);
-}
-
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
@@ -1793,7 +1518,7 @@ static tco_error load_charts(loader *ld)
         for (int k = 0; k < n && e == TCO_OK; k++) {
             int idx = tco_model_find(m, list[k]);
             bool yearly = idx >= 0 && m->items[idx].kind == TCO_ITEM_YEARLY;
-            bool scalar = idx >= 0 && item_dim(&m->items[idx]) == 0 && m->items[idx].text == NULL;
+            bool scalar = idx >= 0 && tco_item_dim(&m->items[idx]) == 0 && m->items[idx].text == NULL;
             if (idx < 0 || (ch->type == TCO_CHART_PIE ? !scalar : !yearly))
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected %s, found '%s'", t->path, sec,
                                  ch->type == TCO_CHART_PIE ? "names of scalar numbers for a pie"
@@ -1880,16 +1605,16 @@ static tco_error load_sheets_and_summary(loader *ld)
                 continue;
             if (first < 0)
                 first = (int)i;
-            else if (item_dim(it) != item_dim(&m->items[first]))
+            else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
                 return tco_diag_set(ld->diag, TCO_ERR_INI,
                                     "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
                                     "it needs %s",
-                                    t->path, it->name, m->sheets[s].name, per_words[item_dim(&m->items[first])],
-                                    m->items[first].name, per_words[item_dim(&m->items[first])]);
+                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
+                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
         }
-        m->sheets[s].yearly = first >= 0 && item_dim(&m->items[first]) == 1;
-        m->sheets[s].tiered = first >= 0 && item_dim(&m->items[first]) == 2;
-        m->sheets[s].monthly = first >= 0 && item_dim(&m->items[first]) == 3;
+        m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
+        m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
+        m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
         /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
         size_t columns = 0;
         for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
@@ -1948,7 +1673,7 @@ static tco_error load_sheets_and_summary(loader *ld)
             int idx = tco_model_find(m, list[i]);
             if (grown == NULL)
                 e = oom(ld);
-            else if (idx < 0 || item_dim(&m->items[idx]) != 0 || m->items[idx].text != NULL ||
+            else if (idx < 0 || tco_item_dim(&m->items[idx]) != 0 || m->items[idx].text != NULL ||
                      m->items[idx].text_line || builtin(&m->items[idx]))
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
                                  "%s [model] compare: expected the name of a scalar number, found '%s'", t->path, list[i]);
@@ -2002,12 +1727,12 @@ static tco_error load_sheets_and_summary(loader *ld)
         m->summary = grown;
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
-            if (idx >= 0 && (builtin(&m->items[idx]) || item_dim(&m->items[idx]) >= 2))
+            if (idx >= 0 && (builtin(&m->items[idx]) || tco_item_dim(&m->items[idx]) >= 2))
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
                                  keys[k], list[i],
                                  m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
                                  : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
-                                 : item_dim(&m->items[idx]) == 3              ? "a per-month row"
+                                 : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
                                                                               : "a per-tier column");
             else if (idx < 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
@@ -2382,7 +2107,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (it->quote_qty == NULL)
             continue;
         int q = tco_model_find(m, it->quote_qty);
-        if (q < 0 || item_dim(&m->items[q]) != 0 || m->items[q].text != NULL || m->items[q].kind == TCO_ITEM_YEAR_INDEX)
+        if (q < 0 || tco_item_dim(&m->items[q]) != 0 || m->items[q].text != NULL || m->items[q].kind == TCO_ITEM_YEAR_INDEX)
             return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
                                 "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
                                 t->path, it->name, it->quote_qty);

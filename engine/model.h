@@ -288,6 +288,14 @@ typedef struct tco_override {
     char option[201];
 } tco_override;
 
+/** Dimension of @p it: 0 a single value, 1 per year, 2 per tier, 3 per month (built-in `year`, `tier`,
+ *  `month` count as their dimension). */
+int tco_item_dim(const tco_item *it);
+
+/** The year column (0-based) per-month column @p month (0-based) falls in: Month 1 is the first month
+ *  of Year 1 (column 1 on a time line from Year 0). */
+int tco_model_year_of_month(const tco_model *model, int month);
+
 /** The calendar month of per-month column @p month (0-based) as YYYY-MM, e.g. "2027-01", into @p out. */
 void tco_model_month_label(const tco_model *model, int month, char out[16]);
 

@@ -1223,7 +1223,7 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
         write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         for (int k = 0; k < m->n_months; k++) {
             w->current_month = k;
-            w->current_year = k / 12 + (m->first_year == 0 ? 1 : 0); /* a per-year line: its month's year */
+            w->current_year = tco_model_year_of_month(m, k); /* a per-year line: its month's year */
             write_item_formula(w, ws, (int)i, row, COL_VALUE + k, it->years[k]);
         }
         w->current_month = w->current_year = -1;
