@@ -1,4 +1,4 @@
-/* workbook.c - the XLSX renderer (libxlsxwriter). */
+/* workbook.c - the XLSX renderer (libxlsxwriter): a scenario's sheets; compare.c adds the Compare sheet. */
 #include "workbook.h"
 
 #include <ctype.h>
@@ -16,72 +16,7 @@
 #include "ini.h"
 #include "output.h"
 #include "strbuf.h"
-
-/* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
-enum {
-    ROW_TITLE = 0,
-    ROW_NOTE = 1,
-    ROW_HEADER = 3, /* column headers; year numbers on per-year sheets */
-    ROW_FIRST = 4,  /* first data row */
-    COL_ITEM = 0,
-    COL_UNIT = 1,
-    COL_VALUE = 2,     /* value, or Year 1 */
-    COL_TIER_TABLE = 7, /* Inputs: the tier catalog table starts in column H */
-    /* Inputs: Input | Unit | Value | Status | Name | Source / basis | Before --set */
-    COL_INPUT_STATUS = 3,
-    COL_INPUT_NAME = 4,
-    COL_INPUT_SOURCE = 5,
-    COL_INPUT_BEFORE = 6
-};
-
-/* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
- * first tier and `col` their column; others: the cell (row, col). */
-typedef struct placement {
-    int sheet; /* index into the calc sheet list, -1 for Inputs */
-    int row;
-    int col;
-} placement;
-
-/* A defined name held back until every sheet is written (define_names()). */
-typedef struct pending_name {
-    char *key;     /* the name in lower case, as libxlsxwriter orders names; heap, with the two below */
-    char *name;    /* as defined, e.g. "a_tco" */
-    char *formula; /* "='Sheet'!$C$5" */
-} pending_name;
-
-typedef struct pending_names {
-    pending_name *v;
-    size_t n, cap;
-} pending_names;
-
-typedef struct writer {
-    const tco_model *m;
-    const tco_workbook_options *opts;
-    lxw_workbook *wb;
-    placement *place;
-    lxw_format *title, *note, *header, *header_right, *header_year, *header_month, *text, *source, *source_nowrap,
-        *total_label;
-    lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
-        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
-    lxw_format *fmt_money_cents, *fmt_input_money_cents;
-    lxw_format *text_wrap, *total_label_wrap; /* labels on per-year sheets, wrapped in a narrower column */
-    lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
-    int current_sheet; /* sheet being written, for relative references */
-    int current_year;  /* year column being written (0-based), -1 otherwise */
-    int current_tier;  /* tier row being written (0-based), -1 otherwise */
-    int current_month; /* month column being written (0-based), -1 otherwise */
-    tco_strbuf ref;    /* scratch for reference text */
-    tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
-    const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
-    const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
-    char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
-    int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
-    const char *footer;       /* centre footer text; NULL: the scenario name */
-    pending_names *names;     /* defined names of every sheet, given to libxlsxwriter at the end */
-    tco_diag *diag;
-    tco_error err;
-    lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
-} writer;
+#include "workbook_kit.h"
 
 const char *tco_workbook_item_name(const tco_model *model, int index)
 {
@@ -121,7 +56,7 @@ static void append_sheet_ref(const writer *w, tco_strbuf *b, const char *sheet)
     tco_strbuf_append(b, "'!");
 }
 
-static void col_letters(int col, char out[4])
+void wb_col_letters(int col, char out[4])
 {
     char tmp[4];
     int n = 0;
@@ -142,7 +77,7 @@ static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bo
     char c[4];
     if (sheet != w->current_sheet)
         append_sheet_ref(w, &w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
-    col_letters(col, c);
+    wb_col_letters(col, c);
     tco_strbuf_printf(&w->ref, "%s%s%s%d", abs_col ? "$" : "", c, abs_row ? "$" : "", row + 1);
 }
 
@@ -182,8 +117,8 @@ static bool counts_errors(const tco_model *m, int idx, unsigned char *seen)
 static void append_error_block(writer *w, tco_strbuf *b, int sheet, int r1, int c1, int r2, int c2)
 {
     char a[4], z[4];
-    col_letters(c1, a);
-    col_letters(c2, z);
+    wb_col_letters(c1, a);
+    wb_col_letters(c2, z);
     tco_strbuf_append(b, b->len ? "+SUM(ISERROR(" : "SUM(ISERROR(");
     append_sheet_ref(w, b, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
     tco_strbuf_printf(b, "$%s$%d:$%s$%d)*1)", a, r1 + 1, z, r2 + 1);
@@ -265,13 +200,13 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Year 1, up to this year */
             append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
             char c[4];
-            col_letters(COL_VALUE + w->current_year, c);
+            wb_col_letters(COL_VALUE + w->current_year, c);
             tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
         } else if (whole) {
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
             char c[4];
-            col_letters(COL_VALUE + w->m->n_periods - 1, c);
+            wb_col_letters(COL_VALUE + w->m->n_periods - 1, c);
             tco_strbuf_printf(&w->ref, "$%s$%d", c, p->row + 1);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
@@ -279,7 +214,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         return tco_strbuf_str(&w->ref);
     case TCO_ITEM_YEAR_INDEX: {
         char c[4];
-        col_letters(COL_VALUE + w->current_year, c);
+        wb_col_letters(COL_VALUE + w->current_year, c);
         tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
         return tco_strbuf_str(&w->ref);
     }
@@ -287,7 +222,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         if (whole) {
             append_cell(w, p->sheet, p->row, p->col, true, true);
             char c[4];
-            col_letters(p->col, c);
+            wb_col_letters(p->col, c);
             tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + w->m->n_tiers);
         } else {
             append_cell(w, p->sheet, p->row + w->current_tier, p->col, false, false);
@@ -300,11 +235,11 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         char c[4];
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Month 1, up to this month */
             append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
-            col_letters(COL_VALUE + w->current_month, c);
+            wb_col_letters(COL_VALUE + w->current_month, c);
             tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
         } else if (whole) { /* the months only: the fiscal-year subtotals and the Total follow them */
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
-            col_letters(COL_VALUE + w->m->n_months - 1, c);
+            wb_col_letters(COL_VALUE + w->m->n_months - 1, c);
             tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + 1);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
@@ -313,7 +248,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
     }
     case TCO_ITEM_MONTH_INDEX: {
         char c[4];
-        col_letters(COL_VALUE + w->current_month, c);
+        wb_col_letters(COL_VALUE + w->current_month, c);
         tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
         return tco_strbuf_str(&w->ref);
     }
@@ -330,7 +265,7 @@ static const char *sname(writer *w, const char *base)
     return w->sheetbuf;
 }
 
-static bool check(writer *w, lxw_error e, const char *what)
+bool wb_check(writer *w, lxw_error e, const char *what)
 {
     if (e == LXW_NO_ERROR || w->err != TCO_OK)
         return w->err == TCO_OK;
@@ -339,7 +274,7 @@ static bool check(writer *w, lxw_error e, const char *what)
 }
 
 /* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
-static lxw_format *value_format(writer *w, const tco_item *it, double v, bool input)
+lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
 {
     if (input && it->structural)
         return w->fmt_fixed[it->format];
@@ -524,7 +459,7 @@ static void print_layout(writer *w, lxw_worksheet *ws)
     else {
         worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
         if (!ws->repeat_cols.in_use) /* a per-tier sheet repeats its Tier column (write_tier_sheet) */
-            check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
+            wb_check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
     }
 }
 
@@ -538,7 +473,7 @@ static void print_layout_all(writer *w)
             print_layout(w, sh->u.worksheet);
 }
 
-static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
+lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
 {
     const char *name = sname(w, base);
     lxw_worksheet *ws = workbook_add_worksheet(w->wb, name);
@@ -553,7 +488,7 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     worksheet_set_margins(ws, PRINT_MARGIN_LR, PRINT_MARGIN_LR, 0.75, 0.75); /* Excel's "Narrow" sides */
     if (fit_width)
         worksheet_fit_to_pages(ws, 1, 0);
-    check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
+    wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
     tco_strbuf footer = {0};
     /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
@@ -567,7 +502,7 @@ static lxw_worksheet *add_sheet(writer *w, const char *base, lxw_color_t tab, bo
     tco_strbuf_append(&footer, "&RPage &P of &N");
     const char *ft = footer.failed ? NULL : xl_text(w, tco_strbuf_str(&footer));
     if (ft && tco_utf16_units(ft) <= 255)
-        check(w, worksheet_set_footer(ws, ft), name);
+        wb_check(w, worksheet_set_footer(ws, ft), name);
     tco_strbuf_free(&footer);
     return ws;
 }
@@ -588,7 +523,7 @@ static const char *xl_text(writer *w, const char *s)
     return tco_strbuf_str(&w->text_buf);
 }
 
-static void write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f)
+void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f)
 {
     /* worksheet_write_string always stores text, so "=..." from a file stays text.  The
      * readers check every text against the cell limit; this is the last guard. */
@@ -601,31 +536,31 @@ static void write_text(writer *w, lxw_worksheet *ws, int row, int col, const cha
     }
     const char *t = xl_text(w, s);
     if (t)
-        check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, t, f), "writing text");
+        wb_check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, t, f), "writing text");
 }
 
-static void write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
-                          double value)
+void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                      double value)
 {
-    check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
+    wb_check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
 }
 
 /* A formula whose cached result is @p text when that is not NULL (a line that says "never" or
  * "n.a.: ..."), else the number @p value. */
-static void write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula,
-                                  lxw_format *f, double value, const char *text)
+void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                              double value, const char *text)
 {
     if (text == NULL) {
-        write_formula(w, ws, row, col, formula, f, value);
+        wb_write_formula(w, ws, row, col, formula, f, value);
         return;
     }
     const char *t = xl_text(w, text);
     if (t)
-        check(w, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, t), formula);
+        wb_check(w, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, t), formula);
 }
 
 /* The text a scalar line or text input holds instead of a number, else NULL. */
-static const char *item_text(const tco_item *it)
+const char *wb_item_text(const tco_item *it)
 {
     return it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_INPUT ? it->text : NULL;
 }
@@ -658,12 +593,13 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
     else if (uses_error_cells(w->m, it))
         /* ISERROR over a range counts cell by cell only in an array formula: Gnumeric intersects a
          * range with the formula's row in an ordinary one, even inside SUMPRODUCT. */
-        check(w, worksheet_write_array_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row, (lxw_col_t)col,
-                                                   tco_strbuf_str(&f), value_format(w, it, value, false), value),
-              it->name);
+        wb_check(w,
+                 worksheet_write_array_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row, (lxw_col_t)col,
+                                                   tco_strbuf_str(&f), wb_value_format(w, it, value, false), value),
+                 it->name);
     else
-        write_formula_or_text(w, ws, row, col, tco_strbuf_str(&f), value_format(w, it, value, false), value,
-                              it->kind == TCO_ITEM_LINE ? it->text : NULL);
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(&f), wb_value_format(w, it, value, false), value,
+                                 it->kind == TCO_ITEM_LINE ? it->text : NULL);
     tco_strbuf_free(&f);
 }
 
@@ -672,7 +608,7 @@ static void define_name(writer *w, const char *name, const char *sheet, int row,
 {
     tco_strbuf b = {0};
     char c[4];
-    col_letters(col, c);
+    wb_col_letters(col, c);
     tco_strbuf_append(&b, "=");
     append_sheet_ref(w, &b, sheet);
     tco_strbuf_printf(&b, "$%s$%d", c, row + 1);
@@ -727,7 +663,7 @@ static void define_names(writer *w)
             w->err = tco_diag_set(w->diag, TCO_ERR_DUPLICATE, "%s: the workbook would define this name twice",
                                   p->v[i].name);
         else
-            check(w, workbook_define_name(w->wb, p->v[i].name, p->v[i].formula), p->v[i].name);
+            wb_check(w, workbook_define_name(w->wb, p->v[i].name, p->v[i].formula), p->v[i].name);
     }
     for (size_t i = 0; i < p->n; i++)
         free(p->v[i].key);
@@ -738,19 +674,20 @@ static void define_names(writer *w)
 static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, const char *first, bool source)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, row, COL_ITEM, first, w->header);
-    write_text(w, ws, row, COL_UNIT, "Unit", w->header);
+    wb_write_text(w, ws, row, COL_ITEM, first, w->header);
+    wb_write_text(w, ws, row, COL_UNIT, "Unit", w->header);
     if (yearly) {
         for (int y = 0; y < m->n_periods; y++)
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), m->first_year + y,
+            wb_check(w,
+                     worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), m->first_year + y,
                                             w->header_year),
-                  "header");
-        write_text(w, ws, row, total_col(m), "Total", w->header_right);
+                     "header");
+        wb_write_text(w, ws, row, total_col(m), "Total", w->header_right);
     } else {
-        write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
+        wb_write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
     }
     if (source)
-        write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header_indent);
+        wb_write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header_indent);
 }
 
 /* Width of the wrapped source columns, in characters. */
@@ -775,7 +712,7 @@ static void set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
     /* Excel's tallest row is 409 points (27 lines); longer text scrolls within the cell. */
     double height = lines > 27 ? 409.0 : 15.0 * (double)lines;
     if (lines > 1)
-        check(w, worksheet_set_row(ws, (lxw_row_t)row, height, NULL), "row height");
+        wb_check(w, worksheet_set_row(ws, (lxw_row_t)row, height, NULL), "row height");
 }
 
 static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
@@ -802,7 +739,7 @@ static void set_dv_message(writer *w, lxw_worksheet *ws, int row, int col, const
         return;
     }
     dv->error_message = (char *)(uintptr_t)t;
-    check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, dv), it->name);
+    wb_check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, dv), it->name);
 }
 
 /* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
@@ -825,8 +762,8 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
     }
     if (it->choices_are_tiers && !listable && w->m->n_tiers > 0) {
         char first[4], self[4];
-        col_letters(COL_TIER_TABLE, first);
-        col_letters(col, self);
+        wb_col_letters(COL_TIER_TABLE, first);
+        wb_col_letters(col, self);
         tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, ROW_FIRST + 1, first,
                           ROW_FIRST + w->m->n_tiers);
         char *range = tco_strbuf_take(&msg);
@@ -913,7 +850,7 @@ static void write_report_value(writer *w, lxw_worksheet *ws, int row, int col, c
     if (w->ref.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
-        write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), f ? f : value_format(w, it, v, true), v);
+        wb_write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), f ? f : wb_value_format(w, it, v, true), v);
     tco_strbuf_free(&w->ref);
 }
 
@@ -921,13 +858,13 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
                               const char *text)
 {
     if (text)
-        write_text(w, ws, row, col, text, it->structural ? w->fmt_fixed[it->format] : w->fmt_input_text);
+        wb_write_text(w, ws, row, col, text, it->structural ? w->fmt_fixed[it->format] : w->fmt_input_text);
     else if (it->in_report)
         write_report_value(w, ws, row, col, it,
                            it->kind == TCO_ITEM_TIER_INPUT ? it->base_tiers[row - ROW_FIRST] : it->base_value, v, NULL);
     else
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, value_format(w, it, v, true)),
-              it->name);
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, wb_value_format(w, it, v, true)),
+                 it->name);
     validate_input(w, ws, row, col, it);
 }
 
@@ -962,14 +899,14 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
     tco_strbuf_free(&w->ref);
     tco_strbuf_append(&w->ref, "=");
     append_sheet_ref(w, &w->ref, "Quotes");
-    col_letters(QCOL_UNIT_PRICE, c);
+    wb_col_letters(QCOL_UNIT_PRICE, c);
     tco_strbuf_printf(&w->ref, "$%s$%zu", c, (size_t)ROW_FIRST + qi + 1);
     if (rate_name[0])
         tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
     else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
         tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
     if (q->vat_included) { /* to the model's basis, ex VAT: over 1 + the quote's VAT rate (live on Quotes) */
-        col_letters(QCOL_VAT_RATE, c);
+        wb_col_letters(QCOL_VAT_RATE, c);
         tco_strbuf_append(&w->ref, "/(1+");
         append_sheet_ref(w, &w->ref, "Quotes");
         tco_strbuf_printf(&w->ref, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
@@ -979,7 +916,7 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
     if (w->ref.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
-        write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), value_format(w, it, v, true), v);
+        wb_write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), wb_value_format(w, it, v, true), v);
     tco_strbuf_free(&w->ref);
     validate_input(w, ws, row, col, it);
 }
@@ -992,13 +929,13 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         return;
     tco_strbuf t = {0};
     tco_strbuf_printf(&t, "Tier catalog (%s)", m->tier_path);
-    write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
+    wb_write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
     tco_strbuf_free(&t);
-    write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
+    wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
     int col = COL_TIER_TABLE + 1;
     int notes = ROW_FIRST + m->n_tiers + 1;
     for (int r = 0; r < m->n_tiers; r++)
-        write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
+        wb_write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
@@ -1007,7 +944,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
-        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++)
             if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
@@ -1018,7 +955,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         w->place[i] = (placement){-1, ROW_FIRST, col};
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-        write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
         tco_strbuf_free(&src);
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
         col++;
@@ -1030,46 +967,47 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "Status: %s", it->label);
-        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++) {
             tco_status st = tco_status_of_tier_row(m, it, r);
-            write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+            wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
         }
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
         col++;
     }
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
-    check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
-    check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: print_layout() */
+    wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: print_layout() */
 }
 
 static void write_inputs(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
-    write_text(w, ws, ROW_NOTE, 0,
-               m->quotes ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
-                           "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
-                           "chose the quote): change the rate and it follows, or type a price over it. Status: "
-                           "the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
-                         : "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-                           "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
-                           "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md.",
-               w->note);
-    write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
-    write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
-    write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
-    write_text(w, ws, ROW_HEADER, COL_INPUT_STATUS, "Status", w->header_indent);
-    write_text(w, ws, ROW_HEADER, COL_INPUT_NAME, "Name", w->header_indent);
-    write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
+    wb_write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0,
+                  m->quotes
+                      ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
+                        "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
+                        "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
+                        "chose the quote): change the rate and it follows, or type a price over it. Status: "
+                        "the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
+                      : "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
+                        "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
+                        "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md.",
+                  w->note);
+    wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_STATUS, "Status", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_NAME, "Name", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
     bool any_original = false;
     for (size_t i = 0; i < m->n_items; i++)
         any_original |= m->items[i].original != NULL;
     if (any_original)
-        write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
+        wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -1079,26 +1017,27 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
             write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
                                before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
-                               value_format(w, it, before, false));
+                               wb_value_format(w, it, before, false));
         else if (it->original && !it->text && tco_parse_number(it->original, &before))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
-                                            value_format(w, it, before, false)),
-                  it->name);
+            wb_check(w,
+                     worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
+                                            wb_value_format(w, it, before, false)),
+                     it->name);
         else if (it->original)
-            write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
-        write_text(w, ws, row, 0, it->label, w->text);
-        write_text(w, ws, row, 1, it->unit, w->text);
+            wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
+        wb_write_text(w, ws, row, 0, it->label, w->text);
+        wb_write_text(w, ws, row, 1, it->unit, w->text);
         if (m->quotes && it->quoted)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
         tco_strbuf full = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
-        write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
+        wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
-        write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
-        write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
         fit_row(w, ws, row, it->source);
         define_name(w, it->name, "Inputs", row, 2);
         w->place[i] = (placement){-1, row, 2};
@@ -1106,17 +1045,17 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     }
     /* The legend of the Status column. */
     row++;
-    write_text(w, ws, row, 0, "Status legend", w->header);
-    write_text(w, ws, row, 1, "", w->header);
-    write_text(w, ws, row, 2, "", w->header);
-    write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
-    write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
-    write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
+    wb_write_text(w, ws, row, 0, "Status legend", w->header);
+    wb_write_text(w, ws, row, 1, "", w->header);
+    wb_write_text(w, ws, row, 2, "", w->header);
+    wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
+    wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
+    wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
     static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
                                         TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
-        write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
-        write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
         fit_row(w, ws, row, tco_status_meaning(legend[k]));
     }
     worksheet_set_column(ws, 0, 0, 62, NULL);
@@ -1156,11 +1095,11 @@ static void place_lines(writer *w)
 static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, ROW_HEADER, COL_ITEM, "Tier", w->header);
+    wb_write_text(w, ws, ROW_HEADER, COL_ITEM, "Tier", w->header);
     for (int r = 0; r < m->n_tiers; r++)
-        write_text(w, ws, ROW_FIRST + r, COL_ITEM, m->tier_names[r], w->text);
+        wb_write_text(w, ws, ROW_FIRST + r, COL_ITEM, m->tier_names[r], w->text);
     int notes = ROW_FIRST + m->n_tiers + 1;
-    write_text(w, ws, notes++, COL_ITEM, "Columns", w->total_label);
+    wb_write_text(w, ws, notes++, COL_ITEM, "Columns", w->total_label);
     int last = COL_ITEM;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -1169,7 +1108,7 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         int col = w->place[i].col;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
-        write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++) {
             w->current_tier = r;
@@ -1178,15 +1117,15 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         w->current_tier = -1;
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s, %s): %s", it->label, it->name, it->unit, it->source);
-        write_text(w, ws, notes++, COL_ITEM, tco_strbuf_str(&src), w->source_nowrap);
+        wb_write_text(w, ws, notes++, COL_ITEM, tco_strbuf_str(&src), w->source_nowrap);
         tco_strbuf_free(&src);
         last = col;
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
     if (last > COL_ITEM)
         worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
-    check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
-    check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
+    wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
 
 /* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
@@ -1197,30 +1136,31 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
     const tco_sheet *sh = &m->sheets[s];
     int n_fy = n_fiscal_years(m), fy0 = m->n_months > 0 ? tco_model_fiscal_year(m, 0) : 0;
     int tot_col = month_total_col(m), src_col = tot_col + 1;
-    write_text(w, ws, ROW_HEADER, COL_ITEM, "Item", w->header);
-    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
-    write_text(w, ws, ROW_HEADER - 1, COL_UNIT, "Month", w->header);
+    wb_write_text(w, ws, ROW_HEADER, COL_ITEM, "Item", w->header);
+    wb_write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
+    wb_write_text(w, ws, ROW_HEADER - 1, COL_UNIT, "Month", w->header);
     for (int k = 0; k < m->n_months; k++) {
         char label[16];
         tco_model_month_label(m, k, label);
-        write_text(w, ws, ROW_HEADER - 1, COL_VALUE + k, label, w->header_right);
-        check(w, worksheet_write_number(ws, (lxw_row_t)ROW_HEADER, (lxw_col_t)(COL_VALUE + k), k + 1, w->header_month),
-              "header");
+        wb_write_text(w, ws, ROW_HEADER - 1, COL_VALUE + k, label, w->header_right);
+        wb_check(w,
+                 worksheet_write_number(ws, (lxw_row_t)ROW_HEADER, (lxw_col_t)(COL_VALUE + k), k + 1, w->header_month),
+                 "header");
     }
     for (int f = 0; f < n_fy; f++) {
         char label[32];
         snprintf(label, sizeof label, "FY%d", fy0 + f);
-        write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
+        wb_write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
     }
-    write_text(w, ws, ROW_HEADER, tot_col, "Total", w->header_right);
-    write_text(w, ws, ROW_HEADER, src_col, "Source / basis", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER, tot_col, "Total", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, src_col, "Source / basis", w->header_indent);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
-        write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
+        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         for (int k = 0; k < m->n_months; k++) {
             w->current_month = k;
             w->current_year = tco_model_year_of_month(m, k); /* a per-year line: its month's year */
@@ -1239,27 +1179,27 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
                     sum += it->years[k];
                 }
             char a[4], b[4];
-            col_letters(COL_VALUE + k0, a);
-            col_letters(COL_VALUE + k1, b);
+            wb_col_letters(COL_VALUE + k0, a);
+            wb_col_letters(COL_VALUE + k1, b);
             tco_strbuf fml = {0};
             tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
-            write_formula(w, ws, row, COL_VALUE + m->n_months + f, tco_strbuf_str(&fml),
-                          value_format(w, it, sum, false), sum);
+            wb_write_formula(w, ws, row, COL_VALUE + m->n_months + f, tco_strbuf_str(&fml),
+                             wb_value_format(w, it, sum, false), sum);
             tco_strbuf_free(&fml);
         }
         if (it->partner >= 0) {
             char a[4], b[4];
-            col_letters(COL_VALUE, a);
-            col_letters(COL_VALUE + m->n_months - 1, b);
+            wb_col_letters(COL_VALUE, a);
+            wb_col_letters(COL_VALUE + m->n_months - 1, b);
             tco_strbuf fml = {0};
             tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
             const tco_item *tot = &m->items[it->partner];
-            write_formula(w, ws, row, tot_col, tco_strbuf_str(&fml), value_format(w, tot, tot->value, false),
-                          tot->value);
+            wb_write_formula(w, ws, row, tot_col, tco_strbuf_str(&fml), wb_value_format(w, tot, tot->value, false),
+                             tot->value);
             tco_strbuf_free(&fml);
             define_name(w, tot->name, sh->name, row, tot_col);
         }
-        write_text(w, ws, row, src_col, it->source, w->source);
+        wb_write_text(w, ws, row, src_col, it->source, w->source);
         fit_row(w, ws, row, it->source);
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 48, NULL);
@@ -1267,7 +1207,7 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
     worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
     worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
-    check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
+    wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
 }
 
 static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
@@ -1275,14 +1215,14 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     const tco_model *m = w->m;
     const tco_sheet *sh = &m->sheets[s];
     w->current_sheet = s;
-    write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
-    write_text(w, ws, ROW_NOTE, 0,
-               sh->yearly    ? "One formula per row, the same in every year column; Total = sum of the years."
-               : sh->monthly ? "One formula per row, the same in every month column; a subtotal per fiscal year, "
-                               "Total = sum of the months."
-               : sh->tiered  ? "One row per tier, one formula per column, the same in every row."
-                             : "Every value is a formula over the named inputs and the lines above it.",
-               w->note);
+    wb_write_text(w, ws, ROW_TITLE, 0, sh->name, w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0,
+                  sh->yearly    ? "One formula per row, the same in every year column; Total = sum of the years."
+                  : sh->monthly ? "One formula per row, the same in every month column; a subtotal per fiscal year, "
+                                  "Total = sum of the months."
+                  : sh->tiered  ? "One row per tier, one formula per column, the same in every row."
+                                : "Every value is a formula over the named inputs and the lines above it.",
+                  w->note);
     if (sh->tiered) {
         write_tier_sheet(w, ws, s);
         return;
@@ -1297,10 +1237,10 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        write_text(w, ws, row, COL_ITEM, it->label,
-                   sh->yearly ? (it->emphasis ? w->total_label_wrap : w->text_wrap)
-                              : (it->emphasis ? w->total_label : w->text));
-        write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
+        wb_write_text(w, ws, row, COL_ITEM, it->label,
+                      sh->yearly ? (it->emphasis ? w->total_label_wrap : w->text_wrap)
+                                 : (it->emphasis ? w->total_label : w->text));
+        wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
             for (int y = 0; y < m->n_periods; y++) {
                 w->current_year = y;
@@ -1309,13 +1249,13 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             w->current_year = -1;
             if (it->partner >= 0) {
                 char first[4], last[4];
-                col_letters(COL_VALUE, first);
-                col_letters(COL_VALUE + m->n_periods - 1, last);
+                wb_col_letters(COL_VALUE, first);
+                wb_col_letters(COL_VALUE + m->n_periods - 1, last);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
                 const tco_item *tot = &m->items[it->partner];
-                write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
-                              tot->value);
+                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                                 wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
                 define_name(w, tot->name, sh->name, row, total_col(m));
             }
@@ -1323,7 +1263,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
             define_name(w, it->name, sh->name, row, COL_VALUE);
         }
-        write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
+        wb_write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
         /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
         if (sh->yearly)
             set_row_lines(w, ws, row, text_lines(it->source, YEARLY_SOURCE_WIDTH) > text_lines(it->label, YEARLY_LABEL_WIDTH)
@@ -1361,7 +1301,7 @@ static tco_strbuf *quote_prices(writer *w)
             else
                 continue;
             char c[4];
-            col_letters(w->place[i].col, c);
+            wb_col_letters(w->place[i].col, c);
             tco_strbuf one = {0};
             tco_strbuf_printf(&one, "%s%s%s", out[q].len ? "; " : "", w->np, it->name);
             if (r >= 0)
@@ -1399,7 +1339,7 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     }
     char asof[16];
     tco_format_date(m->as_of, asof);
-    write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
+    wb_write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
     tco_strbuf note = {0};
     tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
                       "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
@@ -1407,7 +1347,7 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                       "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
                       "live formula, so editing a rate moves the TCO.",
                       set->rows, asof);
-    write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
+    wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     char converted_head[32];
     snprintf(converted_head, sizeof converted_head, "Converted ex VAT (%s)", tco_model_currency(m));
@@ -1418,40 +1358,40 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     /* Numbers right-aligned under right-aligned headers; text columns left, headers indented one step
      * so that a right-aligned header and the next left one never run together in print. */
     for (int c = 0; c < 19; c++)
-        write_text(w, ws, ROW_HEADER, c, heads[c],
-                   c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_right
-                                                                                             : w->header_indent);
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c],
+                      c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_right
+                                                                                    : w->header_indent);
     int row = ROW_FIRST;
     for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
         const tco_quote *q = &set->quotes[i];
         char d[16];
-        write_text(w, ws, row, 0, q->file, w->text);
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 1, (double)q->line, w->fmt[TCO_FMT_COUNT]), "quote");
-        write_text(w, ws, row, 2, q->vendor, w->text);
-        write_text(w, ws, row, 3, q->quote_id, w->text);
-        write_text(w, ws, row, 4, q->item, w->text);
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price, w->fmt[TCO_FMT_NUMBER]), "quote");
-        write_text(w, ws, row, 6, q->currency, w->text);
+        wb_write_text(w, ws, row, 0, q->file, w->text);
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 1, (double)q->line, w->fmt[TCO_FMT_COUNT]), "quote");
+        wb_write_text(w, ws, row, 2, q->vendor, w->text);
+        wb_write_text(w, ws, row, 3, q->quote_id, w->text);
+        wb_write_text(w, ws, row, 4, q->item, w->text);
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price, w->fmt[TCO_FMT_NUMBER]), "quote");
+        wb_write_text(w, ws, row, 6, q->currency, w->text);
         char rate_name[16];
         quote_rate_name(m, q, rate_name);
         tco_strbuf f = {0};
         char c6[4], c8[4];
-        col_letters(QCOL_UNIT_PRICE, c6);
-        col_letters(QCOL_RATE, c8);
+        wb_col_letters(QCOL_UNIT_PRICE, c6);
+        wb_col_letters(QCOL_RATE, c8);
         if (rate_name[0]) {
             tco_strbuf_printf(&f, "=%s%s", w->np, rate_name);
-            write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
+            wb_write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
         } else {
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
         }
         tco_strbuf_free(&f);
-        write_text(w, ws, row, QCOL_VAT_INCLUDED, q->vat_included ? "yes" : "no", w->text_right);
+        wb_write_text(w, ws, row, QCOL_VAT_INCLUDED, q->vat_included ? "yes" : "no", w->text_right);
         if (!isnan(q->vat_rate))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, QCOL_VAT_RATE, q->vat_rate, w->fmt[TCO_FMT_PERCENT]),
-                  "quote");
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, QCOL_VAT_RATE, q->vat_rate, w->fmt[TCO_FMT_PERCENT]),
+                     "quote");
         char ci[4], cj[4];
-        col_letters(QCOL_VAT_INCLUDED, ci);
-        col_letters(QCOL_VAT_RATE, cj);
+        wb_col_letters(QCOL_VAT_INCLUDED, ci);
+        wb_col_letters(QCOL_VAT_RATE, cj);
         /* One formula down the column: the price over 1 + VAT where it includes VAT, over 1 where not. */
         tco_strbuf_printf(&f, "=%s%d*%s%d/IF(%s%d=\"yes\",1+%s%d,1)", c6, row + 1, c8, row + 1, ci, row + 1, cj,
                           row + 1);
@@ -1459,26 +1399,26 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         if (rep >= 0) /* in the reporting currency, as the prices it sets */
             tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
         double conv = q->unit_price * q->rate / (q->vat_included ? 1 + q->vat_rate : 1);
-        write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
-                      rep >= 0 ? conv / m->items[rep].value : conv);
+        wb_write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
+                         rep >= 0 ? conv / m->items[rep].value : conv);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);
-            write_text(w, ws, row, 11, d, w->text);
+            wb_write_text(w, ws, row, 11, d, w->text);
         }
         if (q->valid_until != TCO_NO_DATE) {
             tco_format_date(q->valid_until, d);
-            write_text(w, ws, row, 12, d, w->text);
+            wb_write_text(w, ws, row, 12, d, w->text);
         }
-        check(w, worksheet_write_number(ws, (lxw_row_t)row, 13, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 13, q->min_qty, w->fmt[TCO_FMT_COUNT]), "quote");
         if (!isnan(q->lead_time_weeks))
-            check(w, worksheet_write_number(ws, (lxw_row_t)row, 14, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
-                  "quote");
-        write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text);
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 14, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
+                     "quote");
+        wb_write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text);
         if (prices[i].len)
-            write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source_nowrap);
-        write_text(w, ws, row, 17, q->reason, w->source_nowrap);
-        write_text(w, ws, row, 18, q->notes, w->source_nowrap);
+            wb_write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source_nowrap);
+        wb_write_text(w, ws, row, 17, q->reason, w->source_nowrap);
+        wb_write_text(w, ws, row, 18, q->notes, w->source_nowrap);
     }
     for (size_t i = 0; i < set->n; i++)
         tco_strbuf_free(&prices[i]);
@@ -1490,7 +1430,7 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                           "quote for each price always, so every quote used is listed.",
                           set->not_kept, set->not_kept == 1 ? " was" : "s were", TCO_QUOTE_LIST_CAP,
                           TCO_QUOTE_LIST_CAP, TCO_QUOTE_LIST_TOTAL);
-        write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
+        wb_write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
         tco_strbuf_free(&more);
     }
     worksheet_set_column(ws, 0, 0, 30, NULL);
@@ -1513,9 +1453,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
 static void write_charts(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, ROW_TITLE, 0, "Charts", w->title);
-    write_text(w, ws, ROW_NOTE, 0, "Each chart reads the workbook's own cells and follows every change of an input.",
-               w->note);
+    wb_write_text(w, ws, ROW_TITLE, 0, "Charts", w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0, "Each chart reads the workbook's own cells and follows every change of an input.",
+                  w->note);
     int data_row = ROW_FIRST; /* pie data blocks, in columns A-C */
     int chart_row = ROW_FIRST;
     /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
@@ -1553,22 +1493,23 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         y_px += block_px;
         const char *heading = xl_text(w, ch->title);
         if (heading)
-            check(w, worksheet_merge_range(ws, (lxw_row_t)chart_row, 4, (lxw_row_t)chart_row, 12, heading, w->header),
-                  "chart heading");
+            wb_check(w,
+                     worksheet_merge_range(ws, (lxw_row_t)chart_row, 4, (lxw_row_t)chart_row, 12, heading, w->header),
+                     "chart heading");
         chart_title_set_name_range(chart, sname(w, "Charts"), (lxw_row_t)chart_row, 4);
         chart_row++;
         if (ch->type == TCO_CHART_PIE) {
-            write_text(w, ws, data_row, 0, ch->title, w->header);
-            write_text(w, ws, data_row, 1, w->opts->currency, w->header_right);
+            wb_write_text(w, ws, data_row, 0, ch->title, w->header);
+            wb_write_text(w, ws, data_row, 1, w->opts->currency, w->header_right);
             int first = data_row + 1;
             for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
                 const tco_item *it = &m->items[ch->series[k]];
                 int row = first + (int)k;
-                write_text(w, ws, row, 0, it->label, w->text);
+                wb_write_text(w, ws, row, 0, it->label, w->text);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-                write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false),
-                                      it->value, item_text(it));
+                wb_write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
+                                         it->value, wb_item_text(it));
                 tco_strbuf_free(&f);
             }
             int last = first + (int)ch->n_series - 1;
@@ -1593,7 +1534,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 ptrs[k] = &pts[k];
             }
             ptrs[np] = NULL;
-            check(w, chart_series_set_points(s, ptrs), "chart colours");
+            wb_check(w, chart_series_set_points(s, ptrs), "chart colours");
             data_row = last + 2;
         } else {
             for (size_t k = 0; k < ch->n_series; k++) {
@@ -1613,12 +1554,12 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         /* A pie with up to 16 slices needs room for its legend beside the pie. */
         bool pie = ch->type == TCO_CHART_PIE;
         lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.6 : 1.2};
-        check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
+        wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
         chart_row += pie ? 27 : 21;
     }
     breaks[n_breaks] = 0;
     if (n_breaks > 0)
-        check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
 }
 
 /* The Conventions sheet: the template's [convention.NAME] rows, each a label, the live formula =NAME
@@ -1626,28 +1567,28 @@ static void write_charts(writer *w, lxw_worksheet *ws)
 static void write_conventions(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
-    write_text(w, ws, ROW_TITLE, 0, "Conventions", w->title);
-    write_text(w, ws, ROW_NOTE, 0,
-               "How to read every figure in this workbook. A value is a live formula over its input or line, so "
-               "it follows an edit on the Inputs sheet.",
-               w->note);
-    write_text(w, ws, ROW_HEADER, 0, "Convention", w->header);
-    write_text(w, ws, ROW_HEADER, 1, "Value", w->header_right);
-    write_text(w, ws, ROW_HEADER, 2, "Meaning", w->header_indent);
+    wb_write_text(w, ws, ROW_TITLE, 0, "Conventions", w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0,
+                  "How to read every figure in this workbook. A value is a live formula over its input or line, so "
+                  "it follows an edit on the Inputs sheet.",
+                  w->note);
+    wb_write_text(w, ws, ROW_HEADER, 0, "Convention", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 1, "Value", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, 2, "Meaning", w->header_indent);
     int row = ROW_FIRST;
     for (size_t k = 0; k < m->n_conventions && w->err == TCO_OK; k++, row++) {
         const tco_convention *c = &m->conventions[k];
-        write_text(w, ws, row, 0, c->label, w->text);
+        wb_write_text(w, ws, row, 0, c->label, w->text);
         if (c->value >= 0) {
             const tco_item *it = &m->items[c->value];
             tco_strbuf f = {0};
             tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-            write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), value_format(w, it, it->value, false),
-                                  it->value, item_text(it));
+            wb_write_formula_or_text(w, ws, row, 1, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
+                                     it->value, wb_item_text(it));
             tco_strbuf_free(&f);
         }
         if (c->text) {
-            write_text(w, ws, row, 2, c->text, w->source);
+            wb_write_text(w, ws, row, 2, c->text, w->source);
             fit_row(w, ws, row, c->text);
         }
     }
@@ -1666,11 +1607,11 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         return row;
     const tco_item *capex = &m->items[m->role_capex];
     row++;
-    write_text(w, ws, row, COL_ITEM, "Capex by the status of its prices", w->header);
-    write_text(w, ws, row, COL_UNIT, "Unit", w->header);
-    write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
-    write_text(w, ws, row, COL_VALUE + 1, "Share of capex", w->header_right);
-    write_text(w, ws, row, COL_VALUE + 2, "Capex lines (their prices: status)", w->header_indent);
+    wb_write_text(w, ws, row, COL_ITEM, "Capex by the status of its prices", w->header);
+    wb_write_text(w, ws, row, COL_UNIT, "Unit", w->header);
+    wb_write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
+    wb_write_text(w, ws, row, COL_VALUE + 1, "Share of capex", w->header_right);
+    wb_write_text(w, ws, row, COL_VALUE + 2, "Capex lines (their prices: status)", w->header_indent);
     row++;
     static const tco_status order[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
                                        TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
@@ -1704,21 +1645,21 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         tco_strbuf_printf(&label, "Capex on %s prices", st == TCO_STATUS_QUOTE  ? "quoted"
                                                         : st == TCO_STATUS_SEED ? "seed-figure"
                                                                                 : tco_status_name(st));
-        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), w->fmt_status[st]);
-        write_text(w, ws, row, COL_UNIT, capex->unit, w->text);
+        wb_write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), w->fmt_status[st]);
+        wb_write_text(w, ws, row, COL_UNIT, capex->unit, w->text);
         tco_strbuf_free(&label);
-        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, capex, sum, false), sum);
+        wb_write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, capex, sum, false), sum);
         /* Its share of capex: 0 when there is no capex (a tier that costs nothing). */
         double share = 0;
         if (capex->value != 0 && tco_formula_arith(TCO_OP_DIV, sum, capex->value, &share, &why) != TCO_OK)
             w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s", why);
         char c[4];
-        col_letters(COL_VALUE, c);
+        wb_col_letters(COL_VALUE, c);
         tco_strbuf sf = {0};
         tco_strbuf_printf(&sf, "=IF(%s%s=0,0,%s%d/%s%s)", w->np, capex->name, c, row + 1, w->np, capex->name);
-        write_formula(w, ws, row, COL_VALUE + 1, tco_strbuf_str(&sf), w->fmt[TCO_FMT_PERCENT], share);
+        wb_write_formula(w, ws, row, COL_VALUE + 1, tco_strbuf_str(&sf), w->fmt[TCO_FMT_PERCENT], share);
         tco_strbuf_free(&sf);
-        write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source_nowrap);
+        wb_write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source_nowrap);
         if (f.failed || lines.failed)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         tco_strbuf_free(&f);
@@ -1736,7 +1677,7 @@ static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col,
         tco_strbuf_printf(&b, "%sInputs sheet, %s%s", w->sp, w->np, it->name);
     else
         tco_strbuf_printf(&b, "%s%s sheet, %s%s", w->sp, it->sheet, w->np, it->name);
-    write_text(w, ws, row, col, tco_strbuf_str(&b), w->source_nowrap);
+    wb_write_text(w, ws, row, col, tco_strbuf_str(&b), w->source_nowrap);
     tco_strbuf_free(&b);
 }
 
@@ -1744,11 +1685,11 @@ static void write_summary(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
     tco_strbuf t = {0};
-    write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
+    wb_write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
     tco_strbuf_printf(&t, "%s over %d year%s, scenario %s (%s, %s). Costs in %s, positive; TCO undiscounted, NPV discounted.", m->title,
                       m->n_years, m->n_years == 1 ? "" : "s", m->scenario_name, m->scenario_path, m->template_path,
                       w->opts->currency);
-    write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
+    wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
     tco_strbuf_free(&t);
     write_headers(w, ws, ROW_HEADER, false, "Key figures", true);
     w->current_sheet = -2;
@@ -1758,12 +1699,12 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         if (it->kind == TCO_ITEM_YEARLY)
             continue;
         lxw_format *label = it->emphasis ? w->total_label : w->text;
-        write_text(w, ws, row, COL_ITEM, it->label, label);
-        write_text(w, ws, row, COL_UNIT, it->unit, label);
+        wb_write_text(w, ws, row, COL_ITEM, it->label, label);
+        wb_write_text(w, ws, row, COL_UNIT, it->unit, label);
         tco_strbuf f = {0};
         tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-        write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
-                              it->value, item_text(it));
+        wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
+                                 it->value, wb_item_text(it));
         tco_strbuf_free(&f);
         write_summary_source(w, ws, row, source_col(m, false), it);
         row++;
@@ -1780,26 +1721,26 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             const tco_item *it = &m->items[idx];
             if (it->kind != TCO_ITEM_YEARLY)
                 continue;
-            write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
-            write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
+            wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+            wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
             const placement *p = &w->place[idx];
             for (int y = 0; y < m->n_periods; y++) {
                 tco_strbuf f = {0};
                 char c[4];
-                col_letters(COL_VALUE + y, c);
+                wb_col_letters(COL_VALUE + y, c);
                 tco_strbuf_append(&f, "=");
                 append_sheet_ref(w, &f, m->sheets[p->sheet].name);
                 tco_strbuf_printf(&f, "%s%d", c, p->row + 1);
-                write_formula(w, ws, row, COL_VALUE + y, tco_strbuf_str(&f), value_format(w, it, it->years[y], false),
-                              it->years[y]);
+                wb_write_formula(w, ws, row, COL_VALUE + y, tco_strbuf_str(&f),
+                                 wb_value_format(w, it, it->years[y], false), it->years[y]);
                 tco_strbuf_free(&f);
             }
             if (it->partner >= 0) {
                 const tco_item *tot = &m->items[it->partner];
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=%s%s", w->np, tot->name);
-                write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f), value_format(w, tot, tot->value, false),
-                              tot->value);
+                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                                 wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
             }
             row++;
@@ -1808,18 +1749,18 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     /* The checks block: the master check first; each a formula naming its line. */
     if (m->n_checks > 0 && w->err == TCO_OK) {
         row++;
-        write_text(w, ws, row, COL_ITEM, "Checks", w->header);
-        write_text(w, ws, row, COL_UNIT, "", w->header);
-        write_text(w, ws, row, COL_VALUE, "Result", w->header_right);
+        wb_write_text(w, ws, row, COL_ITEM, "Checks", w->header);
+        wb_write_text(w, ws, row, COL_UNIT, "", w->header);
+        wb_write_text(w, ws, row, COL_VALUE, "Result", w->header_right);
         row++;
         for (size_t k = 0; k < m->n_checks && w->err == TCO_OK; k++, row++) {
             const tco_item *it = &m->items[m->checks[k]];
             lxw_format *label = k == 0 ? w->total_label : w->text;
-            write_text(w, ws, row, COL_ITEM, it->label, label);
+            wb_write_text(w, ws, row, COL_ITEM, it->label, label);
             tco_strbuf f = {0};
             tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-            write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), value_format(w, it, it->value, false),
-                                  it->value, item_text(it));
+            wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f),
+                                     wb_value_format(w, it, it->value, false), it->value, wb_item_text(it));
             tco_strbuf_free(&f);
             write_summary_source(w, ws, row, source_col(m, false), it);
         }
@@ -1846,7 +1787,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         row++;
         tco_strbuf note = {0};
         tco_strbuf_printf(&note, "What-if (--set): %s.", tco_strbuf_str(&whatif));
-        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
+        wb_write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
         tco_strbuf_free(&note);
     }
     tco_strbuf_free(&whatif);
@@ -1868,22 +1809,22 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                               m->quotes->n_files - listed == 1 ? "" : "s");
         tco_strbuf_append(&note, ".");
         row++;
-        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
+        wb_write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&note), w->total_label);
         tco_strbuf_free(&note);
     }
     /* Say so when any price is illustrative (the catalog's own wording). */
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_INPUT && m->items[i].source && strstr(m->items[i].source, "illustrative")) {
             row++;
-            write_text(w, ws, row, COL_ITEM,
-                       "Some inputs are illustrative (see their source on the Inputs sheet); replace them with "
-                       "quotes before relying on these figures.",
-                       w->note);
+            wb_write_text(w, ws, row, COL_ITEM,
+                          "Some inputs are illustrative (see their source on the Inputs sheet); replace them with "
+                          "quotes before relying on these figures.",
+                          w->note);
             break;
         }
     /* Contents: a link to each sheet. */
     row += 2;
-    write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
+    wb_write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
     const char *builtin[] = {"Inputs", m->quotes ? "Quotes" : NULL};
     for (size_t s = 0; s < 3 + m->n_sheets && w->err == TCO_OK; s++) {
         const char *name = s < 2 ? builtin[s] : s - 2 < m->n_sheets ? m->sheets[s - 2].name
@@ -1892,16 +1833,16 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             continue;
         tco_strbuf url = {0};
         tco_strbuf_printf(&url, "internal:'%s%s'!A1", w->sp, name);
-        check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, name, NULL),
-              "contents");
+        wb_check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, name, NULL),
+                 "contents");
         tco_strbuf_free(&url);
     }
     if (m->n_conventions > 0 && w->err == TCO_OK) {
         tco_strbuf url = {0};
         tco_strbuf_printf(&url, "internal:'%sConventions'!A1", w->sp);
-        check(w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, "Conventions",
-                                         NULL),
-              "contents");
+        wb_check(
+            w, worksheet_write_url_opt(ws, (lxw_row_t)row++, COL_ITEM, tco_strbuf_str(&url), NULL, "Conventions", NULL),
+            "contents");
         tco_strbuf_free(&url);
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
@@ -1927,7 +1868,7 @@ bool tco_workbook_locked(const char *path, char *lock, size_t size)
 
 /* Add every sheet of w->m to w->wb: Summary, Inputs, Quotes, the template's sheets, Charts
  * (each name prefixed by w->sp, defined names by w->np, in a comparison). */
-static void write_model(writer *w)
+void wb_write_model(writer *w)
 {
     const tco_model *m = w->m;
     w->place = calloc(m->n_items ? m->n_items : 1, sizeof *w->place);
@@ -1937,16 +1878,16 @@ static void write_model(writer *w)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         return;
     }
-    lxw_worksheet *summary = add_sheet(w, "Summary", 0x70AD47, true);
+    lxw_worksheet *summary = wb_add_sheet(w, "Summary", 0x70AD47, true);
     /* With a tier catalog beside the inputs, print the two tables on separate pages. */
-    lxw_worksheet *inputs = w->err == TCO_OK ? add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
-    lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? add_sheet(w, "Quotes", 0xFFC000, false) : NULL;
+    lxw_worksheet *inputs = w->err == TCO_OK ? wb_add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
+    lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? wb_add_sheet(w, "Quotes", 0xFFC000, false) : NULL;
     for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
-        calc[s] = add_sheet(w, m->sheets[s].name, 0x808080, true);
-    lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? add_sheet(w, "Charts", 0x4472C4, true) : NULL;
+        calc[s] = wb_add_sheet(w, m->sheets[s].name, 0x808080, true);
+    lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Charts", 0x4472C4, true) : NULL;
     /* Last, so the other sheets keep their places (xl/worksheets/sheetN.xml). */
     lxw_worksheet *conventions =
-        m->n_conventions > 0 && w->err == TCO_OK ? add_sheet(w, "Conventions", 0x70AD47, true) : NULL;
+        m->n_conventions > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Conventions", 0x70AD47, true) : NULL;
     if (w->err == TCO_OK) {
         write_inputs(w, inputs);
         if (quotes && w->err == TCO_OK)
@@ -1973,12 +1914,10 @@ static void write_model(writer *w)
     tco_strbuf_free(&w->text_buf);
 }
 
-/* Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
-typedef void (*book_fill_fn)(writer *base, void *ctx);
 
 /* Create @p path through a verified temporary in its folder (output.h), fill it, close it, put it in place. */
-static tco_error write_book(const char *path, const tco_workbook_options *opts, const char *title,
-                            const char *subject, const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag)
+tco_error wb_write_book(const char *path, const tco_workbook_options *opts, const char *title, const char *subject,
+                        const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag)
 {
     tco_output out;
     tco_error e = tco_output_begin(&out, path, diag);
@@ -2022,7 +1961,7 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
     if (title_s == NULL || subject_s == NULL || comments_s == NULL)
         w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     else
-        check(&w, workbook_set_properties(w.wb, &props), "document properties");
+        wb_check(&w, workbook_set_properties(w.wb, &props), "document properties");
     free(title_s);
     free(subject_s);
     free(comments_s);
@@ -2057,7 +1996,7 @@ static tco_error write_book(const char *path, const tco_workbook_options *opts, 
 static void fill_one(writer *w, void *ctx)
 {
     w->m = ctx;
-    write_model(w);
+    wb_write_model(w);
 }
 
 tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_workbook_options *opts, tco_diag *diag)
@@ -2069,244 +2008,11 @@ tco_error tco_workbook_write(const tco_model *m, const char *path, const tco_wor
                       m->scenario_path, m->template_path);
     tco_error e = title.failed || subject.failed || comments.failed
                       ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
-                      : write_book(path, opts, tco_strbuf_str(&title), tco_strbuf_str(&subject),
-                                   tco_strbuf_str(&comments), fill_one, (void *)(uintptr_t)m, diag);
+                      : wb_write_book(path, opts, tco_strbuf_str(&title), tco_strbuf_str(&subject),
+                                      tco_strbuf_str(&comments), fill_one, (void *)(uintptr_t)m, diag);
     tco_strbuf_free(&title);
     tco_strbuf_free(&subject);
     tco_strbuf_free(&comments);
     return e;
 }
 
-/* ---- comparisons ----------------------------------------------------------------------- */
-
-typedef struct compare_ctx {
-    tco_model *const *models;
-    size_t n;
-    const char *title;
-} compare_ctx;
-
-static void fill_compare_sheets(writer *base, void *vctx);
-
-static void fill_compare(writer *base, void *vctx)
-{
-    fill_compare_sheets(base, vctx);
-    tco_strbuf_free(&base->text_buf);
-}
-
-static void fill_compare_sheets(writer *base, void *vctx)
-{
-    compare_ctx *c = vctx;
-    const tco_model *first = c->models[0];
-    base->m = first;
-    base->footer = c->title;
-    lxw_worksheet *ws = add_sheet(base, "Compare", 0xC00000, true);
-    base->footer = NULL;
-    if (ws == NULL)
-        return;
-    /* Each option's own sheets, prefixed. */
-    int opex_sheet[26], opex_row[26];
-    char sp[26][4], np[26][4];
-    for (size_t k = 0; k < c->n && base->err == TCO_OK; k++) {
-        writer w = *base;
-        snprintf(sp[k], sizeof sp[k], "%c ", (char)('A' + k));
-        snprintf(np[k], sizeof np[k], "%c_", (char)('a' + k));
-        w.m = c->models[k];
-        w.sp = sp[k];
-        w.np = np[k];
-        w.ref = (tco_strbuf){0};
-        w.text_buf = (tco_strbuf){0};
-        write_model(&w);
-        base->err = w.err;
-        opex_sheet[k] = w.opex_sheet;
-        opex_row[k] = w.opex_row;
-    }
-    if (base->err != TCO_OK)
-        return;
-    writer *w = base;
-    w->m = first;
-    w->np = "";
-    w->sp = "";
-    int ncols = (int)c->n;
-    write_text(w, ws, ROW_TITLE, 0, c->title, w->title);
-    write_text(w, ws, ROW_NOTE, 0,
-               "Each option's own sheets follow, prefixed A, B, ...; every figure here is a formula over their "
-               "names (a_tco is option A's TCO). Differences are to option A.",
-               w->note);
-    write_text(w, ws, ROW_HEADER, COL_ITEM, "Metric", w->header);
-    write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
-    char cell[64];
-    for (int k = 0; k < ncols; k++) {
-        tco_strbuf h = {0};
-        tco_strbuf_printf(&h, "%c: %s", 'A' + k, c->models[k]->scenario_name);
-        write_text(w, ws, ROW_HEADER, COL_VALUE + k, tco_strbuf_str(&h), w->header_right);
-        tco_strbuf_free(&h);
-    }
-    for (int k = 1; k < ncols; k++) {
-        snprintf(cell, sizeof cell, "%c - A", 'A' + k);
-        write_text(w, ws, ROW_HEADER, COL_VALUE + ncols + 2 * (k - 1), cell, w->header_right);
-        snprintf(cell, sizeof cell, "%c vs A", 'A' + k);
-        write_text(w, ws, ROW_HEADER, COL_VALUE + ncols + 2 * (k - 1) + 1, cell, w->header_right);
-    }
-    int row = ROW_FIRST;
-    /* A row of values (formulas per option) and its differences to option A. */
-    int tco_row = -1;
-    for (size_t q = 0; q < first->n_compare + (size_t)(first->n_periods > 0 ? first->n_periods : 0) && w->err == TCO_OK;
-         q++) {
-        bool yearly = q >= first->n_compare;
-        int year = yearly ? (int)(q - first->n_compare) : -1;
-        const tco_item *it0 = yearly ? &first->items[first->role_opex] : &first->items[first->compare[q]];
-        if (yearly && (first->role_opex < 0 || opex_row[0] < 0))
-            break;
-        tco_strbuf label = {0};
-        tco_strbuf_append(&label, it0->label);
-        if (yearly)
-            tco_strbuf_printf(&label, ", Year %d", first->first_year + year);
-        write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), it0->emphasis && !yearly ? w->total_label : w->text);
-        if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
-            tco_row = row;
-        write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
-        double vals[26] = {0};
-        bool have[26] = {false};
-        const char *texts[26] = {NULL}; /* an option's "never" or "n.a.: ...": no difference is a number */
-        for (int k = 0; k < ncols; k++) {
-            const tco_model *mk = c->models[k];
-            tco_strbuf f = {0};
-            if (yearly) {
-                if (mk->role_opex < 0 || opex_row[k] < 0 || year >= mk->n_periods)
-                    continue;
-                char col[4];
-                col_letters(COL_VALUE + year, col);
-                tco_strbuf_printf(&f, "='%s%s'!%s%d", sp[k], mk->sheets[opex_sheet[k]].name, col, opex_row[k] + 1);
-                vals[k] = mk->items[mk->role_opex].years[year];
-            } else {
-                int idx = tco_model_find(mk, it0->name);
-                if (idx < 0 || mk->items[idx].kind == TCO_ITEM_YEARLY ||
-                    (mk->items[idx].kind == TCO_ITEM_INPUT && mk->items[idx].text))
-                    continue;
-                tco_strbuf_printf(&f, "=%s%s", np[k], it0->name);
-                vals[k] = mk->items[idx].value;
-                texts[k] = item_text(&mk->items[idx]);
-            }
-            have[k] = true;
-            lxw_format *fmt = value_format(w, it0, vals[k], false);
-            if (yearly)
-                fmt = w->fmt[it0->format];
-            write_formula_or_text(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), fmt, vals[k], texts[k]);
-            tco_strbuf_free(&f);
-        }
-        for (int k = 1; k < ncols && have[0]; k++) {
-            if (!have[k])
-                continue;
-            char a[4], b[4];
-            col_letters(COL_VALUE, a);
-            col_letters(COL_VALUE + k, b);
-            tco_strbuf f = {0};
-            int dcol = COL_VALUE + ncols + 2 * (k - 1);
-            /* The cached results follow the evaluator's own arithmetic (tco_formula_arith()). */
-            double diff = 0, pct = 0;
-            const char *why = NULL;
-            bool is_pct = !(it0->format == TCO_FMT_PERCENT || it0->format == TCO_FMT_YESNO ||
-                            it0->format == TCO_FMT_NEVER); /* a share's difference is already in points */
-            /* A line that may say "never" or "n.a." (a scalar line) has a difference only while both
-             * options give numbers: the formula tests that live, and says "n.a." otherwise. */
-            bool guarded = !yearly;
-            const char *na = texts[k] || texts[0] ? "n.a." : NULL;
-            if (na == NULL && (tco_formula_arith(TCO_OP_SUB, vals[k], vals[0], &diff, &why) != TCO_OK ||
-                               (is_pct && vals[0] != 0 &&
-                                tco_formula_arith(TCO_OP_DIV, diff, vals[0], &pct, &why) != TCO_OK))) {
-                if (w->err == TCO_OK)
-                    w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Compare sheet, %s: option %c against option A: %s",
-                                          tco_strbuf_str(&label), 'A' + k, why);
-                break;
-            }
-            if (guarded)
-                tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(%s%d),ISNUMBER(%s%d)),%s%d-%s%d,\"n.a.\")", b, row + 1, a,
-                                  row + 1, b, row + 1, a, row + 1);
-            else
-                tco_strbuf_printf(&f, "=%s%d-%s%d", b, row + 1, a, row + 1);
-            write_formula_or_text(w, ws, row, dcol, tco_strbuf_str(&f),
-                                  yearly ? w->fmt[it0->format] : value_format(w, it0, diff, false), diff, na);
-            tco_strbuf_free(&f);
-            if (!is_pct)
-                continue;
-            if (guarded)
-                tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(%s%d),ISNUMBER(%s%d)),IF(%s%d=0,0,(%s%d-%s%d)/%s%d),\"n.a.\")",
-                                  b, row + 1, a, row + 1, a, row + 1, b, row + 1, a, row + 1, a, row + 1);
-            else
-                tco_strbuf_printf(&f, "=IF(%s%d=0,0,(%s%d-%s%d)/%s%d)", a, row + 1, b, row + 1, a, row + 1, a,
-                                  row + 1);
-            write_formula_or_text(w, ws, row, dcol + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], pct, na);
-            tco_strbuf_free(&f);
-        }
-        tco_strbuf_free(&label);
-        row++;
-    }
-    /* Checks: each option's master check, and one over all. */
-    int ck = first->n_checks > 0 ? first->checks[0] : -1;
-    if (ck >= 0) {
-        row++;
-        const char *name = first->items[ck].name;
-        write_text(w, ws, row, COL_ITEM, "Checks pass (each option's master check: 1 shown TRUE)", w->text);
-        bool all = true;
-        for (int k = 0; k < ncols; k++) {
-            int idx = tco_model_find(c->models[k], name);
-            double v = idx >= 0 ? c->models[k]->items[idx].value : 0;
-            all = all && v == 1;
-            tco_strbuf f = {0};
-            tco_strbuf_printf(&f, "=%s%s", np[k], name);
-            write_formula(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), w->fmt_bool, v);
-            tco_strbuf_free(&f);
-        }
-        row++;
-        write_text(w, ws, row, COL_ITEM, "Master check: every option passes", w->total_label);
-        tco_strbuf f = {0};
-        tco_strbuf_append(&f, "=AND(");
-        for (int k = 0; k < ncols; k++)
-            tco_strbuf_printf(&f, "%s%s%s=1", k ? "," : "", np[k], name);
-        tco_strbuf_append(&f, ")");
-        write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), w->fmt_bool, all ? 1 : 0);
-        tco_strbuf_free(&f);
-        row++;
-    }
-    /* TCO by option, a column chart over the TCO row. */
-    if (tco_row >= 0 && w->err == TCO_OK) {
-        lxw_chart *chart = workbook_add_chart(w->wb, LXW_CHART_COLUMN);
-        if (chart == NULL) {
-            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-            return;
-        }
-        char title[40];
-        snprintf(title, sizeof title, "TCO by option (%s)", w->opts->currency);
-        chart_title_set_name(chart, title);
-        lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
-        chart_series_set_categories(s, "Compare", ROW_HEADER, COL_VALUE, ROW_HEADER, (lxw_col_t)(COL_VALUE + ncols - 1));
-        chart_series_set_values(s, "Compare", (lxw_row_t)tco_row, COL_VALUE, (lxw_row_t)tco_row,
-                                (lxw_col_t)(COL_VALUE + ncols - 1));
-        chart_series_set_name(s, "TCO over the period");
-        chart_axis_set_num_format(chart->y_axis, "#,##0");
-        chart_legend_set_position(chart, LXW_CHART_LEGEND_NONE);
-        lxw_chart_options opt = {.x_scale = 1.2, .y_scale = 1.1};
-        check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(row + 2), COL_ITEM, chart, &opt), "chart");
-    }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 52, NULL);
-    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)(COL_VALUE + ncols + 2 * (ncols - 1)), 16, NULL);
-    worksheet_activate(ws);
-}
-
-tco_error tco_workbook_write_compare(tco_model *const *models, size_t n, const char *title, const char *path,
-                                     const tco_workbook_options *opts, tco_diag *diag)
-{
-    if (n < 2 || n > 26)
-        return tco_diag_set(diag, TCO_ERR_USAGE, "a comparison takes 2 to 26 scenarios, found %zu", n);
-    compare_ctx c = {models, n, title};
-    tco_strbuf comments = {0};
-    tco_strbuf_append(&comments, "Generated by tco: a comparison of");
-    for (size_t k = 0; k < n; k++)
-        tco_strbuf_printf(&comments, " %c = %s%s", (char)('A' + k), models[k]->scenario_name, k + 1 < n ? "," : ".");
-    tco_error e = comments.failed ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
-                                  : write_book(path, opts, title, "TCO comparison", tco_strbuf_str(&comments),
-                                               fill_compare, &c, diag);
-    tco_strbuf_free(&comments);
-    return e;
-}

@@ -1,0 +1,118 @@
+/*
+ * workbook_kit.h - what the workbook writers share (private to workbook.c and compare.c): the layout
+ * constants, where each item lives, the writer state, and the cell-writing helpers.
+ */
+#ifndef TCO_WORKBOOK_KIT_H
+#define TCO_WORKBOOK_KIT_H
+
+#include <stdbool.h>
+#include <xlsxwriter.h>
+
+#include "conventions.h"
+#include "model.h"
+#include "strbuf.h"
+#include "workbook.h"
+
+/* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
+enum {
+    ROW_TITLE = 0,
+    ROW_NOTE = 1,
+    ROW_HEADER = 3, /* column headers; year numbers on per-year sheets */
+    ROW_FIRST = 4,  /* first data row */
+    COL_ITEM = 0,
+    COL_UNIT = 1,
+    COL_VALUE = 2,     /* value, or Year 1 */
+    COL_TIER_TABLE = 7, /* Inputs: the tier catalog table starts in column H */
+    /* Inputs: Input | Unit | Value | Status | Name | Source / basis | Before --set */
+    COL_INPUT_STATUS = 3,
+    COL_INPUT_NAME = 4,
+    COL_INPUT_SOURCE = 5,
+    COL_INPUT_BEFORE = 6
+};
+
+/* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
+ * first tier and `col` their column; others: the cell (row, col). */
+typedef struct placement {
+    int sheet; /* index into the calc sheet list, -1 for Inputs */
+    int row;
+    int col;
+} placement;
+
+/* A defined name held back until every sheet is written (define_names()). */
+typedef struct pending_name {
+    char *key;     /* the name in lower case, as libxlsxwriter orders names; heap, with the two below */
+    char *name;    /* as defined, e.g. "a_tco" */
+    char *formula; /* "='Sheet'!$C$5" */
+} pending_name;
+
+typedef struct pending_names {
+    pending_name *v;
+    size_t n, cap;
+} pending_names;
+
+typedef struct writer {
+    const tco_model *m;
+    const tco_workbook_options *opts;
+    lxw_workbook *wb;
+    placement *place;
+    lxw_format *title, *note, *header, *header_right, *header_year, *header_month, *text, *source, *source_nowrap,
+        *total_label;
+    lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
+        *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
+    lxw_format *fmt_money_cents, *fmt_input_money_cents;
+    lxw_format *text_wrap, *total_label_wrap; /* labels on per-year sheets, wrapped in a narrower column */
+    lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
+    int current_sheet; /* sheet being written, for relative references */
+    int current_year;  /* year column being written (0-based), -1 otherwise */
+    int current_tier;  /* tier row being written (0-based), -1 otherwise */
+    int current_month; /* month column being written (0-based), -1 otherwise */
+    tco_strbuf ref;    /* scratch for reference text */
+    tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
+    const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
+    const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
+    char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
+    int opex_sheet, opex_row; /* where the opex role line landed (for a Compare sheet), -1 if none */
+    const char *footer;       /* centre footer text; NULL: the scenario name */
+    pending_names *names;     /* defined names of every sheet, given to libxlsxwriter at the end */
+    tco_diag *diag;
+    tco_error err;
+    lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
+} writer;
+
+/** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
+typedef void (*book_fill_fn)(writer *base, void *ctx);
+
+/** Column letters of 0-based column @p col ("A", "AB"). */
+void wb_col_letters(int col, char out[4]);
+
+/** Record libxlsxwriter error @p e about @p what in the writer; true while the writer has no error. */
+bool wb_check(writer *w, lxw_error e, const char *what);
+
+/** The number format of @p it for value @p v (@p input: an input cell's colours). */
+lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input);
+
+/** Write text @p s at (row, col), always as text, checked against Excel's cell limit. */
+void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);
+
+/** Write @p formula at (row, col) with the cached number @p value. */
+void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f, double value);
+
+/** Write @p formula with the cached @p text when not NULL (a line that says "n.a."), else @p value. */
+void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                              double value, const char *text);
+
+/** The text a scalar line or text input holds instead of a number, else NULL. */
+const char *wb_item_text(const tco_item *it);
+
+/** Write every sheet of w->m (Summary, Inputs, Quotes, calculation sheets, Charts, Conventions). */
+void wb_write_model(writer *w);
+
+/** Create @p path through a verified temporary in its folder (output.h), fill it with @p fill, close
+ *  it and put it in place.  Errors as tco_workbook_write(). */
+tco_error wb_write_book(const char *path, const tco_workbook_options *opts, const char *title, const char *subject,
+                        const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag);
+
+/** Add worksheet @p base (prefixed in a comparison) with its tab colour and print setup. */
+lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width);
+
+#endif /* TCO_WORKBOOK_KIT_H */
