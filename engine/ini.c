@@ -48,23 +48,24 @@ static int capture_error(const char *fmt, ...)
  * costs about n^2/2 comparisons: 1.8 s for 80,000 keys, minutes for a million.
  * It is handed runs of whole sections of at most this many entries (a section
  * is never split; TCO_INI_MAX_SECTION_KEYS bounds it), a millisecond each. */
-#define INI_CHUNK_ENTRIES 1024
+#define INI_CHUNK_ENTRIES 128
 
 /* ---- the index: "section" and "section:key" to their records -------------- */
 
 /* A lower-case name and its hash; the first member of both records below, so
  * one table serves both. */
 typedef struct ini_name {
-    char *s; /* heap, NUL-terminated */
+    char *s; /* in the index's arena, NUL-terminated */
     size_t len;
     uint64_t hash;
 } ini_name;
 
 typedef struct ini_key {
     ini_name name; /* "section:key" */
-    char *value;   /* heap; NULL until iniparser has read the line */
+    char *value;   /* in the arena, or heap when set by tco_ini_set(); NULL until iniparser has read the line */
     int line;      /* 0 when added by tco_ini_set() */
     int section;
+    bool value_heap; /* value is tco_ini_set()'s heap copy */
 } ini_key;
 
 typedef struct ini_section {
@@ -75,12 +76,25 @@ typedef struct ini_section {
     int n_keys, cap_keys;
 } ini_section;
 
-/* Open addressing with linear probing, at most half full; a slot holds a
- * record's index + 1, 0 when empty. */
+/* Open addressing with linear probing, at most half full; a slot holds a record's
+ * index + 1 (0 when empty) and the high 32 bits of its hash, so that a probe past
+ * another name rarely reads that name's record. */
+typedef struct ini_slot {
+    uint32_t index;
+    uint32_t tag;
+} ini_slot;
+
 typedef struct ini_table {
-    uint32_t *slot;
+    ini_slot *slot;
     size_t cap; /* 0 or a power of two */
 } ini_table;
+
+/* The names and values of a file, in blocks (one allocation per block, not per string). */
+typedef struct ini_block {
+    struct ini_block *next;
+    size_t used, size;
+    char text[];
+} ini_block;
 
 struct tco_ini_index {
     /* SipHash key, random for each file, so that no file can be written whose
@@ -92,7 +106,27 @@ struct tco_ini_index {
     ini_key *keys;
     int n_keys, cap_keys;
     ini_table sec_table, key_table;
+    ini_block *arena; /* the newest block first */
 };
+
+/* Room for @p n bytes in @p x's arena (a new block of 64 KiB, or of @p n when larger); NULL on
+ * allocation failure. */
+static char *arena_alloc(struct tco_ini_index *x, size_t n)
+{
+    ini_block *b = x->arena;
+    if (b == NULL || b->size - b->used < n) {
+        size_t size = n > 65536 ? n : 65536;
+        if ((b = malloc(sizeof *b + size)) == NULL)
+            return NULL;
+        b->used = 0;
+        b->size = size;
+        b->next = x->arena;
+        x->arena = b;
+    }
+    char *p = b->text + b->used;
+    b->used += n;
+    return p;
+}
 
 /* iniparser lower-cases names with tolower() in the C locale: ASCII letters only. */
 static unsigned char ascii_lower(char c)
@@ -117,12 +151,10 @@ static uint64_t ref_hash(const uint64_t seed[2], const name_ref *r)
 {
     tco_hash h;
     tco_hash_begin(&h, seed);
-    for (size_t i = 0; i < r->sl; i++)
-        tco_hash_byte(&h, ascii_lower(r->sec[i]));
+    tco_hash_lower(&h, r->sec, r->sl);
     if (r->key) {
         tco_hash_byte(&h, ':');
-        for (size_t i = 0; i < r->kl; i++)
-            tco_hash_byte(&h, ascii_lower(r->key[i]));
+        tco_hash_lower(&h, r->key, r->kl);
     }
     return tco_hash_end(&h);
 }
@@ -144,11 +176,12 @@ static bool ref_equals(const ini_name *n, const name_ref *r)
     return true;
 }
 
-/* The lower-case name @p r as a record name (heap copy); false on allocation failure. */
-static bool name_make(ini_name *n, const uint64_t seed[2], const name_ref *r)
+/* The lower-case name @p r (hash @p hash) as a record name, copied to @p x's arena; false on
+ * allocation failure. */
+static bool name_make(ini_name *n, struct tco_ini_index *x, const name_ref *r, uint64_t hash)
 {
     n->len = ref_len(r);
-    if ((n->s = malloc(n->len + 1)) == NULL)
+    if ((n->s = arena_alloc(x, n->len + 1)) == NULL)
         return false;
     for (size_t i = 0; i < r->sl; i++)
         n->s[i] = (char)ascii_lower(r->sec[i]);
@@ -158,7 +191,7 @@ static bool name_make(ini_name *n, const uint64_t seed[2], const name_ref *r)
             n->s[r->sl + 1 + i] = (char)ascii_lower(r->key[i]);
     }
     n->s[n->len] = '\0';
-    n->hash = ref_hash(seed, r);
+    n->hash = hash;
     return true;
 }
 
@@ -173,22 +206,25 @@ static long table_find(const ini_table *t, const void *base, size_t stride, cons
 {
     if (t->cap == 0)
         return -1;
+    uint32_t tag = (uint32_t)(h >> 32);
     for (size_t i = (size_t)h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-        uint32_t v = t->slot[i];
-        if (v == 0)
+        ini_slot v = t->slot[i];
+        if (v.index == 0)
             return -1;
-        const ini_name *n = record(base, stride, v - 1);
+        if (v.tag != tag)
+            continue;
+        const ini_name *n = record(base, stride, v.index - 1);
         if (n->hash == h && ref_equals(n, r))
-            return (long)(v - 1);
+            return (long)(v.index - 1);
     }
 }
 
 static void table_put(ini_table *t, uint64_t h, size_t index)
 {
     size_t i = (size_t)h & (t->cap - 1);
-    while (t->slot[i] != 0)
+    while (t->slot[i].index != 0)
         i = (i + 1) & (t->cap - 1);
-    t->slot[i] = (uint32_t)index + 1;
+    t->slot[i] = (ini_slot){(uint32_t)index + 1, (uint32_t)(h >> 32)};
 }
 
 /* Room for record @p n when records 0..n-1 are in the table: grows it to stay at most half full. */
@@ -197,7 +233,7 @@ static bool table_reserve(ini_table *t, const void *base, size_t stride, size_t 
     if ((n + 1) * 2 <= t->cap)
         return true;
     size_t cap = t->cap ? t->cap * 2 : 64;
-    uint32_t *slot = calloc(cap, sizeof *slot);
+    ini_slot *slot = calloc(cap, sizeof *slot);
     if (slot == NULL)
         return false;
     free(t->slot);
@@ -236,13 +272,14 @@ static void index_free(struct tco_ini_index *x)
 {
     if (x == NULL)
         return;
-    for (int i = 0; i < x->n_secs; i++) {
-        free(x->secs[i].name.s);
+    for (int i = 0; i < x->n_secs; i++)
         free(x->secs[i].keys);
-    }
-    for (int i = 0; i < x->n_keys; i++) {
-        free(x->keys[i].name.s);
-        free(x->keys[i].value);
+    for (int i = 0; i < x->n_keys; i++)
+        if (x->keys[i].value_heap)
+            free(x->keys[i].value);
+    for (ini_block *b = x->arena, *next; b != NULL; b = next) {
+        next = b->next;
+        free(b);
     }
     free(x->secs);
     free(x->keys);
@@ -251,10 +288,15 @@ static void index_free(struct tco_ini_index *x)
     free(x);
 }
 
+static long find_section_hashed(const struct tco_ini_index *x, const name_ref *r, uint64_t h)
+{
+    return table_find(&x->sec_table, x->secs, sizeof *x->secs, r, h);
+}
+
 static long find_section(const struct tco_ini_index *x, const char *name, size_t len)
 {
     name_ref r = {name, len, NULL, 0};
-    return table_find(&x->sec_table, x->secs, sizeof *x->secs, &r, ref_hash(x->seed, &r));
+    return find_section_hashed(x, &r, ref_hash(x->seed, &r));
 }
 
 static long find_key(const struct tco_ini_index *x, const char *sec, size_t sl, const char *key, size_t kl)
@@ -263,16 +305,16 @@ static long find_key(const struct tco_ini_index *x, const char *sec, size_t sl, 
     return table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
 }
 
-/* Append section @p written (@p len bytes, as written; its lower-case form must be new) to
- * @p ini; returns its index, or -1 on allocation failure with @p ini unchanged. */
-static long add_section(tco_ini *ini, const char *written, size_t len, int line, size_t offset)
+/* Append section @p written (@p len bytes, as written; its lower-case form, of hash @p hash, must be
+ * new) to @p ini; returns its index, or -1 on allocation failure with @p ini unchanged. */
+static long add_section(tco_ini *ini, const char *written, size_t len, uint64_t hash, int line, size_t offset)
 {
     struct tco_ini_index *x = ini->index;
     int n = x->n_secs;
     name_ref r = {written, len, NULL, 0};
     ini_section s = {.line = line, .offset = offset};
     char *copy = malloc(len + 1);
-    if (copy == NULL || !name_make(&s.name, x->seed, &r))
+    if (copy == NULL || !name_make(&s.name, x, &r, hash))
         goto fail;
     ini_section *secs = grow(x->secs, &x->cap_secs, n + 1, sizeof *secs);
     if (secs == NULL)
@@ -292,12 +334,11 @@ static long add_section(tco_ini *ini, const char *written, size_t len, int line,
     table_put(&x->sec_table, s.name.hash, (size_t)n);
     return n;
 fail:
-    free(copy);
-    free(s.name.s);
+    free(copy); /* the name stays in the arena, unused */
     return -1;
 }
 
-/* Append key @p name (owned; freed on failure) to section @p sec; returns its index or -1. */
+/* Append key @p name (in the arena) to section @p sec; returns its index or -1. */
 static long add_key(struct tco_ini_index *x, int sec, ini_name name, int line)
 {
     ini_section *s = &x->secs[sec];
@@ -308,10 +349,8 @@ static long add_key(struct tco_ini_index *x, int sec, ini_name name, int line)
     int *in_section = keys ? grow(s->keys, &s->cap_keys, s->n_keys + 1, sizeof *in_section) : NULL;
     if (in_section != NULL)
         s->keys = in_section;
-    if (in_section == NULL || !table_reserve(&x->key_table, x->keys, sizeof *x->keys, (size_t)n)) {
-        free(name.s);
+    if (in_section == NULL || !table_reserve(&x->key_table, x->keys, sizeof *x->keys, (size_t)n))
         return -1;
-    }
     x->keys[n] = (ini_key){.name = name, .line = line, .section = sec};
     s->keys[s->n_keys++] = n;
     x->n_keys = n + 1;
@@ -372,7 +411,9 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
         if (memchr(n0, ':', (size_t)(n1 - n0)) != NULL)
             return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: section name [%.*s] may not contain ':'",
                                 l->display, line, (int)(n1 - n0), n0);
-        long first = find_section(x, n0, (size_t)(n1 - n0));
+        name_ref sr = {n0, (size_t)(n1 - n0), NULL, 0};
+        uint64_t sh = ref_hash(x->seed, &sr);
+        long first = find_section_hashed(x, &sr, sh);
         if (first >= 0)
             return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: duplicate section [%.*s] (first at line %d)",
                                 l->display, line, (int)(n1 - n0), n0, x->secs[first].line);
@@ -380,7 +421,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
             return tco_diag_set(l->diag, TCO_ERR_INI,
                                 "%s:%d: more than %d sections; that is the limit for one file (split it)", l->display,
                                 line, TCO_INI_MAX_SECTIONS);
-        if ((l->section = add_section(l->ini, n0, (size_t)(n1 - n0), line, offset)) < 0)
+        if ((l->section = add_section(l->ini, n0, (size_t)(n1 - n0), sh, line, offset)) < 0)
             return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
         return TCO_OK;
     }
@@ -441,7 +482,8 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
     }
     ini_section *s = &x->secs[l->section];
     name_ref r = {s->name.s, s->name.len, p, (size_t)kl};
-    long first = table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
+    uint64_t kh = ref_hash(x->seed, &r);
+    long first = table_find(&x->key_table, x->keys, sizeof *x->keys, &r, kh);
     if (first >= 0)
         return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: [%s] %.*s: duplicate key (first at line %d)",
                             l->display, line, section, kl, p, x->keys[first].line);
@@ -454,7 +496,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
                             "%s:%d: more than %d keys; that is the limit for one file (split it)", l->display, line,
                             TCO_INI_MAX_KEYS);
     ini_name name;
-    if (!name_make(&name, x->seed, &r) || add_key(x, (int)l->section, name, line) < 0)
+    if (!name_make(&name, x, &r, kh) || add_key(x, (int)l->section, name, line) < 0)
         return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
     return TCO_OK;
 }
@@ -563,20 +605,33 @@ static tco_error parser_failed(const char *display, const char *fdpath, int firs
 
 /* Take the values of sections @p first..@p last from iniparser's dictionary @p d; every key
  * tco's check found must be there, and nothing else (a difference would be a value tco does
- * not see as iniparser does). */
+ * not see as iniparser does).  iniparser 4.1 adds its entries in the order it reads them, so
+ * each is first compared with the next section or key in file order, and looked up by name
+ * only when it is not that one. */
 static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, tco_diag *diag)
 {
     struct tco_ini_index *x = ini->index;
     int expected = 0, got = 0;
     for (int s = first; s <= last; s++)
         expected += x->secs[s].n_keys;
+    int next_sec = first, next_key = -1; /* the next entry in file order: the header, then key 0, 1, ... */
     for (ssize_t i = 0; i < d->size; i++) {
         const char *name = d->key[i];
         if (name == NULL)
             continue;
+        while (next_sec <= last && next_key >= x->secs[next_sec].n_keys)
+            next_sec++, next_key = -1;
+        long want = next_sec > last ? -1 : next_key < 0 ? next_sec : x->secs[next_sec].keys[next_key];
+        const ini_name *wn = want < 0 ? NULL : next_key < 0 ? &x->secs[want].name : &x->keys[want].name;
         const char *colon = strchr(name, ':');
-        long k = colon ? find_key(x, name, (size_t)(colon - name), colon + 1, strlen(colon + 1))
-                       : find_section(x, name, strlen(name));
+        long k;
+        if (wn != NULL && (colon != NULL) == (next_key >= 0) && strcmp(name, wn->s) == 0) {
+            k = want;
+            next_key++;
+        } else {
+            k = colon ? find_key(x, name, (size_t)(colon - name), colon + 1, strlen(colon + 1))
+                      : find_section(x, name, strlen(name));
+        }
         long sec = k < 0 ? -1 : colon ? x->keys[k].section : k;
         if (sec < first || sec > last || (colon && x->keys[k].value != NULL))
             return tco_diag_set(diag, TCO_ERR_INI,
@@ -585,8 +640,12 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
                                 ini->path, x->secs[first].line, name);
         if (colon == NULL)
             continue;
-        if ((x->keys[k].value = tco_strdup(d->val[i] ? d->val[i] : "")) == NULL)
+        const char *v = d->val[i] ? d->val[i] : "";
+        size_t n = strlen(v) + 1;
+        char *copy = arena_alloc(x, n);
+        if (copy == NULL)
             return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", ini->path);
+        x->keys[k].value = memcpy(copy, v, n);
         got++;
     }
     if (got != expected)
@@ -704,6 +763,64 @@ void tco_ini_free(tco_ini *ini)
     memset(ini, 0, sizeof *ini);
 }
 
+/* One file of a tco_ini_cache. */
+struct tco_ini_cached {
+    char *path, *display; /* the name shown in messages (path when none was given) */
+    tco_ini ini;
+};
+
+tco_error tco_ini_cache_load(tco_ini_cache *cache, const char *path, const char *display, const tco_ini **out,
+                             tco_diag *diag)
+{
+    *out = NULL;
+    if (display == NULL)
+        display = path; /* as tco_ini_load() shows it */
+    for (size_t i = 0; i < cache->n; i++) {
+        const struct tco_ini_cached *f = cache->files[i];
+        if (strcmp(f->path, path) == 0 && strcmp(f->display, display) == 0) {
+            *out = &f->ini;
+            return TCO_OK;
+        }
+    }
+    if (cache->n == cache->cap) {
+        size_t cap = cache->cap ? cache->cap * 2 : 16;
+        struct tco_ini_cached **grown = realloc(cache->files, cap * sizeof *grown);
+        if (grown == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        cache->files = grown;
+        cache->cap = cap;
+    }
+    struct tco_ini_cached *f = calloc(1, sizeof *f);
+    if (f == NULL || (f->path = tco_strdup(path)) == NULL || (f->display = tco_strdup(display)) == NULL) {
+        if (f)
+            free(f->path);
+        free(f);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    tco_error e = tco_ini_load(path, display, &f->ini, diag);
+    if (e != TCO_OK) {
+        free(f->path);
+        free(f->display);
+        free(f);
+        return e;
+    }
+    cache->files[cache->n++] = f;
+    *out = &f->ini;
+    return TCO_OK;
+}
+
+void tco_ini_cache_free(tco_ini_cache *cache)
+{
+    for (size_t i = 0; i < cache->n; i++) {
+        tco_ini_free(&cache->files[i]->ini);
+        free(cache->files[i]->path);
+        free(cache->files[i]->display);
+        free(cache->files[i]);
+    }
+    free(cache->files);
+    memset(cache, 0, sizeof *cache);
+}
+
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key)
 {
     if (ini->index == NULL)
@@ -723,22 +840,27 @@ bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char 
         return false;
     long k = find_key(x, section, sl, key, kl);
     if (k >= 0) {
-        free(x->keys[k].value);
+        if (x->keys[k].value_heap)
+            free(x->keys[k].value);
         x->keys[k].value = copy;
+        x->keys[k].value_heap = true;
         return true;
     }
-    long s = find_section(x, section, sl);
-    if (s < 0 && (s = add_section(ini, section, sl, 0, 0)) < 0) {
+    name_ref sr = {section, sl, NULL, 0};
+    uint64_t sh = ref_hash(x->seed, &sr);
+    long s = find_section_hashed(x, &sr, sh);
+    if (s < 0 && (s = add_section(ini, section, sl, sh, 0, 0)) < 0) {
         free(copy);
         return false;
     }
     name_ref r = {x->secs[s].name.s, x->secs[s].name.len, key, kl};
     ini_name name;
-    if (!name_make(&name, x->seed, &r) || (k = add_key(x, (int)s, name, 0)) < 0) {
+    if (!name_make(&name, x, &r, ref_hash(x->seed, &r)) || (k = add_key(x, (int)s, name, 0)) < 0) {
         free(copy);
         return false;
     }
     x->keys[k].value = copy;
+    x->keys[k].value_heap = true;
     return true;
 }
 
@@ -797,6 +919,36 @@ const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char
     return best;
 }
 
+double tco_decimal_value(const char *s)
+{
+    /* Clinger's fast path (W. D. Clinger, "How to read floating point numbers accurately", PLDI 1990):
+     * with a mantissa m below 2^53 and f <= 22 digits after the point, m and 10^f are exact doubles and
+     * the one rounding of m / 10^f is the correctly rounded value, which is what strtod() returns. */
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    bool neg = *p == '-';
+    if (*p == '+' || *p == '-')
+        p++;
+    while (*p == '0')
+        p++;
+    uint64_t m = 0; /* wraps past 19 digits: then unused */
+    int digits = 0, frac = 0;
+    for (; (unsigned)(*p - '0') < 10; p++, digits++)
+        m = m * 10 + (uint64_t)(*p - '0');
+    if (*p == '.') {
+        const char *f0 = ++p;
+        for (; (unsigned)(*p - '0') < 10; p++)
+            m = m * 10 + (uint64_t)(*p - '0');
+        frac = (int)(p - f0);
+        digits += frac;
+    }
+    if (*p != '\0' || digits > 19 || m > (UINT64_C(1) << 53) || frac > 22)
+        return strtod(s, NULL); /* an exponent, or too many digits */
+    double v = (double)m / pow10[frac];
+    return neg ? -v : v;
+}
+
 bool tco_parse_number(const char *text, double *out)
 {
     const char *p = text;
@@ -835,7 +987,7 @@ bool tco_parse_number(const char *text, double *out)
         return false;
     memcpy(buf, start, len);
     buf[len] = '\0';
-    double v = strtod(buf, NULL);
+    double v = tco_decimal_value(buf);
     if (!isfinite(v) || !tco_number_is_normal(buf, v))
         return false;
     *out = v;

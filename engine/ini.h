@@ -108,6 +108,29 @@ const char *tco_ini_section_as_written(const tco_ini *ini, const char *name);
 const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count);
 
 /**
+ * INI files read once and shared by every load of a process: `tco --scenario all`, `--compare` and
+ * `--quotes` read the catalog, the templates and pricing/fx.ini once, not once per scenario.
+ * Zero-initialise ({0}); free with tco_ini_cache_free().  The files are looked up by path and
+ * display name (a linear pass over the files held: a run reads a few dozen at most).
+ */
+typedef struct tco_ini_cache {
+    struct tco_ini_cached **files; /* owned */
+    size_t n, cap;
+} tco_ini_cache;
+
+/**
+ * The file at @p path (shown as @p display; NULL means @p path) as tco_ini_load() reads it, read
+ * on the first call and held by @p cache for the later ones.  *@p out belongs to the cache (valid
+ * until tco_ini_cache_free()) and must not be changed (no tco_ini_set()).  Errors as
+ * tco_ini_load(), and nothing is held then: the next call reads the file again.
+ */
+tco_error tco_ini_cache_load(tco_ini_cache *cache, const char *path, const char *display, const tco_ini **out,
+                             tco_diag *diag);
+
+/** Release every file held (safe on a zeroed cache). */
+void tco_ini_cache_free(tco_ini_cache *cache);
+
+/**
  * Parse @p text strictly as a finite decimal number: optional sign, digits,
  * optional fraction and exponent, surrounding blanks allowed.  Rejects "",
  * "1,5", "12abc", "0x10", "nan", "inf", and non-zero values below the smallest
@@ -115,6 +138,14 @@ const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count);
  * and sets *out on success.
  */
 bool tco_parse_number(const char *text, double *out);
+
+/**
+ * The double that strtod(@p s, NULL) gives for @p s, a decimal number as tco_parse_number() accepts it
+ * without blanks (optional sign, digits with an optional '.' and fraction, optional exponent): exactly
+ * the same value, found without strtod() for up to 16 significant digits, at most 22 of them after
+ * the point, and no exponent (the price and count columns of a quote file).
+ */
+double tco_decimal_value(const char *s);
 
 /** True when @p text is a number that tco_parse_number() refuses only for being below the smallest normal double. */
 bool tco_number_tiny(const char *text);

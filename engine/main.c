@@ -368,6 +368,8 @@ typedef struct quote_opts {
     size_t n_fx_sets;
     /* --currency CODE (upper case), or NULL: the scenario's [finance] currency, else CNY */
     const char *currency;
+    /* The INI files every scenario of the run shares (catalog, templates, pricing/fx.ini), read once */
+    tco_ini_cache *shared;
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
@@ -473,7 +475,7 @@ static tco_error load_fx(const char *root, const quote_opts *q, tco_fx *fx, tco_
     char *fx_path = tco_path_join(root, "pricing/fx.ini");
     if (fx_path == NULL)
         return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-    tco_error e = tco_fx_load(fx_path, NULL, fx, d);
+    tco_error e = tco_fx_load_shared(fx_path, NULL, q->shared, fx, d);
     free(fx_path);
     if (e != TCO_OK)
         return e;
@@ -549,7 +551,7 @@ static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *
         return e;
     char **items = NULL;
     size_t n_items = 0;
-    if ((e = tco_catalog_quote_items(root, &items, &n_items, d)) == TCO_OK)
+    if ((e = tco_catalog_quote_items(root, q->shared, &items, &n_items, d)) == TCO_OK)
         e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, d);
     for (size_t i = 0; i < n_items; i++)
         free(items[i]);
@@ -674,7 +676,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     tco_override sets[TCO_MAX_SETS];
     size_t n_sets = sets_for(quotes, stem, sets);
     tco_model *m = NULL;
-    if (tco_model_load_with(root, spath, sets, n_sets, &m, &d) != TCO_OK) {
+    if (tco_model_load_shared(root, spath, sets, n_sets, quotes->shared, &m, &d) != TCO_OK) {
         free(spath);
         return fail(&d);
     }
@@ -855,7 +857,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         char c_i[4], f_i[4];
         tco_override sets[TCO_MAX_SETS];
         size_t n_sets = sets_for(quotes, stems[i], sets);
-        if (spath == NULL || tco_model_load_with(root, spath, sets, n_sets, &opts[i].m, &d) != TCO_OK ||
+        if (spath == NULL ||
+            tco_model_load_shared(root, spath, sets, n_sets, quotes->shared, &opts[i].m, &d) != TCO_OK ||
             price_and_report(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, c_i, f_i, &d) != TCO_OK)
             rc = fail(&d);
         else if (i > 0 && strcmp(c_i, code) != 0) {
@@ -1046,7 +1049,7 @@ static int quotes_check(const char *root, int argc, char **argv)
     free(fx_path);
     char **items = NULL;
     size_t n_items = 0;
-    if (tco_catalog_quote_items(root, &items, &n_items, &d) != TCO_OK) {
+    if (tco_catalog_quote_items(root, NULL, &items, &n_items, &d) != TCO_OK) {
         tco_fx_free(&fx);
         return fail(&d);
     }
@@ -1232,10 +1235,15 @@ int main(int argc, char **argv)
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
     bool json = strcmp(format, "json") == 0;
-    if (compare != NULL)
-        return run_compare(root, compare, out, format, &wo, &quotes);
-    if (strcmp(scenario, "all") != 0)
-        return run_scenario(root, scenario, out, format, &wo, &quotes);
+    /* Issue 12 §4: the files every scenario of the run shares are read once, for the whole run. */
+    tco_ini_cache files = {0};
+    quotes.shared = &files;
+    if (compare != NULL || strcmp(scenario, "all") != 0) {
+        int r = compare != NULL ? run_compare(root, compare, out, format, &wo, &quotes)
+                                : run_scenario(root, scenario, out, format, &wo, &quotes);
+        tco_ini_cache_free(&files);
+        return r;
+    }
     if (out != NULL)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
@@ -1294,6 +1302,7 @@ int main(int argc, char **argv)
         free(names[i]);
     }
     free(names);
+    tco_ini_cache_free(&files);
     if (json)
         fputs("]\n", stdout);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {

@@ -33,8 +33,11 @@ typedef struct name_set {
 typedef struct loader {
     const char *root;
     tco_ini scenario;
-    tco_ini template_ini;
-    tco_ini *catalog;
+    /* The template and the catalog files, read once per process through the cache (never changed:
+     * --set values go to the scenario). */
+    tco_ini_cache *cache;
+    const tco_ini *template_ini;
+    const tco_ini **catalog;
     size_t n_catalog;
     ref_key *refs;
     size_t n_refs;
@@ -199,7 +202,7 @@ static tco_error parse_format(loader *ld, const char *section, const char *text,
         }
     return tco_diag_set(ld->diag, TCO_ERR_INI,
                         "%s [%s] format: expected money, kw, percent, count, ratio, number, yesno or never, found '%s'",
-                        ld->template_ini.path, section, text);
+                        ld->template_ini->path, section, text);
 }
 
 /* Check that every key of [section] in @p ini is one of @p allowed (NULL-terminated). */
@@ -328,7 +331,7 @@ static tco_error load_catalog(loader *ld)
             e = oom(ld);
             break;
         }
-        e = tco_ini_load(g.gl_pathv[i], display, &ld->catalog[i], ld->diag);
+        e = tco_ini_cache_load(ld->cache, g.gl_pathv[i], display, &ld->catalog[i], ld->diag);
         free(display);
         if (e == TCO_OK)
             ld->n_catalog++;
@@ -338,13 +341,13 @@ static tco_error load_catalog(loader *ld)
         return e;
     /* A section name must be unique across the catalog. */
     for (size_t f = 0; f < ld->n_catalog; f++)
-        for (int s = 0; s < tco_ini_section_count(&ld->catalog[f]); s++) {
-            const char *name = tco_ini_section_name(&ld->catalog[f], s);
+        for (int s = 0; s < tco_ini_section_count(ld->catalog[f]); s++) {
+            const char *name = tco_ini_section_name(ld->catalog[f], s);
             for (size_t g2 = 0; g2 < f; g2++)
-                if (tco_ini_has_section(&ld->catalog[g2], name))
+                if (tco_ini_has_section(ld->catalog[g2], name))
                     return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
                                         "%s [%s]: section also defined in %s; catalog sections must be unique",
-                                        ld->catalog[f].path, name, ld->catalog[g2].path);
+                                        ld->catalog[f]->path, name, ld->catalog[g2]->path);
         }
     return TCO_OK;
 }
@@ -352,8 +355,8 @@ static tco_error load_catalog(loader *ld)
 static int catalog_file_index(const loader *ld, const char *stem)
 {
     for (size_t i = 0; i < ld->n_catalog; i++) {
-        const char *base = strrchr(ld->catalog[i].path, '/');
-        base = base ? base + 1 : ld->catalog[i].path;
+        const char *base = strrchr(ld->catalog[i]->path, '/');
+        base = base ? base + 1 : ld->catalog[i]->path;
         size_t n = strlen(stem);
         if (strncmp(base, stem, n) == 0 && strcmp(base + n, ".ini") == 0)
             return (int)i;
@@ -368,7 +371,7 @@ static tco_error load_refs(loader *ld, const char *spec)
     int n = tco_split_list(spec, &list);
     if (n < 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, ... found '%s'",
-                            ld->template_ini.path, spec);
+                            ld->template_ini->path, spec);
     ld->refs = calloc((size_t)n, sizeof *ld->refs);
     if (ld->refs == NULL) {
         tco_free_list(list, n);
@@ -379,7 +382,7 @@ static tco_error load_refs(loader *ld, const char *spec)
         char *colon = strchr(list[i], ':');
         if (colon == NULL || colon == list[i] || colon[1] == '\0') {
             e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, found '%s'",
-                             ld->template_ini.path, list[i]);
+                             ld->template_ini->path, list[i]);
             break;
         }
         *colon = '\0';
@@ -393,17 +396,17 @@ static tco_error load_refs(loader *ld, const char *spec)
         r->file_index = catalog_file_index(ld, r->file);
         if (r->file_index < 0) {
             e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] refs: catalog file pricing/%s.ini not found",
-                             ld->template_ini.path, r->file);
+                             ld->template_ini->path, r->file);
             break;
         }
         const char *v = tco_ini_get(&ld->scenario, "scenario", r->key);
         if (v == NULL || v[0] == '\0') {
             e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: expected an entry of %s, found %s",
-                             ld->scenario.path, r->key, ld->catalog[r->file_index].path,
+                             ld->scenario.path, r->key, ld->catalog[r->file_index]->path,
                              v == NULL ? "no such key" : "an empty value");
             break;
         }
-        const tco_ini *cat = &ld->catalog[r->file_index];
+        const tco_ini *cat = ld->catalog[r->file_index];
         if (strchr(v, ':') != NULL || !tco_ini_has_section(cat, v)) {
             tco_strbuf names = {0};
             const char *best = NULL;
@@ -486,7 +489,7 @@ static tco_error apply_overrides(loader *ld, int phase)
                 break;
             }
         for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)
-            before = tco_ini_get(&ld->catalog[f], sec, o->key);
+            before = tco_ini_get(ld->catalog[f], sec, o->key);
         if (before && (ld->originals[i] = tco_strdup(before)) == NULL)
             return oom(ld);
         if (!tco_ini_set(&ld->scenario, sec, o->key, o->value))
@@ -563,14 +566,14 @@ static tco_error load_tiers(loader *ld)
 {
     tco_model *m = ld->model;
     ld->tier_file = -1;
-    const char *stem = tco_ini_get(&ld->template_ini, "model", "tiers");
+    const char *stem = tco_ini_get(ld->template_ini, "model", "tiers");
     if (stem == NULL)
         return TCO_OK;
     ld->tier_file = catalog_file_index(ld, stem);
     if (ld->tier_file < 0)
         return tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] tiers: catalog file pricing/%s.ini not found",
-                            ld->template_ini.path, stem);
-    const tco_ini *cat = &ld->catalog[ld->tier_file];
+                            ld->template_ini->path, stem);
+    const tco_ini *cat = ld->catalog[ld->tier_file];
     int n = tco_ini_section_count(cat);
     if (n <= 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one section (one per tier), found none",
@@ -615,7 +618,7 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
     if (dot == NULL || dot == from || dot[1] == '\0')
         return tco_diag_set(ld->diag, TCO_ERR_INI,
                             "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
-                            ld->template_ini.path, input_section, from);
+                            ld->template_ini->path, input_section, from);
     snprintf(section, section_size, "%.*s", (int)(dot - from), from);
     *key = dot + 1;
     snprintf(shown, shown_size, "%s", section);
@@ -627,7 +630,7 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
         if (strcasecmp(section, ld->refs[i].key) == 0) {
             /* The scenario may override the chosen entry: [D-M] price = 80000. */
             bool overridden = tco_ini_get(&ld->scenario, ld->refs[i].value, *key) != NULL;
-            *ini = overridden ? &ld->scenario : &ld->catalog[ld->refs[i].file_index];
+            *ini = overridden ? &ld->scenario : ld->catalog[ld->refs[i].file_index];
             snprintf(section, section_size, "%s", ld->refs[i].value);
             snprintf(shown, shown_size, "%s", ld->refs[i].value);
             return TCO_OK;
@@ -637,13 +640,13 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
         return TCO_OK;
     }
     for (size_t i = 0; i < ld->n_catalog; i++)
-        if (tco_ini_has_section(&ld->catalog[i], section)) {
-            *ini = &ld->catalog[i];
+        if (tco_ini_has_section(ld->catalog[i], section)) {
+            *ini = ld->catalog[i];
             return TCO_OK;
         }
     return tco_diag_set(ld->diag, TCO_ERR_INI,
                         "%s [%s] from: no section [%s] in the scenario or in pricing/*.ini (from = '%s')",
-                        ld->template_ini.path, input_section, section, from);
+                        ld->template_ini->path, input_section, section, from);
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
@@ -653,7 +656,7 @@ static const char *const input_keys[] = {"label", "unit", "from", "min", "max", 
 /* A yes/no template key; absent means no. */
 static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
 {
-    const char *v = tco_ini_get(&ld->template_ini, section, key);
+    const char *v = tco_ini_get(ld->template_ini, section, key);
     *out = false;
     if (v == NULL || strcasecmp(v, "no") == 0)
         return TCO_OK;
@@ -662,7 +665,7 @@ static tco_error yes_no(loader *ld, const char *section, const char *key, bool *
         return TCO_OK;
     }
     return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected yes or no, found '%s'",
-                        ld->template_ini.path, section, key, v);
+                        ld->template_ini->path, section, key, v);
 }
 
 /* Parse and check one input value @p text found at src [shown] key.  Numbers: strict, within
@@ -751,7 +754,7 @@ static void value_place(loader *ld, const tco_ini *src, const char *sec, const c
 
 static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
 {
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     tco_model *m = ld->model;
     if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
@@ -766,7 +769,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         it->tier_texts = calloc((size_t)m->n_tiers, sizeof *it->tier_texts);
     if (it->tiers == NULL || (text && it->tier_texts == NULL))
         return oom(ld);
-    const tco_ini *cat = &ld->catalog[ld->tier_file];
+    const tco_ini *cat = ld->catalog[ld->tier_file];
     tco_strbuf notes = {0}, bases = {0};
     size_t untold = 0, unbased = 0; /* rows past the note budgets */
     char basis_key[300];
@@ -849,7 +852,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
 
 static tco_error load_input(loader *ld, const char *section)
 {
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     const char *name = section + strlen("input.");
     char where[600];
     snprintf(where, sizeof where, "%s [%s]", t->path, section);
@@ -1025,7 +1028,7 @@ static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "so
 
 static tco_error load_line(loader *ld, const char *section)
 {
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     const char *name = section + strlen("line.");
     char where[600];
     snprintf(where, sizeof where, "%s [%s]", t->path, section);
@@ -1125,7 +1128,7 @@ static tco_error add_builtin(loader *ld, tco_item_kind kind, const char *name, c
 {
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: '%s' is built in (%s) and cannot be an input or line "
-                            "name", ld->template_ini.path, name, what);
+                            "name", ld->template_ini->path, name, what);
     tco_item *it = add_item(ld, kind, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (source && (it->source = tco_strdup(source)) == NULL))
@@ -1139,7 +1142,7 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
                                 char ***keys, int **items, size_t *n_out)
 {
     tco_model *m = ld->model;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     const char *spec = tco_ini_get(t, "model", key_name);
     if (spec == NULL)
         return TCO_OK;
@@ -1195,7 +1198,7 @@ static tco_error load_cash_flow(loader *ld)
 static tco_error load_budget(loader *ld)
 {
     tco_model *m = ld->model;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     m->budget_total = -1;
     m->start_year = 2000;
     m->start_month = 1;
@@ -1245,7 +1248,7 @@ static tco_error load_budget(loader *ld)
 static tco_error bind_warnings(loader *ld)
 {
     tco_model *m = ld->model;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         it->warning_if = -1;
@@ -1451,7 +1454,7 @@ static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "
 static tco_error role(loader *ld, const char *key, int *out)
 {
     *out = -1;
-    const char *v = tco_ini_get(&ld->template_ini, "model", key);
+    const char *v = tco_ini_get(ld->template_ini, "model", key);
     if (v == NULL)
         return TCO_OK;
     *out = tco_model_find(ld->model, v);
@@ -1459,7 +1462,7 @@ static tco_error role(loader *ld, const char *key, int *out)
         *out = -1;
     if (*out < 0)
         return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
-                            ld->template_ini.path, key, v);
+                            ld->template_ini->path, key, v);
     return TCO_OK;
 }
 
@@ -1469,7 +1472,7 @@ static tco_error load_charts(loader *ld)
 {
     static const char *const chart_keys[] = {"type", "title", "series", NULL};
     tco_model *m = ld->model;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     for (int i = 0; i < tco_ini_section_count(t); i++) {
         const char *sec = tco_ini_section_name(t, i);
         if (strncmp(sec, "chart.", 6) != 0)
@@ -1560,7 +1563,7 @@ static bool sheet_name_ok(const char *nm)
 static tco_error load_sheets_and_summary(loader *ld)
 {
     tco_model *m = ld->model;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     const char *sheets;
     tco_error e = need_string(ld, t, "model", "sheets", &sheets);
     if (e != TCO_OK)
@@ -1761,7 +1764,7 @@ static bool section_is_read(const loader *ld, const char *sec)
         if (strcasecmp(sec, ld->refs[r].value) == 0)
             return true;
     /* per-tier inputs read every tier row: every section of the tier catalog */
-    if (ld->model->n_tiers > 0 && ld->tier_file >= 0 && tco_ini_has_section(&ld->catalog[ld->tier_file], sec))
+    if (ld->model->n_tiers > 0 && ld->tier_file >= 0 && tco_ini_has_section(ld->catalog[ld->tier_file], sec))
         return true;
     if (is_ref_key(ld, sec) || strcasecmp(sec, "tier") == 0)
         return false; /* from = card.KEY reads the entry the card key names, not a [card] section */
@@ -1779,7 +1782,7 @@ static bool section_is_read(const loader *ld, const char *sec)
  * does not scan the whole template). */
 static tco_error collect_from_sections(loader *ld)
 {
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     for (int j = 0; j < tco_ini_section_count(t); j++) {
         const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
         for (const char *dot = from ? strchr(from, '.') : NULL; dot; dot = strchr(dot + 1, '.')) {
@@ -1814,7 +1817,7 @@ static tco_error check_scenario_consumed(loader *ld)
                                         ld->overrides[o].arg, ld->overrides[o].section);
             const char *best = NULL;
             size_t best_d = 3;
-            const tco_ini *t = &ld->template_ini;
+            const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
                 const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
                 const char *dot = from ? strchr(from, '.') : NULL;
@@ -1833,7 +1836,7 @@ static tco_error check_scenario_consumed(loader *ld)
             }
             return tco_diag_set(ld->diag, TCO_ERR_INI,
                                 "%s [%s]: unknown section; the template %s reads nothing from it", s->path, sec,
-                                ld->template_ini.path);
+                                ld->template_ini->path);
         }
         int n;
         const char **keys = tco_ini_keys(s, sec, &n);
@@ -1854,7 +1857,7 @@ static tco_error check_scenario_consumed(loader *ld)
                     prefix = ld->refs[r].key;
             const char *best = NULL;
             size_t best_d = 3;
-            const tco_ini *t = &ld->template_ini;
+            const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
                 const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
                 if (from == NULL)
@@ -1880,7 +1883,7 @@ static tco_error check_scenario_consumed(loader *ld)
             else
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
                                  "%s [%s] %s: unknown key; the template %s reads no such input", s->path, sec, key,
-                                 ld->template_ini.path);
+                                 ld->template_ini->path);
             free(keys);
             return e;
         }
@@ -1937,11 +1940,11 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     m->template_path = tco_path_join(ld->root, rel);
     if (m->scenario_title == NULL || m->template_path == NULL)
         return oom(ld);
-    if ((e = tco_ini_load(m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
+    if ((e = tco_ini_cache_load(ld->cache, m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
         return e;
     if ((e = load_catalog(ld)) != TCO_OK)
         return e;
-    const tco_ini *t = &ld->template_ini;
+    const tco_ini *t = ld->template_ini;
     if (!tco_ini_has_section(t, "model"))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
     if ((e = check_keys(ld, t, "model", model_keys)) != TCO_OK)
@@ -2121,9 +2124,6 @@ static tco_error load_all(loader *ld, const char *scenario_path)
 static void loader_free(loader *ld)
 {
     tco_ini_free(&ld->scenario);
-    tco_ini_free(&ld->template_ini);
-    for (size_t i = 0; i < ld->n_catalog; i++)
-        tco_ini_free(&ld->catalog[i]);
     free(ld->catalog);
     for (size_t i = 0; i < ld->n_refs; i++) {
         free(ld->refs[i].key);
@@ -2146,15 +2146,23 @@ tco_error tco_model_load(const char *root, const char *scenario_path, tco_model 
 tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
                               size_t n_overrides, tco_model **out, tco_diag *diag)
 {
+    return tco_model_load_shared(root, scenario_path, overrides, n_overrides, NULL, out, diag);
+}
+
+tco_error tco_model_load_shared(const char *root, const char *scenario_path, const tco_override *overrides,
+                                size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag)
+{
     *out = NULL;
     tco_model *m = calloc(1, sizeof *m);
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
+    tco_ini_cache own = {0}; /* without a cache given, the files are read for this load alone */
     loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
-                 .n_overrides = n_overrides};
+                 .n_overrides = n_overrides, .cache = files ? files : &own};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
+    tco_ini_cache_free(&own);
     if (e != TCO_OK) {
         tco_model_free(m);
         return e;

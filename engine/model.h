@@ -20,6 +20,7 @@
 
 #include "error.h"
 #include "formula.h"
+#include "ini.h"
 #include "names.h"
 #include "quotes.h"
 
@@ -326,6 +327,15 @@ tco_error tco_model_load_with(const char *root, const char *scenario_path, const
                               size_t n_overrides, tco_model **out, tco_diag *diag);
 
 /**
+ * As tco_model_load_with(), reading the template and the catalog files through @p files (a cache the
+ * caller keeps for the process, freed with tco_ini_cache_free()), so that the loads of one run read
+ * each shared file once (--scenario all, --compare, --quotes).  NULL: the files are read for this
+ * load alone.  The model keeps no pointer into the cache.  Errors as tco_model_load().
+ */
+tco_error tco_model_load_shared(const char *root, const char *scenario_path, const tco_override *overrides,
+                                size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag);
+
+/**
  * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini
  * and the template @p root/templates/<scenario's template>.ini.  @p root is the
  * project directory ("." for the current one).  Binds every name, checks input
@@ -394,9 +404,10 @@ tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco
  * that templates refer to by refs, the literal quote ids in templates/ *.ini,
  * and for quote = tier the sections of the template's [model] tiers file (the
  * word "tier" itself is not an item).
+ * The files are read through @p files (tco_ini_cache_load(); NULL: read for this call alone).
  * Returns a heap array of heap strings (free each and the array).
  */
-tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag);
+tco_error tco_catalog_quote_items(const char *root, tco_ini_cache *files, char ***items, size_t *n, tco_diag *diag);
 
 /* ---- reporting currency (pricing.c) ---- */
 

@@ -71,12 +71,30 @@ void tco_hash_seed(uint64_t seed[2])
     }
 }
 
+void tco_hash_lower(tco_hash *h, const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i < n && h->len % 8 != 0; i++)
+        tco_hash_byte(h, (unsigned char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]));
+    /* Whole blocks of 8 bytes, as tco_hash_byte() would gather them (little-endian). */
+    for (; n - i >= 8; i += 8) {
+        uint64_t m = 0;
+        for (int b = 7; b >= 0; b--) {
+            unsigned char c = (unsigned char)s[i + (size_t)b];
+            m = m << 8 | (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        sip_block(h, m);
+        h->len += 8;
+    }
+    for (; i < n; i++)
+        tco_hash_byte(h, (unsigned char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]));
+}
+
 uint64_t tco_hash_name(const uint64_t seed[2], const char *name)
 {
     tco_hash h;
     tco_hash_begin(&h, seed);
-    for (const char *p = name; *p; p++)
-        tco_hash_byte(&h, (unsigned char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+    tco_hash_lower(&h, name, strlen(name));
     return tco_hash_end(&h);
 }
 

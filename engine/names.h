@@ -30,6 +30,9 @@ typedef struct tco_hash {
 void tco_hash_begin(tco_hash *h, const uint64_t seed[2]);
 /** Feed one byte. */
 void tco_hash_byte(tco_hash *h, unsigned char c);
+/** Feed the @p n bytes at @p s with ASCII letters lower-cased: the same as tco_hash_byte() on each,
+ *  a block of 8 bytes at a time. */
+void tco_hash_lower(tco_hash *h, const char *s, size_t n);
 /** The 64-bit hash of the bytes fed. */
 uint64_t tco_hash_end(tco_hash *h);
 

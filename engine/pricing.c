@@ -295,24 +295,29 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
 }
 
 /* Append each section of ROOT/pricing/STEM.ini, as written, with a newline, to @p list (nothing if unreadable). */
-static void append_catalog_sections(const char *root, const char *stem, tco_strbuf *list, tco_diag *diag)
+static void append_catalog_sections(const char *root, const char *stem, tco_ini_cache *files, tco_strbuf *list,
+                                    tco_diag *diag)
 {
     tco_strbuf rel = {0};
     tco_strbuf_printf(&rel, "pricing/%s.ini", stem);
     char *path = rel.failed ? NULL : tco_path_join(root, tco_strbuf_str(&rel));
     tco_strbuf_free(&rel);
-    tco_ini cat = {0};
-    if (path && tco_ini_load(path, NULL, &cat, diag) == TCO_OK)
-        for (int s = 0; s < cat.n_sections; s++)
-            tco_strbuf_printf(list, "%s\n", cat.sections[s]);
-    tco_ini_free(&cat);
+    const tco_ini *cat = NULL;
+    if (path && tco_ini_cache_load(files, path, NULL, &cat, diag) == TCO_OK)
+        for (int s = 0; s < cat->n_sections; s++) {
+            tco_strbuf_append(list, cat->sections[s]);
+            tco_strbuf_append(list, "\n");
+        }
     free(path);
 }
 
-tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tco_diag *diag)
+tco_error tco_catalog_quote_items(const char *root, tco_ini_cache *files, char ***items, size_t *n, tco_diag *diag)
 {
     *items = NULL;
     *n = 0;
+    tco_ini_cache own = {0}; /* without a cache given, the files are read for this call alone */
+    if (files == NULL)
+        files = &own;
     tco_strbuf list = {0};
     char *pattern = tco_path_join(root, "templates/*.ini");
     glob_t g;
@@ -320,10 +325,10 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
     free(pattern);
     tco_error e = TCO_OK;
     for (size_t f = 0; rc == 0 && f < g.gl_pathc && e == TCO_OK; f++) {
-        tco_ini t = {0};
-        if ((e = tco_ini_load(g.gl_pathv[f], NULL, &t, diag)) != TCO_OK)
+        const tco_ini *t = NULL;
+        if ((e = tco_ini_cache_load(files, g.gl_pathv[f], NULL, &t, diag)) != TCO_OK)
             break;
-        const char *refs = tco_ini_get(&t, "model", "refs");
+        const char *refs = tco_ini_get(t, "model", "refs");
         char **pairs = NULL;
         int np = refs ? tco_split_list(refs, &pairs) : 0;
         /* Each catalog's sections once per template, however many inputs quote it. */
@@ -331,8 +336,8 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
         bool tiers_listed = false;
         if (np > 0 && listed == NULL)
             e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        for (int i = 0; i < tco_ini_section_count(&t) && e == TCO_OK; i++) {
-            const char *quote = tco_ini_get(&t, tco_ini_section_name(&t, i), "quote");
+        for (int i = 0; i < tco_ini_section_count(t) && e == TCO_OK; i++) {
+            const char *quote = tco_ini_get(t, tco_ini_section_name(t, i), "quote");
             if (quote == NULL)
                 continue;
             bool is_ref = false;
@@ -341,25 +346,25 @@ tco_error tco_catalog_quote_items(const char *root, char ***items, size_t *n, tc
                 if (colon && (size_t)(colon - pairs[k]) == strlen(quote) && strncasecmp(pairs[k], quote, strlen(quote)) == 0) {
                     is_ref = true;
                     if (!listed[k]) /* each of its sections is an item */
-                        append_catalog_sections(root, colon + 1, &list, diag);
+                        append_catalog_sections(root, colon + 1, files, &list, diag);
                     listed[k] = true;
                 }
             }
-            const char *tiers = tco_ini_get(&t, "model", "tiers");
+            const char *tiers = tco_ini_get(t, "model", "tiers");
             if (!is_ref && strcasecmp(quote, "tier") == 0) {
                 /* quote = tier: the rows of the tier catalog are the items, not the word "tier" */
                 if (tiers && !tiers_listed)
-                    append_catalog_sections(root, tiers, &list, diag);
+                    append_catalog_sections(root, tiers, files, &list, diag);
                 tiers_listed = true;
             } else if (!is_ref)
                 tco_strbuf_printf(&list, "%s\n", quote);
         }
         free(listed);
         tco_free_list(pairs, np > 0 ? np : 0);
-        tco_ini_free(&t);
     }
     if (rc == 0)
         globfree(&g);
+    tco_ini_cache_free(&own);
     if (e != TCO_OK) {
         tco_strbuf_free(&list);
         return e;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +54,17 @@ bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
     static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
                                          "July",    "August",   "September", "October", "November", "December"};
     static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool form = strlen(text) == 10;
+    bool form = strnlen(text, 11) == 10 && text[4] == '-' && text[7] == '-';
     for (int i = 0; i < 10 && form; i++)
-        form = i == 4 || i == 7 ? text[i] == '-' : isdigit((unsigned char)text[i]) != 0;
+        form = i == 4 || i == 7 || (text[i] >= '0' && text[i] <= '9');
     if (!form) {
         if (why)
             snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
         return false;
     }
-    int y = atoi(text), m = atoi(text + 5), d = atoi(text + 8);
+    /* Ten characters, digits but the two '-': the fields read digit by digit. */
+    int y = ((text[0] - '0') * 10 + (text[1] - '0')) * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+    int m = (text[5] - '0') * 10 + (text[6] - '0'), d = (text[8] - '0') * 10 + (text[9] - '0');
     if (y < 1900) {
         if (why)
             snprintf(why, why_size, "expected a date from 1900-01-01 on, found '%s'", text);
@@ -160,9 +163,13 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         snprintf(why, why_size, "expected a price, found an empty field");
         return false;
     }
-    /* A currency symbol or code before or after the number must agree with the currency column. */
+    /* A currency symbol or code before or after the number must agree with the currency column.  None
+     * begins or ends with a digit, so a price that does (the common case) has none to strip. */
+    size_t cl = strlen(currency);
+    bool bare = isdigit((unsigned char)s[0]) && isdigit((unsigned char)end[-1]) &&
+                (cl == 0 || (!isdigit((unsigned char)currency[0]) && !isdigit((unsigned char)currency[cl - 1])));
     const char *sym = NULL;
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL; i++)
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL && !bare; i++)
         if (strip_prefix(&s, symbols[i].symbol) || strip_suffix(s, &end, symbols[i].symbol)) {
             sym = symbols[i].symbol;
             if (strstr(symbols[i].codes, currency) == NULL) {
@@ -170,9 +177,9 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
                 return false;
             }
         }
-    if (sym == NULL && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
+    if (sym == NULL && !bare && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
         sym = currency;
-    if (sym == NULL) {
+    if (sym == NULL && !bare) {
         /* Another currency's code before or after the number ("100 USD" in a CNY row). */
         const char *code = NULL;
         if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
@@ -206,6 +213,11 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     }
     while (p < end) {
         unsigned char c = (unsigned char)*p;
+        if (c >= '0' && c <= '9' && n + 1 < sizeof buf) { /* the common case first */
+            buf[n++] = (char)c;
+            p++;
+            continue;
+        }
         size_t space = 0; /* a space-like group separator: ' ', NBSP, narrow NBSP */
         if (c == ' ')
             space = 1;
@@ -276,7 +288,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         return false;
     }
     buf[n] = '\0';
-    double v = strtod(buf, NULL);
+    double v = tco_decimal_value(buf);
     if (!isfinite(v) || v <= 0) {
         snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
         return false;
@@ -353,35 +365,42 @@ static bool is_code(const char *s)
 
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
 {
+    return tco_fx_load_shared(path, display, NULL, fx, diag);
+}
+
+tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
+                             tco_diag *diag)
+{
     memset(fx, 0, sizeof *fx);
     tco_error pe = tco_shown_path_check(display ? display : path, "exchange rates' path", diag);
     if (pe != TCO_OK)
         return pe;
-    tco_ini ini = {0};
-    tco_error e = tco_ini_load(path, display, &ini, diag);
+    tco_ini_cache own = {0}; /* without a cache given, the file is read for this call alone */
+    const tco_ini *held = NULL;
+    tco_error e = tco_ini_cache_load(files ? files : &own, path, display, &held, diag);
     if (e != TCO_OK)
         return e;
-    const char *rep = tco_ini_get(&ini, "fx", "reporting");
-    const char *as_of = tco_ini_get(&ini, "fx", "as_of");
+    const char *rep = tco_ini_get(held, "fx", "reporting");
+    const char *as_of = tco_ini_get(held, "fx", "as_of");
     if (rep == NULL || !is_code(rep))
         e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
-                         ini.path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
+                         held->path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
     else if (as_of == NULL)
         e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
-                         ini.path);
+                         held->path);
     else {
         char why[TCO_DIAG_MAX];
         if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", ini.path, why);
+            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", held->path, why);
     }
     if (e == TCO_OK) {
         for (int i = 0; i < 3; i++)
             fx->reporting[i] = (char)toupper((unsigned char)rep[i]);
         int n;
-        const char **keys = tco_ini_keys(&ini, "fx", &n);
+        const char **keys = tco_ini_keys(held, "fx", &n);
         fx->codes = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->codes);
         fx->rates = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->rates);
-        fx->path = tco_strdup(ini.path);
+        fx->path = tco_strdup(held->path);
         if (fx->codes == NULL || fx->rates == NULL || fx->path == NULL)
             e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
         for (int k = 0; k < n && e == TCO_OK; k++) {
@@ -391,11 +410,11 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
             double rate;
             if (!is_code(key))
                 e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
-                                 "key of %zu characters", ini.path, key, strlen(key));
-            else if (!tco_parse_number(tco_ini_get(&ini, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
+                                 "key of %zu characters", held->path, key, strlen(key));
+            else if (!tco_parse_number(tco_ini_get(held, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
                      !(rate <= TCO_FX_MAX_RATE))
                 e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
-                                 "1000000, found '%s'", ini.path, key, fx->reporting, tco_ini_get(&ini, "fx", key));
+                                 "1000000, found '%s'", held->path, key, fx->reporting, tco_ini_get(held, "fx", key));
             else {
                 for (int i = 0; i < 3; i++)
                     fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);
@@ -404,7 +423,7 @@ tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_dia
         }
         free(keys);
     }
-    tco_ini_free(&ini);
+    tco_ini_cache_free(&own);
     if (e != TCO_OK)
         tco_fx_free(fx);
     return e;
@@ -454,9 +473,13 @@ typedef struct reader {
     bool have_header;
     bool header_bad; /* the header has errors: rows are counted, not read */
     int col_of[N_COLS]; /* field index of each known column, -1 if absent */
-    /* the row being assembled: the known columns' text (heap; NULL when absent), the number of
-     * fields seen, and the first problem found in one of them (reported once the row is whole) */
-    char *cell[N_COLS];
+    /* the row being assembled: the known columns' text, each NUL-terminated, one after another in
+     * row (heap, grown to the longest row and reused, so a row costs no allocation), each at
+     * cell_at[] (SIZE_MAX when absent); the number of fields seen, and the first problem found in
+     * one of them (reported once the row is whole) */
+    char *row;
+    size_t row_len, row_cap;
+    size_t cell_at[N_COLS];
     size_t n_fields;
     bool row_bad;
     char row_problem[TCO_DIAG_MAX];
@@ -569,16 +592,26 @@ static bool blank_cp(long cp)
 
 /* An identifier-like field (item, currency, price, dates, counts, header names) as compared:
  * without format characters (U+FEFF, U+200B, ...: invisible, they would make "D-M" another
- * item) and without blanks around it.  @p s is valid UTF-8.  Heap; NULL on allocation failure. */
-static char *ident(const char *s)
+ * item) and without blanks around it.  @p s (@p len bytes) is valid UTF-8; the result goes to
+ * @p out (room for @p len + 1 bytes), NUL-terminated; returns its length. */
+static size_t ident_into(const char *s, size_t len, char *out)
 {
-    size_t len = strlen(s);
-    char *out = malloc(len + 1);
-    if (out == NULL)
-        return NULL;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    bool ascii = true;
+    for (const unsigned char *q = p; q < end && ascii; q++)
+        ascii = *q < 0x80;
+    if (ascii) { /* no format character is ASCII, and the ASCII blanks are these four */
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+            p++;
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+            end--;
+        size_t n = (size_t)(end - p);
+        memcpy(out, p, n);
+        out[n] = '\0';
+        return n;
+    }
     size_t n = 0, keep = 0; /* keep: length up to the last non-blank */
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
+    while (p < end) {
         const unsigned char *start = p;
         long cp = next_cp(&p);
         if (tco_quote_format_char(cp) || (n == 0 && blank_cp(cp)))
@@ -589,6 +622,16 @@ static char *ident(const char *s)
             keep = n;
     }
     out[keep] = '\0';
+    return keep;
+}
+
+/* ident_into() on the heap; NULL on allocation failure. */
+static char *ident(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len + 1);
+    if (out != NULL)
+        ident_into(s, len, out);
     return out;
 }
 
@@ -603,10 +646,62 @@ static const char *col_label(const reader *r, size_t i, char *buf, size_t size)
     return buf;
 }
 
+/* True when the @p len bytes at @p s are printable ASCII (U+0020 to U+007F) without '_': valid UTF-8 and XML
+ * text of @p len UTF-16 units (a literal _xHHHH_, stored escaped, needs a '_'), with no format character.
+ * Most fields are; the checks below answer them in this one pass. */
+static bool plain_text(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)(s[i] - 0x20) >= 0x60 || s[i] == '_')
+            return false;
+    return true;
+}
+
+/* plain_text() of the @p len bytes at @p s, copied to @p out as they are checked: eight bytes at a
+ * time, each word tested for a byte >= 0x80, a byte < 0x20 and a '_' at once ("Bit Twiddling Hacks",
+ * S. E. Anderson: hasless(x, n) = (x - ~0/255*n) & ~x & ~0/255*128, exact for n <= 128). */
+static bool copy_plain(const char *s, size_t len, char *out)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t bad = 0;
+    size_t i = 0;
+    for (; len - i >= 8; i += 8) {
+        uint64_t x, u;
+        memcpy(&x, s + i, 8);
+        memcpy(out + i, &x, 8);
+        u = x ^ (ones * '_');
+        bad |= (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+    }
+    unsigned tail = 0;
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[i] = (char)c;
+        tail |= (unsigned)((unsigned char)(c - 0x20) >= 0x60) | (unsigned)(c == '_');
+    }
+    return bad == 0 && tail == 0;
+}
+
+/* The @p len bytes at @p s without the blanks (space, tab, CR, LF) around them, moved to @p s and
+ * NUL-terminated; returns the length left. */
+static size_t trim_in_place(char *s, size_t len)
+{
+    size_t a = 0;
+    while (a < len && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
+        a++;
+    while (len > a && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' || s[len - 1] == '\n'))
+        len--;
+    if (a > 0)
+        memmove(s, s + a, len - a);
+    s[len - a] = '\0';
+    return len - a;
+}
+
 /* Why @p len bytes at @p s cannot be a field's text (NULL if they can): not UTF-8, a code point that
  * XML 1.0 (and so a workbook) cannot hold, or more than @p max UTF-16 units. */
 static const char *text_problem(const char *s, size_t len, size_t max, char *why, size_t size)
 {
+    if (len <= max && plain_text(s, len))
+        return NULL;
     size_t bad;
     long cp;
     if (!tco_utf8_valid(s, len, &bad)) {
@@ -686,6 +781,17 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
     free(name);
 }
 
+/* When the @p len bytes at @p s (field @p i of the row) cannot be its text (text_problem() with @p max), record
+ * why as the row's problem and return true. */
+static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t max)
+{
+    char why[300], where[64];
+    if (text_problem(s, len, max, why, sizeof why) == NULL)
+        return false;
+    row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    return true;
+}
+
 static void on_field(void *data, size_t len, void *vr)
 {
     reader *r = vr;
@@ -700,32 +806,48 @@ static void on_field(void *data, size_t len, void *vr)
     if (r->header_bad || i >= r->header_fields || r->row_bad)
         return; /* only counted */
     int k = r->kind[i];
-    char why[300], where[64];
-    if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
-        row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    if (k < 0) { /* an ignored column: checked, not kept */
+        if (!(plain_text(text, len) && len <= TCO_QUOTE_MAX_CELL))
+            field_problem(r, i, text, len, TCO_QUOTE_MAX_CELL);
         return;
     }
-    if (k < 0)
-        return; /* an ignored column: checked, not kept */
-    char *copy = col_ident[k] ? ident(text) : k == COL_NOTES ? tco_strdup(text) : tco_strndup_trim(text, len);
-    if (copy == NULL) {
-        r->err = TCO_ERR_NOMEM;
-        r->stop = true;
-        return;
+    /* The kept text is at most the field and its NUL, at the end of the row's text. */
+    if (r->row_cap - r->row_len < len + 1) {
+        size_t cap = r->row_cap ? r->row_cap : 256;
+        while (cap - r->row_len < len + 1)
+            cap *= 2;
+        char *grown = realloc(r->row, cap);
+        if (grown == NULL) {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+            return;
+        }
+        r->row = grown;
+        r->row_cap = cap;
     }
+    char *copy = r->row + r->row_len;
+    bool plain = copy_plain(text, len, copy); /* then the checks below pass at once */
+    if (!(plain && len <= TCO_QUOTE_MAX_CELL) && field_problem(r, i, text, len, TCO_QUOTE_MAX_CELL))
+        return;
+    size_t n = len;
+    if (col_ident[k] && !plain)
+        n = ident_into(text, len, copy);
+    else if (k != COL_NOTES) /* blanks around it trimmed (all an identifier loses when it is plain) */
+        n = trim_in_place(copy, len);
+    else /* notes: verbatim */
+        copy[len] = '\0';
     /* The copy is the checked text less some characters: only a tighter cap can fail. */
-    if (col_max[k] < TCO_QUOTE_MAX_CELL && text_problem(copy, strlen(copy), col_max[k], why, sizeof why))
-        row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
-    free(r->cell[k]);
-    r->cell[k] = copy;
+    if (col_max[k] < TCO_QUOTE_MAX_CELL && !(plain && n <= col_max[k]))
+        field_problem(r, i, copy, n, col_max[k]);
+    r->cell_at[k] = r->row_len;
+    r->row_len += n + 1;
 }
 
 static void clear_row(reader *r)
 {
-    for (int c = 0; c < N_COLS; c++) {
-        free(r->cell[c]);
-        r->cell[c] = NULL;
-    }
+    for (int c = 0; c < N_COLS; c++)
+        r->cell_at[c] = SIZE_MAX;
+    r->row_len = 0;
     r->n_fields = 0;
     r->row_bad = false;
 }
@@ -747,12 +869,14 @@ static void on_header(reader *r)
 static char *field(const reader *r, int col)
 {
     static char none[1];
-    return r->cell[col] ? r->cell[col] : none;
+    return r->cell_at[col] != SIZE_MAX ? r->row + r->cell_at[col] : none;
 }
 
 static bool blank(const char *s)
 {
-    return s[strspn(s, " \t")] == '\0';
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\0';
 }
 
 static bool parse_count(const char *text, double *out)
@@ -972,6 +1096,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 .row_pending = true, .diag = diag};
     for (int c = 0; c < N_COLS; c++)
         r.col_of[c] = -1;
+    clear_row(&r);
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
         fclose(f);
@@ -1022,9 +1147,12 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 continue;
             }
             prev_cr = false;
-            size_t end = off;
-            while (end < n && buf[end] != '\n' && buf[end] != '\r')
-                end++;
+            /* The line runs to the first CR or LF. */
+            const char *lf = memchr(buf + off, '\n', n - off);
+            size_t end = lf ? (size_t)(lf - buf) : n;
+            const char *cr = memchr(buf + off, '\r', end - off);
+            if (cr != NULL)
+                end = (size_t)(cr - buf);
             bool term = end < n;
             if (term) {
                 if (buf[end] == '\r' && end + 1 < n && buf[end + 1] == '\n')
@@ -1115,7 +1243,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
         e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: expected a header row (vendor, item, unit_price, currency, ...), "
                          "found an empty file", path);
     tco_strbuf_free(&head);
-    clear_row(&r);
+    free(r.row);
     free(r.kind);
     csv_free(&parser);
     free(buf);

@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "ini.h"
 #include "names.h"
 
 /** Longest text of a field, in UTF-16 units: an Excel cell. */
@@ -200,6 +201,11 @@ void tco_quotes_free(tco_quote_set *set);
  * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
  */
 tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
+
+/** As tco_fx_load(), reading the file through @p files (see tco_ini_cache_load(); NULL: read for this
+ *  call alone), so that the scenarios of one run read it once. */
+tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
+                             tco_diag *diag);
 
 
 /**

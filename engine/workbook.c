@@ -51,9 +51,35 @@ static void append_sheet_ref(const writer *w, tco_strbuf *b, const char *sheet)
 {
     tco_strbuf_append(b, "'");
     tco_strbuf_append(b, w->sp);
-    for (const char *p = sheet; *p; p++)
-        tco_strbuf_append(b, *p == '\'' ? "''" : (char[2]){*p, '\0'});
+    for (const char *p = sheet; *p;) { /* a quote doubled; the runs between as they are */
+        size_t run = strcspn(p, "'");
+        tco_strbuf_append_n(b, p, run);
+        p += run;
+        if (*p == '\'') {
+            tco_strbuf_append(b, "''");
+            p++;
+        }
+    }
     tco_strbuf_append(b, "'!");
+}
+
+/* Append the cell address of 0-based (@p row, @p col): column letters and row number ("C5"), each
+ * with a '$' when absolute ("$C$5"), as one piece. */
+static void append_address(tco_strbuf *b, int row, int col, bool abs_row, bool abs_col)
+{
+    char t[32], digits[16];
+    size_t n = 0, d = 0;
+    if (abs_col)
+        t[n++] = '$';
+    wb_col_letters(col, t + n);
+    n += strlen(t + n);
+    if (abs_row)
+        t[n++] = '$';
+    for (unsigned v = (unsigned)row + 1; v > 0 || d == 0; v /= 10)
+        digits[d++] = (char)('0' + v % 10);
+    while (d > 0)
+        t[n++] = digits[--d];
+    tco_strbuf_append_n(b, t, n);
 }
 
 void wb_col_letters(int col, char out[4])
@@ -74,11 +100,9 @@ void wb_col_letters(int col, char out[4])
  * sheet named unless it is the sheet being written; `abs` makes it $C$5. */
 static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bool abs_col)
 {
-    char c[4];
     if (sheet != w->current_sheet)
         append_sheet_ref(w, &w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
-    wb_col_letters(col, c);
-    tco_strbuf_printf(&w->ref, "%s%s%s%d", abs_col ? "$" : "", c, abs_row ? "$" : "", row + 1);
+    append_address(&w->ref, row, col, abs_row, abs_col);
 }
 
 /* True if item @p idx uses error_cells, directly or through other lines (such a cell cannot be in
@@ -194,66 +218,63 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
     writer *w = vctx;
     const tco_item *it = &w->m->items[n->ref];
     const placement *p = &w->place[n->ref];
-    tco_strbuf_free(&w->ref);
+    /* Emptied, not freed: one buffer for every reference (its text is copied before the next). */
+    if (w->ref.failed)
+        tco_strbuf_free(&w->ref);
+    w->ref.len = 0;
+    if (w->ref.data)
+        w->ref.data[0] = '\0';
     switch (it->kind) {
     case TCO_ITEM_YEARLY:
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Year 1, up to this year */
             append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
-            char c[4];
-            wb_col_letters(COL_VALUE + w->current_year, c);
-            tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
+            tco_strbuf_append(&w->ref, ":");
+            append_address(&w->ref, p->row, COL_VALUE + w->current_year, false, false);
         } else if (whole) {
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
-            char c[4];
-            wb_col_letters(COL_VALUE + w->m->n_periods - 1, c);
-            tco_strbuf_printf(&w->ref, "$%s$%d", c, p->row + 1);
+            append_address(&w->ref, p->row, COL_VALUE + w->m->n_periods - 1, true, true);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
         }
         return tco_strbuf_str(&w->ref);
-    case TCO_ITEM_YEAR_INDEX: {
-        char c[4];
-        wb_col_letters(COL_VALUE + w->current_year, c);
-        tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
+    case TCO_ITEM_YEAR_INDEX:
+        append_address(&w->ref, ROW_HEADER, COL_VALUE + w->current_year, true, false);
         return tco_strbuf_str(&w->ref);
-    }
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         if (whole) {
             append_cell(w, p->sheet, p->row, p->col, true, true);
-            char c[4];
-            wb_col_letters(p->col, c);
-            tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + w->m->n_tiers);
+            tco_strbuf_append(&w->ref, ":");
+            append_address(&w->ref, p->row + w->m->n_tiers - 1, p->col, true, true);
         } else {
             append_cell(w, p->sheet, p->row + w->current_tier, p->col, false, false);
         }
         return tco_strbuf_str(&w->ref);
-    case TCO_ITEM_ERROR_COUNT:
-        error_cells_text(w, &w->ref);
-        return tco_strbuf_str(&w->ref);
-    case TCO_ITEM_MONTHLY: {
-        char c[4];
+    case TCO_ITEM_ERROR_COUNT: /* the same text for every use: made once (a walk over the whole model) */
+        if (w->error_cells.len == 0)
+            error_cells_text(w, &w->error_cells);
+        if (w->error_cells.failed && w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return tco_strbuf_str(&w->error_cells);
+    case TCO_ITEM_MONTHLY:
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Month 1, up to this month */
             append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
-            wb_col_letters(COL_VALUE + w->current_month, c);
-            tco_strbuf_printf(&w->ref, ":%s%d", c, p->row + 1);
+            tco_strbuf_append(&w->ref, ":");
+            append_address(&w->ref, p->row, COL_VALUE + w->current_month, false, false);
         } else if (whole) { /* the months only: the fiscal-year subtotals and the Total follow them */
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
-            wb_col_letters(COL_VALUE + w->m->n_months - 1, c);
-            tco_strbuf_printf(&w->ref, ":$%s$%d", c, p->row + 1);
+            tco_strbuf_append(&w->ref, ":");
+            append_address(&w->ref, p->row, COL_VALUE + w->m->n_months - 1, true, true);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
         }
         return tco_strbuf_str(&w->ref);
-    }
-    case TCO_ITEM_MONTH_INDEX: {
-        char c[4];
-        wb_col_letters(COL_VALUE + w->current_month, c);
-        tco_strbuf_printf(&w->ref, "%s$%d", c, ROW_HEADER + 1);
+    case TCO_ITEM_MONTH_INDEX:
+        append_address(&w->ref, ROW_HEADER, COL_VALUE + w->current_month, true, false);
         return tco_strbuf_str(&w->ref);
-    }
     default:
-        tco_strbuf_printf(&w->ref, "%s%s", w->np, it->name);
+        tco_strbuf_append(&w->ref, w->np);
+        tco_strbuf_append(&w->ref, it->name);
         return tco_strbuf_str(&w->ref);
     }
 }
@@ -529,6 +550,12 @@ void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s
      * readers check every text against the cell limit; this is the last guard. */
     if (s == NULL || s[0] == '\0' || w->err != TCO_OK)
         return;
+    /* Without a '_' no escape applies, and no text holds more UTF-16 units than bytes: such text of at
+     * most a cell's length in bytes is written as it is (most labels, units and sources). */
+    if (strchr(s, '_') == NULL && strnlen(s, TCO_XLSX_CELL_MAX + 1) <= TCO_XLSX_CELL_MAX) {
+        wb_check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, s, f), "writing text");
+        return;
+    }
     if (tco_xlsx_text_units(s) > TCO_XLSX_CELL_MAX) {
         w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "text '%.*s...' is %zu characters, more than a cell holds (%d)",
                               (int)tco_utf8_prefix(s, 60), s, tco_xlsx_text_units(s), TCO_XLSX_CELL_MAX);
@@ -607,11 +634,9 @@ static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, i
 static void define_name(writer *w, const char *name, const char *sheet, int row, int col)
 {
     tco_strbuf b = {0};
-    char c[4];
-    wb_col_letters(col, c);
     tco_strbuf_append(&b, "=");
     append_sheet_ref(w, &b, sheet);
-    tco_strbuf_printf(&b, "$%s$%d", c, row + 1);
+    append_address(&b, row, col, true, true);
     pending_names *p = w->names;
     size_t nl = strlen(w->np) + strlen(name);
     char *text = b.failed ? NULL : malloc(2 * (nl + 1) + b.len + 1);
@@ -1893,6 +1918,7 @@ void wb_write_model(writer *w)
         if (quotes && w->err == TCO_OK)
             write_quotes(w, quotes);
         place_lines(w);
+        tco_strbuf_free(&w->error_cells); /* made from the places */
         w->opex_sheet = w->opex_row = -1;
         if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY) {
             w->opex_sheet = w->place[m->role_opex].sheet;
@@ -1912,6 +1938,7 @@ void wb_write_model(writer *w)
     w->place = NULL;
     tco_strbuf_free(&w->ref);
     tco_strbuf_free(&w->text_buf);
+    tco_strbuf_free(&w->error_cells);
 }
 
 

@@ -68,6 +68,7 @@ typedef struct writer {
     int current_month; /* month column being written (0-based), -1 otherwise */
     tco_strbuf ref;    /* scratch for reference text */
     tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
+    tco_strbuf error_cells; /* the workbook text of error_cells, made at its first use once the lines are placed */
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
