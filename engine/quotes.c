@@ -657,28 +657,55 @@ static bool plain_text(const char *s, size_t len)
     return true;
 }
 
-/* plain_text() of the @p len bytes at @p s, copied to @p out as they are checked: eight bytes at a
- * time, each word tested for a byte >= 0x80, a byte < 0x20 and a '_' at once ("Bit Twiddling Hacks",
- * S. E. Anderson: hasless(x, n) = (x - ~0/255*n) & ~x & ~0/255*128, exact for n <= 128). */
-static bool copy_plain(const char *s, size_t len, char *out)
+/* Nonzero when a byte of @p x is >= 0x80, below 0x20 or '_' (bytes that plain_text() refuses), eight at a
+ * time ("Bit Twiddling Hacks", S. E. Anderson: hasless(x, n) = (x - ~0/255*n) & ~x & ~0/255*128, exact
+ * for n <= 128; a '_' is a zero byte of x ^ '_'). */
+static uint64_t unplain8(uint64_t x)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    uint64_t bad = 0;
-    size_t i = 0;
-    for (; len - i >= 8; i += 8) {
-        uint64_t x, u;
-        memcpy(&x, s + i, 8);
-        memcpy(out + i, &x, 8);
-        u = x ^ (ones * '_');
-        bad |= (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+    uint64_t u = x ^ (ones * '_');
+    return (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+}
+
+/* The same for four bytes. */
+static uint32_t unplain4(uint32_t x)
+{
+    const uint32_t ones = 0x01010101u, highs = 0x80808080u;
+    uint32_t u = x ^ (ones * '_');
+    return (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+}
+
+/* plain_text() of the @p len bytes at @p s, copied to @p out as they are checked: in words, the last
+ * one overlapping the one before when @p len is not a multiple of its size (a byte checked and copied
+ * twice is the same byte). */
+static bool copy_plain(const char *s, size_t len, char *out)
+{
+    if (len >= 8) {
+        uint64_t bad = 0, x;
+        for (size_t i = 0; i + 8 <= len; i += 8) {
+            memcpy(&x, s + i, 8);
+            memcpy(out + i, &x, 8);
+            bad |= unplain8(x);
+        }
+        memcpy(&x, s + len - 8, 8);
+        memcpy(out + len - 8, &x, 8);
+        return (bad | unplain8(x)) == 0;
     }
-    unsigned tail = 0;
-    for (; i < len; i++) {
+    if (len >= 4) {
+        uint32_t a, z;
+        memcpy(&a, s, 4);
+        memcpy(&z, s + len - 4, 4);
+        memcpy(out, &a, 4);
+        memcpy(out + len - 4, &z, 4);
+        return (unplain4(a) | unplain4(z)) == 0;
+    }
+    unsigned bad = 0;
+    for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         out[i] = (char)c;
-        tail |= (unsigned)((unsigned char)(c - 0x20) >= 0x60) | (unsigned)(c == '_');
+        bad |= (unsigned)((unsigned char)(c - 0x20) >= 0x60) | (unsigned)(c == '_');
     }
-    return bad == 0 && tail == 0;
+    return bad == 0;
 }
 
 /* The @p len bytes at @p s without the blanks (space, tab, CR, LF) around them, moved to @p s and

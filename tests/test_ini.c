@@ -1,12 +1,15 @@
 /* test_ini.c - the INI reader's hash index, its limits and tco_ini_set(), on
  * files generated into a temporary folder. */
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ini.h"
+#include "names.h"
 #include "strbuf.h"
 #include "suites.h"
 
@@ -321,6 +324,111 @@ static void test_empty_file(void)
     tco_ini_free(&ini);
 }
 
+/* The cache reads a file once: the same path and name give the same copy, a file shown under another
+ * name is read again, and a file that fails is not held (the next call reads it again). */
+static void test_cache_reads_once(void)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, "[a]\nk = 1\n");
+    char *path = write_file(&b);
+    tco_ini_cache cache = {0};
+    tco_diag d = {0};
+    const tco_ini *first = NULL, *again = NULL, *other = NULL;
+    CU_ASSERT_EQUAL_FATAL(tco_ini_cache_load(&cache, path, "t.ini", &first, &d), TCO_OK);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(first, "a", "k"), "1");
+    CU_ASSERT_STRING_EQUAL(first->path, "t.ini");
+    /* Changed on disk: the cache answers from its copy. */
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("[a]\nk = 2\n", f);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    CU_ASSERT_EQUAL(tco_ini_cache_load(&cache, path, "t.ini", &again, &d), TCO_OK);
+    CU_ASSERT_PTR_EQUAL(again, first);
+    CU_ASSERT_EQUAL(cache.n, 1);
+    CU_ASSERT_EQUAL(tco_ini_cache_load(&cache, path, NULL, &other, &d), TCO_OK);
+    CU_ASSERT(other != first);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get(other, "a", "k"), "2");
+    CU_ASSERT_STRING_EQUAL(other->path, path);
+    CU_ASSERT_EQUAL(cache.n, 2);
+    f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("[a]\nk = 1\nk = 2\n", f);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    const tco_ini *bad = first;
+    CU_ASSERT_EQUAL(tco_ini_cache_load(&cache, path, "u.ini", &bad, &d), TCO_ERR_DUPLICATE);
+    CU_ASSERT_PTR_NULL(bad);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "u.ini:3: [a] k: duplicate key (first at line 2)"));
+    CU_ASSERT_EQUAL(cache.n, 2);
+    tco_ini_cache_free(&cache);
+    CU_ASSERT_EQUAL(cache.n, 0);
+    tco_ini_cache_free(&cache);
+    tco_strbuf_free(&b);
+    free(path);
+}
+
+/* tco_decimal_value() is strtod() exactly, whether it takes its short way or strtod's. */
+static void test_decimal_value_is_strtod(void)
+{
+    static const char *const cases[] = {
+        "0", "-0", "+0.0", "1", "12500", "12500.00", "0.1", "0.7", "4.35", "-1.5", "123.", ".5", "0.000125",
+        "9007199254740992", "9007199254740993", /* 2^53 and 2^53 + 1: the second rounds, by strtod */
+        "1234567890123456789", "12345678901234567890", "0.1234567890123456789", "1e22", "2.5E-3",
+        "0.0000000000000000000001", "0.00000000000000000000001", "3.14159265358979323846264338327950288"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double want = strtod(cases[i], NULL), got = tco_decimal_value(cases[i]);
+        CU_ASSERT_EQUAL(memcmp(&want, &got, sizeof want), 0);
+        if (memcmp(&want, &got, sizeof want) != 0)
+            fprintf(stderr, "tco_decimal_value(%s) = %.17g, strtod %.17g\n", cases[i], got, want);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(tco_decimal_value("12500.50"), 12500.5, 0);
+    CU_ASSERT(signbit(tco_decimal_value("-0")));
+    /* Random decimals of 1 to 19 digits, with and without a point. */
+    srand(12);
+    int differ = 0;
+    for (int t = 0; t < 200000; t++) {
+        char num[40];
+        int digits = 1 + rand() % 19, point = rand() % (digits + 1), k = 0;
+        if (rand() % 4 == 0)
+            num[k++] = '-';
+        for (int j = 0; j < digits; j++) {
+            if (j == point && j > 0)
+                num[k++] = '.';
+            num[k++] = (char)('0' + rand() % 10);
+        }
+        num[k] = '\0';
+        double want = strtod(num, NULL), got = tco_decimal_value(num);
+        differ += memcmp(&want, &got, sizeof want) != 0;
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+}
+
+/* tco_hash_lower() gives what tco_hash_byte() gives fed the same bytes lower-cased, from any offset. */
+static void test_hash_lower_is_bytewise(void)
+{
+    const uint64_t seed[2] = {UINT64_C(0x0123456789abcdef), UINT64_C(0xfedcba9876543210)};
+    const char *text = "Input.Card_Price:Formula_With_A_Long_Name_0123456789";
+    size_t n = strlen(text);
+    int differ = 0;
+    for (size_t head = 0; head <= 9; head++)
+        for (size_t len = 0; head + len <= n; len++) {
+            tco_hash a, b;
+            tco_hash_begin(&a, seed);
+            tco_hash_begin(&b, seed);
+            for (size_t i = 0; i < head; i++) {
+                tco_hash_byte(&a, (unsigned char)'x');
+                tco_hash_byte(&b, (unsigned char)'x');
+            }
+            tco_hash_lower(&a, text + head, len);
+            for (size_t i = head; i < head + len; i++) {
+                char c = text[i];
+                tco_hash_byte(&b, (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+            }
+            differ += tco_hash_end(&a) != tco_hash_end(&b);
+        }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT_EQUAL(tco_hash_name(seed, "Card_Price"), tco_hash_name(seed, "card_price"));
+}
+
 CU_ErrorCode register_ini_suite(void)
 {
     CU_pSuite s = CU_add_suite("ini", suite_init, suite_clean);
@@ -331,7 +439,10 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "limits: at the limit loads, one more refused", test_limits) ||
         !CU_add_test(s, "tco_ini_set keeps the index in step", test_set_keeps_the_index) ||
         !CU_add_test(s, "the longest line, LF and CRLF", test_longest_line) ||
-        !CU_add_test(s, "an empty file", test_empty_file))
+        !CU_add_test(s, "an empty file", test_empty_file) ||
+        !CU_add_test(s, "the cache reads a file once", test_cache_reads_once) ||
+        !CU_add_test(s, "tco_decimal_value() is strtod()", test_decimal_value_is_strtod) ||
+        !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise))
         return CU_get_error();
     return CUE_SUCCESS;
 }
