@@ -87,6 +87,7 @@ typedef struct ini_slot {
 typedef struct ini_table {
     ini_slot *slot;
     size_t cap; /* 0 or a power of two */
+    size_t n;   /* records in the table */
 } ini_table;
 
 /* The names and values of a file, in blocks (one allocation per block, not per string). */
@@ -219,28 +220,33 @@ static long table_find(const ini_table *t, const void *base, size_t stride, cons
     }
 }
 
+/* Put record @p index (hash @p h) in a table with room for it (table_reserve()). */
 static void table_put(ini_table *t, uint64_t h, size_t index)
 {
     size_t i = (size_t)h & (t->cap - 1);
     while (t->slot[i].index != 0)
         i = (i + 1) & (t->cap - 1);
     t->slot[i] = (ini_slot){(uint32_t)index + 1, (uint32_t)(h >> 32)};
+    t->n++;
 }
 
-/* Room for record @p n when records 0..n-1 are in the table: grows it to stay at most half full. */
-static bool table_reserve(ini_table *t, const void *base, size_t stride, size_t n)
+/* Room for @p more records: grows the table (of records of @p stride bytes at @p base) to stay at most
+ * half full. */
+static bool table_reserve(ini_table *t, const void *base, size_t stride, size_t more)
 {
-    if ((n + 1) * 2 <= t->cap)
+    if ((t->n + more + 1) * 2 <= t->cap)
         return true;
     size_t cap = t->cap ? t->cap * 2 : 64;
-    ini_slot *slot = calloc(cap, sizeof *slot);
-    if (slot == NULL)
+    while ((t->n + more + 1) * 2 > cap)
+        cap *= 2;
+    ini_table grown = {calloc(cap, sizeof *grown.slot), cap, 0};
+    if (grown.slot == NULL)
         return false;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slot[i].index != 0)
+            table_put(&grown, record(base, stride, t->slot[i].index - 1)->hash, t->slot[i].index - 1);
     free(t->slot);
-    t->slot = slot;
-    t->cap = cap;
-    for (size_t i = 0; i < n; i++)
-        table_put(t, record(base, stride, i)->hash, i);
+    *t = grown;
     return true;
 }
 
@@ -299,10 +305,29 @@ static long find_section(const struct tco_ini_index *x, const char *name, size_t
     return find_section_hashed(x, &r, ref_hash(x->seed, &r));
 }
 
+/* A section of at most this many keys keeps them out of the table of keys: they are looked up among the
+ * section's own keys, which lie together in a few cache lines (a loader asks a section for a dozen keys in
+ * a row), where each probe of the table of a large file is a cache miss.  A larger section's keys are in
+ * the table, so a lookup compares at most this many names or probes the table. */
+#define INI_SCAN_KEYS 16
+
+/* Key @p key (@p kl bytes) of section @p s (an index), or -1. */
+static long section_key(const struct tco_ini_index *x, long s, const char *key, size_t kl)
+{
+    const ini_section *sec = &x->secs[s];
+    name_ref r = {sec->name.s, sec->name.len, key, kl};
+    if (sec->n_keys > INI_SCAN_KEYS)
+        return table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
+    for (int i = 0; i < sec->n_keys; i++)
+        if (ref_equals(&x->keys[sec->keys[i]].name, &r))
+            return sec->keys[i];
+    return -1;
+}
+
 static long find_key(const struct tco_ini_index *x, const char *sec, size_t sl, const char *key, size_t kl)
 {
-    name_ref r = {sec, sl, key, kl};
-    return table_find(&x->key_table, x->keys, sizeof *x->keys, &r, ref_hash(x->seed, &r));
+    long s = find_section(x, sec, sl);
+    return s < 0 ? -1 : section_key(x, s, key, kl);
 }
 
 /* Append section @p written (@p len bytes, as written; its lower-case form, of hash @p hash, must be
@@ -324,7 +349,7 @@ static long add_section(tco_ini *ini, const char *written, size_t len, uint64_t 
     if (written_names == NULL)
         goto fail;
     ini->sections = written_names;
-    if (!table_reserve(&x->sec_table, x->secs, sizeof *x->secs, (size_t)n))
+    if (!table_reserve(&x->sec_table, x->secs, sizeof *x->secs, 1))
         goto fail;
     memcpy(copy, written, len);
     copy[len] = '\0';
@@ -338,7 +363,18 @@ fail:
     return -1;
 }
 
-/* Append key @p name (in the arena) to section @p sec; returns its index or -1. */
+/* Put key @p k in the table of keys, which has room for it (its hash is made now: a key of a small
+ * section has none). */
+static void table_add_key(struct tco_ini_index *x, int k)
+{
+    ini_name *n = &x->keys[k].name;
+    name_ref whole = {n->s, n->len, NULL, 0}; /* "section:key", lower case: the bytes ref_hash() hashes */
+    n->hash = ref_hash(x->seed, &whole);
+    table_put(&x->key_table, n->hash, (size_t)k);
+}
+
+/* Append key @p name (in the arena) to section @p sec; returns its index or -1 (out of memory, the index
+ * unchanged).  The section's keys go into the table of keys once it has more than INI_SCAN_KEYS. */
 static long add_key(struct tco_ini_index *x, int sec, ini_name name, int line)
 {
     ini_section *s = &x->secs[sec];
@@ -349,12 +385,17 @@ static long add_key(struct tco_ini_index *x, int sec, ini_name name, int line)
     int *in_section = keys ? grow(s->keys, &s->cap_keys, s->n_keys + 1, sizeof *in_section) : NULL;
     if (in_section != NULL)
         s->keys = in_section;
-    if (in_section == NULL || !table_reserve(&x->key_table, x->keys, sizeof *x->keys, (size_t)n))
+    size_t to_table = s->n_keys == INI_SCAN_KEYS ? INI_SCAN_KEYS + 1 : s->n_keys > INI_SCAN_KEYS ? 1 : 0;
+    if (in_section == NULL || !table_reserve(&x->key_table, x->keys, sizeof *x->keys, to_table))
         return -1;
     x->keys[n] = (ini_key){.name = name, .line = line, .section = sec};
     s->keys[s->n_keys++] = n;
     x->n_keys = n + 1;
-    table_put(&x->key_table, name.hash, (size_t)n);
+    if (to_table > 1)
+        for (int i = 0; i < s->n_keys; i++)
+            table_add_key(x, s->keys[i]);
+    else if (to_table == 1)
+        table_add_key(x, n);
     return n;
 }
 
@@ -482,8 +523,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
     }
     ini_section *s = &x->secs[l->section];
     name_ref r = {s->name.s, s->name.len, p, (size_t)kl};
-    uint64_t kh = ref_hash(x->seed, &r);
-    long first = table_find(&x->key_table, x->keys, sizeof *x->keys, &r, kh);
+    long first = section_key(x, l->section, p, (size_t)kl);
     if (first >= 0)
         return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: [%s] %.*s: duplicate key (first at line %d)",
                             l->display, line, section, kl, p, x->keys[first].line);
@@ -496,7 +536,7 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
                             "%s:%d: more than %d keys; that is the limit for one file (split it)", l->display, line,
                             TCO_INI_MAX_KEYS);
     ini_name name;
-    if (!name_make(&name, x, &r, kh) || add_key(x, (int)l->section, name, line) < 0)
+    if (!name_make(&name, x, &r, 0) || add_key(x, (int)l->section, name, line) < 0)
         return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
     return TCO_OK;
 }
@@ -525,6 +565,14 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
         if (len > (size_t)(TCO_INI_MAX_LINE - crlf))
             return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed%s", display,
                                 line, len, TCO_INI_MAX_LINE - crlf, crlf ? " with CRLF line ends" : "");
+        /* Printable ASCII and tabs (most lines) pass every check below: answered in one pass. */
+        size_t plain = 0;
+        while (plain < len && ((unsigned char)(p[plain] - 0x20) < 0x5F || p[plain] == '\t'))
+            plain++;
+        if (plain == len) {
+            p = nl ? nl + 1 : end;
+            continue;
+        }
         size_t bad = len;
         long cp = 0;
         bool ok = tco_xml_text_valid(p, len, &bad, &cp);
@@ -855,7 +903,7 @@ bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char 
     }
     name_ref r = {x->secs[s].name.s, x->secs[s].name.len, key, kl};
     ini_name name;
-    if (!name_make(&name, x, &r, ref_hash(x->seed, &r)) || (k = add_key(x, (int)s, name, 0)) < 0) {
+    if (!name_make(&name, x, &r, 0) || (k = add_key(x, (int)s, name, 0)) < 0) {
         free(copy);
         return false;
     }

@@ -366,6 +366,59 @@ static void test_cache_reads_once(void)
     free(path);
 }
 
+/* Sections of 1 to 40 keys (small ones are searched key by key, large ones through the table of keys):
+ * every key found, a duplicate refused wherever it falls, and keys set past a section's size found too. */
+static void test_sections_of_every_size(void)
+{
+    for (int per = 1; per <= 40; per++) {
+        tco_strbuf b = {0};
+        grid(&b, 30, per);
+        tco_ini ini = {0};
+        tco_diag d = {0};
+        CU_ASSERT_EQUAL_FATAL(load_text(&b, &ini, &d), TCO_OK);
+        int wrong = 0;
+        for (int sec = 0; sec < 30; sec++) {
+            char sn[32], key[32], want[32];
+            snprintf(sn, sizeof sn, "s%d", sec);
+            for (int k = 0; k < per; k++) {
+                snprintf(key, sizeof key, "K%d", k);
+                snprintf(want, sizeof want, "%d/%d", sec, k);
+                const char *v = tco_ini_get(&ini, sn, key);
+                wrong += v == NULL || strcmp(v, want) != 0;
+            }
+            snprintf(key, sizeof key, "k%d", per);
+            wrong += tco_ini_get(&ini, sn, key) != NULL;
+            /* Set new keys until the section has 40: each is found, and the old ones still are. */
+            for (int k = per; k < 40; k++) {
+                snprintf(key, sizeof key, "k%d", k);
+                snprintf(want, sizeof want, "set %d", k);
+                wrong += !tco_ini_set(&ini, sn, key, want);
+            }
+            for (int k = 0; k < 40; k++) {
+                snprintf(key, sizeof key, "k%d", k);
+                if (k < per)
+                    snprintf(want, sizeof want, "%d/%d", sec, k);
+                else
+                    snprintf(want, sizeof want, "set %d", k);
+                const char *v = tco_ini_get(&ini, sn, key);
+                wrong += v == NULL || strcmp(v, want) != 0;
+            }
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        tco_ini_free(&ini);
+        /* The first key given again as the section's last. */
+        tco_strbuf_printf(&b, "[S30]\n");
+        for (int k = 0; k < per; k++)
+            tco_strbuf_printf(&b, "K%d = x\n", k);
+        tco_strbuf_printf(&b, "k0 = again\n");
+        char msg[80];
+        snprintf(msg, sizeof msg, "t.ini:%d: [S30] k0: duplicate key (first at line %d)", 30 * (per + 1) + per + 2,
+                 30 * (per + 1) + 2);
+        expect_refusal(&b, TCO_ERR_DUPLICATE, msg);
+        tco_strbuf_free(&b);
+    }
+}
+
 /* tco_decimal_value() is strtod() exactly, whether it takes its short way or strtod's. */
 static void test_decimal_value_is_strtod(void)
 {
@@ -440,6 +493,7 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "tco_ini_set keeps the index in step", test_set_keeps_the_index) ||
         !CU_add_test(s, "the longest line, LF and CRLF", test_longest_line) ||
         !CU_add_test(s, "an empty file", test_empty_file) ||
+        !CU_add_test(s, "sections of 1 to 40 keys", test_sections_of_every_size) ||
         !CU_add_test(s, "the cache reads a file once", test_cache_reads_once) ||
         !CU_add_test(s, "tco_decimal_value() is strtod()", test_decimal_value_is_strtod) ||
         !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise))
