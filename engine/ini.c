@@ -999,6 +999,15 @@ double tco_decimal_value(const char *s)
 
 bool tco_parse_number(const char *text, double *out)
 {
+    /* One to nine digits alone (a count, weeks, most keys): the number itself. */
+    size_t d = 0;
+    uint32_t whole = 0;
+    while (d < 10 && text[d] >= '0' && text[d] <= '9')
+        whole = whole * 10 + (uint32_t)(text[d++] - '0');
+    if (d > 0 && d < 10 && text[d] == '\0') {
+        *out = whole;
+        return true;
+    }
     const char *p = text;
     while (*p == ' ' || *p == '\t')
         p++;

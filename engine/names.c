@@ -86,8 +86,15 @@ void tco_hash_lower(tco_hash *h, const char *s, size_t n)
         sip_block(h, m);
         h->len += 8;
     }
-    for (; i < n; i++)
-        tco_hash_byte(h, (unsigned char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]));
+    if (i < n) { /* the last bytes start a block of their own (h->m is empty): gathered at once */
+        uint64_t m = 0;
+        for (size_t b = n; b-- > i;) {
+            unsigned char c = (unsigned char)s[b];
+            m = m << 8 | (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        h->m = m;
+        h->len += n - i;
+    }
 }
 
 uint64_t tco_hash_name(const uint64_t seed[2], const char *name)

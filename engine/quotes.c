@@ -54,9 +54,11 @@ bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
     static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
                                          "July",    "August",   "September", "October", "November", "December"};
     static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool form = strnlen(text, 11) == 10 && text[4] == '-' && text[7] == '-';
-    for (int i = 0; i < 10 && form; i++)
-        form = i == 4 || i == 7 || (text[i] >= '0' && text[i] <= '9');
+    /* YYYY-MM-DD and nothing after it, read left to right (never past the string's end). */
+#define DIGIT_AT(i) ((unsigned)(text[i] - '0') < 10)
+    bool form = DIGIT_AT(0) && DIGIT_AT(1) && DIGIT_AT(2) && DIGIT_AT(3) && text[4] == '-' && DIGIT_AT(5) &&
+                DIGIT_AT(6) && text[7] == '-' && DIGIT_AT(8) && DIGIT_AT(9) && text[10] == '\0';
+#undef DIGIT_AT
     if (!form) {
         if (why)
             snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
@@ -1137,6 +1139,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     size_t n;
     while (!r.stop && e == TCO_OK && (n = fread(buf, 1, READ_CHUNK, f)) > 0) {
         size_t off = 0;
+        bool nul = memchr(buf, '\0', n) != NULL; /* then each line is looked at for it, to name the line */
         if (first) {
             first = false;
             if (n >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
@@ -1190,7 +1193,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             const char *seg = buf + off;
             size_t len = end - off;
             off = end;
-            if (memchr(seg, '\0', len) != NULL) {
+            if (nul && memchr(seg, '\0', len) != NULL) {
                 e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
                                  path, r.line);
                 break;
