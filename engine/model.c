@@ -44,6 +44,8 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
+    char **shared;          /* [model] shared: the site and finance sections a comparison shares */
+    int n_shared;
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -865,6 +867,11 @@ static tco_error load_input(loader *ld, const char *section)
     const char *label = v[0], *unit = v[1], *from = v[2];
     if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
         return e;
+    const char *dot = strchr(from, '.');
+    bool site_wide = false;
+    for (int k = 0; dot && k < ld->n_shared; k++)
+        site_wide |= strlen(ld->shared[k]) == (size_t)(dot - from) &&
+                     strncasecmp(ld->shared[k], from, (size_t)(dot - from)) == 0;
     const char *per = tco_ini_get(t, section, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
@@ -878,6 +885,7 @@ static tco_error load_input(loader *ld, const char *section)
     tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
         return oom(ld);
+    it->site_wide = site_wide && per == NULL;
     bool found;
     if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
         (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
@@ -1444,7 +1452,39 @@ static tco_error order_items(loader *ld)
 
 /* ---- the loader ----------------------------------------------------------------------------- */
 
-static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
+/* [model] shared = SEC, SEC, ...: the sections of the site and finance inputs (pricing/site.ini's facility,
+ * finance, tax, staffing) that a comparison writes once for every option (tco_item.site_wide). */
+static tco_error load_shared(loader *ld)
+{
+    const tco_ini *t = &ld->template_ini;
+    const char *list = tco_ini_get(t, "model", "shared");
+    if (list == NULL)
+        return TCO_OK;
+    ld->n_shared = tco_split_list(list, &ld->shared);
+    if (ld->n_shared > 0)
+        return TCO_OK;
+    ld->n_shared = 0;
+    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: expected a comma-separated list of the sections "
+                        "of from keys (facility, finance, ...), found '%s'", t->path, list);
+}
+
+/* Each section [model] shared names must be the section of some input's from key (after
+ * collect_from_sections()). */
+static tco_error check_shared(loader *ld)
+{
+    for (int k = 0; k < ld->n_shared; k++) {
+        char lower[256];
+        snprintf(lower, sizeof lower, "%s", ld->shared[k]);
+        for (char *c = lower; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if (strchr(lower, '.') != NULL || !name_set_has(&ld->from_sections, lower))
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: '%s' is not the section of any input's "
+                                "from key (from = SECTION.KEY)", ld->template_ini.path, ld->shared[k]);
+    }
+    return TCO_OK;
+}
+
+static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "shared", "capex", "opex", "tco", "first_year",
                                          "cash_flow", "capex_prices", "budget_start", "fiscal_year_start", "budget", "budget_total",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
@@ -1969,6 +2009,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return oom(ld);
     }
 
+    if ((e = load_shared(ld)) != TCO_OK)
+        return e;
     /* Inputs first, then lines, each in file order. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < tco_ini_section_count(t); i++) {
@@ -1987,7 +2029,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             if (e != TCO_OK)
                 return e;
         }
-    if ((e = check_scenario_consumed(ld)) != TCO_OK)
+    if ((e = check_scenario_consumed(ld)) != TCO_OK || (e = check_shared(ld)) != TCO_OK)
         return e;
     bool any_line = false;
     for (size_t i = 0; i < m->n_items; i++)
@@ -2133,6 +2175,7 @@ static void loader_free(loader *ld)
     free(ld->refs);
     name_set_free(&ld->consumed);
     name_set_free(&ld->from_sections);
+    tco_free_list(ld->shared, ld->n_shared);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
         free(ld->originals[i]);
     free(ld->originals);

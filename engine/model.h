@@ -113,6 +113,10 @@ typedef struct tco_item {
     /** Input that fixes the workbook's shape (e.g. years = number of year columns):
      *  shown as a fixed value, not as an editable input (template key structural = yes). */
     bool structural;
+    /** A scalar input read from a section of [model] shared (site and finance: electricity price,
+     *  discount rate, VAT, staff cost) or the reporting rate fx_report: in a comparison whose options all
+     *  hold the same value, one cell on the Shared inputs sheet that every option's formulas use. */
+    bool site_wide;
     /** Line shown as a total: bold with a rule above (template key total = yes). */
     bool emphasis;
     /** Priced by vendor quotes (template quote = ITEM): the catalog item id, e.g. "D-M" or

@@ -274,15 +274,48 @@ bool wb_check(writer *w, lxw_error e, const char *what)
 }
 
 /* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
+/* Widen *@p cents and *@p sci for the @p n values @p v of money item @p money (see wb_value_format()). */
+static void format_needs(const double *v, size_t n, bool money, bool *cents, bool *sci)
+{
+    for (size_t k = 0; v && k < n; k++) {
+        *cents |= money && v[k] != floor(v[k]) && fabs(v[k]) < 1000;
+        *sci |= fabs(v[k]) >= 1e10;
+    }
+}
+
+/* Every value of @p it's cells (value, each year, month or tier), and of its Total or per-year partner. */
+static void item_format_needs(const tco_model *m, const tco_item *it, bool money, bool *cents, bool *sci, int depth)
+{
+    format_needs(&it->value, 1, money, cents, sci);
+    if (it->kind == TCO_ITEM_YEARLY)
+        format_needs(it->years, (size_t)m->n_periods, money, cents, sci);
+    else if (it->kind == TCO_ITEM_MONTHLY)
+        format_needs(it->years, (size_t)m->n_months, money, cents, sci);
+    else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE)
+        format_needs(it->tiers, (size_t)m->n_tiers, money, cents, sci);
+    if (depth == 0 && it->partner >= 0 && (size_t)it->partner < m->n_items)
+        item_format_needs(m, &m->items[it->partner], money, cents, sci, 1);
+}
+
 lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
+{
+    return wb_values_format(w, it, &v, 1, input);
+}
+
+lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input)
 {
     if (input && it->structural)
         return w->fmt_fixed[it->format];
-    if (it->format == TCO_FMT_MONEY && v != floor(v) && fabs(v) < 1000)
-        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
-    /* Beyond ten digits (FLOP counts, token counts) a grouped number would not fit: 4.20E+22. */
-    if (fabs(v) >= 1e10 && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
+    /* One format for all of an item's cells (a row of years and its Total, a column of tiers): cents
+     * when a money value below 1,000 has them, and beyond ten digits (FLOP counts, token counts), where
+     * a grouped number would not fit, 4.20E+22. */
+    bool money = it->format == TCO_FMT_MONEY, cents = false, sci = false;
+    format_needs(v, n, money, &cents, &sci);
+    item_format_needs(w->m, it, money, &cents, &sci, 0);
+    if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
+    if (cents)
+        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
     if (input)
         return w->fmt_input[it->format];
     return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
@@ -982,12 +1015,37 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: print_layout() */
 }
 
+/* Whether Inputs-style sheet being written lists input @p i: every scalar input on an option's or a
+ * scenario's Inputs sheet, the shared ones only on a comparison's Shared inputs sheet. */
+static bool lists_input(const writer *w, size_t i)
+{
+    return w->m->items[i].kind == TCO_ITEM_INPUT && (!w->shared_sheet || w->shared[i]);
+}
+
+/* An option's cell of a shared input: a reference to the Shared inputs sheet's cell, cached alike. */
+static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=%s", it->name);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(&w->ref),
+                                 it->text ? w->text : w->fmt_fixed[it->format], it->value, it->text);
+    tco_strbuf_free(&w->ref);
+}
+
 static void write_inputs(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
-    wb_write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
+    const char *sheet = w->shared_sheet ? TCO_SHARED_SHEET : "Inputs";
+    wb_write_text(w, ws, ROW_TITLE, 0, w->shared_sheet ? "Shared inputs" : "Inputs", w->title);
     wb_write_text(w, ws, ROW_NOTE, 0,
-                  m->quotes
+                  w->shared_sheet
+                      ? "The site and finance inputs that every option of the comparison uses, one cell each: "
+                        "change one here and every option follows (each option's Inputs sheet refers to it). "
+                        "Blue cells on yellow are inputs. Status: the legend below the inputs."
+                  : m->quotes
                       ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
                         "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
                         "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
@@ -1005,14 +1063,35 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
     bool any_original = false;
     for (size_t i = 0; i < m->n_items; i++)
-        any_original |= m->items[i].original != NULL;
+        any_original |= m->items[i].original != NULL && lists_input(w, i) && !(w->shared && w->shared[i] &&
+                                                                                 !w->shared_sheet);
     if (any_original)
         wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_INPUT)
+        if (!lists_input(w, i))
             continue;
+        if (w->shared && w->shared[i] && !w->shared_sheet) {
+            /* One cell per fact: the option's cell refers to the Shared inputs sheet's. */
+            wb_write_text(w, ws, row, 0, it->label, w->text);
+            wb_write_text(w, ws, row, 1, it->unit, w->text);
+            write_shared_ref(w, ws, row, 2, it);
+            tco_strbuf full = {0};
+            tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+            wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
+            tco_strbuf_free(&full);
+            tco_status st = tco_status_of_input(it);
+            wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+            tco_strbuf src = {0};
+            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
+            wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_strbuf_str(&src), w->source);
+            tco_strbuf_free(&src);
+            define_name(w, it->name, sheet, row, 2);
+            w->place[i] = (placement){-1, row, 2};
+            row++;
+            continue;
+        }
         double before;
         if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
             write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
@@ -1039,7 +1118,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
         fit_row(w, ws, row, it->source);
-        define_name(w, it->name, "Inputs", row, 2);
+        define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
     }
@@ -1064,7 +1143,22 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
     worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 26, NULL);
     worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, SOURCE_WIDTH, NULL);
-    write_tier_table(w, ws);
+    if (!w->shared_sheet)
+        write_tier_table(w, ws);
+}
+
+void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)
+{
+    w->place = calloc(w->m->n_items ? w->m->n_items : 1, sizeof *w->place);
+    if (w->place == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    w->shared_sheet = true;
+    write_inputs(w, ws);
+    w->shared_sheet = false;
+    free(w->place);
+    w->place = NULL;
 }
 
 /* Assign cells on the calculation sheets (needed before any formula is printed):

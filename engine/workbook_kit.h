@@ -13,6 +13,9 @@
 #include "strbuf.h"
 #include "workbook.h"
 
+/* A comparison's sheet of the inputs every option shares (wb_write_shared_inputs()). */
+#define TCO_SHARED_SHEET "Shared inputs"
+
 /* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
 enum {
     ROW_TITLE = 0,
@@ -77,6 +80,11 @@ typedef struct writer {
     tco_diag *diag;
     tco_error err;
     lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
+    /* A comparison: per item of m, 1 for a site or finance input that every option holds alike
+     * (tco_item.site_wide), written once on the Shared inputs sheet; the option's Inputs cell is a
+     * reference to it.  NULL outside comparisons. */
+    const unsigned char *shared;
+    bool shared_sheet; /* writing the Shared inputs sheet: those inputs only, named without a prefix */
 } writer;
 
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
@@ -88,8 +96,14 @@ void wb_col_letters(int col, char out[4]);
 /** Record libxlsxwriter error @p e about @p what in the writer; true while the writer has no error. */
 bool wb_check(writer *w, lxw_error e, const char *what);
 
-/** The number format of @p it for value @p v (@p input: an input cell's colours). */
+/** The number format of item @p it of w->m for a cell holding @p v (@p input: an input cell's colours):
+ *  one format for every cell of the item (its years, months or tiers, and its Total), chosen from all
+ *  its values and @p v. */
 lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input);
+
+/** As wb_value_format(), for a row whose cells hold the @p n values @p v (a Compare row of every
+ *  option's value of @p it). */
+lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input);
 
 /** Write text @p s at (row, col), always as text, checked against Excel's cell limit. */
 void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);
@@ -106,6 +120,11 @@ const char *wb_item_text(const tco_item *it);
 
 /** Write every sheet of w->m (Summary, Inputs, Quotes, calculation sheets, Charts, Conventions). */
 void wb_write_model(writer *w);
+
+/** Write the Shared inputs sheet @p ws of a comparison: the inputs w->shared marks, of model w->m,
+ *  laid out as on Inputs and named without a prefix (electricity_price), which every option's
+ *  reference cell uses.  Set w->shared, w->np = "" and w->sp = "" first. */
+void wb_write_shared_inputs(writer *w, lxw_worksheet *ws);
 
 /** Create @p path through a verified temporary in its folder (output.h), fill it with @p fill, close
  *  it and put it in place.  Errors as tco_workbook_write(). */

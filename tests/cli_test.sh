@@ -1035,6 +1035,19 @@ expect_err "--set other:card.price=1: 'other' is not this run's scenario (team)"
 run 0 --root "$SRC" --scenario team --set team:card.price=40000 --out "$T/cs6.xlsx" --format json
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["outputs"]["card_price"]["value"] == 40000' "$T/out" && ok || bad "team:card.price on its own scenario"
 
+# One shared block: the site and finance inputs both options hold alike are one cell on the Shared inputs
+# sheet (sheet2), which each option's Inputs cell refers to ('A Inputs', sheet4, holds =electricity_price).
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<sheet name=\"Shared inputs\"" && ok || bad "no Shared inputs sheet in a comparison"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">'Shared inputs'!" && ok || bad "electricity_price is not one shared cell"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"pue\">'Shared inputs'!" && ok || bad "a bare --set of a site input left it per option"
+member "$T/cs2.xlsx" xl/worksheets/sheet4.xml | grep -qF "<f>electricity_price</f><v>0.7</v>" && ok || bad "option A's electricity price does not refer to the shared cell"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"card_tier\">" && bad "an option's own input (the card tier) was shared" || ok
+# An input one option changes is that option's own again: no shared cell, each option an input of its own.
+run 0 --root "$SRC" --compare compare-team70b --set team-70b-dm2:facility.electricity_price=0.9 --out "$T/cs7.xlsx"
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">" && bad "an input the options hold differently is still shared" || ok
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"b_electricity_price\">'B Inputs'!" && ok || bad "option B's own electricity price is not on its Inputs sheet"
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"discount_rate\">'Shared inputs'!" && ok || bad "the inputs still alike stopped being shared"
+
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
 # opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
