@@ -445,6 +445,7 @@ static const char *xl_text(writer *w, const char *s);
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - 2 * 0.75) * 96)
 #define PRINT_MIN_SCALE 75
 #define PRINT_WIDE_SCALE 80
+#define PRINT_LO_WIDER 1.08
 
 /* Width of column @p col in pixels, as libxlsxwriter sizes it for charts (64 when not set). */
 static double col_px(const lxw_worksheet *ws, int col)
@@ -481,7 +482,10 @@ static void print_layout(writer *w, lxw_worksheet *ws)
     if (!ws->fit_page && ws->print_scale != 100) /* laid out by its writer (Charts) */
         return;
     int last = ws->vbreaks_count > 0 && ws->vbreaks[0] > 0 ? (int)ws->vbreaks[0] - 1 : (int)ws->dim_colmax;
-    int scale = fit_scale(cols_px(ws, 0, last));
+    /* A scale tco sets (manual breaks) must hold in LibreOffice too, whose columns print about 8%
+     * wider than Excel's for the same width in characters; "fit to" lets each application fit itself. */
+    double px = cols_px(ws, 0, last);
+    int scale = fit_scale(ws->vbreaks_count > 0 ? px * PRINT_LO_WIDER : px);
     /* A Quotes sheet repeats who quoted what (Vendor, Quote id, Item); the others their label columns. */
     size_t n = strlen(ws->name);
     bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
@@ -751,6 +755,18 @@ static void set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
 static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
 {
     set_row_lines(w, ws, row, text_lines(text, SOURCE_WIDTH));
+}
+
+/* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
+ * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
+ * wider than Excel's for the same width in characters). */
+#define INPUT_LABEL_WIDTH 50
+#define INPUT_SOURCE_WIDTH 60
+
+static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
+{
+    size_t a = text_lines(label, INPUT_LABEL_WIDTH), b = text_lines(source, INPUT_SOURCE_WIDTH);
+    set_row_lines(w, ws, row, a > b ? a : b);
 }
 
 /* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
@@ -1074,7 +1090,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             continue;
         if (w->shared && w->shared[i] && !w->shared_sheet) {
             /* One cell per fact: the option's cell refers to the Shared inputs sheet's. */
-            wb_write_text(w, ws, row, 0, it->label, w->text);
+            wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
             wb_write_text(w, ws, row, 1, it->unit, w->text);
             write_shared_ref(w, ws, row, 2, it);
             tco_strbuf full = {0};
@@ -1086,6 +1102,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
             wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_strbuf_str(&src), w->source);
+            fit_input_row(w, ws, row, it->label, tco_strbuf_str(&src));
             tco_strbuf_free(&src);
             define_name(w, it->name, sheet, row, 2);
             w->place[i] = (placement){-1, row, 2};
@@ -1104,7 +1121,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
                      it->name);
         else if (it->original)
             wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
-        wb_write_text(w, ws, row, 0, it->label, w->text);
+        wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
         wb_write_text(w, ws, row, 1, it->unit, w->text);
         if (m->quotes && it->quoted)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
@@ -1117,7 +1134,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         tco_status st = tco_status_of_input(it);
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
-        fit_row(w, ws, row, it->source);
+        fit_input_row(w, ws, row, it->label, it->source);
         define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
@@ -1135,14 +1152,16 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
-        fit_row(w, ws, row, tco_status_meaning(legend[k]));
+        fit_input_row(w, ws, row, NULL, tco_status_meaning(legend[k]));
     }
-    worksheet_set_column(ws, 0, 0, 62, NULL);
+    worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
     worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
     worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 26, NULL);
-    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
+    if (!any_original) /* no Before --set: a narrow gap before the tier table */
+        worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
     if (!w->shared_sheet)
         write_tier_table(w, ws);
 }
