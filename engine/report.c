@@ -238,7 +238,7 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
                 csv_row(out, m, it, "Total", m->items[it->partner].value, NULL, NULL);
             break;
         case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_periods; y++) {
+            for (int y = 0; y < tco_item_periods(m, it); y++) {
                 snprintf(period, sizeof period, "Year %d", m->first_year + y);
                 csv_row(out, m, it, period, it->years[y], NULL, NULL);
             }
@@ -308,7 +308,7 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 static void json_years(FILE *out, const tco_model *m, const tco_item *it)
 {
     fputc('[', out);
-    int len = it->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
+    int len = tco_item_periods(m, it);
     for (int y = 0; y < len; y++) {
         if (y)
             fputs(", ", out);

@@ -23,14 +23,22 @@ const char *tco_workbook_item_name(const tco_model *model, int index)
     return model->items[index].name;
 }
 
-static int total_col(const tco_model *m)
+/* Year columns of calculation sheet @p s: the schedule sheet's run past Year N (tco_sheet.schedule);
+ * -1 (the Summary's By year table) has the analysis period's. */
+static int sheet_periods(const tco_model *m, int s)
 {
-    return COL_VALUE + m->n_periods;
+    return s >= 0 && m->sheets[s].schedule ? m->n_schedule_periods : m->n_periods;
 }
 
-static int source_col(const tco_model *m, bool yearly)
+/* The Total column after @p periods year columns. */
+static int total_col(int periods)
 {
-    return yearly ? total_col(m) + 1 : COL_VALUE + 1;
+    return COL_VALUE + periods;
+}
+
+static int source_col(int periods, bool yearly)
+{
+    return yearly ? total_col(periods) + 1 : COL_VALUE + 1;
 }
 
 /* A per-month sheet: the month columns from COL_VALUE, then one subtotal column per fiscal year,
@@ -155,7 +163,9 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     for (size_t s = 0; s < m->n_sheets; s++) {
         int run_start = -1, run_end = -1;
         bool tiered = m->sheets[s].tiered;
-        int last_col = m->sheets[s].yearly ? total_col(m) : m->sheets[s].monthly ? month_total_col(m) : COL_VALUE;
+        int last_col = m->sheets[s].yearly    ? total_col(sheet_periods(m, (int)s))
+                       : m->sheets[s].monthly ? month_total_col(m)
+                                              : COL_VALUE;
         for (size_t i = 0; i <= m->n_items; i++) {
             bool member = false, cut = i == m->n_items;
             int at = -1;
@@ -206,7 +216,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
             char c[4];
-            wb_col_letters(COL_VALUE + w->m->n_periods - 1, c);
+            wb_col_letters(COL_VALUE + tco_item_periods(w->m, it) - 1, c);
             tco_strbuf_printf(&w->ref, "$%s$%d", c, p->row + 1);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
@@ -287,10 +297,8 @@ static void format_needs(const double *v, size_t n, bool money, bool *cents, boo
 static void item_format_needs(const tco_model *m, const tco_item *it, bool money, bool *cents, bool *sci, int depth)
 {
     format_needs(&it->value, 1, money, cents, sci);
-    if (it->kind == TCO_ITEM_YEARLY)
-        format_needs(it->years, (size_t)m->n_periods, money, cents, sci);
-    else if (it->kind == TCO_ITEM_MONTHLY)
-        format_needs(it->years, (size_t)m->n_months, money, cents, sci);
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
+        format_needs(it->years, (size_t)tco_item_periods(m, it), money, cents, sci);
     else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE)
         format_needs(it->tiers, (size_t)m->n_tiers, money, cents, sci);
     if (depth == 0 && it->partner >= 0 && (size_t)it->partner < m->n_items)
@@ -708,23 +716,26 @@ static void define_names(writer *w)
     *p = (pending_names){0};
 }
 
-static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, const char *first, bool source)
+/* Header row: label, unit, then Year first_year to the last of @p periods year columns and Total
+ * (@p yearly), or Value; the source column's header when @p source. */
+static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, int periods, const char *first,
+                          bool source)
 {
     const tco_model *m = w->m;
     wb_write_text(w, ws, row, COL_ITEM, first, w->header);
     wb_write_text(w, ws, row, COL_UNIT, "Unit", w->header);
     if (yearly) {
-        for (int y = 0; y < m->n_periods; y++)
+        for (int y = 0; y < periods; y++)
             wb_check(w,
                      worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), m->first_year + y,
                                             w->header_year),
                      "header");
-        wb_write_text(w, ws, row, total_col(m), "Total", w->header_right);
+        wb_write_text(w, ws, row, total_col(periods), "Total", w->header_right);
     } else {
         wb_write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
     }
     if (source)
-        wb_write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header_indent);
+        wb_write_text(w, ws, row, source_col(periods, yearly), "Source / basis", w->header_indent);
 }
 
 /* Width of the wrapped source columns, in characters. */
@@ -1200,7 +1211,7 @@ static void place_lines(writer *w)
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TOTAL) {
             w->place[i] = w->place[m->items[i].partner];
-            w->place[i].col = total_col(m);
+            w->place[i].col = total_col(tco_item_periods(m, &m->items[i]));
         }
 }
 
@@ -1344,7 +1355,8 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         write_month_sheet(w, ws, s);
         return;
     }
-    write_headers(w, ws, ROW_HEADER, sh->yearly, "Item", true);
+    int periods = sheet_periods(m, s);
+    write_headers(w, ws, ROW_HEADER, sh->yearly, periods, "Item", true);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
@@ -1355,7 +1367,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
                                  : (it->emphasis ? w->total_label : w->text));
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
-            for (int y = 0; y < m->n_periods; y++) {
+            for (int y = 0; y < periods; y++) {
                 w->current_year = y;
                 write_item_formula(w, ws, (int)i, row, COL_VALUE + y, it->years[y]);
             }
@@ -1363,20 +1375,20 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             if (it->partner >= 0) {
                 char first[4], last[4];
                 wb_col_letters(COL_VALUE, first);
-                wb_col_letters(COL_VALUE + m->n_periods - 1, last);
+                wb_col_letters(COL_VALUE + periods - 1, last);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
                 const tco_item *tot = &m->items[it->partner];
-                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                wb_write_formula(w, ws, row, total_col(periods), tco_strbuf_str(&f),
                                  wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
-                define_name(w, tot->name, sh->name, row, total_col(m));
+                define_name(w, tot->name, sh->name, row, total_col(periods));
             }
         } else {
             write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
             define_name(w, it->name, sh->name, row, COL_VALUE);
         }
-        wb_write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
+        wb_write_text(w, ws, row, source_col(periods, sh->yearly), it->source, w->source);
         /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
         if (sh->yearly)
             set_row_lines(w, ws, row, text_lines(it->source, YEARLY_SOURCE_WIDTH) > text_lines(it->label, YEARLY_LABEL_WIDTH)
@@ -1387,7 +1399,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : 62, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    int last = sh->yearly ? total_col(m) : COL_VALUE;
+    int last = sh->yearly ? total_col(periods) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
                          sh->yearly ? YEARLY_SOURCE_WIDTH : SOURCE_WIDTH, NULL);
@@ -1654,10 +1666,11 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 const placement *p = &w->place[ch->series[k]];
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+                int periods = tco_item_periods(m, &m->items[ch->series[k]]);
                 chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
-                                            (lxw_col_t)(COL_VALUE + m->n_periods - 1));
+                                            (lxw_col_t)(COL_VALUE + periods - 1));
                 chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
-                                        (lxw_col_t)(COL_VALUE + m->n_periods - 1));
+                                        (lxw_col_t)(COL_VALUE + periods - 1));
                 chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
             chart_axis_set_name(chart->y_axis, w->opts->currency);
@@ -1804,7 +1817,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                       w->opts->currency);
     wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
     tco_strbuf_free(&t);
-    write_headers(w, ws, ROW_HEADER, false, "Key figures", true);
+    write_headers(w, ws, ROW_HEADER, false, m->n_periods, "Key figures", true);
     w->current_sheet = -2;
     int row = ROW_FIRST;
     for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
@@ -1819,7 +1832,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
                                  it->value, wb_item_text(it));
         tco_strbuf_free(&f);
-        write_summary_source(w, ws, row, source_col(m, false), it);
+        write_summary_source(w, ws, row, source_col(m->n_periods, false), it);
         row++;
     }
     bool any_yearly = false;
@@ -1827,7 +1840,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         any_yearly |= m->items[m->summary[k]].kind == TCO_ITEM_YEARLY;
     if (any_yearly && w->err == TCO_OK) {
         row++;
-        write_headers(w, ws, row, true, "By year", false);
+        write_headers(w, ws, row, true, m->n_periods, "By year", false);
         row++;
         for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
             int idx = m->summary[k];
@@ -1852,7 +1865,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                 const tco_item *tot = &m->items[it->partner];
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=%s%s", w->np, tot->name);
-                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                wb_write_formula(w, ws, row, total_col(m->n_periods), tco_strbuf_str(&f),
                                  wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
             }
@@ -1875,7 +1888,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f),
                                      wb_value_format(w, it, it->value, false), it->value, wb_item_text(it));
             tco_strbuf_free(&f);
-            write_summary_source(w, ws, row, source_col(m, false), it);
+            write_summary_source(w, ws, row, source_col(m->n_periods, false), it);
         }
     }
     row = write_capex_status(w, ws, row);
@@ -1960,9 +1973,10 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m), 16, NULL);
-    if (source_col(m, false) > total_col(m))
-        worksheet_set_column(ws, (lxw_col_t)source_col(m, false), (lxw_col_t)source_col(m, false), 30, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m->n_periods), 16, NULL);
+    if (source_col(m->n_periods, false) > total_col(m->n_periods))
+        worksheet_set_column(ws, (lxw_col_t)source_col(m->n_periods, false),
+                             (lxw_col_t)source_col(m->n_periods, false), 30, NULL);
     worksheet_activate(ws);
 }
 

@@ -857,7 +857,10 @@ near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
 assert j["inputs"]["depreciation_method"]["value"] == "straight_line"
 assert j["inputs"]["salvage_rate"]["value"] == 0.05
 assert near(v("depreciable_base"), 5176597.5) and near(v("salvage_value"), 272452.5)
-assert [near(a, b) for a, b in zip(y("depreciation"), [0, 1035319.5, 1035319.5, 1035319.5])] == [True] * 4, y("depreciation")
+# The Depreciation sheet runs Year 0 to Year 5, the end of the book life, past the period's Year 3.
+assert len(y("depreciation")) == 6 and all(near(a, b) for a, b in zip(y("depreciation"), [0] + [1035319.5] * 5)), y("depreciation")
+assert near(y("book_value")[5], 272452.5) and near(o["depreciation"]["total"], 5176597.5)
+assert [round(x, 6) for x in y("depreciation_in_period")] == [0, 1035319.5, 1035319.5, 1035319.5]
 assert near(v("residual_value"), 5449050 - 3 * 1035319.5) and near(v("residual_value"), 2343091.5)
 assert near(y("book_value")[3], 2343091.5) and near(y("book_value")[0], 5449050)
 assert near(v("depreciation_after_period"), 2 * 1035319.5)
@@ -866,6 +869,22 @@ assert v("book_life_note").startswith("the book life runs past the analysis peri
 assert near(y("annual_cost_charged")[1], 1757373.396) and y("annual_cost_charged")[0] == 0
 assert near(v("tco"), 7615211.688)  # depreciation never enters the cash TCO
 PY2
+# A book life of 8 years: 5,176,597.5 / 8 = 647,074.6875 a year in Years 1-8, nine columns on the
+# Depreciation sheet; after Year 3, 5 x 647,074.6875 = 3,235,373.4375 to come; the schedule ends on
+# the salvage, 272,452.5, and the workbook recalculates to the same.
+run 0 --root "$SRC" --scenario cluster32 --set finance.book_life_years=8 --format json --out "$T/dl8.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 straight line over an 8-year book life"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+d = o["depreciation"]["by_year"]
+assert len(d) == 9 and d[0] == 0 and all(near(x, 647074.6875) for x in d[1:]), d
+assert near(o["depreciation_after_period"]["value"], 3235373.4375)
+assert near(o["book_value"]["by_year"][8], 272452.5) and o["check_depreciation"]["value"] == 1
+assert len(o["annual_cost_charged"]["by_year"]) == 4
+PY2
+member "$T/dl8.xlsx" xl/workbook.xml | grep -qF '<definedName name="depreciation_total">'"'Depreciation'"'!$L$' && ok || bad "the Depreciation sheet's Total is not after Year 8 (column L)"
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/dl8.xlsx" >"$T/rc" 2>&1; then ok; else bad "8-year book life workbook: $(tail -3 "$T/rc")"; fi
 # Sum of the years' digits: 1 + 2 + 3 + 4 + 5 = 15: 5,176,597.5 x 5/15 = 1,725,532.5, x 4/15 = 1,380,426,
 # x 3/15 = 1,035,319.5; book value C - 12/15 x base = 5,449,050 - 4,141,278 = 1,307,772; to come
 # (2 + 1)/15 x base = 1,035,319.5.
@@ -897,12 +916,17 @@ v = lambda k: o[k]["value"]
 near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
 d = o["depreciation"]["by_year"]
 assert near(d[1], 2179620) and near(d[2], 1307772) and near(d[3], 784663.2), d
-assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0]
+# The Depreciation sheet runs to the end of the 5-year book life, past Year 3: Years 4 and 5 as above.
+assert len(d) == 6 and near(d[4], 470797.92) and near(d[5], 433744.38), d
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 0, 1]
+assert near(o["book_value"]["by_year"][3], 1176994.8) and near(o["book_value"]["by_year"][5], 272452.5)
+assert len(o["depreciation_in_period"]["by_year"]) == 4 and near(o["depreciation_in_period"]["total"], 4272055.2)
 assert near(v("residual_value"), 1176994.8) and near(v("depreciation_after_period"), 904542.3)
 assert near(v("book_value_end_of_life"), 272452.5) and near(v("tco"), 7615211.688)
+assert v("check_depreciation") == 1
 PY2
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB workbook: $(tail -3 "$T/rc")"; fi
-# The same over 5 years, whole schedule on the Cash flow sheet: Years 4 and 5 = 470,797.92 and
+# The same over 5 years, the analysis period as long as the book life: Years 4 and 5 = 470,797.92 and
 # 433,744.38 (switch flag 1 in Year 5 only), the book value ends on 272,452.5, nothing after.
 run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --set scenario.years=5 --format json --out "$T/ddb5.xlsx"
 python3 - "$T/out" <<'PY2' && ok || bad "cluster32 DDB over 5 years"
