@@ -1099,53 +1099,43 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         const tco_item *it = &m->items[i];
         if (!lists_input(w, i))
             continue;
-        if (w->shared && w->shared[i] && !w->shared_sheet) {
-            /* One cell per fact: the option's cell refers to the Shared inputs sheet's. */
-            wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
-            wb_write_text(w, ws, row, 1, it->unit, w->text);
-            write_shared_ref(w, ws, row, 2, it);
-            tco_strbuf full = {0};
-            tco_strbuf_printf(&full, "%s%s", w->np, it->name);
-            wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
-            tco_strbuf_free(&full);
-            tco_status st = tco_status_of_input(it);
-            wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
-            tco_strbuf src = {0};
-            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
-            wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_strbuf_str(&src), w->source);
-            fit_input_row(w, ws, row, it->label, tco_strbuf_str(&src));
-            tco_strbuf_free(&src);
-            define_name(w, it->name, sheet, row, 2);
-            w->place[i] = (placement){-1, row, 2};
-            row++;
-            continue;
-        }
+        /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
+         * per fact; its value and what it replaced are on that sheet. */
+        bool ref = w->shared && w->shared[i] && !w->shared_sheet;
         double before;
-        if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
-            write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
-                               before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
-                               wb_value_format(w, it, before, false));
-        else if (it->original && !it->text && tco_parse_number(it->original, &before))
-            wb_check(w,
-                     worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
-                                            wb_value_format(w, it, before, false)),
-                     it->name);
-        else if (it->original)
-            wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
+        if (!ref) {
+            if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
+                write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
+                                   before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
+                                   wb_value_format(w, it, before, false));
+            else if (it->original && !it->text && tco_parse_number(it->original, &before))
+                wb_check(w,
+                         worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
+                                                wb_value_format(w, it, before, false)),
+                         it->name);
+            else if (it->original)
+                wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
+        }
         wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
         wb_write_text(w, ws, row, 1, it->unit, w->text);
-        if (m->quotes && it->quoted)
+        if (ref)
+            write_shared_ref(w, ws, row, 2, it);
+        else if (m->quotes && it->quoted)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
-        tco_strbuf full = {0};
+        tco_strbuf full = {0}, src = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
-        wb_write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
-        fit_input_row(w, ws, row, it->label, it->source);
+        if (ref)
+            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
+        const char *source = ref ? tco_strbuf_str(&src) : it->source;
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
+        fit_input_row(w, ws, row, it->label, source);
+        tco_strbuf_free(&src);
         define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
