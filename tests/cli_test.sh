@@ -1099,6 +1099,22 @@ run 0 --root "$SRC" --scenario cluster32 --set finance.fiscal_year_start_month=4
 python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["budget"]; assert b["months"][0] == "2027-07" and b["months"][-1] == "2030-06"' "$T/out" && ok || bad "budget from 2027-07: wrong months"
 member "$T/bud4.xlsx" xl/sharedStrings.xml | grep -q "<t>FY2030</t>" && ok || bad "no FY2030 subtotal for an April fiscal year"
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud4.xlsx" >"$T/rc" 2>&1; then ok; else bad "budget workbook: $(tail -3 "$T/rc")"; fi
+# Payment milestones in their months: 30% deposit in Year 0 (the Budget's Month 1, 2027-01), 60% on
+# delivery in Month 4 of Year 1 (2027-04), 10% on acceptance in Month 7 of Year 2 (2028-07):
+# 5,449,050 x 0.3 = 1,634,715, x 0.6 = 3,269,430, x 0.1 = 544,905; the budget still ties to the cash flow.
+run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --set finance.delivery_share=0.6 --set finance.acceptance_share=0.1 --set finance.delivery_year=1 --set finance.delivery_month=4 --set finance.acceptance_year=2 --set finance.acceptance_month=7 --out "$T/bud6.xlsx" --format json
+python3 - "$T/out" <<'PY2' && ok || bad "milestones in their budget months"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["budget"]
+paid = {b["months"][i]: v for i, v in enumerate(b["capex"]) if v}
+assert paid == {"2027-01": 1634715, "2027-04": 3269430, "2028-07": 544905}, paid
+assert d["cash_flow"]["capex"] == [1634715, 3269430, 544905, 0]
+assert d["outputs"]["check_budget"]["value"] == 1 and abs(b["total"] - d["tco"]) < 1e-6
+PY2
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud6.xlsx" >"$T/rc" 2>&1; then ok; else bad "milestone budget workbook: $(tail -3 "$T/rc")"; fi
+run 65 --root "$SRC" --scenario cluster32 --set finance.delivery_month=13 --out "$T/bud7.xlsx"
+expect_err "--set finance.delivery_month=13: expected a whole number >= 1 and <= 12"
 run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
 expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
 # Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Status | Name | Source.
