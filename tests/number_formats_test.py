@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""formats_test.py - one number format per line (issue 11 §9).
+"""number_formats_test.py - one number format per line (issue 11 §9).
 
 Every shipped scenario and comparison is written, and on each calculation sheet every line has one
 number format over all its cells: a per-year or per-month line across its period columns and Total
@@ -7,7 +7,7 @@ number format over all its cells: a per-year or per-month line across its period
 money row could show 950.50 in one year and 1,200 in the next, and a tier column mix 937.50 with 1,234.
 
 The sheets are told apart by the template: [model] sheets, and for each line its `sheet` and `per`.
-Usage: formats_test.py TCO_BINARY SOURCE_DIR
+Usage: number_formats_test.py TCO_BINARY SOURCE_DIR
 """
 import configparser
 import os
