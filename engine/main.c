@@ -1,7 +1,9 @@
 /*
  * main.c - the `tco` command line.
  *
- *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR] [--currency CODE]
+ *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json|csv] [--root DIR] [--currency CODE]
+ *       [--no-workbook]
+ *   tco quotes check FILE.csv... [--format table|json]
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -101,7 +103,6 @@ static const char usage_text[] =
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
     "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
-
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
