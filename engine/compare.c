@@ -151,6 +151,8 @@ static void fill_compare_sheets(writer *base, void *vctx)
     int row = ROW_FIRST;
     /* A row of values (formulas per option) and its differences to option A. */
     int tco_row = -1;
+    double tco_vals[26] = {0}; /* the TCO row's cached results, for the chart's cache */
+    bool tco_numeric[26] = {false};
     for (size_t q = 0; q < first->n_compare + (size_t)(first->n_periods > 0 ? first->n_periods : 0) && w->err == TCO_OK;
          q++) {
         bool yearly = q >= first->n_compare;
@@ -201,6 +203,11 @@ static void fill_compare_sheets(writer *base, void *vctx)
             wb_write_formula_or_text(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), row_fmt, vals[k], texts[k]);
             tco_strbuf_free(&f);
         }
+        if (row == tco_row)
+            for (int k = 0; k < ncols; k++) {
+                tco_vals[k] = vals[k];
+                tco_numeric[k] = have[k] && texts[k] == NULL;
+            }
         for (int k = 1; k < ncols && have[0]; k++) {
             if (!have[k])
                 continue;
@@ -286,9 +293,14 @@ static void fill_compare_sheets(writer *base, void *vctx)
         snprintf(title, sizeof title, "TCO by option (%s)", w->opts->currency);
         chart_title_set_name(chart, title);
         lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+        if (s == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
         chart_series_set_categories(s, "Compare", ROW_HEADER, COL_VALUE, ROW_HEADER, (lxw_col_t)(COL_VALUE + ncols - 1));
         chart_series_set_values(s, "Compare", (lxw_row_t)tco_row, COL_VALUE, (lxw_row_t)tco_row,
                                 (lxw_col_t)(COL_VALUE + ncols - 1));
+        wb_chart_cache(w, s->values, tco_vals, tco_numeric, (size_t)ncols);
         chart_series_set_name(s, "TCO over the period");
         chart_axis_set_num_format(chart->y_axis, "#,##0");
         chart_legend_set_position(chart, LXW_CHART_LEGEND_NONE);

@@ -590,6 +590,24 @@ void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char
     wb_check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
 }
 
+void wb_chart_cache(writer *w, lxw_series_range *range, const double *values, const bool *numeric, size_t n)
+{
+    if (range == NULL || range->data_cache == NULL || !STAILQ_EMPTY(range->data_cache) || n > UINT16_MAX)
+        return; /* nothing to fill, or not a range this writer made: the library's own cache stays */
+    range->ignore_cache = LXW_TRUE; /* from now the list is ours: the library neither reads nor adds */
+    for (size_t k = 0; k < n; k++) {
+        lxw_series_data_point *p = calloc(1, sizeof *p); /* freed by the library with the chart */
+        if (p == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        p->number = values[k];
+        p->no_data = numeric != NULL && !numeric[k];
+        STAILQ_INSERT_TAIL(range->data_cache, p, list_pointers);
+        range->num_data_points = (uint16_t)(k + 1);
+    }
+}
+
 /* A formula whose cached result is @p text when that is not NULL (a line that says "never" or
  * "n.a.: ..."), else the number @p value. */
 void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
@@ -1629,8 +1647,21 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             }
             int last = first + (int)ch->n_series - 1;
             lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+            if (s == NULL) {
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+                return;
+            }
             chart_series_set_categories(s, sname(w, "Charts"), (lxw_row_t)first, 0, (lxw_row_t)last, 0);
             chart_series_set_values(s, sname(w, "Charts"), (lxw_row_t)first, 1, (lxw_row_t)last, 1);
+            /* The slices' cached values, as the cells above cache them (a slice that says "n.a." has none). */
+            double slice[TCO_MAX_CHART_SERIES];
+            bool numeric[TCO_MAX_CHART_SERIES];
+            for (size_t k = 0; k < ch->n_series; k++) {
+                const tco_item *it = &m->items[ch->series[k]];
+                slice[k] = it->value;
+                numeric[k] = wb_item_text(it) == NULL;
+            }
+            wb_chart_cache(w, s->values, slice, numeric, ch->n_series);
             chart_series_set_labels(s);
             chart_series_set_labels_options(s, LXW_FALSE, LXW_FALSE, LXW_FALSE);
             chart_series_set_labels_percentage(s);
@@ -1656,11 +1687,17 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 const placement *p = &w->place[ch->series[k]];
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+                if (s == NULL) {
+                    w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+                    return;
+                }
                 int periods = tco_item_periods(m, &m->items[ch->series[k]]);
                 chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
                                             (lxw_col_t)(COL_VALUE + periods - 1));
                 chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
                                         (lxw_col_t)(COL_VALUE + periods - 1));
+                /* The year cells' cached results: the line's value in each period. */
+                wb_chart_cache(w, s->values, m->items[ch->series[k]].years, NULL, (size_t)periods);
                 chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
             chart_axis_set_name(chart->y_axis, w->opts->currency);

@@ -115,6 +115,18 @@ void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char
 void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
                               double value, const char *text);
 
+/**
+ * Give the chart series range @p range (a series' values) the results its @p n cells cache, in
+ * cell order: @p values[k], or no point where @p numeric is not NULL and @p numeric[k] is false
+ * (a cell that caches text such as "n.a.", or none).  libxlsxwriter fills a chart's cache from the
+ * cells it holds, but only from number cells: a formula cell's cached result is not read, so
+ * every point of a chart over formulas would be cached as 0 and a viewer that does not
+ * recalculate (a file preview, a chart pasted elsewhere) would show an empty chart.  The range's
+ * list (lxw_series_range.data_cache, public in xlsxwriter/chart.h) is filled here and marked
+ * ignore_cache, so the library writes it as given.  Sets w->err on allocation failure.
+ */
+void wb_chart_cache(writer *w, lxw_series_range *range, const double *values, const bool *numeric, size_t n);
+
 /** The text a scalar line or text input holds instead of a number, else NULL. */
 const char *wb_item_text(const tco_item *it);
 

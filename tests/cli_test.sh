@@ -293,7 +293,8 @@ expect_out "$T/check.csv: 3 rows, 3 errors, 1 warnings"
 
 # --format csv: exact output (RFC 4180, CRLF), checked by hand: 3 x 10 = 30; 30 x 0.5 x year = 15, 30.
 run 0 --root "$MINI" --scenario good --format csv --out "$T/csv.xlsx"
-cmp -s "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" && ok || bad "--format csv differs: $(diff "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" | head -5)"
+sed "s#$MINI/#ROOT/#g" "$T/out" >"$T/csv-rooted"
+cmp -s "$T/csv-rooted" "$SRC/tests/fixtures/expected/mini-good.csv" && ok || bad "--format csv differs: $(diff "$T/csv-rooted" "$SRC/tests/fixtures/expected/mini-good.csv" | head -5)"
 # Text that a spreadsheet would read as a formula gets an apostrophe in CSV.
 printf '[scenario]\ntitle = =cmd|calc\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n' >"$T/f.ini"
 run 0 --root "$MINI" --scenario "$T/f.ini" --format csv --out "$T/f.xlsx"
@@ -480,8 +481,8 @@ assert o["payback_months"]["value"] is None
 assert isinstance(o["tokens_per_s"]["value"], float)
 PY
 run 0 --root "$SRC" --scenario team --out "$T/team.xlsx" --format csv
-expect_out '"team","break_even_months","Months until owning beats renting","months","",,"never: renting costs less than running the cards"'
-expect_out 'scenario,name,label,unit,period,value,reason'
+expect_out '"team","output","break_even_months","",,"months","","never: renting costs less than running the cards","Months until owning beats renting",'
+expect_out 'scenario,kind,name,period,value,unit,text,note,label,source'
 # The workbook caches the text, and the cell is a formula (no pasted value).
 member "$T/team.xlsx" xl/worksheets/sheet1.xml | grep -q '<f>break_even_months</f><v>never: renting costs less than running the cards</v>' \
     && ok || bad "Summary does not cache break-even as the text never"
@@ -1014,7 +1015,7 @@ expect_out "Total cost of ownership over 3 years, costs in USD"
 expect_out "1,072,565  USD"
 expect_out "USD/GPU-hour"
 run 0 --root "$SRC" --scenario cluster32 --currency USD --format csv --out "$T/usd.xlsx"
-expect_out '"tco","Total cost of ownership over the analysis period","USD"'
+expect_out '"tco","",1072565.026478873,"USD",'
 # [finance] currency in a scenario does the same; --set values stay CNY (80,000 CNY = 11,267.61 USD).
 (cat "$SRC/scenarios/cluster32.ini"; printf '\n[finance]\ncurrency = USD\n') >"$T/c32usd.ini"
 run 0 --root "$SRC" --scenario "$T/c32usd.ini" --format json --out "$T/usd2.xlsx" --set card.price=80000
@@ -1224,6 +1225,50 @@ if 'indent="1"' not in styles:
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
 PY
+
+# ---- Issue 12 §6: --no-workbook (the summary alone; no file, no out/) ----
+# Each run in an empty folder: nothing appears in it, and the summary is the one the same run with a
+# workbook prints, less the workbook's name (table: its "Workbook:" line; JSON: "workbook" is null;
+# CSV names none, so the same bytes).
+nw_pair() { # nw_pair LABEL ARGS...: runs ARGS with a workbook in $T/nwa and with --no-workbook in $T/nwb
+    label=$1
+    shift
+    rm -rf "$T/nwa" "$T/nwb"
+    mkdir "$T/nwa" "$T/nwb"
+    (cd "$T/nwa" && "$TCO" --root "$SRC" "$@" >"$T/nwa.out" 2>"$T/nwa.err") || bad "$label: the run with a workbook failed: $(cat "$T/nwa.err")"
+    (cd "$T/nwb" && "$TCO" --root "$SRC" "$@" --no-workbook >"$T/nwb.out" 2>"$T/nwb.err") && ok || bad "$label --no-workbook failed: $(cat "$T/nwb.err")"
+    [ -z "$(ls -A "$T/nwb")" ] && ok || bad "$label --no-workbook wrote: $(ls -AR "$T/nwb")"
+    [ -n "$(ls -A "$T/nwa/out" 2>/dev/null)" ] && ok || bad "$label: the run with a workbook wrote none"
+    cmp -s "$T/nwa.err" "$T/nwb.err" && ok || bad "$label: standard error differs with --no-workbook"
+}
+nw_pair "table" --scenario cluster32
+grep -v '^Workbook: out/cluster32.xlsx$' "$T/nwa.out" | sed '$d' >"$T/nwa.cut"
+cmp -s "$T/nwa.cut" "$T/nwb.out" && ok || bad "table: --no-workbook summary differs: $(diff "$T/nwa.cut" "$T/nwb.out" | head -5)"
+grep -q 'Workbook' "$T/nwb.out" && bad "--no-workbook: the table names a workbook" || ok
+nw_pair "json" --scenario cluster32 --format json
+sed 's#"workbook": "out/cluster32.xlsx"#"workbook": null#' "$T/nwa.out" | cmp -s - "$T/nwb.out" && ok || bad "json: --no-workbook summary differs"
+grep -q '"workbook": null,' "$T/nwb.out" && ok || bad "json: --no-workbook does not say \"workbook\": null"
+nw_pair "csv" --scenario cluster32 --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "csv: --no-workbook changes the CSV"
+nw_pair "compare json" --compare compare-team70b --format json
+sed 's#"workbook": "out/compare-team70b.xlsx"#"workbook": null#' "$T/nwa.out" | cmp -s - "$T/nwb.out" && ok || bad "compare json: --no-workbook summary differs"
+nw_pair "compare csv" --compare compare-team70b --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "compare csv: --no-workbook changes the CSV"
+nw_pair "all csv" --scenario all --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "--scenario all csv: --no-workbook changes the CSV"
+nw_pair "quotes" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "--quotes csv: --no-workbook changes the CSV"
+# The workbook of an earlier run is left as it was.
+mkdir -p "$T/nwc/out"
+printf 'keep' >"$T/nwc/out/cluster32.xlsx"
+(cd "$T/nwc" && "$TCO" --root "$SRC" --scenario cluster32 --no-workbook >/dev/null 2>&1) && ok || bad "--no-workbook beside an old workbook failed"
+[ "$(cat "$T/nwc/out/cluster32.xlsx")" = keep ] && [ "$(ls -A "$T/nwc/out")" = cluster32.xlsx ] && ok || bad "--no-workbook touched out/: $(ls -A "$T/nwc/out")"
+# With --out it is a usage error, and nothing is written.
+run 64 --root "$SRC" --scenario cluster32 --no-workbook --out "$T/nw.xlsx"
+expect_err "--no-workbook writes no file, and --out $T/nw.xlsx names the workbook to write; give one of them"
+[ -e "$T/nw.xlsx" ] && bad "--no-workbook --out wrote a file" || ok
+# Bad input is still an error with its code.
+run 66 --root "$SRC" --scenario no-such --no-workbook
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
