@@ -4,6 +4,7 @@
  *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json|csv] [--root DIR] [--currency CODE]
  *       [--no-workbook]
  *   tco quotes check FILE.csv... [--format table|json]
+ *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -25,17 +26,26 @@
 
 #include "error.h"
 #include "ini.h"
+#include "init.h"
 #include "model.h"
 #include "quotes.h"
 #include "report.h"
+#include "root.h"
 #include "strbuf.h"
 #include "workbook.h"
 
 #ifndef TCO_VERSION
 #define TCO_VERSION "0.1.0"
 #endif
-#ifndef TCO_DEFAULT_ROOT
-#define TCO_DEFAULT_ROOT "."
+/* Where this binary was built and where its installed data lies (root.h; set by CMakeLists.txt). */
+#ifndef TCO_SOURCE_ROOT
+#define TCO_SOURCE_ROOT ""
+#endif
+#ifndef TCO_BUILD_BINDIR
+#define TCO_BUILD_BINDIR ""
+#endif
+#ifndef TCO_DATA_RELDIR
+#define TCO_DATA_RELDIR "../share/tco"
 #endif
 
 /* 2026-01-01T00:00:00Z: the workbook's fixed creation time unless SOURCE_DATE_EPOCH is set. */
@@ -50,6 +60,7 @@ static const char usage_text[] =
     "           [--currency CODE] [--no-workbook]\n"
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv... [--format table|json]\n"
+    "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -70,7 +81,8 @@ static const char usage_text[] =
     "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
     "                        (default: the current folder if it has them, else\n"
-    "                        $TCO_ROOT, else the folder tco was built from)\n"
+    "                        $TCO_ROOT, else the checkout when tco runs from its\n"
+    "                        build tree, else the installed PREFIX/share/tco)\n"
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
@@ -93,7 +105,16 @@ static const char usage_text[] =
     "                        comparison file in scenarios/, e.g. compare-team70b)\n"
     "  -l, --list            list the scenarios and exit\n"
     "  -h, --help            show this help and exit\n"
-    "  -V, --version         show the version and exit\n"
+    "  -V, --version         show the version and exit\n";
+/* The rest of the help (two strings: C11 compilers need only take 4,095 characters in one). */
+static const char usage_more[] =
+    "\n"
+    "Commands:\n"
+    "  quotes check FILE...  read each quote file whole and report every problem\n"
+    "  init DIR              make DIR a working folder to edit: a copy of the\n"
+    "                        scenario (--scenario, default cluster32), of the\n"
+    "                        catalog and of the template, and a README.md that\n"
+    "                        says how to run it; DIR must be new or empty\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -103,6 +124,8 @@ static const char usage_text[] =
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
     "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
+    "  tco init mybudget --scenario team        a folder of your own: cd mybudget &&\n"
+    "                                           tco --scenario team\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
@@ -136,24 +159,11 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool has_project(const char *root)
+/* The project root for this run (tco_root_find() with this build's layout). */
+static tco_error find_root(const char *given, tco_root *root, tco_diag *d)
 {
-    char a[4096], b[4096];
-    snprintf(a, sizeof a, "%s/pricing", root);
-    snprintf(b, sizeof b, "%s/templates", root);
-    return is_dir(a) && is_dir(b);
-}
-
-static const char *find_root(const char *given)
-{
-    if (given)
-        return given;
-    if (has_project("."))
-        return ".";
-    const char *env = getenv("TCO_ROOT");
-    if (env && env[0])
-        return env;
-    return TCO_DEFAULT_ROOT;
+    static const tco_root_layout layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, TCO_DATA_RELDIR};
+    return tco_root_find(&layout, given, root, d);
 }
 
 static int compare_str(const void *a, const void *b)
@@ -1173,8 +1183,61 @@ static const char *scenario_stem(const char *arg, char stem[256])
     return stem;
 }
 
+/* `tco init DIR [--scenario NAME] [--root DIR]`, @p argv[0] being "init": find the catalog and the
+ * scenario (default cluster32); init.c makes the folder. */
+static int init_command(const char *invoked, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"scenario", required_argument, NULL, 's'}, {"root", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    const char *scenario = "cluster32", *root_arg = NULL;
+    optind = 0; /* GNU getopt starts afresh; DIR may stand before or after the options */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":s:r:h", opts, NULL)) != -1) {
+        if (c == 'h')
+            return fputs(usage_text, stdout), fputs(usage_more, stdout), 0;
+        else if (c == 's')
+            scenario = optarg;
+        else if (c == 'r')
+            root_arg = optarg;
+        else if (c == ':')
+            return usage_error("init: option '%s' needs a value", argv[optind - 1]);
+        else
+            return usage_error("init: unknown option '%s'; tco init DIR [--scenario NAME] [--root DIR]",
+                               argv[optind - 1]);
+    }
+    if (optind >= argc || argv[optind][0] == '\0')
+        return usage_error("%s", "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]");
+    if (optind + 1 < argc)
+        return usage_error("init: unexpected argument '%s' (one folder only)", argv[optind + 1]);
+    tco_root root;
+    tco_diag d = {0};
+    if (find_root(root_arg, &root, &d) != TCO_OK)
+        return fail(&d);
+    if (is_comparison(root.path, scenario))
+        return usage_error("init --scenario %s: is a comparison; tco init copies one scenario: give one of the "
+                           "scenarios it compares (tco --list)", scenario);
+    char *spath = scenario_path(root.path, scenario, "--scenario", NULL, &d);
+    if (spath == NULL)
+        return fail(&d);
+    char stem[256];
+    if (!scenario_name_ok(scenario_stem(scenario, stem))) {
+        free(spath);
+        return usage_error("init --scenario %s: the file's name '%s' cannot be a scenario name (at most 200 letters, "
+                           "digits, '-', '_'); rename the file", scenario, stem);
+    }
+    tco_init_request req = {.root = root.path, .root_installed = root.kind == TCO_ROOT_INSTALLED,
+                            .scenario_path = spath, .name = stem, .dir = argv[optind], .command = invoked};
+    tco_error e = tco_init_folder(&req, stdout, &d);
+    free(spath);
+    return e == TCO_OK ? 0 : fail(&d);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "init") == 0)
+        return init_command(argv[0], argc - 1, argv + 1);
     static const struct option longopts[] = {
         {"scenario", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
@@ -1240,25 +1303,28 @@ int main(int argc, char **argv)
         case 'f': format = optarg; break;
         case 'r': root_arg = optarg; break;
         case 'l': list = true; break;
-        case 'h': fputs(usage_text, stdout); return 0;
+        case 'h': fputs(usage_text, stdout), fputs(usage_more, stdout); return 0;
         case 'V': printf("tco %s\n", TCO_VERSION); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    tco_root found;
+    tco_diag rd = {0};
     if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
-        const char *qroot = find_root(root_arg);
-        return quotes_check(qroot, format, argc - optind - 2, argv + optind + 2);
+        if (find_root(root_arg, &found, &rd) != TCO_OK)
+            return fail(&rd);
+        return quotes_check(found.path, format, argc - optind - 2, argv + optind + 2);
     }
+    if (optind < argc && strcmp(argv[optind], "init") == 0)
+        return usage_error("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
         return usage_error("--format: expected table, json or csv, found '%s'", format);
-    const char *root = find_root(root_arg);
-    if (root_arg && !has_project(root_arg)) {
-        fprintf(stderr, "tco: --root %s: expected a folder holding pricing/ and templates/\n", root_arg);
-        return 66;
-    }
+    if (find_root(root_arg, &found, &rd) != TCO_OK)
+        return fail(&rd);
+    const char *root = found.path;
     if (list)
         return list_scenarios(root);
     if (scenario == NULL && compare == NULL)

@@ -1270,5 +1270,133 @@ expect_err "--no-workbook writes no file, and --out $T/nw.xlsx names the workboo
 # Bad input is still an error with its code.
 run 66 --root "$SRC" --scenario no-such --no-workbook
 
+# ---- issue 12: where tco finds its data, and tco init (engine/root.c, engine/init.c) ----
+# json_tco FILE: the "tco" figure of a --format json summary.
+json_tco() { python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["tco"]))' "$1" 2>/dev/null; }
+"$TCO" --root "$SRC" --scenario cluster32 --format json --out "$T/i12-ref.xlsx" >"$T/i12-ref.json" 2>/dev/null
+REF_TCO=$(json_tco "$T/i12-ref.json")
+[ "$REF_TCO" = 7615211.688 ] && ok || bad "checkout cluster32 tco: '$REF_TCO'"
+
+# From a folder without data, the binary in its build tree uses the checkout it was built from,
+# and writes out/ in the current folder.
+mkdir "$T/i12-plain"
+(cd "$T/i12-plain" && env -u TCO_ROOT "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list from a plain folder: $(cat "$T/err")"
+expect_out "cluster32        Training cluster: 32x D-M"
+(cd "$T/i12-plain" && env -u TCO_ROOT "$TCO" --scenario cluster32 >"$T/out" 2>"$T/err") && ok || bad "run from a plain folder: $(cat "$T/err")"
+expect_out "Workbook: out/cluster32.xlsx"
+[ -s "$T/i12-plain/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx in the current folder"
+# TCO_ROOT comes before the build tree, and must hold the data.
+(cd "$T/i12-plain" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "TCO_ROOT=mini --list: $(cat "$T/err")"
+expect_out "good "
+if grep -q cluster32 "$T/out"; then bad "TCO_ROOT ignored: $(cat "$T/out")"; else ok; fi
+(cd "$T/i12-plain" && TCO_ROOT="$T/i12-plain" "$TCO" --list >"$T/out" 2>"$T/err")
+[ $? -eq 66 ] && ok || bad "TCO_ROOT without data: expected exit 66"
+expect_err "TCO_ROOT=$T/i12-plain: expected a folder holding pricing/ and templates/ (or unset it)"
+# --root too must hold the data (also for quotes check, which read the checkout before).
+run 66 --root "$T/i12-plain" quotes check "$SRC/pricing/example-quotes.csv"
+expect_err "--root $T/i12-plain: expected a folder holding pricing/ and templates/"
+
+# tco init DIR: the default scenario cluster32, copies of the catalog and template, a README.
+run 0 init "$T/i12-w"
+expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (7 files), templates/ (1 file), README.md"
+expect_out "Run it: cd $T/i12-w && $TCO --scenario cluster32"
+for f in pricing/cards.ini pricing/site.ini pricing/hosts.ini pricing/fx.ini pricing/example-quotes.csv templates/tco.ini; do
+    cmp -s "$SRC/$f" "$T/i12-w/$f" && ok || bad "init: $f is not a copy of the catalog's"
+done
+cmp -s "$SRC/scenarios/cluster32.ini" "$T/i12-w/scenarios/cluster32.ini" && ok || bad "init: no copy of cluster32.ini"
+[ "$(cd "$T/i12-w" && ls -A | tr '\n' ' ')" = "README.md pricing scenarios templates " ] && ok ||
+    bad "init made: $(ls -A "$T/i12-w")"
+[ "$(ls "$T/i12-w/scenarios")" = cluster32.ini ] && ok || bad "init scenarios/: $(ls "$T/i12-w/scenarios")"
+# The README's run line, verbatim, in the folder: the checkout's figures, the workbook in out/ there.
+line=$(sed -n 5p "$T/i12-w/README.md")
+[ "$line" = "    $TCO --scenario cluster32" ] && ok || bad "README line 5: '$line'"
+(cd "$T/i12-w" && sh -c "$line" >"$T/out" 2>"$T/err") && ok || bad "README command failed: $(cat "$T/err")"
+expect_out "Total cost of ownership over the analysis period           7,615,212  CNY"
+expect_out "Workbook: out/cluster32.xlsx"
+[ -s "$T/i12-w/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx in the init folder"
+# The folder is found as the current folder before TCO_ROOT: it lists its one scenario.
+(cd "$T/i12-w" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list in the init folder"
+[ "$(cut -d' ' -f1 "$T/out")" = cluster32 ] && ok || bad "--list in the init folder: $(cat "$T/out")"
+# --root DIR from elsewhere gives the same TCO as the shipped scenario.
+(cd "$T/i12-plain" && "$TCO" --root "$T/i12-w" --scenario cluster32 --format json --out "$T/i12-w.xlsx" >"$T/i12-w.json" 2>"$T/err") &&
+    ok || bad "--root init folder: $(cat "$T/err")"
+[ "$(json_tco "$T/i12-w.json")" = "$REF_TCO" ] && ok || bad "init folder tco $(json_tco "$T/i12-w.json") != $REF_TCO"
+# The copies are the user's: an edited electricity price in pricing/site.ini gives what --set gives
+# on the checkout, and the checkout's catalog is as it was.
+sed 's/^electricity_price = 0.7$/electricity_price = 0.85/' "$T/i12-w/pricing/site.ini" >"$T/site.ini" &&
+    cat "$T/site.ini" >"$T/i12-w/pricing/site.ini"
+"$TCO" --root "$T/i12-w" --scenario cluster32 --format json --out "$T/i12-e.xlsx" >"$T/i12-e.json" 2>/dev/null
+"$TCO" --root "$SRC" --scenario cluster32 --set facility.electricity_price=0.85 --format json --out "$T/i12-s.xlsx" >"$T/i12-s.json" 2>/dev/null
+e_tco=$(json_tco "$T/i12-e.json")
+[ -n "$e_tco" ] && [ "$e_tco" = "$(json_tco "$T/i12-s.json")" ] && [ "$e_tco" != "$REF_TCO" ] && ok ||
+    bad "edited site.ini: tco $e_tco, --set gives $(json_tco "$T/i12-s.json")"
+grep -q '^electricity_price = 0.7$' "$SRC/pricing/site.ini" && ok || bad "the checkout's site.ini changed"
+
+# --scenario NAME (before or after DIR), a path, and an existing empty folder.
+mkdir "$T/i12-empty"
+run 0 init --scenario team "$T/i12-empty"
+[ -f "$T/i12-empty/scenarios/team.ini" ] && [ -f "$T/i12-empty/README.md" ] && ok || bad "init into an empty folder"
+run 0 init "$T/i12-p" --scenario "$SRC/scenarios/solo.ini"
+cmp -s "$SRC/scenarios/solo.ini" "$T/i12-p/scenarios/solo.ini" && ok || bad "init --scenario PATH"
+expect_out "Run it: cd $T/i12-p && $TCO --scenario solo"
+# A name with a space and a quote is quoted for the shell in the run line.
+run 0 init "$T/i12 it's"
+expect_out "Run it: cd '$T/i12 it'\''s' && $TCO --scenario cluster32"
+
+# Refusals: each exits with its code, says why, and leaves things as they were.
+mkdir "$T/i12-full" && echo keep >"$T/i12-full/notes.txt"
+run 73 init "$T/i12-full"
+expect_err "$T/i12-full: exists and is not empty; tco init replaces nothing: give a new or empty folder"
+[ "$(ls -A "$T/i12-full")" = notes.txt ] && [ "$(cat "$T/i12-full/notes.txt")" = keep ] && ok || bad "init touched a full folder"
+mkdir "$T/i12-target" && ln -s "$T/i12-target" "$T/i12-link"
+run 73 init "$T/i12-link"
+expect_err "$T/i12-link: is a symbolic link; tco init follows none: give a new folder"
+[ -z "$(ls -A "$T/i12-target")" ] && ok || bad "init wrote through a link: $(ls -A "$T/i12-target")"
+ln -s "$T/i12-nowhere" "$T/i12-dangling"
+run 73 init "$T/i12-dangling"
+[ ! -e "$T/i12-nowhere" ] && ok || bad "init created a dangling link's target"
+: >"$T/i12-file"
+run 73 init "$T/i12-file"
+expect_err "$T/i12-file: exists and is not a folder"
+run 73 init "$T/i12-none/sub"
+expect_err "$T/i12-none/sub: cannot create the folder: its parent $T/i12-none: No such file or directory"
+[ ! -e "$T/i12-none" ] && ok || bad "init made the parent"
+# Never inside the catalog copied from (a copy of the mini root, fingerprinted).
+cp -R "$MINI" "$T/i12-root"
+fp() { (cd "$T/i12-root" && find . -type f -exec cksum {} + | sort); }
+fp >"$T/i12-fp-before"
+run 73 init --root "$T/i12-root" "$T/i12-root/pricing/mine" --scenario good
+expect_err "$T/i12-root/pricing/mine: lies in the catalog folder $T/i12-root/pricing, which tco init never writes"
+run 0 init "$T/i12-m" --root "$T/i12-root" --scenario good
+"$TCO" --root "$T/i12-m" --scenario good --format json --out "$T/i12-m.xlsx" >"$T/i12-m.json" 2>/dev/null
+"$TCO" --root "$MINI" --scenario good --format json --out "$T/i12-mr.xlsx" >"$T/i12-mr.json" 2>/dev/null
+[ -n "$(json_tco "$T/i12-m.json")" ] && [ "$(json_tco "$T/i12-m.json")" = "$(json_tco "$T/i12-mr.json")" ] && ok ||
+    bad "init from the mini root: tco $(json_tco "$T/i12-m.json") against $(json_tco "$T/i12-mr.json")"
+fp >"$T/i12-fp-after"
+cmp -s "$T/i12-fp-before" "$T/i12-fp-after" && ok || bad "init changed the catalog it copied from"
+# A comparison, an unknown scenario, and usage errors.
+run 64 init "$T/i12-c" --scenario compare-team70b
+expect_err "init --scenario compare-team70b: is a comparison; tco init copies one scenario"
+run 66 init "$T/i12-c" --scenario nosuch
+expect_err "no such scenario 'nosuch'; available: cluster16"
+run 64 init
+expect_err "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]"
+run 64 init "$T/i12-c" "$T/i12-d"
+expect_err "init: unexpected argument '$T/i12-d' (one folder only)"
+run 64 init "$T/i12-c" --out x.xlsx
+expect_err "init: unknown option '--out'"
+run 64 --scenario team init "$T/i12-c"
+expect_err "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]"
+[ ! -e "$T/i12-c" ] && [ ! -e "$T/i12-d" ] && ok || bad "a refused init left a folder"
+# A failure after the copying began removes everything made, and keeps an empty folder empty.
+mkfifo "$T/i12-fifo.ini"
+run 66 init "$T/i12-f" --scenario "$T/i12-fifo.ini"
+expect_err "$T/i12-fifo.ini: not a regular file"
+[ ! -e "$T/i12-f" ] && ok || bad "a failed init left $(ls -AR "$T/i12-f")"
+mkdir "$T/i12-e2"
+run 65 init "$T/i12-e2" --root "$MINI" --scenario "$SRC/tests/fixtures/bad/scenarios/key_typo.ini"
+expect_err "$T/i12-e2: the copied scenario does not load, so nothing is kept: $T/i12-e2/scenarios/key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
+[ -d "$T/i12-e2" ] && [ -z "$(ls -A "$T/i12-e2")" ] && ok || bad "a failed init did not empty $T/i12-e2: $(ls -AR "$T/i12-e2")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
