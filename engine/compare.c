@@ -15,6 +15,49 @@ typedef struct compare_ctx {
 
 static void fill_compare_sheets(writer *base, void *vctx);
 
+/* Whether option inputs @p a and @p b hold the same site or finance value, so that one shared cell can
+ * stand for both: the same kind of scalar input, marked site-wide, priced by no quote, with the same
+ * text or number (in the files' currency too) and the same --set. */
+static bool same_shared_input(const tco_item *a, const tco_item *b)
+{
+    if (a->kind != TCO_ITEM_INPUT || b->kind != TCO_ITEM_INPUT || !a->site_wide || !b->site_wide || a->quoted ||
+        b->quoted || a->structural || b->structural || (a->text == NULL) != (b->text == NULL) ||
+        (a->original == NULL) != (b->original == NULL) || a->in_report != b->in_report)
+        return false;
+    if (a->text ? strcmp(a->text, b->text) != 0 : a->value != b->value)
+        return false;
+    if (a->original && strcmp(a->original, b->original) != 0)
+        return false;
+    return !a->in_report || a->base_value == b->base_value;
+}
+
+/* Mark, in @p shared[k] (one flag per item of option k), the inputs every option holds alike
+ * (same_shared_input()).  A money input shown over fx_report is shared only with fx_report itself,
+ * since its shared cell divides by it.  False when out of memory. */
+static bool mark_shared(tco_model *const *models, size_t n, unsigned char **shared)
+{
+    for (size_t k = 0; k < n; k++)
+        if ((shared[k] = calloc(models[k]->n_items ? models[k]->n_items : 1, 1)) == NULL)
+            return false;
+    const tco_model *first = models[0];
+    int rate = tco_model_find(first, TCO_FX_REPORT);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < first->n_items; i++) {
+            const tco_item *it = &first->items[i];
+            /* fx_report first, then the money inputs that divide by it */
+            if ((pass == 0) != ((int)i == rate) || (it->in_report && (rate < 0 || !shared[0][rate])))
+                continue;
+            bool all = true;
+            for (size_t k = 1; k < n && all; k++) {
+                int j = tco_model_find(models[k], it->name);
+                all = j >= 0 && same_shared_input(it, &models[k]->items[j]);
+            }
+            for (size_t k = 0; k < n && all; k++)
+                shared[k][tco_model_find(models[k], it->name)] = 1;
+        }
+    return true;
+}
+
 static void fill_compare(writer *base, void *vctx)
 {
     fill_compare_sheets(base, vctx);
@@ -31,6 +74,32 @@ static void fill_compare_sheets(writer *base, void *vctx)
     base->footer = NULL;
     if (ws == NULL)
         return;
+    /* The site and finance inputs the options hold alike: one cell each on the Shared inputs sheet. */
+    unsigned char *shared[26] = {NULL};
+    bool any_shared = false;
+    if (!mark_shared(c->models, c->n, shared)) {
+        base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
+    } else {
+        for (size_t i = 0; i < first->n_items; i++)
+            any_shared |= shared[0][i] != 0;
+    }
+    if (any_shared && base->err == TCO_OK) {
+        base->footer = c->title;
+        lxw_worksheet *sw = wb_add_sheet(base, TCO_SHARED_SHEET, 0xFFC000, true);
+        base->footer = NULL;
+        if (sw != NULL) {
+            writer w = *base;
+            w.np = "";
+            w.sp = "";
+            w.shared = shared[0];
+            w.ref = (tco_strbuf){0};
+            w.text_buf = (tco_strbuf){0};
+            wb_write_shared_inputs(&w, sw);
+            tco_strbuf_free(&w.ref);
+            tco_strbuf_free(&w.text_buf);
+            base->err = w.err;
+        }
+    }
     /* Each option's own sheets, prefixed. */
     int opex_sheet[26], opex_row[26];
     char sp[26][4], np[26][4];
@@ -43,11 +112,14 @@ static void fill_compare_sheets(writer *base, void *vctx)
         w.np = np[k];
         w.ref = (tco_strbuf){0};
         w.text_buf = (tco_strbuf){0};
+        w.shared = any_shared ? shared[k] : NULL;
         wb_write_model(&w);
         base->err = w.err;
         opex_sheet[k] = w.opex_sheet;
         opex_row[k] = w.opex_row;
     }
+    for (size_t k = 0; k < c->n; k++)
+        free(shared[k]);
     if (base->err != TCO_OK)
         return;
     writer *w = base;
@@ -58,7 +130,8 @@ static void fill_compare_sheets(writer *base, void *vctx)
     wb_write_text(w, ws, ROW_TITLE, 0, c->title, w->title);
     wb_write_text(w, ws, ROW_NOTE, 0,
                   "Each option's own sheets follow, prefixed A, B, ...; every figure here is a formula over their "
-                  "names (a_tco is option A's TCO). Differences are to option A.",
+                  "names (a_tco is option A's TCO). Differences are to option A. The site and finance inputs the "
+                  "options share are one cell each on the Shared inputs sheet.",
                   w->note);
     wb_write_text(w, ws, ROW_HEADER, COL_ITEM, "Metric", w->header);
     wb_write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
@@ -78,6 +151,8 @@ static void fill_compare_sheets(writer *base, void *vctx)
     int row = ROW_FIRST;
     /* A row of values (formulas per option) and its differences to option A. */
     int tco_row = -1;
+    double tco_vals[26] = {0}; /* the TCO row's cached results, for the chart's cache */
+    bool tco_numeric[26] = {false};
     for (size_t q = 0; q < first->n_compare + (size_t)(first->n_periods > 0 ? first->n_periods : 0) && w->err == TCO_OK;
          q++) {
         bool yearly = q >= first->n_compare;
@@ -94,9 +169,17 @@ static void fill_compare_sheets(writer *base, void *vctx)
         if (!yearly && first->role_tco >= 0 && first->compare[q] == first->role_tco)
             tco_row = row;
         wb_write_text(w, ws, row, COL_UNIT, it0->unit, w->text);
-        double vals[26] = {0};
+        double vals[26] = {0}, shown[26];
         bool have[26] = {false};
         const char *texts[26] = {NULL}; /* an option's "never" or "n.a.: ...": no difference is a number */
+        /* One format for the row: from every option's value. */
+        size_t n_shown = 0;
+        for (int k = 0; k < ncols && !yearly; k++) {
+            int idx = tco_model_find(c->models[k], it0->name);
+            if (idx >= 0)
+                shown[n_shown++] = c->models[k]->items[idx].value;
+        }
+        lxw_format *row_fmt = yearly ? w->fmt[it0->format] : wb_values_format(w, it0, shown, n_shown, false);
         for (int k = 0; k < ncols; k++) {
             const tco_model *mk = c->models[k];
             tco_strbuf f = {0};
@@ -117,12 +200,14 @@ static void fill_compare_sheets(writer *base, void *vctx)
                 texts[k] = wb_item_text(&mk->items[idx]);
             }
             have[k] = true;
-            lxw_format *fmt = wb_value_format(w, it0, vals[k], false);
-            if (yearly)
-                fmt = w->fmt[it0->format];
-            wb_write_formula_or_text(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), fmt, vals[k], texts[k]);
+            wb_write_formula_or_text(w, ws, row, COL_VALUE + k, tco_strbuf_str(&f), row_fmt, vals[k], texts[k]);
             tco_strbuf_free(&f);
         }
+        if (row == tco_row)
+            for (int k = 0; k < ncols; k++) {
+                tco_vals[k] = vals[k];
+                tco_numeric[k] = have[k] && texts[k] == NULL;
+            }
         for (int k = 1; k < ncols && have[0]; k++) {
             if (!have[k])
                 continue;
@@ -208,9 +293,14 @@ static void fill_compare_sheets(writer *base, void *vctx)
         snprintf(title, sizeof title, "TCO by option (%s)", w->opts->currency);
         chart_title_set_name(chart, title);
         lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+        if (s == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
         chart_series_set_categories(s, "Compare", ROW_HEADER, COL_VALUE, ROW_HEADER, (lxw_col_t)(COL_VALUE + ncols - 1));
         chart_series_set_values(s, "Compare", (lxw_row_t)tco_row, COL_VALUE, (lxw_row_t)tco_row,
                                 (lxw_col_t)(COL_VALUE + ncols - 1));
+        wb_chart_cache(w, s->values, tco_vals, tco_numeric, (size_t)ncols);
         chart_series_set_name(s, "TCO over the period");
         chart_axis_set_num_format(chart->y_axis, "#,##0");
         chart_legend_set_position(chart, LXW_CHART_LEGEND_NONE);

@@ -86,7 +86,7 @@ static tco_error lookup_vector(void *vctx, const tco_node *n, const double **val
     *count = 0;
     if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
         *values = it->years;
-        *count = (size_t)(it->kind == TCO_ITEM_YEARLY ? ec->m->n_periods : ec->m->n_months);
+        *count = (size_t)tco_item_periods(ec->m, it);
     } else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL)) {
         *values = it->tiers;
         *count = (size_t)ec->m->n_tiers;
@@ -207,7 +207,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             e = eval_item(m, it, -1, -1, -1, &it->value, &it->text, diag);
             break;
         case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_periods && e == TCO_OK; y++)
+            for (int y = 0; y < tco_item_periods(m, it) && e == TCO_OK; y++)
                 e = eval_item(m, it, y, -1, -1, &it->years[y], NULL, diag);
             break;
         case TCO_ITEM_MONTHLY:
@@ -222,7 +222,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
             /* Summed in year (month) order, as SUM over the year (month) cells does. */
             const tco_item *src = &m->items[it->partner];
             double sum = 0;
-            int len = src->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
+            int len = tco_item_periods(m, src);
             for (int y = 0; y < len; y++)
                 sum += src->years[y];
             it->value = sum;

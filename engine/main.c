@@ -1,7 +1,10 @@
 /*
  * main.c - the `tco` command line.
  *
- *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json] [--root DIR] [--currency CODE]
+ *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json|csv] [--root DIR] [--currency CODE]
+ *       [--no-workbook]
+ *   tco quotes check FILE.csv... [--format table|json]
+ *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -23,17 +26,26 @@
 
 #include "error.h"
 #include "ini.h"
+#include "init.h"
 #include "model.h"
 #include "quotes.h"
 #include "report.h"
+#include "root.h"
 #include "strbuf.h"
 #include "workbook.h"
 
 #ifndef TCO_VERSION
 #define TCO_VERSION "0.1.0"
 #endif
-#ifndef TCO_DEFAULT_ROOT
-#define TCO_DEFAULT_ROOT "."
+/* Where this binary was built and where its installed data lies (root.h; set by CMakeLists.txt). */
+#ifndef TCO_SOURCE_ROOT
+#define TCO_SOURCE_ROOT ""
+#endif
+#ifndef TCO_BUILD_BINDIR
+#define TCO_BUILD_BINDIR ""
+#endif
+#ifndef TCO_DATA_RELDIR
+#define TCO_DATA_RELDIR "../share/tco"
 #endif
 
 /* 2026-01-01T00:00:00Z: the workbook's fixed creation time unless SOURCE_DATE_EPOCH is set. */
@@ -45,9 +57,10 @@
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
-    "           [--currency CODE]\n"
+    "           [--currency CODE] [--no-workbook]\n"
     "       tco --compare A,B[,...] [options as above]\n"
-    "       tco quotes check FILE.csv...\n"
+    "       tco quotes check FILE.csv... [--format table|json]\n"
+    "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -68,7 +81,8 @@ static const char usage_text[] =
     "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
     "                        (default: the current folder if it has them, else\n"
-    "                        $TCO_ROOT, else the folder tco was built from)\n"
+    "                        $TCO_ROOT, else the checkout when tco runs from its\n"
+    "                        build tree, else the installed PREFIX/share/tco)\n"
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
@@ -85,12 +99,22 @@ static const char usage_text[] =
     "                        default workbook out/NAME-usd.xlsx\n"
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
+    "      --no-workbook     the summary alone: write no file (not with --out)\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
     "                        sheets and a Compare sheet (A,B,... or the name of a\n"
     "                        comparison file in scenarios/, e.g. compare-team70b)\n"
     "  -l, --list            list the scenarios and exit\n"
     "  -h, --help            show this help and exit\n"
-    "  -V, --version         show the version and exit\n"
+    "  -V, --version         show the version and exit\n";
+/* The rest of the help (two strings: C11 compilers need only take 4,095 characters in one). */
+static const char usage_more[] =
+    "\n"
+    "Commands:\n"
+    "  quotes check FILE...  read each quote file whole and report every problem\n"
+    "  init DIR              make DIR a working folder to edit: a copy of the\n"
+    "                        scenario (--scenario, default cluster32), of the\n"
+    "                        catalog and of the template, and a README.md that\n"
+    "                        says how to run it; DIR must be new or empty\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -100,6 +124,8 @@ static const char usage_text[] =
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
     "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
+    "  tco init mybudget --scenario team        a folder of your own: cd mybudget &&\n"
+    "                                           tco --scenario team\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
     "\n"
     "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
@@ -133,24 +159,11 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool has_project(const char *root)
+/* The project root for this run (tco_root_find() with this build's layout). */
+static tco_error find_root(const char *given, tco_root *root, tco_diag *d)
 {
-    char a[4096], b[4096];
-    snprintf(a, sizeof a, "%s/pricing", root);
-    snprintf(b, sizeof b, "%s/templates", root);
-    return is_dir(a) && is_dir(b);
-}
-
-static const char *find_root(const char *given)
-{
-    if (given)
-        return given;
-    if (has_project("."))
-        return ".";
-    const char *env = getenv("TCO_ROOT");
-    if (env && env[0])
-        return env;
-    return TCO_DEFAULT_ROOT;
+    static const tco_root_layout layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, TCO_DATA_RELDIR};
+    return tco_root_find(&layout, given, root, d);
 }
 
 static int compare_str(const void *a, const void *b)
@@ -368,6 +381,8 @@ typedef struct quote_opts {
     size_t n_fx_sets;
     /* --currency CODE (upper case), or NULL: the scenario's [finance] currency, else CNY */
     const char *currency;
+    /* --no-workbook: the summary alone; no file (nor out/) is written */
+    bool no_workbook;
     /* The INI files every scenario of the run shares (catalog, templates, pricing/fx.ini), read once */
     tco_ini_cache *shared;
 } quote_opts;
@@ -697,8 +712,10 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
     char *default_out = NULL;
     int rc = 0;
-    if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix), wo->force,
-                    &d) != TCO_OK)
+    if (quotes->no_workbook)
+        out = NULL; /* the summary names no workbook */
+    else if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix),
+                         wo->force, &d) != TCO_OK)
         rc = fail(&d);
     else if (tco_workbook_write(m, out, &o, &d) != TCO_OK)
         rc = fail(&d);
@@ -903,10 +920,12 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             rc = fail(&d);
         }
     char *default_out = NULL;
-    if (rc == 0 && prepare_out(&out, &default_out, stem, run_suffix(quotes, code, files_code, suffix), wo->force, &d) !=
-                       TCO_OK)
+    if (quotes->no_workbook)
+        out = NULL; /* the summary names no workbook */
+    else if (rc == 0 && prepare_out(&out, &default_out, stem, run_suffix(quotes, code, files_code, suffix), wo->force,
+                                    &d) != TCO_OK)
         rc = fail(&d);
-    if (rc == 0) {
+    if (rc == 0 && out != NULL) {
         tco_model *models[26];
         for (int i = 0; i < n; i++)
             models[i] = opts[i].m;
@@ -964,11 +983,17 @@ static bool is_comparison(const char *root, const char *name)
     return yes;
 }
 
-/* Problems of `tco quotes check`: every one is printed, reading goes on. */
+/* The file `tco quotes check` is reading, and its report. */
+typedef struct check_ctx {
+    tco_report_check *report;
+    const char *path;
+} check_ctx;
+
+/* Problems of `tco quotes check`: every one is reported, reading goes on. */
 static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
 {
-    (void)ctx;
-    fprintf(stderr, "%s%s\n", warning ? "warning: " : "", problem->message);
+    check_ctx *c = ctx;
+    tco_report_check_problem(c->report, c->path, problem->message, warning);
     return true;
 }
 
@@ -988,6 +1013,7 @@ typedef struct known_items {
     char *guessed[TCO_SUGGEST_MAX];
     size_t n_guessed;
     size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
+    check_ctx *check;   /* where an unknown item is reported */
 } known_items;
 
 /* The catalog item nearest @p item within 2 edits (the first of the nearest), or SIZE_MAX. */
@@ -1022,28 +1048,66 @@ static bool check_item(void *vctx, const tco_quote *q)
     }
     const char *best = near == SIZE_MAX ? NULL : k->items[near];
     k->unknown++;
+    tco_diag d = {0};
     if (strcasecmp(q->item, "tier") == 0)
-        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s': 'tier' is the template's word for the rows of "
-                "the card catalog; name the card tier itself, such as W-B\n", q->file, q->line, q->item_column, q->item);
+        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s': 'tier' is the template's word "
+                     "for the rows of the card catalog; name the card tier itself, such as W-B", q->file, q->line,
+                     q->item_column, q->item);
     else if (best)
-        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s' (did you mean '%s'?)\n", q->file, q->line,
-                q->item_column, q->item, best);
+        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s' (did you mean '%s'?)", q->file,
+                     q->line, q->item_column, q->item, best);
     else
-        fprintf(stderr, "%s:%ld: column %d (item): unknown item '%s'; expected a card tier, a host or one of the "
-                "template's quote ids\n", q->file, q->line, q->item_column, q->item);
+        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s'; expected a card tier, a host or "
+                     "one of the template's quote ids", q->file, q->line, q->item_column, q->item);
+    tco_report_check_problem(k->check->report, k->check->path, d.message, false);
     return false;
 }
 
-/* `tco quotes check FILE...`: read every file fully, report every problem; exit 65 if any. */
-static int quotes_check(const char *root, int argc, char **argv)
+/* `tco quotes check FILE... [--format table|json]`: read every file fully, report every problem
+ * (tco_report_check: text, or one JSON document); exit 65 if any, 66 if a file cannot be read. */
+static int quotes_check(const char *root, const char *format, int argc, char **argv)
 {
-    if (argc == 0)
+    /* Options may follow the subcommand: --format FMT, --format=FMT, -f FMT; "--" ends them. */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n_files = 0;
+    if (files == NULL) {
+        fprintf(stderr, "tco: out of memory\n");
+        return 71;
+    }
+    for (int i = 0, options = 1; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0)
+            options = 0;
+        else if (options && (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0)) {
+            if (i + 1 == argc) {
+                free(files);
+                return usage_error("option '%s' needs a value", argv[i]);
+            }
+            format = argv[++i];
+        } else if (options && strncmp(argv[i], "--format=", 9) == 0)
+            format = argv[i] + 9;
+        else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
+            free(files);
+            return usage_error("quotes check: unknown option '%s' (it takes --format table|json and files)", argv[i]);
+        } else
+            files[n_files++] = argv[i];
+    }
+    argc = n_files;
+    argv = files;
+    bool json = strcmp(format, "json") == 0;
+    if (!json && strcmp(format, "table") != 0) {
+        free(files);
+        return usage_error("quotes check --format: expected table or json, found '%s'", format);
+    }
+    if (argc == 0) {
+        free(files);
         return usage_error("quotes check: expected one or more CSV files");
+    }
     tco_diag d = {0};
     tco_fx fx = {0};
     char *fx_path = tco_path_join(root, "pricing/fx.ini");
     if (fx_path == NULL || tco_fx_load(fx_path, NULL, &fx, &d) != TCO_OK) {
         free(fx_path);
+        free(files);
         return fail(&d);
     }
     free(fx_path);
@@ -1051,10 +1115,13 @@ static int quotes_check(const char *root, int argc, char **argv)
     size_t n_items = 0;
     if (tco_catalog_quote_items(root, NULL, &items, &n_items, &d) != TCO_OK) {
         tco_fx_free(&fx);
+        free(files);
         return fail(&d);
     }
     int rc = 0;
-    known_items known = {.items = items, .n = n_items};
+    tco_report_check report;
+    check_ctx check = {.report = &report};
+    known_items known = {.items = items, .n = n_items, .check = &check};
     for (size_t i = 0; i < n_items; i++)
         if (tco_name_index_put(&known.index, items[i], NULL) == NULL) {
             tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory");
@@ -1062,26 +1129,32 @@ static int quotes_check(const char *root, int argc, char **argv)
             argc = 0; /* nothing is read */
             break;
         }
+    if (rc == 0)
+        tco_report_check_begin(&report, json, stdout, stderr);
     for (int i = 0; i < argc; i++) {
         tco_quote_set set = {0};
         known.unknown = 0;
-        tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, NULL, &set, &d);
+        check.path = argv[i];
+        tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, &check, &set, &d);
         set.errors += known.unknown;
         if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
-            fprintf(stderr, "tco: %s\n", d.message);
+            tco_report_check_unreadable(&report, argv[i], d.message);
+            set.errors++;
             rc = rc ? rc : tco_exit_code(e);
         } else if (e == TCO_ERR_SYNTAX) {
             /* print_problem never stops a read, so this is a problem that ended it (a field past
-             * the limit, broken quoting, not a CSV file): not printed yet. */
-            fprintf(stderr, "%s\n", d.message);
+             * the limit, broken quoting, not a CSV file): not reported yet. */
+            tco_report_check_problem(&report, argv[i], d.message, false);
             set.errors++;
             rc = rc ? rc : 65;
         }
-        printf("%s: %zu rows, %zu errors, %zu warnings\n", argv[i], set.rows, set.errors, set.warnings);
+        tco_report_check_file(&report, argv[i], set.rows, set.errors, set.warnings);
         if (set.errors > 0)
             rc = rc ? rc : 65;
         tco_quotes_free(&set);
     }
+    if (argc > 0 && !tco_report_check_end(&report))
+        rc = rc ? rc : 71;
     if (known.unsuggested > 0)
         fprintf(stderr, "note: %zu rows name unknown items past the first %d distinct ones; no \"did you mean\" "
                 "was looked for them\n", known.unsuggested, TCO_SUGGEST_MAX);
@@ -1093,6 +1166,11 @@ static int quotes_check(const char *root, int argc, char **argv)
         free(items[i]);
     free(items);
     tco_fx_free(&fx);
+    free(files);
+    if (rc != 71 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "tco: writing the report to standard output failed\n");
+        rc = 74;
+    }
     return rc;
 }
 
@@ -1108,8 +1186,61 @@ static const char *scenario_stem(const char *arg, char stem[256])
     return stem;
 }
 
+/* `tco init DIR [--scenario NAME] [--root DIR]`, @p argv[0] being "init": find the catalog and the
+ * scenario (default cluster32); init.c makes the folder. */
+static int init_command(const char *invoked, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"scenario", required_argument, NULL, 's'}, {"root", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    const char *scenario = "cluster32", *root_arg = NULL;
+    optind = 0; /* GNU getopt starts afresh; DIR may stand before or after the options */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":s:r:h", opts, NULL)) != -1) {
+        if (c == 'h')
+            return fputs(usage_text, stdout), fputs(usage_more, stdout), 0;
+        else if (c == 's')
+            scenario = optarg;
+        else if (c == 'r')
+            root_arg = optarg;
+        else if (c == ':')
+            return usage_error("init: option '%s' needs a value", argv[optind - 1]);
+        else
+            return usage_error("init: unknown option '%s'; tco init DIR [--scenario NAME] [--root DIR]",
+                               argv[optind - 1]);
+    }
+    if (optind >= argc || argv[optind][0] == '\0')
+        return usage_error("%s", "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]");
+    if (optind + 1 < argc)
+        return usage_error("init: unexpected argument '%s' (one folder only)", argv[optind + 1]);
+    tco_root root;
+    tco_diag d = {0};
+    if (find_root(root_arg, &root, &d) != TCO_OK)
+        return fail(&d);
+    if (is_comparison(root.path, scenario))
+        return usage_error("init --scenario %s: is a comparison; tco init copies one scenario: give one of the "
+                           "scenarios it compares (tco --list)", scenario);
+    char *spath = scenario_path(root.path, scenario, "--scenario", NULL, &d);
+    if (spath == NULL)
+        return fail(&d);
+    char stem[256];
+    if (!scenario_name_ok(scenario_stem(scenario, stem))) {
+        free(spath);
+        return usage_error("init --scenario %s: the file's name '%s' cannot be a scenario name (at most 200 letters, "
+                           "digits, '-', '_'); rename the file", scenario, stem);
+    }
+    tco_init_request req = {.root = root.path, .root_installed = root.kind == TCO_ROOT_INSTALLED,
+                            .scenario_path = spath, .name = stem, .dir = argv[optind], .command = invoked};
+    tco_error e = tco_init_folder(&req, stdout, &d);
+    free(spath);
+    return e == TCO_OK ? 0 : fail(&d);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "init") == 0)
+        return init_command(argv[0], argc - 1, argv + 1);
     static const struct option longopts[] = {
         {"scenario", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
@@ -1117,7 +1248,8 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
         {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
         {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
-        {"currency", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
+        {"currency", required_argument, NULL, 'C'}, {"no-workbook", no_argument, NULL, 'N'},
+        {NULL, 0, NULL, 0},
     };
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
@@ -1134,6 +1266,7 @@ int main(int argc, char **argv)
             quotes.files[quotes.n++] = optarg;
             break;
         case 'F': force = true; break;
+        case 'N': quotes.no_workbook = true; break;
         case 'C': {
             static char currency[4];
             size_t len = strlen(optarg);
@@ -1173,25 +1306,28 @@ int main(int argc, char **argv)
         case 'f': format = optarg; break;
         case 'r': root_arg = optarg; break;
         case 'l': list = true; break;
-        case 'h': fputs(usage_text, stdout); return 0;
+        case 'h': fputs(usage_text, stdout), fputs(usage_more, stdout); return 0;
         case 'V': printf("tco %s\n", TCO_VERSION); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    tco_root found;
+    tco_diag rd = {0};
     if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
-        const char *qroot = find_root(root_arg);
-        return quotes_check(qroot, argc - optind - 2, argv + optind + 2);
+        if (find_root(root_arg, &found, &rd) != TCO_OK)
+            return fail(&rd);
+        return quotes_check(found.path, format, argc - optind - 2, argv + optind + 2);
     }
+    if (optind < argc && strcmp(argv[optind], "init") == 0)
+        return usage_error("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
         return usage_error("--format: expected table, json or csv, found '%s'", format);
-    const char *root = find_root(root_arg);
-    if (root_arg && !has_project(root_arg)) {
-        fprintf(stderr, "tco: --root %s: expected a folder holding pricing/ and templates/\n", root_arg);
-        return 66;
-    }
+    if (find_root(root_arg, &found, &rd) != TCO_OK)
+        return fail(&rd);
+    const char *root = found.path;
     if (list)
         return list_scenarios(root);
     if (scenario == NULL && compare == NULL)
@@ -1214,6 +1350,9 @@ int main(int argc, char **argv)
     }
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
+    if (out && quotes.no_workbook)
+        return usage_error("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
+                           out);
 
     /* SOURCE_DATE_EPOCH (reproducible-builds.org): a plain decimal integer, digits only, of
      * seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z).  Empty is unset. */

@@ -47,6 +47,8 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
+    char **shared;          /* [model] shared: the site and finance sections a comparison shares */
+    int n_shared;
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -868,6 +870,11 @@ static tco_error load_input(loader *ld, const char *section)
     const char *label = v[0], *unit = v[1], *from = v[2];
     if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
         return e;
+    const char *dot = strchr(from, '.');
+    bool site_wide = false;
+    for (int k = 0; dot && k < ld->n_shared; k++)
+        site_wide |= strlen(ld->shared[k]) == (size_t)(dot - from) &&
+                     strncasecmp(ld->shared[k], from, (size_t)(dot - from)) == 0;
     const char *per = tco_ini_get(t, section, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
@@ -881,6 +888,7 @@ static tco_error load_input(loader *ld, const char *section)
     tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
         return oom(ld);
+    it->site_wide = site_wide && per == NULL;
     bool found;
     if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
         (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
@@ -1160,9 +1168,11 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
         if (colon == NULL || colon == list[i] || strspn(list[i], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[i]))
             e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected KEY:LINE with KEY in a-z and _, found "
                              "'%s'", t->path, key_name, list[i]);
-        else if (idx < 0 || m->items[idx].kind != kind)
-            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: '%s' is not a %s line", t->path,
-                             key_name, colon + 1, kind == TCO_ITEM_MONTHLY ? "per-month" : "per-year");
+        else if (idx < 0 || m->items[idx].kind != kind || m->items[idx].on_schedule)
+            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: '%s' is not a %s line%s", t->path,
+                             key_name, colon + 1, kind == TCO_ITEM_MONTHLY ? "per-month" : "per-year",
+                             idx >= 0 && m->items[idx].on_schedule ? " of the analysis period (it is on the schedule "
+                                                                     "sheet, which runs past Year N)" : "");
         else {
             *colon = '\0';
             for (size_t k = 0; k < *n_out && e == TCO_OK; k++)
@@ -1305,6 +1315,17 @@ int tco_item_dim(const tco_item *it)
 
 static const char *const dim_words[] = {"scalar", "per-year", "per-tier", "per-month"};
 
+int tco_item_periods(const tco_model *m, const tco_item *it)
+{
+    if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
+        it = &m->items[it->partner];
+    if (it->kind == TCO_ITEM_MONTHLY)
+        return m->n_months;
+    if (it->kind != TCO_ITEM_YEARLY)
+        return 0;
+    return it->on_schedule ? m->n_schedule_periods : m->n_periods;
+}
+
 static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
 {
     tco_model *m = bc->ld->model;
@@ -1335,6 +1356,12 @@ static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
         return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
                             "%s, column %zu: 'month' is only defined in per-month lines (per = month)",
                             bc->owner->where, n->col);
+    /* A schedule line runs past Year N: a per-year line that stops there has no value for it. */
+    if (bc->owner->on_schedule && target->kind == TCO_ITEM_YEARLY && !target->on_schedule)
+        return tco_diag_set(bc->ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            "%s, column %zu: '%s' is a per-year line of the analysis period (to Year N), and this "
+                            "line is on the schedule sheet, which runs past it; use a line of the schedule sheet, "
+                            "or '%s_total'", bc->owner->where, n->col, n->name, target->name);
     /* A per-month line reads a per-year line in the year its month falls in. */
     bool year_in_month = own == 3 && dim == 1;
     if (dim != 0 && dim != own && !aggregate && !year_in_month) {
@@ -1362,10 +1389,12 @@ static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
         const tco_node *arg = node->args[0];
         int idx = arg->kind == TCO_NODE_NAME ? tco_model_find(bc->ld->model, arg->name) : -1;
         if ((bc->owner->kind != TCO_ITEM_YEARLY && bc->owner->kind != TCO_ITEM_MONTHLY) || idx < 0 ||
-            bc->ld->model->items[idx].kind != bc->owner->kind)
+            bc->ld->model->items[idx].kind != bc->owner->kind ||
+            bc->ld->model->items[idx].on_schedule != bc->owner->on_schedule)
             return tco_diag_set(bc->ld->diag, TCO_ERR_SYNTAX,
                                 "%s, column %zu: CUMSUM takes the name of a per-year (per-month) line, inside a "
-                                "per-year (per-month) line",
+                                "per-year (per-month) line of the same time line (the schedule sheet's or the "
+                                "analysis period's)",
                                 bc->owner->where, node->col);
         return bind_name(bc, node->args[0], true);
     }
@@ -1447,7 +1476,95 @@ static tco_error order_items(loader *ld)
 
 /* ---- the loader ----------------------------------------------------------------------------- */
 
-static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "capex", "opex", "tco", "first_year",
+/* [model] shared = SEC, SEC, ...: the sections of the site and finance inputs (pricing/site.ini's facility,
+ * finance, tax, staffing) that a comparison writes once for every option (tco_item.site_wide). */
+static tco_error load_shared(loader *ld)
+{
+    const tco_ini *t = ld->template_ini;
+    const char *list = tco_ini_get(t, "model", "shared");
+    if (list == NULL)
+        return TCO_OK;
+    ld->n_shared = tco_split_list(list, &ld->shared);
+    if (ld->n_shared > 0)
+        return TCO_OK;
+    ld->n_shared = 0;
+    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: expected a comma-separated list of the sections "
+                        "of from keys (facility, finance, ...), found '%s'", t->path, list);
+}
+
+/* Each section [model] shared names must be the section of some input's from key (after
+ * collect_from_sections()). */
+static tco_error check_shared(loader *ld)
+{
+    for (int k = 0; k < ld->n_shared; k++) {
+        char lower[256];
+        snprintf(lower, sizeof lower, "%s", ld->shared[k]);
+        for (char *c = lower; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if (strchr(lower, '.') != NULL || !name_set_has(&ld->from_sections, lower))
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: '%s' is not the section of any input's "
+                                "from key (from = SECTION.KEY)", ld->template_ini->path, ld->shared[k]);
+    }
+    return TCO_OK;
+}
+
+/* [model] schedule = SHEET:INPUT: the per-year lines of SHEET run from Year first_year to Year
+ * max(N, INPUT) (tco_model.schedule_sheet), so that a depreciation schedule reaches the end of a book life
+ * longer than the analysis period.  INPUT is a whole-number scalar input fixed by the scenario
+ * (structural = yes: it sets columns, as `years` does) of 1 to 100.  After the years are known, before the
+ * per-year values are allocated. */
+static tco_error load_schedule(loader *ld)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = ld->template_ini;
+    m->n_schedule_periods = m->n_periods;
+    const char *spec = tco_ini_get(t, "model", "schedule");
+    if (spec == NULL)
+        return TCO_OK;
+    const char *colon = strchr(spec, ':');
+    char sheet[256];
+    int in = -1;
+    if (colon != NULL && (size_t)(colon - spec) < sizeof sheet) {
+        snprintf(sheet, sizeof sheet, "%.*s", (int)(colon - spec), spec);
+        char *end = sheet + strlen(sheet);
+        while (end > sheet && end[-1] == ' ')
+            *--end = '\0';
+        const char *name = colon + 1;
+        while (*name == ' ')
+            name++;
+        in = tco_model_find(m, name);
+    }
+    if (in < 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: expected SHEET:INPUT (a sheet of per-year "
+                            "lines and the input giving its last year, e.g. Depreciation:book_life_years), found '%s'",
+                            t->path, spec);
+    const tco_item *len = &m->items[in];
+    if (len->kind != TCO_ITEM_INPUT || !len->integer || !len->structural || len->text != NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: '%s' sets the schedule's columns, so it "
+                            "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
+                            t->path, len->name);
+    if (!(len->value >= 1 && len->value <= 100))
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 years for the schedule sheet, found %g",
+                            len->source, len->value);
+    size_t on = 0;
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->kind == TCO_ITEM_YEARLY && it->sheet && tco_utf8_casecmp(it->sheet, sheet) == 0) {
+            it->on_schedule = true;
+            if (it->partner >= 0)
+                m->items[it->partner].on_schedule = true;
+            on++;
+        }
+    }
+    if (on == 0)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: no per-year line is on sheet '%s'", t->path,
+                            sheet);
+    int last = (int)len->value > m->n_years ? (int)len->value : m->n_years;
+    m->n_schedule_periods = last + 1 - m->first_year;
+    return TCO_OK;
+}
+
+static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "shared", "schedule", "capex", "opex", "tco", "first_year",
                                          "cash_flow", "capex_prices", "budget_start", "fiscal_year_start", "budget", "budget_total",
                                          "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
 
@@ -1463,6 +1580,9 @@ static tco_error role(loader *ld, const char *key, int *out)
     if (*out < 0)
         return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
                             ld->template_ini->path, key, v);
+    if (ld->model->items[*out].on_schedule)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is on the schedule sheet, which runs past "
+                            "Year N; name a line of the analysis period", ld->template_ini->path, key, v);
     return TCO_OK;
 }
 
@@ -1618,6 +1738,7 @@ static tco_error load_sheets_and_summary(loader *ld)
         m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
         m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
         m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
+        m->sheets[s].schedule = first >= 0 && m->items[first].on_schedule;
         /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
         size_t columns = 0;
         for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
@@ -1730,13 +1851,16 @@ static tco_error load_sheets_and_summary(loader *ld)
         m->summary = grown;
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
-            if (idx >= 0 && (builtin(&m->items[idx]) || tco_item_dim(&m->items[idx]) >= 2))
+            if (idx >= 0 && (builtin(&m->items[idx]) || tco_item_dim(&m->items[idx]) >= 2 ||
+                             (m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].on_schedule)))
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
                                  keys[k], list[i],
                                  m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
                                  : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
                                  : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
-                                                                              : "a per-tier column");
+                                 : tco_item_dim(&m->items[idx]) == 1
+                                     ? "a row of the schedule sheet, past Year N (show its _total)"
+                                     : "a per-tier column");
             else if (idx < 0)
                 e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
                                  t->path, keys[k], list[i]);
@@ -1972,6 +2096,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return oom(ld);
     }
 
+    if ((e = load_shared(ld)) != TCO_OK)
+        return e;
     /* Inputs first, then lines, each in file order. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < tco_ini_section_count(t); i++) {
@@ -1990,7 +2116,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             if (e != TCO_OK)
                 return e;
         }
-    if ((e = check_scenario_consumed(ld)) != TCO_OK)
+    if ((e = check_scenario_consumed(ld)) != TCO_OK || (e = check_shared(ld)) != TCO_OK)
         return e;
     bool any_line = false;
     for (size_t i = 0; i < m->n_items; i++)
@@ -2078,10 +2204,11 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         }
         m->n_periods = m->n_years + 1 - m->first_year;
         m->n_months = any_monthly ? m->n_years * 12 : 0;
+        if ((e = load_schedule(ld)) != TCO_OK)
+            return e;
         for (size_t i = 0; i < m->n_items; i++)
             if (m->items[i].kind == TCO_ITEM_YEARLY || m->items[i].kind == TCO_ITEM_MONTHLY) {
-                m->items[i].years = calloc((size_t)(m->items[i].kind == TCO_ITEM_YEARLY ? m->n_periods : m->n_months),
-                                           sizeof(double));
+                m->items[i].years = calloc((size_t)tco_item_periods(m, &m->items[i]), sizeof(double));
                 if (m->items[i].years == NULL)
                     return oom(ld);
             }
@@ -2133,6 +2260,7 @@ static void loader_free(loader *ld)
     free(ld->refs);
     name_set_free(&ld->consumed);
     name_set_free(&ld->from_sections);
+    tco_free_list(ld->shared, ld->n_shared);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
         free(ld->originals[i]);
     free(ld->originals);

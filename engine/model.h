@@ -114,6 +114,13 @@ typedef struct tco_item {
     /** Input that fixes the workbook's shape (e.g. years = number of year columns):
      *  shown as a fixed value, not as an editable input (template key structural = yes). */
     bool structural;
+    /** A scalar input read from a section of [model] shared (site and finance: electricity price,
+     *  discount rate, VAT, staff cost) or the reporting rate fx_report: in a comparison whose options all
+     *  hold the same value, one cell on the Shared inputs sheet that every option's formulas use. */
+    bool site_wide;
+    /** A per-year line (or its Total) on the schedule sheet ([model] schedule = SHEET:INPUT), whose
+     *  time line runs past Year N to the end of the book life: tco_item_periods() columns. */
+    bool on_schedule;
     /** Line shown as a total: bold with a rule above (template key total = yes). */
     bool emphasis;
     /** Priced by vendor quotes (template quote = ITEM): the catalog item id, e.g. "D-M" or
@@ -177,6 +184,8 @@ typedef struct tco_sheet {
     bool tiered;
     /** True if the sheet's lines are per-month (month columns, fiscal-year subtotals, Total). */
     bool monthly;
+    /** True for the schedule sheet: per-year lines over n_schedule_periods columns (tco_model). */
+    bool schedule;
 } tco_sheet;
 
 /** Kinds of chart ([chart.NAME] type). */
@@ -236,6 +245,10 @@ typedef struct tco_model {
     int first_year;
     /** Year columns of every per-year line: n_years + 1 - first_year (0 without per-year lines). */
     int n_periods;
+    /** Year columns of the schedule sheet ([model] schedule = SHEET:INPUT, e.g.
+     *  Depreciation:book_life_years; tco_sheet.schedule): Year first_year to Year max(N, INPUT), so a
+     *  depreciation schedule reaches the end of the book life.  n_periods without one. */
+    int n_schedule_periods;
     /** Tier rows ([model] tiers = FILE: every section of pricing/FILE.ini, in file order). */
     char **tier_names;
     int n_tiers;
@@ -288,6 +301,10 @@ typedef struct tco_override {
     /** The option it is for in a comparison (--set NAME:SECTION.KEY=VALUE), else "". */
     char option[201];
 } tco_override;
+
+/** Period columns of per-year item @p it (a per-year line or the Total of one): n_schedule_periods
+ *  on the schedule sheet, else n_periods; n_months for a per-month item; 0 for any other. */
+int tco_item_periods(const tco_model *m, const tco_item *it);
 
 /** Dimension of @p it: 0 a single value, 1 per year, 2 per tier, 3 per month (built-in `year`, `tier`,
  *  `month` count as their dimension). */

@@ -316,18 +316,18 @@ bool tco_output_quiet(tco_output *out)
     return true;
 }
 
-/* Write @p n bytes of @p s to @p fd, retrying short writes. */
-static void write_all(int fd, const char *s, size_t n)
+bool tco_output_write_all(int fd, const char *s, size_t n)
 {
     while (n > 0) {
         ssize_t w = write(fd, s, n);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return;
+            return false;
         s += w;
         n -= (size_t)w;
     }
+    return true;
 }
 
 /* One line summing up held-back library output: the system error it reports ("System error = ..."), or
@@ -396,7 +396,7 @@ void tco_output_loud(tco_output *out, char **detail)
             if (n < 0)
                 continue;
             if (detail == NULL)
-                write_all(STDERR_FILENO, buf, (size_t)n);
+                (void)tco_output_write_all(STDERR_FILENO, buf, (size_t)n);
             else if (text.len < 64 * 1024) /* the summary needs the first lines only */
                 tco_strbuf_append_n(&text, buf, (size_t)n);
         }

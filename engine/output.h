@@ -128,4 +128,11 @@ void tco_output_abandon(tco_output *out);
  */
 tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expected_sheets, tco_diag *diag);
 
+/**
+ * Write @p n bytes of @p s to the descriptor @p fd, resuming after short writes and
+ * interrupted calls (EINTR).  Returns true when all were written; false on an error (errno
+ * set by write(), or 0 bytes written).
+ */
+bool tco_output_write_all(int fd, const char *s, size_t n);
+
 #endif /* TCO_OUTPUT_H */

@@ -500,6 +500,7 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
     rep->value = rate;
+    rep->site_wide = true; /* one reporting rate for every option of a comparison */
     rep->min = TCO_FX_MIN_RATE;
     rep->max = TCO_FX_MAX_RATE;
     /* Money inputs at their source: value = the CNY value over fx_report, as the workbook's

@@ -1466,3 +1466,48 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
     }
     return best;
 }
+
+/* Reads the decimal number at *p (at least one digit, at most 18) and advances *p; -1 if none. */
+static long place_number(const char **p)
+{
+    long v = 0;
+    int n = 0;
+    for (; **p >= '0' && **p <= '9' && n < 18; (*p)++, n++)
+        v = v * 10 + (**p - '0');
+    return n > 0 ? v : -1;
+}
+
+bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place)
+{
+    *place = (tco_quote_place){.text = message};
+    size_t len = strlen(path);
+    if (strncmp(message, path, len) != 0 || message[len] != ':')
+        return false;
+    const char *p = message + len + 1;
+    long line = place_number(&p);
+    if (line < 0 || p[0] != ':' || p[1] != ' ') { /* "PATH: TEXT" */
+        place->text = message + len + 1 + (message[len + 1] == ' ');
+        return true;
+    }
+    place->line = line;
+    place->text = p += 2;
+    if (strncmp(p, "column ", 7) != 0)
+        return true;
+    p += 7;
+    long column = place_number(&p);
+    if (column < 0)
+        return true;
+    if (p[0] == ':' && p[1] == ' ') {
+        place->column = column;
+        place->text = p + 2;
+    } else if (p[0] == ' ' && p[1] == '(') {
+        size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz_");
+        if (n > 0 && n < sizeof place->column_name && strncmp(p + 2 + n, "): ", 3) == 0) {
+            memcpy(place->column_name, p + 2, n);
+            place->column_name[n] = '\0';
+            place->column = column;
+            place->text = p + 2 + n + 3;
+        }
+    }
+    return true;
+}

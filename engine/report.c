@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <csv.h>
@@ -185,7 +186,7 @@ static bool formula_like(const char *s)
     return s && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
 }
 
-/* One CSV text field, quoted; formula-looking text gets a leading apostrophe. */
+/* One CSV text field (libcsv quotes it); formula-looking text gets a leading apostrophe. */
 static void csv_text(FILE *out, const char *s, bool last)
 {
     s = s ? s : "";
@@ -200,29 +201,31 @@ static void csv_text(FILE *out, const char *s, bool last)
     fputs(last ? "\r\n" : ",", out);
 }
 
-/* One CSV row; @p text is a text value (a text input), @p reason why a line has no number
- * (its value is then empty). */
+/* One CSV row (columns as TCO_REPORT_CSV_HEADER): @p text is a text value, @p note why a line has no
+ * number; the value field is empty for either, so the column holds numbers only. */
 static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const char *period, double v,
-                    const char *text, const char *reason)
+                    const char *text, const char *note)
 {
+    bool input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
     csv_text(out, m->scenario_name, false);
+    csv_text(out, input ? "input" : "output", false);
     csv_text(out, it->name, false);
-    csv_text(out, it->label, false);
-    csv_text(out, it->unit, false);
     csv_text(out, period, false);
-    if (reason)
+    if (text || note)
         fputs(",", out);
-    else if (text)
-        csv_text(out, text, false);
     else
         fprintf(out, "%.16G,", v);
-    csv_text(out, reason, true);
+    csv_text(out, it->unit, false);
+    csv_text(out, text, false);
+    csv_text(out, note, false);
+    csv_text(out, it->label, false);
+    csv_text(out, it->source, true);
 }
 
 void tco_report_csv(const tco_model *m, bool header, FILE *out)
 {
     if (header)
-        fputs("scenario,name,label,unit,period,value,reason\r\n", out);
+        fputs(TCO_REPORT_CSV_HEADER "\r\n", out);
     for (size_t i = 0; i < m->n_items; i++) {
         const tco_item *it = &m->items[i];
         char period[32];
@@ -234,37 +237,29 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
                 tco_model_month_label(m, k, period);
                 csv_row(out, m, it, period, it->years[k], NULL, NULL);
             }
-            if (it->partner >= 0)
-                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL, NULL);
             break;
         case TCO_ITEM_YEARLY:
-            for (int y = 0; y < m->n_periods; y++) {
+            for (int y = 0; y < tco_item_periods(m, it); y++) {
                 snprintf(period, sizeof period, "Year %d", m->first_year + y);
                 csv_row(out, m, it, period, it->years[y], NULL, NULL);
             }
-            if (it->partner >= 0)
-                csv_row(out, m, it, "Total", m->items[it->partner].value, NULL, NULL);
             break;
         case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
             for (int r = 0; r < m->n_tiers; r++)
                 csv_row(out, m, it, m->tier_names[r], it->tiers ? it->tiers[r] : 0,
                         it->tier_texts ? it->tier_texts[r] : NULL, NULL);
             break;
-        case TCO_ITEM_TOTAL: break; /* shown as the Total row of its line */
-        default:
+        default: /* inputs, lines and the NAME_total of each per-year or per-month line */
             csv_row(out, m, it, "", it->value, na_reason(it) ? NULL : it->text, na_reason(it));
             break;
         }
     }
 }
 
-/* A JSON string value; text a spreadsheet would read as a formula gets a leading apostrophe,
- * as in CSV (keys are names and never do). */
-static void json_string(FILE *out, const char *s)
+/* A JSON string value, the text verbatim (RFC 8259 escapes only). */
+void tco_report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    if (formula_like(s))
-        fputc('\'', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
         case '"': fputs("\\\"", out); break;
@@ -308,7 +303,7 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 static void json_years(FILE *out, const tco_model *m, const tco_item *it)
 {
     fputc('[', out);
-    int len = it->kind == TCO_ITEM_MONTHLY ? m->n_months : m->n_periods;
+    int len = tco_item_periods(m, it);
     for (int y = 0; y < len; y++) {
         if (y)
             fputs(", ", out);
@@ -317,19 +312,46 @@ static void json_years(FILE *out, const tco_model *m, const tco_item *it)
     fputc(']', out);
 }
 
+/* The schedule sheet ([model] schedule), when the template has one: "schedule": {"sheet", "periods"
+ * (Year 0 to Year max(N, L)), "lines" (the per-year lines on it, whose by_year arrays have one entry per
+ * schedule period, not per period)}. */
+static void json_schedule(FILE *out, const tco_model *m)
+{
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        if (!m->sheets[s].schedule)
+            continue;
+        fputs(",\n  \"schedule\": {\"sheet\": ", out);
+        tco_report_json_string(out, m->sheets[s].name);
+        fputs(", \"periods\": [", out);
+        for (int y = 0; y < m->n_schedule_periods; y++)
+            fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
+        fputs("], \"lines\": [", out);
+        bool any = false;
+        for (size_t i = 0; i < m->n_items; i++)
+            if (m->items[i].kind == TCO_ITEM_YEARLY && m->items[i].on_schedule) {
+                fputs(any ? ", " : "", out);
+                tco_report_json_string(out, m->items[i].name);
+                any = true;
+            }
+        fputs("]}", out);
+        return;
+    }
+}
+
 void tco_report_json(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
     fputs("{\n  \"scenario\": ", out);
-    json_string(out, m->scenario_name);
+    tco_report_json_string(out, m->scenario_name);
     fputs(",\n  \"title\": ", out);
-    json_string(out, m->scenario_title);
+    tco_report_json_string(out, m->scenario_title);
     fputs(",\n  \"currency\": ", out);
-    json_string(out, currency);
+    tco_report_json_string(out, currency);
     fprintf(out, ",\n  \"years\": %d", m->n_years);
     fputs(",\n  \"periods\": [", out);
     for (int y = 0; y < m->n_periods; y++)
         fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
     fputs("]", out);
+    json_schedule(out, m);
     fputs(",\n  \"capex\": ", out);
     json_role_scalar(out, m, m->role_capex);
     fputs(",\n  \"opex_by_year\": ", out);
@@ -345,7 +367,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
     json_role_scalar(out, m, m->role_per_card_year);
     fputs(",\n  \"workbook\": ", out);
     if (workbook)
-        json_string(out, workbook);
+        tco_report_json_string(out, workbook);
     else
         fputs("null", out);
     if (m->n_cash_flow > 0) { /* the template's cash_flow lines, every period from its first */
@@ -355,7 +377,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         fputs("]", out);
         for (size_t k = 0; k < m->n_cash_flow; k++) {
             fputs(", ", out);
-            json_string(out, m->cash_flow_keys[k]);
+            tco_report_json_string(out, m->cash_flow_keys[k]);
             fputs(": ", out);
             json_years(out, m, &m->items[m->cash_flow_items[k]]);
         }
@@ -372,7 +394,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         json_role_scalar(out, m, m->budget_total);
         for (size_t k = 0; k < m->n_budget; k++) {
             fputs(", ", out);
-            json_string(out, m->budget_keys[k]);
+            tco_report_json_string(out, m->budget_keys[k]);
             fputs(": ", out);
             json_years(out, m, &m->items[m->budget_items[k]]);
         }
@@ -387,9 +409,9 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         warning_text(m, &m->items[i], &b);
         fputs(nw++ ? ", " : "", out);
         fputs("{\"check\": ", out);
-        json_string(out, m->items[i].name);
+        tco_report_json_string(out, m->items[i].name);
         fputs(", \"message\": ", out);
-        json_string(out, tco_strbuf_str(&b));
+        tco_report_json_string(out, tco_strbuf_str(&b));
         fputs("}", out);
         tco_strbuf_free(&b);
     }
@@ -406,11 +428,11 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 continue;
             fputs(first ? "\n    " : ",\n    ", out);
             first = false;
-            json_string(out, it->name);
+            tco_report_json_string(out, it->name);
             fputs(": {\"label\": ", out);
-            json_string(out, it->label);
+            tco_report_json_string(out, it->label);
             fputs(", \"unit\": ", out);
-            json_string(out, it->unit);
+            tco_report_json_string(out, it->unit);
             if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
                 fputs(it->kind == TCO_ITEM_YEARLY ? ", \"by_year\": " : ", \"by_month\": ", out);
                 json_years(out, m, it);
@@ -422,10 +444,10 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 fputs(", \"by_tier\": {", out);
                 for (int r = 0; r < m->n_tiers; r++) {
                     fputs(r ? ", " : "", out);
-                    json_string(out, m->tier_names[r]);
+                    tco_report_json_string(out, m->tier_names[r]);
                     fputs(": ", out);
                     if (it->tier_texts)
-                        json_string(out, it->tier_texts[r]);
+                        tco_report_json_string(out, it->tier_texts[r]);
                     else
                         json_number(out, it->tiers[r]);
                 }
@@ -434,20 +456,110 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 fputs(", \"value\": ", out);
                 if (na_reason(it)) { /* no number: null, and why ("never: ...", "n.a.: ...") */
                     fputs("null, \"reason\": ", out);
-                    json_string(out, it->text);
+                    tco_report_json_string(out, it->text);
                 } else if (it->text) {
-                    json_string(out, it->text);
+                    tco_report_json_string(out, it->text);
                 } else {
                     json_number(out, it->value);
                 }
             }
-            if (is_input) {
-                fputs(", \"source\": ", out);
-                json_string(out, it->source);
-            }
+            fputs(", \"source\": ", out);
+            tco_report_json_string(out, it->source);
             fputs("}", out);
         }
         fputs(first ? "}" : "\n  }", out);
     }
     fputs("\n}\n", out);
+}
+
+void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err)
+{
+    *r = (tco_report_check){.json = json, .out = out, .err = err};
+    if (json)
+        fputs("{\n  \"problems\": [", out);
+}
+
+/* A JSON count, or null for 0 (a place the problem does not have). */
+static void json_place(FILE *out, const char *key, long v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (v > 0)
+        fprintf(out, "%ld", v);
+    else
+        fputs("null", out);
+}
+
+static void check_problem(tco_report_check *r, const char *path, const char *message, bool warning,
+                          const char *text_prefix)
+{
+    if (warning)
+        r->warnings++;
+    else
+        r->errors++;
+    if (!r->json) {
+        fprintf(r->err, "%s%s\n", text_prefix, message);
+        return;
+    }
+    tco_quote_place place;
+    tco_quote_problem_place(path, message, &place);
+    fputs(r->problems++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+    tco_report_json_string(r->out, path);
+    json_place(r->out, "line", place.line);
+    json_place(r->out, "column", place.column);
+    fputs(", \"column_name\": ", r->out);
+    if (place.column_name[0])
+        tco_report_json_string(r->out, place.column_name);
+    else
+        fputs("null", r->out);
+    fprintf(r->out, ", \"severity\": \"%s\", \"message\": ", warning ? "warning" : "error");
+    tco_report_json_string(r->out, place.text);
+    fputs(", \"diagnostic\": ", r->out);
+    tco_report_json_string(r->out, message);
+    fputs("}", r->out);
+}
+
+void tco_report_check_problem(tco_report_check *r, const char *path, const char *message, bool warning)
+{
+    check_problem(r, path, message, warning, warning ? "warning: " : "");
+}
+
+void tco_report_check_unreadable(tco_report_check *r, const char *path, const char *message)
+{
+    check_problem(r, path, message, false, "tco: ");
+}
+
+void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)
+{
+    if (!r->json) {
+        fprintf(r->out, "%s: %zu rows, %zu errors, %zu warnings\n", path, rows, errors, warnings);
+        return;
+    }
+    struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
+    if (grown == NULL) {
+        r->lost = true;
+        return;
+    }
+    r->files = grown;
+    r->files[r->n_files++] = (struct tco_report_check_file){path, rows, errors, warnings};
+}
+
+bool tco_report_check_end(tco_report_check *r)
+{
+    if (r->json) {
+        fputs(r->problems ? "\n  ],\n  \"files\": [" : "],\n  \"files\": [", r->out);
+        for (size_t i = 0; i < r->n_files; i++) {
+            fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+            tco_report_json_string(r->out, r->files[i].path);
+            fprintf(r->out, ", \"rows\": %zu, \"errors\": %zu, \"warnings\": %zu}", r->files[i].rows,
+                    r->files[i].errors, r->files[i].warnings);
+        }
+        fprintf(r->out, "%s],\n  \"errors\": %zu,\n  \"warnings\": %zu\n}\n", r->n_files ? "\n  " : "",
+                r->errors, r->warnings);
+        if (r->lost)
+            fprintf(r->err, "tco: out of memory: the report's \"files\" list is incomplete\n");
+    }
+    free(r->files);
+    r->files = NULL;
+    r->n_files = 0;
+    return !r->lost;
 }

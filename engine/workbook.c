@@ -23,14 +23,22 @@ const char *tco_workbook_item_name(const tco_model *model, int index)
     return model->items[index].name;
 }
 
-static int total_col(const tco_model *m)
+/* Year columns of calculation sheet @p s: the schedule sheet's run past Year N (tco_sheet.schedule);
+ * -1 (the Summary's By year table) has the analysis period's. */
+static int sheet_periods(const tco_model *m, int s)
 {
-    return COL_VALUE + m->n_periods;
+    return s >= 0 && m->sheets[s].schedule ? m->n_schedule_periods : m->n_periods;
 }
 
-static int source_col(const tco_model *m, bool yearly)
+/* The Total column after @p periods year columns. */
+static int total_col(int periods)
 {
-    return yearly ? total_col(m) + 1 : COL_VALUE + 1;
+    return COL_VALUE + periods;
+}
+
+static int source_col(int periods, bool yearly)
+{
+    return yearly ? total_col(periods) + 1 : COL_VALUE + 1;
 }
 
 /* A per-month sheet: the month columns from COL_VALUE, then one subtotal column per fiscal year,
@@ -179,7 +187,9 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     for (size_t s = 0; s < m->n_sheets; s++) {
         int run_start = -1, run_end = -1;
         bool tiered = m->sheets[s].tiered;
-        int last_col = m->sheets[s].yearly ? total_col(m) : m->sheets[s].monthly ? month_total_col(m) : COL_VALUE;
+        int last_col = m->sheets[s].yearly    ? total_col(sheet_periods(m, (int)s))
+                       : m->sheets[s].monthly ? month_total_col(m)
+                                              : COL_VALUE;
         for (size_t i = 0; i <= m->n_items; i++) {
             bool member = false, cut = i == m->n_items;
             int at = -1;
@@ -233,7 +243,7 @@ static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
         } else if (whole) {
             append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
             tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row, COL_VALUE + w->m->n_periods - 1, true, true);
+            append_address(&w->ref, p->row, COL_VALUE + tco_item_periods(w->m, it) - 1, true, true);
         } else {
             append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
         }
@@ -295,15 +305,46 @@ bool wb_check(writer *w, lxw_error e, const char *what)
 }
 
 /* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
+/* Widen *@p cents and *@p sci for the @p n values @p v of money item @p money (see wb_value_format()). */
+static void format_needs(const double *v, size_t n, bool money, bool *cents, bool *sci)
+{
+    for (size_t k = 0; v && k < n; k++) {
+        *cents |= money && v[k] != floor(v[k]) && fabs(v[k]) < 1000;
+        *sci |= fabs(v[k]) >= 1e10;
+    }
+}
+
+/* Every value of @p it's cells (value, each year, month or tier), and of its Total or per-year partner. */
+static void item_format_needs(const tco_model *m, const tco_item *it, bool money, bool *cents, bool *sci, int depth)
+{
+    format_needs(&it->value, 1, money, cents, sci);
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
+        format_needs(it->years, (size_t)tco_item_periods(m, it), money, cents, sci);
+    else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE)
+        format_needs(it->tiers, (size_t)m->n_tiers, money, cents, sci);
+    if (depth == 0 && it->partner >= 0 && (size_t)it->partner < m->n_items)
+        item_format_needs(m, &m->items[it->partner], money, cents, sci, 1);
+}
+
 lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
+{
+    return wb_values_format(w, it, &v, 1, input);
+}
+
+lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input)
 {
     if (input && it->structural)
         return w->fmt_fixed[it->format];
-    if (it->format == TCO_FMT_MONEY && v != floor(v) && fabs(v) < 1000)
-        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
-    /* Beyond ten digits (FLOP counts, token counts) a grouped number would not fit: 4.20E+22. */
-    if (fabs(v) >= 1e10 && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
+    /* One format for all of an item's cells (a row of years and its Total, a column of tiers): cents
+     * when a money value below 1,000 has them, and beyond ten digits (FLOP counts, token counts), where
+     * a grouped number would not fit, 4.20E+22. */
+    bool money = it->format == TCO_FMT_MONEY, cents = false, sci = false;
+    format_needs(v, n, money, &cents, &sci);
+    item_format_needs(w->m, it, money, &cents, &sci, 0);
+    if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
+    if (cents)
+        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
     if (input)
         return w->fmt_input[it->format];
     return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
@@ -433,6 +474,7 @@ static const char *xl_text(writer *w, const char *s);
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - 2 * 0.75) * 96)
 #define PRINT_MIN_SCALE 75
 #define PRINT_WIDE_SCALE 80
+#define PRINT_LO_WIDER 1.08
 
 /* Width of column @p col in pixels, as libxlsxwriter sizes it for charts (64 when not set). */
 static double col_px(const lxw_worksheet *ws, int col)
@@ -469,7 +511,10 @@ static void print_layout(writer *w, lxw_worksheet *ws)
     if (!ws->fit_page && ws->print_scale != 100) /* laid out by its writer (Charts) */
         return;
     int last = ws->vbreaks_count > 0 && ws->vbreaks[0] > 0 ? (int)ws->vbreaks[0] - 1 : (int)ws->dim_colmax;
-    int scale = fit_scale(cols_px(ws, 0, last));
+    /* A scale tco sets (manual breaks) must hold in LibreOffice too, whose columns print about 8%
+     * wider than Excel's for the same width in characters; "fit to" lets each application fit itself. */
+    double px = cols_px(ws, 0, last);
+    int scale = fit_scale(ws->vbreaks_count > 0 ? px * PRINT_LO_WIDER : px);
     /* A Quotes sheet repeats who quoted what (Vendor, Quote id, Item); the others their label columns. */
     size_t n = strlen(ws->name);
     bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
@@ -570,6 +615,24 @@ void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char
                       double value)
 {
     wb_check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
+}
+
+void wb_chart_cache(writer *w, lxw_series_range *range, const double *values, const bool *numeric, size_t n)
+{
+    if (range == NULL || range->data_cache == NULL || !STAILQ_EMPTY(range->data_cache) || n > UINT16_MAX)
+        return; /* nothing to fill, or not a range this writer made: the library's own cache stays */
+    range->ignore_cache = LXW_TRUE; /* from now the list is ours: the library neither reads nor adds */
+    for (size_t k = 0; k < n; k++) {
+        lxw_series_data_point *p = calloc(1, sizeof *p); /* freed by the library with the chart */
+        if (p == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        p->number = values[k];
+        p->no_data = numeric != NULL && !numeric[k];
+        STAILQ_INSERT_TAIL(range->data_cache, p, list_pointers);
+        range->num_data_points = (uint16_t)(k + 1);
+    }
 }
 
 /* A formula whose cached result is @p text when that is not NULL (a line that says "never" or
@@ -696,23 +759,26 @@ static void define_names(writer *w)
     *p = (pending_names){0};
 }
 
-static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, const char *first, bool source)
+/* Header row: label, unit, then Year first_year to the last of @p periods year columns and Total
+ * (@p yearly), or Value; the source column's header when @p source. */
+static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, int periods, const char *first,
+                          bool source)
 {
     const tco_model *m = w->m;
     wb_write_text(w, ws, row, COL_ITEM, first, w->header);
     wb_write_text(w, ws, row, COL_UNIT, "Unit", w->header);
     if (yearly) {
-        for (int y = 0; y < m->n_periods; y++)
+        for (int y = 0; y < periods; y++)
             wb_check(w,
                      worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(COL_VALUE + y), m->first_year + y,
                                             w->header_year),
                      "header");
-        wb_write_text(w, ws, row, total_col(m), "Total", w->header_right);
+        wb_write_text(w, ws, row, total_col(periods), "Total", w->header_right);
     } else {
         wb_write_text(w, ws, row, COL_VALUE, "Value", w->header_right);
     }
     if (source)
-        wb_write_text(w, ws, row, source_col(m, yearly), "Source / basis", w->header_indent);
+        wb_write_text(w, ws, row, source_col(periods, yearly), "Source / basis", w->header_indent);
 }
 
 /* Width of the wrapped source columns, in characters. */
@@ -743,6 +809,18 @@ static void set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
 static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
 {
     set_row_lines(w, ws, row, text_lines(text, SOURCE_WIDTH));
+}
+
+/* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
+ * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
+ * wider than Excel's for the same width in characters). */
+#define INPUT_LABEL_WIDTH 50
+#define INPUT_SOURCE_WIDTH 60
+
+static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
+{
+    size_t a = text_lines(label, INPUT_LABEL_WIDTH), b = text_lines(source, INPUT_SOURCE_WIDTH);
+    set_row_lines(w, ws, row, a > b ? a : b);
 }
 
 /* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
@@ -1007,12 +1085,37 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: print_layout() */
 }
 
+/* Whether Inputs-style sheet being written lists input @p i: every scalar input on an option's or a
+ * scenario's Inputs sheet, the shared ones only on a comparison's Shared inputs sheet. */
+static bool lists_input(const writer *w, size_t i)
+{
+    return w->m->items[i].kind == TCO_ITEM_INPUT && (!w->shared_sheet || w->shared[i]);
+}
+
+/* An option's cell of a shared input: a reference to the Shared inputs sheet's cell, cached alike. */
+static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=%s", it->name);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(&w->ref),
+                                 it->text ? w->text : w->fmt_fixed[it->format], it->value, it->text);
+    tco_strbuf_free(&w->ref);
+}
+
 static void write_inputs(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
-    wb_write_text(w, ws, ROW_TITLE, 0, "Inputs", w->title);
+    const char *sheet = w->shared_sheet ? TCO_SHARED_SHEET : "Inputs";
+    wb_write_text(w, ws, ROW_TITLE, 0, w->shared_sheet ? "Shared inputs" : "Inputs", w->title);
     wb_write_text(w, ws, ROW_NOTE, 0,
-                  m->quotes
+                  w->shared_sheet
+                      ? "The site and finance inputs that every option of the comparison uses, one cell each: "
+                        "change one here and every option follows (each option's Inputs sheet refers to it). "
+                        "Blue cells on yellow are inputs. Status: the legend below the inputs."
+                  : m->quotes
                       ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
                         "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
                         "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
@@ -1030,41 +1133,53 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
     bool any_original = false;
     for (size_t i = 0; i < m->n_items; i++)
-        any_original |= m->items[i].original != NULL;
+        any_original |= m->items[i].original != NULL && lists_input(w, i) && !(w->shared && w->shared[i] &&
+                                                                                 !w->shared_sheet);
     if (any_original)
         wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_INPUT)
+        if (!lists_input(w, i))
             continue;
+        /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
+         * per fact; its value and what it replaced are on that sheet. */
+        bool ref = w->shared && w->shared[i] && !w->shared_sheet;
         double before;
-        if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
-            write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
-                               before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
-                               wb_value_format(w, it, before, false));
-        else if (it->original && !it->text && tco_parse_number(it->original, &before))
-            wb_check(w,
-                     worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
-                                            wb_value_format(w, it, before, false)),
-                     it->name);
-        else if (it->original)
-            wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
-        wb_write_text(w, ws, row, 0, it->label, w->text);
+        if (!ref) {
+            if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
+                write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
+                                   before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
+                                   wb_value_format(w, it, before, false));
+            else if (it->original && !it->text && tco_parse_number(it->original, &before))
+                wb_check(w,
+                         worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
+                                                wb_value_format(w, it, before, false)),
+                         it->name);
+            else if (it->original)
+                wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
+        }
+        wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
         wb_write_text(w, ws, row, 1, it->unit, w->text);
-        if (m->quotes && it->quoted)
+        if (ref)
+            write_shared_ref(w, ws, row, 2, it);
+        else if (m->quotes && it->quoted)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
-        tco_strbuf full = {0};
+        tco_strbuf full = {0}, src = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
-        wb_write_text(w, ws, row, COL_INPUT_SOURCE, it->source, w->source);
-        fit_row(w, ws, row, it->source);
-        define_name(w, it->name, "Inputs", row, 2);
+        if (ref)
+            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
+        const char *source = ref ? tco_strbuf_str(&src) : it->source;
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
+        fit_input_row(w, ws, row, it->label, source);
+        tco_strbuf_free(&src);
+        define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
     }
@@ -1081,15 +1196,32 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
-        fit_row(w, ws, row, tco_status_meaning(legend[k]));
+        fit_input_row(w, ws, row, NULL, tco_status_meaning(legend[k]));
     }
-    worksheet_set_column(ws, 0, 0, 62, NULL);
+    worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
     worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
     worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 26, NULL);
-    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, SOURCE_WIDTH, NULL);
-    write_tier_table(w, ws);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
+    if (!any_original) /* no Before --set: a narrow gap before the tier table */
+        worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
+    if (!w->shared_sheet)
+        write_tier_table(w, ws);
+}
+
+void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)
+{
+    w->place = calloc(w->m->n_items ? w->m->n_items : 1, sizeof *w->place);
+    if (w->place == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    w->shared_sheet = true;
+    write_inputs(w, ws);
+    w->shared_sheet = false;
+    free(w->place);
+    w->place = NULL;
 }
 
 /* Assign cells on the calculation sheets (needed before any formula is printed):
@@ -1112,7 +1244,7 @@ static void place_lines(writer *w)
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TOTAL) {
             w->place[i] = w->place[m->items[i].partner];
-            w->place[i].col = total_col(m);
+            w->place[i].col = total_col(tco_item_periods(m, &m->items[i]));
         }
 }
 
@@ -1256,7 +1388,8 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         write_month_sheet(w, ws, s);
         return;
     }
-    write_headers(w, ws, ROW_HEADER, sh->yearly, "Item", true);
+    int periods = sheet_periods(m, s);
+    write_headers(w, ws, ROW_HEADER, sh->yearly, periods, "Item", true);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
@@ -1267,7 +1400,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
                                  : (it->emphasis ? w->total_label : w->text));
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
-            for (int y = 0; y < m->n_periods; y++) {
+            for (int y = 0; y < periods; y++) {
                 w->current_year = y;
                 write_item_formula(w, ws, (int)i, row, COL_VALUE + y, it->years[y]);
             }
@@ -1275,20 +1408,20 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             if (it->partner >= 0) {
                 char first[4], last[4];
                 wb_col_letters(COL_VALUE, first);
-                wb_col_letters(COL_VALUE + m->n_periods - 1, last);
+                wb_col_letters(COL_VALUE + periods - 1, last);
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
                 const tco_item *tot = &m->items[it->partner];
-                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                wb_write_formula(w, ws, row, total_col(periods), tco_strbuf_str(&f),
                                  wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
-                define_name(w, tot->name, sh->name, row, total_col(m));
+                define_name(w, tot->name, sh->name, row, total_col(periods));
             }
         } else {
             write_item_formula(w, ws, (int)i, row, COL_VALUE, it->value);
             define_name(w, it->name, sh->name, row, COL_VALUE);
         }
-        wb_write_text(w, ws, row, source_col(m, sh->yearly), it->source, w->source);
+        wb_write_text(w, ws, row, source_col(periods, sh->yearly), it->source, w->source);
         /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
         if (sh->yearly)
             set_row_lines(w, ws, row, text_lines(it->source, YEARLY_SOURCE_WIDTH) > text_lines(it->label, YEARLY_LABEL_WIDTH)
@@ -1299,7 +1432,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : 62, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    int last = sh->yearly ? total_col(m) : COL_VALUE;
+    int last = sh->yearly ? total_col(periods) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
                          sh->yearly ? YEARLY_SOURCE_WIDTH : SOURCE_WIDTH, NULL);
@@ -1539,8 +1672,21 @@ static void write_charts(writer *w, lxw_worksheet *ws)
             }
             int last = first + (int)ch->n_series - 1;
             lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+            if (s == NULL) {
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+                return;
+            }
             chart_series_set_categories(s, sname(w, "Charts"), (lxw_row_t)first, 0, (lxw_row_t)last, 0);
             chart_series_set_values(s, sname(w, "Charts"), (lxw_row_t)first, 1, (lxw_row_t)last, 1);
+            /* The slices' cached values, as the cells above cache them (a slice that says "n.a." has none). */
+            double slice[TCO_MAX_CHART_SERIES];
+            bool numeric[TCO_MAX_CHART_SERIES];
+            for (size_t k = 0; k < ch->n_series; k++) {
+                const tco_item *it = &m->items[ch->series[k]];
+                slice[k] = it->value;
+                numeric[k] = wb_item_text(it) == NULL;
+            }
+            wb_chart_cache(w, s->values, slice, numeric, ch->n_series);
             chart_series_set_labels(s);
             chart_series_set_labels_options(s, LXW_FALSE, LXW_FALSE, LXW_FALSE);
             chart_series_set_labels_percentage(s);
@@ -1566,10 +1712,17 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 const placement *p = &w->place[ch->series[k]];
                 const char *sheet = sname(w, m->sheets[p->sheet].name);
                 lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
+                if (s == NULL) {
+                    w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+                    return;
+                }
+                int periods = tco_item_periods(m, &m->items[ch->series[k]]);
                 chart_series_set_categories(s, sheet, ROW_HEADER, COL_VALUE, ROW_HEADER,
-                                            (lxw_col_t)(COL_VALUE + m->n_periods - 1));
+                                            (lxw_col_t)(COL_VALUE + periods - 1));
                 chart_series_set_values(s, sheet, (lxw_row_t)p->row, COL_VALUE, (lxw_row_t)p->row,
-                                        (lxw_col_t)(COL_VALUE + m->n_periods - 1));
+                                        (lxw_col_t)(COL_VALUE + periods - 1));
+                /* The year cells' cached results: the line's value in each period. */
+                wb_chart_cache(w, s->values, m->items[ch->series[k]].years, NULL, (size_t)periods);
                 chart_series_set_name_range(s, sheet, (lxw_row_t)p->row, COL_ITEM);
             }
             chart_axis_set_name(chart->y_axis, w->opts->currency);
@@ -1716,7 +1869,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                       w->opts->currency);
     wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&t), w->note);
     tco_strbuf_free(&t);
-    write_headers(w, ws, ROW_HEADER, false, "Key figures", true);
+    write_headers(w, ws, ROW_HEADER, false, m->n_periods, "Key figures", true);
     w->current_sheet = -2;
     int row = ROW_FIRST;
     for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
@@ -1731,7 +1884,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
                                  it->value, wb_item_text(it));
         tco_strbuf_free(&f);
-        write_summary_source(w, ws, row, source_col(m, false), it);
+        write_summary_source(w, ws, row, source_col(m->n_periods, false), it);
         row++;
     }
     bool any_yearly = false;
@@ -1739,7 +1892,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         any_yearly |= m->items[m->summary[k]].kind == TCO_ITEM_YEARLY;
     if (any_yearly && w->err == TCO_OK) {
         row++;
-        write_headers(w, ws, row, true, "By year", false);
+        write_headers(w, ws, row, true, m->n_periods, "By year", false);
         row++;
         for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
             int idx = m->summary[k];
@@ -1764,7 +1917,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                 const tco_item *tot = &m->items[it->partner];
                 tco_strbuf f = {0};
                 tco_strbuf_printf(&f, "=%s%s", w->np, tot->name);
-                wb_write_formula(w, ws, row, total_col(m), tco_strbuf_str(&f),
+                wb_write_formula(w, ws, row, total_col(m->n_periods), tco_strbuf_str(&f),
                                  wb_value_format(w, tot, tot->value, false), tot->value);
                 tco_strbuf_free(&f);
             }
@@ -1787,7 +1940,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f),
                                      wb_value_format(w, it, it->value, false), it->value, wb_item_text(it));
             tco_strbuf_free(&f);
-            write_summary_source(w, ws, row, source_col(m, false), it);
+            write_summary_source(w, ws, row, source_col(m->n_periods, false), it);
         }
     }
     row = write_capex_status(w, ws, row);
@@ -1872,9 +2025,10 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m), 16, NULL);
-    if (source_col(m, false) > total_col(m))
-        worksheet_set_column(ws, (lxw_col_t)source_col(m, false), (lxw_col_t)source_col(m, false), 30, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)total_col(m->n_periods), 16, NULL);
+    if (source_col(m->n_periods, false) > total_col(m->n_periods))
+        worksheet_set_column(ws, (lxw_col_t)source_col(m->n_periods, false),
+                             (lxw_col_t)source_col(m->n_periods, false), 30, NULL);
     worksheet_activate(ws);
 }
 

@@ -13,6 +13,9 @@
 #include "strbuf.h"
 #include "workbook.h"
 
+/* A comparison's sheet of the inputs every option shares (wb_write_shared_inputs()). */
+#define TCO_SHARED_SHEET "Shared inputs"
+
 /* Layout constants: 0-based rows/columns as libxlsxwriter counts them. */
 enum {
     ROW_TITLE = 0,
@@ -78,6 +81,11 @@ typedef struct writer {
     tco_diag *diag;
     tco_error err;
     lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
+    /* A comparison: per item of m, 1 for a site or finance input that every option holds alike
+     * (tco_item.site_wide), written once on the Shared inputs sheet; the option's Inputs cell is a
+     * reference to it.  NULL outside comparisons. */
+    const unsigned char *shared;
+    bool shared_sheet; /* writing the Shared inputs sheet: those inputs only, named without a prefix */
 } writer;
 
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
@@ -89,8 +97,14 @@ void wb_col_letters(int col, char out[4]);
 /** Record libxlsxwriter error @p e about @p what in the writer; true while the writer has no error. */
 bool wb_check(writer *w, lxw_error e, const char *what);
 
-/** The number format of @p it for value @p v (@p input: an input cell's colours). */
+/** The number format of item @p it of w->m for a cell holding @p v (@p input: an input cell's colours):
+ *  one format for every cell of the item (its years, months or tiers, and its Total), chosen from all
+ *  its values and @p v. */
 lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input);
+
+/** As wb_value_format(), for a row whose cells hold the @p n values @p v (a Compare row of every
+ *  option's value of @p it). */
+lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input);
 
 /** Write text @p s at (row, col), always as text, checked against Excel's cell limit. */
 void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);
@@ -102,11 +116,28 @@ void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char
 void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
                               double value, const char *text);
 
+/**
+ * Give the chart series range @p range (a series' values) the results its @p n cells cache, in
+ * cell order: @p values[k], or no point where @p numeric is not NULL and @p numeric[k] is false
+ * (a cell that caches text such as "n.a.", or none).  libxlsxwriter fills a chart's cache from the
+ * cells it holds, but only from number cells: a formula cell's cached result is not read, so
+ * every point of a chart over formulas would be cached as 0 and a viewer that does not
+ * recalculate (a file preview, a chart pasted elsewhere) would show an empty chart.  The range's
+ * list (lxw_series_range.data_cache, public in xlsxwriter/chart.h) is filled here and marked
+ * ignore_cache, so the library writes it as given.  Sets w->err on allocation failure.
+ */
+void wb_chart_cache(writer *w, lxw_series_range *range, const double *values, const bool *numeric, size_t n);
+
 /** The text a scalar line or text input holds instead of a number, else NULL. */
 const char *wb_item_text(const tco_item *it);
 
 /** Write every sheet of w->m (Summary, Inputs, Quotes, calculation sheets, Charts, Conventions). */
 void wb_write_model(writer *w);
+
+/** Write the Shared inputs sheet @p ws of a comparison: the inputs w->shared marks, of model w->m,
+ *  laid out as on Inputs and named without a prefix (electricity_price), which every option's
+ *  reference cell uses.  Set w->shared, w->np = "" and w->sp = "" first. */
+void wb_write_shared_inputs(writer *w, lxw_worksheet *ws);
 
 /** Create @p path through a verified temporary in its folder (output.h), fill it with @p fill, close
  *  it and put it in place.  Errors as tco_workbook_write(). */

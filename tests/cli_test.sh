@@ -293,7 +293,8 @@ expect_out "$T/check.csv: 3 rows, 3 errors, 1 warnings"
 
 # --format csv: exact output (RFC 4180, CRLF), checked by hand: 3 x 10 = 30; 30 x 0.5 x year = 15, 30.
 run 0 --root "$MINI" --scenario good --format csv --out "$T/csv.xlsx"
-cmp -s "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" && ok || bad "--format csv differs: $(diff "$T/out" "$SRC/tests/fixtures/expected/mini-good.csv" | head -5)"
+sed "s#$MINI/#ROOT/#g" "$T/out" >"$T/csv-rooted"
+cmp -s "$T/csv-rooted" "$SRC/tests/fixtures/expected/mini-good.csv" && ok || bad "--format csv differs: $(diff "$T/csv-rooted" "$SRC/tests/fixtures/expected/mini-good.csv" | head -5)"
 # Text that a spreadsheet would read as a formula gets an apostrophe in CSV.
 printf '[scenario]\ntitle = =cmd|calc\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n' >"$T/f.ini"
 run 0 --root "$MINI" --scenario "$T/f.ini" --format csv --out "$T/f.xlsx"
@@ -480,8 +481,8 @@ assert o["payback_months"]["value"] is None
 assert isinstance(o["tokens_per_s"]["value"], float)
 PY
 run 0 --root "$SRC" --scenario team --out "$T/team.xlsx" --format csv
-expect_out '"team","break_even_months","Months until owning beats renting","months","",,"never: renting costs less than running the cards"'
-expect_out 'scenario,name,label,unit,period,value,reason'
+expect_out '"team","output","break_even_months","",,"months","","never: renting costs less than running the cards","Months until owning beats renting",'
+expect_out 'scenario,kind,name,period,value,unit,text,note,label,source'
 # The workbook caches the text, and the cell is a formula (no pasted value).
 member "$T/team.xlsx" xl/worksheets/sheet1.xml | grep -q '<f>break_even_months</f><v>never: renting costs less than running the cards</v>' \
     && ok || bad "Summary does not cache break-even as the text never"
@@ -857,7 +858,10 @@ near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
 assert j["inputs"]["depreciation_method"]["value"] == "straight_line"
 assert j["inputs"]["salvage_rate"]["value"] == 0.05
 assert near(v("depreciable_base"), 5176597.5) and near(v("salvage_value"), 272452.5)
-assert [near(a, b) for a, b in zip(y("depreciation"), [0, 1035319.5, 1035319.5, 1035319.5])] == [True] * 4, y("depreciation")
+# The Depreciation sheet runs Year 0 to Year 5, the end of the book life, past the period's Year 3.
+assert len(y("depreciation")) == 6 and all(near(a, b) for a, b in zip(y("depreciation"), [0] + [1035319.5] * 5)), y("depreciation")
+assert near(y("book_value")[5], 272452.5) and near(o["depreciation"]["total"], 5176597.5)
+assert [round(x, 6) for x in y("depreciation_in_period")] == [0, 1035319.5, 1035319.5, 1035319.5]
 assert near(v("residual_value"), 5449050 - 3 * 1035319.5) and near(v("residual_value"), 2343091.5)
 assert near(y("book_value")[3], 2343091.5) and near(y("book_value")[0], 5449050)
 assert near(v("depreciation_after_period"), 2 * 1035319.5)
@@ -866,6 +870,22 @@ assert v("book_life_note").startswith("the book life runs past the analysis peri
 assert near(y("annual_cost_charged")[1], 1757373.396) and y("annual_cost_charged")[0] == 0
 assert near(v("tco"), 7615211.688)  # depreciation never enters the cash TCO
 PY2
+# A book life of 8 years: 5,176,597.5 / 8 = 647,074.6875 a year in Years 1-8, nine columns on the
+# Depreciation sheet; after Year 3, 5 x 647,074.6875 = 3,235,373.4375 to come; the schedule ends on
+# the salvage, 272,452.5, and the workbook recalculates to the same.
+run 0 --root "$SRC" --scenario cluster32 --set finance.book_life_years=8 --format json --out "$T/dl8.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "cluster32 straight line over an 8-year book life"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+d = o["depreciation"]["by_year"]
+assert len(d) == 9 and d[0] == 0 and all(near(x, 647074.6875) for x in d[1:]), d
+assert near(o["depreciation_after_period"]["value"], 3235373.4375)
+assert near(o["book_value"]["by_year"][8], 272452.5) and o["check_depreciation"]["value"] == 1
+assert len(o["annual_cost_charged"]["by_year"]) == 4
+PY2
+member "$T/dl8.xlsx" xl/workbook.xml | grep -qF '<definedName name="depreciation_total">'"'Depreciation'"'!$L$' && ok || bad "the Depreciation sheet's Total is not after Year 8 (column L)"
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/dl8.xlsx" >"$T/rc" 2>&1; then ok; else bad "8-year book life workbook: $(tail -3 "$T/rc")"; fi
 # Sum of the years' digits: 1 + 2 + 3 + 4 + 5 = 15: 5,176,597.5 x 5/15 = 1,725,532.5, x 4/15 = 1,380,426,
 # x 3/15 = 1,035,319.5; book value C - 12/15 x base = 5,449,050 - 4,141,278 = 1,307,772; to come
 # (2 + 1)/15 x base = 1,035,319.5.
@@ -897,12 +917,17 @@ v = lambda k: o[k]["value"]
 near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
 d = o["depreciation"]["by_year"]
 assert near(d[1], 2179620) and near(d[2], 1307772) and near(d[3], 784663.2), d
-assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0]
+# The Depreciation sheet runs to the end of the 5-year book life, past Year 3: Years 4 and 5 as above.
+assert len(d) == 6 and near(d[4], 470797.92) and near(d[5], 433744.38), d
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 0, 1]
+assert near(o["book_value"]["by_year"][3], 1176994.8) and near(o["book_value"]["by_year"][5], 272452.5)
+assert len(o["depreciation_in_period"]["by_year"]) == 4 and near(o["depreciation_in_period"]["total"], 4272055.2)
 assert near(v("residual_value"), 1176994.8) and near(v("depreciation_after_period"), 904542.3)
 assert near(v("book_value_end_of_life"), 272452.5) and near(v("tco"), 7615211.688)
+assert v("check_depreciation") == 1
 PY2
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB workbook: $(tail -3 "$T/rc")"; fi
-# The same over 5 years, whole schedule on the Cash flow sheet: Years 4 and 5 = 470,797.92 and
+# The same over 5 years, the analysis period as long as the book life: Years 4 and 5 = 470,797.92 and
 # 433,744.38 (switch flag 1 in Year 5 only), the book value ends on 272,452.5, nothing after.
 run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --set scenario.years=5 --format json --out "$T/ddb5.xlsx"
 python3 - "$T/out" <<'PY2' && ok || bad "cluster32 DDB over 5 years"
@@ -990,7 +1015,7 @@ expect_out "Total cost of ownership over 3 years, costs in USD"
 expect_out "1,072,565  USD"
 expect_out "USD/GPU-hour"
 run 0 --root "$SRC" --scenario cluster32 --currency USD --format csv --out "$T/usd.xlsx"
-expect_out '"tco","Total cost of ownership over the analysis period","USD"'
+expect_out '"tco","",1072565.026478873,"USD",'
 # [finance] currency in a scenario does the same; --set values stay CNY (80,000 CNY = 11,267.61 USD).
 (cat "$SRC/scenarios/cluster32.ini"; printf '\n[finance]\ncurrency = USD\n') >"$T/c32usd.ini"
 run 0 --root "$SRC" --scenario "$T/c32usd.ini" --format json --out "$T/usd2.xlsx" --set card.price=80000
@@ -1035,6 +1060,19 @@ expect_err "--set other:card.price=1: 'other' is not this run's scenario (team)"
 run 0 --root "$SRC" --scenario team --set team:card.price=40000 --out "$T/cs6.xlsx" --format json
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["outputs"]["card_price"]["value"] == 40000' "$T/out" && ok || bad "team:card.price on its own scenario"
 
+# One shared block: the site and finance inputs both options hold alike are one cell on the Shared inputs
+# sheet (sheet2), which each option's Inputs cell refers to ('A Inputs', sheet4, holds =electricity_price).
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<sheet name=\"Shared inputs\"" && ok || bad "no Shared inputs sheet in a comparison"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">'Shared inputs'!" && ok || bad "electricity_price is not one shared cell"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"pue\">'Shared inputs'!" && ok || bad "a bare --set of a site input left it per option"
+member "$T/cs2.xlsx" xl/worksheets/sheet4.xml | grep -qF "<f>electricity_price</f><v>0.7</v>" && ok || bad "option A's electricity price does not refer to the shared cell"
+member "$T/cs2.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"card_tier\">" && bad "an option's own input (the card tier) was shared" || ok
+# An input one option changes is that option's own again: no shared cell, each option an input of its own.
+run 0 --root "$SRC" --compare compare-team70b --set team-70b-dm2:facility.electricity_price=0.9 --out "$T/cs7.xlsx"
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">" && bad "an input the options hold differently is still shared" || ok
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"b_electricity_price\">'B Inputs'!" && ok || bad "option B's own electricity price is not on its Inputs sheet"
+member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"discount_rate\">'Shared inputs'!" && ok || bad "the inputs still alike stopped being shared"
+
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
 # opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
@@ -1062,6 +1100,22 @@ run 0 --root "$SRC" --scenario cluster32 --set finance.fiscal_year_start_month=4
 python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["budget"]; assert b["months"][0] == "2027-07" and b["months"][-1] == "2030-06"' "$T/out" && ok || bad "budget from 2027-07: wrong months"
 member "$T/bud4.xlsx" xl/sharedStrings.xml | grep -q "<t>FY2030</t>" && ok || bad "no FY2030 subtotal for an April fiscal year"
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud4.xlsx" >"$T/rc" 2>&1; then ok; else bad "budget workbook: $(tail -3 "$T/rc")"; fi
+# Payment milestones in their months: 30% deposit in Year 0 (the Budget's Month 1, 2027-01), 60% on
+# delivery in Month 4 of Year 1 (2027-04), 10% on acceptance in Month 7 of Year 2 (2028-07):
+# 5,449,050 x 0.3 = 1,634,715, x 0.6 = 3,269,430, x 0.1 = 544,905; the budget still ties to the cash flow.
+run 0 --root "$SRC" --scenario cluster32 --set finance.deposit_share=0.3 --set finance.delivery_share=0.6 --set finance.acceptance_share=0.1 --set finance.delivery_year=1 --set finance.delivery_month=4 --set finance.acceptance_year=2 --set finance.acceptance_month=7 --out "$T/bud6.xlsx" --format json
+python3 - "$T/out" <<'PY2' && ok || bad "milestones in their budget months"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["budget"]
+paid = {b["months"][i]: v for i, v in enumerate(b["capex"]) if v}
+assert paid == {"2027-01": 1634715, "2027-04": 3269430, "2028-07": 544905}, paid
+assert d["cash_flow"]["capex"] == [1634715, 3269430, 544905, 0]
+assert d["outputs"]["check_budget"]["value"] == 1 and abs(b["total"] - d["tco"]) < 1e-6
+PY2
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/bud6.xlsx" >"$T/rc" 2>&1; then ok; else bad "milestone budget workbook: $(tail -3 "$T/rc")"; fi
+run 65 --root "$SRC" --scenario cluster32 --set finance.delivery_month=13 --out "$T/bud7.xlsx"
+expect_err "--set finance.delivery_month=13: expected a whole number >= 1 and <= 12"
 run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
 expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
 # Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Status | Name | Source.
@@ -1171,6 +1225,178 @@ if 'indent="1"' not in styles:
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
 PY
+
+# ---- Issue 12 §6: --no-workbook (the summary alone; no file, no out/) ----
+# Each run in an empty folder: nothing appears in it, and the summary is the one the same run with a
+# workbook prints, less the workbook's name (table: its "Workbook:" line; JSON: "workbook" is null;
+# CSV names none, so the same bytes).
+nw_pair() { # nw_pair LABEL ARGS...: runs ARGS with a workbook in $T/nwa and with --no-workbook in $T/nwb
+    label=$1
+    shift
+    rm -rf "$T/nwa" "$T/nwb"
+    mkdir "$T/nwa" "$T/nwb"
+    (cd "$T/nwa" && "$TCO" --root "$SRC" "$@" >"$T/nwa.out" 2>"$T/nwa.err") || bad "$label: the run with a workbook failed: $(cat "$T/nwa.err")"
+    (cd "$T/nwb" && "$TCO" --root "$SRC" "$@" --no-workbook >"$T/nwb.out" 2>"$T/nwb.err") && ok || bad "$label --no-workbook failed: $(cat "$T/nwb.err")"
+    [ -z "$(ls -A "$T/nwb")" ] && ok || bad "$label --no-workbook wrote: $(ls -AR "$T/nwb")"
+    [ -n "$(ls -A "$T/nwa/out" 2>/dev/null)" ] && ok || bad "$label: the run with a workbook wrote none"
+    cmp -s "$T/nwa.err" "$T/nwb.err" && ok || bad "$label: standard error differs with --no-workbook"
+}
+nw_pair "table" --scenario cluster32
+grep -v '^Workbook: out/cluster32.xlsx$' "$T/nwa.out" | sed '$d' >"$T/nwa.cut"
+cmp -s "$T/nwa.cut" "$T/nwb.out" && ok || bad "table: --no-workbook summary differs: $(diff "$T/nwa.cut" "$T/nwb.out" | head -5)"
+grep -q 'Workbook' "$T/nwb.out" && bad "--no-workbook: the table names a workbook" || ok
+nw_pair "json" --scenario cluster32 --format json
+sed 's#"workbook": "out/cluster32.xlsx"#"workbook": null#' "$T/nwa.out" | cmp -s - "$T/nwb.out" && ok || bad "json: --no-workbook summary differs"
+grep -q '"workbook": null,' "$T/nwb.out" && ok || bad "json: --no-workbook does not say \"workbook\": null"
+nw_pair "csv" --scenario cluster32 --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "csv: --no-workbook changes the CSV"
+nw_pair "compare json" --compare compare-team70b --format json
+sed 's#"workbook": "out/compare-team70b.xlsx"#"workbook": null#' "$T/nwa.out" | cmp -s - "$T/nwb.out" && ok || bad "compare json: --no-workbook summary differs"
+nw_pair "compare csv" --compare compare-team70b --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "compare csv: --no-workbook changes the CSV"
+nw_pair "all csv" --scenario all --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "--scenario all csv: --no-workbook changes the CSV"
+nw_pair "quotes" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --format csv
+cmp -s "$T/nwa.out" "$T/nwb.out" && ok || bad "--quotes csv: --no-workbook changes the CSV"
+# The workbook of an earlier run is left as it was.
+mkdir -p "$T/nwc/out"
+printf 'keep' >"$T/nwc/out/cluster32.xlsx"
+(cd "$T/nwc" && "$TCO" --root "$SRC" --scenario cluster32 --no-workbook >/dev/null 2>&1) && ok || bad "--no-workbook beside an old workbook failed"
+[ "$(cat "$T/nwc/out/cluster32.xlsx")" = keep ] && [ "$(ls -A "$T/nwc/out")" = cluster32.xlsx ] && ok || bad "--no-workbook touched out/: $(ls -A "$T/nwc/out")"
+# With --out it is a usage error, and nothing is written.
+run 64 --root "$SRC" --scenario cluster32 --no-workbook --out "$T/nw.xlsx"
+expect_err "--no-workbook writes no file, and --out $T/nw.xlsx names the workbook to write; give one of them"
+[ -e "$T/nw.xlsx" ] && bad "--no-workbook --out wrote a file" || ok
+# Bad input is still an error with its code.
+run 66 --root "$SRC" --scenario no-such --no-workbook
+
+# ---- issue 12: where tco finds its data, and tco init (engine/root.c, engine/init.c) ----
+# json_tco FILE: the "tco" figure of a --format json summary.
+json_tco() { python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["tco"]))' "$1" 2>/dev/null; }
+"$TCO" --root "$SRC" --scenario cluster32 --format json --out "$T/i12-ref.xlsx" >"$T/i12-ref.json" 2>/dev/null
+REF_TCO=$(json_tco "$T/i12-ref.json")
+[ "$REF_TCO" = 7615211.688 ] && ok || bad "checkout cluster32 tco: '$REF_TCO'"
+
+# From a folder without data, the binary in its build tree uses the checkout it was built from,
+# and writes out/ in the current folder.
+mkdir "$T/i12-plain"
+(cd "$T/i12-plain" && env -u TCO_ROOT "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list from a plain folder: $(cat "$T/err")"
+expect_out "cluster32        Training cluster: 32x D-M"
+(cd "$T/i12-plain" && env -u TCO_ROOT "$TCO" --scenario cluster32 >"$T/out" 2>"$T/err") && ok || bad "run from a plain folder: $(cat "$T/err")"
+expect_out "Workbook: out/cluster32.xlsx"
+[ -s "$T/i12-plain/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx in the current folder"
+# TCO_ROOT comes before the build tree, and must hold the data.
+(cd "$T/i12-plain" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "TCO_ROOT=mini --list: $(cat "$T/err")"
+expect_out "good "
+if grep -q cluster32 "$T/out"; then bad "TCO_ROOT ignored: $(cat "$T/out")"; else ok; fi
+(cd "$T/i12-plain" && TCO_ROOT="$T/i12-plain" "$TCO" --list >"$T/out" 2>"$T/err")
+[ $? -eq 66 ] && ok || bad "TCO_ROOT without data: expected exit 66"
+expect_err "TCO_ROOT=$T/i12-plain: expected a folder holding pricing/ and templates/ (or unset it)"
+# --root too must hold the data (also for quotes check, which read the checkout before).
+run 66 --root "$T/i12-plain" quotes check "$SRC/pricing/example-quotes.csv"
+expect_err "--root $T/i12-plain: expected a folder holding pricing/ and templates/"
+
+# tco init DIR: the default scenario cluster32, copies of the catalog and template, a README.
+run 0 init "$T/i12-w"
+expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (7 files), templates/ (1 file), README.md"
+expect_out "Run it: cd $T/i12-w && $TCO --scenario cluster32"
+for f in pricing/cards.ini pricing/site.ini pricing/hosts.ini pricing/fx.ini pricing/example-quotes.csv templates/tco.ini; do
+    cmp -s "$SRC/$f" "$T/i12-w/$f" && ok || bad "init: $f is not a copy of the catalog's"
+done
+cmp -s "$SRC/scenarios/cluster32.ini" "$T/i12-w/scenarios/cluster32.ini" && ok || bad "init: no copy of cluster32.ini"
+[ "$(cd "$T/i12-w" && ls -A | tr '\n' ' ')" = "README.md pricing scenarios templates " ] && ok ||
+    bad "init made: $(ls -A "$T/i12-w")"
+[ "$(ls "$T/i12-w/scenarios")" = cluster32.ini ] && ok || bad "init scenarios/: $(ls "$T/i12-w/scenarios")"
+# The README's run line, verbatim, in the folder: the checkout's figures, the workbook in out/ there.
+line=$(sed -n 5p "$T/i12-w/README.md")
+[ "$line" = "    $TCO --scenario cluster32" ] && ok || bad "README line 5: '$line'"
+(cd "$T/i12-w" && sh -c "$line" >"$T/out" 2>"$T/err") && ok || bad "README command failed: $(cat "$T/err")"
+expect_out "Total cost of ownership over the analysis period           7,615,212  CNY"
+expect_out "Workbook: out/cluster32.xlsx"
+[ -s "$T/i12-w/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx in the init folder"
+# The folder is found as the current folder before TCO_ROOT: it lists its one scenario.
+(cd "$T/i12-w" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list in the init folder"
+[ "$(cut -d' ' -f1 "$T/out")" = cluster32 ] && ok || bad "--list in the init folder: $(cat "$T/out")"
+# --root DIR from elsewhere gives the same TCO as the shipped scenario.
+(cd "$T/i12-plain" && "$TCO" --root "$T/i12-w" --scenario cluster32 --format json --out "$T/i12-w.xlsx" >"$T/i12-w.json" 2>"$T/err") &&
+    ok || bad "--root init folder: $(cat "$T/err")"
+[ "$(json_tco "$T/i12-w.json")" = "$REF_TCO" ] && ok || bad "init folder tco $(json_tco "$T/i12-w.json") != $REF_TCO"
+# The copies are the user's: an edited electricity price in pricing/site.ini gives what --set gives
+# on the checkout, and the checkout's catalog is as it was.
+sed 's/^electricity_price = 0.7$/electricity_price = 0.85/' "$T/i12-w/pricing/site.ini" >"$T/site.ini" &&
+    cat "$T/site.ini" >"$T/i12-w/pricing/site.ini"
+"$TCO" --root "$T/i12-w" --scenario cluster32 --format json --out "$T/i12-e.xlsx" >"$T/i12-e.json" 2>/dev/null
+"$TCO" --root "$SRC" --scenario cluster32 --set facility.electricity_price=0.85 --format json --out "$T/i12-s.xlsx" >"$T/i12-s.json" 2>/dev/null
+e_tco=$(json_tco "$T/i12-e.json")
+[ -n "$e_tco" ] && [ "$e_tco" = "$(json_tco "$T/i12-s.json")" ] && [ "$e_tco" != "$REF_TCO" ] && ok ||
+    bad "edited site.ini: tco $e_tco, --set gives $(json_tco "$T/i12-s.json")"
+grep -q '^electricity_price = 0.7$' "$SRC/pricing/site.ini" && ok || bad "the checkout's site.ini changed"
+
+# --scenario NAME (before or after DIR), a path, and an existing empty folder.
+mkdir "$T/i12-empty"
+run 0 init --scenario team "$T/i12-empty"
+[ -f "$T/i12-empty/scenarios/team.ini" ] && [ -f "$T/i12-empty/README.md" ] && ok || bad "init into an empty folder"
+run 0 init "$T/i12-p" --scenario "$SRC/scenarios/solo.ini"
+cmp -s "$SRC/scenarios/solo.ini" "$T/i12-p/scenarios/solo.ini" && ok || bad "init --scenario PATH"
+expect_out "Run it: cd $T/i12-p && $TCO --scenario solo"
+# A name with a space and a quote is quoted for the shell in the run line.
+run 0 init "$T/i12 it's"
+expect_out "Run it: cd '$T/i12 it'\''s' && $TCO --scenario cluster32"
+
+# Refusals: each exits with its code, says why, and leaves things as they were.
+mkdir "$T/i12-full" && echo keep >"$T/i12-full/notes.txt"
+run 73 init "$T/i12-full"
+expect_err "$T/i12-full: exists and is not empty; tco init replaces nothing: give a new or empty folder"
+[ "$(ls -A "$T/i12-full")" = notes.txt ] && [ "$(cat "$T/i12-full/notes.txt")" = keep ] && ok || bad "init touched a full folder"
+mkdir "$T/i12-target" && ln -s "$T/i12-target" "$T/i12-link"
+run 73 init "$T/i12-link"
+expect_err "$T/i12-link: is a symbolic link; tco init follows none: give a new folder"
+[ -z "$(ls -A "$T/i12-target")" ] && ok || bad "init wrote through a link: $(ls -A "$T/i12-target")"
+ln -s "$T/i12-nowhere" "$T/i12-dangling"
+run 73 init "$T/i12-dangling"
+[ ! -e "$T/i12-nowhere" ] && ok || bad "init created a dangling link's target"
+: >"$T/i12-file"
+run 73 init "$T/i12-file"
+expect_err "$T/i12-file: exists and is not a folder"
+run 73 init "$T/i12-none/sub"
+expect_err "$T/i12-none/sub: cannot create the folder: its parent $T/i12-none: No such file or directory"
+[ ! -e "$T/i12-none" ] && ok || bad "init made the parent"
+# Never inside the catalog copied from (a copy of the mini root, fingerprinted).
+cp -R "$MINI" "$T/i12-root"
+fp() { (cd "$T/i12-root" && find . -type f -exec cksum {} + | sort); }
+fp >"$T/i12-fp-before"
+run 73 init --root "$T/i12-root" "$T/i12-root/pricing/mine" --scenario good
+expect_err "$T/i12-root/pricing/mine: lies in the catalog folder $T/i12-root/pricing, which tco init never writes"
+run 0 init "$T/i12-m" --root "$T/i12-root" --scenario good
+"$TCO" --root "$T/i12-m" --scenario good --format json --out "$T/i12-m.xlsx" >"$T/i12-m.json" 2>/dev/null
+"$TCO" --root "$MINI" --scenario good --format json --out "$T/i12-mr.xlsx" >"$T/i12-mr.json" 2>/dev/null
+[ -n "$(json_tco "$T/i12-m.json")" ] && [ "$(json_tco "$T/i12-m.json")" = "$(json_tco "$T/i12-mr.json")" ] && ok ||
+    bad "init from the mini root: tco $(json_tco "$T/i12-m.json") against $(json_tco "$T/i12-mr.json")"
+fp >"$T/i12-fp-after"
+cmp -s "$T/i12-fp-before" "$T/i12-fp-after" && ok || bad "init changed the catalog it copied from"
+# A comparison, an unknown scenario, and usage errors.
+run 64 init "$T/i12-c" --scenario compare-team70b
+expect_err "init --scenario compare-team70b: is a comparison; tco init copies one scenario"
+run 66 init "$T/i12-c" --scenario nosuch
+expect_err "no such scenario 'nosuch'; available: cluster16"
+run 64 init
+expect_err "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]"
+run 64 init "$T/i12-c" "$T/i12-d"
+expect_err "init: unexpected argument '$T/i12-d' (one folder only)"
+run 64 init "$T/i12-c" --out x.xlsx
+expect_err "init: unknown option '--out'"
+run 64 --scenario team init "$T/i12-c"
+expect_err "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]"
+[ ! -e "$T/i12-c" ] && [ ! -e "$T/i12-d" ] && ok || bad "a refused init left a folder"
+# A failure after the copying began removes everything made, and keeps an empty folder empty.
+mkfifo "$T/i12-fifo.ini"
+run 66 init "$T/i12-f" --scenario "$T/i12-fifo.ini"
+expect_err "$T/i12-fifo.ini: not a regular file"
+[ ! -e "$T/i12-f" ] && ok || bad "a failed init left $(ls -AR "$T/i12-f")"
+mkdir "$T/i12-e2"
+run 65 init "$T/i12-e2" --root "$MINI" --scenario "$SRC/tests/fixtures/bad/scenarios/key_typo.ini"
+expect_err "$T/i12-e2: the copied scenario does not load, so nothing is kept: $T/i12-e2/scenarios/key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
+[ -d "$T/i12-e2" ] && [ -z "$(ls -A "$T/i12-e2")" ] && ok || bad "a failed init did not empty $T/i12-e2: $(ls -AR "$T/i12-e2")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

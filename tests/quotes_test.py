@@ -2,7 +2,8 @@
 """quotes_test.py - vendor quote files through the tco command: prices that must
 come out right (tier rows past 1,000 rows, --set over quotes, format characters,
 CR-only line ends, wide headers), text built from quotes that must fit a cell,
-and memory and time on a 256 MiB field.
+memory and time on a 256 MiB field, and `quotes check --format json` (every problem's
+file, line and column on hand-made files).
 
 Usage: quotes_test.py TCO_BINARY SOURCE_DIR PEAK_RSS_BINARY
 
@@ -489,6 +490,88 @@ for args in (["quotes", "check", big], ["--scenario", "cluster32", "--quotes", b
           (args[0], kib, limit_rss_kib))
     print("256 MiB field, %s: peak RSS %.1f MiB" % (args[0], kib / 1024))
 os.remove(big)
+
+# --- quotes check --format json (issue 12, part 6): every problem with file, line, column ---------
+# Hand-made files whose problems sit at known places.  Lines count as an editor shows them: the row
+# of "B, with a / newline" starts on line 3 and the next row is on line 5.
+bad = write("places.csv",
+            "vendor,item,unit_price,currency,valid_until,colour\n"   # 1: column 6 is unknown (a warning)
+            "A,D-M,\"12,50\",CNY,2026-12-31,red\n"                   # 2: column 3, a price that is no number
+            "\"B, with a\nnewline\",D-M,100,XYZ,2026-12-31,\n"       # 3-4: column 4, no rate for XYZ
+            "C,D-M,100,CNY\n"                                        # 5: 4 fields for 6: no column
+            "D,D-M,100,CNY,2026-02-30,\n"                            # 6: column 5, no such day
+            "E,W-Bx,100,CNY,2026-12-31,\n")                          # 7: column 2, unknown item
+cr = write("cr.csv", HEADER + "\rA,D-M,1,CNY\rB,D-M,x,CNY\r")        # CR line ends: line 3, column 3
+unclosed = write("unclosed.csv", HEADER + "\nA,D-M,1,CNY\nB,\"D-M,1,CNY\n")  # a quote opened on line 3, column 2
+utf16 = write("utf16.csv", (HEADER + "\n").encode("utf-16"))
+want = {
+    bad: [(1, 6, None, "warning", "unknown column 'colour' is ignored"),
+          (2, 3, "unit_price", "error", "expected ',' only between groups of three digits"),
+          (3, 4, "currency", "error", "expected a currency code with a rate in"),
+          (5, None, None, "error", "expected 6 fields as in the header, found 4"),
+          (6, 5, "valid_until", "error", "no such day: '2026-02-30' (February 2026 has 28 days)"),
+          (7, 2, "item", "error", "unknown item 'W-Bx' (did you mean 'W-B'?)")],
+    cr: [(3, 3, "unit_price", "error", "expected a price such as 12500 or 12,500.00, found 'x'")],
+    unclosed: [(3, 2, None, "error", "a quoted field opened here is never closed")],
+    utf16: [(None, None, None, "error", "the file is UTF-16")],
+}
+rc_t, so_t, se_t = tco("quotes", "check", bad, cr, unclosed, utf16)
+rc, so, se = tco("quotes", "check", bad, cr, unclosed, utf16, "--format", "json")
+check(rc == 65 and rc_t == 65, "quotes check --format json: exit %d (table form %d), expected 65" % (rc, rc_t))
+check(se == "", "quotes check --format json: standard error is not empty: " + se)
+try:
+    doc = json.loads(so)
+except ValueError as e:
+    doc = None
+    check(False, "quotes check --format json: not JSON (%s): %s" % (e, so[:300]))
+if doc:
+    got = {}
+    for p in doc["problems"]:
+        got.setdefault(p["file"], []).append(p)
+    for path, expected in want.items():
+        rows = got.get(path, [])
+        check(len(rows) == len(expected), "%s: %d problems, expected %d: %r" % (path, len(rows), len(expected), rows))
+        for p, (line, col, name, severity, text) in zip(rows, expected):
+            check((p["line"], p["column"], p["column_name"], p["severity"]) == (line, col, name, severity) and
+                  p["message"].startswith(text),
+                  "%s: %r, expected line %s, column %s (%s), %s, %r" % (path, p, line, col, name, severity, text))
+            place = path + (":%d" % line if line else "") + ": " + ("column %d%s: " % (col, " (%s)" % name if name
+                                                                                        else "") if col else "")
+            check(p["diagnostic"] == place + p["message"], "%s: diagnostic %r is not %r + message" %
+                  (path, p["diagnostic"], place))
+    # The same problems, word for word, as the table form prints them on standard error.
+    table = [("warning: " if p["severity"] == "warning" else "") + p["diagnostic"] for p in doc["problems"]]
+    check(table == se_t.splitlines(), "JSON diagnostics differ from the table form:\n%s\n%s" %
+          ("\n".join(table), se_t))
+    files = [(f["file"], f["rows"], f["errors"], f["warnings"]) for f in doc["files"]]
+    check(files == [(bad, 5, 5, 1), (cr, 2, 1, 0), (unclosed, 1, 1, 0), (utf16, 0, 1, 0)], "files: %r" % files)
+    check(so_t.splitlines() == ["%s: %d rows, %d errors, %d warnings" % f for f in files],
+          "the table form's summary lines differ from the JSON's files: %r" % so_t)
+    check((doc["errors"], doc["warnings"]) == (8, 1), "totals: %r" % ((doc["errors"], doc["warnings"]),))
+# Exit codes as the table form: 0 for a good file, 66 for a missing one (an error with no line).
+rc, so, se = tco("quotes", "check", "--format=json", os.path.join(SRC, "pricing", "example-quotes.csv"))
+d = json.loads(so) if rc == 0 else None
+check(d is not None and d["problems"] == [] and d["errors"] == 0 and d["files"][0]["rows"] == 9,
+      "quotes check --format=json on the example: exit %d: %s" % (rc, so + se))
+missing = os.path.join(T, "missing.csv")
+rc, so, se = tco("quotes", "check", "-f", "json", missing)
+d = json.loads(so) if so else None
+check(rc == 66 and d is not None and d["problems"][0]["line"] is None and
+      d["problems"][0]["message"].startswith("cannot open") and d["files"] == [
+          {"file": missing, "rows": 0, "errors": 1, "warnings": 0}], "missing file: exit %d: %s" % (rc, so + se))
+rc, so, se = tco("quotes", "check", missing)
+check(rc == 66 and so == missing + ": 0 rows, 1 errors, 0 warnings\n" and se.startswith("tco: " + missing),
+      "missing file, table form: exit %d: %r %r" % (rc, so, se))
+for args, msg in ((["--format", "csv", bad], "quotes check --format: expected table or json, found 'csv'"),
+                  (["--bogus", bad], "quotes check: unknown option '--bogus'"),
+                  (["--format"], "option '--format' needs a value")):
+    rc, so, se = tco("quotes", "check", *args)
+    check(rc == 64 and so == "" and msg in se, "quotes check %s: exit %d: %s" % (" ".join(args), rc, se))
+# "--" ends the options: a file named like one is read.
+dash = write("--format", HEADER + "\nA,D-M,1,CNY\n")
+p = subprocess.run([TCO, "--root", SRC, "quotes", "check", "--", "--format"], capture_output=True, text=True, cwd=T)
+check(p.returncode == 0 and p.stdout == "--format: 1 rows, 0 errors, 0 warnings\n",
+      "quotes check -- --format: exit %d: %s" % (p.returncode, p.stdout + p.stderr))
 
 subprocess.run(["rm", "-rf", T])
 print("%d passed, %d failed" % (passes, len(failures)))

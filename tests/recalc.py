@@ -187,7 +187,10 @@ def value_at(book, names, name):
 
 
 def json_values(doc):
-    """{name: number} for every scalar input/output and each output's total."""
+    """{name: number} for every scalar input/output and each output's total; for a comparison (a list, one
+    document per option) the names carry the option's prefix, a_tco, b_tco."""
+    if isinstance(doc, list):
+        return {f"{chr(97 + k)}_{n}": v for k, d in enumerate(doc) for n, v in json_values(d).items()}
     out = {}
     for group in ("inputs", "outputs"):
         for name, item in doc[group].items():
@@ -199,7 +202,10 @@ def json_values(doc):
 
 
 def json_texts(doc):
-    """{name: text} for every output that gives text: a reason ("n.a.: ...", "never: ...") or a text line."""
+    """{name: text} for every output that gives text: a reason ("n.a.: ...", "never: ...") or a text line
+    (prefixed per option for a comparison, as json_values())."""
+    if isinstance(doc, list):
+        return {f"{chr(97 + k)}_{n}": v for k, d in enumerate(doc) for n, v in json_texts(d).items()}
     out = {}
     for name, item in doc["outputs"].items():
         if item.get("value") is None and "reason" in item:
@@ -277,8 +283,8 @@ def ini_set(text, section, key, value):
 def run_tco(a, scenario, out, extra=()):
     quotes = [arg for f in a.quotes for arg in ("--quotes", f)] + (["--as-of", a.as_of] if a.as_of else [])
     currency = ["--currency", a.currency] if getattr(a, "currency", None) else []
-    cmd = [a.tco, "--root", a.root, "--scenario", scenario, "--out", out, "--format", "json", *quotes, *currency,
-           *extra]
+    what = ["--compare", scenario] if getattr(a, "compare", False) else ["--scenario", scenario]
+    cmd = [a.tco, "--root", a.root, *what, "--out", out, "--format", "json", *quotes, *currency, *extra]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr}")
@@ -298,6 +304,8 @@ def cmd_live(a):
     with tempfile.TemporaryDirectory() as tmp:
         base_book = os.path.join(tmp, "base.xlsx")
         base = run_tco(a, a.scenario, base_book)
+        if a.compare and not a.via_set:
+            raise SystemExit("live --compare needs --via-set (the comparison's answer with --set)")
         if a.via_set:
             # The same run with --set: tco's own answer.
             expect_doc = run_tco(a, a.scenario, os.path.join(tmp, "expected.xlsx"), ("--set", a.set))
@@ -349,7 +357,10 @@ def cmd_live(a):
                 bad += 1
         if before_texts.get(name) != want:
             moved += 1
-    given = expect_doc["inputs"].get(a.name, {}).get("value")
+    if a.compare and a.expect_sheet and names[a.name][0] != a.expect_sheet:
+        print(f"{a.name} is on sheet {names[a.name][0]!r}, expected {a.expect_sheet!r}")
+        bad += 1
+    given = (expect_doc[0] if a.compare else expect_doc)["inputs"].get(a.name, {}).get("value")
     if moved == 0 or not (given == typed or (isinstance(typed, float) and isinstance(given, (int, float)) and
                                              same(given, typed))):
         print(f"changing {a.name} to {value!r} moved no value: the check proves nothing")
@@ -367,7 +378,8 @@ def cmd_live(a):
                 bad += 1
             else:
                 print(f"{name}: {before[name]!r} -> {after!r} ({who}), moved by {got!r} as expected")
-    print(f"{a.name} {before.get(a.name)!r} -> {typed!r}: {moved} values moved ({', '.join(recalculated)})")
+    was = before.get("a_" + a.name if a.compare else a.name)
+    print(f"{a.name} {was!r} -> {typed!r}: {moved} values moved ({', '.join(recalculated)})")
     print(f"{checked - bad} passed, {bad} failed")
     return 1 if bad else 0
 
@@ -436,6 +448,9 @@ def main():
     l = sub.add_parser("live")
     run_args(l, "gnumeric")
     l.add_argument("--set", required=True)
+    l.add_argument("--compare", action="store_true",
+                   help="--scenario names a comparison: each option's figures are its prefixed names (a_tco)")
+    l.add_argument("--expect-sheet", help="with --compare: the sheet the edited name must be on (Shared inputs)")
     l.add_argument("--via-set", action="store_true")
     l.add_argument("--expect-move", action="append", default=[])
     l.add_argument("--currency", help="pass --currency CODE to both runs")

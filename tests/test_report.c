@@ -1,4 +1,5 @@
-/* test_report.c - number formatting and the JSON summary. */
+/* test_report.c - number formatting, the JSON and CSV summaries, the `quotes check` report. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +29,29 @@ static void test_grouped(void)
     CU_ASSERT_STRING_EQUAL(b, "1,000.0");
 }
 
-static void test_json_mini(void)
+/* The mini model's summary as JSON (@p json) or CSV with its header, heap (NULL on failure). */
+static char *mini_summary(bool json)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(MINI, MINI "/scenarios/good.ini", &m, &d), TCO_OK);
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    tco_report_json(m, "CNY", "out/good.xlsx", f);
-    fclose(f);
+    FILE *f = tco_model_load(MINI, MINI "/scenarios/good.ini", &m, &d) == TCO_OK ? open_memstream(&buf, &len) : NULL;
+    if (f != NULL) {
+        if (json)
+            tco_report_json(m, "CNY", "out/good.xlsx", f);
+        else
+            tco_report_csv(m, true, f);
+        fclose(f);
+    }
+    tco_model_free(m);
+    return buf;
+}
+
+static void test_json_mini(void)
+{
+    char *buf = mini_summary(true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     /* Roles from [model]: capex = cost (30), opex = running (15, 30), tco = total (75). */
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"capex\": 30,\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"opex_by_year\": [15, 30],\n"));
@@ -46,17 +59,86 @@ static void test_json_mini(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"tco\": 75,\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"tco_per_card_year\": 25,\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"running\": {\"label\": \"Running cost\", \"unit\": \"CNY/yr\", "
-                                       "\"by_year\": [15, 30], \"total\": 45}"));
+                                       "\"by_year\": [15, 30], \"total\": 45, \"source\": \"\"}"));
+    /* A total is an output of its own, with its source. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"running_total\": {\"label\": \"Running cost (all years)\", \"unit\": \"CNY\", "
+                                       "\"value\": 45, \"source\": \"total of per-year line running\"}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"title\": \"Three widgets for two years\""));
     free(buf);
-    tco_model_free(m);
+}
+
+/* JSON strings are the text verbatim: no apostrophe before formula-looking text (that is CSV's). */
+static void test_json_string(void)
+{
+    char text[64] = {0};
+    FILE *f = fmemopen(text, sizeof text - 1, "w"); /* text stays NUL-terminated */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    const char *in[] = {"-neg", "=1+1 \"q\" \\ \t\x01", NULL};
+    for (size_t i = 0; i < 3; i++)
+        tco_report_json_string(f, in[i]);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    CU_ASSERT_STRING_EQUAL(text, "\"-neg\"\"=1+1 \\\"q\\\" \\\\ \\t\\u0001\"\"\"");
+}
+
+/* The CSV of the mini model, row by row: numbers alone in value, the total as its own row. */
+static void test_csv_mini(void)
+{
+    char *buf = mini_summary(false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    CU_ASSERT_EQUAL(strncmp(buf, TCO_REPORT_CSV_HEADER "\r\n", strlen(TCO_REPORT_CSV_HEADER) + 2), 0);
+    /* running = cost x rate x year = 30 x 0.5 x 2 = 30 in Year 2; its total 15 + 30 = 45. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\"good\",\"output\",\"running\",\"Year 2\",30,\"CNY/yr\",\"\",\"\",\"Running cost\",\"\"\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\"good\",\"output\",\"running_total\",\"\",45,\"CNY\",\"\",\"\","
+                                       "\"Running cost (all years)\",\"total of per-year line running\"\r\n"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "\"running\",\"Total\"")); /* no Total period row besides running_total */
+    free(buf);
+}
+
+/* `quotes check` as JSON: the place split from each message, also for a path holding ':' and digits. */
+static void test_check_json(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tco_report_check r;
+    tco_report_check_begin(&r, true, f, stderr);
+    const char *path = "a:7: b.csv";
+    tco_report_check_problem(&r, path, "a:7: b.csv:12: column 3 (unit_price): expected a price", false);
+    tco_report_check_problem(&r, path, "a:7: b.csv:1: column 5: unknown column 'x' is ignored", true);
+    tco_report_check_problem(&r, path, "a:7: b.csv:4: expected 4 fields as in the header, found 3", false);
+    tco_report_check_problem(&r, path, "a:7: b.csv: the file is UTF-16", false);
+    tco_report_check_unreadable(&r, "c.csv", "c.csv: cannot open: No such file or directory");
+    tco_report_check_file(&r, path, 12, 3, 1);
+    tco_report_check_file(&r, "c.csv", 0, 1, 0);
+    CU_ASSERT_TRUE(tco_report_check_end(&r));
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "{\"file\": \"a:7: b.csv\", \"line\": 12, \"column\": 3, \"column_name\": "
+                                       "\"unit_price\", \"severity\": \"error\", \"message\": \"expected a price\", "
+                                       "\"diagnostic\": \"a:7: b.csv:12: column 3 (unit_price): expected a price\"}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"line\": 1, \"column\": 5, \"column_name\": null, \"severity\": \"warning\", "
+                                       "\"message\": \"unknown column 'x' is ignored\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"line\": 4, \"column\": null, \"column_name\": null, \"severity\": \"error\", "
+                                       "\"message\": \"expected 4 fields as in the header, found 3\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"line\": null, \"column\": null, \"column_name\": null, \"severity\": "
+                                       "\"error\", \"message\": \"the file is UTF-16\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"file\": \"c.csv\", \"line\": null, \"column\": null, \"column_name\": null, "
+                                       "\"severity\": \"error\", \"message\": \"cannot open: No such file or directory\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"files\": [\n    {\"file\": \"a:7: b.csv\", \"rows\": 12, \"errors\": 3, "
+                                       "\"warnings\": 1},\n    {\"file\": \"c.csv\", \"rows\": 0, \"errors\": 1, \"warnings\": 0}\n  ],"));
+    /* 4 errors and 1 warning reported in all. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"errors\": 4,\n  \"warnings\": 1\n}\n"));
+    free(buf);
 }
 
 CU_ErrorCode register_report_suite(void)
 {
     CU_pSuite s = CU_add_suite("report", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "thousands separators", test_grouped) ||
-        !CU_add_test(s, "JSON summary of the mini model", test_json_mini))
+        !CU_add_test(s, "JSON summary of the mini model", test_json_mini) ||
+        !CU_add_test(s, "JSON strings verbatim", test_json_string) ||
+        !CU_add_test(s, "CSV summary of the mini model", test_csv_mini) ||
+        !CU_add_test(s, "quotes check report as JSON", test_check_json))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -1,0 +1,127 @@
+/*
+ * root.c - where tco finds its data (see root.h for the order).
+ */
+#include "root.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+/* True if ROOT/SUB is a folder. */
+static bool has_folder(const char *root, const char *sub)
+{
+    char *path = tco_path_join(root, sub);
+    struct stat st;
+    bool yes = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    free(path);
+    return yes;
+}
+
+bool tco_root_has_project(const char *dir)
+{
+    return dir && dir[0] && has_folder(dir, "pricing") && has_folder(dir, "templates");
+}
+
+/* True if @p a and @p b are the same existing folder. */
+static bool same_folder(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return a && b && a[0] && b[0] && stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISDIR(sa.st_mode) &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The running binary's path from /proc/self/exe into @p exe; false (with errno's text in
+ * @p exe) when it cannot be read. */
+static bool own_path(char exe[PATH_MAX])
+{
+    ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX);
+    if (n <= 0 || n >= PATH_MAX) {
+        snprintf(exe, PATH_MAX, "%s", n < 0 ? strerror(errno) : "path too long");
+        return false;
+    }
+    exe[n] = '\0';
+    return exe[0] == '/';
+}
+
+tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_root *root, tco_diag *diag)
+{
+    root->path = NULL;
+    root->installed[0] = '\0';
+    if (given) {
+        if (!tco_root_has_project(given))
+            return tco_diag_set(diag, TCO_ERR_NOINPUT, "--root %s: expected a folder holding pricing/ and templates/",
+                                given);
+        root->path = given, root->kind = TCO_ROOT_GIVEN;
+        return TCO_OK;
+    }
+    if (tco_root_has_project(".")) {
+        root->path = ".", root->kind = TCO_ROOT_CURRENT;
+        return TCO_OK;
+    }
+    const char *env = getenv("TCO_ROOT");
+    if (env && env[0]) {
+        if (!tco_root_has_project(env))
+            return tco_diag_set(diag, TCO_ERR_NOINPUT,
+                                "TCO_ROOT=%s: expected a folder holding pricing/ and templates/ (or unset it)", env);
+        root->path = env, root->kind = TCO_ROOT_ENV;
+        return TCO_OK;
+    }
+
+    char exe[PATH_MAX];
+    bool know_exe = own_path(exe);
+    char *bin = NULL; /* the binary's folder */
+    if (know_exe) {
+        char *slash = strrchr(exe, '/');
+        size_t len = slash == exe ? 1 : (size_t)(slash - exe);
+        tco_strbuf b = {0};
+        tco_strbuf_append_n(&b, exe, len);
+        if ((bin = tco_strbuf_take(&b)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    bool in_build_tree = know_exe && layout->build_dir && same_folder(bin, layout->build_dir);
+    if (in_build_tree && tco_root_has_project(layout->source_dir)) {
+        free(bin);
+        root->path = layout->source_dir, root->kind = TCO_ROOT_BUILD_TREE;
+        return TCO_OK;
+    }
+    char *data = NULL;
+    if (know_exe && layout->data_reldir && layout->data_reldir[0]) {
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "%s/%s", strcmp(bin, "/") == 0 ? "" : bin, layout->data_reldir);
+        if ((data = tco_strbuf_take(&b)) == NULL) {
+            free(bin);
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        }
+        if (tco_root_has_project(data) && realpath(data, root->installed) != NULL) {
+            free(bin);
+            free(data);
+            root->path = root->installed, root->kind = TCO_ROOT_INSTALLED;
+            return TCO_OK;
+        }
+    }
+
+    /* Nothing found: say where, in the order tried. */
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        snprintf(cwd, sizeof cwd, "%s", strerror(errno));
+    tco_strbuf m = {0};
+    tco_strbuf_printf(&m, "no project data found (a folder holding pricing/ and templates/); looked in: the current "
+                      "folder (%s), $TCO_ROOT (not set)", cwd);
+    if (in_build_tree)
+        tco_strbuf_printf(&m, ", the checkout this tco was built from (%s)", layout->source_dir);
+    if (data)
+        tco_strbuf_printf(&m, ", the installed data beside %s (%s)", exe, data);
+    else
+        tco_strbuf_printf(&m, ", no installed data (%s: %s)", "/proc/self/exe", know_exe ? "no data folder built in" : exe);
+    tco_strbuf_append(&m, "; pass --root DIR or set TCO_ROOT to a folder that has them");
+    free(bin);
+    free(data);
+    tco_diag_set(diag, TCO_ERR_NOINPUT, "%s", m.failed ? "no project data found" : tco_strbuf_str(&m));
+    tco_strbuf_free(&m);
+    return TCO_ERR_NOINPUT;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""number_formats_test.py - one number format per line (issue 11 §9).
+
+Every shipped scenario and comparison is written, and on each calculation sheet every line has one
+number format over all its cells: a per-year or per-month line across its period columns and Total
+(a row), a per-tier line down its tier rows (a column of the per-tier sheet).  Before this held, a
+money row could show 950.50 in one year and 1,200 in the next, and a tier column mix 937.50 with 1,234.
+
+The sheets are told apart by the template: [model] sheets, and for each line its `sheet` and `per`.
+Usage: number_formats_test.py TCO_BINARY SOURCE_DIR
+"""
+import configparser
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def template_sheets(src):
+    """{sheet: 'tier' | 'rows'} for the calculation sheets of templates/tco.ini."""
+    ini = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=(";", "#"), strict=False)
+    ini.read(os.path.join(src, "templates", "tco.ini"), encoding="utf-8")
+    kinds = {s.strip(): "rows" for s in ini["model"]["sheets"].split(",")}
+    for sec in ini.sections():
+        if sec.startswith("line.") and ini[sec].get("per", "").strip() == "tier":
+            kinds[ini[sec]["sheet"].strip()] = "tier"
+    return kinds
+
+
+def cell_formats(book):
+    """{sheet name: {(row, col): numFmtId}} for every number or formula cell of each sheet."""
+    import xml.etree.ElementTree as ET
+    z = zipfile.ZipFile(book)
+    styles = ET.fromstring(z.read("xl/styles.xml"))
+    xfs = [int(x.get("numFmtId", "0")) for x in styles.find(NS + "cellXfs")]
+    wb = ET.fromstring(z.read("xl/workbook.xml"))
+    rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+    target = {r.get("Id"): r.get("Target") for r in rels}
+    out = {}
+    for sh in wb.find(NS + "sheets"):
+        rid = sh.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
+        xml = ET.fromstring(z.read("xl/" + target[rid].lstrip("/").removeprefix("xl/")))
+        cells = {}
+        for c in xml.iter(NS + "c"):
+            if c.get("t") in ("s", "inlineStr", "str", "b", "e"):
+                continue  # text, or a formula caching text ("n.a."): no number format shown
+            m = re.match(r"([A-Z]+)(\d+)$", c.get("r"))
+            col = 0
+            for ch in m.group(1):
+                col = col * 26 + ord(ch) - 64
+            cells[(int(m.group(2)), col)] = xfs[int(c.get("s", "0"))]
+        out[sh.get("name")] = cells
+    return out
+
+
+def check(book, kinds):
+    bad = []
+    for sheet, cells in cell_formats(book).items():
+        base = re.sub(r"^[A-Z] ", "", sheet)  # "A Opex" in a comparison
+        if base not in kinds:
+            continue
+        groups = {}
+        for (row, col), fmt in cells.items():
+            if row < 5 or col < 3:  # header rows, label and unit columns
+                continue
+            key = col if kinds[base] == "tier" else row
+            groups.setdefault(key, set()).add(fmt)
+        for key, fmts in sorted(groups.items()):
+            if len(fmts) > 1:
+                bad.append(f"{os.path.basename(book)} {sheet} {'column' if kinds[base] == 'tier' else 'row'} "
+                           f"{key}: number formats {sorted(fmts)}")
+    return bad
+
+
+def main():
+    tco, src = sys.argv[1], sys.argv[2]
+    kinds = template_sheets(src)
+    names = sorted(f[:-4] for f in os.listdir(os.path.join(src, "scenarios")) if f.endswith(".ini"))
+    failures, books = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            book = os.path.join(tmp, name + ".xlsx")
+            compare = name.startswith("compare-")
+            r = subprocess.run([tco, "--root", src, "--compare" if compare else "--scenario", name, "--out", book],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                failures.append(f"{name}: tco exited {r.returncode}: {r.stderr.strip()}")
+                continue
+            books += 1
+            failures += check(book, kinds)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{books} workbooks, {len(failures)} lines with more than one number format")
+    # Every scenario must have been checked: a run that wrote nothing proves nothing.
+    return 1 if failures or books < len(names) or books == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
