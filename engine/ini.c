@@ -44,10 +44,13 @@ static int capture_error(const char *fmt, ...)
 }
 
 /* iniparser 4.1's dictionary_set() compares the new name's hash with every
- * entry before it, so one iniparser_load() of n entries (sections plus keys)
- * costs about n^2/2 comparisons: 1.8 s for 80,000 keys, minutes for a million.
- * It is handed runs of whole sections of at most this many entries (a section
- * is never split; TCO_INI_MAX_SECTION_KEYS bounds it), a millisecond each. */
+ * slot of its dictionary (128 at first, doubling when full), so one
+ * iniparser_load() of n entries (sections plus keys) costs about n^2/2
+ * comparisons: 1.8 s for 80,000 keys, minutes for a million.  It is handed runs
+ * of whole sections of at most this many entries (a section is never split;
+ * TCO_INI_MAX_SECTION_KEYS bounds it), which keeps the dictionary at its first
+ * 128 slots (a smaller run saves no comparison and costs one more opening of
+ * the in-memory file). */
 #define INI_CHUNK_ENTRIES 128
 
 /* ---- the index: "section" and "section:key" to their records -------------- */

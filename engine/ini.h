@@ -17,9 +17,13 @@
  *
  * iniparser 4.1 looks every name up by a linear scan, so a file with n
  * entries costs it n^2/2 comparisons.  tco therefore hands it one run of
- * whole sections at a time (at most about a thousand entries, so the cost is
- * linear in the file's size) and keeps its own hash index from
- * "section:key" to value: every lookup below takes constant time.
+ * whole sections at a time (at most 128 entries, or one larger section, so the
+ * cost is linear in the file's size) and keeps its own index, built while the
+ * lines are checked: a hash from section name to section, and from
+ * "section:key" to value for the keys of a section of more than 16 keys; a
+ * smaller section's keys are compared in place (they lie together in memory).
+ * Every lookup below takes constant time: a hash probe and at most 16
+ * comparisons or a second probe, never a pass over the file's names.
  */
 #ifndef TCO_INI_H
 #define TCO_INI_H
@@ -142,8 +146,10 @@ bool tco_parse_number(const char *text, double *out);
 /**
  * The double that strtod(@p s, NULL) gives for @p s, a decimal number as tco_parse_number() accepts it
  * without blanks (optional sign, digits with an optional '.' and fraction, optional exponent): exactly
- * the same value, found without strtod() for up to 16 significant digits, at most 22 of them after
- * the point, and no exponent (the price and count columns of a quote file).
+ * the same value.  Without an exponent, with at most 19 digits (leading zeros not counted) whose value
+ * is at most 2^53 and at most 22 of them after the point (prices, counts, rates), it is found without
+ * strtod(): the digits as an integer over a power of ten, both exact, divided once (W. D. Clinger's
+ * fast path), which rounds as strtod() does.
  */
 double tco_decimal_value(const char *s);
 

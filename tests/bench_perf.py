@@ -40,6 +40,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -341,6 +342,7 @@ def main():
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
     a.work = os.path.abspath(a.keep) if a.keep else tempfile.mkdtemp(prefix="bench_perf.")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench_perf: terminated"))  # the work folder is removed
     try:
         b = Bench(a)
         cpu = "?"
