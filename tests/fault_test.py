@@ -214,7 +214,13 @@ try:
                      "2>/dev/null; exec \"%s\" --root \"%s\" --scenario cluster32 --out \"%s\"'"
                      % (hide_tmp % "16k", via(tco), via(root), via(target)))
         check(rc == 0, "tco succeeds with /tmp full: %d %s" % (rc, out))
-        check(read(target) == new and opens(target), "with /tmp full the workbook is whole and byte-identical")
+        # The same run with /tmp not full, through the same paths (the workbook names its root's files).
+        same = os.path.join(work, "full-tmp-same.xlsx")
+        rc2, out2 = sh("unshare -m sh -c 'mount --bind /tmp \"%s\" && exec \"%s\" --root \"%s\" --scenario cluster32 "
+                       "--out \"%s\"'" % (alt, via(tco), via(root), via(same)))
+        check(rc2 == 0 and read(target) == read(same) and opens(target),
+              "with /tmp full the workbook is whole and byte-identical: %d %s" % (rc2, out2))
+        os.unlink(same)
         check(os.listdir(d) == ["book.xlsx"], "nothing else is left: %s" % os.listdir(d))
         # 4b. The output in the full /tmp itself: exit 73, the old workbook unchanged.
         res = os.path.join(work, "full-tmp-result")
