@@ -83,6 +83,24 @@ static void fill_compare_sheets(writer *base, void *vctx)
         for (size_t i = 0; i < first->n_items; i++)
             any_shared |= shared[0][i] != 0;
     }
+    /* A shared input the options give from files of their own names each option's source. */
+    char **sources = any_shared ? calloc(first->n_items, sizeof *sources) : NULL;
+    if (any_shared && sources == NULL)
+        base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; sources && i < first->n_items && base->err == TCO_OK; i++) {
+        bool differ = false;
+        for (size_t k = 1; shared[0][i] && k < c->n; k++)
+            differ |= strcmp(first->items[i].source, c->models[k]->items[tco_model_find(c->models[k],
+                                                                                        first->items[i].name)].source) != 0;
+        if (!differ)
+            continue;
+        tco_strbuf b = {0};
+        for (size_t k = 0; k < c->n; k++)
+            tco_strbuf_printf(&b, "%s%c: %s", k ? "; " : "", (char)('A' + k),
+                              c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source);
+        if ((sources[i] = tco_strbuf_take(&b)) == NULL)
+            base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
+    }
     if (any_shared && base->err == TCO_OK) {
         base->footer = c->title;
         lxw_worksheet *sw = wb_add_sheet(base, TCO_SHARED_SHEET, 0xFFC000, true);
@@ -92,6 +110,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
             w.np = "";
             w.sp = "";
             w.shared = shared[0];
+            w.shared_sources = sources;
             w.ref = (tco_strbuf){0};
             w.text_buf = (tco_strbuf){0};
             wb_write_shared_inputs(&w, sw);
@@ -120,6 +139,9 @@ static void fill_compare_sheets(writer *base, void *vctx)
     }
     for (size_t k = 0; k < c->n; k++)
         free(shared[k]);
+    for (size_t i = 0; sources && i < first->n_items; i++)
+        free(sources[i]);
+    free(sources);
     if (base->err != TCO_OK)
         return;
     writer *w = base;

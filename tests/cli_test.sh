@@ -866,7 +866,7 @@ assert near(v("residual_value"), 5449050 - 3 * 1035319.5) and near(v("residual_v
 assert near(y("book_value")[3], 2343091.5) and near(y("book_value")[0], 5449050)
 assert near(v("depreciation_after_period"), 2 * 1035319.5)
 assert near(v("book_value_end_of_life"), 272452.5)
-assert v("book_life_note").startswith("the book life runs past the analysis period")
+assert v("book_life_note") == "runs past the period"
 assert near(y("annual_cost_charged")[1], 1757373.396) and y("annual_cost_charged")[0] == 0
 assert near(v("tco"), 7615211.688)  # depreciation never enters the cash TCO
 PY2
@@ -940,7 +940,7 @@ assert near(d[4], 470797.92) and near(d[5], 433744.38), d
 assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 0, 1]
 assert near(o["depreciation"]["total"], 5176597.5) and near(o["book_value"]["by_year"][5], 272452.5)
 assert near(v("residual_value"), 272452.5) and abs(v("depreciation_after_period")) < 1e-6
-assert v("book_life_note").startswith("the book life ends within the analysis period")
+assert v("book_life_note") == "ends within the period"
 PY2
 # Salvage 0: straight line 5,449,050 / 5 = 1,089,810 a year, book value after 3 years
 # 5,449,050 x 2/5 = 2,179,620, end of the book life 0.
