@@ -17,7 +17,7 @@ static void fill_compare_sheets(writer *base, void *vctx);
 
 /* Whether option inputs @p a and @p b hold the same site or finance value, so that one shared cell can
  * stand for both: the same kind of scalar input, marked site-wide, priced by no quote, with the same
- * text or number (in the files' currency too) and the same --set. */
+ * text or number (in the files' currency too), the same --set, and the same basis and status. */
 static bool same_shared_input(const tco_item *a, const tco_item *b)
 {
     if (a->kind != TCO_ITEM_INPUT || b->kind != TCO_ITEM_INPUT || !a->site_wide || !b->site_wide || a->quoted ||
@@ -27,6 +27,11 @@ static bool same_shared_input(const tco_item *a, const tco_item *b)
     if (a->text ? strcmp(a->text, b->text) != 0 : a->value != b->value)
         return false;
     if (a->original && strcmp(a->original, b->original) != 0)
+        return false;
+    /* The same fact, not two that agree by chance: the same basis (a site's own tariff and the
+     * catalog's seed figure stay apart even at one price). */
+    if ((a->basis == NULL) != (b->basis == NULL) || (a->basis && strcmp(a->basis, b->basis) != 0) ||
+        tco_status_of_input(a) != tco_status_of_input(b))
         return false;
     return !a->in_report || a->base_value == b->base_value;
 }
