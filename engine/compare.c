@@ -17,7 +17,7 @@ static void fill_compare_sheets(writer *base, void *vctx);
 
 /* Whether option inputs @p a and @p b hold the same site or finance value, so that one shared cell can
  * stand for both: the same kind of scalar input, marked site-wide, priced by no quote, with the same
- * text or number (in the files' currency too) and the same --set. */
+ * text or number (in the files' currency too), the same --set, and the same basis and status. */
 static bool same_shared_input(const tco_item *a, const tco_item *b)
 {
     if (a->kind != TCO_ITEM_INPUT || b->kind != TCO_ITEM_INPUT || !a->site_wide || !b->site_wide || a->quoted ||
@@ -27,6 +27,11 @@ static bool same_shared_input(const tco_item *a, const tco_item *b)
     if (a->text ? strcmp(a->text, b->text) != 0 : a->value != b->value)
         return false;
     if (a->original && strcmp(a->original, b->original) != 0)
+        return false;
+    /* The same fact, not two that agree by chance: the same basis (a site's own tariff and the
+     * catalog's seed figure stay apart even at one price). */
+    if ((a->basis == NULL) != (b->basis == NULL) || (a->basis && strcmp(a->basis, b->basis) != 0) ||
+        tco_status_of_input(a) != tco_status_of_input(b))
         return false;
     return !a->in_report || a->base_value == b->base_value;
 }
@@ -83,6 +88,24 @@ static void fill_compare_sheets(writer *base, void *vctx)
         for (size_t i = 0; i < first->n_items; i++)
             any_shared |= shared[0][i] != 0;
     }
+    /* A shared input the options give from files of their own names each option's source. */
+    char **sources = any_shared ? calloc(first->n_items, sizeof *sources) : NULL;
+    if (any_shared && sources == NULL)
+        base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; sources && i < first->n_items && base->err == TCO_OK; i++) {
+        bool differ = false;
+        for (size_t k = 1; shared[0][i] && k < c->n; k++)
+            differ |= strcmp(first->items[i].source, c->models[k]->items[tco_model_find(c->models[k],
+                                                                                        first->items[i].name)].source) != 0;
+        if (!differ)
+            continue;
+        tco_strbuf b = {0};
+        for (size_t k = 0; k < c->n; k++)
+            tco_strbuf_printf(&b, "%s%c: %s", k ? "; " : "", (char)('A' + k),
+                              c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source);
+        if ((sources[i] = tco_strbuf_take(&b)) == NULL)
+            base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
+    }
     if (any_shared && base->err == TCO_OK) {
         base->footer = c->title;
         lxw_worksheet *sw = wb_add_sheet(base, TCO_SHARED_SHEET, 0xFFC000, true);
@@ -92,6 +115,7 @@ static void fill_compare_sheets(writer *base, void *vctx)
             w.np = "";
             w.sp = "";
             w.shared = shared[0];
+            w.shared_sources = sources;
             w.ref = (tco_strbuf){0};
             w.text_buf = (tco_strbuf){0};
             wb_write_shared_inputs(&w, sw);
@@ -120,6 +144,9 @@ static void fill_compare_sheets(writer *base, void *vctx)
     }
     for (size_t k = 0; k < c->n; k++)
         free(shared[k]);
+    for (size_t i = 0; sources && i < first->n_items; i++)
+        free(sources[i]);
+    free(sources);
     if (base->err != TCO_OK)
         return;
     writer *w = base;

@@ -205,6 +205,8 @@ static int copy_folder(init_run *r, const char *sub, int to_fd, char ***names)
  * treats specially, else in single quotes (each ' written as '\''). */
 static void append_shell_word(tco_strbuf *b, const char *s)
 {
+    if (s[0] == '-') /* a relative path that a command would take for an option: ./-dir */
+        tco_strbuf_append(b, "./");
     bool plain = s[0] != '\0';
     for (const char *p = s; *p && plain; p++)
         plain = isalnum((unsigned char)*p) || strchr("/._-+,:@%", *p) != NULL;
@@ -290,9 +292,10 @@ static bool lies_in(const char *path, const char *folder)
 static tco_error check_outside_catalog(init_run *r, const char *target, const char *abs_root)
 {
     static const char *const catalog[] = {"pricing", "templates", "scenarios", "docs"};
-    if (r->req->root_installed && lies_in(target, abs_root))
+    const char *installed = r->req->root_installed ? abs_root : r->req->installed_data;
+    if (installed && lies_in(target, installed))
         return tco_diag_set(r->diag, TCO_ERR_CANTCREATE, "%s: lies in the installed data folder %s, which tco init "
-                            "never writes; give a folder outside it", r->req->dir, abs_root);
+                            "never writes; give a folder outside it", r->req->dir, installed);
     for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++) {
         char folder[PATH_MAX];
         char *p = tco_path_join(abs_root, catalog[i]);

@@ -34,6 +34,10 @@ typedef struct tco_init_request {
     /** True when @ref root is the installed data folder: DIR may then not lie anywhere inside
      *  it.  (DIR may never lie in the root's pricing/, templates/, scenarios/ or docs/.) */
     bool root_installed;
+    /** The installed data folder beside the binary (tco_root_installed_data()), or NULL: DIR may
+     *  not lie in it however the root was found (--root, TCO_ROOT or the current folder may name
+     *  it too). */
+    const char *installed_data;
     /** The scenario file to copy (already resolved, e.g. ROOT/scenarios/cluster32.ini). */
     const char *scenario_path;
     /** The scenario's name in DIR, a valid scenario name: it becomes DIR/scenarios/NAME.ini. */

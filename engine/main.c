@@ -80,9 +80,9 @@ static const char usage_text[] =
     "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
     "                        (every input and output, one value per row)\n"
     "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
-    "                        (default: the current folder if it has them, else\n"
-    "                        $TCO_ROOT, else the checkout when tco runs from its\n"
-    "                        build tree, else the installed PREFIX/share/tco)\n"
+    "                        (default: $TCO_ROOT if set, else the current folder\n"
+    "                        if it has them, else the checkout when tco runs from\n"
+    "                        its build tree, else the installed PREFIX/share/tco)\n"
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
     "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
@@ -160,10 +160,11 @@ static bool is_dir(const char *path)
 }
 
 /* The project root for this run (tco_root_find() with this build's layout). */
+static const tco_root_layout build_layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, TCO_DATA_RELDIR};
+
 static tco_error find_root(const char *given, tco_root *root, tco_diag *d)
 {
-    static const tco_root_layout layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, TCO_DATA_RELDIR};
-    return tco_root_find(&layout, given, root, d);
+    return tco_root_find(&build_layout, given, root, d);
 }
 
 static int compare_str(const void *a, const void *b)
@@ -351,6 +352,15 @@ static tco_error prepare_out(const char **out, char **default_out, const char *s
 {
     *default_out = NULL;
     if (*out == NULL) {
+        /* The default folder is never a link: in a shared folder a planted out -> elsewhere would send
+         * the workbook (or its replacement) into a folder the planter picks. */
+        struct stat st;
+        if (lstat("out", &st) == 0 && S_ISLNK(st.st_mode))
+            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out: is a symbolic link, and tco writes its default "
+                                "workbooks only into a real folder out/; remove the link, or give --out PATH");
+        if (lstat("out", &st) == 0 && !S_ISDIR(st.st_mode))
+            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out: exists and is not a folder; remove it, or give --out "
+                                "PATH");
         if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST)
             return tco_diag_set(d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
         tco_strbuf b = {0};
@@ -1230,8 +1240,11 @@ static int init_command(const char *invoked, int argc, char **argv)
         return usage_error("init --scenario %s: the file's name '%s' cannot be a scenario name (at most 200 letters, "
                            "digits, '-', '_'); rename the file", scenario, stem);
     }
+    char installed[PATH_MAX];
+    bool have_installed = tco_root_installed_data(&build_layout, installed);
     tco_init_request req = {.root = root.path, .root_installed = root.kind == TCO_ROOT_INSTALLED,
-                            .scenario_path = spath, .name = stem, .dir = argv[optind], .command = invoked};
+                            .installed_data = have_installed ? installed : NULL, .scenario_path = spath,
+                            .name = stem, .dir = argv[optind], .command = invoked};
     tco_error e = tco_init_folder(&req, stdout, &d);
     free(spath);
     return e == TCO_OK ? 0 : fail(&d);
@@ -1289,6 +1302,10 @@ int main(int argc, char **argv)
             tco_override *o = &quotes.sets[quotes.n_sets];
             if (tco_override_parse(optarg, o, &sd) != TCO_OK)
                 return usage_error("%s", sd.message);
+            if (strcasecmp(o->section, "fx") == 0 && o->option[0] != '\0')
+                /* One rate per currency for the whole run: every option converts at it. */
+                return usage_error("--set %s: an exchange rate is one for every option of the run; give it "
+                                   "without '%s:' (--set fx.%s=%s)", o->arg, o->option, o->key, o->value);
             if (strcasecmp(o->section, "fx") == 0) /* an exchange rate (pricing/fx.ini), read with the quotes */
                 quotes.fx_sets[quotes.n_fx_sets++] = *o;
             else
@@ -1403,6 +1420,7 @@ int main(int argc, char **argv)
     }
     /* Every scenario is run even when one fails; the first failure's code is returned. */
     int rc = 0;
+    bool csv_header = false; /* printed by the first scenario that succeeds */
     if (json)
         fputs("[\n", stdout);
     for (int i = 0; i < n; i++) {
@@ -1430,8 +1448,9 @@ int main(int argc, char **argv)
             free(suggest);
             r = 65;
         } else {
-            /* One CSV table for all scenarios: the header only before the first. */
-            r = run_scenario(root, names[i], NULL, csv && i > 0 ? "csv-body" : format, &wo, &quotes);
+            /* One CSV table for all scenarios: the header once, before the first that prints. */
+            r = run_scenario(root, names[i], NULL, csv && csv_header ? "csv-body" : format, &wo, &quotes);
+            csv_header |= r == 0;
         }
         free(shown);
         if (r != 0 && json)

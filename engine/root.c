@@ -48,6 +48,19 @@ static bool own_path(char exe[PATH_MAX])
     return exe[0] == '/';
 }
 
+bool tco_root_installed_data(const tco_root_layout *layout, char out[PATH_MAX])
+{
+    char exe[PATH_MAX];
+    if (!layout->data_reldir || !layout->data_reldir[0] || !own_path(exe))
+        return false;
+    char *slash = strrchr(exe, '/');
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%.*s/%s", (int)(slash - exe), exe, layout->data_reldir);
+    bool ok = !b.failed && tco_root_has_project(tco_strbuf_str(&b)) && realpath(tco_strbuf_str(&b), out) != NULL;
+    tco_strbuf_free(&b);
+    return ok;
+}
+
 tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_root *root, tco_diag *diag)
 {
     root->path = NULL;
@@ -59,16 +72,17 @@ tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_ro
         root->path = given, root->kind = TCO_ROOT_GIVEN;
         return TCO_OK;
     }
-    if (tco_root_has_project(".")) {
-        root->path = ".", root->kind = TCO_ROOT_CURRENT;
-        return TCO_OK;
-    }
+    /* An explicit TCO_ROOT comes before the current folder, which anyone who can write there may fill. */
     const char *env = getenv("TCO_ROOT");
     if (env && env[0]) {
         if (!tco_root_has_project(env))
             return tco_diag_set(diag, TCO_ERR_NOINPUT,
                                 "TCO_ROOT=%s: expected a folder holding pricing/ and templates/ (or unset it)", env);
         root->path = env, root->kind = TCO_ROOT_ENV;
+        return TCO_OK;
+    }
+    if (tco_root_has_project(".")) {
+        root->path = ".", root->kind = TCO_ROOT_CURRENT;
         return TCO_OK;
     }
 
@@ -110,8 +124,8 @@ tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_ro
     if (getcwd(cwd, sizeof cwd) == NULL)
         snprintf(cwd, sizeof cwd, "%s", strerror(errno));
     tco_strbuf m = {0};
-    tco_strbuf_printf(&m, "no project data found (a folder holding pricing/ and templates/); looked in: the current "
-                      "folder (%s), $TCO_ROOT (not set)", cwd);
+    tco_strbuf_printf(&m, "no project data found (a folder holding pricing/ and templates/); looked in: $TCO_ROOT "
+                      "(not set), the current folder (%s)", cwd);
     if (in_build_tree)
         tco_strbuf_printf(&m, ", the checkout this tco was built from (%s)", layout->source_dir);
     if (data)

@@ -63,10 +63,18 @@ typedef struct tco_root {
 bool tco_root_has_project(const char *dir);
 
 /**
+ * The installed data folder beside the running binary (its folder joined with
+ * @p layout->data_reldir, canonicalised into @p out), whichever root a run uses; false when
+ * there is none (no data folder built in, or it lacks pricing/ and templates/).
+ */
+bool tco_root_installed_data(const tco_root_layout *layout, char out[PATH_MAX]);
+
+/**
  * Pick the project root, the first of:
  *  1. @p given (--root DIR), which must hold pricing/ and templates/;
- *  2. the current folder, if it holds pricing/ and templates/;
- *  3. $TCO_ROOT when set and not empty, which must then hold them;
+ *  2. $TCO_ROOT when set and not empty, which must then hold them (an explicit setting beats a
+ *     current folder anyone may have filled);
+ *  3. the current folder, if it holds pricing/ and templates/;
  *  4. @p layout->source_dir, when the running binary (/proc/self/exe) lies in
  *     @p layout->build_dir (the same folder, compared by device and inode) and the
  *     checkout still holds pricing/ and templates/;

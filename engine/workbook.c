@@ -789,6 +789,8 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, in
 /* Per-year sheets: a narrower label and source column (wrapped), so that Year 0 to Year N, Total and the
  * source still print one page wide at 75% or more for a short period (print_layout()). */
 #define YEARLY_LABEL_WIDTH 50
+/* A sheet of single values: the label column, wrapped too. */
+#define SCALAR_LABEL_WIDTH 62
 #define YEARLY_SOURCE_WIDTH 40
 
 /* Lines @p text takes in a wrapped column @p width characters wide. */
@@ -1175,7 +1177,9 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
-        const char *source = ref ? tco_strbuf_str(&src) : it->source;
+        const char *source = ref                                         ? tco_strbuf_str(&src)
+                             : w->shared_sources && w->shared_sources[i] ? w->shared_sources[i]
+                                                                         : it->source;
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
         fit_input_row(w, ws, row, it->label, source);
         tco_strbuf_free(&src);
@@ -1395,9 +1399,7 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        wb_write_text(w, ws, row, COL_ITEM, it->label,
-                      sh->yearly ? (it->emphasis ? w->total_label_wrap : w->text_wrap)
-                                 : (it->emphasis ? w->total_label : w->text));
+        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label_wrap : w->text_wrap);
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         if (it->kind == TCO_ITEM_YEARLY) {
             for (int y = 0; y < periods; y++) {
@@ -1428,9 +1430,11 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
                                           ? text_lines(it->source, YEARLY_SOURCE_WIDTH)
                                           : text_lines(it->label, YEARLY_LABEL_WIDTH));
         else
-            fit_row(w, ws, row, it->source);
+            set_row_lines(w, ws, row, text_lines(it->source, SOURCE_WIDTH) > text_lines(it->label, SCALAR_LABEL_WIDTH)
+                                          ? text_lines(it->source, SOURCE_WIDTH)
+                                          : text_lines(it->label, SCALAR_LABEL_WIDTH));
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : 62, NULL);
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : SCALAR_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? total_col(periods) : COL_VALUE;
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
@@ -1837,7 +1841,13 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         tco_strbuf_printf(&sf, "=IF(%s%s=0,0,%s%d/%s%s)", w->np, capex->name, c, row + 1, w->np, capex->name);
         wb_write_formula(w, ws, row, COL_VALUE + 1, tco_strbuf_str(&sf), w->fmt[TCO_FMT_PERCENT], share);
         tco_strbuf_free(&sf);
-        wb_write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source_nowrap);
+        /* The lines and their prices, wrapped across the columns to the By year table's Total (at least
+         * three), so that the Summary prints one page wide at a legible size. */
+        int last = total_col(m->n_periods) > COL_VALUE + 4 ? total_col(m->n_periods) : COL_VALUE + 4;
+        wb_check(w, worksheet_merge_range(ws, (lxw_row_t)row, COL_VALUE + 2, (lxw_row_t)row, (lxw_col_t)last, "",
+                                          w->source), "capex by status");
+        wb_write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source);
+        set_row_lines(w, ws, row, text_lines(tco_strbuf_str(&lines), (size_t)(16 * (last - COL_VALUE - 1))));
         if (f.failed || lines.failed)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         tco_strbuf_free(&f);

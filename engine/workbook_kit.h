@@ -86,6 +86,10 @@ typedef struct writer {
      * reference to it.  NULL outside comparisons. */
     const unsigned char *shared;
     bool shared_sheet; /* writing the Shared inputs sheet: those inputs only, named without a prefix */
+    /* The Shared inputs sheet: per item of m, the source of a shared input whose options give it from
+     * files of their own ("A: scenarios/a.ini [facility] pue ...; B: ..."), NULL where one source
+     * stands for all; NULL outside that sheet. */
+    char *const *shared_sources;
 } writer;
 
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */

@@ -866,7 +866,7 @@ assert near(v("residual_value"), 5449050 - 3 * 1035319.5) and near(v("residual_v
 assert near(y("book_value")[3], 2343091.5) and near(y("book_value")[0], 5449050)
 assert near(v("depreciation_after_period"), 2 * 1035319.5)
 assert near(v("book_value_end_of_life"), 272452.5)
-assert v("book_life_note").startswith("the book life runs past the analysis period")
+assert v("book_life_note") == "runs past the period"
 assert near(y("annual_cost_charged")[1], 1757373.396) and y("annual_cost_charged")[0] == 0
 assert near(v("tco"), 7615211.688)  # depreciation never enters the cash TCO
 PY2
@@ -940,7 +940,7 @@ assert near(d[4], 470797.92) and near(d[5], 433744.38), d
 assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 0, 1]
 assert near(o["depreciation"]["total"], 5176597.5) and near(o["book_value"]["by_year"][5], 272452.5)
 assert near(v("residual_value"), 272452.5) and abs(v("depreciation_after_period")) < 1e-6
-assert v("book_life_note").startswith("the book life ends within the analysis period")
+assert v("book_life_note") == "ends within the period"
 PY2
 # Salvage 0: straight line 5,449,050 / 5 = 1,089,810 a year, book value after 3 years
 # 5,449,050 x 2/5 = 2,179,620, end of the book life 0.
@@ -968,6 +968,18 @@ assert near(o["ddb_switch_charge"]["by_year"][4], 588497.4) and o["ddb_switch_ch
 assert abs(o["residual_value"]["value"]) < 1e-6 and near(o["depreciation"]["total"], 5449050)
 PY2
 if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb50.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB switch workbook: $(tail -3 "$T/rc")"; fi
+# DDB at an exact tie: salvage 0, L = 6, rate 1/3: Year 4 opens at 5,449,050 x (2/3)^3 = 1,614,533.33,
+# whose declining charge 1/3 x 1,614,533.33 = 538,177.78 equals the straight line over the 3 years
+# left: the switch falls in Year 4 in tco and in Gnumeric alike (the charges are the same either way).
+run 0 --root "$SRC" --scenario cluster32 --set finance.depreciation_method=declining_balance --set finance.salvage_rate=0 --set finance.book_life_years=6 --format json --out "$T/ddb6.xlsx"
+python3 - "$T/out" <<'PY2' && ok || bad "DDB tie at L = 6"
+import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]
+assert o["ddb_switch"]["by_year"] == [0, 0, 0, 0, 1, 1, 1], o["ddb_switch"]["by_year"]
+d = o["depreciation"]["by_year"]
+assert all(abs(x - 5449050 * (2 / 3) ** 3 / 3) < 1e-6 for x in d[4:]), d
+PY2
+if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/ddb6.xlsx" >"$T/rc" 2>&1; then ok; else bad "DDB tie workbook: $(tail -3 "$T/rc")"; fi
 # VAT not deductible: the P&L adds the opex VAT, 327,313.896 x 13% + 214,740 x 6% = 55,435.20648
 # a year: 1,757,373.396 + 55,435.20648 = 1,812,808.60248; depreciation is unchanged.
 run 0 --root "$SRC" --scenario cluster32 --set tax.vat_deductible=no --format json --out "$T/dvat.xlsx"
@@ -1072,6 +1084,31 @@ run 0 --root "$SRC" --compare compare-team70b --set team-70b-dm2:facility.electr
 member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">" && bad "an input the options hold differently is still shared" || ok
 member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"b_electricity_price\">'B Inputs'!" && ok || bad "option B's own electricity price is not on its Inputs sheet"
 member "$T/cs7.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"discount_rate\">'Shared inputs'!" && ok || bad "the inputs still alike stopped being shared"
+
+# Two facts that agree by chance stay apart: site A states its own tariff (0.7, its own bill), site B
+# takes the catalog's seed figure (0.7): no shared electricity_price; the alike pue still is shared.
+mkdir -p "$T/sites/scenarios" && cp -r "$SRC/pricing" "$SRC/templates" "$T/sites/"
+cp "$SRC/scenarios/team.ini" "$T/sites/scenarios/siteb.ini"
+sed 's/^\[facility\]$/[facility]\nelectricity_price = 0.7\nelectricity_price_source = our own bill, 2026/' "$SRC/scenarios/team.ini" >"$T/sites/scenarios/sitea.ini"
+run 0 --root "$T/sites" --compare sitea,siteb --out "$T/sites/ab.xlsx"
+member "$T/sites/ab.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"electricity_price\">" && bad "a stated tariff and the catalog's figure were merged into one cell" || ok
+member "$T/sites/ab.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"pue\">'Shared inputs'!" && ok || bad "the alike pue is no longer shared"
+# An exchange rate is one for the whole run: a NAME: prefix is refused.
+run 64 --root "$SRC" --compare compare-team70b --set team-70b-dm2:fx.usd=7.5 --no-workbook
+expect_err "--set team-70b-dm2:fx.usd=7.5: an exchange rate is one for every option of the run; give it without 'team-70b-dm2:' (--set fx.usd=7.5)"
+# The default out/ is never a planted link.
+mkdir "$T/lnk" "$T/lnk-victim" && ln -s "$T/lnk-victim" "$T/lnk/out"
+(cd "$T/lnk" && "$TCO" --root "$SRC" --scenario team >"$T/out" 2>"$T/err"); rc=$?
+[ "$rc" -eq 73 ] && grep -qF "out: is a symbolic link" "$T/err" && [ -z "$(ls -A "$T/lnk-victim")" ] && ok || bad "a planted out link was followed: $rc $(cat "$T/err")"
+
+# A budget that would run past four-digit years is refused; so is a NAME: prefix nowhere to go.
+run 65 --root "$SRC" --scenario cluster32 --set finance.start=9999-12 --no-workbook
+expect_err "the budget's 36 months from 9999-12 would run past 9998-12"
+# --scenario all --format csv: the header once, even when the first scenario fails.
+mkdir -p "$T/allcsv/scenarios" && cp -r "$SRC/pricing" "$SRC/templates" "$T/allcsv/"
+cp "$SRC/scenarios/team.ini" "$T/allcsv/scenarios/b.ini" && printf '[scenario]\ncards = x\n' >"$T/allcsv/scenarios/a.ini"
+"$TCO" --root "$T/allcsv" --scenario all --format csv --no-workbook >"$T/allcsv.csv" 2>/dev/null
+[ "$(head -c 9 "$T/allcsv.csv")" = "scenario," ] && ok || bad "--scenario all --format csv lost its header: $(head -1 "$T/allcsv.csv")"
 
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
@@ -1314,9 +1351,12 @@ line=$(sed -n 5p "$T/i12-w/README.md")
 expect_out "Total cost of ownership over the analysis period           7,615,212  CNY"
 expect_out "Workbook: out/cluster32.xlsx"
 [ -s "$T/i12-w/out/cluster32.xlsx" ] && ok || bad "no out/cluster32.xlsx in the init folder"
-# The folder is found as the current folder before TCO_ROOT: it lists its one scenario.
-(cd "$T/i12-w" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list in the init folder"
+# The folder is found as the current folder: it lists its one scenario.
+(cd "$T/i12-w" && "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list in the init folder"
 [ "$(cut -d' ' -f1 "$T/out")" = cluster32 ] && ok || bad "--list in the init folder: $(cat "$T/out")"
+# An explicit TCO_ROOT comes before the current folder (a folder anyone may have filled with a catalog).
+(cd "$T/i12-w" && TCO_ROOT="$MINI" "$TCO" --list >"$T/out" 2>"$T/err") && ok || bad "--list with TCO_ROOT"
+[ "$(cut -d' ' -f1 "$T/out" | head -1)" = good ] && ok || bad "TCO_ROOT did not beat the current folder: $(cat "$T/out")"
 # --root DIR from elsewhere gives the same TCO as the shipped scenario.
 (cd "$T/i12-plain" && "$TCO" --root "$T/i12-w" --scenario cluster32 --format json --out "$T/i12-w.xlsx" >"$T/i12-w.json" 2>"$T/err") &&
     ok || bad "--root init folder: $(cat "$T/err")"

@@ -198,30 +198,46 @@ try:
     if not can_mount:
         print("SKIP: full-disk cases need root and unshare -m with mount permitted (CI runs as root)")
     else:
+        # Part 4 hides /tmp under a small tmpfs: a checkout, build or work folder under /tmp stays
+        # reachable through a bind mount of the real /tmp made first, outside it (alt).
+        alt = tempfile.mkdtemp(prefix="tco-fault-tmp-", dir="/run" if os.access("/run", os.W_OK) else "/var/tmp")
+        def via(path):
+            path = os.path.realpath(path)
+            return alt + path[4:] if path == "/tmp" or path.startswith("/tmp/") else path
+        hide_tmp = "mount --bind /tmp \"%s\" && mount -t tmpfs -o size=%%s tmpfs /tmp" % alt
         # 4a. /tmp full, the output elsewhere: the workbook is still whole, and the same bytes.
         d = os.path.join(work, "full-tmp")
         os.mkdir(d)
         target = os.path.join(d, "book.xlsx")
         shutil.copyfile(old_path, target)
-        rc, out = sh("unshare -m sh -c 'mount -t tmpfs -o size=16k tmpfs /tmp && dd if=/dev/zero of=/tmp/fill bs=1k "
-                     "2>/dev/null; exec \"%s\" --root \"%s\" --scenario cluster32 --out \"%s\"'" % (tco, root, target))
+        rc, out = sh("unshare -m sh -c '%s && dd if=/dev/zero of=/tmp/fill bs=1k "
+                     "2>/dev/null; exec \"%s\" --root \"%s\" --scenario cluster32 --out \"%s\"'"
+                     % (hide_tmp % "16k", via(tco), via(root), via(target)))
         check(rc == 0, "tco succeeds with /tmp full: %d %s" % (rc, out))
-        check(read(target) == new and opens(target), "with /tmp full the workbook is whole and byte-identical")
+        # The same run with /tmp not full, through the same paths (the workbook names its root's files).
+        same = os.path.join(work, "full-tmp-same.xlsx")
+        rc2, out2 = sh("unshare -m sh -c 'mount --bind /tmp \"%s\" && exec \"%s\" --root \"%s\" --scenario cluster32 "
+                       "--out \"%s\"'" % (alt, via(tco), via(root), via(same)))
+        check(rc2 == 0 and read(target) == read(same) and opens(target),
+              "with /tmp full the workbook is whole and byte-identical: %d %s" % (rc2, out2))
+        os.unlink(same)
         check(os.listdir(d) == ["book.xlsx"], "nothing else is left: %s" % os.listdir(d))
         # 4b. The output in the full /tmp itself: exit 73, the old workbook unchanged.
         res = os.path.join(work, "full-tmp-result")
         os.mkdir(res)
-        rc, out = sh("unshare -m sh -c 'mount -t tmpfs -o size=128k tmpfs /tmp && cp \"%s\" /tmp/book.xlsx && "
+        rc, out = sh("unshare -m sh -c '%s && cp \"%s\" /tmp/book.xlsx && "
                      "(dd if=/dev/zero of=/tmp/fill bs=1k 2>/dev/null; true) && "
                      "\"%s\" --root \"%s\" --scenario cluster32 --out /tmp/book.xlsx 2>\"%s/err\"; echo $? >\"%s/rc\"; "
                      "cmp -s \"%s\" /tmp/book.xlsx; echo $? >\"%s/cmp\"; ls -a /tmp >\"%s/ls\"'"
-                     % (old_path, tco, root, res, res, old_path, res, res))
+                     % (hide_tmp % "128k", via(old_path), via(tco), via(root), via(res), via(res), via(old_path),
+                        via(res), via(res)))
         err = open(os.path.join(res, "err")).read()
         check(open(os.path.join(res, "rc")).read().strip() == "73", "a full /tmp as the output folder gives exit 73: %s" % err)
         check(open(os.path.join(res, "cmp")).read().strip() == "0", "the old workbook in the full /tmp is byte-identical")
         check(open(os.path.join(res, "ls")).read().split() == [".", "..", "book.xlsx", "fill"],
               "nothing is left in the full /tmp: %s" % open(os.path.join(res, "ls")).read().split())
         check(err.startswith("tco: /tmp/book.xlsx: ") and "[ERROR]" not in err, "tco's message names the file: %s" % err)
+        os.rmdir(alt)  # the bind mount lived in the namespaces only
 
         # 5. A full output folder, filled to several levels.
         for free_kb in (0, 4, 12, 24, 40):

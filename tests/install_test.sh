@@ -96,7 +96,7 @@ same_tco "$T/moved.json" "$T/ref.json" "moved prefix"
 mkdir "$T/lone" && cp "$P/bin/tco" "$T/lone/tco"
 "$T/lone/tco" --list >"$T/out" 2>"$T/err"
 [ $? -eq 66 ] && ok || bad "a lone binary: expected exit 66"
-grep -qF "looked in: the current folder ($W), \$TCO_ROOT (not set), the installed data beside $T/lone/tco ($T/lone/../share/tco)" "$T/err" &&
+grep -qF "looked in: \$TCO_ROOT (not set), the current folder ($W), the installed data beside $T/lone/tco ($T/lone/../share/tco)" "$T/err" &&
     ok || bad "a lone binary does not say where it looked: $(cat "$T/err")"
 
 # 7. The man page renders, without a warning.
@@ -125,6 +125,16 @@ same_tco "$T/mine.json" "$T/ref-team.json" "init folder team"
 "$P/bin/tco" init "$P/share/tco/mine" >"$T/out" 2>"$T/err"
 [ $? -eq 73 ] && grep -qF "lies in the installed data folder $P/share/tco" "$T/err" && ok ||
     bad "init inside the installed data: $(cat "$T/err")"
+# However the root is found (--root, TCO_ROOT, the current folder), the installed data stays unwritten.
+"$P/bin/tco" init "$P/share/tco/mine2" --root "$P/share/tco" >"$T/out" 2>"$T/err"
+[ $? -eq 73 ] && grep -qF "lies in the installed data folder $P/share/tco" "$T/err" && ok ||
+    bad "init inside the installed data with --root: $(cat "$T/err")"
+TCO_ROOT="$P/share/tco" "$P/bin/tco" init "$P/share/tco/mine3" >"$T/out" 2>"$T/err"
+[ $? -eq 73 ] && ok || bad "init inside the installed data with TCO_ROOT: $(cat "$T/err")"
+(cd "$P/share/tco" && "$P/bin/tco" init mine4 >"$T/out" 2>"$T/err")
+[ $? -eq 73 ] && ok || bad "init inside the installed data from its own folder: $(cat "$T/err")"
+[ ! -e "$P/share/tco/mine2" ] && [ ! -e "$P/share/tco/mine3" ] && [ ! -e "$P/share/tco/mine4" ] && ok ||
+    bad "tco init made a folder in the installed data: $(ls "$P/share/tco")"
 
 # 9. Nothing changed the installed tree.
 chmod -R u+w "$P"
