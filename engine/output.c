@@ -85,9 +85,11 @@ static bool process_gone(long pid)
 }
 
 /* The PID in a temporary's name: ".tco-PID-RANDOM.tmp" (RANDOM: RAND_LEN of RAND_CHARS) or the
- * older ".tco-PID.tmp".  Returns 0 for any other name. */
-static long temp_name_pid(const char *name)
+ * older ".tco-PID.tmp", or the library's folder ".tco-PID-RANDOM.d" (*@p folder set).  Returns 0 for
+ * any other name. */
+static long temp_name_pid(const char *name, bool *folder)
 {
+    *folder = false;
     if (strncmp(name, ".tco-", 5) != 0)
         return 0;
     const char *p = name + 5;
@@ -104,9 +106,14 @@ static long temp_name_pid(const char *name)
         for (int i = 0; i < RAND_LEN; i++, p++)
             if (*p == '\0' || strchr(RAND_CHARS, *p) == NULL)
                 return 0;
+        if (strcmp(p, ".d") == 0) {
+            *folder = true;
+            return pid;
+        }
     }
     return strcmp(p, ".tmp") == 0 ? pid : 0;
 }
+
 
 /* @p fd moved above the standard descriptors 0-2 (close-on-exec): when tco was started with one of them
  * closed, nothing of ours may sit there, where stderr redirection or a library's stdio would reach it. */
@@ -119,6 +126,26 @@ static int above_stdio(int fd)
     close(fd);
     errno = saved;
     return nfd;
+}
+
+/* Empty and remove the library's temporary folder @p name in @p dirfd: its regular files (the
+ * library's part files a killed run left) and then the folder; anything else in it keeps it. */
+static void remove_lib_folder(int dirfd, const char *name)
+{
+    int fd = above_stdio(openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    struct stat st;
+    while ((e = readdir(d)) != NULL)
+        if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+            unlinkat(fd, e->d_name, 0);
+    closedir(d);
+    unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
 /* Remove the temporaries that killed runs left in the folder @p dirfd: regular files of this user with a
@@ -135,10 +162,26 @@ static void sweep_stale(int dirfd)
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        long pid = temp_name_pid(e->d_name);
+        bool folder;
+        long pid = temp_name_pid(e->d_name, &folder);
         struct stat st, ost;
         if (pid <= 0 || pid == (long)getpid() || fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !S_ISREG(st.st_mode) || st.st_uid != geteuid() || !process_gone(pid))
+            st.st_uid != geteuid() || !process_gone(pid))
+            continue;
+        if (folder) {
+            /* Live while its run's temporary (the same name, .tmp) is locked: that covers PID namespaces. */
+            char tmp[64];
+            size_t n = strlen(e->d_name);
+            snprintf(tmp, sizeof tmp, "%.*s.tmp", (int)(n - 2), e->d_name);
+            int tfd = openat(dirfd, tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+            bool live = tfd >= 0 && flock(tfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+            if (tfd >= 0)
+                close(tfd);
+            if (S_ISDIR(st.st_mode) && !live)
+                remove_lib_folder(dirfd, e->d_name);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
             continue;
         int fd = openat(dirfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
@@ -184,6 +227,10 @@ static void output_close(tco_output *out)
 {
     if (out->captured >= 0)
         tco_output_loud(out, NULL);
+    if (out->lib_tmpdir != NULL && out->dirfd >= 0)
+        remove_lib_folder(out->dirfd, out->lib_name);
+    free(out->lib_tmpdir);
+    out->lib_tmpdir = NULL;
     if (out->fd >= 0)
         close(out->fd);
     if (out->dirfd >= 0)
@@ -265,6 +312,25 @@ tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
     tco_strbuf_printf(&tb, "%s%s%s", out->dir, dl > 0 && out->dir[dl - 1] == '/' ? "" : "/", name);
     out->tmp = tco_strbuf_take(&tb);
     if (out->tmp == NULL) {
+        unlinkat(out->dirfd, name, 0);
+        e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    /* The library's part files go into a private folder of the same name (.d): a killed run's are swept
+     * with it, where in the folder itself they would be left as tmp.XXXXXXXXXX. */
+    size_t nl = strlen(name);
+    snprintf(out->lib_name, sizeof out->lib_name, "%.*s.d", (int)(nl - 4), name);
+    if (mkdirat(out->dirfd, out->lib_name, 0700) != 0) {
+        int err2 = errno;
+        unlinkat(out->dirfd, name, 0);
+        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create a temporary folder in folder '%s': %s", path,
+                         out->dir, strerror(err2));
+        goto fail;
+    }
+    tco_strbuf lb = {0};
+    tco_strbuf_printf(&lb, "%.*s%s", (int)(strlen(out->tmp) - nl), out->tmp, out->lib_name);
+    if ((out->lib_tmpdir = tco_strbuf_take(&lb)) == NULL) {
+        unlinkat(out->dirfd, out->lib_name, AT_REMOVEDIR);
         unlinkat(out->dirfd, name, 0);
         e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
         goto fail;

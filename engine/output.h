@@ -48,6 +48,10 @@ typedef struct tco_output {
     char *dir;
     /** The temporary's path, DIR/.tco-PID-RANDOM.tmp, heap. */
     char *tmp;
+    /** libxlsxwriter's tmpdir: a private folder DIR/.tco-PID-RANDOM.d (mode 0700) made beside the
+     *  temporary and removed with it, so that its part files never stay in DIR; heap, and its name. */
+    char *lib_tmpdir;
+    char lib_name[64];
     /** "/proc/self/fd/N": the path a library opens (fopen "wb") to write the temporary. */
     char write_path[32];
     /** Descriptor of the temporary (O_RDWR, close-on-exec, flock held); -1 when closed. */

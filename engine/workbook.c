@@ -2119,7 +2119,7 @@ tco_error wb_write_book(const char *path, const tco_workbook_options *opts, cons
                 .current_month = -1, .np = "", .sp = "", .names = &names};
     /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
      * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
-    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.dir};
+    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.lib_tmpdir};
     /* Its own "[ERROR]" lines are held back: tco's message comes first and carries their cause. */
     if (!tco_output_quiet(&out)) {
         int err = errno;

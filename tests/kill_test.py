@@ -7,6 +7,8 @@
 2. The next run removes that stale temporary and writes the new workbook.
 3. Forty kills at random moments (0-40 ms): after each, the target is either the
    old workbook or the complete new one, never anything else.
+4. One more run then leaves nothing but the workbooks: the killed runs' temporaries and the folders
+   of libxlsxwriter's part files are swept.
 Usage: kill_test.py TCO_BINARY PROJECT_ROOT.  Last line: "N passed, N failed".
 """
 import os, random, shutil, signal, subprocess, sys, tempfile, time
@@ -73,5 +75,10 @@ with tempfile.TemporaryDirectory() as tmp:
         if data == new:
             write("cluster4", target)
     print("%d of 40 random kills landed while the temporary existed" % mid)
+    # 4. After the kills, one more run leaves the folder holding the workbooks alone: no temporary, no
+    # folder of the library's part files (.tco-PID-RANDOM.d), no tmp.XXXXXXXXXX of libxlsxwriter's.
+    write("cluster32", target)
+    left = sorted(set(os.listdir(tmp)) - {"book.xlsx", "reference.xlsx"})
+    check(left == [], "nothing but the workbooks is left after the kills and one more run: %s" % left)
 
 finish()
