@@ -1298,7 +1298,7 @@ expect_err "--root $T/i12-plain: expected a folder holding pricing/ and template
 
 # tco init DIR: the default scenario cluster32, copies of the catalog and template, a README.
 run 0 init "$T/i12-w"
-expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (7 files), templates/ (1 file), README.md"
+expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (8 files), templates/ (1 file), README.md"
 expect_out "Run it: cd $T/i12-w && $TCO --scenario cluster32"
 for f in pricing/cards.ini pricing/site.ini pricing/hosts.ini pricing/fx.ini pricing/example-quotes.csv templates/tco.ini; do
     cmp -s "$SRC/$f" "$T/i12-w/$f" && ok || bad "init: $f is not a copy of the catalog's"
