@@ -46,6 +46,7 @@ typedef struct loader {
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
+    const char *skip_section; /* lower case: a scenario section another consumer reads (tco_model_load_skipping) */
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -1931,6 +1932,8 @@ static tco_error check_scenario_consumed(loader *ld)
         return fe;
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
+        if (ld->skip_section && strcmp(sec, ld->skip_section) == 0)
+            continue;
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
             for (size_t o = 0; o < ld->n_overrides; o++)
                 if (strcasecmp(override_section(ld, &ld->overrides[o]), sec) == 0)
@@ -2274,13 +2277,19 @@ tco_error tco_model_load(const char *root, const char *scenario_path, tco_model 
 tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
                               size_t n_overrides, tco_model **out, tco_diag *diag)
 {
+    return tco_model_load_skipping(root, scenario_path, NULL, overrides, n_overrides, out, diag);
+}
+
+tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
+                                  const tco_override *overrides, size_t n_overrides, tco_model **out, tco_diag *diag)
+{
     *out = NULL;
     tco_model *m = calloc(1, sizeof *m);
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
     loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
-                 .n_overrides = n_overrides};
+                 .n_overrides = n_overrides, .skip_section = skip_section};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
     if (e != TCO_OK) {
