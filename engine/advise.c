@@ -399,18 +399,19 @@ static int compare_options(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The model's overrides for host @p host: the run's --set values (but [advise]'s), then the
- * advisor's own four. */
+/* The overrides each host's model is loaded with: the run's --set values (but [advise]'s), then the
+ * advisor's own (OWN_SETS of them: kind, card, cards, acquisition, host), whose text args holds. */
+#define OWN_SETS 5
 typedef struct own_sets {
     tco_override *v;
     size_t n;
-    char args[4][700];
+    char args[OWN_SETS][700];
 } own_sets;
 
 static tco_error set_own(own_sets *s, size_t at, const char *key, const char *value, tco_diag *d)
 {
     snprintf(s->args[at], sizeof s->args[at], "scenario.%s=%s", key, value);
-    return tco_override_parse(s->args[at], &s->v[s->n - 4 + at], d);
+    return tco_override_parse(s->args[at], &s->v[s->n - OWN_SETS + at], d);
 }
 
 static bool advisor_key(const tco_override *o)
@@ -470,7 +471,7 @@ static tco_error load_models(const question *qq, advise_run *r)
     size_t n_user = 0;
     for (size_t i = 0; i < req->n_sets; i++)
         n_user += strcasecmp(req->sets[i].section, "advise") != 0;
-    s.n = n_user + 4;
+    s.n = n_user + OWN_SETS;
     if ((s.v = calloc(s.n, sizeof *s.v)) == NULL)
         return nomem(d);
     for (size_t i = 0, k = 0; i < req->n_sets; i++)
@@ -485,8 +486,10 @@ static tco_error load_models(const question *qq, advise_run *r)
         e = set_own(&s, 1, "card", a->tiers[0], d);
     if (e == TCO_OK)
         e = set_own(&s, 2, "cards", "1", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 3, "acquisition", "own", d);
     for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
-        if ((e = set_own(&s, 3, "host", a->hosts[h], d)) == TCO_OK &&
+        if ((e = set_own(&s, 4, "host", a->hosts[h], d)) == TCO_OK &&
             (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, &a->models[h], d)) == TCO_OK)
             a->n_models++;
     }

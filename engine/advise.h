@@ -17,9 +17,9 @@
  *   KEY_source     the basis of KEY, as in every file (not read)
  *
  * Enumeration: every host of the list (one model load each, with scenario.host, scenario.kind,
- * scenario.card and scenario.cards given as overrides), every facility mode, every tier whose card
- * fits the host (the template's check_card_fits_host: a pair that fails it is skipped, not a
- * candidate), every card count from 1 to the bound: max_cards, else max_hosts x the host's
+ * scenario.card, scenario.cards and scenario.acquisition = own given as overrides), every facility
+ * mode, every tier whose card fits the host (the template's check_card_fits_host: a pair that fails
+ * it is skipped, not a candidate), every card count from 1 to the bound: max_cards, else max_hosts x the host's
  * cards_per_host, the smaller where both are set (the [constraints] inputs; a question with
  * neither is refused).  With allow_cloud, each tier is also rented (acquisition = rent) on the
  * fitting host with the most slots, from 1 to the same bound.  A candidate is the model evaluated

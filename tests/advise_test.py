@@ -218,7 +218,8 @@ def same(question, options, sets=()):
                 got = s.get(name, {}).get("value")
                 check(near(o[key], got), "%s %r: %s %r, tco --scenario gives %s %r" % (question, kw, key, o[key],
                                                                                       name, got))
-            check(s and o["feasible"] == (s["check_feasible"]["value"] == 1), "%s %r: feasible differs" % (question, kw))
+            check(s and o["feasible"] == (s["check_feasible"]["value"] == 1),
+                  "%s %r: feasible differs" % (question, kw))
 
 
 # ---- shape --------------------------------------------------------------------------------------
