@@ -283,3 +283,26 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
     return tco_model_evaluate(m, diag);
 }
 
+
+tco_error tco_model_set_text_input(tco_model *m, const char *name, const char *text, tco_diag *diag)
+{
+    int idx = tco_model_find(m, name);
+    if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT || m->items[idx].text == NULL)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no text input named '%s'", name);
+    tco_item *it = &m->items[idx];
+    const char *chosen = it->choices ? NULL : text;
+    for (size_t c = 0; c < it->n_choices && chosen == NULL; c++)
+        if (tco_utf8_casecmp(text, it->choices[c]) == 0)
+            chosen = it->choices[c];
+    if (chosen == NULL)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: '%s' is not one of its values", name, text);
+    if (it->structural && strcmp(chosen, it->text) != 0)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
+                            name);
+    char *copy = strdup(chosen);
+    if (copy == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    free(it->text);
+    it->text = copy;
+    return tco_model_evaluate(m, diag);
+}

@@ -5,6 +5,7 @@
  *       [--no-workbook]
  *   tco quotes check FILE.csv... [--format table|json]
  *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
+ *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]   (advise.c)
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -24,6 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "advise.h"
 #include "error.h"
 #include "ini.h"
 #include "init.h"
@@ -61,6 +63,7 @@ static const char usage_text[] =
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv... [--format table|json]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
+    "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -103,7 +106,7 @@ static const char usage_text[] =
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
     "                        sheets and a Compare sheet (A,B,... or the name of a\n"
     "                        comparison file in scenarios/, e.g. compare-team70b)\n"
-    "  -l, --list            list the scenarios and exit\n"
+    "  -l, --list            list the scenarios, comparisons and questions and exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n";
 /* The rest of the help (two strings: C11 compilers need only take 4,095 characters in one). */
@@ -115,6 +118,13 @@ static const char usage_more[] =
     "                        scenario (--scenario, default cluster32), of the\n"
     "                        catalog and of the template, and a README.md that\n"
     "                        says how to run it; DIR must be new or empty\n"
+    "  advise NAME           answer the question scenarios/NAME.ini (an [advise]\n"
+    "                        section: a job and constraints): every tier, card\n"
+    "                        count and host it allows, gated and priced by the\n"
+    "                        cost model, ranked by cost per unit of work; the\n"
+    "                        top 10, the winner against the runner-up and the\n"
+    "                        rejections by reason (json: every option); writes\n"
+    "                        no file (docs/advise.md)\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -124,6 +134,7 @@ static const char usage_more[] =
     "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
     "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
+    "  tco advise team-70b                      what to buy to serve 70B FP16 to 16 streams\n"
     "  tco init mybudget --scenario team        a folder of your own: cd mybudget &&\n"
     "                                           tco --scenario team\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
@@ -132,7 +143,7 @@ static const char usage_more[] =
     "70 internal error, 71 out of memory, 73 cannot create the workbook,\n"
     "74 cannot write the summary.  Errors name the file and the place:\n"
     "file [section] key, or file [section] formula, column N.\n"
-    "See docs/cli.md, docs/model.md and docs/formulas.md.\n";
+    "See docs/cli.md, docs/advise.md, docs/model.md and docs/formulas.md.\n";
 
 static int fail(const tco_diag *d)
 {
@@ -176,6 +187,7 @@ static const char *scenario_stem(const char *arg, char stem[256]);
 
 /* True if scenarios/NAME.ini is a comparison ([compare] section) rather than a scenario. */
 static bool is_comparison(const char *root, const char *name);
+static bool is_question(const char *root, const char *name);
 
 /* True if @p name can be a scenario name: 1 to 200 ASCII letters, digits, '-' and '_'
  * (so it is safe as --scenario NAME, as out/NAME.xlsx and in messages). */
@@ -275,7 +287,10 @@ static int list_scenarios(const char *root)
                 free(shown);
             } else if (cmp)
                 printf("%-16s %s (comparison: tco --compare %s)\n", names[i], t ? t : "", names[i]);
-            if (cmp) {
+            bool question = !cmp && tco_ini_has_section(&ini, "advise");
+            if (question && scenario_name_ok(names[i]))
+                printf("%-16s %s (question: tco advise %s)\n", names[i], t ? t : "", names[i]);
+            if (cmp || (question && scenario_name_ok(names[i]))) {
                 tco_ini_free(&ini);
                 free(path);
                 free(names[i]);
@@ -692,6 +707,12 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         return fail(&d);
     char stem[201];
     option_stem(scenario, stem);
+    if (tco_advise_is_question(spath)) {
+        fprintf(stderr, "tco: %s is a question ([advise] section), not a scenario: run it with tco advise %s\n", spath,
+                stem);
+        free(spath);
+        return 64;
+    }
     for (size_t i = 0; i < quotes->n_sets; i++)
         if (quotes->sets[i].option[0] != '\0' && strcmp(quotes->sets[i].option, stem) != 0) {
             free(spath);
@@ -882,9 +903,13 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = scenario_path(root, names[i], "--compare", file, &d);
         char c_i[4], f_i[4];
+        bool question = spath && tco_advise_is_question(spath);
+        if (question)
+            tco_diag_set(&d, TCO_ERR_USAGE, "%s is a question ([advise] section), not a scenario: run it with tco "
+                         "advise %s", spath, stems[i]);
         tco_override sets[TCO_MAX_SETS];
         size_t n_sets = sets_for(quotes, stems[i], sets);
-        if (spath == NULL ||
+        if (spath == NULL || question ||
             tco_model_load_shared(root, spath, sets, n_sets, quotes->shared, &opts[i].m, &d) != TCO_OK ||
             price_and_report(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, c_i, f_i, &d) != TCO_OK)
             rc = fail(&d);
@@ -977,6 +1002,17 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     free(file);
     free(default_out);
     return rc;
+}
+
+/* True if scenarios/NAME.ini is a question for tco advise (an [advise] section). */
+static bool is_question(const char *root, const char *name)
+{
+    char rel[600];
+    snprintf(rel, sizeof rel, "scenarios/%s.ini", name);
+    char *path = tco_path_join(root, rel);
+    bool yes = path && tco_advise_is_question(path);
+    free(path);
+    return yes;
 }
 
 static bool is_comparison(const char *root, const char *name)
@@ -1231,6 +1267,9 @@ static int init_command(const char *invoked, int argc, char **argv)
     if (is_comparison(root.path, scenario))
         return usage_error("init --scenario %s: is a comparison; tco init copies one scenario: give one of the "
                            "scenarios it compares (tco --list)", scenario);
+    if (is_question(root.path, scenario))
+        return usage_error("init --scenario %s: is a question for tco advise; tco init copies one scenario "
+                           "(tco --list)", scenario);
     char *spath = scenario_path(root.path, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
@@ -1250,10 +1289,58 @@ static int init_command(const char *invoked, int argc, char **argv)
     return e == TCO_OK ? 0 : fail(&d);
 }
 
+/* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]` (argv[0] "advise"): advise.c. */
+static int advise_command(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'}, {"set", required_argument, NULL, 'S'},
+        {"root", required_argument, NULL, 'r'},   {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static tco_override sets[TCO_MAX_SETS];
+    size_t n_sets = 0;
+    const char *format = "table", *root_arg = NULL;
+    tco_diag d = {0};
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, ":f:r:h", opts, NULL)) != -1;) {
+        if (c == 'h')
+            return fputs(usage_text, stdout), fputs(usage_more, stdout), 0;
+        if (c == 'S' && n_sets == TCO_MAX_SETS)
+            return usage_error("--set: at most %d values", TCO_MAX_SETS);
+        if (c == 'S' && tco_override_parse(optarg, &sets[n_sets++], &d) != TCO_OK)
+            return usage_error("%s", d.message);
+        if (c == ':' || c == '?')
+            return usage_error("advise: %s '%s'; tco advise NAME [--format table|json] [--set SEC.KEY=V]... "
+                               "[--root DIR]", c == ':' ? "option needs a value" : "unknown option", argv[optind - 1]);
+        format = c == 'f' ? optarg : format;
+        root_arg = c == 'r' ? optarg : root_arg;
+    }
+    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
+        return usage_error("advise --format: expected table or json, found '%s'", format);
+    if (optind + 1 != argc)
+        return usage_error("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
+    tco_root root;
+    char *path = NULL, stem[256];
+    if (find_root(root_arg, &root, &d) != TCO_OK ||
+        (path = scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
+        return fail(&d);
+    tco_advise_request req = {root.path, path, scenario_stem(argv[optind], stem), sets, n_sets};
+    tco_advice advice;
+    int rc = tco_advise(&req, &advice, &d) != TCO_OK ? fail(&d) : 0;
+    if (rc == 0)
+        (strcmp(format, "json") == 0 ? tco_advise_print_json : tco_advise_print_table)(&advice, stdout);
+    tco_advice_free(&advice);
+    free(path);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = (fprintf(stderr, "tco: writing the advice to standard output failed\n"), 74);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "init") == 0)
         return init_command(argv[0], argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "advise") == 0)
+        return advise_command(argc - 1, argv + 1);
     static const struct option longopts[] = {
         {"scenario", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
@@ -1338,6 +1425,9 @@ int main(int argc, char **argv)
     }
     if (optind < argc && strcmp(argv[optind], "init") == 0)
         return usage_error("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
+    if (optind < argc && strcmp(argv[optind], "advise") == 0)
+        return usage_error("%s", "advise takes its options after it: tco advise NAME [--format table|json] [--set "
+                           "SEC.KEY=V]... [--root DIR]");
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
@@ -1404,10 +1494,10 @@ int main(int argc, char **argv)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
     int n = scenario_names(root, &names);
-    /* Comparison files (a [compare] section) are run with --compare, not here. */
+    /* Comparison files (a [compare] section) are run with --compare, questions with tco advise, not here. */
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        if (is_comparison(root, names[i]))
+        if (is_comparison(root, names[i]) || is_question(root, names[i]))
             free(names[i]);
         else
             names[kept++] = names[i];

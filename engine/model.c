@@ -49,6 +49,7 @@ typedef struct loader {
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
+    const char *skip_section; /* lower case: a scenario section another consumer reads (tco_model_load_skipping) */
     tco_model *model;
     tco_diag *diag;
 } loader;
@@ -1940,6 +1941,8 @@ static tco_error check_scenario_consumed(loader *ld)
         return fe;
     for (int i = 0; i < tco_ini_section_count(s); i++) {
         const char *sec = tco_ini_section_name(s, i);
+        if (ld->skip_section && strcmp(sec, ld->skip_section) == 0)
+            continue;
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
             for (size_t o = 0; o < ld->n_overrides; o++)
                 if (strcasecmp(override_section(ld, &ld->overrides[o]), sec) == 0)
@@ -2283,8 +2286,27 @@ tco_error tco_model_load_with(const char *root, const char *scenario_path, const
     return tco_model_load_shared(root, scenario_path, overrides, n_overrides, NULL, out, diag);
 }
 
+static tco_error load_model(const char *root, const char *scenario_path, const char *skip_section,
+                            const tco_override *overrides, size_t n_overrides, tco_ini_cache *files, tco_model **out,
+                            tco_diag *diag);
+
 tco_error tco_model_load_shared(const char *root, const char *scenario_path, const tco_override *overrides,
                                 size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag)
+{
+    return load_model(root, scenario_path, NULL, overrides, n_overrides, files, out, diag);
+}
+
+tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
+                                  const tco_override *overrides, size_t n_overrides, tco_model **out, tco_diag *diag)
+{
+    return load_model(root, scenario_path, skip_section, overrides, n_overrides, NULL, out, diag);
+}
+
+/* The load behind the public functions: @p skip_section as tco_model_load_skipping(), @p files as
+ * tco_model_load_shared(). */
+static tco_error load_model(const char *root, const char *scenario_path, const char *skip_section,
+                            const tco_override *overrides, size_t n_overrides, tco_ini_cache *files, tco_model **out,
+                            tco_diag *diag)
 {
     *out = NULL;
     tco_model *m = calloc(1, sizeof *m);
@@ -2293,7 +2315,7 @@ tco_error tco_model_load_shared(const char *root, const char *scenario_path, con
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
     tco_ini_cache own = {0}; /* without a cache given, the files are read for this load alone */
     loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
-                 .n_overrides = n_overrides, .cache = files ? files : &own};
+                 .n_overrides = n_overrides, .cache = files ? files : &own, .skip_section = skip_section};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
     tco_ini_cache_free(&own);

@@ -353,6 +353,14 @@ tco_error tco_model_load_shared(const char *root, const char *scenario_path, con
                                 size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag);
 
 /**
+ * As tco_model_load_with(), except that the scenario's section @p skip_section (lower case, e.g.
+ * "advise"; NULL for none) belongs to another consumer (tco advise reads a question's [advise]):
+ * the loader reads none of its keys and does not refuse them as unknown.
+ */
+tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
+                                  const tco_override *overrides, size_t n_overrides, tco_model **out, tco_diag *diag);
+
+/**
  * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini
  * and the template @p root/templates/<scenario's template>.ini.  @p root is the
  * project directory ("." for the current one).  Binds every name, checks input
@@ -381,6 +389,15 @@ tco_error tco_model_set_input(tco_model *model, const char *name, double value, 
  */
 tco_error tco_model_set_tier_input(tco_model *model, const char *name, const char *tier, double value,
                                    tco_diag *diag);
+
+/**
+ * Set the text input @p name (template type = text, a single value) to @p text and re-evaluate:
+ * what typing into its cell does.  An input with allowed values (values = A, B or values_from =
+ * tier) takes one of them, matched without regard to case, and holds it as the template writes it.
+ * Errors: TCO_ERR_UNKNOWN_NAME (no such text input), TCO_ERR_INI (not an allowed value, or a
+ * structural input whose text would change), TCO_ERR_EVAL, TCO_ERR_NOMEM.
+ */
+tco_error tco_model_set_text_input(tco_model *model, const char *name, const char *text, tco_diag *diag);
 
 /** Evaluate every line in dependency order.  Errors: TCO_ERR_EVAL (names line and inputs). */
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);

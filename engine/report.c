@@ -112,6 +112,14 @@ static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out
     }
 }
 
+bool tco_report_warning_text(const tco_model *m, size_t index, tco_strbuf *out)
+{
+    if (index >= m->n_items || !warning_applies(m, &m->items[index]))
+        return false;
+    warning_text(m, &m->items[index], out);
+    return true;
+}
+
 size_t tco_report_warnings(const tco_model *m, FILE *out)
 {
     size_t n = 0;
@@ -280,7 +288,7 @@ void tco_report_json_string(FILE *out, const char *s)
 /* Numbers as the workbook caches them: libxlsxwriter writes a formula's
  * result with 16 significant digits ("%.16G"), so the JSON says exactly what a
  * reader of the workbook's cached values sees. */
-static void json_number(FILE *out, double v)
+void tco_report_json_number(FILE *out, double v)
 {
     /* The loader refuses every non-finite value (tco_model_evaluate()); JSON has no INF or NAN. */
     if (!isfinite(v))
@@ -296,7 +304,7 @@ static void json_role_scalar(FILE *out, const tco_model *m, int idx)
     else if ((m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].partner < 0) || na_reason(&m->items[idx]))
         fputs("null", out);
     else
-        json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
+        tco_report_json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
                                                                : m->items[idx].value);
 }
 
@@ -307,7 +315,7 @@ static void json_years(FILE *out, const tco_model *m, const tco_item *it)
     for (int y = 0; y < len; y++) {
         if (y)
             fputs(", ", out);
-        json_number(out, it->years[y]);
+        tco_report_json_number(out, it->years[y]);
     }
     fputc(']', out);
 }
@@ -438,7 +446,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 json_years(out, m, it);
                 if (it->partner >= 0) {
                     fputs(", \"total\": ", out);
-                    json_number(out, m->items[it->partner].value);
+                    tco_report_json_number(out, m->items[it->partner].value);
                 }
             } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE) {
                 fputs(", \"by_tier\": {", out);
@@ -449,7 +457,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                     if (it->tier_texts)
                         tco_report_json_string(out, it->tier_texts[r]);
                     else
-                        json_number(out, it->tiers[r]);
+                        tco_report_json_number(out, it->tiers[r]);
                 }
                 fputs("}", out);
             } else {
@@ -460,7 +468,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                 } else if (it->text) {
                     tco_report_json_string(out, it->text);
                 } else {
-                    json_number(out, it->value);
+                    tco_report_json_number(out, it->value);
                 }
             }
             fputs(", \"source\": ", out);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "strbuf.h"
 
 /**
  * Print on @p out one line "tco: warning: SCENARIO: MESSAGE" for each line of
@@ -21,6 +22,13 @@
  * number printed.  JSON carries the same messages ("warnings").
  */
 size_t tco_report_warnings(const tco_model *model, FILE *out);
+
+/**
+ * If the warning of item @p index of @p model applies (as tco_report_warnings() decides), append its
+ * text, {NAME} replaced, to @p out and return true; else return false and leave @p out as it is.
+ * tco advise gives these texts as the reasons an option is rejected.
+ */
+bool tco_report_warning_text(const tco_model *model, size_t index, tco_strbuf *out);
 
 /**
  * Print the Summary rows of @p model as an aligned table with thousands
@@ -51,6 +59,10 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  * verbatim: the apostrophe CSV puts before formula-looking text is CSV's alone.
  */
 void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
+
+/** Write @p v on @p out as a JSON number with 16 significant digits ("%.16G", the text the workbook
+ *  caches for a formula's result), or null when it is not finite. */
+void tco_report_json_number(FILE *out, double v);
 
 /** Write @p s (NULL: "") on @p out as a JSON string: quotes, backslash and control characters escaped
  *  (RFC 8259), every other byte as it is (the model's texts are UTF-8). */

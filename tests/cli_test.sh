@@ -98,7 +98,7 @@ expect_err "expected a scenario name"
 
 # Missing input: 66.
 run 66 --root "$SRC" --scenario nope
-expect_err "no such scenario 'nope'; available: cluster16, cluster32, cluster4, cluster8, compare-solo, compare-team30b, compare-team70b, solo, solo-c70, team"
+expect_err "no such scenario 'nope'; available: cluster16, cluster32, cluster4, cluster8, compare-solo, compare-team30b, compare-team70b, solo, solo-c70, solo-dev, team"
 expect_err_lines 1
 run 66 --root "$T" --scenario cluster32
 expect_err "expected a folder holding pricing/ and templates/"
@@ -179,7 +179,7 @@ member "$T/quoted.xlsx" xl/workbook.xml | grep -qF "<definedName name=\"cost\">'
 # --scenario all: every scenario, each to out/NAME.xlsx, progress on stderr, JSON as an array.
 mkdir "$T/all"
 (cd "$T/all" && "$TCO" --root "$SRC" --scenario all --format json >"$T/all.json" 2>"$T/all.err") && ok || bad "--scenario all failed: $(cat "$T/all.err")"
-n_scen=$(grep -L '^\[compare\]' "$SRC/scenarios"/*.ini | wc -l)
+n_scen=$(grep -L -e '^\[compare\]' -e '^\[advise\]' "$SRC/scenarios"/*.ini | wc -l)
 [ "$(ls "$T/all/out"/*.xlsx | wc -l)" -eq "$n_scen" ] && ok || bad "--scenario all wrote $(ls "$T/all/out" | wc -l) of $n_scen workbooks"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == int(sys.argv[2]), len(d)' "$T/all.json" "$n_scen" && ok || bad "--scenario all JSON is not an array of $n_scen"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); bad = [s["scenario"] for s in d if s["outputs"]["checks_ok"]["value"] != 1]; assert not bad, bad' "$T/all.json" && ok || bad "a scenario fails its master check"
@@ -1335,7 +1335,7 @@ expect_err "--root $T/i12-plain: expected a folder holding pricing/ and template
 
 # tco init DIR: the default scenario cluster32, copies of the catalog and template, a README.
 run 0 init "$T/i12-w"
-expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (7 files), templates/ (1 file), README.md"
+expect_out "Made $T/i12-w: scenarios/cluster32.ini, pricing/ (8 files), templates/ (1 file), README.md"
 expect_out "Run it: cd $T/i12-w && $TCO --scenario cluster32"
 for f in pricing/cards.ini pricing/site.ini pricing/hosts.ini pricing/fx.ini pricing/example-quotes.csv templates/tco.ini; do
     cmp -s "$SRC/$f" "$T/i12-w/$f" && ok || bad "init: $f is not a copy of the catalog's"
@@ -1437,6 +1437,78 @@ mkdir "$T/i12-e2"
 run 65 init "$T/i12-e2" --root "$MINI" --scenario "$SRC/tests/fixtures/bad/scenarios/key_typo.ini"
 expect_err "$T/i12-e2: the copied scenario does not load, so nothing is kept: $T/i12-e2/scenarios/key_typo.ini [site] rat: unknown key (did you mean 'rate'?)"
 [ -d "$T/i12-e2" ] && [ -z "$(ls -A "$T/i12-e2")" ] && ok || bad "a failed init did not empty $T/i12-e2: $(ls -AR "$T/i12-e2")"
+
+# ---- tco advise (issue 13): questions in scenarios/, the command's usage and errors ----------------
+# --list marks the four questions; --scenario, --compare and tco init refuse one (64); --scenario all
+# leaves them out (above: n_scen counts no [advise] file).
+run 0 --root "$SRC" --list
+expect_out "train-7b         Training: a 7B full fine-tune of 100B tokens within 90 days, at most 32 cards (question: tco advise train-7b)"
+[ "$(grep -c '(question: tco advise ' "$T/out")" -eq 4 ] && ok || bad "--list marks $(grep -c question "$T/out") questions, expected 4"
+run 64 --root "$SRC" --scenario solo-dev --out "$T/question.xlsx"
+expect_err "scenarios/solo-dev.ini is a question ([advise] section), not a scenario: run it with tco advise solo-dev"
+[ ! -e "$T/question.xlsx" ] && ok || bad "--scenario of a question wrote a workbook"
+run 64 --root "$SRC" --compare solo,solo-dev --no-workbook
+expect_err "scenarios/solo-dev.ini is a question ([advise] section), not a scenario: run it with tco advise solo-dev"
+run 64 init "$T/q-init" --scenario team-70b
+expect_err "init --scenario team-70b: is a question for tco advise"
+# tco advise writes nothing (no out/ in the current folder), prints the table, exits 0.
+mkdir "$T/q-run"
+(cd "$T/q-run" && "$TCO" advise team-70b --root "$SRC" >"$T/out" 2>"$T/err") && ok || bad "advise team-70b: $(cat "$T/err")"
+[ -z "$(ls -A "$T/q-run")" ] && ok || bad "advise wrote $(ls -A "$T/q-run")"
+expect_out "   1  2x D-M in dc4, owned"
+expect_out "Best: 2x D-M in dc4, owned is 3.3% cheaper per million tokens than 2x D-M rented (cloud)"
+[ -s "$T/err" ] && bad "advise printed on stderr: $(cat "$T/err")" || ok
+run 0 --help
+expect_out "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]"
+# Usage and question errors, each naming the place.
+run 64 advise
+expect_err "advise: expected one question: tco advise NAME (tco --list shows the questions)"
+run 64 advise solo-dev team-70b --root "$SRC"
+expect_err "advise: expected one question"
+run 64 advise solo-dev --root "$SRC" --format csv
+expect_err "advise --format: expected table or json, found 'csv'"
+run 64 advise solo-dev --root "$SRC" --out x.xlsx
+expect_err "advise: unknown option '--out'"
+run 64 --root "$SRC" advise solo-dev
+expect_err "advise takes its options after it: tco advise NAME"
+run 64 advise team --root "$SRC"
+expect_err "scenarios/team.ini: not a question for tco advise (no [advise] section); run a scenario with tco --scenario team"
+run 66 advise nope --root "$SRC"
+expect_err "no such scenario 'nope'"
+run 64 advise solo-dev --root "$SRC" --set scenario.host=dc8
+expect_err "--set scenario.host=dc8: tco advise chooses [scenario] host for each candidate"
+run 64 advise solo-dev --root "$SRC" --set fx.usd=7.2
+expect_err "--set fx.usd=7.2: tco advise reads no quotes and reports in CNY, so it takes no exchange rate"
+run 64 advise solo-dev --root "$SRC" --set advise.hsts=ws4
+expect_err "--set advise.hsts=ws4: no [advise] key 'hsts' (did you mean 'hosts'?)"
+run 65 advise solo-dev --root "$SRC" --set advise.hosts=ws5
+expect_err "--set advise.hosts=ws5: no entry 'ws5' in $SRC/pricing/hosts.ini; expected one of: dc8, tower-consumer, tower-workstation, ws4, dc4"
+run 65 advise solo-dev --root "$SRC" --set advise.facility_modes=owned,rented
+expect_err "--set advise.facility_modes=owned,rented: 'rented' is not a facility mode (input facility_mode: 'rented' is not one of its values)"
+run 65 advise solo-dev --root "$SRC" --set advise.allow_cloud=maybe
+expect_err "--set advise.allow_cloud=maybe: expected yes or no, found 'maybe'"
+run 65 advise solo-dev --root "$SRC" --set constraints.max_hosts=0
+expect_err "scenarios/solo-dev.ini [constraints]: tco advise needs a bound on the card count: give max_cards or max_hosts"
+run 65 advise train-7b --root "$SRC" --set constraints.max_cards=100000 --set constraints.max_hosts=0
+expect_err "the search would evaluate up to 11000000 candidates, more than the 100000 tco advise takes"
+run 65 advise solo-dev --root "$SRC" --set constraints.max_capexx=1
+expect_err "--set constraints.max_capexx=1: unknown key 'max_capexx' (did you mean 'max_capex'?)"
+# A question file with a typo in [advise], and one whose template lacks a line the advisor reads.
+mkdir -p "$T/qroot/scenarios"
+cp -R "$SRC/pricing" "$SRC/templates" "$T/qroot/"
+sed 's/^allow_cloud = no$/alow_cloud = no/' "$SRC/scenarios/solo-dev.ini" >"$T/qroot/scenarios/typo.ini"
+run 65 advise typo --root "$T/qroot"
+expect_err "scenarios/typo.ini [advise] alow_cloud: unknown key (did you mean 'allow_cloud'?)"
+cp "$SRC/scenarios/solo-dev.ini" "$T/qroot/scenarios/solo-dev.ini"
+python3 - "$T/qroot/templates/tco.ini" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("label = Cost per unit of work:", "label = Cost per unit of work (renamed):").replace("[line.cost_per_unit]", "[line.unit_cost]")
+open(p, "w").write(s)
+PY
+run 65 advise solo-dev --root "$T/qroot"
+expect_err "tco advise reads the single value 'cost_per_unit', which the template does not define (docs/advise.md)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,7 +11,7 @@ Usage: formats_test.py SUBCOMMAND TCO_BINARY SOURCE_DIR
   csv       --format csv read by pandas: the value column is float64, every input and output of the
             JSON is a row with the same number, text and note, totals are rows of their own, the
             source column is the JSON's source, formula-looking text is escaped in CSV only.
-  examples  the shell examples of docs/cli.md, docs/json.md and docs/quotes.md marked
+  examples  the shell examples of docs/cli.md, docs/json.md, docs/quotes.md and docs/advise.md marked
             <!-- example: NAME --> run verbatim (with `tco` and a `python3` that has pandas and
             jsonschema on PATH, in a folder holding the project's pricing/, templates/, scenarios/
             and docs/) and print exactly the block marked <!-- output: NAME -->.
@@ -188,7 +188,8 @@ def cmd_schema():
     every = valid("--scenario all", tco(*ROOT, "--scenario", "all", "--format", "json", "--no-workbook"),
                   "scenario_list")
     names = sorted(f[:-4] for f in os.listdir(os.path.join(SRC, "scenarios"))
-                   if f.endswith(".ini") and not f.startswith("compare-"))
+                   if f.endswith(".ini") and not f.startswith("compare-")
+                   and "[advise]" not in open(os.path.join(SRC, "scenarios", f)).read().splitlines())
     check(every is not None and [x["scenario"] for x in every] == names,
           "--scenario all: %r, expected %r" % (every and [x["scenario"] for x in every], names))
     cmp_doc = valid("--compare compare-team70b", tco(*ROOT, "--compare", "compare-team70b", "--format", "json",
@@ -358,7 +359,7 @@ def cmd_examples():
     env = {k: v for k, v in os.environ.items() if k not in ("TCO_ROOT", "TCO_FORMATS_REEXEC")}
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     seen = 0
-    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md"):
+    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md"):
         found = blocks(os.path.join(SRC, doc))
         for (kind, name), script in sorted(found.items()):
             if kind != "example":
