@@ -128,24 +128,31 @@ static int above_stdio(int fd)
     return nfd;
 }
 
-/* Empty and remove the library's temporary folder @p name in @p dirfd: its regular files (the
+/* Empty and remove the library's temporary folder @p name in @p parent: its regular files (the
  * library's part files a killed run left) and then the folder; anything else in it keeps it. */
-static void remove_lib_folder(int dirfd, const char *name)
+/* Folder @p name in @p dirfd opened for listing, never through a link; NULL if it cannot be. */
+static DIR *open_listing(int dirfd, const char *name)
 {
     int fd = above_stdio(openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (d == NULL) {
-        if (fd >= 0)
-            close(fd);
+    if (d == NULL && fd >= 0)
+        close(fd);
+    return d;
+}
+
+static void remove_lib_folder(int parent, const char *name)
+{
+    DIR *d = open_listing(parent, name);
+    if (d == NULL)
         return;
-    }
+    int fd = dirfd(d);
     struct dirent *e;
     struct stat st;
     while ((e = readdir(d)) != NULL)
         if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
             unlinkat(fd, e->d_name, 0);
     closedir(d);
-    unlinkat(dirfd, name, AT_REMOVEDIR);
+    unlinkat(parent, name, AT_REMOVEDIR);
 }
 
 /* Remove the temporaries that killed runs left in the folder @p dirfd: regular files of this user with a
@@ -153,13 +160,9 @@ static void remove_lib_folder(int dirfd, const char *name)
  * opens anything but a regular file (O_NONBLOCK: a FIFO swapped in meanwhile cannot block). */
 static void sweep_stale(int dirfd)
 {
-    int dfd = above_stdio(openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (d == NULL) {
-        if (dfd >= 0)
-            close(dfd);
+    DIR *d = open_listing(dirfd, ".");
+    if (d == NULL)
         return;
-    }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         bool folder;
