@@ -1419,6 +1419,11 @@ int main(int argc, char **argv)
     tco_root found;
     tco_diag rd = {0};
     if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
+        /* Only --root and --format mean anything to a check; the rest would be silently dropped. */
+        if (scenario || compare || out || list || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
+            quotes.currency || quotes.no_workbook)
+            return usage_error("%s", "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... "
+                               "[--format table|json]");
         if (find_root(root_arg, &found, &rd) != TCO_OK)
             return fail(&rd);
         return quotes_check(found.path, format, argc - optind - 2, argv + optind + 2);

@@ -1110,6 +1110,11 @@ cp "$SRC/scenarios/team.ini" "$T/allcsv/scenarios/b.ini" && printf '[scenario]\n
 "$TCO" --root "$T/allcsv" --scenario all --format csv --no-workbook >"$T/allcsv.csv" 2>/dev/null
 [ "$(head -c 9 "$T/allcsv.csv")" = "scenario," ] && ok || bad "--scenario all --format csv lost its header: $(head -1 "$T/allcsv.csv")"
 
+# Options before quotes check that it cannot use are refused, not silently dropped.
+run 64 --root "$SRC" --set facility.pue=2 quotes check "$SRC/pricing/example-quotes.csv"
+expect_err "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... [--format table|json]"
+run 64 --root "$SRC" --quotes nosuch.csv quotes check "$SRC/pricing/example-quotes.csv"
+
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
 # opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
