@@ -52,8 +52,9 @@ static tco_error fail_at(init_run *r, tco_error e, const char *rel, const char *
 
 /* Create the file or folder @p name in @p dir_fd (shown as DIR/@p rel), never through a link and
  * never over anything that exists; remember it for the clean-up.  A file is returned open for
- * writing; for a folder, the folder itself opened (O_DIRECTORY | O_NOFOLLOW).  -1 on failure. */
-static int create_entry(init_run *r, int dir_fd, const char *name, const char *rel, bool folder)
+ * writing; for a folder, the folder itself opened (O_DIRECTORY | O_NOFOLLOW).  @p mode: the
+ * permissions asked for (the umask still applies).  -1 on failure. */
+static int create_entry(init_run *r, int dir_fd, const char *name, const char *rel, bool folder, mode_t mode)
 {
     if (r->n_made == r->cap_made) {
         size_t cap = r->cap_made ? 2 * r->cap_made : 16;
@@ -79,7 +80,7 @@ static int create_entry(init_run *r, int dir_fd, const char *name, const char *r
         r->made[r->n_made++] = (made_entry){dir_fd, copy, true};
         fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     } else {
-        fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd >= 0)
             r->made[r->n_made++] = (made_entry){dir_fd, copy, false};
         else
@@ -113,7 +114,9 @@ static tco_error copy_file(init_run *r, const char *src, int to_fd, const char *
         return tco_diag_set(r->diag, TCO_ERR_NOINPUT, "%s: %s%s", src, err ? "cannot read it: " : "not a regular file",
                             err ? strerror(err) : "");
     }
-    int out = create_entry(r, to_fd, name, rel, false);
+    /* The copy is as private as the file it copies (a 0600 catalog stays 0600), and always the owner's
+     * to edit (an installed 0444 one becomes 0644 under the usual umask). */
+    int out = create_entry(r, to_fd, name, rel, false, (st.st_mode & 0666) | 0600);
     if (out < 0) {
         close(in);
         return r->diag->code;
@@ -389,7 +392,7 @@ static tco_error fill(init_run *r, const char *abs_dir, const char *abs_root, co
     int n_copied[2] = {0, 0};
     tco_error e = TCO_OK;
     for (int i = 0; i < 3 && e == TCO_OK; i++) {
-        if ((r->sub_fd[i] = create_entry(r, r->fd, sub_names[i], sub_names[i], true)) < 0)
+        if ((r->sub_fd[i] = create_entry(r, r->fd, sub_names[i], sub_names[i], true, 0777)) < 0)
             e = r->diag->code;
         else if (i < 2 && (n_copied[i] = copy_folder(r, sub_names[i], r->sub_fd[i], &copied[i])) < 0)
             e = r->diag->code;
@@ -407,7 +410,7 @@ static tco_error fill(init_run *r, const char *abs_dir, const char *abs_root, co
     if (e == TCO_OK) {
         tco_strbuf text = {0};
         readme_text(r, abs_dir, abs_root, command, copied[0], n_copied[0], &text);
-        int fd = text.failed ? -1 : create_entry(r, r->fd, "README.md", "README.md", false);
+        int fd = text.failed ? -1 : create_entry(r, r->fd, "README.md", "README.md", false, 0666);
         if (text.failed)
             e = tco_diag_set(r->diag, TCO_ERR_NOMEM, "out of memory");
         else if (fd < 0)

@@ -1115,6 +1115,13 @@ run 64 --root "$SRC" --set facility.pue=2 quotes check "$SRC/pricing/example-quo
 expect_err "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... [--format table|json]"
 run 64 --root "$SRC" --quotes nosuch.csv quotes check "$SRC/pricing/example-quotes.csv"
 
+# tco init keeps a private catalog file private: a 0600 site.ini is copied as 0600, a 0644 one as 0644.
+mkdir -p "$T/privroot/scenarios" && cp -r "$SRC/pricing" "$SRC/templates" "$T/privroot/" && cp "$SRC/scenarios/team.ini" "$T/privroot/scenarios/"
+chmod 600 "$T/privroot/pricing/site.ini" && chmod 644 "$T/privroot/pricing/cards.ini"
+(umask 022 && "$TCO" init "$T/privcopy" --root "$T/privroot" --scenario team >"$T/out" 2>"$T/err") && ok || bad "init privroot: $(cat "$T/err")"
+[ "$(stat -c %a "$T/privcopy/pricing/site.ini")" = 600 ] && [ "$(stat -c %a "$T/privcopy/pricing/cards.ini")" = 644 ] && ok ||
+    bad "tco init changed the files' privacy: site.ini $(stat -c %a "$T/privcopy/pricing/site.ini"), cards.ini $(stat -c %a "$T/privcopy/pricing/cards.ini")"
+
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
 # opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
