@@ -24,6 +24,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "advise.h"
 #include "error.h"
@@ -362,6 +363,16 @@ static char *scenario_path(const char *root, const char *arg, const char *option
 
 /* The workbook path: @p out, or out/STEMSUFFIX.xlsx (creating out/) when NULL, in which case
  * *@p default_out owns it.  Refuses a workbook a spreadsheet application has open unless @p force. */
+/* Whether this run made the default out/ folder (prepare_out()): a run whose workbook then fails removes
+ * it again while it is empty (unmake_out()), so a failure leaves nothing behind. */
+static bool made_out;
+
+static void unmake_out(void)
+{
+    if (made_out && rmdir("out") == 0)
+        made_out = false;
+}
+
 static tco_error prepare_out(const char **out, char **default_out, const char *stem, const char *suffix, bool force,
                              tco_diag *d)
 {
@@ -376,8 +387,13 @@ static tco_error prepare_out(const char **out, char **default_out, const char *s
         if (lstat("out", &st) == 0 && !S_ISDIR(st.st_mode))
             return tco_diag_set(d, TCO_ERR_CANTCREATE, "out: exists and is not a folder; remove it, or give --out "
                                 "PATH");
-        if (!is_dir("out") && mkdir("out", 0777) != 0 && errno != EEXIST)
-            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s", strerror(errno));
+        if (!is_dir("out")) {
+            if (mkdir("out", 0777) == 0)
+                made_out = true;
+            else if (errno != EEXIST)
+                return tco_diag_set(d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s",
+                                    strerror(errno));
+        }
         tco_strbuf b = {0};
         tco_strbuf_printf(&b, "out/%s%s.xlsx", stem, suffix);
         if ((*out = *default_out = tco_strbuf_take(&b)) == NULL)
@@ -748,8 +764,10 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     else if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix),
                          wo->force, &d) != TCO_OK)
         rc = fail(&d);
-    else if (tco_workbook_write(m, out, &o, &d) != TCO_OK)
+    else if (tco_workbook_write(m, out, &o, &d) != TCO_OK) {
         rc = fail(&d);
+        unmake_out();
+    }
     if (rc == 0) {
         tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
         if (strcmp(format, "json") == 0)
@@ -964,8 +982,10 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         tco_model *models[26];
         for (int i = 0; i < n; i++)
             models[i] = opts[i].m;
-        if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK)
+        if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK) {
             rc = fail(&d);
+            unmake_out();
+        }
     }
     for (int i = 0; rc == 0 && i < n; i++)
         tco_report_warnings(opts[i].m, stderr);

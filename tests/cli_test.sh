@@ -1122,6 +1122,12 @@ chmod 600 "$T/privroot/pricing/site.ini" && chmod 644 "$T/privroot/pricing/cards
 [ "$(stat -c %a "$T/privcopy/pricing/site.ini")" = 600 ] && [ "$(stat -c %a "$T/privcopy/pricing/cards.ini")" = 644 ] && ok ||
     bad "tco init changed the files' privacy: site.ini $(stat -c %a "$T/privcopy/pricing/site.ini"), cards.ini $(stat -c %a "$T/privcopy/pricing/cards.ini")"
 
+# A run whose workbook fails leaves no out/ of its own making behind (one that was there stays).
+mkdir "$T/failout" && (cd "$T/failout" && "$TCO" --root "$SRC/tests/fixtures/roots/mini" --scenario "$SRC/tests/fixtures/bad/scenarios/cmp_chain.ini" >/dev/null 2>&1)
+[ -z "$(ls -A "$T/failout")" ] && ok || bad "a failed write left $(ls -A "$T/failout")"
+mkdir "$T/failout/out" && (cd "$T/failout" && "$TCO" --root "$SRC/tests/fixtures/roots/mini" --scenario "$SRC/tests/fixtures/bad/scenarios/cmp_chain.ini" >/dev/null 2>&1)
+[ -d "$T/failout/out" ] && ok || bad "a failed write removed an out/ it did not make"
+
 # ---- Issue 11 §5: the monthly budget ----
 # cluster32 from 2027-01: 36 months. Month 1 pays the 5,449,050 CNY of Year 0 and a twelfth of Year 1's
 # opex, 722,053.896 / 12 = 60,171.158; the VAT paid is recovered in the same month; the months add up
