@@ -320,6 +320,26 @@ static void json_years(FILE *out, const tco_model *m, const tco_item *it)
     fputc(']', out);
 }
 
+/* The names of @p n year columns from Year first_year: "Year 0", "Year 1", ... in a JSON array. */
+static void json_year_names(FILE *out, const tco_model *m, int n)
+{
+    fputc('[', out);
+    for (int y = 0; y < n; y++)
+        fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
+    fputc(']', out);
+}
+
+/* ", KEY: [values], ..." for the @p n KEY:LINE pairs of a [model] cash_flow or budget list. */
+static void json_key_lines(FILE *out, const tco_model *m, char *const *keys, const int *items, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        fputs(", ", out);
+        tco_report_json_string(out, keys[k]);
+        fputs(": ", out);
+        json_years(out, m, &m->items[items[k]]);
+    }
+}
+
 /* The schedule sheet ([model] schedule), when the template has one: "schedule": {"sheet", "periods"
  * (Year 0 to Year max(N, L)), "lines" (the per-year lines on it, whose by_year arrays have one entry per
  * schedule period, not per period)}. */
@@ -330,10 +350,9 @@ static void json_schedule(FILE *out, const tco_model *m)
             continue;
         fputs(",\n  \"schedule\": {\"sheet\": ", out);
         tco_report_json_string(out, m->sheets[s].name);
-        fputs(", \"periods\": [", out);
-        for (int y = 0; y < m->n_schedule_periods; y++)
-            fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
-        fputs("], \"lines\": [", out);
+        fputs(", \"periods\": ", out);
+        json_year_names(out, m, m->n_schedule_periods);
+        fputs(", \"lines\": [", out);
         bool any = false;
         for (size_t i = 0; i < m->n_items; i++)
             if (m->items[i].kind == TCO_ITEM_YEARLY && m->items[i].on_schedule) {
@@ -355,10 +374,8 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
     fputs(",\n  \"currency\": ", out);
     tco_report_json_string(out, currency);
     fprintf(out, ",\n  \"years\": %d", m->n_years);
-    fputs(",\n  \"periods\": [", out);
-    for (int y = 0; y < m->n_periods; y++)
-        fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
-    fputs("]", out);
+    fputs(",\n  \"periods\": ", out);
+    json_year_names(out, m, m->n_periods);
     json_schedule(out, m);
     fputs(",\n  \"capex\": ", out);
     json_role_scalar(out, m, m->role_capex);
@@ -379,16 +396,9 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
     else
         fputs("null", out);
     if (m->n_cash_flow > 0) { /* the template's cash_flow lines, every period from its first */
-        fputs(",\n  \"cash_flow\": {\"periods\": [", out);
-        for (int y = 0; y < m->n_periods; y++)
-            fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
-        fputs("]", out);
-        for (size_t k = 0; k < m->n_cash_flow; k++) {
-            fputs(", ", out);
-            tco_report_json_string(out, m->cash_flow_keys[k]);
-            fputs(": ", out);
-            json_years(out, m, &m->items[m->cash_flow_items[k]]);
-        }
+        fputs(",\n  \"cash_flow\": {\"periods\": ", out);
+        json_year_names(out, m, m->n_periods);
+        json_key_lines(out, m, m->cash_flow_keys, m->cash_flow_items, m->n_cash_flow);
         fputs("}", out);
     }
     if (m->n_budget > 0) { /* the template's per-month budget lines, from the first month */
@@ -400,12 +410,7 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         }
         fputs("], \"total\": ", out);
         json_role_scalar(out, m, m->budget_total);
-        for (size_t k = 0; k < m->n_budget; k++) {
-            fputs(", ", out);
-            tco_report_json_string(out, m->budget_keys[k]);
-            fputs(": ", out);
-            json_years(out, m, &m->items[m->budget_items[k]]);
-        }
+        json_key_lines(out, m, m->budget_keys, m->budget_items, m->n_budget);
         fputs("}", out);
     }
     fputs(",\n  \"warnings\": [", out);
