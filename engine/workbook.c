@@ -1107,6 +1107,15 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
+/* The Inputs sheet's note: what its cells are, and with quotes, how a quoted price is made. */
+#define INPUTS_NOTE_HEAD                                                                                   \
+    "Blue cells on yellow are inputs: change them and every dependent cell recalculates. Each is a workbook " \
+    "name used by the formulas. Grey cells are fixed by the scenario file. "
+#define INPUTS_NOTE_QUOTES                                                                                 \
+    "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco chose the "      \
+    "quote): change the rate and it follows, or type a price over it. "
+#define INPUTS_NOTE_TAIL "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
+
 static void write_inputs(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
@@ -1117,15 +1126,8 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
                       ? "The site and finance inputs that every option of the comparison uses, one cell each: "
                         "change one here and every option follows (each option's Inputs sheet refers to it). "
                         "Blue cells on yellow are inputs. Status: the legend below the inputs."
-                  : m->quotes
-                      ? "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-                        "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
-                        "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco "
-                        "chose the quote): change the rate and it follows, or type a price over it. Status: "
-                        "the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
-                      : "Blue cells on yellow are inputs: change them and every dependent cell recalculates. "
-                        "Each is a workbook name used by the formulas. Grey cells are fixed by the scenario file. "
-                        "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md.",
+                  : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
+                              : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL,
                   w->note);
     wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
