@@ -48,16 +48,38 @@ static bool own_path(char exe[PATH_MAX])
     return exe[0] == '/';
 }
 
+/* The folder of the binary at absolute path @p exe ("/" for one at the top), heap; NULL out of memory. */
+static char *binary_folder(const char *exe)
+{
+    const char *slash = strrchr(exe, '/');
+    tco_strbuf b = {0};
+    tco_strbuf_append_n(&b, exe, slash == exe ? 1 : (size_t)(slash - exe));
+    return tco_strbuf_take(&b);
+}
+
+/* The installed data folder beside the binary's folder @p bin, as built in (not canonical), heap; NULL
+ * when the build has none, or out of memory (*@p nomem set). */
+static char *data_folder(const tco_root_layout *layout, const char *bin, bool *nomem)
+{
+    *nomem = false;
+    if (!layout->data_reldir || !layout->data_reldir[0])
+        return NULL;
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%s/%s", strcmp(bin, "/") == 0 ? "" : bin, layout->data_reldir);
+    char *data = tco_strbuf_take(&b);
+    *nomem = data == NULL;
+    return data;
+}
+
 bool tco_root_installed_data(const tco_root_layout *layout, char out[PATH_MAX])
 {
     char exe[PATH_MAX];
-    if (!layout->data_reldir || !layout->data_reldir[0] || !own_path(exe))
-        return false;
-    char *slash = strrchr(exe, '/');
-    tco_strbuf b = {0};
-    tco_strbuf_printf(&b, "%.*s/%s", (int)(slash - exe), exe, layout->data_reldir);
-    bool ok = !b.failed && tco_root_has_project(tco_strbuf_str(&b)) && realpath(tco_strbuf_str(&b), out) != NULL;
-    tco_strbuf_free(&b);
+    bool nomem;
+    char *bin = own_path(exe) ? binary_folder(exe) : NULL;
+    char *data = bin ? data_folder(layout, bin, &nomem) : NULL;
+    bool ok = data && tco_root_has_project(data) && realpath(data, out) != NULL;
+    free(bin);
+    free(data);
     return ok;
 }
 
@@ -89,28 +111,21 @@ tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_ro
     char exe[PATH_MAX];
     bool know_exe = own_path(exe);
     char *bin = NULL; /* the binary's folder */
-    if (know_exe) {
-        char *slash = strrchr(exe, '/');
-        size_t len = slash == exe ? 1 : (size_t)(slash - exe);
-        tco_strbuf b = {0};
-        tco_strbuf_append_n(&b, exe, len);
-        if ((bin = tco_strbuf_take(&b)) == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    }
+    if (know_exe && (bin = binary_folder(exe)) == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     bool in_build_tree = know_exe && layout->build_dir && same_folder(bin, layout->build_dir);
     if (in_build_tree && tco_root_has_project(layout->source_dir)) {
         free(bin);
         root->path = layout->source_dir, root->kind = TCO_ROOT_BUILD_TREE;
         return TCO_OK;
     }
-    char *data = NULL;
-    if (know_exe && layout->data_reldir && layout->data_reldir[0]) {
-        tco_strbuf b = {0};
-        tco_strbuf_printf(&b, "%s/%s", strcmp(bin, "/") == 0 ? "" : bin, layout->data_reldir);
-        if ((data = tco_strbuf_take(&b)) == NULL) {
-            free(bin);
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        }
+    bool nomem = false;
+    char *data = know_exe ? data_folder(layout, bin, &nomem) : NULL;
+    if (nomem) {
+        free(bin);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    if (data) {
         if (tco_root_has_project(data) && realpath(data, root->installed) != NULL) {
             free(bin);
             free(data);
