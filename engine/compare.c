@@ -63,6 +63,31 @@ static bool mark_shared(tco_model *const *models, size_t n, unsigned char **shar
     return true;
 }
 
+/* For each shared input (@p shared, per item of option A) that the options give from files of their own,
+ * every option's source ("A: ...; B: ..."), in *@p out (one heap text or NULL per item of option A; the
+ * array heap, freed by the caller even on failure).  False when out of memory. */
+static bool shared_sources(const compare_ctx *c, const unsigned char *shared, char ***out)
+{
+    const tco_model *first = c->models[0];
+    char **sources = *out = calloc(first->n_items ? first->n_items : 1, sizeof *sources);
+    for (size_t i = 0; sources && i < first->n_items; i++) {
+        const char *src[26];
+        bool differ = false;
+        for (size_t k = 0; shared[i] && k < c->n; k++) {
+            src[k] = c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source;
+            differ |= strcmp(src[k], src[0]) != 0;
+        }
+        if (!differ)
+            continue;
+        tco_strbuf b = {0};
+        for (size_t k = 0; k < c->n; k++)
+            tco_strbuf_printf(&b, "%s%c: %s", k ? "; " : "", (char)('A' + k), src[k]);
+        if ((sources[i] = tco_strbuf_take(&b)) == NULL)
+            return false;
+    }
+    return sources != NULL;
+}
+
 static void fill_compare(writer *base, void *vctx)
 {
     fill_compare_sheets(base, vctx);
@@ -88,24 +113,9 @@ static void fill_compare_sheets(writer *base, void *vctx)
         for (size_t i = 0; i < first->n_items; i++)
             any_shared |= shared[0][i] != 0;
     }
-    /* A shared input the options give from files of their own names each option's source. */
-    char **sources = any_shared ? calloc(first->n_items, sizeof *sources) : NULL;
-    if (any_shared && sources == NULL)
+    char **sources = NULL;
+    if (any_shared && base->err == TCO_OK && !shared_sources(c, shared[0], &sources))
         base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; sources && i < first->n_items && base->err == TCO_OK; i++) {
-        bool differ = false;
-        for (size_t k = 1; shared[0][i] && k < c->n; k++)
-            differ |= strcmp(first->items[i].source, c->models[k]->items[tco_model_find(c->models[k],
-                                                                                        first->items[i].name)].source) != 0;
-        if (!differ)
-            continue;
-        tco_strbuf b = {0};
-        for (size_t k = 0; k < c->n; k++)
-            tco_strbuf_printf(&b, "%s%c: %s", k ? "; " : "", (char)('A' + k),
-                              c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source);
-        if ((sources[i] = tco_strbuf_take(&b)) == NULL)
-            base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
-    }
     if (any_shared && base->err == TCO_OK) {
         base->footer = c->title;
         lxw_worksheet *sw = wb_add_sheet(base, TCO_SHARED_SHEET, 0xFFC000, true);
