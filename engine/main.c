@@ -34,6 +34,7 @@
 #include "quotes.h"
 #include "report.h"
 #include "root.h"
+#include "scenarios.h"
 #include "strbuf.h"
 #include "workbook.h"
 
@@ -177,188 +178,6 @@ static const tco_root_layout build_layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, 
 static tco_error find_root(const char *given, tco_root *root, tco_diag *d)
 {
     return tco_root_find(&build_layout, given, root, d);
-}
-
-static int compare_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static const char *scenario_stem(const char *arg, char stem[256]);
-
-/* True if scenarios/NAME.ini is a comparison ([compare] section) rather than a scenario. */
-static bool is_comparison(const char *root, const char *name);
-static bool is_question(const char *root, const char *name);
-
-/* True if @p name can be a scenario name: 1 to 200 ASCII letters, digits, '-' and '_'
- * (so it is safe as --scenario NAME, as out/NAME.xlsx and in messages). */
-static bool scenario_name_ok(const char *name)
-{
-    size_t n = 0;
-    for (const char *p = name; *p; p++, n++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-              *p == '_'))
-            return false;
-    return n > 0 && n <= 200;
-}
-
-/* @p name as it may be shown on a terminal (heap): control characters, and every byte
- * above 0x7F unless the name is UTF-8, become '?'.  NULL on allocation failure. */
-static char *shown_name(const char *name)
-{
-    char *s = tco_strdup(name);
-    bool utf8 = s && tco_utf8_valid(s, strlen(s), NULL);
-    for (char *p = s; p && *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7F || ((unsigned char)*p >= 0x80 && !utf8))
-            *p = '?';
-    return s;
-}
-
-/* A scenario name for a file named @p name (heap): each run of other characters becomes '_'. */
-static char *suggested_name(const char *name)
-{
-    tco_strbuf b = {0};
-    for (const char *p = name; *p && b.len < 200; p++) {
-        char one[2] = {*p, '\0'};
-        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-                  *p == '_';
-        if (ok || b.len == 0 || b.data[b.len - 1] != '_')
-            tco_strbuf_append(&b, ok ? one : "_");
-    }
-    return tco_strbuf_take(&b);
-}
-
-/* Sorted scenario names (file stems) under root/scenarios; returns count, -1 if unreadable.
- * Stems that cannot be scenario names (scenario_name_ok()) are included: --list marks them
- * and --scenario all refuses them by name. */
-static int scenario_names(const char *root, char ***out)
-{
-    *out = NULL;
-    char *dir = tco_path_join(root, "scenarios");
-    DIR *d = dir ? opendir(dir) : NULL;
-    free(dir);
-    if (d == NULL)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len <= 4 || strcmp(e->d_name + len - 4, ".ini") != 0 || e->d_name[0] == '.')
-            continue;
-        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
-        if (grown == NULL)
-            break;
-        *out = grown;
-        (*out)[n] = tco_strdup(e->d_name);
-        if ((*out)[n] == NULL)
-            break;
-        (*out)[n][len - 4] = '\0';
-        n++;
-    }
-    closedir(d);
-    qsort(*out, (size_t)n, sizeof **out, compare_str);
-    return n;
-}
-
-static int list_scenarios(const char *root)
-{
-    char **names;
-    int n = scenario_names(root, &names);
-    if (n < 0) {
-        fprintf(stderr, "tco: %s/scenarios: cannot read the scenario folder\n", root);
-        return 66;
-    }
-    for (int i = 0; i < n; i++) {
-        char rel[600];
-        snprintf(rel, sizeof rel, "scenarios/%s.ini", names[i]);
-        char *path = tco_path_join(root, rel);
-        tco_ini ini = {0};
-        tco_diag d = {0};
-        const char *title = "(unreadable)";
-        if (path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK) {
-            const char *t = tco_ini_get(&ini, "scenario", "title");
-            bool cmp = t == NULL && tco_ini_has_section(&ini, "compare");
-            if (cmp)
-                t = tco_ini_get(&ini, "compare", "title");
-            if (cmp && !scenario_name_ok(names[i])) {
-                char *shown = shown_name(names[i]);
-                printf("%-16s %s (comparison; not a comparison name: rename the file to letters, digits, '-' and "
-                       "'_')\n",
-                       shown ? shown : "?", t ? t : "");
-                free(shown);
-            } else if (cmp)
-                printf("%-16s %s (comparison: tco --compare %s)\n", names[i], t ? t : "", names[i]);
-            bool question = !cmp && tco_ini_has_section(&ini, "advise");
-            if (question && scenario_name_ok(names[i]))
-                printf("%-16s %s (question: tco advise %s)\n", names[i], t ? t : "", names[i]);
-            if (cmp || (question && scenario_name_ok(names[i]))) {
-                tco_ini_free(&ini);
-                free(path);
-                free(names[i]);
-                continue;
-            }
-            title = (t && t[0]) ? t : names[i];
-        }
-        if (scenario_name_ok(names[i]))
-            printf("%-16s %s\n", names[i], title);
-        else {
-            char *shown = shown_name(names[i]);
-            printf("%-16s %s (not a scenario name: rename the file to letters, digits, '-' and '_', or give its "
-                   "path)\n",
-                   shown ? shown : "?", title == names[i] ? "" : title);
-            free(shown);
-        }
-        tco_ini_free(&ini);
-        free(path);
-        free(names[i]);
-    }
-    free(names);
-    return 0;
-}
-
-/* Resolve a scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini.
- * @p arg came from the command-line @p option ("--scenario", "--compare"; a bad name is then a
- * usage error) or, when @p file is not NULL, from that comparison file's [compare] scenarios. */
-static char *scenario_path(const char *root, const char *arg, const char *option, const char *file, tco_diag *d)
-{
-    size_t len = strlen(arg);
-    struct stat st;
-    bool has_ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
-    if (strchr(arg, '/') || (has_ini && stat(arg, &st) == 0))
-        return tco_strdup(arg);
-    char stem[256];
-    if (has_ini) { /* "cluster32.ini" not in the current folder: try scenarios/ */
-        snprintf(stem, sizeof stem, "%.*s", (int)(len - 4), arg);
-        arg = stem;
-    }
-    if (!scenario_name_ok(arg)) {
-        if (file)
-            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected a scenario name (at most 200 letters, digits, "
-                         "'-', '_') or a path to an .ini file, found '%.200s'", file, arg);
-        else
-            tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                         "or a path to an .ini file\nTry 'tco --help'.", option, arg);
-        return NULL;
-    }
-    char rel[600];
-    snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
-    char *path = tco_path_join(root, rel);
-    if (path && stat(path, &st) != 0) {
-        char **names;
-        int n = scenario_names(root, &names);
-        tco_strbuf list = {0};
-        for (int i = 0; i < n; i++) {
-            tco_strbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
-            free(names[i]);
-        }
-        free(names);
-        tco_diag_set(d, TCO_ERR_NOINPUT, "%s: no such scenario '%s'; available: %s", path, arg,
-                     n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
-        tco_strbuf_free(&list);
-        free(path);
-        return NULL;
-    }
-    return path;
 }
 
 /* The workbook path: @p out, or out/STEMSUFFIX.xlsx (creating out/) when NULL, in which case
@@ -692,18 +511,6 @@ static tco_error price_and_report(const char *root, tco_model *m, const quote_op
     return e;
 }
 
-/* The name an option is known by in --set NAME:SECTION.KEY=VALUE: the scenario's file name without
- * its folder and .ini (team-70b-dm2 for scenarios/team-70b-dm2.ini). */
-static void option_stem(const char *name, char out[201])
-{
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    size_t len = strlen(base);
-    if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
-        len -= 4;
-    snprintf(out, 201, "%.*s", (int)(len < 200 ? len : 200), base);
-}
-
 /* The --set values for option @p stem: the bare ones and those named for it (NAME:SECTION.KEY=VALUE). */
 static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
 {
@@ -718,11 +525,11 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
-    char *spath = scenario_path(root, scenario, "--scenario", NULL, &d);
+    char *spath = tco_scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
     char stem[201];
-    option_stem(scenario, stem);
+    tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_advise_is_question(spath)) {
         fprintf(stderr, "tco: %s is a question ([advise] section), not a scenario: run it with tco advise %s\n", spath,
                 stem);
@@ -814,7 +621,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     *stem = NULL;
     *file = NULL;
     if (strchr(arg, ',') == NULL) {
-        path = scenario_path(root, arg, "--compare", NULL, d);
+        path = tco_scenario_path(root, arg, "--compare", NULL, d);
         if (path == NULL)
             return -1;
         if (tco_ini_load(path, NULL, &ini, d) != TCO_OK) {
@@ -832,7 +639,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         const char *t = tco_ini_get(&ini, "compare", "title");
         *title = tco_strdup(t && t[0] ? t : arg);
         char buf[256];
-        *stem = tco_strdup(scenario_stem(arg, buf));
+        *stem = tco_strdup(tco_scenario_stem(arg, buf, sizeof buf));
     }
     int n = 0;
     *names = NULL;
@@ -860,7 +667,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         tco_strbuf_append(&t, "Comparison:");
         for (int i = 0; i < n; i++) {
             char buf[256];
-            const char *st = scenario_stem((*names)[i], buf);
+            const char *st = tco_scenario_stem((*names)[i], buf, sizeof buf);
             tco_strbuf_printf(&t, "%s %s", i ? " vs" : "", st);
             tco_strbuf_printf(&s, "%s%.40s", i ? "-vs-" : "", st);
         }
@@ -902,7 +709,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     /* NAME:SECTION.KEY=VALUE must name one of the options. */
     char stems[26][201];
     for (int i = 0; i < n; i++)
-        option_stem(names[i], stems[i]);
+        tco_scenario_stem(names[i], stems[i], sizeof stems[i]);
     for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
         if (quotes->sets[s].option[0] == '\0')
             continue;
@@ -919,7 +726,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         }
     }
     for (int i = 0; i < n && rc == 0; i++) {
-        char *spath = scenario_path(root, names[i], "--compare", file, &d);
+        char *spath = tco_scenario_path(root, names[i], "--compare", file, &d);
         char c_i[4], f_i[4];
         bool question = spath && tco_advise_is_question(spath);
         if (question)
@@ -1022,31 +829,6 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     free(file);
     free(default_out);
     return rc;
-}
-
-/* True if scenarios/NAME.ini is a question for tco advise (an [advise] section). */
-static bool is_question(const char *root, const char *name)
-{
-    char rel[600];
-    snprintf(rel, sizeof rel, "scenarios/%s.ini", name);
-    char *path = tco_path_join(root, rel);
-    bool yes = path && tco_advise_is_question(path);
-    free(path);
-    return yes;
-}
-
-static bool is_comparison(const char *root, const char *name)
-{
-    char rel[600];
-    snprintf(rel, sizeof rel, "scenarios/%s.ini", name);
-    char *path = tco_path_join(root, rel);
-    tco_ini ini = {0};
-    tco_diag d = {0};
-    bool yes = path && tco_ini_load(path, NULL, &ini, &d) == TCO_OK && tco_ini_has_section(&ini, "compare") &&
-               !tco_ini_has_section(&ini, "scenario");
-    tco_ini_free(&ini);
-    free(path);
-    return yes;
 }
 
 /* The file `tco quotes check` is reading, and its report. */
@@ -1240,18 +1022,6 @@ static int quotes_check(const char *root, const char *format, int argc, char **a
     return rc;
 }
 
-/* File stem of a --scenario argument, for messages: "a/b/site.ini" -> "site". */
-static const char *scenario_stem(const char *arg, char stem[256])
-{
-    const char *base = strrchr(arg, '/');
-    base = base ? base + 1 : arg;
-    size_t n = strlen(base);
-    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
-        n -= 4;
-    snprintf(stem, 256, "%.*s", (int)n, base);
-    return stem;
-}
-
 /* `tco init DIR [--scenario NAME] [--root DIR]`, @p argv[0] being "init": find the catalog and the
  * scenario (default cluster32); init.c makes the folder. */
 static int init_command(const char *invoked, int argc, char **argv)
@@ -1284,17 +1054,17 @@ static int init_command(const char *invoked, int argc, char **argv)
     tco_diag d = {0};
     if (find_root(root_arg, &root, &d) != TCO_OK)
         return fail(&d);
-    if (is_comparison(root.path, scenario))
+    if (tco_scenario_is_comparison(root.path, scenario))
         return usage_error("init --scenario %s: is a comparison; tco init copies one scenario: give one of the "
                            "scenarios it compares (tco --list)", scenario);
-    if (is_question(root.path, scenario))
+    if (tco_scenario_is_question(root.path, scenario))
         return usage_error("init --scenario %s: is a question for tco advise; tco init copies one scenario "
                            "(tco --list)", scenario);
-    char *spath = scenario_path(root.path, scenario, "--scenario", NULL, &d);
+    char *spath = tco_scenario_path(root.path, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return fail(&d);
     char stem[256];
-    if (!scenario_name_ok(scenario_stem(scenario, stem))) {
+    if (!tco_scenario_name_ok(tco_scenario_stem(scenario, stem, sizeof stem))) {
         free(spath);
         return usage_error("init --scenario %s: the file's name '%s' cannot be a scenario name (at most 200 letters, "
                            "digits, '-', '_'); rename the file", scenario, stem);
@@ -1341,9 +1111,9 @@ static int advise_command(int argc, char **argv)
     tco_root root;
     char *path = NULL, stem[256];
     if (find_root(root_arg, &root, &d) != TCO_OK ||
-        (path = scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
+        (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
         return fail(&d);
-    tco_advise_request req = {root.path, path, scenario_stem(argv[optind], stem), sets, n_sets};
+    tco_advise_request req = {root.path, path, tco_scenario_stem(argv[optind], stem, sizeof stem), sets, n_sets};
     tco_advice advice;
     int rc = tco_advise(&req, &advice, &d) != TCO_OK ? fail(&d) : 0;
     if (rc == 0)
@@ -1461,7 +1231,7 @@ int main(int argc, char **argv)
         return fail(&rd);
     const char *root = found.path;
     if (list)
-        return list_scenarios(root);
+        return tco_scenario_list(root);
     if (scenario == NULL && compare == NULL)
         return usage_error("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
     if (scenario != NULL && compare != NULL)
@@ -1478,7 +1248,7 @@ int main(int argc, char **argv)
         char stem[256];
         return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
                            out[olen - 1] == '/' ? "" : "/",
-                           scenario ? scenario_stem(scenario, stem) : "comparison");
+                           scenario ? tco_scenario_stem(scenario, stem, sizeof stem) : "comparison");
     }
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return usage_error("--out %s: expected a file name ending in .xlsx", out);
@@ -1518,11 +1288,11 @@ int main(int argc, char **argv)
     if (out != NULL)
         return usage_error("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
     char **names;
-    int n = scenario_names(root, &names);
+    int n = tco_scenario_names(root, &names);
     /* Comparison files (a [compare] section) are run with --compare, questions with tco advise, not here. */
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        if (is_comparison(root, names[i]) || is_question(root, names[i]))
+        if (tco_scenario_is_comparison(root, names[i]) || tco_scenario_is_question(root, names[i]))
             free(names[i]);
         else
             names[kept++] = names[i];
@@ -1539,7 +1309,7 @@ int main(int argc, char **argv)
     if (json)
         fputs("[\n", stdout);
     for (int i = 0; i < n; i++) {
-        char *shown = shown_name(names[i]);
+        char *shown = tco_shown_name(names[i]);
         fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, shown ? shown : "?");
         bool csv = strcmp(format, "csv") == 0;
         if (json && i > 0)
@@ -1547,9 +1317,9 @@ int main(int argc, char **argv)
         else if (!json && !csv && i > 0)
             fputs("\n", stdout);
         int r;
-        if (!scenario_name_ok(names[i])) {
+        if (!tco_scenario_name_ok(names[i])) {
             /* A file the user cannot name with --scenario is not run under a name it cannot have. */
-            char *suggest = suggested_name(names[i]);
+            char *suggest = tco_scenario_suggested_name(names[i]);
             tco_strbuf rel = {0};
             tco_strbuf_printf(&rel, "scenarios/%s.ini", shown ? shown : "?");
             char *path = tco_path_join(root, tco_strbuf_str(&rel));
