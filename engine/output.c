@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <expat.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -38,7 +39,8 @@ enum {
     CREATE_TRIES = 64,     /* names tried before giving up (each clash is a file planted or a sweep racing) */
     MAX_PID_DIGITS = 10,
     XML_CHUNK = 64 * 1024, /* bytes read from a zip entry at a time */
-    NAME_MAX_ZIP = 1024    /* longest zip entry name accepted */
+    NAME_MAX_ZIP = 1024,   /* longest zip entry name accepted */
+    VERIFY_SPLIT_BYTES = 128 * 1024 /* bulk XML above which a second thread checks about half of it */
 };
 
 static const char RAND_CHARS[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -857,26 +859,218 @@ static void free_list(char **list, size_t n)
     free(list);
 }
 
-/* True if @p path ends with a whole zip end-of-central-directory record (signature PK\5\6, then 18 bytes,
+/* The written package, read whole into memory once: minizip reads it through the callbacks below (its
+ * documented custom-I/O interface), so checking each entry costs no seek or read system call. */
+typedef struct zip_image {
+    unsigned char *data;
+    size_t size;
+} zip_image;
+
+/* One minizip stream over a zip_image: the image and the read position. */
+typedef struct zip_cursor {
+    const zip_image *image;
+    size_t pos;
+} zip_cursor;
+
+static voidpf ZCALLBACK image_open(voidpf opaque, const void *filename, int mode)
+{
+    (void)filename;
+    if ((mode & ZLIB_FILEFUNC_MODE_READWRITEFILTER) != ZLIB_FILEFUNC_MODE_READ)
+        return NULL;
+    zip_cursor *c = malloc(sizeof *c);
+    if (c != NULL)
+        *c = (zip_cursor){opaque, 0};
+    return c;
+}
+
+static uLong ZCALLBACK image_read(voidpf opaque, voidpf stream, void *buf, uLong size)
+{
+    (void)opaque;
+    zip_cursor *c = stream;
+    size_t left = c->image->size - c->pos, n = size < left ? size : left;
+    memcpy(buf, c->image->data + c->pos, n);
+    c->pos += n;
+    return (uLong)n;
+}
+
+static uLong ZCALLBACK image_write(voidpf opaque, voidpf stream, const void *buf, uLong size)
+{
+    (void)opaque, (void)stream, (void)buf, (void)size;
+    return 0; /* read only */
+}
+
+static ZPOS64_T ZCALLBACK image_tell(voidpf opaque, voidpf stream)
+{
+    (void)opaque;
+    return ((const zip_cursor *)stream)->pos;
+}
+
+static long ZCALLBACK image_seek(voidpf opaque, voidpf stream, ZPOS64_T offset, int origin)
+{
+    (void)opaque;
+    zip_cursor *c = stream;
+    size_t base = origin == ZLIB_FILEFUNC_SEEK_SET ? 0 : origin == ZLIB_FILEFUNC_SEEK_CUR ? c->pos : c->image->size;
+    if (offset > c->image->size - base)
+        return -1;
+    c->pos = base + (size_t)offset;
+    return 0;
+}
+
+static int ZCALLBACK image_close(voidpf opaque, voidpf stream)
+{
+    (void)opaque;
+    free(stream);
+    return 0;
+}
+
+static int ZCALLBACK image_error(voidpf opaque, voidpf stream)
+{
+    (void)opaque, (void)stream;
+    return 0;
+}
+
+/* Read @p path whole into *@p img; false (errno set) when it cannot be opened or read, or is not a
+ * regular file. */
+static bool image_load(const char *path, zip_image *img)
+{
+    img->data = NULL;
+    img->size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX;
+    if (ok && (img->data = malloc(st.st_size > 0 ? (size_t)st.st_size : 1)) == NULL)
+        ok = false;
+    while (ok && img->size < (size_t)st.st_size) {
+        ssize_t n = read(fd, img->data + img->size, (size_t)st.st_size - img->size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            ok = false; /* n == 0: the file shrank while it was read */
+        else
+            img->size += (size_t)n;
+    }
+    int err = errno;
+    close(fd);
+    if (!ok) {
+        free(img->data);
+        img->data = NULL;
+        errno = err;
+    }
+    return ok;
+}
+
+/* True if @p img ends with a whole zip end-of-central-directory record (signature PK\5\6, then 18 bytes,
  * the last two the comment length, then exactly that comment).  minizip accepts a record missing its last
  * byte, so a file cut by one byte would otherwise pass. */
-static bool zip_end_whole(const char *path)
+static bool zip_end_whole(const zip_image *img)
 {
-    FILE *f = fopen(path, "rbe");
-    if (f == NULL)
-        return false;
-    unsigned char tail[22 + 65535];
-    bool ok = false;
-    if (fseeko(f, 0, SEEK_END) == 0) {
-        off_t size = ftello(f);
-        size_t n = size < (off_t)sizeof tail ? (size_t)size : sizeof tail;
-        if (size >= 22 && fseeko(f, size - (off_t)n, SEEK_SET) == 0 && fread(tail, 1, n, f) == n)
-            for (size_t i = n - 22 + 1; i-- > 0 && !ok;)
-                ok = tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6 &&
-                     i + 22 + (size_t)(tail[i + 20] | tail[i + 21] << 8) == n;
+    size_t n = img->size < 22 + 65535 ? img->size : 22 + 65535;
+    const unsigned char *tail = img->data + img->size - n;
+    for (size_t i = n >= 22 ? n - 22 + 1 : 0; i-- > 0;)
+        if (tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6 &&
+            i + 22 + (size_t)(tail[i + 20] | tail[i + 21] << 8) == n)
+            return true;
+    return false;
+}
+
+/* One part of the package to check: where its directory record is, its sizes and CRC, its name (an index
+ * into the verifier's parts, which is also its place in the directory) and the thread that checks it. */
+typedef struct part_job {
+    unz64_file_pos pos;
+    unz_file_info64 info;
+    size_t part;
+    int thread;
+} part_job;
+
+/* Check, in directory order, the jobs of @p thread through @p z; the directory index of the first that
+ * fails (with @p v's error set), or SIZE_MAX. */
+static size_t check_jobs(verifier *v, unzFile z, char *const *parts, const part_job *jobs, size_t n, int thread,
+                         char *buf)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].thread != thread)
+            continue;
+        unz64_file_pos pos = jobs[i].pos;
+        if (unzGoToFilePos64(z, &pos) != UNZ_OK)
+            vfail(v, "%s: its directory record cannot be found again", parts[jobs[i].part]);
+        else
+            check_entry(v, z, parts[jobs[i].part], &jobs[i].info, buf);
+        if (v->err != TCO_OK)
+            return jobs[i].part;
     }
-    fclose(f);
-    return ok;
+    return SIZE_MAX;
+}
+
+/* The second thread's share of the checks: the bulk parts (worksheets, shared strings) given to it, through
+ * its own minizip stream and parser over the same image.  Its verifier holds only its own error. */
+typedef struct helper_checks {
+    const char *name, *path;
+    zlib_filefunc64_def *io;
+    char *const *parts;
+    const part_job *jobs;
+    size_t n_jobs;
+    tco_diag diag;
+    tco_error err;
+    size_t failed;
+} helper_checks;
+
+static void *run_helper_checks(void *arg)
+{
+    helper_checks *h = arg;
+    verifier w = {.name = h->name, .diag = &h->diag, .err = TCO_OK};
+    char *buf = malloc(XML_CHUNK);
+    unzFile z = buf ? unzOpen2_64(h->path, h->io) : NULL;
+    h->failed = SIZE_MAX;
+    if (z == NULL) {
+        nomem(&w);
+        for (size_t i = 0; i < h->n_jobs && h->failed == SIZE_MAX; i++)
+            if (h->jobs[i].thread == 1)
+                h->failed = h->jobs[i].part;
+    } else {
+        h->failed = check_jobs(&w, z, h->parts, h->jobs, h->n_jobs, 1, buf);
+        unzClose(z);
+    }
+    free(buf);
+    free(w.base);
+    if (w.plain)
+        XML_ParserFree(w.plain);
+    h->err = w.err;
+    return NULL;
+}
+
+/* Give the bulk parts (no handler, only size, CRC and well-formedness) to two threads, each about half
+ * of the bytes, largest first; the package parts, whose handlers fill @p v's lists, stay on thread 0.
+ * False when the parts are too few bytes for a second thread to pay. */
+static bool split_jobs(part_job *jobs, size_t n, char *const *parts)
+{
+    uint64_t load[2] = {0, 0}, bulk = 0;
+    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    if (order == NULL)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = parts[jobs[i].part];
+        if (strcmp(p, "[Content_Types].xml") == 0 || ends_with(p, ".rels") || strcmp(p, "xl/workbook.xml") == 0)
+            load[0] += jobs[i].info.uncompressed_size;
+        else
+            order[k++] = i, bulk += jobs[i].info.uncompressed_size;
+    }
+    bool split = bulk >= VERIFY_SPLIT_BYTES;
+    for (size_t a = 0; split && a < k; a++) { /* selection of the largest left: parts are few */
+        size_t best = a;
+        for (size_t b = a + 1; b < k; b++)
+            if (jobs[order[b]].info.uncompressed_size > jobs[order[best]].info.uncompressed_size)
+                best = b;
+        size_t t = order[a];
+        order[a] = order[best];
+        order[best] = t;
+        int to = load[1] < load[0];
+        jobs[order[a]].thread = to;
+        load[to] += jobs[order[a]].info.uncompressed_size;
+    }
+    free(order);
+    return split;
 }
 
 tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expected_sheets, tco_diag *diag)
@@ -885,8 +1079,17 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
     char *buf = malloc(XML_CHUNK);
     if (buf == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    unzFile z = zip_end_whole(path) ? unzOpen64(path) : NULL;
+    zip_image img;
+    if (!image_load(path, &img)) {
+        int err = errno;
+        free(buf);
+        return vfail(&v, "it cannot be read back: %s", strerror(err));
+    }
+    zlib_filefunc64_def io = {image_open, image_read, image_write, image_tell, image_seek, image_close, image_error,
+                              &img};
+    unzFile z = zip_end_whole(&img) ? unzOpen2_64(path, &io) : NULL;
     if (z == NULL) {
+        free(img.data);
         free(buf);
         return vfail(&v, "not a complete zip archive (no readable central directory: cut short?)");
     }
@@ -894,27 +1097,68 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
     int rc = unzGetGlobalInfo64(z, &gi);
     if (rc != UNZ_OK || gi.number_entry == 0)
         vfail(&v, "the zip archive has no entries");
-    for (rc = unzGoToFirstFile(z); rc == UNZ_OK && v.err == TCO_OK; rc = unzGoToNextFile(z)) {
-        unz_file_info64 info;
+    /* The directory first; a damage found in it is reported unless a part before it fails its check. */
+    tco_diag dir_diag = {0};
+    verifier dv = {.name = v.name, .diag = &dir_diag, .err = TCO_OK};
+    part_job *jobs = NULL;
+    size_t n_jobs = 0, cap_jobs = 0;
+    for (rc = unzGoToFirstFile(z); rc == UNZ_OK && v.err == TCO_OK && dv.err == TCO_OK; rc = unzGoToNextFile(z)) {
+        part_job job = {.thread = 0};
         char part[NAME_MAX_ZIP];
-        if (unzGetCurrentFileInfo64(z, &info, part, sizeof part, NULL, 0, NULL, 0) != UNZ_OK ||
-            info.size_filename >= sizeof part) {
-            vfail(&v, "entry %zu: unreadable directory record or name", v.n_parts + 1);
+        if (unzGetCurrentFileInfo64(z, &job.info, part, sizeof part, NULL, 0, NULL, 0) != UNZ_OK ||
+            job.info.size_filename >= sizeof part || unzGetFilePos64(z, &job.pos) != UNZ_OK) {
+            vfail(&dv, "entry %zu: unreadable directory record or name", v.n_parts + 1);
             break;
         }
         if (part[0] == '\0' || ends_with(part, "/"))
             continue; /* a folder entry, not a part */
         if (list_has(v.parts, v.n_parts, part)) {
-            vfail(&v, "%s: the part is stored twice", part);
+            vfail(&dv, "%s: the part is stored twice", part);
             break;
+        }
+        if (n_jobs == cap_jobs) {
+            size_t nc = cap_jobs ? cap_jobs * 2 : 32;
+            part_job *grown = realloc(jobs, nc * sizeof *grown);
+            if (grown == NULL) {
+                nomem(&v);
+                break;
+            }
+            jobs = grown;
+            cap_jobs = nc;
         }
         if (!list_add(&v, &v.parts, &v.n_parts, &v.cap_parts, part, strlen(part)))
             break;
-        check_entry(&v, z, v.parts[v.n_parts - 1], &info, buf);
+        job.part = v.n_parts - 1;
+        jobs[n_jobs++] = job;
     }
-    if (v.err == TCO_OK && rc != UNZ_END_OF_LIST_OF_FILE)
-        vfail(&v, "the zip directory is damaged after entry %zu (zip error %d)", v.n_parts, rc);
+    if (v.err == TCO_OK && dv.err == TCO_OK && rc != UNZ_END_OF_LIST_OF_FILE)
+        vfail(&dv, "the zip directory is damaged after entry %zu (zip error %d)", v.n_parts, rc);
+    if (v.err == TCO_OK) {
+        helper_checks h = {.name = v.name, .path = path, .io = &io, .parts = v.parts, .jobs = jobs,
+                           .n_jobs = n_jobs, .err = TCO_OK, .failed = SIZE_MAX};
+        pthread_t helper;
+        bool two = split_jobs(jobs, n_jobs, v.parts);
+        if (two && pthread_create(&helper, NULL, run_helper_checks, &h) != 0) {
+            for (size_t i = 0; i < n_jobs; i++)
+                jobs[i].thread = 0; /* no second thread: all on this one */
+            two = false;
+        }
+        size_t failed = check_jobs(&v, z, v.parts, jobs, n_jobs, 0, buf);
+        if (two) {
+            pthread_join(helper, NULL);
+            if (h.err != TCO_OK && h.failed < failed) { /* the first damaged part in directory order */
+                *diag = h.diag;
+                v.err = h.err;
+            }
+        }
+        if (v.err == TCO_OK && dv.err != TCO_OK) {
+            *diag = dir_diag;
+            v.err = dv.err;
+        }
+    }
+    free(jobs);
     unzClose(z);
+    free(img.data);
     free(buf);
     free(v.base);
     if (v.plain)

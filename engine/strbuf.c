@@ -110,6 +110,23 @@ void tco_strbuf_free(tco_strbuf *b)
 
 void tco_format_double(double v, char out[32])
 {
+    /* A whole number below 10^15 (most formula constants: 0, 1, 12, 8760, 1000000) prints as its digits,
+     * which is what "%.15g" gives for it; written directly, without printf's floating-point path. */
+    if (fabs(v) < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+        unsigned long long u = (unsigned long long)(v < 0 ? -(long long)v : (long long)v);
+        char digits[20];
+        int n = 0;
+        do
+            digits[n++] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        char *o = out;
+        if (v < 0)
+            *o++ = '-';
+        while (n > 0)
+            *o++ = digits[--n];
+        *o = '\0';
+        return;
+    }
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(out, 32, "%.*g", prec, v);
         if (strtod(out, NULL) == v)

@@ -1,4 +1,7 @@
 /* test_error.c - the error table and exit codes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -101,6 +104,35 @@ static void test_xlsx_escape(void)
     }
 }
 
+/* Shortest round-trip text: written values as printf would give them, the whole-number shortcut included. */
+static void test_format_double(void)
+{
+    const struct {
+        double v;
+        const char *text;
+    } cases[] = {
+        {0, "0"}, {-0.0, "-0"}, {1, "1"}, {-1, "-1"}, {8760, "8760"}, {0.7, "0.7"}, {-2.5, "-2.5"},
+        {1e22, "1e+22"}, {0.1 + 0.2, "0.30000000000000004"}, {999999999999999, "999999999999999"},
+        {-999999999999999, "-999999999999999"}, {1e15, "1e+15"}, {123456789012345678.0, "1.2345678901234568e+17"},
+        {1e-7, "1e-07"},
+    };
+    char out[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tco_format_double(cases[i].v, out);
+        CU_ASSERT_STRING_EQUAL(out, cases[i].text);
+    }
+    /* Every whole number the shortcut takes prints as "%.15g" does and reads back exactly. */
+    const double wholes[] = {2, 10, 99, 100, 65535, 1234567, 4294967296.0, 9007199254740992.0 / 16, 1e14, 99999999999999};
+    for (size_t i = 0; i < sizeof wholes / sizeof wholes[0]; i++)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            char want[32];
+            snprintf(want, sizeof want, "%.15g", sign * wholes[i]);
+            tco_format_double(sign * wholes[i], out);
+            CU_ASSERT_STRING_EQUAL(out, want);
+            CU_ASSERT_EQUAL(strtod(out, NULL), sign * wholes[i]);
+        }
+}
+
 CU_ErrorCode register_error_suite(void)
 {
     CU_pSuite s = CU_add_suite("error", NULL, NULL);
@@ -109,6 +141,7 @@ CU_ErrorCode register_error_suite(void)
         !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely) ||
         !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16) ||
         !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape) ||
+        !CU_add_test(s, "shortest round-trip numbers", test_format_double) ||
         !CU_add_test(s, "case-insensitive in any script", test_utf8_casecmp))
         return CU_get_error();
     return CUE_SUCCESS;

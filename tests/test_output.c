@@ -281,6 +281,41 @@ static void test_crc(void)
     expect(p, 0, "CRC-32 mismatch", NULL);
 }
 
+/* A package with more than VERIFY_SPLIT_BYTES (128 KiB) of worksheets and shared strings: cluster32's
+ * (about 400 KB of XML).  Its bulk parts are checked on two threads, the two largest (Inputs,
+ * xl/worksheets/sheet2.xml, and xl/sharedStrings.xml) on different ones; a damage on either is caught,
+ * and with both damaged the message names the first in the directory, as checking in one thread would. */
+static void test_two_threads(void)
+{
+    char big[160], p[160], q[160];
+    path_in(big, sizeof big, "cluster32.xlsx");
+    path_in(p, sizeof p, "cut-one.xlsx");
+    path_in(q, sizeof q, "cut-two.xlsx");
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d), TCO_OK);
+    tco_workbook_options o = {.created = 1, .currency = "CNY"};
+    CU_ASSERT_EQUAL_FATAL(tco_workbook_write(m, big, &o, &d), TCO_OK);
+    tco_model_free(m);
+    char *inputs = read_part(big, "xl/worksheets/sheet2.xml"), *strings = read_part(big, "xl/sharedStrings.xml");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inputs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(strings);
+    CU_ASSERT(strlen(inputs) + strlen(strings) > 128 * 1024);
+    free(inputs);
+    free(strings);
+    expect(big, 13, NULL, NULL);
+    CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "xl/sharedStrings.xml", CUT, NULL, 0), 0);
+    expect(p, 0, "xl/sharedStrings.xml: XML not well-formed", NULL);
+    CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "xl/worksheets/sheet2.xml", CUT, NULL, 0), 0);
+    expect(p, 0, "xl/worksheets/sheet2.xml: XML not well-formed", NULL);
+    CU_ASSERT_EQUAL_FATAL(copy_zip(p, q, "xl/sharedStrings.xml", CUT, NULL, 0), 0);
+    for (int run = 0; run < 20; run++) /* whichever thread finishes first */
+        expect(q, 0, "xl/worksheets/sheet2.xml: XML not well-formed", NULL);
+    /* A damaged part late in the directory, on the calling thread. */
+    CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "docProps/app.xml", CUT, NULL, 0), 0);
+    expect(p, 0, "docProps/app.xml: XML not well-formed", NULL);
+}
+
 CU_ErrorCode register_output_suite(void)
 {
     CU_pSuite s = CU_add_suite("output", setup, teardown);
@@ -291,7 +326,8 @@ CU_ErrorCode register_output_suite(void)
         CU_add_test(s, "a cut XML part is caught", test_cut_part) == NULL ||
         CU_add_test(s, "a missing part or relationship is caught", test_missing_part) == NULL ||
         CU_add_test(s, "bad text in a part is caught", test_bad_text) == NULL ||
-        CU_add_test(s, "a CRC mismatch is caught", test_crc) == NULL)
+        CU_add_test(s, "a CRC mismatch is caught", test_crc) == NULL ||
+        CU_add_test(s, "a large package is checked on two threads", test_two_threads) == NULL)
         return CU_get_error();
     return CUE_SUCCESS;
 }
