@@ -1,0 +1,216 @@
+/* test_sample.c - the PRNG, the range distributions and their fits, Latin hypercube blocks and the
+ * statistics of Monte Carlo results.  Reference figures: the xoshiro256** outputs for the state
+ * {1, 2, 3, 4} and the normal and Beta(3, 3) quantiles were recomputed independently in Python
+ * (the published algorithm; statistics.NormalDist, Wichura's AS241; I_z(3,3) = 10z^3 - 15z^4 + 6z^5
+ * solved by bisection); the other figures are worked in the comments. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample.h"
+#include "suites.h"
+
+#define NEAR(a, b, tol) CU_ASSERT(fabs((a) - (b)) <= (tol))
+
+static void test_generator(void)
+{
+    tco_rng r = {{1, 2, 3, 4}};
+    CU_ASSERT_EQUAL(tco_rng_next(&r), UINT64_C(11520));
+    CU_ASSERT_EQUAL(tco_rng_next(&r), UINT64_C(0));
+    CU_ASSERT_EQUAL(tco_rng_next(&r), UINT64_C(1509978240));
+    CU_ASSERT_EQUAL(tco_rng_next(&r), UINT64_C(1215971899390074240));
+    /* The same seed and stream give the same draws; another seed or stream others. */
+    tco_rng a, b, c, d;
+    tco_rng_seed(&a, 42, 7);
+    tco_rng_seed(&b, 42, 7);
+    tco_rng_seed(&c, 43, 7);
+    tco_rng_seed(&d, 42, 8);
+    int same_b = 1, same_c = 0, same_d = 0;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = tco_rng_next(&a);
+        same_b &= x == tco_rng_next(&b);
+        same_c += x == tco_rng_next(&c);
+        same_d += x == tco_rng_next(&d);
+    }
+    CU_ASSERT(same_b);
+    CU_ASSERT_EQUAL(same_c, 0);
+    CU_ASSERT_EQUAL(same_d, 0);
+    /* Uniforms: inside (0, 1), mean 1/2 (standard error of 10^6 draws: 0.29 / 1000). */
+    double sum = 0, lo = 1, hi = 0;
+    for (int i = 0; i < 1000000; i++) {
+        double u = tco_rng_uniform(&a);
+        sum += u;
+        lo = u < lo ? u : lo;
+        hi = u > hi ? u : hi;
+    }
+    CU_ASSERT(lo > 0 && hi < 1);
+    NEAR(sum / 1e6, 0.5, 0.0015);
+    /* tco_rng_below(3): each value about a third of 300,000 (standard deviation 258). */
+    long counts[3] = {0, 0, 0};
+    for (int i = 0; i < 300000; i++)
+        counts[tco_rng_below(&a, 3)]++;
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT(labs(counts[k] - 100000) < 1500);
+}
+
+static void test_normal_quantile(void)
+{
+    NEAR(tco_normal_quantile(0.975), 1.9599639845400536, 1e-14);
+    NEAR(tco_normal_quantile(0.95), 1.6448536269514715, 1e-14);
+    NEAR(tco_normal_quantile(0.3), -0.5244005127080407, 1e-14);
+    NEAR(tco_normal_quantile(1e-10), -6.361340902404056, 1e-12);
+    NEAR(tco_normal_quantile(0.5), 0, 1e-15);
+}
+
+/* Every fit puts 5% below LOW and 5% above HIGH. */
+static void check_tails(const tco_dist_fit *f, double low, double high)
+{
+    NEAR(tco_dist_cdf(f, low), 0.05, 1e-9);
+    NEAR(tco_dist_cdf(f, high), 0.95, 1e-9);
+    NEAR(tco_dist_quantile(f, 0.05), low, 1e-9 * (high - low));
+    NEAR(tco_dist_quantile(f, 0.95), high, 1e-9 * (high - low));
+}
+
+static void test_fits(void)
+{
+    tco_dist_fit f;
+    tco_diag d = {0};
+    /* Triangular, PUE 1.2 .. 1.6 around 1.4: a symmetric triangle of half-width h with
+     * (h - 0.2)^2 / (2 h^2) = 0.05, so h = 0.2 / (1 - sqrt(0.1)) = 0.292495. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.2, 1.4, 1.6, &f, &d), TCO_OK);
+    NEAR(f.a, 1.107504940885147, 1e-12);
+    NEAR(f.b, 1.6924950591148529, 1e-12);
+    CU_ASSERT_EQUAL(f.c, 1.4);
+    check_tails(&f, 1.2, 1.6);
+    /* Skewed: mode at 1.3; still 5% in each tail, the long tail above. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+    check_tails(&f, 1.2, 1.6);
+    CU_ASSERT(f.b - 1.6 > 1.2 - f.a);
+    /* Mode at an end of the range. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 10, 10, 12, &f, &d), TCO_OK);
+    check_tails(&f, 10, 12);
+    /* Uniform: the range is the middle 90%, so the ends lie 0.05 x 0.4 / 0.9 = 0.0222 beyond it. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_UNIFORM, 1.2, 1.4, 1.6, &f, &d), TCO_OK);
+    NEAR(f.a, 1.2 - 0.4 / 0.9 * 0.05, 1e-15);
+    NEAR(f.b, 1.6 + 0.4 / 0.9 * 0.05, 1e-15);
+    check_tails(&f, 1.2, 1.6);
+    /* PERT with the mode in the middle is Beta(3, 3), whose 5th percentile is z = 0.189255: the ends
+     * are 1.4 -/+ (0.4 / (1 - 2z)) / 2 = 1.078192 and 1.721808. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 1.2, 1.4, 1.6, &f, &d), TCO_OK);
+    NEAR(f.alpha, 3, 1e-9);
+    NEAR(f.beta, 3, 1e-9);
+    NEAR(f.a, 1.0781923394990554, 1e-9);
+    NEAR(f.b, 1.7218076605009445, 1e-9);
+    check_tails(&f, 1.2, 1.6);
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 50000, 60000, 90000, &f, &d), TCO_OK);
+    check_tails(&f, 50000, 90000);
+    for (double x = 50000; x <= 90000; x += 5000) /* quantile and CDF agree */
+        NEAR(tco_dist_quantile(&f, tco_dist_cdf(&f, x)), x, 1e-6);
+    /* Normal: mean the middle, sigma = 0.2 / 1.6449 = 0.121591. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_NORMAL, 1.2, 1.4, 1.6, &f, &d), TCO_OK);
+    NEAR(f.mu, 1.4, 1e-15);
+    NEAR(f.sigma, 0.2 / 1.6448536269514722, 1e-15);
+    check_tails(&f, 1.2, 1.6);
+    /* Lognormal 1 .. 4: the median is the geometric middle, 2. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_LOGNORMAL, 1, 2, 4, &f, &d), TCO_OK);
+    NEAR(tco_dist_quantile(&f, 0.5), 2, 1e-12);
+    check_tails(&f, 1, 4);
+    /* A range of one value is that value. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 3, 3, 3, &f, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_dist_quantile(&f, 0.9), 3);
+    /* Refused. */
+    CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.5, 1.4, 1.6, &f, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "LOW <= value <= HIGH"));
+    CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_LOGNORMAL, 0, 1, 2, &f, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "LOW > 0"));
+    tco_dist dist;
+    CU_ASSERT(tco_dist_from_name("PERT", &dist) && dist == TCO_DIST_PERT);
+    CU_ASSERT(!tco_dist_from_name("beta", &dist));
+    CU_ASSERT_STRING_EQUAL(tco_dist_name(TCO_DIST_LOGNORMAL), "lognormal");
+}
+
+static void test_latin_hypercube(void)
+{
+    enum { N = 500, DIMS = 3 };
+    double *u = malloc(sizeof(double) * N * DIMS), *v = malloc(sizeof(double) * N * DIMS);
+    uint32_t *perm = malloc(sizeof(uint32_t) * N);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
+    tco_lhs_block(7, 0, N, DIMS, u, perm);
+    for (int j = 0; j < DIMS; j++) { /* one draw in each slice of 1/N */
+        int seen[N] = {0};
+        for (int i = 0; i < N; i++) {
+            double x = u[i * DIMS + j];
+            CU_ASSERT(x > 0 && x < 1);
+            seen[(int)(x * N)]++;
+        }
+        int ones = 0;
+        for (int k = 0; k < N; k++)
+            ones += seen[k] == 1;
+        CU_ASSERT_EQUAL(ones, N);
+    }
+    tco_lhs_block(7, 0, N, DIMS, v, perm);
+    CU_ASSERT(memcmp(u, v, sizeof(double) * N * DIMS) == 0);
+    tco_lhs_block(7, 1, N, DIMS, v, perm);
+    CU_ASSERT(memcmp(u, v, sizeof(double) * N * DIMS) != 0);
+    free(u);
+    free(v);
+    free(perm);
+}
+
+static void test_stats(void)
+{
+    /* 1..10 (shuffled): PERCENTILE.INC at rank 9p: P10 = 1.9, P50 = 5.5, P80 = 8.2, P90 = 9.1; mean 5.5;
+     * sample standard deviation sqrt(82.5 / 9) = 3.0276504. */
+    double x[] = {7, 3, 10, 1, 5, 9, 2, 8, 6, 4};
+    tco_stats s;
+    tco_stats_of(x, 10, &s);
+    NEAR(s.p10, 1.9, 1e-12);
+    NEAR(s.p50, 5.5, 1e-12);
+    NEAR(s.p80, 8.2, 1e-12);
+    NEAR(s.p90, 9.1, 1e-12);
+    NEAR(s.mean, 5.5, 1e-15);
+    NEAR(s.stdev, sqrt(82.5 / 9), 1e-15);
+    CU_ASSERT_EQUAL(s.min, 1);
+    CU_ASSERT_EQUAL(s.max, 10);
+    double one[] = {42};
+    tco_stats_of(one, 1, &s);
+    CU_ASSERT_EQUAL(s.p80, 42);
+    CU_ASSERT_EQUAL(s.stdev, 0);
+    /* Drawn through a fit: the P5 and P95 of 100,000 Latin hypercube draws of a triangular
+     * 1.2 .. 1.6 range land on 1.2 and 1.6. */
+    enum { N = 100000 };
+    double *u = malloc(sizeof(double) * TCO_LHS_BLOCK), *draws = malloc(sizeof(double) * N);
+    uint32_t *perm = malloc(sizeof(uint32_t) * TCO_LHS_BLOCK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(draws);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
+    tco_dist_fit f;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+    for (size_t b = 0; b < N / TCO_LHS_BLOCK; b++) {
+        tco_lhs_block(1, b, TCO_LHS_BLOCK, 1, u, perm);
+        for (size_t i = 0; i < TCO_LHS_BLOCK; i++)
+            draws[b * TCO_LHS_BLOCK + i] = tco_dist_quantile(&f, u[i]);
+    }
+    tco_stats_of(draws, N, &s);
+    NEAR(tco_percentile_sorted(draws, N, 0.05), 1.2, 1e-4);
+    NEAR(tco_percentile_sorted(draws, N, 0.95), 1.6, 1e-4);
+    NEAR(s.mean, (f.a + f.b + f.c) / 3, 1e-4); /* a triangle's mean */
+    free(u);
+    free(draws);
+    free(perm);
+}
+
+CU_ErrorCode register_sample_suite(void)
+{
+    CU_pSuite s = CU_add_suite("sample", NULL, NULL);
+    if (s == NULL || !CU_add_test(s, "xoshiro256** and its streams", test_generator) ||
+        !CU_add_test(s, "standard normal quantile", test_normal_quantile) ||
+        !CU_add_test(s, "distributions fitted to a 90% range", test_fits) ||
+        !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
+        !CU_add_test(s, "percentiles, mean and deviation", test_stats))
+        return CU_get_error();
+    return CUE_SUCCESS;
+}
