@@ -698,26 +698,7 @@ static tco_error input_value(loader *ld, const tco_item *it, const char *place, 
         *text_out = tco_strdup(chosen);
         return *text_out ? TCO_OK : oom(ld);
     }
-    if (!tco_parse_number(text, number) && tco_number_tiny(text))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected %s, found '%s'", place, TCO_NORMAL_EXPECTED, text);
-    if (!tco_parse_number(text, number))
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s: expected a number in %s (digits, '.' for decimals, no thousands "
-                            "separators or units), found '%s'",
-                            place, it->unit, text);
-    double v = *number;
-    if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v))) {
-        char lo[32] = "", hi[32] = "";
-        if (!isnan(it->min))
-            tco_format_double(it->min, lo);
-        if (!isnan(it->max))
-            tco_format_double(it->max, hi);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected %s%s%s%s%s%s %s, found %s", place,
-                            it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
-                            (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
-                            it->unit, text);
-    }
-    return TCO_OK;
+    return tco_input_number(it, place, text, number, ld->diag);
 }
 
 /* Values of a per-tier input: `from = tier.KEY` read from every tier row (the scenario's
@@ -755,6 +736,92 @@ static void value_place(loader *ld, const tco_ini *src, const char *sec, const c
         snprintf(out, size, "%s [%s] %s", src->path, shown, key);
 }
 
+/* Layers a value comes from, nearest the user last: the template's default, a catalog file, the
+ * scenario file, a --set.  A range belongs to its value: it is read from the value's layer or above. */
+enum { LAYER_DEFAULT, LAYER_CATALOG, LAYER_FILE, LAYER_SET };
+
+/* The layer of [@p sec] @p key read from @p src (NULL: the template's default). */
+static int layer_of(const loader *ld, const tco_ini *src, const char *sec, const char *key)
+{
+    if (src == NULL)
+        return LAYER_DEFAULT;
+    if (src != &ld->scenario)
+        return LAYER_CATALOG;
+    return override_of(ld, sec, key) >= 0 ? LAYER_SET : LAYER_FILE;
+}
+
+/* [@p sec] @p key from the nearest layer at or above @p min: a --set or the scenario file, else the
+ * catalog file @p cat (NULL: none).  Sets *@p layer and *@p src when found. */
+static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char *sec, const char *key, int min,
+                                int *layer, const tco_ini **src)
+{
+    const char *v = tco_ini_get(&ld->scenario, sec, key);
+    int l = layer_of(ld, &ld->scenario, sec, key);
+    if (v == NULL && cat != NULL && (v = tco_ini_get(cat, sec, key)) != NULL)
+        l = LAYER_CATALOG;
+    if (v == NULL || l < min)
+        return NULL;
+    *layer = l;
+    *src = l == LAYER_CATALOG ? cat : &ld->scenario;
+    return v;
+}
+
+/* The suffixes of the keys beside a value KEY: its basis, range, distribution and the range's basis. */
+static const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", NULL};
+
+/* The range of input @p it's value at [@p sec] @p key (shown as [@p shown]) of layer @p layer, @p point
+ * (a number, unless @p number is false): KEY_range, KEY_dist and KEY_range_source read from that layer
+ * or above (catalog file @p cat below the scenario; NULL for none) and checked into *@p out.  Each of
+ * them the scenario holds is marked used (one a nearer --set value supersedes too). */
+static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, const char *sec, const char *shown,
+                            const char *key, int layer, double point, bool number, tco_range *out)
+{
+    char k_range[300], k_dist[300], k_basis[320], place[700];
+    snprintf(k_range, sizeof k_range, "%s_range", key);
+    snprintf(k_dist, sizeof k_dist, "%s_dist", key);
+    snprintf(k_basis, sizeof k_basis, "%s_range_source", key);
+    const char *keys[] = {k_range, k_dist, k_basis};
+    for (int k = 0; k < 3; k++)
+        if (tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
+            return oom(ld);
+    int l_range = layer, l_other = layer;
+    const tco_ini *s_range = NULL, *s_other = NULL;
+    const char *range = key_at_layer(ld, cat, sec, k_range, layer, &l_range, &s_range);
+    int min = range ? l_range : layer; /* a distribution or basis given for this range, or nearer */
+    const char *dist = key_at_layer(ld, cat, sec, k_dist, min, &l_other, &s_other);
+    const tco_ini *s_dist = s_other;
+    const char *basis = key_at_layer(ld, cat, sec, k_basis, min, &l_other, &s_other);
+    if (range == NULL) {
+        if (dist == NULL && basis == NULL)
+            return TCO_OK;
+        value_place(ld, dist ? s_dist : s_other, sec, shown, dist ? k_dist : k_basis, place, sizeof place);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a %s needs a range beside the value: expected %s = LOW, HIGH "
+                            "in the same place (a range describes the value it is given with)", place,
+                            dist ? "distribution" : "range basis", k_range);
+    }
+    value_place(ld, s_range, sec, shown, k_range, place, sizeof place);
+    if (!number)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: input %s (%s) is text; a range is for a number input", place,
+                            it->name, it->label);
+    if (it->structural)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: input %s fixes the workbook's shape (structural) and takes no "
+                            "range", place, it->name);
+    tco_dist d = TCO_DIST_TRIANGULAR;
+    if (dist != NULL && (d = tco_dist_parse(dist)) == TCO_DIST_NONE) {
+        char dplace[700];
+        value_place(ld, s_dist, sec, shown, k_dist, dplace, sizeof dplace);
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected triangular, uniform, pert, normal or lognormal, "
+                            "found '%s'", dplace, dist);
+    }
+    tco_error e = tco_range_parse(it, place, range, point, d, out, ld->diag);
+    if (e != TCO_OK)
+        return e;
+    out->by_set = l_range == LAYER_SET;
+    if ((out->given = tco_strdup(place)) == NULL || (basis && basis[0] && (out->basis = tco_strdup(basis)) == NULL))
+        return oom(ld);
+    return TCO_OK;
+}
+
 static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
 {
     const tco_ini *t = ld->template_ini;
@@ -766,6 +833,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
                             section);
     const char *key = from + 5;
+    if ((it->set_key = tco_strdup(key)) == NULL)
+        return oom(ld);
     const char *def = tco_ini_get(t, section, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
     if (text)
@@ -797,6 +866,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
                 break;
             }
         }
+        int layer = value ? layer_of(ld, src, row, key) : LAYER_DEFAULT;
         if (value == NULL) {
             if (def == NULL) {
                 e = tco_diag_set(ld->diag, TCO_ERR_INI,
@@ -831,6 +901,18 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
             value_place(ld, src, row, row, key, place, sizeof place);
             e = input_value(ld, it, place, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
         }
+        tco_range range = {0};
+        if (e == TCO_OK)
+            e = load_range(ld, it, cat, row, row, key, layer, it->tiers[r], !text, &range);
+        if (e == TCO_OK && range.dist != TCO_DIST_NONE) {
+            if (it->tier_ranges == NULL && (it->tier_ranges = calloc((size_t)m->n_tiers, sizeof *it->tier_ranges)) == NULL)
+                e = oom(ld);
+            else {
+                it->tier_ranges[r] = range;
+                range = (tco_range){0};
+            }
+        }
+        tco_range_clear(&range);
     }
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
@@ -994,6 +1076,11 @@ static tco_error load_input(loader *ld, const char *section)
     char place[700];
     value_place(ld, src, sec, shown, key, place, sizeof place);
     if ((e = input_value(ld, it, place, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
+        return e;
+    if ((it->set_key = tco_strdup(from)) == NULL)
+        return oom(ld);
+    if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
+                        defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;
     /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
     char basis_key[300];
@@ -1989,6 +2076,7 @@ static tco_error check_scenario_consumed(loader *ld)
                 if (strcasecmp(sec, ld->refs[r].value) == 0)
                     prefix = ld->refs[r].key;
             const char *best = NULL;
+            char best_buf[300];
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
@@ -1996,10 +2084,17 @@ static tco_error check_scenario_consumed(loader *ld)
                 if (from == NULL)
                     continue;
                 size_t sl = strlen(prefix);
-                if (strncasecmp(from, prefix, sl) == 0 && from[sl] == '.') {
-                    size_t d = tco_edit_distance(key, from + sl + 1);
-                    if (d < best_d)
-                        best_d = d, best = from + sl + 1;
+                /* The key itself or a key beside its value (KEY_source, KEY_range, ...). */
+                for (int x = -1; strncasecmp(from, prefix, sl) == 0 && from[sl] == '.' && (x < 0 || beside_suffixes[x]);
+                     x++) {
+                    char cand[300];
+                    snprintf(cand, sizeof cand, "%s%s", from + sl + 1, x < 0 ? "" : beside_suffixes[x]);
+                    size_t d = tco_edit_distance(key, cand);
+                    if (d < best_d) {
+                        best_d = d;
+                        snprintf(best_buf, sizeof best_buf, "%s", cand);
+                        best = best_buf;
+                    }
                 }
             }
             tco_error e;
@@ -2359,6 +2454,11 @@ void tco_model_free(tco_model *m)
         for (int r = 0; it->tier_bases && r < m->n_tiers; r++)
             free(it->tier_bases[r]);
         free(it->tier_bases);
+        tco_range_clear(&it->range);
+        for (int r = 0; it->tier_ranges && r < m->n_tiers; r++)
+            tco_range_clear(&it->tier_ranges[r]);
+        free(it->tier_ranges);
+        free(it->set_key);
         tco_node_free(it->formula);
     }
     free(m->items);

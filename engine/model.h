@@ -73,6 +73,56 @@ typedef enum tco_format {
     TCO_FMT_COUNT_OF /**< number of formats; not a format */
 } tco_format;
 
+/** How the values of a ranged input are spread ([SECTION] KEY_dist; docs/inputs.md, "Ranges"). */
+typedef enum tco_dist {
+    /** No range: the input is a point value only (low and high are unset). */
+    TCO_DIST_NONE = 0,
+    /** Triangular with the point value as its mode (the default when KEY_range gives no KEY_dist). */
+    TCO_DIST_TRIANGULAR,
+    /** Uniform: every value of the interval equally likely (the point value is not its mode). */
+    TCO_DIST_UNIFORM,
+    /** PERT (a beta distribution with the point value as its mode, shape 4). */
+    TCO_DIST_PERT,
+    /** Normal. */
+    TCO_DIST_NORMAL,
+    /** Lognormal: its logarithm normal; needs LOW > 0. */
+    TCO_DIST_LOGNORMAL,
+    TCO_DIST_COUNT_OF /**< number of distributions; not one */
+} tco_dist;
+
+/**
+ * The range of one numeric input value (a scalar input, or one tier row of a per-tier input), from
+ * `KEY_range = LOW, HIGH` beside the value's `KEY = VALUE` (in a scenario, a catalog file or a --set),
+ * with the optional `KEY_dist` and `KEY_range_source`.  LOW and HIGH are read as a 90% interval: the
+ * 5th and 95th percentiles of the input's distribution (docs/inputs.md, "Ranges").
+ *
+ * The loader guarantees, for dist != TCO_DIST_NONE: LOW and HIGH finite, within the input's min/max,
+ * whole if the input is, LOW <= point value <= HIGH (LOW = HIGH allowed), LOW > 0 for lognormal; the
+ * input is a number input and not structural.  A range belongs to the value it came with: it is taken
+ * from the value's own file or from one nearer the user (scenario over catalog, --set over both), so
+ * a scenario or --set value drops the catalog's range unless it gives one of its own, and a vendor
+ * quote drops every range but a --set one (tco_model_apply_quotes()).
+ */
+typedef struct tco_range {
+    /** The distribution; TCO_DIST_NONE when the value has no range. */
+    tco_dist dist;
+    /** LOW and HIGH in the units of the item's value: in the reporting currency for a money input of a
+     *  model reported in another currency (in_report; tco_model_set_currency() converts them as it
+     *  converts the value), so tco_model_set_input(model, name, low) moves the input to LOW. */
+    double low, high;
+    /** LOW and HIGH as the files or --set give them, in the units --set takes (CNY for a money input):
+     *  the numbers a `--set SECTION.KEY=LOW` reproducing the range's end writes.  Equal to low and high
+     *  unless in_report. */
+    double given_low, given_high;
+    /** The range's basis (KEY_range_source as written; heap), NULL when none is given. */
+    char *basis;
+    /** Where the range was given, for messages: "pricing/site.ini [facility] pue_range" or
+     *  "--set facility.pue_range=1.2,1.6" (heap); NULL without a range. */
+    char *given;
+    /** True when a --set gave the range (quotes do not drop it). */
+    bool by_set;
+} tco_range;
+
 /** One input or line item. */
 typedef struct tco_item {
     tco_item_kind kind;
@@ -173,6 +223,17 @@ typedef struct tco_item {
     /** Per-tier inputs: each row's basis, as `basis` (heap, NULL for a row without); the array is NULL
      *  when no row has one.  Read by tco_status_of_tier_row(). */
     char **tier_bases;
+    /** Scalar number inputs: the value's range (dist TCO_DIST_NONE without one); see tco_range. */
+    tco_range range;
+    /** Per-tier number inputs: one range per tier row (n_tiers; dist TCO_DIST_NONE for a row without);
+     *  NULL when no row has one. */
+    tco_range *tier_ranges;
+    /** Inputs: what --set names the value by: for a scalar input the template's `from` (e.g.
+     *  "facility.pue", "host.price", "scenario.utilisation"), for a per-tier input the catalog key of
+     *  its rows (e.g. "price": `--set ROW.price`, or `--set card.price` for the row the scenario's card
+     *  names); heap, NULL for items that are not inputs or inputs tco adds (fx_ rates).  See
+     *  tco_model_ranged_inputs(). */
+    char *set_key;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */
@@ -409,6 +470,72 @@ tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
  * loader and for pricing.c's fx inputs.
  */
 tco_item *tco_model_add_item(tco_model *model, tco_item_kind kind, const char *name);
+
+/* ---- ranges on inputs (ranges.c) ---- */
+
+/** The name of distribution @p d as KEY_dist writes it ("triangular", "uniform", "pert", "normal",
+ *  "lognormal"); "none" for TCO_DIST_NONE. */
+const char *tco_dist_name(tco_dist d);
+
+/** The distribution named @p text (case-insensitive, surrounding blanks allowed), or TCO_DIST_NONE when
+ *  it names none of them. */
+tco_dist tco_dist_parse(const char *text);
+
+/**
+ * The --set key (SECTION.KEY, heap) that gives input @p item of @p model (an index into items) a value:
+ * its set_key for a scalar input; for tier row @p tier (0-based) of a per-tier input "card.KEY" when a
+ * ref key of the scenario (card) names that row, else "ROW.KEY" ("C90.price").  @p tier is -1 for a
+ * scalar input.  NULL for an item without a set_key, or when out of memory.
+ */
+char *tco_model_set_key(const tco_model *model, int item, int tier);
+
+/** One ranged input value of a loaded model (tco_model_ranged_inputs()). */
+typedef struct tco_ranged_input {
+    /** Index of the input in model->items. */
+    int item;
+    /** The tier row (0-based) of a per-tier input, -1 for a scalar input. */
+    int tier;
+    /** Its range (borrowed from the model's item: valid while the model is). */
+    const tco_range *range;
+    /** The --set key that moves this value (heap), as SECTION.KEY without "=VALUE": "facility.pue",
+     *  "card.price" for the tier row the scenario's card names, "C90.price" for another tier row.
+     *  `--set KEY=V` with V = range->given_low gives the model with this input at LOW. */
+    char *set;
+    /** A name for tables (heap): the input's name, with the tier row for a per-tier input:
+     *  "pue", "tier_price[D-M]". */
+    char *label;
+} tco_ranged_input;
+
+/**
+ * Every ranged input value of @p model, in item order (a per-tier input's rows in tier order): for
+ * sensitivity and Monte Carlo runs, which move exactly these.  *@p out is a heap array of *@p n entries
+ * (NULL when none), freed with tco_ranged_inputs_free().  Errors: TCO_ERR_NOMEM.
+ */
+tco_error tco_model_ranged_inputs(const tco_model *model, tco_ranged_input **out, size_t *n, tco_diag *diag);
+
+/** Free what tco_model_ranged_inputs() returned (NULL allowed). */
+void tco_ranged_inputs_free(tco_ranged_input *v, size_t n);
+
+/**
+ * Parse and check @p text, the value of a KEY_range found at @p place (e.g. "pricing/site.ini
+ * [facility] pue_range" or "--set facility.pue_range=1.2,1.6"), for input @p it whose point value is
+ * @p point: two numbers "LOW, HIGH", within the input's min/max, whole if it is, LOW <= point <= HIGH;
+ * @p dist (TCO_DIST_TRIANGULAR unless KEY_dist chose another) lognormal needs LOW > 0.  On success
+ * sets out->low, out->high, out->given_low, out->given_high and out->dist (nothing else).
+ * Errors: TCO_ERR_INI with a message naming @p place and what was expected.
+ */
+tco_error tco_range_parse(const tco_item *it, const char *place, const char *text, double point, tco_dist dist,
+                          tco_range *out, tco_diag *diag);
+
+/**
+ * Parse @p text, found at @p place, strictly as a number for input @p it (tco_parse_number()), within its
+ * min/max and whole if it is: what the loader checks of every number input value and of each end of its
+ * range.  Errors: TCO_ERR_INI, "PLACE: expected a number >= MIN and <= MAX UNIT, found TEXT".
+ */
+tco_error tco_input_number(const tco_item *it, const char *place, const char *text, double *number, tco_diag *diag);
+
+/** Free the strings of @p r and mark it as no range (safe on a zeroed range). */
+void tco_range_clear(tco_range *r);
 
 /* ---- pricing from quotes (pricing.c) ---- */
 

@@ -53,6 +53,28 @@ static tco_error quote_in_range(const tco_model *m, const tco_item *it, const ch
     return e;
 }
 
+/* A quote prices a value whose range came with another value: the range goes with it (it described
+ * the catalog's or the scenario's price), unless a --set gave it, which then must hold the quoted price
+ * @p v (of input @p it, tier row @p row or NULL). */
+static tco_error quote_range(const tco_item *it, const char *row, double v, tco_range *r, tco_diag *diag)
+{
+    if (r->dist == TCO_DIST_NONE)
+        return TCO_OK;
+    if (!r->by_set) {
+        tco_range_clear(r);
+        return TCO_OK;
+    }
+    if (v >= r->low && v <= r->high)
+        return TCO_OK;
+    char price[32], lo[32], hi[32];
+    tco_format_double(v, price);
+    tco_format_double(r->low, lo);
+    tco_format_double(r->high, hi);
+    return tco_diag_set(diag, TCO_ERR_INI, "%s: expected LOW <= value <= HIGH, found the quoted price %s%s%s of %s "
+                        "outside the range %s to %s: correct the range or the quote", r->given, price,
+                        row ? " for " : "", row ? row : "", it->name, lo, hi);
+}
+
 /* Append an input made at run time (the FX rates of quoted currencies). */
 static tco_item *model_add_input(tco_model *m, const char *name)
 {
@@ -157,6 +179,11 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
                 tco_strbuf_free(&notes);
                 return re;
             }
+            if (it->tier_ranges && (re = quote_range(it, m->tier_names[r], b->converted, &it->tier_ranges[r], diag)) !=
+                                       TCO_OK) {
+                tco_strbuf_free(&notes);
+                return re;
+            }
             it->tiers[r] = b->converted;
             if (it->tier_quotes == NULL) {
                 if ((it->tier_quotes = malloc((size_t)m->n_tiers * sizeof *it->tier_quotes)) == NULL) {
@@ -207,6 +234,8 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
             continue;
         const tco_quote *b = &set->quotes[best];
         tco_error re = quote_in_range(m, it, NULL, b, diag);
+        if (re == TCO_OK)
+            re = quote_range(it, NULL, b->converted, &it->range, diag);
         if (re != TCO_OK)
             return re;
         char price[32], conv[32], rate[32];
@@ -522,6 +551,8 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
         if (it->kind == TCO_ITEM_INPUT) {
             it->base_value = it->value;
             it->value = it->base_value / rate;
+            it->range.low = it->range.given_low / rate; /* a range's ends are converted as its value */
+            it->range.high = it->range.given_high / rate;
             continue;
         }
         if ((it->base_tiers = malloc((size_t)(m->n_tiers ? m->n_tiers : 1) * sizeof *it->base_tiers)) == NULL)
@@ -529,6 +560,10 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
         for (int r = 0; r < m->n_tiers; r++) {
             it->base_tiers[r] = it->tiers[r];
             it->tiers[r] = it->base_tiers[r] / rate;
+            if (it->tier_ranges) {
+                it->tier_ranges[r].low = it->tier_ranges[r].given_low / rate;
+                it->tier_ranges[r].high = it->tier_ranges[r].given_high / rate;
+            }
         }
     }
     for (size_t c = 0; c < m->n_charts; c++)

@@ -212,7 +212,7 @@ static void csv_text(FILE *out, const char *s, bool last)
 /* One CSV row (columns as TCO_REPORT_CSV_HEADER): @p text is a text value, @p note why a line has no
  * number; the value field is empty for either, so the column holds numbers only. */
 static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const char *period, double v,
-                    const char *text, const char *note)
+                    const char *text, const char *note, const tco_range *range)
 {
     bool input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
     csv_text(out, m->scenario_name, false);
@@ -227,7 +227,11 @@ static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const cha
     csv_text(out, text, false);
     csv_text(out, note, false);
     csv_text(out, it->label, false);
-    csv_text(out, it->source, true);
+    csv_text(out, it->source, false);
+    if (range && range->dist != TCO_DIST_NONE) /* low, high, dist: an input's range, in the value's units */
+        fprintf(out, "%.16G,%.16G,%s\r\n", range->low, range->high, tco_dist_name(range->dist));
+    else
+        fputs(",,\r\n", out);
 }
 
 void tco_report_csv(const tco_model *m, bool header, FILE *out)
@@ -243,22 +247,22 @@ void tco_report_csv(const tco_model *m, bool header, FILE *out)
         case TCO_ITEM_MONTHLY:
             for (int k = 0; k < m->n_months; k++) {
                 tco_model_month_label(m, k, period);
-                csv_row(out, m, it, period, it->years[k], NULL, NULL);
+                csv_row(out, m, it, period, it->years[k], NULL, NULL, NULL);
             }
             break;
         case TCO_ITEM_YEARLY:
             for (int y = 0; y < tco_item_periods(m, it); y++) {
                 snprintf(period, sizeof period, "Year %d", m->first_year + y);
-                csv_row(out, m, it, period, it->years[y], NULL, NULL);
+                csv_row(out, m, it, period, it->years[y], NULL, NULL, NULL);
             }
             break;
         case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
             for (int r = 0; r < m->n_tiers; r++)
                 csv_row(out, m, it, m->tier_names[r], it->tiers ? it->tiers[r] : 0,
-                        it->tier_texts ? it->tier_texts[r] : NULL, NULL);
+                        it->tier_texts ? it->tier_texts[r] : NULL, NULL, it->tier_ranges ? &it->tier_ranges[r] : NULL);
             break;
         default: /* inputs, lines and the NAME_total of each per-year or per-month line */
-            csv_row(out, m, it, "", it->value, na_reason(it) ? NULL : it->text, na_reason(it));
+            csv_row(out, m, it, "", it->value, na_reason(it) ? NULL : it->text, na_reason(it), &it->range);
             break;
         }
     }
@@ -295,6 +299,29 @@ void tco_report_json_number(FILE *out, double v)
         fputs("null", out);
     else
         fprintf(out, "%.16G", v);
+}
+
+/* An input value's range as JSON: {"low", "high", "dist", "basis", "set"}, or null without one. */
+static void json_range(FILE *out, const tco_model *m, size_t item, int tier, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"low\": ", out);
+    tco_report_json_number(out, r->low);
+    fputs(", \"high\": ", out);
+    tco_report_json_number(out, r->high);
+    fprintf(out, ", \"dist\": \"%s\", \"basis\": ", tco_dist_name(r->dist));
+    if (r->basis)
+        tco_report_json_string(out, r->basis);
+    else
+        fputs("null", out);
+    fputs(", \"set\": ", out);
+    char *set = tco_model_set_key(m, (int)item, tier);
+    tco_report_json_string(out, set ? set : "");
+    free(set);
+    fputs("}", out);
 }
 
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)
@@ -465,6 +492,20 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                         tco_report_json_number(out, it->tiers[r]);
                 }
                 fputs("}", out);
+                if (it->kind == TCO_ITEM_TIER_INPUT) { /* the rows that have a range, in tier order */
+                    fputs(", \"range_by_tier\": {", out);
+                    bool any = false;
+                    for (int r = 0; it->tier_ranges && r < m->n_tiers; r++) {
+                        if (it->tier_ranges[r].dist == TCO_DIST_NONE)
+                            continue;
+                        fputs(any ? ", " : "", out);
+                        any = true;
+                        tco_report_json_string(out, m->tier_names[r]);
+                        fputs(": ", out);
+                        json_range(out, m, i, r, &it->tier_ranges[r]);
+                    }
+                    fputs("}", out);
+                }
             } else {
                 fputs(", \"value\": ", out);
                 if (na_reason(it)) { /* no number: null, and why ("never: ...", "n.a.: ...") */
@@ -474,6 +515,10 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
                     tco_report_json_string(out, it->text);
                 } else {
                     tco_report_json_number(out, it->value);
+                }
+                if (it->kind == TCO_ITEM_INPUT) {
+                    fputs(", \"range\": ", out);
+                    json_range(out, m, i, -1, &it->range);
                 }
             }
             fputs(", \"source\": ", out);

@@ -69,7 +69,7 @@ void tco_report_json_number(FILE *out, double v);
 void tco_report_json_string(FILE *out, const char *s);
 
 /** The header row of tco_report_csv(), without its line end. */
-#define TCO_REPORT_CSV_HEADER "scenario,kind,name,period,value,unit,text,note,label,source"
+#define TCO_REPORT_CSV_HEADER "scenario,kind,name,period,value,unit,text,note,label,source,low,high,dist"
 
 /**
  * Print every input and output of @p model as CSV (RFC 4180, via libcsv's
@@ -87,7 +87,11 @@ void tco_report_json_string(FILE *out, const char *s);
  *   note      why a line has no number ("never: ...", "n.a.: ..."; value and text then empty);
  *   label     the label as the workbook shows it;
  *   source    where the value or formula comes from: the input's file [section] key and basis,
- *             the line's template source, "total of per-year line NAME" for a total.
+ *             the line's template source, "total of per-year line NAME" for a total;
+ *   low, high an input value's range (KEY_range, in the value's units; docs/inputs.md, "Ranges"),
+ *             empty for a value without one and for every output;
+ *   dist      the range's distribution ("triangular", "uniform", "pert", "normal", "lognormal"),
+ *             empty without a range.
  * The header row first when @p header (so `--scenario all` prints one table).
  * A text field a spreadsheet would read as a formula (starting with = + - @, a
  * tab or a carriage return) is written with a leading apostrophe.

@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <strings.h>
 
 /* ---- generator ------------------------------------------------------------------------------ */
 
@@ -60,23 +59,6 @@ uint64_t tco_rng_below(tco_rng *rng, uint64_t n)
 }
 
 /* ---- distributions -------------------------------------------------------------------------- */
-
-static const char *const DIST_NAMES[] = {"triangular", "uniform", "pert", "normal", "lognormal"};
-
-const char *tco_dist_name(tco_dist dist)
-{
-    return (unsigned)dist < sizeof DIST_NAMES / sizeof DIST_NAMES[0] ? DIST_NAMES[dist] : "?";
-}
-
-int tco_dist_from_name(const char *name, tco_dist *out)
-{
-    for (size_t i = 0; i < sizeof DIST_NAMES / sizeof DIST_NAMES[0]; i++)
-        if (strcasecmp(name, DIST_NAMES[i]) == 0) {
-            *out = (tco_dist)i;
-            return 1;
-        }
-    return 0;
-}
 
 /* z with Phi(z) = 0.95. */
 static const double Z95 = 1.6448536269514722;
@@ -168,8 +150,10 @@ double tco_dist_cdf(const tco_dist_fit *f, double x)
         return normal_cdf((x - f->mu) / f->sigma);
     case TCO_DIST_LOGNORMAL:
         return x <= 0 ? 0 : normal_cdf((log(x) - f->mu) / f->sigma);
+    case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        break;
     }
-    return 0;
+    return x < f->c ? 0 : 1;
 }
 
 double tco_dist_quantile(const tco_dist_fit *f, double u)
@@ -214,6 +198,8 @@ double tco_dist_quantile(const tco_dist_fit *f, double u)
         return f->mu + f->sigma * tco_normal_quantile(u);
     case TCO_DIST_LOGNORMAL:
         return exp(f->mu + f->sigma * tco_normal_quantile(u));
+    case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        break;
     }
     return f->c;
 }
@@ -269,6 +255,8 @@ tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double hig
                              tco_diag *diag)
 {
     *out = (tco_dist_fit){.dist = dist, .a = low, .c = point, .b = high};
+    if (dist == TCO_DIST_NONE || dist == TCO_DIST_COUNT_OF)
+        return tco_diag_set(diag, TCO_ERR_INI, "no distribution given");
     if (!(low <= point && point <= high))
         return tco_diag_set(diag, TCO_ERR_INI, "the range must hold the value: LOW <= value <= HIGH");
     if (dist == TCO_DIST_LOGNORMAL && !(low > 0))
@@ -294,7 +282,7 @@ tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double hig
         out->mu = (log(low) + log(high)) / 2;
         out->sigma = (log(high) - log(low)) / (2 * Z95);
         return TCO_OK;
-    case TCO_DIST_TRIANGULAR: case TCO_DIST_PERT:
+    case TCO_DIST_TRIANGULAR: case TCO_DIST_PERT: case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
         break;
     }
     /* Both ends at once: alternately the minimum that puts 5% below LOW with the maximum fixed, and

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "model.h" /* tco_dist, tco_dist_name() */
 
 /** xoshiro256** state: four 64-bit words, never all zero. */
 typedef struct tco_rng {
@@ -36,21 +37,6 @@ double tco_rng_uniform(tco_rng *rng);
 
 /** A uniform integer in [0, @p n) for n >= 1 (Lemire's multiply-and-reject: no modulo bias). */
 uint64_t tco_rng_below(tco_rng *rng, uint64_t n);
-
-/** The distribution of a ranged input (its KEY_dist). */
-typedef enum tco_dist {
-    TCO_DIST_TRIANGULAR, /**< the default: mode at the point value */
-    TCO_DIST_UNIFORM,    /**< flat between its ends */
-    TCO_DIST_PERT,       /**< Beta-PERT (lambda 4): mode at the point value, thinner tails than triangular */
-    TCO_DIST_NORMAL,     /**< centred on the middle of the range */
-    TCO_DIST_LOGNORMAL   /**< its logarithm normal, centred on the geometric middle; LOW > 0 */
-} tco_dist;
-
-/** The name of @p dist as written in KEY_dist ("triangular", ...). */
-const char *tco_dist_name(tco_dist dist);
-
-/** The distribution named @p name (case-insensitive); false when none is. */
-int tco_dist_from_name(const char *name, tco_dist *out);
 
 /** Probability below LOW and above HIGH: a range is a 90% interval, its ends the 5th and 95th
  *  percentiles. */
@@ -75,7 +61,8 @@ typedef struct tco_dist_fit {
 
 /**
  * Fit @p dist to the range @p low .. @p high around @p point (LOW <= point <= HIGH, all finite).
- * Errors (TCO_ERR_INI, message without a place: the caller prefixes file and key): LOW > point or
+ * Errors (TCO_ERR_INI, message without a place: the caller prefixes file and key): TCO_DIST_NONE;
+ * LOW > point or
  * point > HIGH; lognormal with LOW <= 0; a triangular or PERT range whose mode sits at one end
  * while the other is wider than 10^6 times the near side allows (the fit does not converge).
  */

@@ -482,7 +482,7 @@ assert isinstance(o["tokens_per_s"]["value"], float)
 PY
 run 0 --root "$SRC" --scenario team --out "$T/team.xlsx" --format csv
 expect_out '"team","output","break_even_months","",,"months","","never: renting costs less than running the cards","Months until owning beats renting",'
-expect_out 'scenario,kind,name,period,value,unit,text,note,label,source'
+expect_out 'scenario,kind,name,period,value,unit,text,note,label,source,low,high,dist'
 # The workbook caches the text, and the cell is a formula (no pasted value).
 member "$T/team.xlsx" xl/worksheets/sheet1.xml | grep -q '<f>break_even_months</f><v>never: renting costs less than running the cards</v>' \
     && ok || bad "Summary does not cache break-even as the text never"
@@ -1527,6 +1527,63 @@ open(p, "w").write(s)
 PY
 run 65 advise solo-dev --root "$T/qroot"
 expect_err "tco advise reads the single value 'cost_per_unit', which the template does not define (docs/advise.md)"
+
+# ---- Issue 14 §1: ranges on inputs (KEY_range = LOW, HIGH; KEY_dist; KEY_range_source) ----
+# --set gives a range like a value; each bad range names the --set argument and what was expected.
+run 0 --root "$SRC" --scenario cluster32 --set facility.pue_range=1.2,1.6 --set facility.pue_dist=PERT --set "facility.pue_range_source=measured: two halls, 2026" --format json --no-workbook
+python3 - "$T/out" <<'PY' && ok || bad "--set facility.pue_range: JSON range not as given"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["inputs"]["pue"]["range"]
+assert r == {"low": 1.2, "high": 1.6, "dist": "pert", "basis": "measured: two halls, 2026", "set": "facility.pue"}, r
+assert d["inputs"]["card_count"]["range"] is None
+PY
+for pair in \
+    "facility.pue_range=1.2|--set facility.pue_range=1.2: expected LOW, HIGH (two numbers in ratio separated by a comma, e.g. 1.2, 1.6), found '1.2'" \
+    "facility.pue_range=1.4,1.6|--set facility.pue_range=1.4,1.6: expected LOW <= value <= HIGH, found the value 1.3 below the range 1.4 to 1.6 (pue ratio)" \
+    "facility.pue_range=0.9,1.6|--set facility.pue_range=0.9,1.6: LOW: expected a number >= 1 and <= 5 ratio, found 0.9" \
+    "facility.pue_range=1.2,6|--set facility.pue_range=1.2,6: HIGH: expected a number >= 1 and <= 5 ratio, found 6" \
+    "facility.pue_range=1.6,1.2|--set facility.pue_range=1.6,1.2: expected LOW <= HIGH, found LOW 1.6 above HIGH 1.2" \
+    "facility.pue_range=1.2,1e999|--set facility.pue_range=1.2,1e999: HIGH: expected a number in ratio" \
+    "facility.pue_dist=normal|--set facility.pue_dist=normal: a distribution needs a range beside the value: expected pue_range = LOW, HIGH" \
+    "facility.pue_rnage=1.2,1.6|--set facility.pue_rnage=1.2,1.6: unknown key 'pue_rnage' (did you mean 'pue_range'?)" \
+    "scenario.years_range=2,4|--set scenario.years_range=2,4: input years fixes the workbook's shape (structural) and takes no range" \
+    "scenario.card_range=1,2|--set scenario.card_range=1,2: input card_tier" \
+    "scenario.cards_range=30.5,33|--set scenario.cards_range=30.5,33: LOW: expected a whole number >= 1 cards, found 30.5" \
+    "card.price_range=80000,90000|--set card.price_range=80000,90000: expected LOW <= value <= HIGH, found the value 95000 above the range 80000 to 90000 (tier_price CNY/card)"; do
+    arg=${pair%%|*}
+    run 65 --root "$SRC" --scenario cluster32 --set "$arg" --out "$T/rg.xlsx"
+    expect_err "${pair#*|}"
+    [ ! -e "$T/rg.xlsx" ] && ok || bad "--set $arg: a workbook was written"
+done
+run 65 --root "$SRC" --scenario cluster32 --set facility.pue_range=0.1,1.6 --set facility.pue_dist=gauss --out "$T/rg.xlsx"
+expect_err "--set facility.pue_dist=gauss: expected triangular, uniform, pert, normal or lognormal, found 'gauss'"
+# A --set value takes no range the files give for another value: --set card.price=80000 leaves D-M without one.
+run 0 --root "$SRC" --scenario cluster32 --set card.price=80000 --set D-M.price_range=70000,90000 --set C90.price_range=20000,24000 --format json --no-workbook
+python3 - "$T/out" <<'PY' && ok || bad "per-tier --set ranges not as given"
+import json, sys
+r = json.load(open(sys.argv[1]))["inputs"]["tier_price"]["range_by_tier"]
+assert r["D-M"] == {"low": 70000, "high": 90000, "dist": "triangular", "basis": None, "set": "card.price"}, r
+assert r["C90"]["set"] == "C90.price" and r["C90"]["low"] == 20000, r
+PY
+# Quotes: a quoted price drops the catalog's range; a --set range must hold the quote (for 32 cards,
+# SG-55's USD 12,100 x 7.1 = 85,910 CNY for D-M).
+run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --set D-M.price_range=85000,100000 --format json --no-workbook
+python3 - "$T/out" <<'PY' && ok || bad "a --set range on a quoted price"
+import json, sys
+d = json.load(open(sys.argv[1]))["inputs"]["tier_price"]
+assert d["by_tier"]["D-M"] == 85910 and d["range_by_tier"]["D-M"]["low"] == 85000, d["range_by_tier"]
+PY
+run 65 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --set D-M.price_range=90000,100000 --out "$T/rg.xlsx"
+expect_err "--set D-M.price_range=90000,100000: expected LOW <= value <= HIGH, found the quoted price 85910 for D-M of tier_price outside the range 90000 to 100000: correct the range or the quote"
+[ ! -e "$T/rg.xlsx" ] && ok || bad "a quote outside a --set range: a workbook was written"
+# A range in a catalog file is checked like one in a scenario, and named by its file.
+mkdir -p "$T/rgroot"
+cp -R "$SRC/pricing" "$SRC/templates" "$SRC/scenarios" "$T/rgroot/"
+sed -i 's/^pue = 1.3$/pue = 1.3\npue_range = 1.35, 1.6/' "$T/rgroot/pricing/site.ini"
+sed -i '/^pue_range = 1.2, 1.6$/d' "$T/rgroot/pricing/site.ini"
+run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
+expect_err "pricing/site.ini [facility] pue_range: expected LOW <= value <= HIGH, found the value 1.3 below the range 1.35 to 1.6 (pue ratio)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -104,6 +104,12 @@ def semantic_problems(doc):
             for k, v in d["budget"].items():
                 if k not in ("months", "total") and len(v) != months:
                     out.append("%s: budget %s has %d entries for %d months" % (d["scenario"], k, len(v), months))
+        for name, e in d["inputs"].items():  # a range holds its value: low <= value <= high
+            pairs = [(e.get("value"), e.get("range"))] + [(e["by_tier"][t], r) for t, r in
+                                                          e.get("range_by_tier", {}).items()]
+            for v, r in pairs:
+                if r is not None and not (isinstance(v, (int, float)) and r["low"] <= v <= r["high"]):
+                    out.append("%s: %s's range %r does not hold its value %r" % (d["scenario"], name, r, v))
         for group in ("inputs", "outputs"):
             for name, e in d[group].items():
                 # A line of the schedule sheet has one entry per schedule period (to the end of the book life).
@@ -164,6 +170,14 @@ def cmd_schema():
                                                 "--scenario", "good", "--format", "json", "--no-workbook"),
         "mini tiered": ("--root", os.path.join(SRC, "tests/fixtures/roots/mini"), "--scenario", "tiered",
                         "--format", "json", "--no-workbook"),
+        # Ranges: scalar ones (one with a basis, a pert and a uniform one), per-tier rows, a --set range.
+        "mini ranged": ("--root", os.path.join(SRC, "tests/fixtures/roots/mini"), "--scenario", "ranged",
+                        "--format", "json", "--no-workbook"),
+        "mini tiered ranged": ("--root", os.path.join(SRC, "tests/fixtures/roots/mini"), "--scenario",
+                               "tiered_ranged", "--format", "json", "--no-workbook"),
+        "cluster32 --set facility.pue_range=1.1,1.7": ROOT + ("--scenario", "cluster32", "--set",
+                                                              "facility.pue_range=1.1,1.7", "--format", "json",
+                                                              "--no-workbook"),
     }
     docs = {}
     for label, args in runs.items():
@@ -179,6 +193,19 @@ def cmd_schema():
     d = docs["cluster32 --currency USD"]
     if d:
         check(d["currency"] == "USD", "USD run: currency %r" % d["currency"])
+    d = docs["mini ranged"]
+    if d:
+        check(d["inputs"]["rate"]["range"] == {"low": 0.4, "high": 0.7, "dist": "uniform", "basis": None,
+                                               "set": "site.rate"}, "mini ranged: rate %r" % d["inputs"]["rate"])
+        check(d["inputs"]["years"]["range"] is None, "mini ranged: years %r" % d["inputs"]["years"])
+    d = docs["mini tiered ranged"]
+    if d:
+        check(list(d["inputs"]["row_size"]["range_by_tier"]) == ["large", "medium"] and
+              d["inputs"]["row_kind"]["range_by_tier"] == {}, "mini tiered ranged: %r" % d["inputs"]["row_size"])
+    d = docs["cluster32 --set facility.pue_range=1.1,1.7"]
+    if d:
+        r = d["inputs"]["pue"]["range"]
+        check(r["low"] == 1.1 and r["high"] == 1.7 and r["set"] == "facility.pue", "--set pue_range: %r" % r)
     d = docs["cluster32"]
     if d:
         check(d["workbook"] is None, "--no-workbook: workbook %r, expected null" % d["workbook"])
@@ -233,6 +260,12 @@ def cmd_schema():
         "a warning without its message": lambda d: d.update(warnings=[{"check": "checks_ok"}]),
         "by_year holding text": lambda d: d["outputs"]["opex"].update(by_year=["0", 1, 2, 3]),
         "a period that is no year": lambda d: d.update(periods=["Y0", "Y1", "Y2", "Y3"]),
+        "an input without its range key": lambda d: d["inputs"]["pue"].pop("range"),
+        "a range of an unknown distribution": lambda d: d["inputs"]["pue"].update(
+            range={"low": 1.2, "high": 1.6, "dist": "gauss", "basis": None, "set": "facility.pue"}),
+        "a range without its set key": lambda d: d["inputs"]["pue"].update(
+            range={"low": 1.2, "high": 1.6, "dist": "pert", "basis": None}),
+        "a null tier range": lambda d: d["inputs"]["tier_price"].update(range_by_tier={"D-M": None}),
     }
     for what, mutate in mutations.items():
         doc = json.loads(json.dumps(base))
@@ -241,6 +274,9 @@ def cmd_schema():
     doc = json.loads(json.dumps(base))
     doc["outputs"]["opex"]["by_year"] = doc["outputs"]["opex"]["by_year"][:2]
     check(bool(semantic_problems(doc)), "the cross-field check accepts a by_year shorter than periods")
+    doc = json.loads(json.dumps(base))
+    doc["inputs"]["pue"]["range"] = {"low": 1.4, "high": 1.6, "dist": "triangular", "basis": None, "set": "facility.pue"}
+    check(bool(semantic_problems(doc)), "the cross-field check accepts a range that does not hold its value")
     if bad:
         for what, mutate in {"a problem without its line": lambda d: d["problems"][0].pop("line"),
                              "a line 0": lambda d: d["problems"][0].update(line=0),
@@ -261,7 +297,7 @@ def cmd_csv():
         text = tco(*ROOT, *args, "--format", "csv", "--no-workbook")
         doc = json.loads(tco(*ROOT, *args, "--format", "json", "--no-workbook"))
         df = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
-        check(list(df.columns) == "scenario,kind,name,period,value,unit,text,note,label,source".split(","),
+        check(list(df.columns) == "scenario,kind,name,period,value,unit,text,note,label,source,low,high,dist".split(","),
               "%s: columns %r" % (label, list(df.columns)))
         check(str(df["value"].dtype) == "float64", "%s: value column is %s, expected float64" % (label,
                                                                                            df["value"].dtype))
@@ -274,6 +310,7 @@ def cmd_csv():
         missing, wrong = [], []
         for group, kind in (("inputs", "input"), ("outputs", "output")):
             for name, e in doc[group].items():
+                ranges = e.get("range_by_tier", {"": e.get("range")})  # low, high, dist as JSON's range
                 if "value" in e:
                     want = [("", e["value"], e.get("reason"))]
                 elif "by_year" in e:
@@ -293,6 +330,9 @@ def cmd_csv():
                         ok = r["value"] == "" and r["text"] == "" and r["note"] == reason
                     else:
                         ok = float(r["value"]) == v and r["text"] == "" and r["note"] == ""
+                    rg = ranges.get(period)
+                    ok = ok and ((r["low"], r["high"], r["dist"]) == ("", "", "") if rg is None else
+                                 (float(r["low"]), float(r["high"]), r["dist"]) == (rg["low"], rg["high"], rg["dist"]))
                     if not ok or r["kind"] != kind or r["source"] != e["source"] or r["unit"] != e["unit"] or \
                             r["label"] != e["label"]:
                         wrong.append((name, period, v, dict(r)))

@@ -87,9 +87,9 @@ static void test_csv_mini(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
     CU_ASSERT_EQUAL(strncmp(buf, TCO_REPORT_CSV_HEADER "\r\n", strlen(TCO_REPORT_CSV_HEADER) + 2), 0);
     /* running = cost x rate x year = 30 x 0.5 x 2 = 30 in Year 2; its total 15 + 30 = 45. */
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\"good\",\"output\",\"running\",\"Year 2\",30,\"CNY/yr\",\"\",\"\",\"Running cost\",\"\"\r\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\"good\",\"output\",\"running\",\"Year 2\",30,\"CNY/yr\",\"\",\"\",\"Running cost\",\"\",,,\r\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n\"good\",\"output\",\"running_total\",\"\",45,\"CNY\",\"\",\"\","
-                                       "\"Running cost (all years)\",\"total of per-year line running\"\r\n"));
+                                       "\"Running cost (all years)\",\"total of per-year line running\",,,\r\n"));
     CU_ASSERT_PTR_NULL(strstr(buf, "\"running\",\"Total\"")); /* no Total period row besides running_total */
     free(buf);
 }

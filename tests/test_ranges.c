@@ -1,0 +1,179 @@
+/* test_ranges.c - ranges on inputs (model.h, ranges.c): KEY_range, KEY_dist and KEY_range_source read
+ * beside their value in the mini models, which range a value keeps when a scenario or --set gives it,
+ * the list of ranged inputs with their --set keys, and the ranges shipped in pricing/ and scenarios/. */
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "report.h"
+#include "suites.h"
+
+#define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
+
+/* Load @p scenario of @p root with the --set arguments @p sets (NULL-terminated); fails the test on error. */
+static tco_model *load(const char *root, const char *scenario, const char *const *sets)
+{
+    tco_override ov[8];
+    size_t n = 0;
+    tco_diag d = {0};
+    for (; sets && sets[n]; n++)
+        CU_ASSERT_EQUAL_FATAL(tco_override_parse(sets[n], &ov[n], &d), TCO_OK);
+    tco_model *m = NULL;
+    tco_error e = tco_model_load_with(root, scenario, ov, n, &m, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    return m;
+}
+
+static const tco_range *range_of(const tco_model *m, const char *name)
+{
+    int i = tco_model_find(m, name);
+    CU_ASSERT_FATAL(i >= 0 && m->items[i].kind == TCO_ITEM_INPUT);
+    return &m->items[i].range;
+}
+
+static const tco_range *tier_range_of(const tco_model *m, const char *name, int row)
+{
+    int i = tco_model_find(m, name);
+    CU_ASSERT_FATAL(i >= 0 && m->items[i].kind == TCO_ITEM_TIER_INPUT && m->items[i].tier_ranges != NULL);
+    return &m->items[i].tier_ranges[row];
+}
+
+static bool has_text(const char *text, const char *part)
+{
+    return text != NULL && strstr(text, part) != NULL;
+}
+
+/* The mini model's ranges as ranged.ini and the catalog write them. */
+static void test_mini_ranges(void)
+{
+    tco_model *m = load(MINI, MINI "/scenarios/ranged.ini", NULL);
+    const tco_range *q = range_of(m, "qty"), *p = range_of(m, "price"), *r = range_of(m, "rate");
+    CU_ASSERT(q->dist == TCO_DIST_TRIANGULAR && q->low == 2 && q->high == 5);
+    CU_ASSERT_STRING_EQUAL(q->basis, "test: two to five gadgets");
+    CU_ASSERT(has_text(q->given, "scenarios/ranged.ini [scenario] qty_range") && !q->by_set);
+    CU_ASSERT(p->dist == TCO_DIST_PERT && p->low == 20 && p->high == 30 && p->given_low == 20 && p->given_high == 30);
+    CU_ASSERT_STRING_EQUAL(p->basis, "test: a gadget costs 20 to 30");
+    CU_ASSERT(has_text(p->given, "pricing/things.ini [gadget] price_range"));
+    CU_ASSERT(r->dist == TCO_DIST_UNIFORM && r->low == 0.4 && r->high == 0.7 && r->basis == NULL); /* "Uniform" */
+    CU_ASSERT(range_of(m, "years")->dist == TCO_DIST_NONE);
+    tco_ranged_input *v = NULL;
+    size_t n = 0;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, &n, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(v[0].set, "scenario.qty");
+    CU_ASSERT_STRING_EQUAL(v[1].set, "thing.price");
+    CU_ASSERT_STRING_EQUAL(v[2].set, "site.rate");
+    CU_ASSERT_STRING_EQUAL(v[2].label, "rate");
+    CU_ASSERT(v[2].tier == -1 && v[2].range == r && v[2].item == tco_model_find(m, "rate"));
+    /* At LOW: cost 3 x 25 = 75, running 75 x 0.4 x (1 + 2) = 90, total 165 (at the point 0.5: 187.5). */
+    CU_ASSERT_DOUBLE_EQUAL(m->items[tco_model_find(m, "total")].value, 187.5, 1e-9);
+    CU_ASSERT_EQUAL(tco_model_set_input(m, "rate", v[2].range->low, &d), TCO_OK);
+    CU_ASSERT_DOUBLE_EQUAL(m->items[tco_model_find(m, "total")].value, 165, 1e-9);
+    tco_ranged_inputs_free(v, n);
+    tco_model_free(m);
+    /* The --set key reproduces it: --set site.rate=0.4 gives the same 165. */
+    static const char *const at_low[] = {"site.rate=0.4", NULL};
+    m = load(MINI, MINI "/scenarios/ranged.ini", at_low);
+    CU_ASSERT_DOUBLE_EQUAL(m->items[tco_model_find(m, "total")].value, 165, 1e-9);
+    tco_model_free(m);
+}
+
+/* A range belongs to its value: a nearer value drops it, a nearer range or distribution replaces it. */
+static void test_range_follows_value(void)
+{
+    static const char *const set_value[] = {"thing.price=22", "scenario.qty=4", NULL};
+    tco_model *m = load(MINI, MINI "/scenarios/ranged.ini", set_value);
+    CU_ASSERT(range_of(m, "price")->dist == TCO_DIST_NONE); /* the catalog's range was for 25 */
+    CU_ASSERT(range_of(m, "qty")->dist == TCO_DIST_NONE);   /* the file's range was for 3 */
+    CU_ASSERT(range_of(m, "rate")->dist == TCO_DIST_UNIFORM);
+    tco_model_free(m);
+    static const char *const set_both[] = {"thing.price=22", "thing.price_range=21,23", "site.rate_dist=normal",
+                                           "scenario.qty_range=3,3", NULL};
+    m = load(MINI, MINI "/scenarios/ranged.ini", set_both);
+    const tco_range *p = range_of(m, "price");
+    CU_ASSERT(p->dist == TCO_DIST_TRIANGULAR && p->low == 21 && p->high == 23 && p->by_set && p->basis == NULL);
+    CU_ASSERT_STRING_EQUAL(p->given, "--set thing.price_range=21,23");
+    CU_ASSERT(range_of(m, "rate")->dist == TCO_DIST_NORMAL && range_of(m, "rate")->low == 0.4);
+    CU_ASSERT(range_of(m, "qty")->low == 3 && range_of(m, "qty")->high == 3); /* LOW = HIGH = the point */
+    tco_model_free(m);
+    /* A scenario's own price (27) takes no catalog range; a --set range on a catalog value is its own. */
+    m = load(MINI, MINI "/scenarios/ranged_override.ini", NULL);
+    CU_ASSERT(range_of(m, "price")->dist == TCO_DIST_NONE && m->items[tco_model_find(m, "price")].value == 27);
+    tco_model_free(m);
+    static const char *const set_range[] = {"site.rate_range=0.5,0.9", "site.rate_dist=LogNormal", NULL};
+    m = load(MINI, MINI "/scenarios/good.ini", set_range);
+    CU_ASSERT(range_of(m, "rate")->dist == TCO_DIST_LOGNORMAL && range_of(m, "rate")->high == 0.9);
+    tco_model_free(m);
+}
+
+/* Per-tier rows: each row's range, and the --set key of each. */
+static void test_tier_ranges(void)
+{
+    tco_model *m = load(MINI, MINI "/scenarios/tiered_ranged.ini", NULL);
+    CU_ASSERT(tier_range_of(m, "row_size", 0)->dist == TCO_DIST_NONE); /* small */
+    const tco_range *large = tier_range_of(m, "row_size", 1), *medium = tier_range_of(m, "row_size", 2);
+    CU_ASSERT(large->dist == TCO_DIST_TRIANGULAR && large->low == 3 && large->high == 6);
+    CU_ASSERT_STRING_EQUAL(large->basis, "test: large rows hold 3 to 6");
+    CU_ASSERT(medium->dist == TCO_DIST_NORMAL && medium->low == 2 && medium->high == 2.5);
+    CU_ASSERT(m->items[tco_model_find(m, "row_extra")].tier_ranges == NULL);
+    tco_ranged_input *v = NULL;
+    size_t n = 0;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, &n, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(v[0].set, "scenario.base_cost");
+    CU_ASSERT_STRING_EQUAL(v[1].set, "large.size");
+    CU_ASSERT_STRING_EQUAL(v[1].label, "row_size[large]");
+    CU_ASSERT(v[1].tier == 1 && v[2].tier == 2);
+    CU_ASSERT_STRING_EQUAL(v[2].set, "medium.size");
+    tco_ranged_inputs_free(v, n);
+    tco_model_free(m);
+}
+
+/* CSV: low, high and dist after the source, in the value's units; empty without a range. */
+static void test_csv_ranges(void)
+{
+    tco_model *m = load(MINI, MINI "/scenarios/ranged.ini", NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tco_report_csv(m, true, f);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    CU_ASSERT(has_text(buf, ",low,high,dist\r\n"));
+    CU_ASSERT(has_text(buf, "\"input\",\"rate\",\"\",0.5,\"share/yr\",\"\",\"\",\"Running rate\","));
+    CU_ASSERT(has_text(buf, "pricing/things.ini [site] rate\",0.4,0.7,uniform\r\n"));
+    CU_ASSERT(has_text(buf, "[scenario] qty\",2,5,triangular\r\n"));
+    CU_ASSERT(has_text(buf, "[scenario] years\",,,\r\n"));
+    free(buf);
+    tco_model_free(m);
+}
+
+static void test_dist_names(void)
+{
+    for (int k = TCO_DIST_TRIANGULAR; k < TCO_DIST_COUNT_OF; k++)
+        CU_ASSERT_EQUAL(tco_dist_parse(tco_dist_name((tco_dist)k)), k);
+    CU_ASSERT_EQUAL(tco_dist_parse(" PERT "), TCO_DIST_PERT);
+    CU_ASSERT_EQUAL(tco_dist_parse("none"), TCO_DIST_NONE);
+    CU_ASSERT_EQUAL(tco_dist_parse(""), TCO_DIST_NONE);
+    CU_ASSERT_EQUAL(tco_dist_parse("triangle"), TCO_DIST_NONE);
+    CU_ASSERT_STRING_EQUAL(tco_dist_name(TCO_DIST_NONE), "none");
+}
+
+CU_ErrorCode register_ranges_suite(void)
+{
+    CU_pSuite s = CU_add_suite("ranges", NULL, NULL);
+    if (s == NULL || !CU_add_test(s, "mini ranges as written, and at LOW", test_mini_ranges) ||
+        !CU_add_test(s, "a range belongs to its value", test_range_follows_value) ||
+        !CU_add_test(s, "per-tier rows' ranges and --set keys", test_tier_ranges) ||
+        !CU_add_test(s, "CSV low, high and dist", test_csv_ranges) ||
+        !CU_add_test(s, "distribution names", test_dist_names))
+        return CU_get_error();
+    return CUE_SUCCESS;
+}
