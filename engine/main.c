@@ -34,6 +34,7 @@
 #include "quotes.h"
 #include "report.h"
 #include "root.h"
+#include "risk.h"
 #include "scenarios.h"
 #include "strbuf.h"
 #include "workbook.h"
@@ -62,6 +63,7 @@ static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
     "           [--currency CODE] [--no-workbook]\n"
+    "           [--sensitivity] [--monte-carlo N [--seed S]]\n"
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv... [--format table|json]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
@@ -105,6 +107,11 @@ static const char usage_text[] =
     "      --force           replace the workbook even if Excel or LibreOffice\n"
     "                        has it open (their lock file exists)\n"
     "      --no-workbook     the summary alone: write no file (not with --out)\n"
+    "      --sensitivity     each ranged input (KEY_range) alone at LOW and at\n"
+    "                        HIGH: TCO, NPV cost, unit cost, largest swing first\n"
+    "      --monte-carlo N   draw every ranged input N times (Latin hypercube):\n"
+    "                        P10, P50, P80, P90, mean, deviation (docs/risk.md)\n"
+    "      --seed S          seed of the draws (default 1): same seed, same figures\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
     "                        sheets and a Compare sheet (A,B,... or the name of a\n"
     "                        comparison file in scenarios/, e.g. compare-team70b)\n"
@@ -245,6 +252,10 @@ typedef struct quote_opts {
     bool no_workbook;
     /* The INI files every scenario of the run shares (catalog, templates, pricing/fx.ini), read once */
     tco_ini_cache *shared;
+    /* --sensitivity, --monte-carlo N (0: none) and --seed S (risk.h) */
+    bool sensitivity;
+    size_t draws;
+    uint64_t seed;
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
@@ -561,6 +572,17 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     tco_workbook_options o = *wo;
     o.currency = code;
+    tco_risk risk = {0};
+    if ((quotes->sensitivity || quotes->draws > 0) &&
+        tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
+                     &risk, &d) != TCO_OK) {
+        tco_model_free(m);
+        tco_quotes_free(&set);
+        tco_fx_free(&fx);
+        return fail(&d);
+    }
+    if (risk.sensitivity || risk.monte_carlo)
+        o.risk = &risk;
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
@@ -577,13 +599,22 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     if (rc == 0) {
         tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
-        if (strcmp(format, "json") == 0)
+        bool risky = risk.sensitivity || risk.monte_carlo;
+        if (strcmp(format, "json") == 0 && risky) {
+            tco_report_json_members(m, code, out, stdout);
+            tco_risk_print_json(&risk, stdout);
+            fputs("\n}\n", stdout);
+        } else if (strcmp(format, "json") == 0)
             tco_report_json(m, code, out, stdout);
         else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
             tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
-        else
+        else {
             tco_report_table(m, code, out, stdout);
+            if (risky)
+                tco_risk_print_table(&risk, m, code, stdout);
+        }
     }
+    tco_risk_free(&risk);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "tco: writing the summary to standard output failed\n");
         rc = 74;
@@ -1139,13 +1170,15 @@ int main(int argc, char **argv)
         {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
         {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
         {"currency", required_argument, NULL, 'C'}, {"no-workbook", no_argument, NULL, 'N'},
-        {NULL, 0, NULL, 0},
+        {"sensitivity", no_argument, NULL, 'y'},    {"monte-carlo", required_argument, NULL, 'M'},
+        {"seed", required_argument, NULL, 'e'},     {NULL, 0, NULL, 0},
     };
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
-    bool list = false, force = false;
+    bool list = false, force = false, seed_given = false;
     const char *compare = NULL;
+    quotes.seed = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
@@ -1157,6 +1190,24 @@ int main(int argc, char **argv)
             break;
         case 'F': force = true; break;
         case 'N': quotes.no_workbook = true; break;
+        case 'y': quotes.sensitivity = true; break;
+        case 'M': case 'e': {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long v = optarg[0] >= '0' && optarg[0] <= '9' ? strtoull(optarg, &end, 10) : 0;
+            bool ok = end != NULL && *end == '\0' && errno == 0;
+            if (c == 'M' && (!ok || v < 1 || v > TCO_RISK_MAX_DRAWS))
+                return usage_error("--monte-carlo: expected a whole number of draws from 1 to %d, found '%.40s'",
+                                   TCO_RISK_MAX_DRAWS, optarg);
+            if (c == 'e' && !ok)
+                return usage_error("--seed: expected a whole number from 0 to 18446744073709551615, found '%.40s'",
+                                   optarg);
+            if (c == 'M')
+                quotes.draws = (size_t)v;
+            else
+                quotes.seed = (uint64_t)v, seed_given = true;
+            break;
+        }
         case 'C': {
             static char currency[4];
             size_t len = strlen(optarg);
@@ -1255,6 +1306,14 @@ int main(int argc, char **argv)
     if (out && quotes.no_workbook)
         return usage_error("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
                            out);
+    if (seed_given && quotes.draws == 0)
+        return usage_error("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
+    if ((quotes.sensitivity || quotes.draws) && compare)
+        return usage_error("%s", "--sensitivity and --monte-carlo run on one scenario at a time (--scenario NAME), not "
+                           "on a comparison");
+    if ((quotes.sensitivity || quotes.draws) && strcmp(format, "csv") == 0)
+        return usage_error("%s", "--sensitivity and --monte-carlo report as a table or JSON (--format table|json): the "
+                           "CSV summary holds one value per input and output");
 
     /* SOURCE_DATE_EPOCH (reproducible-builds.org): a plain decimal integer, digits only, of
      * seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z).  Empty is unset. */

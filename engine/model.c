@@ -1660,7 +1660,8 @@ static tco_error load_schedule(loader *ld)
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "shared", "schedule", "capex", "opex", "tco", "first_year",
                                          "cash_flow", "capex_prices", "budget_start", "fiscal_year_start", "budget", "budget_total",
-                                         "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", NULL};
+                                         "per_card_year", "tiers", "summary_*", "checks", "compare", "compare_*", "npv",
+                                         "unit_cost", "unit_cost_*", NULL};
 
 static tco_error role(loader *ld, const char *key, int *out)
 {
@@ -2334,7 +2335,14 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return e;
     if ((e = role(ld, "capex", &m->role_capex)) != TCO_OK || (e = role(ld, "opex", &m->role_opex)) != TCO_OK ||
         (e = role(ld, "tco", &m->role_tco)) != TCO_OK ||
-        (e = role(ld, "per_card_year", &m->role_per_card_year)) != TCO_OK)
+        (e = role(ld, "per_card_year", &m->role_per_card_year)) != TCO_OK || (e = role(ld, "npv", &m->role_npv)) != TCO_OK)
+        return e;
+    /* The headline unit cost: [model] unit_cost_KIND for the scenario's kind, else unit_cost. */
+    char unit_key[300] = "unit_cost";
+    if (m->kind && snprintf(unit_key, sizeof unit_key, "unit_cost_%s", m->kind) < (int)sizeof unit_key &&
+        tco_ini_get(ld->template_ini, "model", unit_key) == NULL)
+        snprintf(unit_key, sizeof unit_key, "unit_cost");
+    if ((e = role(ld, unit_key, &m->role_unit_cost)) != TCO_OK)
         return e;
     for (size_t i = 0; i < m->n_items; i++) {
         const tco_item *it = &m->items[i];
@@ -2407,7 +2415,7 @@ static tco_error load_model(const char *root, const char *scenario_path, const c
     tco_model *m = calloc(1, sizeof *m);
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = -1;
+    m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = m->role_npv = m->role_unit_cost = -1;
     tco_ini_cache own = {0}; /* without a cache given, the files are read for this load alone */
     loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
                  .n_overrides = n_overrides, .cache = files ? files : &own, .skip_section = skip_section};

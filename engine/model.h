@@ -299,6 +299,10 @@ typedef struct tco_model {
     size_t n_cash_flow;
     /** Roles for the JSON summary: capex total, opex per year, TCO, TCO per card-year (indexes, -1 if absent). */
     int role_capex, role_opex, role_tco, role_per_card_year;
+    /** Roles for sensitivity and Monte Carlo runs (risk.h): the net present cost ([model] npv) and the
+     *  headline unit cost ([model] unit_cost_KIND for the scenario's kind, else unit_cost: cost per
+     *  GPU-hour, per million tokens, per training run); -1 when the template names none. */
+    int role_npv, role_unit_cost;
     /** Years of the analysis period (the `years` input; 0 when the template has no per-year lines). */
     int n_years;
     /** The time line's first year: 0 when the template starts it at the purchase ([model]

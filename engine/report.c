@@ -392,7 +392,7 @@ static void json_schedule(FILE *out, const tco_model *m)
     }
 }
 
-void tco_report_json(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+void tco_report_json_members(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
     fputs("{\n  \"scenario\": ", out);
     tco_report_json_string(out, m->scenario_name);
@@ -527,6 +527,11 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
         }
         fputs(first ? "}" : "\n  }", out);
     }
+}
+
+void tco_report_json(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    tco_report_json_members(m, currency, workbook, out);
     fputs("\n}\n", out);
 }
 

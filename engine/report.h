@@ -60,6 +60,10 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  */
 void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
 
+/** tco_report_json() without the object's closing "\n}\n": for a run that adds members of its own
+ *  (the risk figures, risk.h), each as ",\n  \"KEY\": ...", then closes the object. */
+void tco_report_json_members(const tco_model *model, const char *currency, const char *workbook, FILE *out);
+
 /** Write @p v on @p out as a JSON number with 16 significant digits ("%.16G", the text the workbook
  *  caches for a formula's result), or null when it is not finite. */
 void tco_report_json_number(FILE *out, double v);

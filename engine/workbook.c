@@ -17,6 +17,7 @@
 #include "output.h"
 #include "strbuf.h"
 #include "workbook_kit.h"
+#include "risk_sheets.h"
 
 const char *tco_workbook_item_name(const tco_model *model, int index)
 {
@@ -2098,6 +2099,8 @@ void wb_write_model(writer *w)
             write_charts(w, charts);
         if (conventions && w->err == TCO_OK)
             write_conventions(w, conventions);
+        if (w->opts->risk && w->err == TCO_OK)
+            wb_write_risk_sheets(w, w->opts->risk);
     }
     free(calc);
     free(w->place);

@@ -35,6 +35,9 @@ typedef struct tco_workbook_options {
     const char *currency;
     /** Replace the target even when a spreadsheet application's lock file says it is open. */
     bool force;
+    /** A --sensitivity / --monte-carlo run's figures (risk.h), written on sheets of their own after the
+     *  model's; NULL for none. */
+    const struct tco_risk *risk;
 } tco_workbook_options;
 
 /**

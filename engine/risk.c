@@ -1,0 +1,475 @@
+/* risk.c - sensitivity and Monte Carlo runs over the loaded model (risk.h). */
+#include "risk.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "report.h"
+#include "strbuf.h"
+
+/* The fixed SipHash key of fingerprints ("tco-fingerprint" in ASCII): the same on every run. */
+static const uint64_t FINGERPRINT_KEY[2] = {UINT64_C(0x6f632d6f6374), UINT64_C(0x746e697270726567)};
+
+static void hash_bytes(tco_hash *h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        tco_hash_byte(h, b[i]);
+}
+
+static void hash_text(tco_hash *h, const char *s)
+{
+    hash_bytes(h, s, strlen(s) + 1);
+}
+
+/* A number as its shortest round-trip text, so that 0.1 + 0.2 and 0.30000000000000004 agree. */
+static void hash_number(tco_hash *h, double v)
+{
+    char t[32];
+    tco_format_double(v, t);
+    hash_text(h, t);
+}
+
+void tco_model_fingerprint(const tco_model *m, char out[17])
+{
+    tco_hash h;
+    tco_hash_begin(&h, FINGERPRINT_KEY);
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind == TCO_ITEM_INPUT) {
+            hash_text(&h, it->name);
+            if (it->text)
+                hash_text(&h, it->text);
+            else
+                hash_number(&h, it->value);
+        } else if (it->kind == TCO_ITEM_TIER_INPUT) {
+            hash_text(&h, it->name);
+            for (int r = 0; r < m->n_tiers; r++) {
+                if (it->tier_texts)
+                    hash_text(&h, it->tier_texts[r] ? it->tier_texts[r] : "");
+                else
+                    hash_number(&h, it->tiers[r]);
+            }
+        }
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)tco_hash_end(&h));
+}
+
+/* The value of figure @p idx (a role of the model): a scalar line's value, a per-year line's total,
+ * NaN when the line says "n.a." or the template names none. */
+static double figure(const tco_model *m, int idx)
+{
+    if (idx < 0)
+        return NAN;
+    const tco_item *it = &m->items[idx];
+    if (it->kind == TCO_ITEM_YEARLY)
+        return it->partner >= 0 ? m->items[it->partner].value : NAN;
+    return it->text ? NAN : it->value;
+}
+
+/* The value slot of ranged input @p r. */
+static double *slot(tco_model *m, const tco_ranged_input *r)
+{
+    tco_item *it = &m->items[r->item];
+    return r->tier < 0 ? &it->value : &it->tiers[r->tier];
+}
+
+/* @p v held to the input's bounds and, for a whole-number input, rounded to the nearest whole. */
+static double admissible(const tco_item *it, double v)
+{
+    if (it->integer)
+        v = floor(v + 0.5);
+    if (!isnan(it->min) && v < it->min)
+        v = it->min;
+    if (!isnan(it->max) && v > it->max)
+        v = it->max;
+    return v;
+}
+
+/* "pue = 1.53, tier_price[D-M] = 61000.5" for the first few inputs, as they stand, into @p b. */
+static void describe_inputs(tco_model *m, const tco_ranged_input *in, size_t n, tco_strbuf *b)
+{
+    for (size_t j = 0; j < n && j < 6; j++) {
+        char v[32];
+        tco_format_double(*slot(m, &in[j]), v);
+        tco_strbuf_printf(b, "%s%s = %s", j ? ", " : "", in[j].label, v);
+    }
+    if (n > 6)
+        tco_strbuf_printf(b, ", and %zu more", n - 6);
+}
+
+/* Evaluate after a change; on failure the message says which run it was and the inputs' values. */
+static tco_error evaluate(tco_model *m, const tco_ranged_input *in, size_t n, const char *run, tco_diag *diag)
+{
+    tco_error e = tco_model_evaluate(m, diag);
+    if (e != TCO_OK && diag != NULL) {
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "%s: %s (inputs: ", run, diag->message);
+        describe_inputs(m, in, n, &b);
+        tco_strbuf_append(&b, ")");
+        snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+    }
+    return e;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const tco_sensitivity_row *a = pa, *b = pb;
+    if (a->swing != b->swing)
+        return a->swing < b->swing ? 1 : -1;
+    return 0;
+}
+
+static tco_error run_sensitivity(tco_model *m, tco_ranged_input *in, size_t n, tco_risk *out, tco_diag *diag)
+{
+    out->rows = calloc(n, sizeof *out->rows);
+    if (out->rows == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    tco_error e = TCO_OK;
+    for (size_t j = 0; j < n && e == TCO_OK; j++) {
+        tco_sensitivity_row *row = &out->rows[out->n_rows++];
+        const tco_range *rg = in[j].range;
+        double *v = slot(m, &in[j]), point = *v;
+        row->input = tco_strdup(in[j].label);
+        row->set = tco_strdup(in[j].set);
+        if (row->input == NULL || row->set == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        row->low = rg->given_low;
+        row->high = rg->given_high;
+        row->point = m->items[in[j].item].in_report
+                         ? (in[j].tier < 0 ? m->items[in[j].item].base_value : m->items[in[j].item].base_tiers[in[j].tier])
+                         : point;
+        for (int end = 0; end < 2 && e == TCO_OK; end++) {
+            *v = end == 0 ? rg->low : rg->high;
+            char run[160];
+            snprintf(run, sizeof run, "sensitivity, %s at its %s", in[j].label, end == 0 ? "LOW" : "HIGH");
+            if ((e = evaluate(m, in, n, run, diag)) != TCO_OK)
+                break;
+            double t = figure(m, m->role_tco), p = figure(m, m->role_npv), u = figure(m, m->role_unit_cost);
+            if (end == 0)
+                row->tco_low = t, row->npv_low = p, row->unit_low = u;
+            else
+                row->tco_high = t, row->npv_high = p, row->unit_high = u;
+        }
+        *v = point;
+        row->swing = fabs(row->tco_high - row->tco_low);
+    }
+    if (e == TCO_OK && out->n_rows > 1) {
+        /* A stable insertion sort by swing: ties keep the input order (n is small). */
+        for (size_t j = 1; j < out->n_rows; j++) {
+            tco_sensitivity_row r = out->rows[j];
+            size_t k = j;
+            while (k > 0 && cmp_rows(&out->rows[k - 1], &r) > 0) {
+                out->rows[k] = out->rows[k - 1];
+                k--;
+            }
+            out->rows[k] = r;
+        }
+    }
+    return e;
+}
+
+/* Keep the applicable values of @p x (@p n of them, heap: the figure takes it), sort them and take their
+ * statistics. */
+static void summarise(double *x, size_t n, tco_risk_figure *f)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            x[k++] = x[i];
+    f->na = n - k;
+    f->sorted = x;
+    if (k > 0) {
+        double *shrunk = realloc(x, k * sizeof *x);
+        if (shrunk != NULL)
+            f->sorted = shrunk;
+        tco_stats_of(f->sorted, k, &f->stats);
+    } else {
+        free(x);
+        f->sorted = NULL;
+    }
+}
+
+static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, size_t draws, uint64_t seed,
+                                 FILE *progress, tco_risk *out, tco_diag *diag)
+{
+    tco_dist_fit *fits = calloc(n, sizeof *fits);
+    double *u = malloc(sizeof *u * TCO_LHS_BLOCK * n), *saved = malloc(sizeof *saved * n);
+    uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
+    double *t = malloc(sizeof *t * draws), *p = malloc(sizeof *p * draws), *c = malloc(sizeof *c * draws);
+    tco_error e = TCO_OK;
+    if (fits == NULL || u == NULL || saved == NULL || perm == NULL || t == NULL || p == NULL || c == NULL)
+        e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory for %zu draws", draws);
+    for (size_t j = 0; j < n && e == TCO_OK; j++) {
+        saved[j] = *slot(m, &in[j]);
+        if ((e = tco_dist_fit_range(in[j].range->dist, in[j].range->low, saved[j], in[j].range->high, &fits[j],
+                                    diag)) != TCO_OK) {
+            char why[TCO_DIAG_MAX];
+            snprintf(why, sizeof why, "%s", diag ? diag->message : "");
+            e = tco_diag_set(diag, TCO_ERR_INI, "%s: %s", in[j].range->given ? in[j].range->given : in[j].label, why);
+        }
+    }
+    size_t next_report = draws / 10;
+    for (size_t start = 0, block = 0; start < draws && e == TCO_OK; start += TCO_LHS_BLOCK, block++) {
+        size_t count = draws - start < TCO_LHS_BLOCK ? draws - start : TCO_LHS_BLOCK;
+        tco_lhs_block(seed, block, count, n, u, perm);
+        for (size_t i = 0; i < count && e == TCO_OK; i++) {
+            for (size_t j = 0; j < n; j++)
+                *slot(m, &in[j]) = admissible(&m->items[in[j].item], tco_dist_quantile(&fits[j], u[i * n + j]));
+            char run[64];
+            snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
+            if ((e = evaluate(m, in, n, run, diag)) != TCO_OK)
+                break;
+            t[start + i] = figure(m, m->role_tco);
+            p[start + i] = figure(m, m->role_npv);
+            c[start + i] = figure(m, m->role_unit_cost);
+        }
+        if (progress && e == TCO_OK && draws >= 20000 && start + count >= next_report && start + count < draws) {
+            fprintf(progress, "tco: Monte Carlo: %zu of %zu draws\n", start + count, draws);
+            next_report += draws / 10;
+        }
+    }
+    for (size_t j = 0; saved && j < n; j++)
+        *slot(m, &in[j]) = saved[j];
+    free(fits);
+    free(u);
+    free(saved);
+    free(perm);
+    if (e == TCO_OK) {
+        out->monte_carlo = true;
+        out->draws = draws;
+        out->seed = seed;
+        out->inputs_drawn = n;
+        summarise(t, draws, &out->tco);
+        summarise(p, draws, &out->npv);
+        summarise(c, draws, &out->unit);
+    } else {
+        free(t);
+        free(p);
+        free(c);
+    }
+    return e;
+}
+
+tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
+                       tco_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    if (m->role_tco < 0)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "%s names no [model] tco line to vary", m->template_path);
+    tco_ranged_input *in = NULL;
+    size_t n = 0;
+    tco_error e = tco_model_ranged_inputs(m, &in, &n, diag);
+    if (e != TCO_OK)
+        return e;
+    if (n == 0) {
+        tco_ranged_inputs_free(in, n);
+        return tco_diag_set(diag, TCO_ERR_USAGE,
+                            "%s: no input has a range (KEY_range = LOW, HIGH in a scenario or catalog file, or "
+                            "--set SECTION.KEY_range=LOW,HIGH)",
+                            m->scenario_path);
+    }
+    out->base_tco = figure(m, m->role_tco);
+    out->base_npv = figure(m, m->role_npv);
+    out->base_unit = figure(m, m->role_unit_cost);
+    out->unit_item = m->role_unit_cost >= 0 ? &m->items[m->role_unit_cost] : NULL;
+    tco_model_fingerprint(m, out->fingerprint);
+    if (sensitivity) {
+        out->sensitivity = true;
+        e = run_sensitivity(m, in, n, out, diag);
+    }
+    if (e == TCO_OK && draws > 0)
+        e = run_monte_carlo(m, in, n, draws, seed, progress, out, diag);
+    /* Back to the point values, evaluated: what the workbook and the summary show. */
+    tco_diag ignored = {0};
+    tco_error back = tco_model_evaluate(m, e == TCO_OK ? diag : &ignored);
+    if (e == TCO_OK)
+        e = back;
+    tco_ranged_inputs_free(in, n);
+    if (e != TCO_OK)
+        tco_risk_free(out);
+    return e;
+}
+
+void tco_risk_free(tco_risk *r)
+{
+    for (size_t j = 0; j < r->n_rows; j++) {
+        free(r->rows[j].input);
+        free(r->rows[j].set);
+    }
+    free(r->rows);
+    free(r->tco.sorted);
+    free(r->npv.sorted);
+    free(r->unit.sorted);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- reports -------------------------------------------------------------------------------- */
+
+static void cell(double v, int decimals, char *buf, size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "n.a.");
+    else
+        tco_format_grouped(v, decimals, buf, size);
+}
+
+/* Decimals for the unit cost: two below 1,000 (CNY per GPU-hour, per million tokens). */
+static int unit_decimals(double v)
+{
+    return !isnan(v) && fabs(v) < 1000 ? 2 : 0;
+}
+
+void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *currency, FILE *out)
+{
+    const char *unit_name = r->unit_item ? r->unit_item->name : "unit cost";
+    char a[40], b[40], c[40], d[40], e[40];
+    fprintf(out, "\n  Inputs fingerprint %s (the workbook's Sensitivity and Risk sheets say \"stale\" once an input "
+                 "is edited)\n", r->fingerprint);
+    if (r->sensitivity) {
+        cell(r->base_tco, 0, a, sizeof a);
+        fprintf(out, "\n  Sensitivity: each ranged input alone at LOW and HIGH (TCO at the point values %s %s)\n", a,
+                currency);
+        fprintf(out, "  %-30s %-28s %12s %12s %14s %14s %14s\n", "input", "--set", "LOW", "HIGH", "TCO at LOW",
+                "TCO at HIGH", "swing");
+        for (size_t j = 0; j < r->n_rows && j < TCO_RISK_TOP; j++) {
+            const tco_sensitivity_row *row = &r->rows[j];
+            char lo[32], hi[32];
+            tco_format_double(row->low, lo);
+            tco_format_double(row->high, hi);
+            cell(row->tco_low, 0, a, sizeof a);
+            cell(row->tco_high, 0, b, sizeof b);
+            cell(row->swing, 0, c, sizeof c);
+            fprintf(out, "  %-30.30s %-28.28s %12s %12s %14s %14s %14s\n", row->input, row->set, lo, hi, a, b, c);
+        }
+        if (r->n_rows > TCO_RISK_TOP)
+            fprintf(out, "  (%zu more in the JSON and on the Sensitivity sheet)\n", r->n_rows - TCO_RISK_TOP);
+    }
+    if (r->monte_carlo) {
+        fprintf(out, "\n  Monte Carlo: %zu draws of %zu ranged inputs (independent, Latin hypercube), seed %llu\n",
+                r->draws, r->inputs_drawn, (unsigned long long)r->seed);
+        fprintf(out, "  probability that the cost is not exceeded:\n");
+        fprintf(out, "  %-28s %14s %14s %14s %14s %14s %14s\n", "", "P10", "P50", "P80", "P90", "mean", "P80 - P50");
+        const struct {
+            const char *name;
+            const tco_risk_figure *f;
+            int unit;
+        } rows[] = {{"TCO", &r->tco, 0}, {"NPV cost", &r->npv, 0}, {unit_name, &r->unit, 1}};
+        for (size_t k = 0; k < 3; k++) {
+            const tco_stats *s = &rows[k].f->stats;
+            if (s->n == 0) {
+                fprintf(out, "  %-28.28s not applicable in any draw\n", rows[k].name);
+                continue;
+            }
+            int dec = rows[k].unit ? unit_decimals(s->p50) : 0;
+            cell(s->p10, dec, a, sizeof a);
+            cell(s->p50, dec, b, sizeof b);
+            cell(s->p80, dec, c, sizeof c);
+            cell(s->p90, dec, d, sizeof d);
+            cell(s->mean, dec, e, sizeof e);
+            char cont[40];
+            cell(s->p80 - s->p50, dec, cont, sizeof cont);
+            fprintf(out, "  %-28.28s %14s %14s %14s %14s %14s %14s", rows[k].name, a, b, c, d, e, cont);
+            if (rows[k].f->na)
+                fprintf(out, "  (n.a. in %zu draws)", rows[k].f->na);
+            fputc('\n', out);
+        }
+        fprintf(out, "  money in %s; contingency P80 - P50 is what to hold above the median to be covered 4 times in "
+                     "5\n", currency);
+    }
+    (void)m;
+}
+
+static void json_num(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("null", out);
+    else
+        tco_report_json_number(out, v);
+}
+
+static void json_figure(FILE *out, const char *key, const tco_risk_figure *f, const tco_item *line)
+{
+    fprintf(out, ",\n    \"%s\": ", key);
+    if (f->stats.n == 0) {
+        fprintf(out, "{\"draws\": 0, \"na_draws\": %zu}", f->na);
+        return;
+    }
+    const tco_stats *s = &f->stats;
+    fputs("{", out);
+    if (line) {
+        fputs("\"line\": ", out);
+        tco_report_json_string(out, line->name);
+        fputs(", \"unit\": ", out);
+        tco_report_json_string(out, line->unit ? line->unit : "");
+        fputs(", ", out);
+    }
+    fprintf(out, "\"draws\": %zu, \"na_draws\": %zu, \"p10\": ", s->n, f->na);
+    json_num(out, s->p10);
+    fputs(", \"p50\": ", out);
+    json_num(out, s->p50);
+    fputs(", \"p80\": ", out);
+    json_num(out, s->p80);
+    fputs(", \"p90\": ", out);
+    json_num(out, s->p90);
+    fputs(", \"mean\": ", out);
+    json_num(out, s->mean);
+    fputs(", \"stdev\": ", out);
+    json_num(out, s->stdev);
+    fputs(", \"min\": ", out);
+    json_num(out, s->min);
+    fputs(", \"max\": ", out);
+    json_num(out, s->max);
+    fputs(", \"contingency_p80_p50\": ", out);
+    json_num(out, s->p80 - s->p50);
+    fputs("}", out);
+}
+
+void tco_risk_print_json(const tco_risk *r, FILE *out)
+{
+    fprintf(out, ",\n  \"fingerprint\": \"%s\"", r->fingerprint);
+    if (r->sensitivity) {
+        fputs(",\n  \"sensitivity\": [", out);
+        for (size_t j = 0; j < r->n_rows; j++) {
+            const tco_sensitivity_row *row = &r->rows[j];
+            fputs(j ? ",\n    {\"input\": " : "\n    {\"input\": ", out);
+            tco_report_json_string(out, row->input);
+            fputs(", \"set\": ", out);
+            tco_report_json_string(out, row->set);
+            fputs(", \"low\": ", out);
+            json_num(out, row->low);
+            fputs(", \"point\": ", out);
+            json_num(out, row->point);
+            fputs(", \"high\": ", out);
+            json_num(out, row->high);
+            fputs(", \"tco_low\": ", out);
+            json_num(out, row->tco_low);
+            fputs(", \"tco_high\": ", out);
+            json_num(out, row->tco_high);
+            fputs(", \"swing\": ", out);
+            json_num(out, row->swing);
+            fputs(", \"npv_cost_low\": ", out);
+            json_num(out, row->npv_low);
+            fputs(", \"npv_cost_high\": ", out);
+            json_num(out, row->npv_high);
+            fputs(", \"unit_cost_low\": ", out);
+            json_num(out, row->unit_low);
+            fputs(", \"unit_cost_high\": ", out);
+            json_num(out, row->unit_high);
+            fputs("}", out);
+        }
+        fputs(r->n_rows ? "\n  ]" : "]", out);
+    }
+    if (r->monte_carlo) {
+        fprintf(out, ",\n  \"monte_carlo\": {\n    \"draws\": %zu, \"seed\": %llu, \"inputs\": %zu, \"sampling\": "
+                     "\"latin_hypercube\", \"correlation\": \"none\"",
+                r->draws, (unsigned long long)r->seed, r->inputs_drawn);
+        json_figure(out, "tco", &r->tco, NULL);
+        json_figure(out, "npv_cost", &r->npv, NULL);
+        json_figure(out, "unit_cost", &r->unit, r->unit_item);
+        fputs("\n  }", out);
+    }
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""risk_test.py - sensitivity and Monte Carlo runs (issue 14 §2, §3) checked against tco's own
+point runs and an independent recalculation.
+
+Usage: risk_test.py TCO_BINARY PROJECT_ROOT [--app gnumeric|libreoffice|both]
+
+  1. --sensitivity: every row's tco_low and tco_high equal, exactly, the TCO that a plain run with
+     --set SET=LOW (SET=HIGH) prints; rows are sorted by swing; swing = |tco_high - tco_low|.
+  2. --monte-carlo with one ranged input whose effect on the TCO is linear (the electricity price,
+     0.5 .. 0.9 around 0.7, triangular): the draws' P90 equals the TCO of a plain run at the
+     triangle's 90th percentile.  The triangle with 5% below 0.5 and above 0.9 and its mode at 0.7 has
+     half-width h = 0.2 / (1 - sqrt(0.1)) = 0.292495, so its P90 is 0.7 + h (1 - sqrt(0.2)) = 0.861686
+     and its P50 0.7; the S-curve's points are the same percentiles.
+  3. The same seed gives the same JSON bytes; another seed other draws.
+  4. The workbook: every formula cell recalculates to its cached value (Gnumeric and LibreOffice);
+     with the electricity price edited on Inputs, the Run snapshot, Sensitivity and Risk checks say
+     "stale: run tco again" after recalculation, and "current: ..." without the edit.
+Exit 0 when all pass; the last line is a summary.
+"""
+import argparse, json, math, os, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recalc  # noqa: E402
+
+RANGES = ["--set", "facility.pue_range=1.2,1.6", "--set", "facility.electricity_price_range=0.5,0.9",
+          "--set", "card.price_range=80000,110000", "--set", "card.price_dist=pert"]
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(a, *args, raw=False):
+    cmd = [a.tco, "--root", a.root, "--scenario", "cluster32", "--format", "json", *args]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr}")
+    return r.stdout if raw else json.loads(r.stdout)
+
+
+def sensitivity(a):
+    doc = run(a, "--no-workbook", "--sensitivity", *RANGES)
+    rows = doc["sensitivity"]
+    check(len(rows) >= 3, f"sensitivity: {len(rows)} rows (at least the three ranges given)")
+    check(all(rows[i]["swing"] >= rows[i + 1]["swing"] for i in range(len(rows) - 1)), "rows sorted by swing")
+    for row in rows:
+        check(row["swing"] == abs(row["tco_high"] - row["tco_low"]), f"{row['input']}: swing = |high - low|")
+        for end in ("low", "high"):
+            tco = run(a, "--no-workbook", "--set", f"{row['set']}={row[end]!r}")["tco"]
+            check(tco == row["tco_" + end], f"{row['input']}: --set {row['set']}={row[end]!r} prints TCO "
+                  f"{tco!r}, the row's tco_{end} {row['tco_' + end]!r}")
+    return doc
+
+
+def root_without_ranges(a, tmp):
+    """A copy of the project root whose INI files give no range (every KEY_range, KEY_dist and
+    KEY_range_source line dropped), so that a run ranges exactly what its --set values give."""
+    import re, shutil
+    dst = os.path.join(tmp, "root")
+    for sub in ("pricing", "templates", "scenarios"):
+        shutil.copytree(os.path.join(a.root, sub), os.path.join(dst, sub))
+    pat = re.compile(r"^\s*[A-Za-z0-9_.-]+_(range|dist|range_source)\s*=", re.I)
+    for folder, _dirs, files in os.walk(dst):
+        for f in files:
+            if f.endswith(".ini"):
+                path = os.path.join(folder, f)
+                with open(path, encoding="utf-8") as fh:
+                    lines = fh.read().splitlines(keepends=True)
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.writelines(l for l in lines if not pat.match(l))
+    return dst
+
+
+def monte_carlo(a, tmp):
+    one = ["--set", "facility.electricity_price_range=0.5,0.9"]
+    bare = argparse.Namespace(tco=a.tco, root=root_without_ranges(a, tmp))
+    doc = run(bare, "--no-workbook", "--monte-carlo", "4000", "--seed", "11", *one)
+    mc = doc["monte_carlo"]
+    check(mc["draws"] == 4000 and mc["seed"] == 11 and mc["inputs"] >= 1, "monte_carlo: draws, seed, inputs")
+    t = mc["tco"]
+    check(t["p10"] <= t["p50"] <= t["p80"] <= t["p90"], "P10 <= P50 <= P80 <= P90")
+    check(t["contingency_p80_p50"] == t["p80"] - t["p50"], "contingency = P80 - P50")
+    h = 0.2 / (1 - math.sqrt(0.1))
+    p90_price, p50_price = 0.7 + h * (1 - math.sqrt(0.2)), 0.7
+    at = {p: run(bare, "--no-workbook", "--set", f"facility.electricity_price={p!r}")["tco"] for p in (0.5, 0.9)}
+    per_price = (at[0.9] - at[0.5]) / 0.4  # the TCO is linear in the price
+    # Latin hypercube puts one draw in each slice of 1/4000 of probability, so the k-th smallest price
+    # is within 2/4000 of probability of the triangle's quantile: in price, 2/4000 over the triangle's
+    # density there (ends a = 0.7 - h, b = 0.7 + h: density 2 (b - x) / (2h h) above the mode).
+    b = 0.7 + h
+    ranged = sum(1 for v in doc["inputs"].values() if v.get("range")) + \
+        sum(len(v.get("range_by_tier") or {}) for v in doc["inputs"].values())
+    check(mc["inputs"] == ranged == 1, f"only the ranged input is drawn: {mc['inputs']} of {ranged}")
+    if ranged == 1:  # only the price moves: the TCO's percentiles are the price's, through the line
+        for name, price in (("p90", p90_price), ("p50", p50_price)):
+            density = 2 * (b - max(price, 0.7)) / (2 * h * h)
+            tol = per_price * (2 / 4000) / density
+            expect = doc["tco"] + (price - 0.7) * per_price
+            check(abs(t[name] - expect) <= tol, f"TCO {name} {t[name]:.2f} = TCO at price {price:.6f}: "
+                  f"{expect:.2f} (within {tol:.2f})")
+    same1 = run(a, "--no-workbook", "--monte-carlo", "3000", "--seed", "5", *RANGES, raw=True)
+    same2 = run(a, "--no-workbook", "--monte-carlo", "3000", "--seed", "5", *RANGES, raw=True)
+    other = run(a, "--no-workbook", "--monte-carlo", "3000", "--seed", "6", *RANGES, raw=True)
+    check(same1 == same2, "the same seed gives the same JSON bytes")
+    check(json.loads(same1)["monte_carlo"]["tco"] != json.loads(other)["monte_carlo"]["tco"],
+          "another seed gives other draws")
+
+
+def workbook(a, tmp):
+    book = os.path.join(tmp, "risk.xlsx")
+    run(a, "--out", book, "--sensitivity", "--monte-carlo", "2000", *RANGES)
+    cells, names = recalc.read_cells(book)
+    check({"Sensitivity", "Risk", "Run snapshot"} <= set(cells), "Sensitivity, Risk and Run snapshot sheets")
+    check(cells["Run snapshot"]["B3"][2].startswith("current"), "the check reads current as written")
+    apps = ["gnumeric", "libreoffice"] if a.app == "both" else [a.app]
+    ref = names["electricity_price"]
+    edited = os.path.join(tmp, "edited.xlsx")
+    recalc.set_cell(book, edited, ref[0], ref[1], 0.85)
+    for app in apps:
+        for src, want in ((book, "current"), (edited, "stale: run tco again")):
+            with tempfile.TemporaryDirectory() as t2:
+                out = (recalc.recalc_gnumeric if app == "gnumeric" else recalc.recalc_libreoffice)(src, t2)
+                got, _ = recalc.read_cells(out)
+                if src == book:
+                    f, m = recalc.compare_books(cells, got, app)
+                    check(f > 0 and m == 0, f"{app}: {f} formula cells recalculate to tco's values ({m} differ)")
+                for sheet in ("Run snapshot", "Sensitivity", "Risk"):
+                    v = got[sheet]["B3"][2] or ""
+                    check(v.startswith(want), f"{app}: {sheet}!B3 says '{v[:40]}' ({'edited' if src == edited else 'as written'})")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("tco")
+    p.add_argument("root")
+    p.add_argument("--app", default="both", choices=["gnumeric", "libreoffice", "both"])
+    a = p.parse_args()
+    sensitivity(a)
+    with tempfile.TemporaryDirectory() as tmp:
+        monte_carlo(a, tmp)
+        workbook(a, tmp)
+    print(f"risk: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
