@@ -178,6 +178,11 @@ def cmd_schema():
         "cluster32 --set facility.pue_range=1.1,1.7": ROOT + ("--scenario", "cluster32", "--set",
                                                               "facility.pue_range=1.1,1.7", "--format", "json",
                                                               "--no-workbook"),
+        # A risk run: fingerprint, sensitivity rows and the Monte Carlo block.
+        "cluster32 --sensitivity --monte-carlo 500": ROOT + ("--scenario", "cluster32", "--set",
+                                                             "facility.pue_range=1.1,1.7", "--sensitivity",
+                                                             "--monte-carlo", "500", "--format", "json",
+                                                             "--no-workbook"),
     }
     docs = {}
     for label, args in runs.items():
