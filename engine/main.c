@@ -532,6 +532,31 @@ static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
     return n;
 }
 
+/* What loads a second model exactly as run_scenario() loaded and priced its own, for the second thread of a
+ * Monte Carlo run (risk.h tco_risk_twin_fn); the quote set and rates it keeps are freed by the run. */
+typedef struct twin_load {
+    const char *root, *spath;
+    const tco_override *sets;
+    size_t n_sets;
+    const quote_opts *quotes;
+    tco_quote_set set;
+    tco_fx fx;
+} twin_load;
+
+static tco_model *load_twin(void *ctx, tco_diag *d)
+{
+    twin_load *t = ctx;
+    tco_model *m = NULL;
+    char code[4], files_code[4];
+    if (tco_model_load_shared(t->root, t->spath, t->sets, t->n_sets, t->quotes->shared, &m, d) != TCO_OK)
+        return NULL;
+    if (price_and_report(t->root, m, t->quotes, &t->set, &t->fx, code, files_code, d) != TCO_OK) {
+        tco_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
@@ -560,11 +585,11 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         free(spath);
         return fail(&d);
     }
-    free(spath);
     tco_quote_set set = {0};
     tco_fx fx = {0};
     char code[4], files_code[4], suffix[32];
     if (price_and_report(root, m, quotes, &set, &fx, code, files_code, &d) != TCO_OK) {
+        free(spath);
         tco_model_free(m);
         tco_quotes_free(&set);
         tco_fx_free(&fx);
@@ -573,9 +598,15 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     tco_workbook_options o = *wo;
     o.currency = code;
     tco_risk risk = {0};
-    if ((quotes->sensitivity || quotes->draws > 0) &&
-        tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
-                     &risk, &d) != TCO_OK) {
+    twin_load twin = {.root = root, .spath = spath, .sets = sets, .n_sets = n_sets, .quotes = quotes};
+    tco_error re = quotes->sensitivity || quotes->draws > 0
+                       ? tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed,
+                                      isatty(STDERR_FILENO) ? stderr : NULL, load_twin, &twin, &risk, &d)
+                       : TCO_OK;
+    free(spath);
+    tco_quotes_free(&twin.set);
+    tco_fx_free(&twin.fx);
+    if (re != TCO_OK) {
         tco_model_free(m);
         tco_quotes_free(&set);
         tco_fx_free(&fx);

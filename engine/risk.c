@@ -2,6 +2,7 @@
 #include "risk.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,15 +194,73 @@ static void summarise(double *x, size_t n, tco_risk_figure *f)
     }
 }
 
+/* One thread's share of a Monte Carlo run: blocks [first, last) of the draws, on its own model (the
+ * ranged inputs are the same items in both), into the shared result arrays at the draws' places. */
+typedef struct mc_share {
+    tco_model *m;
+    const tco_ranged_input *in;
+    size_t n;
+    const tco_dist_fit *fits;
+    size_t draws;
+    uint64_t seed;
+    size_t first, last;
+    double *t, *p, *c;
+    FILE *progress; /* thread 0 only */
+    tco_error err;
+    tco_diag diag;
+    size_t failed; /* the draw that failed (0-based), SIZE_MAX when none */
+} mc_share;
+
+static void *run_share(void *arg)
+{
+    mc_share *sh = arg;
+    size_t n = sh->n;
+    double *u = malloc(sizeof *u * TCO_LHS_BLOCK * (n ? n : 1));
+    uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
+    sh->err = TCO_OK;
+    sh->failed = SIZE_MAX;
+    if (u == NULL || perm == NULL)
+        sh->err = tco_diag_set(&sh->diag, TCO_ERR_NOMEM, "out of memory");
+    size_t blocks = sh->last - sh->first, next_report = 1;
+    for (size_t block = sh->first; block < sh->last && sh->err == TCO_OK; block++) {
+        size_t start = block * TCO_LHS_BLOCK;
+        size_t count = sh->draws - start < TCO_LHS_BLOCK ? sh->draws - start : TCO_LHS_BLOCK;
+        tco_lhs_block(sh->seed, block, count, n, u, perm);
+        for (size_t i = 0; i < count; i++) {
+            for (size_t j = 0; j < n; j++)
+                *slot(sh->m, &sh->in[j]) =
+                    admissible(&sh->m->items[sh->in[j].item], tco_dist_quantile(&sh->fits[j], u[i * n + j]));
+            char run[64];
+            snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
+            if ((sh->err = evaluate(sh->m, sh->in, n, run, &sh->diag)) != TCO_OK) {
+                sh->failed = start + i;
+                break;
+            }
+            sh->t[start + i] = figure(sh->m, sh->m->role_tco);
+            sh->p[start + i] = figure(sh->m, sh->m->role_npv);
+            sh->c[start + i] = figure(sh->m, sh->m->role_unit_cost);
+        }
+        size_t done = block - sh->first + 1;
+        if (sh->progress && sh->err == TCO_OK && done * 10 >= next_report * blocks && block + 1 < sh->last) {
+            fprintf(sh->progress, "tco: Monte Carlo: %zu%% of %zu draws\n", done * 100 / blocks, sh->draws);
+            while (next_report * blocks <= done * 10)
+                next_report++;
+        }
+    }
+    free(u);
+    free(perm);
+    return NULL;
+}
+
 static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, size_t draws, uint64_t seed,
-                                 FILE *progress, tco_risk *out, tco_diag *diag)
+                                 FILE *progress, tco_risk_twin_fn twin, void *twin_ctx, tco_risk *out,
+                                 tco_diag *diag)
 {
     tco_dist_fit *fits = calloc(n, sizeof *fits);
-    double *u = malloc(sizeof *u * TCO_LHS_BLOCK * n), *saved = malloc(sizeof *saved * n);
-    uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
+    double *saved = malloc(sizeof *saved * n);
     double *t = malloc(sizeof *t * draws), *p = malloc(sizeof *p * draws), *c = malloc(sizeof *c * draws);
     tco_error e = TCO_OK;
-    if (fits == NULL || u == NULL || saved == NULL || perm == NULL || t == NULL || p == NULL || c == NULL)
+    if (fits == NULL || saved == NULL || t == NULL || p == NULL || c == NULL)
         e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory for %zu draws", draws);
     for (size_t j = 0; j < n && e == TCO_OK; j++) {
         saved[j] = *slot(m, &in[j]);
@@ -212,37 +271,55 @@ static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, s
             e = tco_diag_set(diag, TCO_ERR_INI, "%s: %s", in[j].range->given ? in[j].range->given : in[j].label, why);
         }
     }
-    size_t next_report = draws / 10;
-    for (size_t start = 0, block = 0; start < draws && e == TCO_OK; start += TCO_LHS_BLOCK, block++) {
-        size_t count = draws - start < TCO_LHS_BLOCK ? draws - start : TCO_LHS_BLOCK;
-        tco_lhs_block(seed, block, count, n, u, perm);
-        for (size_t i = 0; i < count && e == TCO_OK; i++) {
-            for (size_t j = 0; j < n; j++)
-                *slot(m, &in[j]) = admissible(&m->items[in[j].item], tco_dist_quantile(&fits[j], u[i * n + j]));
-            char run[64];
-            snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
-            if ((e = evaluate(m, in, n, run, diag)) != TCO_OK)
-                break;
-            t[start + i] = figure(m, m->role_tco);
-            p[start + i] = figure(m, m->role_npv);
-            c[start + i] = figure(m, m->role_unit_cost);
+    size_t blocks = (draws + TCO_LHS_BLOCK - 1) / TCO_LHS_BLOCK;
+    mc_share share[2] = {
+        {m, in, n, fits, draws, seed, 0, blocks, t, p, c, progress, TCO_OK, {0}, SIZE_MAX},
+        {NULL, in, n, fits, draws, seed, blocks, blocks, t, p, c, NULL, TCO_OK, {0}, SIZE_MAX},
+    };
+    /* A second thread on a twin model for a long run, when the twin has exactly these inputs. */
+    tco_model *other = NULL;
+    if (e == TCO_OK && twin != NULL && draws >= TCO_RISK_TWIN_FROM && blocks >= 2) {
+        tco_diag ignored = {0};
+        other = twin(twin_ctx, &ignored);
+        char a[17], b[17];
+        tco_model_fingerprint(m, a);
+        if (other)
+            tco_model_fingerprint(other, b);
+        if (other && strcmp(a, b) == 0 && other->role_tco == m->role_tco && other->n_items == m->n_items) {
+            share[1].m = other;
+            share[0].last = share[1].first = blocks / 2;
         }
-        if (progress && e == TCO_OK && draws >= 20000 && start + count >= next_report && start + count < draws) {
-            fprintf(progress, "tco: Monte Carlo: %zu of %zu draws\n", start + count, draws);
-            next_report += draws / 10;
+    }
+    pthread_t helper;
+    bool two = e == TCO_OK && share[1].m != NULL && pthread_create(&helper, NULL, run_share, &share[1]) == 0;
+    if (!two)
+        share[0].last = blocks; /* all on this thread */
+    if (e == TCO_OK)
+        run_share(&share[0]);
+    if (two)
+        pthread_join(helper, NULL);
+    tco_model_free(other);
+    if (e == TCO_OK) { /* the first failing draw, as one thread would have found it */
+        const mc_share *bad = NULL;
+        for (int k = 0; k < 2; k++)
+            if (share[k].err != TCO_OK && (bad == NULL || share[k].failed < bad->failed))
+                bad = &share[k];
+        if (bad) {
+            e = bad->err;
+            if (diag)
+                *diag = bad->diag;
         }
     }
     for (size_t j = 0; saved && j < n; j++)
         *slot(m, &in[j]) = saved[j];
     free(fits);
-    free(u);
     free(saved);
-    free(perm);
     if (e == TCO_OK) {
         out->monte_carlo = true;
         out->draws = draws;
         out->seed = seed;
         out->inputs_drawn = n;
+        out->threads = two ? 2 : 1;
         summarise(t, draws, &out->tco);
         summarise(p, draws, &out->npv);
         summarise(c, draws, &out->unit);
@@ -254,8 +331,8 @@ static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, s
     return e;
 }
 
-tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
-                       tco_diag *diag)
+tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t seed, FILE *progress,
+                       tco_risk_twin_fn twin, void *twin_ctx, tco_risk *out, tco_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (m->role_tco < 0)
@@ -282,7 +359,7 @@ tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t se
         e = run_sensitivity(m, in, n, out, diag);
     }
     if (e == TCO_OK && draws > 0)
-        e = run_monte_carlo(m, in, n, draws, seed, progress, out, diag);
+        e = run_monte_carlo(m, in, n, draws, seed, progress, twin, twin_ctx, out, diag);
     /* Back to the point values, evaluated: what the workbook and the summary show. */
     tco_diag ignored = {0};
     tco_error back = tco_model_evaluate(m, e == TCO_OK ? diag : &ignored);
