@@ -146,8 +146,9 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     tco_strbuf_printf(&note,
                       "Each ranged input (KEY_range) alone at its LOW and at its HIGH, every other input at its value: "
                       "the model evaluated by tco for each (values, not formulas; --set SET=LOW reproduces a LOW "
-                      "column). TCO at the point values: %s %s. Sorted by swing.",
-                      base, w->opts->currency);
+                      "column). TCO at the point values: %s %s. Sorted by swing. Inputs fingerprint %s (Run "
+                      "snapshot).",
+                      base, w->opts->currency, r->fingerprint);
     write_head(w, ws, "Sensitivity: which assumptions move the TCO most", tco_strbuf_str(&note));
     tco_strbuf_free(&note);
     /* F3: the TCO at the point values, which the change columns subtract. */
@@ -268,8 +269,9 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     tco_strbuf_printf(&note,
                       "Probability that the cost is not exceeded, from %zu draws of the %zu ranged inputs (Latin "
                       "hypercube in blocks of %d, seed %llu; inputs drawn independently, no correlation): each draw "
-                      "the model evaluated by tco (values, not formulas). A range is read as a 90%% interval.",
-                      r->draws, r->inputs_drawn, TCO_LHS_BLOCK, (unsigned long long)r->seed);
+                      "the model evaluated by tco (values, not formulas). A range is read as a 90%% interval. "
+                      "Inputs fingerprint %s (Run snapshot).",
+                      r->draws, r->inputs_drawn, TCO_LHS_BLOCK, (unsigned long long)r->seed, r->fingerprint);
     write_head(w, ws, "Risk: the budget not exceeded with 80% confidence", tco_strbuf_str(&note));
     tco_strbuf_free(&note);
     static const char *const heads[] = {"Figure", "Unit", "P10", "P50", "P80", "P90", "Mean", "Std deviation",
