@@ -1,0 +1,835 @@
+/* program.c - compile a loaded model into flat instructions over slots, and run them (program.h). */
+#include "program.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formula.h"
+#include "model.h"
+
+/* What a slot can hold, as far as the compiler knows: the reading side picks its fast path by it.
+ * T_NONE is the start of a join (no writer seen yet). */
+enum { T_NONE = 0, T_NUM = 1, T_BOOL = 2, T_TEXT = 4, T_ANY = 7 };
+
+typedef enum opcode {
+    OP_ARITH,         /* num[dst] = a OP b for operands never text (tco_formula_arith) */
+    OP_COMPARE,       /* dst = a OP b for two numbers or two TRUE/FALSE (tco_formula_compare) */
+    OP_BINARY,        /* dst = a OP b for any values (tco_formula_binary) */
+    OP_UNARY,         /* dst = OP a (tco_formula_unary) */
+    OP_MOVE,          /* dst = a */
+    OP_JUMP_FALSE,    /* if a is FALSE or 0 go to c (tco_formula_truth) */
+    OP_JUMP_UNLESS,   /* if not (a OP b) go to c, for two numbers or two TRUE/FALSE (tco_formula_compare) */
+    OP_SELECT,        /* dst = IF(a, b, c) where b and c need no instructions (tco_formula_truth) */
+    OP_SELECT_IF,     /* dst = IF(a OP b, c, d) where c and d need no instructions, as OP_JUMP_UNLESS */
+    OP_JUMP,          /* go to c */
+    OP_FOLD,          /* dst = FUNC(slots args[a .. a+b)) for SUM MIN MAX AND OR (tco_formula_fold) */
+    OP_AGGREGATE,     /* dst = FUNC over num[a .. a+b) (tco_formula_aggregate) */
+    OP_APPLY1,        /* dst = FUNC(a) for NOT ABS ISNUMBER ISTEXT (tco_formula_apply1) */
+    OP_ROUND,         /* dst = FUNC(a, b) for ROUND ROUNDUP ROUNDDOWN (tco_formula_round) */
+    OP_INDEX,         /* dst = slot b + position a - 1 of a vector of c slots */
+    OP_MATCH,         /* dst = position of text args[a] in the c text slots from b, mode args[a+1] */
+    OP_IRR,           /* dst = IRR over num[a .. a+b) */
+    OP_RUNNING_SUM,   /* dst = 0 + num[a] + ... + num[a+b-1] (CUMSUM, a per-year line's Total) */
+    OP_RESULT_NUMBER, /* dst = a, a per-year, per-month or per-tier cell: a number, never text or TRUE/FALSE */
+    OP_RESULT_SCALAR, /* dst = a, a scalar line: never TRUE/FALSE or empty text */
+    OP_FAIL           /* an error the tree evaluator names */
+} opcode;
+
+typedef struct instr {
+    uint8_t code; /* opcode */
+    uint8_t op;   /* tco_op or tco_func */
+    int32_t dst, a, b, c, d;
+} instr;
+
+/* What a run copies from the model into slots before it starts. */
+typedef enum copy_kind { COPY_NUMBER, COPY_TEXT, COPY_TIER_NUMBERS, COPY_TIER_TEXTS } copy_kind;
+typedef struct copy_in {
+    copy_kind kind;
+    int item, slot;
+} copy_in;
+
+/* What a run copies from slots into the model after it ends. */
+typedef enum out_kind { OUT_SCALAR, OUT_LINE_TEXT, OUT_YEARS, OUT_TIERS } out_kind;
+typedef struct copy_out {
+    out_kind kind;
+    int item, slot, count;
+} copy_out;
+
+struct tco_program {
+    instr *code;
+    size_t n_code, cap_code;
+    int32_t *args; /* operand lists of OP_FOLD and OP_MATCH */
+    size_t n_args, cap_args;
+    /* The slots: number, TRUE/FALSE flag, text (borrowed: formula trees, tier names, input texts). */
+    double *num;
+    unsigned char *isb;
+    const char **txt;
+    unsigned char *type; /* compile time only (freed after compiling) */
+    size_t n_slots, cap_slots;
+    copy_in *ins;
+    size_t n_ins, cap_ins;
+    copy_out *outs;
+    size_t n_outs, cap_outs;
+    int *base; /* first slot of each item's cells, -1 for none */
+    /* The structure compiled for (tco_program_fits). */
+    size_t n_items, n_order;
+    int n_tiers, n_periods, n_schedule_periods, n_months, first_year;
+};
+
+typedef struct compiler {
+    const tco_model *m;
+    tco_program *p;
+    int year, tier, month; /* the cell compiled, as eval_ctx in evaluate.c: -1 where none */
+    bool nomem;
+} compiler;
+
+/* ---- growing arrays ------------------------------------------------------------------------ */
+
+static bool grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 64;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *g = realloc(*v, cap2 * size);
+    if (g == NULL)
+        return false;
+    *v = g;
+    *cap = cap2;
+    return true;
+}
+
+/* @p n new slots of type @p type, zero, not TRUE/FALSE, no text; the first's index, or -1. */
+static int new_slots(compiler *c, int n, unsigned char type)
+{
+    tco_program *p = c->p;
+    size_t need = p->n_slots + (size_t)n, cap = p->cap_slots;
+    if (c->nomem || need > INT32_MAX)
+        return c->nomem = true, -1;
+    bool ok = grow((void **)&p->num, &cap, need, sizeof *p->num);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->isb, &cap, need, sizeof *p->isb);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->txt, &cap, need, sizeof *p->txt);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->type, &cap, need, sizeof *p->type);
+    if (!ok)
+        return c->nomem = true, -1;
+    p->cap_slots = cap;
+    int first = (int)p->n_slots;
+    for (size_t s = p->n_slots; s < need; s++) {
+        p->num[s] = 0;
+        p->isb[s] = 0;
+        p->txt[s] = NULL;
+        p->type[s] = type;
+    }
+    p->n_slots = need;
+    return first;
+}
+
+/* A constant slot holding @p v. */
+static int constant(compiler *c, tco_value v)
+{
+    int s = new_slots(c, 1, v.text ? T_TEXT : v.is_bool ? T_BOOL : T_NUM);
+    if (s >= 0) {
+        c->p->num[s] = v.number;
+        c->p->isb[s] = v.is_bool;
+        c->p->txt[s] = v.text;
+    }
+    return s;
+}
+
+static int number_constant(compiler *c, double x)
+{
+    return constant(c, (tco_value){x, false, NULL});
+}
+
+static size_t emit5(compiler *c, opcode code, int op, int dst, int a, int b, int cc, int d)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code)) {
+        c->nomem = true;
+        return 0;
+    }
+    p->code[p->n_code] = (instr){(uint8_t)code, (uint8_t)op, dst, a, b, cc, d};
+    return p->n_code++;
+}
+
+static size_t emit(compiler *c, opcode code, int op, int dst, int a, int b, int cc)
+{
+    return emit5(c, code, op, dst, a, b, cc, 0);
+}
+
+/* Append @p n operand slots to args; the first's offset. */
+static int push_args(compiler *c, const int *slots, size_t n)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->args, &p->cap_args, p->n_args + n, sizeof *p->args))
+        return c->nomem = true, 0;
+    int at = (int)p->n_args;
+    for (size_t i = 0; i < n; i++)
+        p->args[p->n_args++] = slots[i];
+    return at;
+}
+
+static void add_in(compiler *c, copy_kind kind, int item, int slot)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->ins, &p->cap_ins, p->n_ins + 1, sizeof *p->ins)) {
+        c->nomem = true;
+        return;
+    }
+    p->ins[p->n_ins++] = (copy_in){kind, item, slot};
+}
+
+static void add_out(compiler *c, out_kind kind, int item, int slot, int count)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->outs, &p->cap_outs, p->n_outs + 1, sizeof *p->outs)) {
+        c->nomem = true;
+        return;
+    }
+    p->outs[p->n_outs++] = (copy_out){kind, item, slot, count};
+}
+
+/* ---- names: the slots a name stands for, as evaluate.c's lookup callbacks read them ----------- */
+
+/* Cells of item @p it: 1 for a scalar, one per year, month or tier row; 0 for `year` and `month`. */
+static int cells_of(const tco_model *m, const tco_item *it)
+{
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: return tco_item_periods(m, it);
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE: return m->n_tiers;
+    case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: return 0;
+    default: return 1;
+    }
+}
+
+/* A slot that always fails when read as an operand of an instruction: the name cannot be read in
+ * this cell (the binder refuses such formulas; this keeps the program total). */
+static int failing(compiler *c)
+{
+    int s = new_slots(c, 1, T_NUM);
+    emit(c, OP_FAIL, 0, s, 0, 0, 0);
+    return s;
+}
+
+/* The slot of NAME @p n's single value in the cell compiled (lookup_value). */
+static int name_slot(compiler *c, const tco_node *n)
+{
+    const tco_model *m = c->m;
+    const tco_item *it = &m->items[n->ref];
+    int base = c->p->base[n->ref];
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY:
+        return c->year >= 0 && c->year < tco_item_periods(m, it) ? base + c->year : failing(c);
+    case TCO_ITEM_YEAR_INDEX: return number_constant(c, m->first_year + c->year);
+    case TCO_ITEM_MONTHLY: return c->month >= 0 && c->month < m->n_months ? base + c->month : failing(c);
+    case TCO_ITEM_MONTH_INDEX: return number_constant(c, c->month + 1);
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        return c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : failing(c);
+    default: return base;
+    }
+}
+
+/* The numbers of a per-year or per-tier NAME (lookup_vector): *first and *count (0: not a vector);
+ * false for a text vector (an error). */
+static bool vector_slots(const compiler *c, const tco_node *n, int *first, int *count)
+{
+    const tco_item *it = &c->m->items[n->ref];
+    *first = c->p->base[n->ref];
+    *count = 0;
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
+        *count = tco_item_periods(c->m, it);
+    else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL))
+        *count = c->m->n_tiers;
+    else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_CODE)
+        return false;
+    return true;
+}
+
+/* ---- formulas ------------------------------------------------------------------------------ */
+
+static bool has_names(const tco_node *n)
+{
+    if (n->kind == TCO_NODE_NAME)
+        return true;
+    for (size_t i = 0; i < n->nargs; i++)
+        if (has_names(n->args[i]))
+            return true;
+    return false;
+}
+
+/* True when a slot of @p type never holds text. */
+static bool numeric(unsigned char type)
+{
+    return type != T_NONE && (type & T_TEXT) == 0;
+}
+
+static int compile_node(compiler *c, const tco_node *n, int want);
+
+/* The slot for a result of type @p type: @p want, whose type joins @p type, or a new one. */
+static int result_slot(compiler *c, int want, unsigned char type)
+{
+    if (want < 0)
+        return new_slots(c, 1, type);
+    if (!c->nomem)
+        c->p->type[want] |= type;
+    return want;
+}
+
+/* Leave the value of slot @p s in @p want (if any). */
+static int place(compiler *c, int s, int want)
+{
+    if (want < 0 || s < 0 || s == want)
+        return s;
+    int d = result_slot(c, want, c->nomem ? T_ANY : c->p->type[s]);
+    emit(c, OP_MOVE, 0, d, s, 0, 0);
+    return d;
+}
+
+/* A comparison of two numbers or two TRUE/FALSE values, never text: its operands' slots in
+ * *a and *b (compiled), else false (nothing compiled). */
+static bool numeric_comparison(compiler *c, const tco_node *n, int *a, int *b)
+{
+    if (n->kind != TCO_NODE_BINARY || n->op > TCO_OP_GE || !has_names(n))
+        return false;
+    size_t mark = c->p->n_code, slots = c->p->n_slots;
+    *a = compile_node(c, n->args[0], -1);
+    *b = compile_node(c, n->args[1], -1);
+    if (c->nomem)
+        return false;
+    unsigned char ta = c->p->type[*a], tb = c->p->type[*b];
+    if (ta == tb && (ta == T_NUM || ta == T_BOOL))
+        return true;
+    c->p->n_code = mark; /* undo: the generic path compiles it again */
+    c->p->n_slots = slots;
+    return false;
+}
+
+/* Compile @p n into a new slot if it needs no instructions (a name or a constant): its slot, else -1
+ * with nothing compiled. */
+static int leaf_slot(compiler *c, const tco_node *n)
+{
+    size_t mark = c->p->n_code, slots = c->p->n_slots;
+    int s = compile_node(c, n, -1);
+    if (c->nomem || c->p->n_code == mark)
+        return s;
+    c->p->n_code = mark;
+    c->p->n_slots = slots;
+    return -1;
+}
+
+static int compile_if(compiler *c, const tco_node *n, int want)
+{
+    int a = -1, b = -1, cond = -1;
+    bool compare = numeric_comparison(c, n->args[0], &a, &b);
+    if (!compare)
+        cond = compile_node(c, n->args[0], -1);
+    /* Both branches a name or a constant: choose without jumping. */
+    int then_s = leaf_slot(c, n->args[1]);
+    int else_s = then_s < 0 ? -1 : n->nargs == 3 ? leaf_slot(c, n->args[2]) : constant(c, (tco_value){0, true, NULL});
+    if (then_s >= 0 && else_s >= 0 && !c->nomem) {
+        int d = result_slot(c, want, c->p->type[then_s] | c->p->type[else_s]);
+        if (compare)
+            emit5(c, OP_SELECT_IF, n->args[0]->op, d, a, b, then_s, else_s);
+        else
+            emit(c, OP_SELECT, 0, d, cond, then_s, else_s);
+        return d;
+    }
+    int d = want >= 0 ? want : new_slots(c, 1, T_NONE);
+    size_t jf = compare ? emit(c, OP_JUMP_UNLESS, n->args[0]->op, -1, a, b, 0)
+                        : emit(c, OP_JUMP_FALSE, 0, -1, cond, 0, 0);
+    compile_node(c, n->args[1], d);
+    size_t jump = emit(c, OP_JUMP, 0, -1, 0, 0, 0);
+    if (!c->nomem)
+        c->p->code[jf].c = (int32_t)c->p->n_code;
+    if (n->nargs == 3)
+        compile_node(c, n->args[2], d);
+    else
+        place(c, constant(c, (tco_value){0, true, NULL}), d);
+    if (!c->nomem)
+        c->p->code[jump].c = (int32_t)c->p->n_code;
+    return d;
+}
+
+static int compile_call(compiler *c, const tco_node *n, int want)
+{
+    int first = 0, count = 0;
+    if (tco_formula_is_aggregate(n)) {
+        if (!vector_slots(c, n->args[0], &first, &count))
+            return place(c, failing(c), want);
+        if (count > 0) {
+            int d = result_slot(c, want, T_NUM);
+            emit(c, OP_AGGREGATE, n->func, d, first, count, 0);
+            return d;
+        }
+    }
+    switch (n->func) {
+    case TCO_FN_IF: return compile_if(c, n, want);
+    case TCO_FN_SUM: case TCO_FN_MIN: case TCO_FN_MAX: case TCO_FN_AND: case TCO_FN_OR: {
+        int slots[TCO_FORMULA_MAX_ARGS];
+        for (size_t i = 0; i < n->nargs; i++)
+            slots[i] = compile_node(c, n->args[i], -1);
+        int at = push_args(c, slots, n->nargs);
+        bool logic = n->func == TCO_FN_AND || n->func == TCO_FN_OR;
+        int d = result_slot(c, want, logic ? T_BOOL : T_NUM);
+        emit(c, OP_FOLD, n->func, d, at, (int)n->nargs, 0);
+        return d;
+    }
+    case TCO_FN_NOT: case TCO_FN_ABS: case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT: {
+        int a = compile_node(c, n->args[0], -1);
+        int d = result_slot(c, want, n->func == TCO_FN_ABS ? T_NUM : T_BOOL);
+        emit(c, OP_APPLY1, n->func, d, a, 0, 0);
+        return d;
+    }
+    case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
+        int a = compile_node(c, n->args[0], -1);
+        int b = compile_node(c, n->args[1], -1);
+        int d = result_slot(c, want, T_NUM);
+        emit(c, OP_ROUND, n->func, d, a, b, 0);
+        return d;
+    }
+    case TCO_FN_INDEX: case TCO_FN_MATCH: {
+        bool index = n->func == TCO_FN_INDEX;
+        const tco_node *vec = n->args[index ? 0 : 1];
+        if (vec->kind != TCO_NODE_NAME || tco_item_dim(&c->m->items[vec->ref]) != 2 || c->m->n_tiers == 0)
+            return place(c, failing(c), want);
+        first = c->p->base[vec->ref];
+        if (index) {
+            int pos = compile_node(c, n->args[1], -1);
+            int d = result_slot(c, want, c->nomem ? T_ANY : c->p->type[first]);
+            emit(c, OP_INDEX, 0, d, pos, first, c->m->n_tiers);
+            return d;
+        }
+        int km[2] = {compile_node(c, n->args[0], -1), compile_node(c, n->args[2], -1)};
+        int d = result_slot(c, want, T_NUM);
+        emit(c, OP_MATCH, 0, d, push_args(c, km, 2), first, c->m->n_tiers);
+        return d;
+    }
+    case TCO_FN_IRR: case TCO_FN_CUMSUM: {
+        const tco_node *vec = n->args[0];
+        int position = c->month >= 0 ? c->month : c->year; /* tco_eval_env.position */
+        bool ok = vec->kind == TCO_NODE_NAME && vector_slots(c, vec, &first, &count);
+        if (n->func == TCO_FN_IRR)
+            ok = ok && count >= 2;
+        else
+            ok = ok && position >= 0 && count > 0 && position < count;
+        if (!ok)
+            return place(c, failing(c), want);
+        int d = result_slot(c, want, T_NUM);
+        if (n->func == TCO_FN_IRR)
+            emit(c, OP_IRR, 0, d, first, count, 0);
+        else
+            emit(c, OP_RUNNING_SUM, 0, d, first, position + 1, 0);
+        return d;
+    }
+    case TCO_FN_COUNT: break;
+    }
+    return place(c, failing(c), want);
+}
+
+/* Compile @p n for the cell c->year/tier/month; its value ends in @p want (-1: any slot); returns
+ * the slot holding it. */
+static int compile_node(compiler *c, const tco_node *n, int want)
+{
+    if (c->nomem)
+        return -1;
+    if (n->kind != TCO_NODE_NAME && n->nargs > 0 && !has_names(n)) {
+        /* No names: its value, or its error, is the same in every run; fold a value. */
+        tco_value v;
+        if (tco_formula_eval(n, NULL, "", &v, NULL) == TCO_OK)
+            return place(c, constant(c, v), want);
+    }
+    switch (n->kind) {
+    case TCO_NODE_NUMBER: return place(c, constant(c, (tco_value){n->number, false, NULL}), want);
+    case TCO_NODE_BOOL: return place(c, constant(c, (tco_value){n->number, true, NULL}), want);
+    case TCO_NODE_STRING: return place(c, constant(c, (tco_value){0, false, n->name}), want);
+    case TCO_NODE_NAME: return place(c, name_slot(c, n), want);
+    case TCO_NODE_UNARY: {
+        int a = compile_node(c, n->args[0], -1);
+        unsigned char t = c->nomem ? T_ANY : c->p->type[a];
+        int d = result_slot(c, want, n->op == TCO_OP_NEG ? T_NUM : (t & (T_NUM | T_BOOL)) ? t & (T_NUM | T_BOOL) : T_NUM);
+        emit(c, OP_UNARY, n->op, d, a, 0, 0);
+        return d;
+    }
+    case TCO_NODE_BINARY: {
+        int a = compile_node(c, n->args[0], -1);
+        int b = compile_node(c, n->args[1], -1);
+        if (c->nomem)
+            return -1;
+        unsigned char ta = c->p->type[a], tb = c->p->type[b];
+        bool arith = n->op >= TCO_OP_ADD && n->op <= TCO_OP_POW;
+        int d = result_slot(c, want, arith ? T_NUM : T_BOOL);
+        opcode code = OP_BINARY;
+        if (arith && numeric(ta) && numeric(tb))
+            code = OP_ARITH;
+        else if (!arith && ta == tb && (ta == T_NUM || ta == T_BOOL))
+            code = OP_COMPARE;
+        emit(c, code, n->op, d, a, b, 0);
+        return d;
+    }
+    case TCO_NODE_CALL: return compile_call(c, n, want);
+    }
+    return place(c, failing(c), want);
+}
+
+/* Compile the formula of @p it for one cell into slot @p cell; @p number: the cell must be a number. */
+static void compile_cell(compiler *c, const tco_item *it, int year, int tier, int month, int cell, bool number)
+{
+    c->year = month >= 0 ? tco_model_year_of_month(c->m, month) : year;
+    c->tier = tier;
+    c->month = month;
+    size_t start = c->p->n_code, first_slot = c->p->n_slots;
+    int s = compile_node(c, it->formula, -1);
+    if (c->nomem)
+        return;
+    unsigned char t = c->p->type[s];
+    /* A number in a slot made for this formula and written by its instructions (not a name's cell
+     * or a constant): write it straight into the cell.  Nothing in the formula reads its result. */
+    bool written = false;
+    for (size_t k = start; k < c->p->n_code && (size_t)s >= first_slot; k++)
+        written = written || c->p->code[k].dst == s;
+    if (t == T_NUM && written) {
+        for (size_t k = start; k < c->p->n_code; k++)
+            if (c->p->code[k].dst == s)
+                c->p->code[k].dst = cell;
+    } else {
+        emit(c, t == T_NUM ? OP_MOVE : number ? OP_RESULT_NUMBER : OP_RESULT_SCALAR, 0, cell, s, 0, 0);
+    }
+    /* A scalar line holds a number or text (never TRUE/FALSE: that is an error). */
+    if (!c->nomem && !number)
+        c->p->type[cell] = t == T_NUM ? T_NUM : T_ANY;
+}
+
+/* ---- compiling a model --------------------------------------------------------------------- */
+
+tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
+{
+    *out = NULL;
+    tco_program *p = calloc(1, sizeof *p);
+    if (p == NULL || (p->base = malloc((m->n_items ? m->n_items : 1) * sizeof *p->base)) == NULL) {
+        free(p);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    p->n_items = m->n_items;
+    p->n_order = m->n_order;
+    p->n_tiers = m->n_tiers;
+    p->n_periods = m->n_periods;
+    p->n_schedule_periods = m->n_schedule_periods;
+    p->n_months = m->n_months;
+    p->first_year = m->first_year;
+    compiler c = {.m = m, .p = p};
+    /* Every item's cells first, so that the cells are slots 0.. and temporaries come after. */
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        int n = cells_of(m, it);
+        unsigned char type = T_NUM;
+        if (it->kind == TCO_ITEM_LINE)
+            type = T_NONE; /* joined from its formula's result */
+        else if (it->kind == TCO_ITEM_TIER_CODE || ((it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_ERROR_COUNT) &&
+                                                    it->text) || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts))
+            type = T_TEXT;
+        p->base[i] = n ? new_slots(&c, n, type) : -1;
+        if (n == 0 || c.nomem)
+            continue;
+        int b = p->base[i];
+        switch (it->kind) {
+        case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT: add_in(&c, it->text ? COPY_TEXT : COPY_NUMBER, (int)i, b); break;
+        case TCO_ITEM_TIER_INPUT:
+            add_in(&c, it->tier_texts ? COPY_TIER_TEXTS : COPY_TIER_NUMBERS, (int)i, b);
+            break;
+        case TCO_ITEM_TIER_CODE:
+            for (int r = 0; r < m->n_tiers; r++)
+                p->txt[b + r] = m->tier_names[r];
+            break;
+        case TCO_ITEM_LINE: add_out(&c, OUT_LINE_TEXT, (int)i, b, 1); break;
+        case TCO_ITEM_TOTAL: add_out(&c, OUT_SCALAR, (int)i, b, 1); break;
+        case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: add_out(&c, OUT_YEARS, (int)i, b, n); break;
+        case TCO_ITEM_TIER_LINE: add_out(&c, OUT_TIERS, (int)i, b, n); break;
+        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
+        }
+    }
+    for (size_t k = 0; k < m->n_order && !c.nomem; k++) {
+        int i = m->order[k];
+        const tco_item *it = &m->items[i];
+        int b = p->base[i];
+        switch (it->kind) {
+        case TCO_ITEM_LINE: compile_cell(&c, it, -1, -1, -1, b, false); break;
+        case TCO_ITEM_YEARLY:
+            for (int y = 0; y < tco_item_periods(m, it); y++)
+                compile_cell(&c, it, y, -1, -1, b + y, true);
+            break;
+        case TCO_ITEM_MONTHLY:
+            for (int mo = 0; mo < m->n_months; mo++)
+                compile_cell(&c, it, -1, -1, mo, b + mo, true);
+            break;
+        case TCO_ITEM_TIER_LINE:
+            for (int r = 0; r < m->n_tiers; r++)
+                compile_cell(&c, it, -1, r, -1, b + r, true);
+            break;
+        case TCO_ITEM_TOTAL: /* summed in year (month) order, as SUM over the year (month) cells does */
+            emit(&c, OP_RUNNING_SUM, 0, b, p->base[it->partner], tco_item_periods(m, &m->items[it->partner]), 0);
+            break;
+        default: break;
+        }
+    }
+    free(p->type);
+    p->type = NULL;
+    if (c.nomem) {
+        tco_program_free(p);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory compiling the model");
+    }
+    *out = p;
+    return TCO_OK;
+}
+
+bool tco_program_fits(const tco_program *p, const tco_model *m)
+{
+    return p->n_items == m->n_items && p->n_order == m->n_order && p->n_tiers == m->n_tiers &&
+           p->n_periods == m->n_periods && p->n_schedule_periods == m->n_schedule_periods &&
+           p->n_months == m->n_months && p->first_year == m->first_year;
+}
+
+size_t tco_program_length(const tco_program *p)
+{
+    return p->n_code;
+}
+
+void tco_program_free(tco_program *p)
+{
+    if (p == NULL)
+        return;
+    free(p->code);
+    free(p->args);
+    free(p->num);
+    free(p->isb);
+    free(p->txt);
+    free(p->type);
+    free(p->ins);
+    free(p->outs);
+    free(p->base);
+    free(p);
+}
+
+/* ---- running ------------------------------------------------------------------------------- */
+
+static inline tco_value get(const tco_program *p, int s)
+{
+    return (tco_value){p->num[s], p->isb[s], p->txt[s]};
+}
+
+static inline void put(tco_program *p, int s, tco_value v)
+{
+    p->num[s] = v.number;
+    p->isb[s] = v.is_bool;
+    p->txt[s] = v.text;
+}
+
+static inline void put_number(tco_program *p, int s, double x)
+{
+    p->num[s] = x;
+    p->isb[s] = 0;
+    p->txt[s] = NULL;
+}
+
+static void copy_inputs(tco_program *p, const tco_model *m)
+{
+    for (size_t k = 0; k < p->n_ins; k++) {
+        const copy_in *ci = &p->ins[k];
+        const tco_item *it = &m->items[ci->item];
+        switch (ci->kind) {
+        case COPY_NUMBER: p->num[ci->slot] = it->value; break;
+        case COPY_TEXT: p->txt[ci->slot] = it->text; break;
+        case COPY_TIER_NUMBERS: memcpy(p->num + ci->slot, it->tiers, (size_t)p->n_tiers * sizeof *p->num); break;
+        case COPY_TIER_TEXTS:
+            for (int r = 0; r < p->n_tiers; r++)
+                p->txt[ci->slot + r] = it->tier_texts[r];
+            break;
+        }
+    }
+}
+
+static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
+{
+    for (size_t k = 0; k < p->n_outs; k++) {
+        const copy_out *co = &p->outs[k];
+        tco_item *it = &m->items[co->item];
+        switch (co->kind) {
+        case OUT_SCALAR: it->value = p->num[co->slot]; break;
+        case OUT_LINE_TEXT: {
+            /* As evaluate.c's eval_item: the line's own copy of its text, NULL for a number; copied
+             * again only when the text changes. */
+            const char *t = p->txt[co->slot];
+            it->value = p->num[co->slot];
+            if (t == NULL) {
+                free(it->text);
+                it->text = NULL;
+            } else if (it->text == NULL || strcmp(it->text, t) != 0) {
+                char *copy = strdup(t);
+                if (copy == NULL)
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+                free(it->text);
+                it->text = copy;
+            }
+            break;
+        }
+        case OUT_YEARS: memcpy(it->years, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
+        case OUT_TIERS: memcpy(it->tiers, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
+        }
+    }
+    return TCO_OK;
+}
+
+tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
+{
+    copy_inputs(p, m);
+    const instr *code = p->code;
+    double *num = p->num;
+    const char *why;
+    for (size_t pc = 0; pc < p->n_code; pc++) {
+        const instr *in = &code[pc];
+        switch ((opcode)in->code) {
+        case OP_ARITH:
+            if (tco_formula_arith((tco_op)in->op, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            p->isb[in->dst] = 0;
+            p->txt[in->dst] = NULL;
+            break;
+        case OP_COMPARE:
+            num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
+            p->isb[in->dst] = 1;
+            p->txt[in->dst] = NULL;
+            break;
+        case OP_BINARY: {
+            tco_value a = get(p, in->a), b = get(p, in->b), r;
+            if (tco_formula_binary((tco_op)in->op, &a, &b, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, r);
+            break;
+        }
+        case OP_UNARY: {
+            tco_value v = get(p, in->a);
+            if (tco_formula_unary((tco_op)in->op, &v, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, v);
+            break;
+        }
+        case OP_MOVE: put(p, in->dst, get(p, in->a)); break;
+        case OP_JUMP_FALSE: {
+            tco_value v = get(p, in->a);
+            bool yes;
+            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            if (!yes)
+                pc = (size_t)in->c - 1;
+            break;
+        }
+        case OP_JUMP: pc = (size_t)in->c - 1; break;
+        case OP_JUMP_UNLESS:
+            if (!tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]))
+                pc = (size_t)in->c - 1;
+            break;
+        case OP_SELECT: {
+            tco_value v = get(p, in->a);
+            bool yes;
+            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, get(p, yes ? in->b : in->c));
+            break;
+        }
+        case OP_SELECT_IF:
+            put(p, in->dst, get(p, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
+            break;
+        case OP_FOLD: {
+            double acc = 0;
+            const int32_t *args = p->args + in->a;
+            for (int i = 0; i < in->b; i++) {
+                tco_value v = get(p, args[i]);
+                if (tco_formula_fold((tco_func)in->op, (size_t)i, &acc, &v, &why) != TCO_OK)
+                    return TCO_ERR_EVAL;
+            }
+            tco_value r;
+            if (tco_formula_fold_result((tco_func)in->op, acc, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, r);
+            break;
+        }
+        case OP_AGGREGATE: {
+            double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
+            if (!isfinite(r))
+                return TCO_ERR_EVAL;
+            put_number(p, in->dst, r);
+            break;
+        }
+        case OP_APPLY1: {
+            tco_value v = get(p, in->a), r;
+            if (tco_formula_apply1((tco_func)in->op, &v, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, r);
+            break;
+        }
+        case OP_ROUND: {
+            tco_value x = get(p, in->a), d = get(p, in->b), r;
+            int at;
+            if (tco_formula_round((tco_func)in->op, &x, &d, &r, &why, &at) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, r);
+            break;
+        }
+        case OP_INDEX: {
+            tco_value pos = get(p, in->a);
+            size_t k;
+            if (tco_formula_index_position(&pos, (size_t)in->c, &k, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            tco_value v = get(p, in->b + (int)k);
+            if (v.is_bool)
+                return TCO_ERR_EVAL;
+            put(p, in->dst, v);
+            break;
+        }
+        case OP_MATCH: {
+            tco_value key = get(p, p->args[in->a]), mode = get(p, p->args[in->a + 1]);
+            int at;
+            if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
+                return TCO_ERR_EVAL;
+            int k = 0;
+            while (k < in->c && (p->txt[in->b + k] == NULL || tco_utf8_casecmp(key.text, p->txt[in->b + k]) != 0))
+                k++;
+            if (k == in->c)
+                return TCO_ERR_EVAL; /* #N/A */
+            put_number(p, in->dst, k + 1);
+            break;
+        }
+        case OP_IRR: {
+            double r;
+            if (tco_formula_irr(num + in->a, (size_t)in->b, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put_number(p, in->dst, r);
+            break;
+        }
+        case OP_RUNNING_SUM: {
+            double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
+            if (!isfinite(r))
+                return TCO_ERR_EVAL;
+            put_number(p, in->dst, r);
+            break;
+        }
+        case OP_RESULT_NUMBER:
+            if (p->isb[in->a] || p->txt[in->a])
+                return TCO_ERR_EVAL;
+            put_number(p, in->dst, num[in->a]);
+            break;
+        case OP_RESULT_SCALAR:
+            if (p->isb[in->a] || (p->txt[in->a] && p->txt[in->a][0] == '\0'))
+                return TCO_ERR_EVAL;
+            put(p, in->dst, get(p, in->a));
+            break;
+        case OP_FAIL: return TCO_ERR_EVAL;
+        }
+    }
+    return copy_lines(p, m, diag);
+}
