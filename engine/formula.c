@@ -696,88 +696,6 @@ static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_val
     return TCO_OK;
 }
 
-/* True when |x| is an integer a double holds exactly (below 2^52), as LibreOffice's
- * isRepresentableInteger(): two such integers are never "approximately" equal. */
-static bool representable_integer(double x)
-{
-    return x <= 4503599627370495.0 && x == floor(x);
-}
-
-/* Equality as the applications do it: LibreOffice's rtl::math::approxEqual (sal/rtl/math.cxx),
- * equal when they agree to about 15 significant digits (2^-48 relative to both), never against 0,
- * never for two different exactly held integers; Excel compares at its display precision. */
-static bool approx_equal(double a, double b)
-{
-    if (a == b)
-        return true;
-    if (a == 0 || b == 0)
-        return false;
-    double d = fabs(a - b);
-    if (!isfinite(d))
-        return false;
-    a = fabs(a);
-    b = fabs(b);
-    if (d > a * 0x1p-44 || d > b * 0x1p-44)
-        return false;
-    if (representable_integer(d) && representable_integer(a) && representable_integer(b))
-        return false;
-    return d < a * 0x1p-48 && d < b * 0x1p-48;
-}
-
-tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why)
-{
-    *why = NULL;
-    switch (op) {
-    case TCO_OP_ADD:
-        /* LibreOffice's approxAdd and approxSub: a sum of nearly opposite values is exactly 0
-         * (0.1 + 0.2 - 0.3 = 0), as Excel's and Gnumeric's results also read. */
-        *out = ((a < 0 && b > 0) || (a > 0 && b < 0)) && approx_equal(a, -b) ? 0 : a + b;
-        break;
-    case TCO_OP_SUB: *out = ((a < 0 && b < 0) || (a > 0 && b > 0)) && approx_equal(a, b) ? 0 : a - b; break;
-    case TCO_OP_MUL: *out = a * b; break;
-    case TCO_OP_DIV:
-        if (b == 0) {
-            *why = "division by zero (#DIV/0!)";
-            return TCO_ERR_EVAL;
-        }
-        *out = a / b;
-        break;
-    case TCO_OP_POW:
-        if (a == 0 && b == 0)
-            *why = "0^0 is undefined (#NUM!)";
-        else if (a == 0 && b < 0)
-            *why = "0 raised to a negative power (#DIV/0!)";
-        else if (a < 0 && b != floor(b))
-            *why = "negative number raised to a fractional power (#NUM!)";
-        if (*why)
-            return TCO_ERR_EVAL;
-        *out = pow(a, b);
-        break;
-    default:
-        *why = "not an arithmetic operator";
-        return TCO_ERR_EVAL;
-    }
-    if (!isfinite(*out)) {
-        *why = "result overflows (#NUM!)";
-        return TCO_ERR_EVAL;
-    }
-    return TCO_OK;
-}
-
-bool tco_formula_compare(tco_op op, double a, double b)
-{
-    bool eq = approx_equal(a, b);
-    switch (op) {
-    case TCO_OP_EQ: return eq;
-    case TCO_OP_NE: return !eq;
-    case TCO_OP_LT: return !eq && a < b;
-    case TCO_OP_LE: return eq || a < b;
-    case TCO_OP_GT: return !eq && a > b;
-    case TCO_OP_GE: return eq || a > b;
-    default: return false;
-    }
-}
-
 bool tco_formula_text_equal(const char *a, const char *b)
 {
     /* Both ASCII (so far): compare bytes, each letter folded to lower case, as tco_utf8_casecmp()
@@ -1115,43 +1033,6 @@ tco_error tco_formula_truth(const tco_value *v, bool *out, const char **why)
         return TCO_ERR_EVAL;
     }
     *out = v->number != 0;
-    return TCO_OK;
-}
-
-tco_error tco_formula_fold(tco_func func, size_t i, double *acc, const tco_value *v, const char **why)
-{
-    if (v->text) {
-        *why = "text used as a number";
-        return TCO_ERR_EVAL;
-    }
-    if (v->is_bool && (func == TCO_FN_SUM || func == TCO_FN_MIN || func == TCO_FN_MAX)) {
-        *why = "TRUE/FALSE as an argument of SUM, MIN or MAX (Gnumeric ignores it, Excel counts it); use IF(test, 1, 0)";
-        return TCO_ERR_EVAL;
-    }
-    if (i == 0)
-        *acc = func == TCO_FN_SUM ? 0 + v->number : v->number;
-    else if (func == TCO_FN_SUM)
-        *acc += v->number;
-    else if (func == TCO_FN_MIN)
-        *acc = fmin(*acc, v->number);
-    else if (func == TCO_FN_MAX)
-        *acc = fmax(*acc, v->number);
-    else if (func == TCO_FN_AND)
-        *acc = (*acc != 0 && v->number != 0);
-    else
-        *acc = (*acc != 0 || v->number != 0);
-    return TCO_OK;
-}
-
-tco_error tco_formula_fold_result(tco_func func, double acc, tco_value *out, const char **why)
-{
-    out->is_bool = func == TCO_FN_AND || func == TCO_FN_OR;
-    out->text = NULL;
-    out->number = out->is_bool ? acc != 0 : acc;
-    if (!isfinite(out->number)) {
-        *why = "result overflows (#NUM!)";
-        return TCO_ERR_EVAL;
-    }
     return TCO_OK;
 }
 

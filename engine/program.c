@@ -14,7 +14,11 @@
 enum { T_NONE = 0, T_NUM = 1, T_BOOL = 2, T_TEXT = 4, T_ANY = 7 };
 
 typedef enum opcode {
-    OP_ARITH,         /* num[dst] = a OP b for operands never text (tco_formula_arith) */
+    OP_ADD,           /* num[dst] = a + b for operands never text (tco_formula_arith) */
+    OP_SUB,           /* a - b, as OP_ADD */
+    OP_MUL,           /* a * b, as OP_ADD */
+    OP_DIV,           /* a / b, as OP_ADD */
+    OP_POW,           /* a ^ b, as OP_ADD */
     OP_COMPARE,       /* dst = a OP b for two numbers or two TRUE/FALSE (tco_formula_compare) */
     OP_BINARY,        /* dst = a OP b for any values (tco_formula_binary) */
     OP_UNARY,         /* dst = OP a (tco_formula_unary) */
@@ -66,7 +70,8 @@ struct tco_program {
     double *num;
     unsigned char *isb;
     const char **txt;
-    unsigned char *type; /* compile time only (freed after compiling) */
+    unsigned char *type;  /* compile time only (freed after compiling) */
+    unsigned char *konst; /* compile time only: 1 for a constant's slot */
     size_t n_slots, cap_slots;
     copy_in *ins;
     size_t n_ins, cap_ins;
@@ -78,11 +83,31 @@ struct tco_program {
     int n_tiers, n_periods, n_schedule_periods, n_months, first_year;
 };
 
+/* A pure instruction or a constant, as a key of the compiler's table: opcode and operator, then
+ * operands (for a constant: its bits, flag and text). */
+typedef struct cse_key {
+    int64_t w[8];
+} cse_key;
+
+typedef struct entry {
+    cse_key k;
+    int slot; /* -1: empty */
+} entry;
+
 typedef struct compiler {
     const tco_model *m;
     tco_program *p;
     int year, tier, month; /* the cell compiled, as eval_ctx in evaluate.c: -1 where none */
     bool nomem;
+    /* Constants and pure instructions already compiled, by key (value numbering): an instruction
+     * outside every IF branch runs in every run, so a later one with the same operator on the same
+     * slots reads its result instead (same operation, same operands, same bits). */
+    entry *table;
+    size_t n_table, cap_table;
+    int depth;  /* IF branches the instruction compiled is in */
+    int trial;  /* > 0: compiling to see whether a node needs instructions; record nothing */
+    size_t *cell_entries; /* table positions recorded for the cell being compiled */
+    size_t n_cell_entries, cap_cell_entries;
 } compiler;
 
 /* ---- growing arrays ------------------------------------------------------------------------ */
@@ -116,6 +141,8 @@ static int new_slots(compiler *c, int n, unsigned char type)
     ok = ok && grow((void **)&p->txt, &cap, need, sizeof *p->txt);
     cap = p->cap_slots;
     ok = ok && grow((void **)&p->type, &cap, need, sizeof *p->type);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->konst, &cap, need, sizeof *p->konst);
     if (!ok)
         return c->nomem = true, -1;
     p->cap_slots = cap;
@@ -125,19 +152,88 @@ static int new_slots(compiler *c, int n, unsigned char type)
         p->isb[s] = 0;
         p->txt[s] = NULL;
         p->type[s] = type;
+        p->konst[s] = 0;
     }
     p->n_slots = need;
     return first;
 }
 
-/* A constant slot holding @p v. */
+static uint64_t key_hash(const cse_key *k)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 8; i++) {
+        h ^= (uint64_t)k->w[i];
+        h *= 0xFF51AFD7ED558CCDu;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* The slot recorded for @p k, or -1. */
+static int table_find(const compiler *c, const cse_key *k)
+{
+    if (c->cap_table == 0)
+        return -1;
+    for (size_t i = key_hash(k) & (c->cap_table - 1);; i = (i + 1) & (c->cap_table - 1)) {
+        const entry *e = &c->table[i];
+        if (e->slot < 0)
+            return -1;
+        if (memcmp(&e->k, k, sizeof *k) == 0)
+            return e->slot;
+    }
+}
+
+static void table_put(compiler *c, const cse_key *k, int slot)
+{
+    if (c->trial || c->nomem)
+        return;
+    if (2 * (c->n_table + 1) > c->cap_table) {
+        size_t cap = c->cap_table ? 2 * c->cap_table : 1024;
+        entry *t = malloc(cap * sizeof *t);
+        if (t == NULL) {
+            c->nomem = true;
+            return;
+        }
+        for (size_t i = 0; i < cap; i++)
+            t[i].slot = -1;
+        for (size_t j = 0; j < c->cap_table; j++)
+            if (c->table[j].slot >= 0) {
+                size_t i = key_hash(&c->table[j].k) & (cap - 1);
+                while (t[i].slot >= 0)
+                    i = (i + 1) & (cap - 1);
+                t[i] = c->table[j];
+            }
+        free(c->table);
+        c->table = t;
+        c->cap_table = cap;
+    }
+    size_t i = key_hash(k) & (c->cap_table - 1);
+    while (c->table[i].slot >= 0)
+        i = (i + 1) & (c->cap_table - 1);
+    c->table[i] = (entry){*k, slot};
+    c->n_table++;
+    if (!grow((void **)&c->cell_entries, &c->cap_cell_entries, c->n_cell_entries + 1, sizeof *c->cell_entries)) {
+        c->nomem = true;
+        return;
+    }
+    c->cell_entries[c->n_cell_entries++] = i;
+}
+
+/* A constant slot holding @p v (one slot per value). */
 static int constant(compiler *c, tco_value v)
 {
-    int s = new_slots(c, 1, v.text ? T_TEXT : v.is_bool ? T_BOOL : T_NUM);
+    cse_key k = {{-1, v.is_bool, (int64_t)(intptr_t)v.text, 0, 0, 0, 0, 0}};
+    memcpy(&k.w[3], &v.number, sizeof v.number);
+    int s = table_find(c, &k);
+    if (s >= 0)
+        return s;
+    s = new_slots(c, 1, v.text ? T_TEXT : v.is_bool ? T_BOOL : T_NUM);
     if (s >= 0) {
         c->p->num[s] = v.number;
         c->p->isb[s] = v.is_bool;
         c->p->txt[s] = v.text;
+        c->p->konst[s] = 1;
+        table_put(c, &k, s);
     }
     return s;
 }
@@ -217,6 +313,13 @@ static int failing(compiler *c)
     return s;
 }
 
+/* The value `year` or `month` (@p it) has in the cell compiled: a constant of the cell
+ * (lookup_value in evaluate.c: first_year + year, month + 1). */
+static double cell_constant(const compiler *c, const tco_item *it)
+{
+    return it->kind == TCO_ITEM_YEAR_INDEX ? c->m->first_year + c->year : c->month + 1;
+}
+
 /* The slot of NAME @p n's single value in the cell compiled (lookup_value). */
 static int name_slot(compiler *c, const tco_node *n)
 {
@@ -226,9 +329,8 @@ static int name_slot(compiler *c, const tco_node *n)
     switch (it->kind) {
     case TCO_ITEM_YEARLY:
         return c->year >= 0 && c->year < tco_item_periods(m, it) ? base + c->year : failing(c);
-    case TCO_ITEM_YEAR_INDEX: return number_constant(c, m->first_year + c->year);
+    case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: return number_constant(c, cell_constant(c, it));
     case TCO_ITEM_MONTHLY: return c->month >= 0 && c->month < m->n_months ? base + c->month : failing(c);
-    case TCO_ITEM_MONTH_INDEX: return number_constant(c, c->month + 1);
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         return c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : failing(c);
     default: return base;
@@ -253,14 +355,26 @@ static bool vector_slots(const compiler *c, const tco_node *n, int *first, int *
 
 /* ---- formulas ------------------------------------------------------------------------------ */
 
-static bool has_names(const tco_node *n)
+/* True when every name in @p n is `year` or `month`, constants of the cell: @p n has one value (or
+ * one error) in every run of this cell. */
+static bool cell_invariant(const compiler *c, const tco_node *n)
 {
-    if (n->kind == TCO_NODE_NAME)
-        return true;
+    if (n->kind == TCO_NODE_NAME) {
+        tco_item_kind k = c->m->items[n->ref].kind;
+        return k == TCO_ITEM_YEAR_INDEX || k == TCO_ITEM_MONTH_INDEX;
+    }
     for (size_t i = 0; i < n->nargs; i++)
-        if (has_names(n->args[i]))
-            return true;
-    return false;
+        if (!cell_invariant(c, n->args[i]))
+            return false;
+    return true;
+}
+
+static tco_error cell_value(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
+{
+    (void)diag;
+    const compiler *c = ctx;
+    *v = (tco_value){cell_constant(c, &c->m->items[n->ref]), false, NULL};
+    return TCO_OK;
 }
 
 /* True when a slot of @p type never holds text. */
@@ -291,31 +405,46 @@ static int place(compiler *c, int s, int want)
     return d;
 }
 
-/* A comparison of two numbers or two TRUE/FALSE values, never text: its operands' slots in
- * *a and *b (compiled), else false (nothing compiled). */
-static bool numeric_comparison(compiler *c, const tco_node *n, int *a, int *b)
+/* A pure instruction (its result depends on its operand slots alone) giving a value of @p type:
+ * the slot of the same instruction compiled before outside every IF branch, else a new one. */
+static int pure(compiler *c, opcode code, int op, int want, unsigned char type, int a, int b, int cc, int d)
 {
-    if (n->kind != TCO_NODE_BINARY || n->op > TCO_OP_GE || !has_names(n))
-        return false;
-    size_t mark = c->p->n_code, slots = c->p->n_slots;
-    *a = compile_node(c, n->args[0], -1);
-    *b = compile_node(c, n->args[1], -1);
     if (c->nomem)
-        return false;
-    unsigned char ta = c->p->type[*a], tb = c->p->type[*b];
-    if (ta == tb && (ta == T_NUM || ta == T_BOOL))
-        return true;
-    c->p->n_code = mark; /* undo: the generic path compiles it again */
-    c->p->n_slots = slots;
-    return false;
+        return -1;
+    cse_key k = {{code, op, a, b, cc, d, 0, 0}};
+    int s = table_find(c, &k);
+    if (s >= 0)
+        return place(c, s, want);
+    int dst = result_slot(c, want, type);
+    emit5(c, code, op, dst, a, b, cc, d);
+    if (c->depth == 0 && want < 0)
+        table_put(c, &k, dst);
+    return dst;
 }
 
-/* Compile @p n into a new slot if it needs no instructions (a name or a constant): its slot, else -1
- * with nothing compiled. */
+/* Binary @p op on the slots @p a and @p b. */
+static int binary(compiler *c, tco_op op, int a, int b, int want)
+{
+    if (c->nomem)
+        return -1;
+    unsigned char ta = c->p->type[a], tb = c->p->type[b];
+    bool arith = op >= TCO_OP_ADD && op <= TCO_OP_POW;
+    opcode code = OP_BINARY;
+    if (arith && numeric(ta) && numeric(tb))
+        code = (opcode)(OP_ADD + (op - TCO_OP_ADD));
+    else if (!arith && ta == tb && (ta == T_NUM || ta == T_BOOL))
+        code = OP_COMPARE;
+    return pure(c, code, op, want, arith ? T_NUM : T_BOOL, a, b, 0, 0);
+}
+
+/* Compile @p n if it needs no instructions (a name or a constant): its slot, else -1 with nothing
+ * compiled. */
 static int leaf_slot(compiler *c, const tco_node *n)
 {
     size_t mark = c->p->n_code, slots = c->p->n_slots;
+    c->trial++;
     int s = compile_node(c, n, -1);
+    c->trial--;
     if (c->nomem || c->p->n_code == mark)
         return s;
     c->p->n_code = mark;
@@ -325,24 +454,48 @@ static int leaf_slot(compiler *c, const tco_node *n)
 
 static int compile_if(compiler *c, const tco_node *n, int want)
 {
+    const tco_node *test = n->args[0];
     int a = -1, b = -1, cond = -1;
-    bool compare = numeric_comparison(c, n->args[0], &a, &b);
-    if (!compare)
-        cond = compile_node(c, n->args[0], -1);
+    bool compare = false;
+    if (test->kind == TCO_NODE_BINARY && test->op <= TCO_OP_GE && !cell_invariant(c, test)) {
+        a = compile_node(c, test->args[0], -1);
+        b = compile_node(c, test->args[1], -1);
+        if (c->nomem)
+            return -1;
+        unsigned char ta = c->p->type[a], tb = c->p->type[b];
+        compare = ta == tb && (ta == T_NUM || ta == T_BOOL);
+        if (!compare)
+            cond = binary(c, test->op, a, b, -1);
+    } else {
+        cond = compile_node(c, test, -1);
+    }
+    if (c->nomem)
+        return -1;
+    bool yes;
+    const char *why;
+    if (!compare && c->p->konst[cond]) {
+        /* A condition known when compiling (e.g. IF(year >= 1, ...)): only its branch. */
+        tco_value v = {c->p->num[cond], c->p->isb[cond], c->p->txt[cond]};
+        if (tco_formula_truth(&v, &yes, &why) == TCO_OK) {
+            if (yes)
+                return compile_node(c, n->args[1], want);
+            if (n->nargs == 3)
+                return compile_node(c, n->args[2], want);
+            return place(c, constant(c, (tco_value){0, true, NULL}), want);
+        }
+    }
     /* Both branches a name or a constant: choose without jumping. */
     int then_s = leaf_slot(c, n->args[1]);
     int else_s = then_s < 0 ? -1 : n->nargs == 3 ? leaf_slot(c, n->args[2]) : constant(c, (tco_value){0, true, NULL});
     if (then_s >= 0 && else_s >= 0 && !c->nomem) {
-        int d = result_slot(c, want, c->p->type[then_s] | c->p->type[else_s]);
+        unsigned char t = c->p->type[then_s] | c->p->type[else_s];
         if (compare)
-            emit5(c, OP_SELECT_IF, n->args[0]->op, d, a, b, then_s, else_s);
-        else
-            emit(c, OP_SELECT, 0, d, cond, then_s, else_s);
-        return d;
+            return pure(c, OP_SELECT_IF, test->op, want, t, a, b, then_s, else_s);
+        return pure(c, OP_SELECT, 0, want, t, cond, then_s, else_s, 0);
     }
     int d = want >= 0 ? want : new_slots(c, 1, T_NONE);
-    size_t jf = compare ? emit(c, OP_JUMP_UNLESS, n->args[0]->op, -1, a, b, 0)
-                        : emit(c, OP_JUMP_FALSE, 0, -1, cond, 0, 0);
+    size_t jf = compare ? emit(c, OP_JUMP_UNLESS, test->op, -1, a, b, 0) : emit(c, OP_JUMP_FALSE, 0, -1, cond, 0, 0);
+    c->depth++;
     compile_node(c, n->args[1], d);
     size_t jump = emit(c, OP_JUMP, 0, -1, 0, 0, 0);
     if (!c->nomem)
@@ -351,6 +504,7 @@ static int compile_if(compiler *c, const tco_node *n, int want)
         compile_node(c, n->args[2], d);
     else
         place(c, constant(c, (tco_value){0, true, NULL}), d);
+    c->depth--;
     if (!c->nomem)
         c->p->code[jump].c = (int32_t)c->p->n_code;
     return d;
@@ -362,11 +516,8 @@ static int compile_call(compiler *c, const tco_node *n, int want)
     if (tco_formula_is_aggregate(n)) {
         if (!vector_slots(c, n->args[0], &first, &count))
             return place(c, failing(c), want);
-        if (count > 0) {
-            int d = result_slot(c, want, T_NUM);
-            emit(c, OP_AGGREGATE, n->func, d, first, count, 0);
-            return d;
-        }
+        if (count > 0)
+            return pure(c, OP_AGGREGATE, n->func, want, T_NUM, first, count, 0, 0);
     }
     switch (n->func) {
     case TCO_FN_IF: return compile_if(c, n, want);
@@ -374,24 +525,30 @@ static int compile_call(compiler *c, const tco_node *n, int want)
         int slots[TCO_FORMULA_MAX_ARGS];
         for (size_t i = 0; i < n->nargs; i++)
             slots[i] = compile_node(c, n->args[i], -1);
-        int at = push_args(c, slots, n->nargs);
+        if (c->nomem)
+            return -1;
         bool logic = n->func == TCO_FN_AND || n->func == TCO_FN_OR;
+        /* The same function of the same slots (up to 6 of them) was compiled before: its slot. */
+        cse_key k = {{OP_FOLD, n->func, (int64_t)n->nargs, -1, -1, -1, -1, -1}};
+        for (size_t i = 0; i < n->nargs && i < 5; i++)
+            k.w[3 + i] = slots[i];
+        int s = n->nargs <= 5 ? table_find(c, &k) : -1;
+        if (s >= 0)
+            return place(c, s, want);
         int d = result_slot(c, want, logic ? T_BOOL : T_NUM);
-        emit(c, OP_FOLD, n->func, d, at, (int)n->nargs, 0);
+        emit(c, OP_FOLD, n->func, d, push_args(c, slots, n->nargs), (int)n->nargs, 0);
+        if (n->nargs <= 5 && c->depth == 0 && want < 0)
+            table_put(c, &k, d);
         return d;
     }
     case TCO_FN_NOT: case TCO_FN_ABS: case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT: {
         int a = compile_node(c, n->args[0], -1);
-        int d = result_slot(c, want, n->func == TCO_FN_ABS ? T_NUM : T_BOOL);
-        emit(c, OP_APPLY1, n->func, d, a, 0, 0);
-        return d;
+        return pure(c, OP_APPLY1, n->func, want, n->func == TCO_FN_ABS ? T_NUM : T_BOOL, a, 0, 0, 0);
     }
     case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
         int a = compile_node(c, n->args[0], -1);
         int b = compile_node(c, n->args[1], -1);
-        int d = result_slot(c, want, T_NUM);
-        emit(c, OP_ROUND, n->func, d, a, b, 0);
-        return d;
+        return pure(c, OP_ROUND, n->func, want, T_NUM, a, b, 0, 0);
     }
     case TCO_FN_INDEX: case TCO_FN_MATCH: {
         bool index = n->func == TCO_FN_INDEX;
@@ -401,9 +558,7 @@ static int compile_call(compiler *c, const tco_node *n, int want)
         first = c->p->base[vec->ref];
         if (index) {
             int pos = compile_node(c, n->args[1], -1);
-            int d = result_slot(c, want, c->nomem ? T_ANY : c->p->type[first]);
-            emit(c, OP_INDEX, 0, d, pos, first, c->m->n_tiers);
-            return d;
+            return pure(c, OP_INDEX, 0, want, c->nomem ? T_ANY : c->p->type[first], pos, first, c->m->n_tiers, 0);
         }
         int km[2] = {compile_node(c, n->args[0], -1), compile_node(c, n->args[2], -1)};
         int d = result_slot(c, want, T_NUM);
@@ -420,12 +575,9 @@ static int compile_call(compiler *c, const tco_node *n, int want)
             ok = ok && position >= 0 && count > 0 && position < count;
         if (!ok)
             return place(c, failing(c), want);
-        int d = result_slot(c, want, T_NUM);
         if (n->func == TCO_FN_IRR)
-            emit(c, OP_IRR, 0, d, first, count, 0);
-        else
-            emit(c, OP_RUNNING_SUM, 0, d, first, position + 1, 0);
-        return d;
+            return pure(c, OP_IRR, 0, want, T_NUM, first, count, 0, 0);
+        return pure(c, OP_RUNNING_SUM, 0, want, T_NUM, first, position + 1, 0, 0);
     }
     case TCO_FN_COUNT: break;
     }
@@ -438,10 +590,12 @@ static int compile_node(compiler *c, const tco_node *n, int want)
 {
     if (c->nomem)
         return -1;
-    if (n->kind != TCO_NODE_NAME && n->nargs > 0 && !has_names(n)) {
-        /* No names: its value, or its error, is the same in every run; fold a value. */
+    if (n->kind != TCO_NODE_NAME && n->nargs > 0 && cell_invariant(c, n)) {
+        /* No names but `year` and `month`: its value, or its error, is the same in every run of
+         * this cell; fold a value, as the tree evaluator gives it. */
+        tco_eval_env env = {cell_value, NULL, NULL, c, c->month >= 0 ? c->month : c->year};
         tco_value v;
-        if (tco_formula_eval(n, NULL, "", &v, NULL) == TCO_OK)
+        if (tco_formula_eval(n, &env, "", &v, NULL) == TCO_OK)
             return place(c, constant(c, v), want);
     }
     switch (n->kind) {
@@ -452,25 +606,13 @@ static int compile_node(compiler *c, const tco_node *n, int want)
     case TCO_NODE_UNARY: {
         int a = compile_node(c, n->args[0], -1);
         unsigned char t = c->nomem ? T_ANY : c->p->type[a];
-        int d = result_slot(c, want, n->op == TCO_OP_NEG ? T_NUM : (t & (T_NUM | T_BOOL)) ? t & (T_NUM | T_BOOL) : T_NUM);
-        emit(c, OP_UNARY, n->op, d, a, 0, 0);
-        return d;
+        unsigned char r = n->op == TCO_OP_NEG ? T_NUM : (t & (T_NUM | T_BOOL)) ? t & (T_NUM | T_BOOL) : T_NUM;
+        return pure(c, OP_UNARY, n->op, want, r, a, 0, 0, 0);
     }
     case TCO_NODE_BINARY: {
         int a = compile_node(c, n->args[0], -1);
         int b = compile_node(c, n->args[1], -1);
-        if (c->nomem)
-            return -1;
-        unsigned char ta = c->p->type[a], tb = c->p->type[b];
-        bool arith = n->op >= TCO_OP_ADD && n->op <= TCO_OP_POW;
-        int d = result_slot(c, want, arith ? T_NUM : T_BOOL);
-        opcode code = OP_BINARY;
-        if (arith && numeric(ta) && numeric(tb))
-            code = OP_ARITH;
-        else if (!arith && ta == tb && (ta == T_NUM || ta == T_BOOL))
-            code = OP_COMPARE;
-        emit(c, code, n->op, d, a, b, 0);
-        return d;
+        return binary(c, n->op, a, b, want);
     }
     case TCO_NODE_CALL: return compile_call(c, n, want);
     }
@@ -483,13 +625,15 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
     c->year = month >= 0 ? tco_model_year_of_month(c->m, month) : year;
     c->tier = tier;
     c->month = month;
+    c->n_cell_entries = 0;
     size_t start = c->p->n_code, first_slot = c->p->n_slots;
     int s = compile_node(c, it->formula, -1);
     if (c->nomem)
         return;
     unsigned char t = c->p->type[s];
-    /* A number in a slot made for this formula and written by its instructions (not a name's cell
-     * or a constant): write it straight into the cell.  Nothing in the formula reads its result. */
+    /* A number in a slot made for this formula and written by its instructions (not a name's cell,
+     * a constant or an earlier formula's result): write it straight into the cell.  Nothing in the
+     * formula reads its result; a later formula that would reuse it finds the cell. */
     bool written = false;
     for (size_t k = start; k < c->p->n_code && (size_t)s >= first_slot; k++)
         written = written || c->p->code[k].dst == s;
@@ -497,6 +641,9 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
         for (size_t k = start; k < c->p->n_code; k++)
             if (c->p->code[k].dst == s)
                 c->p->code[k].dst = cell;
+        for (size_t k = 0; k < c->n_cell_entries; k++)
+            if (c->table[c->cell_entries[k]].slot == s)
+                c->table[c->cell_entries[k]].slot = cell;
     } else {
         emit(c, t == T_NUM ? OP_MOVE : number ? OP_RESULT_NUMBER : OP_RESULT_SCALAR, 0, cell, s, 0, 0);
     }
@@ -579,6 +726,10 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
     }
     free(p->type);
     p->type = NULL;
+    free(p->konst);
+    p->konst = NULL;
+    free(c.table);
+    free(c.cell_entries);
     if (c.nomem) {
         tco_program_free(p);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory compiling the model");
@@ -609,6 +760,7 @@ void tco_program_free(tco_program *p)
     free(p->isb);
     free(p->txt);
     free(p->type);
+    free(p->konst);
     free(p->ins);
     free(p->outs);
     free(p->base);
@@ -617,23 +769,31 @@ void tco_program_free(tco_program *p)
 
 /* ---- running ------------------------------------------------------------------------------- */
 
-static inline tco_value get(const tco_program *p, int s)
+/* The slot arrays, held in locals while a run executes: a store of a TRUE/FALSE flag (a char) may
+ * alias anything, and would make the compiler reload them from the program after every one. */
+typedef struct regs {
+    double *num;
+    unsigned char *isb;
+    const char **txt;
+} regs;
+
+static inline tco_value get(regs r, int s)
 {
-    return (tco_value){p->num[s], p->isb[s], p->txt[s]};
+    return (tco_value){r.num[s], r.isb[s], r.txt[s]};
 }
 
-static inline void put(tco_program *p, int s, tco_value v)
+static inline void put(regs r, int s, tco_value v)
 {
-    p->num[s] = v.number;
-    p->isb[s] = v.is_bool;
-    p->txt[s] = v.text;
+    r.num[s] = v.number;
+    r.isb[s] = v.is_bool;
+    r.txt[s] = v.text;
 }
 
-static inline void put_number(tco_program *p, int s, double x)
+static inline void put_number(regs r, int s, double x)
 {
-    p->num[s] = x;
-    p->isb[s] = 0;
-    p->txt[s] = NULL;
+    r.num[s] = x;
+    r.isb[s] = 0;
+    r.txt[s] = NULL;
 }
 
 static void copy_inputs(tco_program *p, const tco_model *m)
@@ -688,39 +848,49 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
 {
     copy_inputs(p, m);
     const instr *code = p->code;
-    double *num = p->num;
+    const int32_t *pool = p->args;
+    const regs R = {p->num, p->isb, p->txt};
+    double *num = R.num;
+    const size_t n = p->n_code;
     const char *why;
-    for (size_t pc = 0; pc < p->n_code; pc++) {
+    for (size_t pc = 0; pc < n; pc++) {
         const instr *in = &code[pc];
         switch ((opcode)in->code) {
-        case OP_ARITH:
-            if (tco_formula_arith((tco_op)in->op, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            p->isb[in->dst] = 0;
-            p->txt[in->dst] = NULL;
-            break;
+#define ARITH(OPCODE, OP)                                                                                           \
+    case OPCODE:                                                                                                    \
+        if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                          \
+            return TCO_ERR_EVAL;                                                                                    \
+        R.isb[in->dst] = 0;                                                                                        \
+        R.txt[in->dst] = NULL;                                                                                     \
+        break;
+        ARITH(OP_ADD, TCO_OP_ADD)
+        ARITH(OP_SUB, TCO_OP_SUB)
+        ARITH(OP_MUL, TCO_OP_MUL)
+        ARITH(OP_DIV, TCO_OP_DIV)
+        ARITH(OP_POW, TCO_OP_POW)
+#undef ARITH
         case OP_COMPARE:
             num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
-            p->isb[in->dst] = 1;
-            p->txt[in->dst] = NULL;
+            R.isb[in->dst] = 1;
+            R.txt[in->dst] = NULL;
             break;
         case OP_BINARY: {
-            tco_value a = get(p, in->a), b = get(p, in->b), r;
+            tco_value a = get(R, in->a), b = get(R, in->b), r;
             if (tco_formula_binary((tco_op)in->op, &a, &b, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, r);
+            put(R, in->dst, r);
             break;
         }
         case OP_UNARY: {
-            tco_value v = get(p, in->a);
+            tco_value v = get(R, in->a);
             if (tco_formula_unary((tco_op)in->op, &v, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, v);
+            put(R, in->dst, v);
             break;
         }
-        case OP_MOVE: put(p, in->dst, get(p, in->a)); break;
+        case OP_MOVE: put(R, in->dst, get(R, in->a)); break;
         case OP_JUMP_FALSE: {
-            tco_value v = get(p, in->a);
+            tco_value v = get(R, in->a);
             bool yes;
             if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
@@ -734,99 +904,99 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
                 pc = (size_t)in->c - 1;
             break;
         case OP_SELECT: {
-            tco_value v = get(p, in->a);
+            tco_value v = get(R, in->a);
             bool yes;
             if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, get(p, yes ? in->b : in->c));
+            put(R, in->dst, get(R, yes ? in->b : in->c));
             break;
         }
         case OP_SELECT_IF:
-            put(p, in->dst, get(p, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
+            put(R, in->dst, get(R, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
             break;
         case OP_FOLD: {
             double acc = 0;
-            const int32_t *args = p->args + in->a;
+            const int32_t *args = pool + in->a;
             for (int i = 0; i < in->b; i++) {
-                tco_value v = get(p, args[i]);
+                tco_value v = get(R, args[i]);
                 if (tco_formula_fold((tco_func)in->op, (size_t)i, &acc, &v, &why) != TCO_OK)
                     return TCO_ERR_EVAL;
             }
             tco_value r;
             if (tco_formula_fold_result((tco_func)in->op, acc, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, r);
+            put(R, in->dst, r);
             break;
         }
         case OP_AGGREGATE: {
             double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
             if (!isfinite(r))
                 return TCO_ERR_EVAL;
-            put_number(p, in->dst, r);
+            put_number(R, in->dst, r);
             break;
         }
         case OP_APPLY1: {
-            tco_value v = get(p, in->a), r;
+            tco_value v = get(R, in->a), r;
             if (tco_formula_apply1((tco_func)in->op, &v, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, r);
+            put(R, in->dst, r);
             break;
         }
         case OP_ROUND: {
-            tco_value x = get(p, in->a), d = get(p, in->b), r;
+            tco_value x = get(R, in->a), d = get(R, in->b), r;
             int at;
             if (tco_formula_round((tco_func)in->op, &x, &d, &r, &why, &at) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, r);
+            put(R, in->dst, r);
             break;
         }
         case OP_INDEX: {
-            tco_value pos = get(p, in->a);
+            tco_value pos = get(R, in->a);
             size_t k;
             if (tco_formula_index_position(&pos, (size_t)in->c, &k, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            tco_value v = get(p, in->b + (int)k);
+            tco_value v = get(R, in->b + (int)k);
             if (v.is_bool)
                 return TCO_ERR_EVAL;
-            put(p, in->dst, v);
+            put(R, in->dst, v);
             break;
         }
         case OP_MATCH: {
-            tco_value key = get(p, p->args[in->a]), mode = get(p, p->args[in->a + 1]);
+            tco_value key = get(R, pool[in->a]), mode = get(R, pool[in->a + 1]);
             int at;
             if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
                 return TCO_ERR_EVAL;
             int k = 0;
-            while (k < in->c && (p->txt[in->b + k] == NULL || tco_utf8_casecmp(key.text, p->txt[in->b + k]) != 0))
+            while (k < in->c && (R.txt[in->b + k] == NULL || tco_utf8_casecmp(key.text, R.txt[in->b + k]) != 0))
                 k++;
             if (k == in->c)
                 return TCO_ERR_EVAL; /* #N/A */
-            put_number(p, in->dst, k + 1);
+            put_number(R, in->dst, k + 1);
             break;
         }
         case OP_IRR: {
             double r;
             if (tco_formula_irr(num + in->a, (size_t)in->b, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
-            put_number(p, in->dst, r);
+            put_number(R, in->dst, r);
             break;
         }
         case OP_RUNNING_SUM: {
             double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
             if (!isfinite(r))
                 return TCO_ERR_EVAL;
-            put_number(p, in->dst, r);
+            put_number(R, in->dst, r);
             break;
         }
         case OP_RESULT_NUMBER:
-            if (p->isb[in->a] || p->txt[in->a])
+            if (R.isb[in->a] || R.txt[in->a])
                 return TCO_ERR_EVAL;
-            put_number(p, in->dst, num[in->a]);
+            put_number(R, in->dst, num[in->a]);
             break;
         case OP_RESULT_SCALAR:
-            if (p->isb[in->a] || (p->txt[in->a] && p->txt[in->a][0] == '\0'))
+            if (R.isb[in->a] || (R.txt[in->a] && R.txt[in->a][0] == '\0'))
                 return TCO_ERR_EVAL;
-            put(p, in->dst, get(p, in->a));
+            put(R, in->dst, get(R, in->a));
             break;
         case OP_FAIL: return TCO_ERR_EVAL;
         }
