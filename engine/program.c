@@ -19,6 +19,11 @@ typedef enum opcode {
     OP_MUL,           /* a * b, as OP_ADD */
     OP_DIV,           /* a / b, as OP_ADD */
     OP_POW,           /* a ^ b, as OP_ADD */
+    OP_ADD_N,         /* OP_ADD .. OP_POW into a slot that only ever holds numbers: its flag and text stay */
+    OP_SUB_N,
+    OP_MUL_N,
+    OP_DIV_N,
+    OP_POW_N,
     OP_COMPARE,       /* dst = a OP b for two numbers or two TRUE/FALSE (tco_formula_compare) */
     OP_BINARY,        /* dst = a OP b for any values (tco_formula_binary) */
     OP_UNARY,         /* dst = OP a (tco_formula_unary) */
@@ -47,8 +52,8 @@ typedef struct instr {
     int32_t dst, a, b, c, d;
 } instr;
 
-/* What a run copies from the model into slots before it starts. */
-typedef enum copy_kind { COPY_NUMBER, COPY_TEXT, COPY_TIER_NUMBERS, COPY_TIER_TEXTS } copy_kind;
+/* What a run copies from the model into slots before it starts (texts are compiled in: add_guard). */
+typedef enum copy_kind { COPY_NUMBER, COPY_TIER_NUMBERS } copy_kind;
 typedef struct copy_in {
     copy_kind kind;
     int item, slot;
@@ -60,6 +65,14 @@ typedef struct copy_out {
     out_kind kind;
     int item, slot, count;
 } copy_out;
+
+/* A text the program was compiled with, as a constant: a text input's value (its copy, owned), or a
+ * row of a per-tier text input (the model's pointer).  A run needs the model to hold it still. */
+typedef struct guard {
+    int item, row; /* row -1: a scalar text input */
+    const char *seen; /* the model's pointer at the last check */
+    char *copy;       /* the text compiled with (scalar inputs; NULL for tier rows) */
+} guard;
 
 struct tco_program {
     instr *code;
@@ -78,6 +91,8 @@ struct tco_program {
     copy_out *outs;
     size_t n_outs, cap_outs;
     int *base; /* first slot of each item's cells, -1 for none */
+    guard *guards;
+    size_t n_guards, cap_guards;
     /* The structure compiled for (tco_program_fits). */
     size_t n_items, n_order;
     int n_tiers, n_periods, n_schedule_periods, n_months, first_year;
@@ -291,6 +306,25 @@ static void add_out(compiler *c, out_kind kind, int item, int slot, int count)
     p->outs[p->n_outs++] = (copy_out){kind, item, slot, count};
 }
 
+/* Compile text @p text of item @p item (row @p row of a per-tier text input, -1 for a scalar text
+ * input) as a constant: the texts are what the model's shape is chosen by (a facility mode, a card
+ * tier, a VAT basis), so comparisons with them fold and their IFs keep one branch.  Returns the
+ * pointer the program uses (its own copy of a scalar input's text), NULL when out of memory.
+ * tco_program_fits() is false once the model holds another text there, and tco_model_evaluate()
+ * compiles again. */
+static const char *add_guard(compiler *c, int item, int row, const char *text)
+{
+    tco_program *p = c->p;
+    char *copy = row < 0 ? strdup(text) : NULL;
+    if ((row < 0 && copy == NULL) || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
+        free(copy);
+        c->nomem = true;
+        return NULL;
+    }
+    p->guards[p->n_guards++] = (guard){item, row, text, copy};
+    return copy ? copy : text;
+}
+
 /* ---- names: the slots a name stands for, as evaluate.c's lookup callbacks read them ----------- */
 
 /* Cells of item @p it: 1 for a scalar, one per year, month or tier row; 0 for `year` and `month`. */
@@ -355,25 +389,75 @@ static bool vector_slots(const compiler *c, const tco_node *n, int *first, int *
 
 /* ---- formulas ------------------------------------------------------------------------------ */
 
-/* True when every name in @p n is `year` or `month`, constants of the cell: @p n has one value (or
- * one error) in every run of this cell. */
+/* The slot NAME @p n stands for in the cell compiled when it holds a constant (a text input, a tier
+ * code, a line compiled to a constant), else -1; nothing is compiled. */
+static int known_slot(const compiler *c, const tco_node *n)
+{
+    const tco_model *m = c->m;
+    const tco_item *it = &m->items[n->ref];
+    int base = c->p->base[n->ref], s = -1;
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        s = c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : -1;
+        break;
+    default: s = base; break;
+    }
+    return s >= 0 && c->p->konst[s] ? s : -1;
+}
+
+/* A per-tier NAME whose every row is a constant (the tier codes, a per-tier text input). */
+static bool known_vector(const compiler *c, const tco_node *n)
+{
+    const tco_item *it = &c->m->items[n->ref];
+    return it->kind == TCO_ITEM_TIER_CODE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts != NULL);
+}
+
+/* True when @p n's names all hold constants in the cell compiled: `year` and `month`, text inputs,
+ * tier codes and texts, lines compiled to constants (INDEX's and MATCH's vector may be a constant
+ * per-tier one).  Then @p n has one value, or one error, in every run of this cell. */
 static bool cell_invariant(const compiler *c, const tco_node *n)
 {
     if (n->kind == TCO_NODE_NAME) {
         tco_item_kind k = c->m->items[n->ref].kind;
-        return k == TCO_ITEM_YEAR_INDEX || k == TCO_ITEM_MONTH_INDEX;
+        return k == TCO_ITEM_YEAR_INDEX || k == TCO_ITEM_MONTH_INDEX || known_slot(c, n) >= 0;
     }
-    for (size_t i = 0; i < n->nargs; i++)
-        if (!cell_invariant(c, n->args[i]))
+    bool lookup = n->kind == TCO_NODE_CALL && (n->func == TCO_FN_INDEX || n->func == TCO_FN_MATCH);
+    for (size_t i = 0; i < n->nargs; i++) {
+        if (tco_formula_vector_arg(n, i)) {
+            if (!lookup || !known_vector(c, n->args[i]))
+                return false;
+        } else if (!cell_invariant(c, n->args[i])) {
             return false;
+        }
+    }
     return true;
+}
+
+static tco_value slot_value(const compiler *c, int s)
+{
+    return (tco_value){c->p->num[s], c->p->isb[s], c->p->txt[s]};
 }
 
 static tco_error cell_value(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
 {
     (void)diag;
     const compiler *c = ctx;
-    *v = (tco_value){cell_constant(c, &c->m->items[n->ref]), false, NULL};
+    const tco_item *it = &c->m->items[n->ref];
+    if (it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_MONTH_INDEX)
+        *v = (tco_value){cell_constant(c, it), false, NULL};
+    else
+        *v = slot_value(c, known_slot(c, n));
+    return TCO_OK;
+}
+
+static tco_error cell_element(void *ctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
+{
+    (void)diag;
+    const compiler *c = ctx;
+    *count = (size_t)c->m->n_tiers;
+    if (k < *count)
+        *v = slot_value(c, c->p->base[n->ref] + (int)k);
     return TCO_OK;
 }
 
@@ -558,6 +642,13 @@ static int compile_call(compiler *c, const tco_node *n, int want)
         first = c->p->base[vec->ref];
         if (index) {
             int pos = compile_node(c, n->args[1], -1);
+            size_t k;
+            const char *why;
+            if (!c->nomem && c->p->konst[pos]) { /* a position known when compiling: that row's slot */
+                tco_value v = slot_value(c, pos);
+                if (tco_formula_index_position(&v, (size_t)c->m->n_tiers, &k, &why) == TCO_OK)
+                    return place(c, first + (int)k, want);
+            }
             return pure(c, OP_INDEX, 0, want, c->nomem ? T_ANY : c->p->type[first], pos, first, c->m->n_tiers, 0);
         }
         int km[2] = {compile_node(c, n->args[0], -1), compile_node(c, n->args[2], -1)};
@@ -593,7 +684,7 @@ static int compile_node(compiler *c, const tco_node *n, int want)
     if (n->kind != TCO_NODE_NAME && n->nargs > 0 && cell_invariant(c, n)) {
         /* No names but `year` and `month`: its value, or its error, is the same in every run of
          * this cell; fold a value, as the tree evaluator gives it. */
-        tco_eval_env env = {cell_value, NULL, NULL, c, c->month >= 0 ? c->month : c->year};
+        tco_eval_env env = {cell_value, NULL, cell_element, c, c->month >= 0 ? c->month : c->year};
         tco_value v;
         if (tco_formula_eval(n, &env, "", &v, NULL) == TCO_OK)
             return place(c, constant(c, v), want);
@@ -644,6 +735,14 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
         for (size_t k = 0; k < c->n_cell_entries; k++)
             if (c->table[c->cell_entries[k]].slot == s)
                 c->table[c->cell_entries[k]].slot = cell;
+    } else if (c->p->konst[s] &&
+               (t == T_NUM || (!number && !c->p->isb[s] && !(c->p->txt[s] && c->p->txt[s][0] == '\0')))) {
+        /* A constant the cell takes without an error: the cell holds it from now on (no run
+         * writes it), and later formulas may fold it. */
+        c->p->num[cell] = c->p->num[s];
+        c->p->isb[cell] = c->p->isb[s];
+        c->p->txt[cell] = c->p->txt[s];
+        c->p->konst[cell] = 1;
     } else {
         emit(c, t == T_NUM ? OP_MOVE : number ? OP_RESULT_NUMBER : OP_RESULT_SCALAR, 0, cell, s, 0, 0);
     }
@@ -685,13 +784,24 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
             continue;
         int b = p->base[i];
         switch (it->kind) {
-        case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT: add_in(&c, it->text ? COPY_TEXT : COPY_NUMBER, (int)i, b); break;
+        case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT:
+            if (it->text == NULL)
+                add_in(&c, COPY_NUMBER, (int)i, b);
+            else if ((p->txt[b] = add_guard(&c, (int)i, -1, it->text)) != NULL)
+                p->konst[b] = 1; /* compiled as the constant it is now (see add_guard) */
+            break;
         case TCO_ITEM_TIER_INPUT:
-            add_in(&c, it->tier_texts ? COPY_TIER_TEXTS : COPY_TIER_NUMBERS, (int)i, b);
+            if (it->tier_texts == NULL)
+                add_in(&c, COPY_TIER_NUMBERS, (int)i, b);
+            for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
+                if ((p->txt[b + r] = add_guard(&c, (int)i, r, it->tier_texts[r])) != NULL)
+                    p->konst[b + r] = 1;
             break;
         case TCO_ITEM_TIER_CODE:
-            for (int r = 0; r < m->n_tiers; r++)
+            for (int r = 0; r < m->n_tiers; r++) {
                 p->txt[b + r] = m->tier_names[r];
+                p->konst[b + r] = 1;
+            }
             break;
         case TCO_ITEM_LINE: add_out(&c, OUT_LINE_TEXT, (int)i, b, 1); break;
         case TCO_ITEM_TOTAL: add_out(&c, OUT_SCALAR, (int)i, b, 1); break;
@@ -724,6 +834,12 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
         default: break;
         }
     }
+    /* Every writer of a slot of type T_NUM writes a number (the type is the join of its writers'),
+     * so its flag and text stay as made (no TRUE/FALSE, no text): arithmetic into it stores the
+     * number alone. */
+    for (size_t k = 0; k < p->n_code && !c.nomem; k++)
+        if (p->code[k].code <= OP_POW && p->type[p->code[k].dst] == T_NUM) /* OP_ADD is 0 */
+            p->code[k].code = (uint8_t)(p->code[k].code - OP_ADD + OP_ADD_N);
     free(p->type);
     p->type = NULL;
     free(p->konst);
@@ -738,11 +854,23 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
     return TCO_OK;
 }
 
-bool tco_program_fits(const tco_program *p, const tco_model *m)
+bool tco_program_fits(tco_program *p, const tco_model *m)
 {
-    return p->n_items == m->n_items && p->n_order == m->n_order && p->n_tiers == m->n_tiers &&
-           p->n_periods == m->n_periods && p->n_schedule_periods == m->n_schedule_periods &&
-           p->n_months == m->n_months && p->first_year == m->first_year;
+    if (!(p->n_items == m->n_items && p->n_order == m->n_order && p->n_tiers == m->n_tiers &&
+          p->n_periods == m->n_periods && p->n_schedule_periods == m->n_schedule_periods &&
+          p->n_months == m->n_months && p->first_year == m->first_year))
+        return false;
+    for (size_t g = 0; g < p->n_guards; g++) {
+        guard *gd = &p->guards[g];
+        const tco_item *it = &m->items[gd->item];
+        const char *now = gd->row < 0 ? it->text : it->tier_texts ? it->tier_texts[gd->row] : NULL;
+        if (now == gd->seen)
+            continue;
+        if (now == NULL || gd->copy == NULL || strcmp(now, gd->copy) != 0)
+            return false;
+        gd->seen = now; /* the same text, copied again (tco_model_set_text_input) */
+    }
+    return true;
 }
 
 size_t tco_program_length(const tco_program *p)
@@ -764,6 +892,9 @@ void tco_program_free(tco_program *p)
     free(p->ins);
     free(p->outs);
     free(p->base);
+    for (size_t g = 0; g < p->n_guards; g++)
+        free(p->guards[g].copy);
+    free(p->guards);
     free(p);
 }
 
@@ -803,12 +934,7 @@ static void copy_inputs(tco_program *p, const tco_model *m)
         const tco_item *it = &m->items[ci->item];
         switch (ci->kind) {
         case COPY_NUMBER: p->num[ci->slot] = it->value; break;
-        case COPY_TEXT: p->txt[ci->slot] = it->text; break;
         case COPY_TIER_NUMBERS: memcpy(p->num + ci->slot, it->tiers, (size_t)p->n_tiers * sizeof *p->num); break;
-        case COPY_TIER_TEXTS:
-            for (int r = 0; r < p->n_tiers; r++)
-                p->txt[ci->slot + r] = it->tier_texts[r];
-            break;
         }
     }
 }
@@ -868,6 +994,17 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         ARITH(OP_MUL, TCO_OP_MUL)
         ARITH(OP_DIV, TCO_OP_DIV)
         ARITH(OP_POW, TCO_OP_POW)
+#undef ARITH
+#define ARITH(OPCODE, OP)                                                                                           \
+    case OPCODE:                                                                                                    \
+        if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                          \
+            return TCO_ERR_EVAL;                                                                                    \
+        break;
+        ARITH(OP_ADD_N, TCO_OP_ADD)
+        ARITH(OP_SUB_N, TCO_OP_SUB)
+        ARITH(OP_MUL_N, TCO_OP_MUL)
+        ARITH(OP_DIV_N, TCO_OP_DIV)
+        ARITH(OP_POW_N, TCO_OP_POW)
 #undef ARITH
         case OP_COMPARE:
             num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;

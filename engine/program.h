@@ -10,16 +10,22 @@
  *     line, each month of a per-month line, each tier row of a per-tier input or line) is a slot:
  *     a number, a TRUE/FALSE flag and a text pointer, in three arrays indexed by slot;
  *   - every formula is unrolled once per cell into instructions over slots (dst = a OP b), its
- *     names resolved at compile time to the slot of the cell they stand for (`year` and `month`
- *     become constants), subtrees without names folded to constants by the tree evaluator itself,
- *     IF as a conditional jump over the branch it does not take (only the chosen branch is
- *     evaluated, as in the tree);
+ *     names resolved at compile time to the slot of the cell they stand for; IF is a conditional
+ *     jump over the branch it does not take (only the chosen branch is evaluated, as in the tree),
+ *     or a select when both branches are a name or a constant;
+ *   - what is the same in every run is worked out once, when compiling: `year` and `month` are
+ *     constants of their cell, and so are the texts (text inputs such as the facility mode or the
+ *     card tier, the tier codes, the tier table's texts), so a subtree of only those is folded to
+ *     a constant by the tree evaluator itself, an IF whose condition is then known keeps its one
+ *     branch, and INDEX at a known row is that row's slot; an instruction already compiled outside
+ *     every IF branch with the same operator and operand slots is not compiled again (its result
+ *     is read instead: the same operation on the same operands);
  *   - each instruction calls the evaluator's own step for its operator or function (formula.h:
  *     tco_formula_arith, tco_formula_compare, tco_formula_binary, tco_formula_fold,
  *     tco_formula_round, ...), so every value is the tree's to the bit: the same operations on
  *     the same operands in the same order, no rule written twice.  Where both operands are known
  *     at compile time to be numbers (never text) the instruction skips the text tests.
- * A run copies the model's inputs into their slots, executes the instructions and copies every
+ * A run copies the model's number inputs into their slots, executes the instructions and copies every
  * line's cells back into the model's items (value, years, tiers, text), as tco_model_evaluate()
  * documents.  It allocates nothing, except a copy of a scalar line's text when that text changes.
  *
@@ -29,8 +35,10 @@
  * (one message logic, in evaluate.c).
  *
  * A program belongs to the model it was compiled from and holds that model's item indexes: it is
- * valid while the model's structure (items, order, tiers, periods) is the one it was compiled for
- * (tco_program_fits()).  It holds its slot arrays, so one program runs one evaluation at a time.
+ * valid while the model's structure (items, order, tiers, periods) and its texts are the ones it was
+ * compiled for (tco_program_fits()); changing a number input needs no new compile, changing a text
+ * input (tco_model_set_text_input()) makes tco_model_evaluate() compile again (about 0.3 to 0.6 ms
+ * for cluster32).  It holds its slot arrays, so one program runs one evaluation at a time.
  */
 #ifndef TCO_PROGRAM_H
 #define TCO_PROGRAM_H
@@ -54,8 +62,9 @@ typedef struct tco_program tco_program;
 tco_error tco_program_compile(const struct tco_model *model, tco_program **out, tco_diag *diag);
 
 /** True if @p program was compiled from a model of @p model's structure (same items, order, tiers,
- *  years, months and schedule) and so can evaluate it. */
-bool tco_program_fits(const tco_program *program, const struct tco_model *model);
+ *  years, months and schedule) and @p model's text inputs and per-tier texts hold the texts it was
+ *  compiled with, so that it can evaluate it.  (It notes where the model now keeps an equal text.) */
+bool tco_program_fits(tco_program *program, const struct tco_model *model);
 
 /**
  * Evaluate @p model with @p program: inputs in, every line in dependency order, lines out into
