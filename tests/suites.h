@@ -18,5 +18,6 @@ CU_ErrorCode register_ini_suite(void);
 CU_ErrorCode register_output_suite(void);
 CU_ErrorCode register_advise_suite(void);
 CU_ErrorCode register_sample_suite(void);
+CU_ErrorCode register_program_suite(void);
 
 #endif
