@@ -363,8 +363,12 @@ static void option_label(const tco_advice *a, const tco_advise_option *o, tco_st
  * candidate. */
 static tco_error counts(advise_run *r, tco_model *m, int tier, int host, int mode, bool rent, int bound)
 {
+    int card_count = tco_model_find(m, "card_count"); /* by index in the loop: no name lookup per candidate */
     for (int n = 1; n <= bound; n++) {
-        tco_error e = tco_model_set_input(m, "card_count", n, r->d);
+        tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
+                                     : tco_model_set_input_at(m, card_count, n, r->d);
+        if (e == TCO_OK && card_count >= 0)
+            e = tco_model_evaluate(m, r->d);
         if (e == TCO_OK)
             e = record(r, m, tier, host, mode, rent, n);
         if (e != TCO_OK && e != TCO_ERR_NOMEM) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "program.h"
 #include "strbuf.h"
 
 void tco_model_month_label(const tco_model *m, int month, char out[16])
@@ -197,7 +198,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
     return TCO_OK;
 }
 
-tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
+tco_error tco_model_evaluate_tree(tco_model *m, tco_diag *diag)
 {
     for (size_t k = 0; k < m->n_order; k++) {
         tco_item *it = &m->items[m->order[k]];
@@ -221,10 +222,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         case TCO_ITEM_TOTAL: {
             /* Summed in year (month) order, as SUM over the year (month) cells does. */
             const tco_item *src = &m->items[it->partner];
-            double sum = 0;
-            int len = tco_item_periods(m, src);
-            for (int y = 0; y < len; y++)
-                sum += src->years[y];
+            double sum = tco_formula_running_sum(src->years, (size_t)tco_item_periods(m, src));
             it->value = sum;
             if (!isfinite(sum))
                 e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: the total over the years (%s) overflows (#NUM!)", src->where,
@@ -240,6 +238,78 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
     return TCO_OK;
 }
 
+tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
+{
+    if (m->program && !tco_program_fits(m->program, m)) {
+        tco_program_free(m->program);
+        m->program = NULL;
+    }
+    tco_error e = TCO_OK;
+    if (m->program == NULL && (e = tco_program_compile(m, &m->program, diag)) != TCO_OK)
+        return e;
+    e = tco_program_run(m->program, m, diag);
+    /* The program stops at the first error without a message; the tree evaluator meets the same
+     * error and says where, and with which values (eval_item). */
+    return e == TCO_ERR_EVAL ? tco_model_evaluate_tree(m, diag) : e;
+}
+
+/* Check @p value for number input @p it (named @p name as the caller gave it, and @p tier for a row
+ * of a per-tier input, else NULL) as its range and kind require. */
+static tco_error check_number(const tco_item *it, const char *name, const char *tier, double value, tco_diag *diag)
+{
+    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
+        (it->integer && value != floor(value))) {
+        char v[32];
+        tco_format_double(value, v);
+        if (tier)
+            return tco_diag_set(diag, TCO_ERR_INI, "input %s, tier %s: value %s is outside its range", name, tier, v);
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: value %s is outside its range", name, v);
+    }
+    if (tier == NULL && it->structural && value != it->value)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
+                            name);
+    return TCO_OK;
+}
+
+tco_error tco_model_set_input_at(tco_model *m, int item, double value, tco_diag *diag)
+{
+    if (item < 0 || (size_t)item >= m->n_items || m->items[item].kind != TCO_ITEM_INPUT)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input number %d", item);
+    tco_item *it = &m->items[item];
+    if (it->text)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s is text, not a number", it->name);
+    tco_error e = check_number(it, it->name, NULL, value, diag);
+    if (e == TCO_OK)
+        it->value = value;
+    return e;
+}
+
+tco_error tco_model_set_tier_input_at(tco_model *m, int item, int row, double value, tco_diag *diag)
+{
+    if (item < 0 || (size_t)item >= m->n_items || m->items[item].kind != TCO_ITEM_TIER_INPUT ||
+        m->items[item].tiers == NULL || m->items[item].tier_texts != NULL)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no per-tier number input number %d", item);
+    if (row < 0 || row >= m->n_tiers)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier row %d", m->items[item].name, row + 1);
+    tco_item *it = &m->items[item];
+    tco_error e = check_number(it, it->name, m->tier_names[row], value, diag);
+    if (e == TCO_OK)
+        it->tiers[row] = value;
+    return e;
+}
+
+double tco_model_cell(const tco_model *m, int item, int cell)
+{
+    if (item < 0 || (size_t)item >= m->n_items)
+        return NAN;
+    const tco_item *it = &m->items[item];
+    switch (tco_item_dim(it)) {
+    case 1: case 3: return it->years && cell >= 0 && cell < tco_item_periods(m, it) ? it->years[cell] : NAN;
+    case 2: return it->tiers && cell >= 0 && cell < m->n_tiers ? it->tiers[cell] : NAN;
+    default: return it->text || it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_MONTH_INDEX ? NAN : it->value;
+    }
+}
+
 tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_diag *diag)
 {
     int idx = tco_model_find(m, name);
@@ -248,15 +318,9 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     tco_item *it = &m->items[idx];
     if (it->text)
         return tco_diag_set(diag, TCO_ERR_INI, "input %s is text, not a number", name);
-    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
-        (it->integer && value != floor(value))) {
-        char v[32];
-        tco_format_double(value, v);
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: value %s is outside its range", name, v);
-    }
-    if (it->structural && value != it->value)
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
-                            name);
+    tco_error e = check_number(it, name, NULL, value, diag);
+    if (e != TCO_OK)
+        return e;
     it->value = value;
     return tco_model_evaluate(m, diag);
 }
@@ -273,12 +337,9 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
         r++;
     if (r == m->n_tiers)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier);
-    if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
-        (it->integer && value != floor(value))) {
-        char v[32];
-        tco_format_double(value, v);
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s, tier %s: value %s is outside its range", name, tier, v);
-    }
+    tco_error e = check_number(it, name, tier, value, diag);
+    if (e != TCO_OK)
+        return e;
     it->tiers[r] = value;
     return tco_model_evaluate(m, diag);
 }

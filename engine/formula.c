@@ -696,71 +696,51 @@ static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_val
     return TCO_OK;
 }
 
-/* True when |x| is an integer a double holds exactly (below 2^52), as LibreOffice's
- * isRepresentableInteger(): two such integers are never "approximately" equal. */
-static bool representable_integer(double x)
+bool tco_formula_text_equal(const char *a, const char *b)
 {
-    return x <= 4503599627370495.0 && x == floor(x);
+    /* Both ASCII (so far): compare bytes, each letter folded to lower case, as tco_utf8_casecmp()
+     * folds an ASCII letter and nothing else to an ASCII letter; at the first byte of a longer
+     * character in either text, the rest is its business (the prefixes are equal ASCII, one
+     * character per byte). */
+    for (size_t i = 0;; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x >= 0x80 || y >= 0x80)
+            return tco_utf8_casecmp(a + i, b + i) == 0;
+        if (x != y && ((x | 0x20) != (y | 0x20) || (x | 0x20) < 'a' || (x | 0x20) > 'z'))
+            return false;
+        if (x == 0)
+            return true;
+    }
 }
 
-/* Equality as the applications do it: LibreOffice's rtl::math::approxEqual (sal/rtl/math.cxx),
- * equal when they agree to about 15 significant digits (2^-48 relative to both), never against 0,
- * never for two different exactly held integers; Excel compares at its display precision. */
-static bool approx_equal(double a, double b)
-{
-    if (a == b)
-        return true;
-    if (a == 0 || b == 0)
-        return false;
-    double d = fabs(a - b);
-    if (!isfinite(d))
-        return false;
-    a = fabs(a);
-    b = fabs(b);
-    if (d > a * 0x1p-44 || d > b * 0x1p-44)
-        return false;
-    if (representable_integer(d) && representable_integer(a) && representable_integer(b))
-        return false;
-    return d < a * 0x1p-48 && d < b * 0x1p-48;
-}
-
-tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why)
+tco_error tco_formula_binary(tco_op op, const tco_value *a, const tco_value *b, tco_value *out, const char **why)
 {
     *why = NULL;
-    switch (op) {
-    case TCO_OP_ADD:
-        /* LibreOffice's approxAdd and approxSub: a sum of nearly opposite values is exactly 0
-         * (0.1 + 0.2 - 0.3 = 0), as Excel's and Gnumeric's results also read. */
-        *out = ((a < 0 && b > 0) || (a > 0 && b < 0)) && approx_equal(a, -b) ? 0 : a + b;
-        break;
-    case TCO_OP_SUB: *out = ((a < 0 && b < 0) || (a > 0 && b > 0)) && approx_equal(a, b) ? 0 : a - b; break;
-    case TCO_OP_MUL: *out = a * b; break;
-    case TCO_OP_DIV:
-        if (b == 0) {
-            *why = "division by zero (#DIV/0!)";
+    out->is_bool = false;
+    out->text = NULL;
+    if (a->text || b->text) {
+        if (!(a->text && b->text)) {
+            *why = op_table[op].prec == PREC_CMP ? "comparison of text with a number" : "text used in arithmetic";
             return TCO_ERR_EVAL;
         }
-        *out = a / b;
-        break;
-    case TCO_OP_POW:
-        if (a == 0 && b == 0)
-            *why = "0^0 is undefined (#NUM!)";
-        else if (a == 0 && b < 0)
-            *why = "0 raised to a negative power (#DIV/0!)";
-        else if (a < 0 && b != floor(b))
-            *why = "negative number raised to a fractional power (#NUM!)";
-        if (*why)
+        if (op != TCO_OP_EQ && op != TCO_OP_NE) {
+            *why = "text can only be compared with = or <>";
             return TCO_ERR_EVAL;
-        *out = pow(a, b);
-        break;
-    default:
-        *why = "not an arithmetic operator";
+        }
+        bool eq = tco_formula_text_equal(a->text, b->text); /* case-insensitive in any script, as the applications */
+        out->is_bool = true;
+        out->number = (op == TCO_OP_EQ) == eq;
+        return TCO_OK;
+    }
+    if (op >= TCO_OP_ADD && op <= TCO_OP_POW)
+        return tco_formula_arith(op, a->number, b->number, &out->number, why);
+    /* A comparison. */
+    if (a->is_bool != b->is_bool) {
+        *why = "comparison of TRUE/FALSE with a number (spreadsheet applications order them differently)";
         return TCO_ERR_EVAL;
     }
-    if (!isfinite(*out)) {
-        *why = "result overflows (#NUM!)";
-        return TCO_ERR_EVAL;
-    }
+    out->is_bool = true;
+    out->number = tco_formula_compare(op, a->number, b->number) ? 1 : 0;
     return TCO_OK;
 }
 
@@ -772,42 +752,28 @@ static tco_error eval_binary(const evaluator *ev, const tco_node *n, tco_value *
         e = eval(ev, n->args[1], &b);
     if (e != TCO_OK)
         return e;
-    out->is_bool = false;
-    out->text = NULL;
-    if (a.text || b.text) {
-        if (!(a.text && b.text))
-            return eval_error(ev, n, op_table[n->op].prec == PREC_CMP ? "comparison of text with a number"
-                                                                      : "text used in arithmetic");
-        if (n->op != TCO_OP_EQ && n->op != TCO_OP_NE)
-            return eval_error(ev, n, "text can only be compared with = or <>");
-        bool eq = tco_utf8_casecmp(a.text, b.text) == 0; /* case-insensitive in any script, as the applications */
-        out->is_bool = true;
-        out->number = (n->op == TCO_OP_EQ) == eq;
-        return TCO_OK;
-    }
-    if (n->op >= TCO_OP_ADD && n->op <= TCO_OP_POW) {
-        const char *why;
-        if (tco_formula_arith(n->op, a.number, b.number, &out->number, &why) != TCO_OK)
-            return eval_error(ev, n, why);
-        return TCO_OK;
-    }
-    /* A comparison. */
-    if (a.is_bool != b.is_bool)
-        return eval_error(ev, n, "comparison of TRUE/FALSE with a number "
-                          "(spreadsheet applications order them differently)");
-    bool eq = approx_equal(a.number, b.number), r = false;
-    switch (n->op) {
-    case TCO_OP_EQ: r = eq; break;
-    case TCO_OP_NE: r = !eq; break;
-    case TCO_OP_LT: r = !eq && a.number < b.number; break;
-    case TCO_OP_LE: r = eq || a.number < b.number; break;
-    case TCO_OP_GT: r = !eq && a.number > b.number; break;
-    case TCO_OP_GE: r = eq || a.number > b.number; break;
-    default: break;
-    }
-    out->is_bool = true;
-    out->number = r ? 1 : 0;
+    const char *why;
+    if (tco_formula_binary(n->op, &a, &b, out, &why) != TCO_OK)
+        return eval_error(ev, n, why);
     return TCO_OK;
+}
+
+/* True when snapping @p v to 15 significant digits (tco_excel_round) cannot change the result of
+ * rounding it by @p mode, so the snap (a snprintf and a strtod) may be skipped with the same result to
+ * the bit:
+ * - v a whole number below 10^15: it has at most 15 digits, so "%.14e" prints it exactly and strtod
+ *   gives v back;
+ * - v farther than |v| * 2^-40 (about 9e-13 |v|) from the nearest rounding boundary (the whole numbers
+ *   for ROUNDUP and ROUNDDOWN, the halves for ROUND): the snap moves v by at most half a unit in the
+ *   15th digit plus strtod's half ulp, under 6e-15 |v|, so the snapped value lies strictly between
+ *   the same two boundaries (and has v's sign), where ceil, trunc and floor(x + 0.5) are constant. */
+static bool snap_cannot_matter(double v, tco_func mode)
+{
+    double f = v - floor(v); /* in [0, 1) */
+    if (f == 0)
+        return fabs(v) < 1e15;
+    double gap = mode == TCO_FN_ROUND ? fabs(f - 0.5) : fmin(f, 1 - f);
+    return gap > fabs(v) * 0x1p-40;
 }
 
 double tco_excel_round(double x, double digits, tco_func mode)
@@ -820,8 +786,9 @@ double tco_excel_round(double x, double digits, tco_func mode)
     if (!isfinite(v))
         return x; /* more digits than a double holds: nothing to round */
     /* Snap to 15 significant digits so that 0.30000000000000004 -> 0.3; above
-     * 2^52 a double holds no fraction, so there is nothing to snap. */
-    if (v != 0 && fabs(v) < 0x1p52) {
+     * 2^52 a double holds no fraction, so there is nothing to snap.  Where the snap
+     * cannot move v across a rounding boundary it is skipped (snap_cannot_matter()). */
+    if (v != 0 && fabs(v) < 0x1p52 && !snap_cannot_matter(v, mode)) {
         char buf[40];
         snprintf(buf, sizeof buf, "%.14e", v);
         v = strtod(buf, NULL);
@@ -835,6 +802,22 @@ double tco_excel_round(double x, double digits, tco_func mode)
     return d >= 0 ? r / scale : r * scale;
 }
 
+double tco_formula_aggregate(tco_func func, const double *values, size_t count)
+{
+    double acc = values[0];
+    for (size_t i = 1; i < count; i++)
+        acc = func == TCO_FN_SUM ? acc + values[i] : func == TCO_FN_MIN ? fmin(acc, values[i]) : fmax(acc, values[i]);
+    return acc;
+}
+
+double tco_formula_running_sum(const double *values, size_t count)
+{
+    double acc = 0;
+    for (size_t i = 0; i < count; i++)
+        acc += values[i];
+    return acc;
+}
+
 /* Sum, minimum or maximum of every value of a vector name (one argument of SUM/MIN/MAX). */
 static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *done, tco_value *out)
 {
@@ -846,12 +829,8 @@ static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *do
     tco_error e = ev->env->vector(ev->env->ctx, n->args[0], &values, &count, ev->diag);
     if (e != TCO_OK || count == 0)
         return e;
-    double acc = values[0];
-    for (size_t i = 1; i < count; i++)
-        acc = n->func == TCO_FN_SUM ? acc + values[i] : n->func == TCO_FN_MIN ? fmin(acc, values[i])
-                                                                            : fmax(acc, values[i]);
     *done = true;
-    out->number = acc;
+    out->number = tco_formula_aggregate(n->func, values, count);
     out->is_bool = false;
     out->text = NULL;
     return finite_or_error(ev, n, out);
@@ -870,19 +849,12 @@ static void npv_and_slope(const double *f, size_t n, double r, double *npv, doub
     *slope = d;
 }
 
-/* IRR(v) of a per-year line.  With flows that turn from negative to positive exactly once the NPV
- * falls from positive to negative as the rate rises past a unique root above -100%, so bisection
- * on a bracket followed by Newton's method finds the one rate Excel, LibreOffice and Gnumeric all
- * converge to; any other pattern is refused (their answers then depend on the starting guess). */
-static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out)
+/* With flows that turn from negative to positive exactly once the NPV falls from positive to negative
+ * as the rate rises past a unique root above -100%, so bisection on a bracket followed by Newton's
+ * method finds the one rate Excel, LibreOffice and Gnumeric all converge to; any other pattern is
+ * refused (their answers then depend on the starting guess). */
+tco_error tco_formula_irr(const double *f, size_t count, double *out, const char **why)
 {
-    const tco_node *vec = n->args[0];
-    const double *f = NULL;
-    size_t count = 0;
-    tco_error e;
-    if (vec->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->vector == NULL ||
-        (e = ev->env->vector(ev->env->ctx, vec, &f, &count, ev->diag)) != TCO_OK || count < 2)
-        return eval_error(ev, n, "IRR takes the name of a per-year line");
     size_t changes = 0;
     bool seen_pos = false, seen_neg = false;
     for (size_t k = 0; k < count; k++) {
@@ -893,9 +865,10 @@ static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out
         seen_pos |= f[k] > 0;
         seen_neg |= f[k] < 0;
     }
-    if (changes != 1)
-        return eval_error(ev, n, "IRR needs flows that turn from negative to positive exactly once (#NUM!); test "
-                          "that before calling it");
+    if (changes != 1) {
+        *why = "IRR needs flows that turn from negative to positive exactly once (#NUM!); test that before calling it";
+        return TCO_ERR_EVAL;
+    }
     /* Bracket the root: NPV(lo) > 0 > NPV(hi). */
     double lo = -0.99, hi = 1, v, d;
     for (int i = 0; i < 200; i++) {
@@ -908,8 +881,10 @@ static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out
     npv_and_slope(f, count, lo, &v, &d);
     double vh;
     npv_and_slope(f, count, hi, &vh, &d);
-    if (!(v > 0 && vh < 0))
-        return eval_error(ev, n, "IRR found no rate between -99% and the largest it tries (#NUM!)");
+    if (!(v > 0 && vh < 0)) {
+        *why = "IRR found no rate between -99% and the largest it tries (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
     for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(lo)); i++) {
         double mid = (lo + hi) / 2;
         npv_and_slope(f, count, mid, &v, &d);
@@ -930,10 +905,69 @@ static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out
             break;
         r = next;
     }
-    out->number = r;
+    *out = r;
+    if (!isfinite(r)) {
+        *why = "result overflows (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
+}
+
+/* IRR(v) of a per-year line. */
+static tco_error eval_irr(const evaluator *ev, const tco_node *n, tco_value *out)
+{
+    const tco_node *vec = n->args[0];
+    const double *f = NULL;
+    size_t count = 0;
+    tco_error e;
+    if (vec->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->vector == NULL ||
+        (e = ev->env->vector(ev->env->ctx, vec, &f, &count, ev->diag)) != TCO_OK || count < 2)
+        return eval_error(ev, n, "IRR takes the name of a per-year line");
+    const char *why;
     out->is_bool = false;
     out->text = NULL;
-    return finite_or_error(ev, n, out);
+    if (tco_formula_irr(f, count, &out->number, &why) != TCO_OK)
+        return eval_error(ev, n, why);
+    return TCO_OK;
+}
+
+tco_error tco_formula_index_position(const tco_value *pos, size_t count, size_t *k, const char **why)
+{
+    *why = NULL;
+    if (pos->is_bool) {
+        *why = "TRUE/FALSE as a position or a value to look up";
+        return TCO_ERR_EVAL;
+    }
+    if (pos->text || pos->number != floor(pos->number) || pos->number < 1 || pos->number > (double)count)
+        return TCO_ERR_EVAL;
+    *k = (size_t)pos->number - 1;
+    return TCO_OK;
+}
+
+tco_error tco_formula_match_key(const tco_value *key, const tco_value *mode, const char **why, int *at)
+{
+    *at = 0;
+    if (key->is_bool) {
+        *why = "TRUE/FALSE as a position or a value to look up";
+        return TCO_ERR_EVAL;
+    }
+    if (mode->text || mode->is_bool || mode->number != 0) {
+        *at = 2;
+        *why = "MATCH needs 0 as its third argument (exact match)";
+        return TCO_ERR_EVAL;
+    }
+    /* Text only: numbers that differ in the last bits match in LibreOffice (approximate equality) but
+     * not in Gnumeric; and Excel and LibreOffice read * ? ~ in the text as wildcards. */
+    if (key->text == NULL) {
+        *why = "MATCH looks up text (a tier code), not a number (the applications compare nearly equal numbers "
+               "differently)";
+        return TCO_ERR_EVAL;
+    }
+    if (strpbrk(key->text, "*?~") != NULL) {
+        *why = "MATCH of text holding * ? or ~ (Excel and LibreOffice read them as wildcards)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
 }
 
 /* INDEX(v, n) and MATCH(x, v, 0) over a per-tier name v. */
@@ -944,42 +978,40 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
     size_t count = 0;
     tco_value v, key;
     tco_error e;
+    const char *why;
     if (vec->kind != TCO_NODE_NAME || ev->env == NULL || ev->env->element == NULL ||
         (e = ev->env->element(ev->env->ctx, vec, 0, &v, &count, ev->diag)) != TCO_OK || count == 0)
         return eval_error(ev, vec, index ? "INDEX takes the name of a per-tier input or line first"
                                          : "MATCH takes the name of a per-tier input or line second");
     if ((e = eval(ev, n->args[index ? 1 : 0], &key)) != TCO_OK)
         return e;
-    if (key.is_bool)
-        return eval_error(ev, n->args[index ? 1 : 0], "TRUE/FALSE as a position or a value to look up");
     if (index) {
-        if (key.text || key.number != floor(key.number) || key.number < 1 || key.number > (double)count) {
+        size_t k = 0;
+        if (tco_formula_index_position(&key, count, &k, &why) != TCO_OK) {
+            if (why)
+                return eval_error(ev, n->args[1], why);
             char c[32];
             tco_format_double((double)count, c);
             return tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: INDEX position must be a whole number from "
                                 "1 to %s, the length of %s (#REF!)", ev->where, n->args[1]->col, c, vec->name);
         }
-        e = ev->env->element(ev->env->ctx, vec, (size_t)key.number - 1, out, &count, ev->diag);
+        e = ev->env->element(ev->env->ctx, vec, k, out, &count, ev->diag);
         if (e == TCO_OK && out->is_bool)
             return eval_error(ev, n, "INDEX of TRUE/FALSE values");
         return e;
     }
+    if (key.is_bool)
+        return eval_error(ev, n->args[0], "TRUE/FALSE as a position or a value to look up");
     tco_value mode;
     if ((e = eval(ev, n->args[2], &mode)) != TCO_OK)
         return e;
-    if (mode.text || mode.is_bool || mode.number != 0)
-        return eval_error(ev, n->args[2], "MATCH needs 0 as its third argument (exact match)");
-    /* Text only: numbers that differ in the last bits match in LibreOffice (approximate equality) but
-     * not in Gnumeric; and Excel and LibreOffice read * ? ~ in the text as wildcards. */
-    if (key.text == NULL)
-        return eval_error(ev, n->args[0], "MATCH looks up text (a tier code), not a number (the applications "
-                          "compare nearly equal numbers differently)");
-    if (strpbrk(key.text, "*?~") != NULL)
-        return eval_error(ev, n->args[0], "MATCH of text holding * ? or ~ (Excel and LibreOffice read them as wildcards)");
+    int at;
+    if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
+        return eval_error(ev, n->args[at], why);
     for (size_t k = 0; k < count; k++) {
         if ((e = ev->env->element(ev->env->ctx, vec, k, &v, &count, ev->diag)) != TCO_OK)
             return e;
-        bool eq = v.text != NULL && tco_utf8_casecmp(key.text, v.text) == 0;
+        bool eq = v.text != NULL && tco_formula_text_equal(key.text, v.text);
         if (eq) {
             out->number = (double)(k + 1);
             out->is_bool = false;
@@ -994,10 +1026,85 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
     return TCO_ERR_EVAL;
 }
 
+tco_error tco_formula_truth(const tco_value *v, bool *out, const char **why)
+{
+    if (v->text) {
+        *why = "text used as a condition";
+        return TCO_ERR_EVAL;
+    }
+    *out = v->number != 0;
+    return TCO_OK;
+}
+
+tco_error tco_formula_apply1(tco_func func, const tco_value *v, tco_value *out, const char **why)
+{
+    out->is_bool = false;
+    out->text = NULL;
+    switch (func) {
+    case TCO_FN_NOT:
+        if (v->text)
+            break;
+        out->is_bool = true;
+        out->number = v->number == 0;
+        return TCO_OK;
+    case TCO_FN_ABS:
+        if (v->text)
+            break;
+        out->number = fabs(v->number);
+        return TCO_OK;
+    case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT:
+        /* TRUE/FALSE is refused, as in SUM: what counts as a number for a boolean is not
+         * something the template needs to ask. */
+        if (v->is_bool) {
+            *why = "TRUE/FALSE as the argument of ISNUMBER or ISTEXT; they test a number or text";
+            return TCO_ERR_EVAL;
+        }
+        out->is_bool = true;
+        out->number = (func == TCO_FN_ISTEXT) == (v->text != NULL);
+        return TCO_OK;
+    default:
+        *why = "internal error: not a function of one value";
+        return TCO_ERR_EVAL;
+    }
+    *why = "text used as a number";
+    return TCO_ERR_EVAL;
+}
+
+tco_error tco_formula_round(tco_func func, const tco_value *x, const tco_value *digits, tco_value *out,
+                            const char **why, int *at)
+{
+    out->is_bool = false;
+    out->text = NULL;
+    *at = -1;
+    if (x->text || digits->text) {
+        *why = "text used as a number";
+        return TCO_ERR_EVAL;
+    }
+    if (fabs(digits->number) > 308) {
+        *at = 1;
+        *why = "number of digits outside -308..308 (applications disagree there)";
+        return TCO_ERR_EVAL;
+    }
+    out->number = tco_excel_round(x->number, digits->number, func);
+    if (!isfinite(out->number)) {
+        *why = "result overflows (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
+}
+
+/* The error of node @p n's argument @p at (-1: of @p n itself). */
+static tco_error arg_error(const evaluator *ev, const tco_node *n, int at, const char *why)
+{
+    return eval_error(ev, at < 0 ? n : n->args[at], why);
+}
+
 static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *out)
 {
     tco_value v;
     bool done;
+    const char *why;
+    int at;
     tco_error e = eval_aggregate(ev, n, &done, out);
     if (e != TCO_OK || done)
         return e;
@@ -1007,9 +1114,9 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
     case TCO_FN_IF:
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
             return e;
-        if (v.text)
-            return eval_error(ev, n->args[0], "text used as a condition");
-        if (v.number != 0)
+        if (tco_formula_truth(&v, &done, &why) != TCO_OK)
+            return eval_error(ev, n->args[0], why);
+        if (done)
             return eval(ev, n->args[1], out);
         if (n->nargs == 3)
             return eval(ev, n->args[2], out);
@@ -1021,56 +1128,18 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         for (size_t i = 0; i < n->nargs; i++) {
             if ((e = eval(ev, n->args[i], &v)) != TCO_OK)
                 return e;
-            if (v.text)
-                return eval_error(ev, n->args[i], "text used as a number");
-            if (v.is_bool && (n->func == TCO_FN_SUM || n->func == TCO_FN_MIN || n->func == TCO_FN_MAX))
-                return eval_error(ev, n->args[i], "TRUE/FALSE as an argument of SUM, MIN or MAX (Gnumeric ignores "
-                                  "it, Excel counts it); use IF(test, 1, 0)");
-            if (i == 0 && n->func != TCO_FN_SUM)
-                acc = v.number;
-            else if (n->func == TCO_FN_SUM)
-                acc += v.number;
-            else if (n->func == TCO_FN_MIN)
-                acc = fmin(acc, v.number);
-            else if (n->func == TCO_FN_MAX)
-                acc = fmax(acc, v.number);
-            else if (n->func == TCO_FN_AND)
-                acc = (acc != 0 && v.number != 0);
-            else
-                acc = (acc != 0 || v.number != 0);
+            if (tco_formula_fold(n->func, i, &acc, &v, &why) != TCO_OK)
+                return eval_error(ev, n->args[i], why);
         }
-        if (n->func == TCO_FN_AND || n->func == TCO_FN_OR) {
-            out->is_bool = true;
-            acc = acc != 0;
-        }
-        out->number = acc;
-        return finite_or_error(ev, n, out);
+        if (tco_formula_fold_result(n->func, acc, out, &why) != TCO_OK)
+            return eval_error(ev, n, why);
+        return TCO_OK;
     }
-    case TCO_FN_NOT:
+    case TCO_FN_NOT: case TCO_FN_ABS: case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT:
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
             return e;
-        if (v.text)
-            return eval_error(ev, n->args[0], "text used as a number");
-        out->is_bool = true;
-        out->number = v.number == 0;
-        return TCO_OK;
-    case TCO_FN_ABS:
-        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
-            return e;
-        if (v.text)
-            return eval_error(ev, n->args[0], "text used as a number");
-        out->number = fabs(v.number);
-        return TCO_OK;
-    case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT:
-        /* TRUE/FALSE is refused, as in SUM: what counts as a number for a boolean is not
-         * something the template needs to ask. */
-        if ((e = eval(ev, n->args[0], &v)) != TCO_OK)
-            return e;
-        if (v.is_bool)
-            return eval_error(ev, n->args[0], "TRUE/FALSE as the argument of ISNUMBER or ISTEXT; "
-                              "they test a number or text");
-        out->is_bool = true;
-        out->number = (n->func == TCO_FN_ISTEXT) == (v.text != NULL);
+        if (tco_formula_apply1(n->func, &v, out, &why) != TCO_OK)
+            return eval_error(ev, n->args[0], why);
         return TCO_OK;
     case TCO_FN_INDEX: case TCO_FN_MATCH:
         return eval_lookup(ev, n, out);
@@ -1080,12 +1149,9 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         tco_value digits;
         if ((e = eval(ev, n->args[0], &v)) != TCO_OK || (e = eval(ev, n->args[1], &digits)) != TCO_OK)
             return e;
-        if (v.text || digits.text)
-            return eval_error(ev, n, "text used as a number");
-        if (fabs(digits.number) > 308)
-            return eval_error(ev, n->args[1], "number of digits outside -308..308 (applications disagree there)");
-        out->number = tco_excel_round(v.number, digits.number, n->func);
-        return finite_or_error(ev, n, out);
+        if (tco_formula_round(n->func, &v, &digits, out, &why, &at) != TCO_OK)
+            return arg_error(ev, n, at, why);
+        return TCO_OK;
     }
     case TCO_FN_CUMSUM: {
         const double *values = NULL;
@@ -1097,15 +1163,25 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
             return e;
         if (count == 0 || (size_t)ev->env->position >= count)
             return eval_error(ev, n, "CUMSUM takes the name of a per-year line, in a per-year line");
-        double acc = 0;
-        for (int i = 0; i <= ev->env->position; i++)
-            acc += values[i];
-        out->number = acc;
+        out->number = tco_formula_running_sum(values, (size_t)ev->env->position + 1);
         return finite_or_error(ev, n, out);
     }
     case TCO_FN_COUNT: break;
     }
     return eval_error(ev, n, "internal error: unknown function");
+}
+
+tco_error tco_formula_unary(tco_op op, tco_value *v, const char **why)
+{
+    if (v->text) {
+        *why = "text used in arithmetic";
+        return TCO_ERR_EVAL;
+    }
+    if (op == TCO_OP_NEG) { /* -TRUE is -1; +TRUE stays TRUE, as in Excel */
+        v->number = -v->number;
+        v->is_bool = false;
+    }
+    return TCO_OK;
 }
 
 static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
@@ -1134,12 +1210,9 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
         tco_error e = eval(ev, n->args[0], out);
         if (e != TCO_OK)
             return e;
-        if (out->text)
-            return eval_error(ev, n, "text used in arithmetic");
-        if (n->op == TCO_OP_NEG) { /* -TRUE is -1; +TRUE stays TRUE, as in Excel */
-            out->number = -out->number;
-            out->is_bool = false;
-        }
+        const char *why;
+        if (tco_formula_unary(n->op, out, &why) != TCO_OK)
+            return eval_error(ev, n, why);
         return TCO_OK;
     }
     case TCO_NODE_BINARY:

@@ -31,6 +31,7 @@
 #ifndef TCO_FORMULA_H
 #define TCO_FORMULA_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -192,6 +193,38 @@ typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref
  */
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out);
 
+/* tco_formula_arith(), tco_formula_compare(), tco_formula_fold() and tco_formula_fold_result() are
+ * defined here, static inline, so that the compiled program (program.h) runs them without a call
+ * per operation: one definition, used by the tree evaluator and the program alike. */
+
+/** True when |x| is a whole number a double holds exactly (below 2^52), as LibreOffice's
+ *  isRepresentableInteger(): two such numbers are never "approximately" equal. */
+static inline bool tco_formula_integer_held(double x)
+{
+    return x <= 4503599627370495.0 && x == floor(x);
+}
+
+/** Equality as the applications do it: LibreOffice's rtl::math::approxEqual (sal/rtl/math.cxx),
+ *  equal when they agree to about 15 significant digits (2^-48 relative to both), never against 0,
+ *  never for two different exactly held integers; Excel compares at its display precision. */
+static inline bool tco_formula_approx_equal(double a, double b)
+{
+    if (a == b)
+        return true;
+    if (a == 0 || b == 0)
+        return false;
+    double d = fabs(a - b);
+    if (!isfinite(d))
+        return false;
+    a = fabs(a);
+    b = fabs(b);
+    if (d > a * 0x1p-44 || d > b * 0x1p-44)
+        return false;
+    if (tco_formula_integer_held(d) && tco_formula_integer_held(a) && tco_formula_integer_held(b))
+        return false;
+    return d < a * 0x1p-48 && d < b * 0x1p-48;
+}
+
 /**
  * The arithmetic operator @p op (TCO_OP_ADD to TCO_OP_POW) on @p a and @p b as
  * the evaluator does it, and as LibreOffice does: a sum or difference of
@@ -201,7 +234,154 @@ void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *c
  * result, ...).  Used wherever tco caches the result of a formula it writes
  * itself (the Compare sheet's differences), so no second copy of the rules.
  */
-tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why);
+static inline tco_error tco_formula_arith(tco_op op, double a, double b, double *out, const char **why)
+{
+    *why = NULL;
+    switch (op) {
+    case TCO_OP_ADD:
+        /* LibreOffice's approxAdd and approxSub: a sum of nearly opposite values is exactly 0
+         * (0.1 + 0.2 - 0.3 = 0), as Excel's and Gnumeric's results also read. */
+        *out = ((a < 0 && b > 0) || (a > 0 && b < 0)) && tco_formula_approx_equal(a, -b) ? 0 : a + b;
+        break;
+    case TCO_OP_SUB: *out = ((a < 0 && b < 0) || (a > 0 && b > 0)) && tco_formula_approx_equal(a, b) ? 0 : a - b; break;
+    case TCO_OP_MUL: *out = a * b; break;
+    case TCO_OP_DIV:
+        if (b == 0) {
+            *why = "division by zero (#DIV/0!)";
+            return TCO_ERR_EVAL;
+        }
+        *out = a / b;
+        break;
+    case TCO_OP_POW:
+        if (a == 0 && b == 0)
+            *why = "0^0 is undefined (#NUM!)";
+        else if (a == 0 && b < 0)
+            *why = "0 raised to a negative power (#DIV/0!)";
+        else if (a < 0 && b != floor(b))
+            *why = "negative number raised to a fractional power (#NUM!)";
+        if (*why)
+            return TCO_ERR_EVAL;
+        *out = pow(a, b);
+        break;
+    default:
+        *why = "not an arithmetic operator";
+        return TCO_ERR_EVAL;
+    }
+    if (!isfinite(*out)) {
+        *why = "result overflows (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
+}
+
+/* ---- the evaluator's steps, one value at a time ----------------------------------------------
+ * tco_formula_eval() is built from these, and so is the compiled program (program.h), so that each
+ * rule is written once.  Each returns TCO_OK, or TCO_ERR_EVAL with the reason in *why (a static
+ * string, without the place: the tree evaluator prefixes "<where>, column N: ").  Text in a
+ * tco_value is borrowed; none of these allocates. */
+
+/** Comparison @p op (TCO_OP_EQ to TCO_OP_GE) of two numbers as the applications do it: equal when
+ *  they agree to about 15 significant digits (LibreOffice's rtl::math::approxEqual). */
+static inline bool tco_formula_compare(tco_op op, double a, double b)
+{
+    bool eq = tco_formula_approx_equal(a, b);
+    switch (op) {
+    case TCO_OP_EQ: return eq;
+    case TCO_OP_NE: return !eq;
+    case TCO_OP_LT: return !eq && a < b;
+    case TCO_OP_LE: return eq || a < b;
+    case TCO_OP_GT: return !eq && a > b;
+    case TCO_OP_GE: return eq || a > b;
+    default: return false;
+    }
+}
+
+/** True if texts @p a and @p b are equal without regard to case, in any script: tco_utf8_casecmp()
+ *  equality (the applications' = on text, and MATCH's), with a quick path for ASCII. */
+bool tco_formula_text_equal(const char *a, const char *b);
+
+/** Binary operator @p op on values @p a and @p b: arithmetic (tco_formula_arith()), comparison
+ *  (tco_formula_compare(); TRUE/FALSE against a number is an error), or text = / <> text
+ *  (case-insensitive); text with a number, or text with another operator, is an error. */
+tco_error tco_formula_binary(tco_op op, const tco_value *a, const tco_value *b, tco_value *out, const char **why);
+
+/** Unary @p op (TCO_OP_NEG, TCO_OP_POS) on *@p v in place: -TRUE is -1, +TRUE stays TRUE; text is an error. */
+tco_error tco_formula_unary(tco_op op, tco_value *v, const char **why);
+
+/** IF's condition @p v: *@p out is true for a non-zero number or TRUE; text is an error. */
+tco_error tco_formula_truth(const tco_value *v, bool *out, const char **why);
+
+/** Argument @p i (0-based) of SUM, MIN, MAX, AND or OR (@p func) folded into *@p acc (set by
+ *  argument 0): text is an error, and so is TRUE/FALSE in SUM, MIN or MAX. */
+static inline tco_error tco_formula_fold(tco_func func, size_t i, double *acc, const tco_value *v, const char **why)
+{
+    if (v->text) {
+        *why = "text used as a number";
+        return TCO_ERR_EVAL;
+    }
+    if (v->is_bool && (func == TCO_FN_SUM || func == TCO_FN_MIN || func == TCO_FN_MAX)) {
+        *why = "TRUE/FALSE as an argument of SUM, MIN or MAX (Gnumeric ignores it, Excel counts it); use IF(test, 1, 0)";
+        return TCO_ERR_EVAL;
+    }
+    if (i == 0)
+        *acc = func == TCO_FN_SUM ? 0 + v->number : v->number;
+    else if (func == TCO_FN_SUM)
+        *acc += v->number;
+    else if (func == TCO_FN_MIN)
+        *acc = fmin(*acc, v->number);
+    else if (func == TCO_FN_MAX)
+        *acc = fmax(*acc, v->number);
+    else if (func == TCO_FN_AND)
+        *acc = (*acc != 0 && v->number != 0);
+    else
+        *acc = (*acc != 0 || v->number != 0);
+    return TCO_OK;
+}
+
+/** The value of SUM, MIN, MAX, AND or OR after the last argument's fold: a number, or TRUE/FALSE for
+ *  AND and OR; a non-finite sum is an error (#NUM!). */
+static inline tco_error tco_formula_fold_result(tco_func func, double acc, tco_value *out, const char **why)
+{
+    out->is_bool = func == TCO_FN_AND || func == TCO_FN_OR;
+    out->text = NULL;
+    out->number = out->is_bool ? acc != 0 : acc;
+    if (!isfinite(out->number)) {
+        *why = "result overflows (#NUM!)";
+        return TCO_ERR_EVAL;
+    }
+    return TCO_OK;
+}
+
+/** NOT, ABS, ISNUMBER or ISTEXT (@p func) of @p v: text in NOT or ABS, TRUE/FALSE in ISNUMBER or
+ *  ISTEXT is an error. */
+tco_error tco_formula_apply1(tco_func func, const tco_value *v, tco_value *out, const char **why);
+
+/** ROUND, ROUNDUP or ROUNDDOWN (@p func) of @p x to @p digits places (tco_excel_round()): text, digits
+ *  outside -308..308 (*@p at = 1: the error is the second argument's; else -1, the call's) or a
+ *  non-finite result is an error. */
+tco_error tco_formula_round(tco_func func, const tco_value *x, const tco_value *digits, tco_value *out,
+                            const char **why, int *at);
+
+/** SUM, MIN or MAX (@p func) of @p count >= 1 values, in order from values[0] (a whole row or column);
+ *  the caller refuses a non-finite result. */
+double tco_formula_aggregate(tco_func func, const double *values, size_t count);
+
+/** 0 + values[0] + ... + values[count-1], in that order: CUMSUM up to a year (count = year + 1),
+ *  and a per-year line's Total. */
+double tco_formula_running_sum(const double *values, size_t count);
+
+/** IRR of the flows @p f[0..count) (count >= 2; see TCO_FN_IRR) into *@p out. */
+tco_error tco_formula_irr(const double *f, size_t count, double *out, const char **why);
+
+/** INDEX's position @p pos into a vector of @p count values: *@p k the 0-based element.  TRUE/FALSE is
+ *  an error with a reason; text or a position that is not a whole number from 1 to count is an error
+ *  with *why NULL (the caller names the range, #REF!). */
+tco_error tco_formula_index_position(const tco_value *pos, size_t count, size_t *k, const char **why);
+
+/** MATCH's value to look up @p key and third argument @p mode: the key must be text without * ? ~ and
+ *  not TRUE/FALSE, the mode 0; on error *@p at is the argument at fault (0 or 2).  The search itself
+ *  is tco_formula_text_equal() against each text element, the first match's 1-based position. */
+tco_error tco_formula_match_key(const tco_value *key, const tco_value *mode, const char **why, int *at);
 
 /**
  * Deepest nesting of parentheses in the text tco_formula_print() gives for

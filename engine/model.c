@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "conventions.h"
+#include "program.h"
 #include "ini.h"
 #include "strbuf.h"
 
@@ -2434,6 +2435,7 @@ void tco_model_free(tco_model *m)
 {
     if (m == NULL)
         return;
+    tco_program_free(m->program);
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         free(it->name);

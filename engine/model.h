@@ -355,6 +355,9 @@ typedef struct tco_model {
     /** Rows of the Conventions sheet ([convention.NAME] sections in template order; conventions.h). */
     struct tco_convention *conventions;
     size_t n_conventions;
+    /** The model compiled for evaluation (program.h; internal): made by the first
+     *  tco_model_evaluate(), made again when the model's structure changes, freed with the model. */
+    struct tco_program *program;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
@@ -464,8 +467,45 @@ tco_error tco_model_set_tier_input(tco_model *model, const char *name, const cha
  */
 tco_error tco_model_set_text_input(tco_model *model, const char *name, const char *text, tco_diag *diag);
 
-/** Evaluate every line in dependency order.  Errors: TCO_ERR_EVAL (names line and inputs). */
+/**
+ * Evaluate every line in dependency order, into the items' value, years, tiers and text.  Runs the
+ * model's compiled program (program.h: compiled on the first call, and again after the model's
+ * structure changes), whose values are the tree evaluator's to the bit; on an error the tree
+ * evaluator runs for the message.  Errors: TCO_ERR_EVAL (names the line, the year or tier and the
+ * values of its names), TCO_ERR_NOMEM.
+ */
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
+
+/**
+ * Evaluate every line by walking each formula's tree (formula.h, tco_formula_eval()), cell by
+ * cell: the reference tco_model_evaluate()'s program is tested against, and what gives its error
+ * messages.  Errors as tco_model_evaluate().
+ */
+tco_error tco_model_evaluate_tree(tco_model *model, tco_diag *diag);
+
+/**
+ * Set the scalar number input at index @p item (tco_model_find()) to @p value, checked as
+ * tco_model_set_input() checks it (range, whole number, structural), without re-evaluating: for
+ * what-ifs that set several inputs by index, then call tco_model_evaluate() once (no name lookup).
+ * Errors: TCO_ERR_UNKNOWN_NAME (not a number input), TCO_ERR_INI (out of range; the input keeps
+ * its value).
+ */
+tco_error tco_model_set_input_at(tco_model *model, int item, double value, tco_diag *diag);
+
+/**
+ * Set row @p row (0-based, in tco_model.tier_names order) of the per-tier number input at index
+ * @p item to @p value, checked as tco_model_set_tier_input() checks it, without re-evaluating.
+ * Errors: TCO_ERR_UNKNOWN_NAME (no such input or row), TCO_ERR_INI (out of range).
+ */
+tco_error tco_model_set_tier_input_at(tco_model *model, int item, int row, double value, tco_diag *diag);
+
+/**
+ * The evaluated number of cell @p cell of the item at index @p item: its value for a scalar
+ * (@p cell ignored), year column @p cell (0-based from Year first_year) of a per-year item, month
+ * @p cell of a per-month one, tier row @p cell of a per-tier one.  NaN for text, for `year` and
+ * `month`, and for an index or cell out of range.
+ */
+double tco_model_cell(const tco_model *model, int item, int cell);
 
 /**
  * Append an item named @p name (stored lower-cased) of @p kind to @p model and its

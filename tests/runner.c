@@ -8,10 +8,20 @@ int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
-    CU_ErrorCode (*const suites[])(void) = {register_error_suite, register_formula_suite, register_model_suite,
-                                            register_report_suite, register_quotes_suite, register_ini_suite,
-                                            register_output_suite, register_advise_suite, register_sample_suite,
-                                            register_ranges_suite};
+    /* One suite a line (tests/suites.h). */
+    CU_ErrorCode (*const suites[])(void) = {
+        register_error_suite,
+        register_formula_suite,
+        register_model_suite,
+        register_report_suite,
+        register_quotes_suite,
+        register_ini_suite,
+        register_output_suite,
+        register_advise_suite,
+        register_sample_suite,
+        register_program_suite,
+        register_ranges_suite,
+    };
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         if (suites[i]() != CUE_SUCCESS) {
             fprintf(stderr, "cannot register suite %zu: %s\n", i, CU_get_error_msg());

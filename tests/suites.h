@@ -19,5 +19,6 @@ CU_ErrorCode register_output_suite(void);
 CU_ErrorCode register_advise_suite(void);
 CU_ErrorCode register_sample_suite(void);
 CU_ErrorCode register_ranges_suite(void);
+CU_ErrorCode register_program_suite(void);
 
 #endif
