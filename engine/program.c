@@ -75,6 +75,7 @@ typedef struct guard {
 } guard;
 
 struct tco_program {
+    bool partial; /* compiled for some targets only (tco_program_compile_for()) */
     instr *code;
     size_t n_code, cap_code;
     int32_t *args; /* operand lists of OP_FOLD and OP_MATCH */
@@ -753,15 +754,50 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
 
 /* ---- compiling a model --------------------------------------------------------------------- */
 
+/* Mark in @p needed every item a NAME of @p n stands for. */
+static void mark_names(const tco_node *n, unsigned char *needed)
+{
+    if (n->kind == TCO_NODE_NAME && n->ref >= 0)
+        needed[n->ref] = 1;
+    for (size_t i = 0; i < n->nargs; i++)
+        mark_names(n->args[i], needed);
+}
+
 tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
 {
+    return tco_program_compile_for(m, NULL, 0, out, diag);
+}
+
+tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t n_targets, tco_program **out,
+                                  tco_diag *diag)
+{
     *out = NULL;
+    /* With targets: the items they need, found in one pass back through the dependency order (an item's
+     * names come before it), and only those compiled. */
+    unsigned char *needed = NULL;
+    if (targets != NULL) {
+        if ((needed = calloc(m->n_items ? m->n_items : 1, 1)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (size_t k = 0; k < n_targets; k++)
+            if (targets[k] >= 0 && (size_t)targets[k] < m->n_items)
+                needed[targets[k]] = 1;
+        for (size_t k = m->n_order; k-- > 0;) {
+            const tco_item *it = &m->items[m->order[k]];
+            if (!needed[m->order[k]])
+                continue;
+            if (it->formula)
+                mark_names(it->formula, needed);
+            if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
+                needed[it->partner] = 1;
+        }
+    }
     tco_program *p = calloc(1, sizeof *p);
     if (p == NULL || (p->base = malloc((m->n_items ? m->n_items : 1) * sizeof *p->base)) == NULL) {
         free(p);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
     p->n_items = m->n_items;
+    p->partial = needed != NULL;
     p->n_order = m->n_order;
     p->n_tiers = m->n_tiers;
     p->n_periods = m->n_periods;
@@ -780,8 +816,8 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
                                                     it->text) || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts))
             type = T_TEXT;
         p->base[i] = n ? new_slots(&c, n, type) : -1;
-        if (n == 0 || c.nomem)
-            continue;
+        if (n == 0 || c.nomem || (needed && !needed[i]))
+            continue; /* an item no target needs: a slot, never read, no copy in or out */
         int b = p->base[i];
         switch (it->kind) {
         case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT:
@@ -814,6 +850,8 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
         int i = m->order[k];
         const tco_item *it = &m->items[i];
         int b = p->base[i];
+        if (needed && !needed[i])
+            continue;
         switch (it->kind) {
         case TCO_ITEM_LINE: compile_cell(&c, it, -1, -1, -1, b, false); break;
         case TCO_ITEM_YEARLY:
@@ -846,6 +884,7 @@ tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *d
     p->konst = NULL;
     free(c.table);
     free(c.cell_entries);
+    free(needed);
     if (c.nomem) {
         tco_program_free(p);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory compiling the model");

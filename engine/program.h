@@ -61,6 +61,17 @@ typedef struct tco_program tco_program;
  */
 tco_error tco_program_compile(const struct tco_model *model, tco_program **out, tco_diag *diag);
 
+/**
+ * As tco_program_compile(), for the @p n_targets items @p targets (indexes into model->items) alone:
+ * only the cells they depend on, directly or through other lines, are compiled, and a run computes
+ * and copies back only those (every other item keeps its cells as they were).  For runs that read a
+ * few figures many times (Monte Carlo: the TCO, the net present cost and the unit cost); the model's
+ * own tco_model_evaluate() keeps the whole program.  An index out of range is ignored.
+ * Errors: TCO_ERR_NOMEM.
+ */
+tco_error tco_program_compile_for(const struct tco_model *model, const int *targets, size_t n_targets,
+                                  tco_program **out, tco_diag *diag);
+
 /** True if @p program was compiled from a model of @p model's structure (same items, order, tiers,
  *  years, months and schedule) and @p model's text inputs and per-tier texts hold the texts it was
  *  compiled with, so that it can evaluate it.  (It notes where the model now keeps an equal text.) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "names.h"
+#include "program.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -211,6 +212,20 @@ typedef struct mc_share {
     size_t failed; /* the draw that failed (0-based), SIZE_MAX when none */
 } mc_share;
 
+/* The items a draw reads (the three figures; a per-year figure's total), for a program of those alone. */
+static size_t figure_items(const tco_model *m, int out[6])
+{
+    size_t k = 0;
+    const int roles[] = {m->role_tco, m->role_npv, m->role_unit_cost};
+    for (size_t i = 0; i < 3; i++)
+        if (roles[i] >= 0) {
+            out[k++] = roles[i];
+            if (m->items[roles[i]].kind == TCO_ITEM_YEARLY && m->items[roles[i]].partner >= 0)
+                out[k++] = m->items[roles[i]].partner;
+        }
+    return k;
+}
+
 static void *run_share(void *arg)
 {
     mc_share *sh = arg;
@@ -219,8 +234,14 @@ static void *run_share(void *arg)
     uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
     sh->err = TCO_OK;
     sh->failed = SIZE_MAX;
+    /* Each draw runs the part of the compiled model that the three figures need (program.h); a draw
+     * that fails there is evaluated whole, by tco_model_evaluate(), for its message. */
+    int targets[6];
+    tco_program *prog = NULL;
     if (u == NULL || perm == NULL)
         sh->err = tco_diag_set(&sh->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        sh->err = tco_program_compile_for(sh->m, targets, figure_items(sh->m, targets), &prog, &sh->diag);
     size_t blocks = sh->last - sh->first, next_report = 1;
     for (size_t block = sh->first; block < sh->last && sh->err == TCO_OK; block++) {
         size_t start = block * TCO_LHS_BLOCK;
@@ -230,9 +251,12 @@ static void *run_share(void *arg)
             for (size_t j = 0; j < n; j++)
                 *slot(sh->m, &sh->in[j]) =
                     admissible(&sh->m->items[sh->in[j].item], tco_dist_quantile(&sh->fits[j], u[i * n + j]));
-            char run[64];
-            snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
-            if ((sh->err = evaluate(sh->m, sh->in, n, run, &sh->diag)) != TCO_OK) {
+            if (tco_program_run(prog, sh->m, &sh->diag) != TCO_OK) {
+                char run[64];
+                snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
+                if ((sh->err = evaluate(sh->m, sh->in, n, run, &sh->diag)) == TCO_OK)
+                    sh->err = tco_diag_set(&sh->diag, TCO_ERR_EVAL, "%s: the compiled model failed where the "
+                                           "formulas did not (please report this scenario)", run);
                 sh->failed = start + i;
                 break;
             }
@@ -247,6 +271,7 @@ static void *run_share(void *arg)
                 next_report++;
         }
     }
+    tco_program_free(prog);
     free(u);
     free(perm);
     return NULL;
