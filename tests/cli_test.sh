@@ -217,7 +217,7 @@ import re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
 assert re.search(r"<f>SUM\(\$C(\d+):C\1\)</f>", xml) and re.search(r"<f>SUM\(\$C(\d+):F\1\)</f>", xml), "cumulative cash out from Year 0"
-assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!J5/MAX('Inputs'!$J$5:$J$14)" in xml, "whole column"
+assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!L5/MAX('Inputs'!$L$5:$L$14)" in xml, "whole column"
 assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
 PY
 
@@ -309,7 +309,7 @@ z = zipfile.ZipFile(sys.argv[1])
 ss = re.findall(r"<t[^>]*>([^<]*)</t>", z.read("xl/sharedStrings.xml").decode())
 inputs = z.read("xl/worksheets/sheet2.xml").decode()
 assert "Before --set" in ss and "--set site.rate=0.25 (was 0.5)" in ss, ss
-assert re.search(r'<c r="G8"[^>]*><v>0.5</v></c>', inputs), "G8 (rate before) is not 0.5"
+assert re.search(r'<c r="I8"[^>]*><v>0.5</v></c>', inputs), "I8 (rate before) is not 0.5"
 PY
 run 65 --root "$MINI" --scenario good --set site.rate=2
 expect_err "--set site.rate=2: expected a number >= 0 and <= 1 share/yr, found 2"
@@ -628,7 +628,7 @@ cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/manytiers/"
 python3 -c 'import sys; open(sys.argv[1], "a").write("".join("\n[tier_with_a_long_code_%02d]\nsize = %d\nkind = plain\n" % (i, i + 1) for i in range(30)))' "$T/manytiers/pricing/tiers.ini"
 # 30 codes of 24 characters pass 255 bytes: the typed code is checked against the table's first column.
 run 0 --root "$T/manytiers" --scenario lookup --out "$T/many.xlsx"
-member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$H\$5:\$H\$37,0))</formula1>' \
+member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$J\$5:\$J\$37,0))</formula1>' \
     && ok || bad "33 long tier codes: the drop-down is not the tier column: $(member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
 
 # Review findings (issue 10), kept fixed.
@@ -1173,7 +1173,7 @@ run 65 --root "$SRC" --scenario cluster32 --set finance.delivery_month=13 --out 
 expect_err "--set finance.delivery_month=13: expected a whole number >= 1 and <= 12"
 run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
 expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
-# Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Status | Name | Source.
+# Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Low | High | Status | Name | Source.
 run 0 --root "$SRC" --scenario cluster32 --out "$T/st.xlsx"
 run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --out "$T/stq.xlsx"
 run 0 --root "$SRC" --scenario cluster32 --set facility.pue=1.2 --set facility.electricity_price=0.65 --set "facility.electricity_price_source=measured: meter, 2026" --out "$T/sts.xlsx"
@@ -1194,18 +1194,18 @@ def book(path):
             out[col + row] = (val, f.group(1) if f else None)
         return out
     return names, cells
-def status(cells, name):  # the Status cell (column D) of the input named NAME (column E)
+def status(cells, name):  # the Status cell (column F) of the input named NAME (column G)
     for ref, (v, _) in cells.items():
-        if ref[0] == "E" and v == name:
-            return cells.get("D" + ref[1:], (None,))[0]
+        if ref[0] == "G" and v == name:
+            return cells.get("F" + ref[1:], (None,))[0]
     raise AssertionError("no input " + name)
 names, cells = book(sys.argv[1])
 inputs = cells(2)
-assert inputs["D4"][0] == "Status" and inputs["E4"][0] == "Name" and inputs["F4"][0] == "Source / basis", inputs["D4"]
+assert inputs["F4"][0] == "Status" and inputs["G4"][0] == "Name" and inputs["H4"][0] == "Source / basis", inputs["F4"]
 assert status(inputs, "electricity_price") == "seed figure", status(inputs, "electricity_price")
 assert status(inputs, "host_price") == "illustrative" and status(inputs, "switch_price") == "illustrative"
 assert status(inputs, "card_count") == "stated"
-legend = [v for ref, (v, _) in inputs.items() if ref[0] == "D"]
+legend = [v for ref, (v, _) in inputs.items() if ref[0] == "F"]
 assert all(s in legend for s in ("quote", "measured", "seed figure", "stated", "what-if", "illustrative")), "legend"
 # The tier table's price status: every card price illustrative without quotes.
 tier = [v for ref, (v, _) in inputs.items() if v and v.startswith("Status: ")]
@@ -1584,6 +1584,49 @@ sed -i 's/^pue = 1.3$/pue = 1.3\npue_range = 1.35, 1.6/' "$T/rgroot/pricing/site
 sed -i '/^pue_range = 1.2, 1.6$/d' "$T/rgroot/pricing/site.ini"
 run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
 expect_err "pricing/site.ini [facility] pue_range: expected LOW <= value <= HIGH, found the value 1.3 below the range 1.35 to 1.6 (pue ratio)"
+# The Inputs sheet: Low and High beside the value, formatted like it (pue 0.00), the range's distribution
+# and basis after the source; a per-tier row's range in Low and High columns after the tier table's
+# status column, with a note below; in USD a money range is live over fx_report, as its value.
+run 0 --root "$SRC" --scenario cluster32 --set facility.pue_range=1.2,1.6 --set "facility.pue_range_source=illustrative: halls of 2026" --set D-M.price_range=70000,120000 --out "$T/rgw.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --currency USD --set facility.electricity_price_range=0.5,1 --set D-M.price_range=71000,142000 --out "$T/rgu.xlsx"
+python3 - "$SRC/tests" "$T/rgw.xlsx" "$T/rgu.xlsx" <<'PY' && ok || bad "Low and High on the Inputs sheet"
+import re, sys, zipfile
+sys.path.insert(0, sys.argv[1])
+import recalc
+book, names = recalc.read_cells(sys.argv[2])
+inp = book["Inputs"]
+assert (inp["D4"][2], inp["E4"][2], inp["F4"][2], inp["H4"][2]) == ("Low", "High", "Status", "Source / basis"), inp["D4"]
+row = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "pue")
+assert (inp["C" + row][2], inp["D" + row][2], inp["E" + row][2]) == ("1.3", "1.2", "1.6"), (inp["C" + row], inp["D" + row])
+assert inp["H" + row][2].endswith(". Range, triangular (--set facility.pue_range=1.2,1.6): illustrative: halls of 2026"), inp["H" + row]
+card = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "card_count")
+assert "D" + card not in inp and "E" + card not in inp, "a value without a range has empty Low and High"
+z = zipfile.ZipFile(sys.argv[2])
+styles = z.read("xl/styles.xml").decode()
+x = z.read("xl/worksheets/sheet2.xml").decode()
+def fmt(ref):  # the number format code of a cell
+    s = int(re.search(r'<c r="%s" s="(\d+)"' % ref, x).group(1))
+    xf = re.findall(r"<xf [^>]*>", re.search(r"<cellXfs[^>]*>(.*?)</cellXfs>", styles, re.S).group(1))[s]
+    nid = re.search(r'numFmtId="(\d+)"', xf).group(1)
+    return dict(re.findall(r'<numFmt numFmtId="(\d+)" formatCode="([^"]*)"', styles)).get(nid, nid)
+assert fmt("D" + row) == fmt("C" + row) == "0.00", (fmt("D" + row), fmt("C" + row))
+heads = {c[2]: r for r, c in inp.items() if r.endswith("4") and c[2]}
+lo, hi = heads["Low: Price (CNY/card)"], heads["High: Price (CNY/card)"]
+dm = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "D-M")
+assert inp[lo[:-1] + dm][2] == "70000" and inp[hi[:-1] + dm][2] == "120000", (inp[lo[:-1] + dm], inp[hi[:-1] + dm])
+c90 = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "C90")
+assert lo[:-1] + c90 not in inp, "a tier row without a range has an empty Low"
+assert any(c[2] and c[2].startswith("Low and High of Price (tier_price), the 90% interval of each ranged row: D-M. Range, "
+           "triangular (--set D-M.price_range=70000,120000)") for c in inp.values()), "the tier table's range note"
+book, names = recalc.read_cells(sys.argv[3])
+inp = book["Inputs"]
+row = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "electricity_price")
+assert inp["D" + row][0] == "0.5/fx_report" and inp["E" + row][0] == "1/fx_report", (inp["D" + row], inp["E" + row])
+assert inp["E" + row][2] == "%.16G" % (1 / 7.1), inp["E" + row]  # cached as libxlsxwriter writes it
+PY
+for f in rgw rgu; do
+    if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/$f.xlsx" >"$T/rc" 2>&1; then ok; else bad "ranges workbook $f: $(tail -3 "$T/rc")"; fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
