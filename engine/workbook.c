@@ -989,13 +989,13 @@ static void write_range(writer *w, lxw_worksheet *ws, int row, int low_col, cons
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(low_col + k), v[k], f), it->name);
 }
 
-/* The source of an input as the Inputs sheet shows it: @p source, then its range's distribution and basis
- * (the Low and High columns give the ends), e.g. "...: illustrative. Range, triangular: seed §4.3". */
-static void range_note(tco_strbuf *out, const tco_range *r)
+/* A range's distribution and basis after @p lead (the Low and High columns give the ends): the Inputs
+ * sheet's source reads "...: illustrative. Range, triangular: seed §4.3", a tier note "D-M, triangular: ...". */
+static void range_note(tco_strbuf *out, const char *lead, const tco_range *r)
 {
     if (r == NULL || r->dist == TCO_DIST_NONE)
         return;
-    tco_strbuf_printf(out, ". Range, %s", tco_dist_name(r->dist));
+    tco_strbuf_printf(out, "%s, %s", lead, tco_dist_name(r->dist));
     if (r->by_set)
         tco_strbuf_printf(out, " (%s)", r->given);
     if (r->basis)
@@ -1127,20 +1127,31 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         }
         tco_strbuf note = {0}, rows = {0};
         size_t untold = 0;
-        for (int r = 0; r < m->n_tiers; r++) {
-            write_range(w, ws, ROW_FIRST + r, col, it, &it->tier_ranges[r]);
-            if (it->tier_ranges[r].dist == TCO_DIST_NONE)
+        const tco_range *tr = it->tier_ranges;
+        for (int r = 0; r < m->n_tiers; r++)
+            write_range(w, ws, ROW_FIRST + r, col, it, &tr[r]);
+        /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
+        for (int r = 0, end; r < m->n_tiers; r = end) {
+            for (end = r + 1; end < m->n_tiers && tr[r].dist != TCO_DIST_NONE && !tr[r].by_set && tr[end].dist == tr[r].dist &&
+                              !tr[end].by_set && (tr[end].basis && tr[r].basis ? strcmp(tr[end].basis, tr[r].basis) == 0
+                                                                                : tr[end].basis == tr[r].basis);
+                 end++)
+                ;
+            if (tr[r].dist == TCO_DIST_NONE)
                 continue;
-            tco_strbuf one = {0};
-            tco_strbuf_printf(&one, "%s%s", rows.len ? "; " : "", m->tier_names[r]);
-            range_note(&one, &it->tier_ranges[r]);
+            tco_strbuf one = {0}, lead = {0};
+            for (int k = r; k < end; k++)
+                tco_strbuf_printf(&lead, "%s%s", k > r ? ", " : "", m->tier_names[k]);
+            tco_strbuf_append(&one, rows.len ? "; " : "");
+            range_note(&one, tco_strbuf_str(&lead), &tr[r]);
             tco_strbuf_append_capped(&rows, tco_strbuf_str(&one), TIER_RANGE_NOTES_MAX, &untold);
             tco_strbuf_free(&one);
+            tco_strbuf_free(&lead);
         }
         tco_strbuf_printf(&note, "Low and High of %s (%s), the 90%% interval of each ranged row: %s", it->label,
                           it->name, tco_strbuf_str(&rows));
         if (untold)
-            tco_strbuf_printf(&note, "; %zu more rows (see the columns)", untold);
+            tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
         wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&note), w->source_nowrap);
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
@@ -1251,7 +1262,7 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
         else { /* the source, then its range's distribution and basis */
             tco_strbuf_append(&src, w->shared_sources && w->shared_sources[i] ? w->shared_sources[i] : it->source);
-            range_note(&src, &it->range);
+            range_note(&src, ". Range", &it->range);
         }
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);

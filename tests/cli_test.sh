@@ -1545,17 +1545,19 @@ for pair in \
     "facility.pue_range=1.2,6|--set facility.pue_range=1.2,6: HIGH: expected a number >= 1 and <= 5 ratio, found 6" \
     "facility.pue_range=1.6,1.2|--set facility.pue_range=1.6,1.2: expected LOW <= HIGH, found LOW 1.6 above HIGH 1.2" \
     "facility.pue_range=1.2,1e999|--set facility.pue_range=1.2,1e999: HIGH: expected a number in ratio" \
-    "facility.pue_dist=normal|--set facility.pue_dist=normal: a distribution needs a range beside the value: expected pue_range = LOW, HIGH" \
+    "facility.hours_per_year_dist=normal|--set facility.hours_per_year_dist=normal: a distribution needs a range beside the value: expected hours_per_year_range = LOW, HIGH" \
     "facility.pue_rnage=1.2,1.6|--set facility.pue_rnage=1.2,1.6: unknown key 'pue_rnage' (did you mean 'pue_range'?)" \
     "scenario.years_range=2,4|--set scenario.years_range=2,4: input years fixes the workbook's shape (structural) and takes no range" \
     "scenario.card_range=1,2|--set scenario.card_range=1,2: input card_tier" \
     "scenario.cards_range=30.5,33|--set scenario.cards_range=30.5,33: LOW: expected a whole number >= 1 cards, found 30.5" \
     "card.price_range=80000,90000|--set card.price_range=80000,90000: expected LOW <= value <= HIGH, found the value 95000 above the range 80000 to 90000 (tier_price CNY/card)"; do
     arg=${pair%%|*}
+    rm -f "$T/rg.xlsx"
     run 65 --root "$SRC" --scenario cluster32 --set "$arg" --out "$T/rg.xlsx"
     expect_err "${pair#*|}"
     [ ! -e "$T/rg.xlsx" ] && ok || bad "--set $arg: a workbook was written"
 done
+rm -f "$T/rg.xlsx"
 run 65 --root "$SRC" --scenario cluster32 --set facility.pue_range=0.1,1.6 --set facility.pue_dist=gauss --out "$T/rg.xlsx"
 expect_err "--set facility.pue_dist=gauss: expected triangular, uniform, pert, normal or lognormal, found 'gauss'"
 # A --set value takes no range the files give for another value: --set card.price=80000 leaves D-M without one.
@@ -1574,6 +1576,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))["inputs"]["tier_price"]
 assert d["by_tier"]["D-M"] == 85910 and d["range_by_tier"]["D-M"]["low"] == 85000, d["range_by_tier"]
 PY
+run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --format json --no-workbook
+python3 - "$T/out" <<'PY' && ok || bad "a quoted price keeps the catalog's range"
+import json, sys
+d = json.load(open(sys.argv[1]))["inputs"]
+assert "D-M" not in d["tier_price"]["range_by_tier"] and d["tier_price"]["range_by_tier"]["D-L"]["low"] == 112000
+assert d["host_price"]["range"] is None and d["host_price"]["value"] != 200000, d["host_price"]  # quoted too
+PY
+rm -f "$T/rg.xlsx"
 run 65 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --set D-M.price_range=90000,100000 --out "$T/rg.xlsx"
 expect_err "--set D-M.price_range=90000,100000: expected LOW <= value <= HIGH, found the quoted price 85910 for D-M of tier_price outside the range 90000 to 100000: correct the range or the quote"
 [ ! -e "$T/rg.xlsx" ] && ok || bad "a quote outside a --set range: a workbook was written"
@@ -1601,6 +1611,9 @@ assert (inp["C" + row][2], inp["D" + row][2], inp["E" + row][2]) == ("1.3", "1.2
 assert inp["H" + row][2].endswith(". Range, triangular (--set facility.pue_range=1.2,1.6): illustrative: halls of 2026"), inp["H" + row]
 card = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "card_count")
 assert "D" + card not in inp and "E" + card not in inp, "a value without a range has empty Low and High"
+util = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "utilisation")
+assert (inp["D" + util][2], inp["E" + util][2]) == ("0.5", "0.9"), "cluster32's utilisation 0.5 to 0.9 (seed §4.3)"
+assert inp["H" + util][2].endswith(". Range, triangular: seed §4.3: storage that cannot feed the cards drops utilisation from 90% to 50%")
 z = zipfile.ZipFile(sys.argv[2])
 styles = z.read("xl/styles.xml").decode()
 x = z.read("xl/worksheets/sheet2.xml").decode()
@@ -1615,9 +1628,11 @@ lo, hi = heads["Low: Price (CNY/card)"], heads["High: Price (CNY/card)"]
 dm = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "D-M")
 assert inp[lo[:-1] + dm][2] == "70000" and inp[hi[:-1] + dm][2] == "120000", (inp[lo[:-1] + dm], inp[hi[:-1] + dm])
 c90 = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "C90")
-assert lo[:-1] + c90 not in inp, "a tier row without a range has an empty Low"
-assert any(c[2] and c[2].startswith("Low and High of Price (tier_price), the 90% interval of each ranged row: D-M. Range, "
-           "triangular (--set D-M.price_range=70000,120000)") for c in inp.values()), "the tier table's range note"
+assert (inp[lo[:-1] + c90][2], inp[hi[:-1] + c90][2]) == ("18000", "24000"), "C90: 3x to 4x the C70's 6,000 (seed §2)"
+note = next(c[2] for c in inp.values() if c[2] and c[2].startswith("Low and High of Price (tier_price)"))
+assert note.startswith("Low and High of Price (tier_price), the 90% interval of each ranged row: C30, C60, C70, triangular: "
+                       "illustrative: +/-30% around") and "; C90, triangular: seed §2: a C90 costs 3-4x a C70" in note and \
+    "; D-M, triangular (--set D-M.price_range=70000,120000); D-L, triangular: illustrative" in note, note
 book, names = recalc.read_cells(sys.argv[3])
 inp = book["Inputs"]
 row = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "electricity_price")
