@@ -1594,6 +1594,16 @@ sed -i 's/^pue = 1.3$/pue = 1.3\npue_range = 1.35, 1.6/' "$T/rgroot/pricing/site
 sed -i '/^pue_range = 1.2, 1.6$/d' "$T/rgroot/pricing/site.ini"
 run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
 expect_err "pricing/site.ini [facility] pue_range: expected LOW <= value <= HIGH, found the value 1.3 below the range 1.35 to 1.6 (pue ratio)"
+# The catalog may hold keys no template reads, but no range that belongs to nothing, misspelt or not.
+cp "$SRC/pricing/site.ini" "$SRC/pricing/hosts.ini" "$T/rgroot/pricing/"
+sed -i 's/^pue_range = 1.2, 1.6$/pue_rnage = 1.2, 1.6/; /^pue_range_source/d' "$T/rgroot/pricing/site.ini"
+run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
+expect_err "pricing/site.ini [facility] pue_rnage: unknown key (did you mean 'pue_range'?)"
+cp "$SRC/pricing/site.ini" "$T/rgroot/pricing/"
+sed -i 's/^rack_units = 8$/rack_units = 8\nrack_unit_range = 8, 9/' "$T/rgroot/pricing/hosts.ini"
+run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
+expect_err "pricing/hosts.ini [dc8] rack_unit_range: no input reads [dc8] rack_unit, so this range belongs to no value (did you mean 'rack_units_range'?)"
+[ ! -e "$T/rg.xlsx" ] && ok || bad "a stray catalog range: a workbook was written"
 # The Inputs sheet: Low and High beside the value, formatted like it (pue 0.00), the range's distribution
 # and basis after the source; a per-tier row's range in Low and High columns after the tier table's
 # status column, with a note below; in USD a money range is live over fx_report, as its value.

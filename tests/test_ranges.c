@@ -43,6 +43,26 @@ static const tco_range *tier_range_of(const tco_model *m, const char *name, int 
     return &m->items[i].tier_ranges[row];
 }
 
+/* tco_model_ranged_inputs() of @p m, *@p n of them; fails the test on error. */
+static tco_ranged_input *ranged(const tco_model *m, size_t *n)
+{
+    tco_ranged_input *v = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, n, &d), TCO_OK);
+    return v;
+}
+
+/* The three ranged inputs of a mini model, whose --set keys are @p sets in order (three of them). */
+static tco_ranged_input *ranged3(const tco_model *m, const char *const sets[3])
+{
+    size_t n = 0;
+    tco_ranged_input *v = ranged(m, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT_STRING_EQUAL(v[k].set, sets[k]);
+    return v;
+}
+
 static bool has_text(const char *text, const char *part)
 {
     return text != NULL && strstr(text, part) != NULL;
@@ -61,21 +81,16 @@ static void test_mini_ranges(void)
     CU_ASSERT(has_text(p->given, "pricing/things.ini [gadget] price_range"));
     CU_ASSERT(r->dist == TCO_DIST_UNIFORM && r->low == 0.4 && r->high == 0.7 && r->basis == NULL); /* "Uniform" */
     CU_ASSERT(range_of(m, "years")->dist == TCO_DIST_NONE);
-    tco_ranged_input *v = NULL;
-    size_t n = 0;
+    static const char *const sets[3] = {"scenario.qty", "thing.price", "site.rate"};
+    tco_ranged_input *v = ranged3(m, sets);
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, &n, &d), TCO_OK);
-    CU_ASSERT_EQUAL_FATAL(n, 3);
-    CU_ASSERT_STRING_EQUAL(v[0].set, "scenario.qty");
-    CU_ASSERT_STRING_EQUAL(v[1].set, "thing.price");
-    CU_ASSERT_STRING_EQUAL(v[2].set, "site.rate");
     CU_ASSERT_STRING_EQUAL(v[2].label, "rate");
     CU_ASSERT(v[2].tier == -1 && v[2].range == r && v[2].item == tco_model_find(m, "rate"));
     /* At LOW: cost 3 x 25 = 75, running 75 x 0.4 x (1 + 2) = 90, total 165 (at the point 0.5: 187.5). */
     CU_ASSERT_DOUBLE_EQUAL(m->items[tco_model_find(m, "total")].value, 187.5, 1e-9);
     CU_ASSERT_EQUAL(tco_model_set_input(m, "rate", v[2].range->low, &d), TCO_OK);
     CU_ASSERT_DOUBLE_EQUAL(m->items[tco_model_find(m, "total")].value, 165, 1e-9);
-    tco_ranged_inputs_free(v, n);
+    tco_ranged_inputs_free(v, 3);
     tco_model_free(m);
     /* The --set key reproduces it: --set site.rate=0.4 gives the same 165. */
     static const char *const at_low[] = {"site.rate=0.4", NULL};
@@ -122,17 +137,11 @@ static void test_tier_ranges(void)
     CU_ASSERT_STRING_EQUAL(large->basis, "test: large rows hold 3 to 6");
     CU_ASSERT(medium->dist == TCO_DIST_NORMAL && medium->low == 2 && medium->high == 2.5);
     CU_ASSERT(m->items[tco_model_find(m, "row_extra")].tier_ranges == NULL);
-    tco_ranged_input *v = NULL;
-    size_t n = 0;
-    tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, &n, &d), TCO_OK);
-    CU_ASSERT_EQUAL_FATAL(n, 3);
-    CU_ASSERT_STRING_EQUAL(v[0].set, "scenario.base_cost");
-    CU_ASSERT_STRING_EQUAL(v[1].set, "large.size");
+    static const char *const sets[3] = {"scenario.base_cost", "large.size", "medium.size"};
+    tco_ranged_input *v = ranged3(m, sets);
     CU_ASSERT_STRING_EQUAL(v[1].label, "row_size[large]");
     CU_ASSERT(v[1].tier == 1 && v[2].tier == 2);
-    CU_ASSERT_STRING_EQUAL(v[2].set, "medium.size");
-    tco_ranged_inputs_free(v, n);
+    tco_ranged_inputs_free(v, 3);
     tco_model_free(m);
 }
 
@@ -207,10 +216,8 @@ static void test_shipped_ranges_have_a_basis(void)
         if (strncmp(base, "compare-", 8) == 0 || question)
             continue;
         tco_model *m = load(TCO_SOURCE_DIR, g.gl_pathv[k], NULL);
-        tco_ranged_input *v = NULL;
         size_t n = 0;
-        tco_diag d = {0};
-        CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &v, &n, &d), TCO_OK);
+        tco_ranged_input *v = ranged(m, &n);
         CU_ASSERT(n >= 30);
         for (size_t i = 0; i < n; i++) {
             bool ok = v[i].range->basis != NULL && v[i].range->basis[0] != '\0';
@@ -229,7 +236,7 @@ static void test_shipped_ranges_have_a_basis(void)
 static void test_dist_names(void)
 {
     for (int k = TCO_DIST_TRIANGULAR; k < TCO_DIST_COUNT_OF; k++)
-        CU_ASSERT_EQUAL(tco_dist_parse(tco_dist_name((tco_dist)k)), k);
+        CU_ASSERT_EQUAL((int)tco_dist_parse(tco_dist_name((tco_dist)k)), k);
     CU_ASSERT_EQUAL(tco_dist_parse(" PERT "), TCO_DIST_PERT);
     CU_ASSERT_EQUAL(tco_dist_parse("none"), TCO_DIST_NONE);
     CU_ASSERT_EQUAL(tco_dist_parse(""), TCO_DIST_NONE);
