@@ -48,6 +48,8 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
+    name_set range_keys;     /* "section:KEY_range" (and _dist, _range_source) beside every input value read */
+    name_set range_sections; /* every section an input value was read from (lower case) */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
     const char *skip_section; /* lower case: a scenario section another consumer reads (tco_model_load_skipping) */
@@ -104,16 +106,22 @@ static void name_set_free(name_set *set)
     *set = (name_set){0};
 }
 
-static bool mark_consumed(loader *ld, const char *section, const char *key)
+/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set. */
+static bool name_set_add_lower(name_set *set, const char *section, const char *key)
 {
     tco_strbuf b = {0};
-    tco_strbuf_printf(&b, "%s:%s", section, key);
+    tco_strbuf_printf(&b, key ? "%s:%s" : "%s", section, key ? key : "");
     char *s = tco_strbuf_take(&b);
     if (s == NULL)
         return false;
     for (char *p = s; *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    return name_set_add(&ld->consumed, s);
+    return name_set_add(set, s);
+}
+
+static bool mark_consumed(loader *ld, const char *section, const char *key)
+{
+    return name_set_add_lower(&ld->consumed, section, key);
 }
 
 static bool is_consumed(const loader *ld, const char *entry)
@@ -783,8 +791,11 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     snprintf(k_basis, sizeof k_basis, "%s_range_source", key);
     const char *keys[] = {k_range, k_dist, k_basis};
     for (int k = 0; k < 3; k++)
-        if (tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
+        if ((tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k])) ||
+            !name_set_add_lower(&ld->range_keys, sec, keys[k]))
             return oom(ld);
+    if (!name_set_add_lower(&ld->range_sections, sec, NULL))
+        return oom(ld);
     int l_range = layer, l_other = layer;
     const tco_ini *s_range = NULL, *s_other = NULL;
     const char *range = key_at_layer(ld, cat, sec, k_range, layer, &l_range, &s_range);
@@ -1998,6 +2009,79 @@ static bool section_is_read(const loader *ld, const char *sec)
     return read;
 }
 
+/* The suffix of @p key that makes it a key beside a value's range (_range, _dist, _range_source), or NULL. */
+static const char *range_suffix(const char *key)
+{
+    size_t n = strlen(key);
+    for (int x = 1; beside_suffixes[x]; x++) {
+        size_t sl = strlen(beside_suffixes[x]);
+        if (n > sl && strcmp(key + n - sl, beside_suffixes[x]) == 0)
+            return key + n - sl;
+    }
+    return NULL;
+}
+
+/* True if "@p sec:@p base@p suffix" is a key beside an input value read (ld->range_keys). */
+static bool is_range_key(const loader *ld, const char *sec, const char *base, size_t base_len, const char *suffix)
+{
+    char entry[700];
+    snprintf(entry, sizeof entry, "%s:%.*s%s", sec, (int)base_len, base, suffix);
+    return name_set_has(&ld->range_keys, entry);
+}
+
+/* The catalog may hold keys no template reads, but not a range that belongs to nothing: in every catalog
+ * section an input value was read from, each KEY_range, KEY_dist and KEY_range_source is one beside an
+ * input's KEY, and no other key is within two edits of one (a misspelt range would otherwise be ignored
+ * without a word).  The keys of values read and their KEY_source are not compared. */
+static tco_error check_catalog_ranges(loader *ld)
+{
+    for (size_t f = 0; f < ld->n_catalog; f++) {
+        const tco_ini *cat = ld->catalog[f];
+        for (int s = 0; s < tco_ini_section_count(cat); s++) {
+            const char *sec = tco_ini_section_name(cat, s);
+            if (!name_set_has(&ld->range_sections, sec))
+                continue;
+            int n;
+            const char **keys = tco_ini_keys(cat, sec, &n);
+            tco_error e = TCO_OK;
+            for (int k = 0; k < n && e == TCO_OK; k++) {
+                const char *key = strchr(keys[k], ':') + 1, *suffix = range_suffix(key);
+                size_t kl = strlen(key), sl = strlen("_source");
+                if (name_set_has(&ld->range_keys, keys[k]) || is_range_key(ld, sec, key, kl, "_range") ||
+                    (kl > sl && strcmp(key + kl - sl, "_source") == 0 && is_range_key(ld, sec, key, kl - sl, "_range")))
+                    continue; /* a range key of a value read, a value read, or a value's basis */
+                /* The nearest key beside a value an input reads here. */
+                char best[300] = "";
+                size_t best_d = 3;
+                for (int j = 0; j < n; j++) {
+                    const char *base = strchr(keys[j], ':') + 1;
+                    for (int x = 1; range_suffix(base) == NULL && beside_suffixes[x]; x++) {
+                        if (!is_range_key(ld, sec, base, strlen(base), beside_suffixes[x]))
+                            continue;
+                        char cand[300];
+                        snprintf(cand, sizeof cand, "%s%s", base, beside_suffixes[x]);
+                        size_t d = tco_edit_distance(key, cand);
+                        if (d < best_d)
+                            best_d = d, snprintf(best, sizeof best, "%s", cand);
+                    }
+                }
+                const char *shown = tco_ini_section_as_written(cat, sec);
+                if (suffix != NULL)
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: no input reads [%s] %.*s, so this range "
+                                     "belongs to no value%s%s%s", cat->path, shown, key, shown, (int)(suffix - key), key,
+                                     best[0] ? " (did you mean '" : "", best, best[0] ? "'?)" : "");
+                else if (best[0])
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", cat->path,
+                                     shown, key, best);
+            }
+            free(keys);
+            if (e != TCO_OK)
+                return e;
+        }
+    }
+    return TCO_OK;
+}
+
 /* Fill ld->from_sections from the template's from keys (a hash set, so that checking each scenario section
  * does not scan the whole template). */
 static tco_error collect_from_sections(loader *ld)
@@ -2222,7 +2306,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             if (e != TCO_OK)
                 return e;
         }
-    if ((e = check_scenario_consumed(ld)) != TCO_OK || (e = check_shared(ld)) != TCO_OK)
+    if ((e = check_catalog_ranges(ld)) != TCO_OK || (e = check_scenario_consumed(ld)) != TCO_OK ||
+        (e = check_shared(ld)) != TCO_OK)
         return e;
     bool any_line = false;
     for (size_t i = 0; i < m->n_items; i++)
@@ -2373,6 +2458,8 @@ static void loader_free(loader *ld)
     free(ld->refs);
     name_set_free(&ld->consumed);
     name_set_free(&ld->from_sections);
+    name_set_free(&ld->range_keys);
+    name_set_free(&ld->range_sections);
     tco_free_list(ld->shared, ld->n_shared);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)
         free(ld->originals[i]);

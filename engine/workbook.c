@@ -817,8 +817,8 @@ static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
 /* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
  * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
  * wider than Excel's for the same width in characters). */
-#define INPUT_LABEL_WIDTH 50
-#define INPUT_SOURCE_WIDTH 60
+#define INPUT_LABEL_WIDTH 42
+#define INPUT_SOURCE_WIDTH 50
 
 static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
 {
@@ -974,6 +974,35 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
     validate_input(w, ws, row, col, it);
 }
 
+/* The ends of a value's range @p r (its input @p it) in columns @p low_col and @p low_col + 1: numbers
+ * formatted like the value (not as inputs: a range is read, not typed over), or for a money input reported
+ * in another currency the live =GIVEN/fx_report, as its value.  Nothing without a range. */
+static void write_range(writer *w, lxw_worksheet *ws, int row, int low_col, const tco_item *it, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE)
+        return;
+    const double given[2] = {r->given_low, r->given_high}, v[2] = {r->low, r->high};
+    lxw_format *f = wb_values_format(w, it, v, 2, false);
+    for (int k = 0; k < 2; k++)
+        if (it->in_report)
+            write_report_value(w, ws, row, low_col + k, it, given[k], v[k], f);
+        else
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(low_col + k), v[k], f), it->name);
+}
+
+/* A range's distribution and basis after @p lead (the Low and High columns give the ends): the Inputs
+ * sheet's source reads "...: illustrative. Range, triangular: seed §4.3", a tier note "D-M, triangular: ...". */
+static void range_note(tco_strbuf *out, const char *lead, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE)
+        return;
+    tco_strbuf_printf(out, "%s, %s", lead, tco_dist_name(r->dist));
+    if (r->by_set)
+        tco_strbuf_printf(out, " (%s)", r->given);
+    if (r->basis)
+        tco_strbuf_printf(out, ": %s", r->basis);
+}
+
 /* Quotes sheet columns (0-based) the quoted inputs refer to. */
 enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7, QCOL_VAT_INCLUDED = 8, QCOL_VAT_RATE = 9, QCOL_CONVERTED = 10 };
 
@@ -1026,6 +1055,9 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
     tco_strbuf_free(&w->ref);
     validate_input(w, ws, row, col, it);
 }
+
+/* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
+#define TIER_RANGE_NOTES_MAX 8000
 
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
 static void write_tier_table(writer *w, lxw_worksheet *ws)
@@ -1082,6 +1114,51 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
         col++;
     }
+    /* The ranges of the rows that have one: Low and High columns per ranged input, each row's
+     * distribution and basis in a note below the table. */
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            tco_strbuf h = {0};
+            tco_strbuf_printf(&h, "%s: %s (%s)", k ? "High" : "Low", it->label, it->unit);
+            wb_write_text(w, ws, ROW_HEADER, col + k, tco_strbuf_str(&h), w->header_wrap);
+            tco_strbuf_free(&h);
+        }
+        tco_strbuf note = {0}, rows = {0};
+        size_t untold = 0;
+        const tco_range *tr = it->tier_ranges;
+        for (int r = 0; r < m->n_tiers; r++)
+            write_range(w, ws, ROW_FIRST + r, col, it, &tr[r]);
+        /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
+        for (int r = 0, end; r < m->n_tiers; r = end) {
+            for (end = r + 1; end < m->n_tiers && tr[r].dist != TCO_DIST_NONE && !tr[r].by_set && tr[end].dist == tr[r].dist &&
+                              !tr[end].by_set && (tr[end].basis && tr[r].basis ? strcmp(tr[end].basis, tr[r].basis) == 0
+                                                                                : tr[end].basis == tr[r].basis);
+                 end++)
+                ;
+            if (tr[r].dist == TCO_DIST_NONE)
+                continue;
+            tco_strbuf one = {0}, lead = {0};
+            for (int k = r; k < end; k++)
+                tco_strbuf_printf(&lead, "%s%s", k > r ? ", " : "", m->tier_names[k]);
+            tco_strbuf_append(&one, rows.len ? "; " : "");
+            range_note(&one, tco_strbuf_str(&lead), &tr[r]);
+            tco_strbuf_append_capped(&rows, tco_strbuf_str(&one), TIER_RANGE_NOTES_MAX, &untold);
+            tco_strbuf_free(&one);
+            tco_strbuf_free(&lead);
+        }
+        tco_strbuf_printf(&note, "Low and High of %s (%s), the 90%% interval of each ranged row: %s", it->label,
+                          it->name, tco_strbuf_str(&rows));
+        if (untold)
+            tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
+        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&note), w->source_nowrap);
+        tco_strbuf_free(&note);
+        tco_strbuf_free(&rows);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), 12, NULL);
+        col += 2;
+    }
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
@@ -1133,6 +1210,8 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_LOW, "Low", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_HIGH, "High", w->header_right);
     wb_write_text(w, ws, ROW_HEADER, COL_INPUT_STATUS, "Status", w->header_indent);
     wb_write_text(w, ws, ROW_HEADER, COL_INPUT_NAME, "Name", w->header_indent);
     wb_write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
@@ -1172,6 +1251,8 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
+        if (!ref)
+            write_range(w, ws, row, COL_INPUT_LOW, it, &it->range);
         tco_strbuf full = {0}, src = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
@@ -1180,9 +1261,11 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
-        const char *source = ref                                         ? tco_strbuf_str(&src)
-                             : w->shared_sources && w->shared_sources[i] ? w->shared_sources[i]
-                                                                         : it->source;
+        else { /* the source, then its range's distribution and basis */
+            tco_strbuf_append(&src, w->shared_sources && w->shared_sources[i] ? w->shared_sources[i] : it->source);
+            range_note(&src, ". Range", &it->range);
+        }
+        const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
         fit_input_row(w, ws, row, it->label, source);
         tco_strbuf_free(&src);
@@ -1194,7 +1277,8 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     row++;
     wb_write_text(w, ws, row, 0, "Status legend", w->header);
     wb_write_text(w, ws, row, 1, "", w->header);
-    wb_write_text(w, ws, row, 2, "", w->header);
+    for (int c = 2; c <= COL_INPUT_HIGH; c++)
+        wb_write_text(w, ws, row, c, "", w->header);
     wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
     wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
     wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
@@ -1207,9 +1291,10 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     }
     worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
-    worksheet_set_column(ws, 2, 2, 16, NULL);
+    worksheet_set_column(ws, 2, 2, 14, NULL);
+    worksheet_set_column(ws, COL_INPUT_LOW, COL_INPUT_HIGH, 12, NULL);
     worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
-    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 26, NULL);
+    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 22, NULL);
     worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
     if (!any_original) /* no Before --set: a narrow gap before the tier table */
         worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);

@@ -25,12 +25,14 @@ enum {
     COL_ITEM = 0,
     COL_UNIT = 1,
     COL_VALUE = 2,     /* value, or Year 1 */
-    COL_TIER_TABLE = 7, /* Inputs: the tier catalog table starts in column H */
-    /* Inputs: Input | Unit | Value | Status | Name | Source / basis | Before --set */
-    COL_INPUT_STATUS = 3,
-    COL_INPUT_NAME = 4,
-    COL_INPUT_SOURCE = 5,
-    COL_INPUT_BEFORE = 6
+    COL_TIER_TABLE = 9, /* Inputs: the tier catalog table starts in column J */
+    /* Inputs: Input | Unit | Value | Low | High | Status | Name | Source / basis | Before --set */
+    COL_INPUT_LOW = 3,
+    COL_INPUT_HIGH = 4,
+    COL_INPUT_STATUS = 5,
+    COL_INPUT_NAME = 6,
+    COL_INPUT_SOURCE = 7,
+    COL_INPUT_BEFORE = 8
 };
 
 /* Where an item lives in the workbook.  Per-tier items: `row` is the row of the

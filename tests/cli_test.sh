@@ -217,7 +217,7 @@ import re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
 assert re.search(r"<f>SUM\(\$C(\d+):C\1\)</f>", xml) and re.search(r"<f>SUM\(\$C(\d+):F\1\)</f>", xml), "cumulative cash out from Year 0"
-assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!J5/MAX('Inputs'!$J$5:$J$14)" in xml, "whole column"
+assert re.search(r"[A-Z]5/MAX\(\$([A-Z])\$5:\$\1\$14\)", xml) and "'Inputs'!L5/MAX('Inputs'!$L$5:$L$14)" in xml, "whole column"
 assert 'IF(card_interconnect="dedicated",decode_eff_dedicated,decode_eff_pcie)' in xml, "text comparison"
 PY
 
@@ -309,7 +309,7 @@ z = zipfile.ZipFile(sys.argv[1])
 ss = re.findall(r"<t[^>]*>([^<]*)</t>", z.read("xl/sharedStrings.xml").decode())
 inputs = z.read("xl/worksheets/sheet2.xml").decode()
 assert "Before --set" in ss and "--set site.rate=0.25 (was 0.5)" in ss, ss
-assert re.search(r'<c r="G8"[^>]*><v>0.5</v></c>', inputs), "G8 (rate before) is not 0.5"
+assert re.search(r'<c r="I8"[^>]*><v>0.5</v></c>', inputs), "I8 (rate before) is not 0.5"
 PY
 run 65 --root "$MINI" --scenario good --set site.rate=2
 expect_err "--set site.rate=2: expected a number >= 0 and <= 1 share/yr, found 2"
@@ -628,7 +628,7 @@ cp -R "$MINI/pricing" "$MINI/templates" "$MINI/scenarios" "$T/manytiers/"
 python3 -c 'import sys; open(sys.argv[1], "a").write("".join("\n[tier_with_a_long_code_%02d]\nsize = %d\nkind = plain\n" % (i, i + 1) for i in range(30)))' "$T/manytiers/pricing/tiers.ini"
 # 30 codes of 24 characters pass 255 bytes: the typed code is checked against the table's first column.
 run 0 --root "$T/manytiers" --scenario lookup --out "$T/many.xlsx"
-member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$H\$5:\$H\$37,0))</formula1>' \
+member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -q '<dataValidation type="custom"[^>]*><formula1>ISNUMBER(MATCH(C5,\$J\$5:\$J\$37,0))</formula1>' \
     && ok || bad "33 long tier codes: the drop-down is not the tier column: $(member "$T/many.xlsx" xl/worksheets/sheet2.xml | grep -o '<dataValidation .*</dataValidation>' | head -c 400)"
 
 # Review findings (issue 10), kept fixed.
@@ -1173,7 +1173,7 @@ run 65 --root "$SRC" --scenario cluster32 --set finance.delivery_month=13 --out 
 expect_err "--set finance.delivery_month=13: expected a whole number >= 1 and <= 12"
 run 65 --root "$SRC" --scenario cluster32 --set finance.start=2027-13 --out "$T/bud5.xlsx"
 expect_err "--set finance.start=2027-13 (was 2027-01): expected the first month as YYYY-MM (e.g. 2027-01), found '2027-13'"
-# Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Status | Name | Source.
+# Issue 11 §7: conventions and each input's status.  Inputs: Input | Unit | Value | Low | High | Status | Name | Source.
 run 0 --root "$SRC" --scenario cluster32 --out "$T/st.xlsx"
 run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --out "$T/stq.xlsx"
 run 0 --root "$SRC" --scenario cluster32 --set facility.pue=1.2 --set facility.electricity_price=0.65 --set "facility.electricity_price_source=measured: meter, 2026" --out "$T/sts.xlsx"
@@ -1194,18 +1194,18 @@ def book(path):
             out[col + row] = (val, f.group(1) if f else None)
         return out
     return names, cells
-def status(cells, name):  # the Status cell (column D) of the input named NAME (column E)
+def status(cells, name):  # the Status cell (column F) of the input named NAME (column G)
     for ref, (v, _) in cells.items():
-        if ref[0] == "E" and v == name:
-            return cells.get("D" + ref[1:], (None,))[0]
+        if ref[0] == "G" and v == name:
+            return cells.get("F" + ref[1:], (None,))[0]
     raise AssertionError("no input " + name)
 names, cells = book(sys.argv[1])
 inputs = cells(2)
-assert inputs["D4"][0] == "Status" and inputs["E4"][0] == "Name" and inputs["F4"][0] == "Source / basis", inputs["D4"]
+assert inputs["F4"][0] == "Status" and inputs["G4"][0] == "Name" and inputs["H4"][0] == "Source / basis", inputs["F4"]
 assert status(inputs, "electricity_price") == "seed figure", status(inputs, "electricity_price")
 assert status(inputs, "host_price") == "illustrative" and status(inputs, "switch_price") == "illustrative"
 assert status(inputs, "card_count") == "stated"
-legend = [v for ref, (v, _) in inputs.items() if ref[0] == "D"]
+legend = [v for ref, (v, _) in inputs.items() if ref[0] == "F"]
 assert all(s in legend for s in ("quote", "measured", "seed figure", "stated", "what-if", "illustrative")), "legend"
 # The tier table's price status: every card price illustrative without quotes.
 tier = [v for ref, (v, _) in inputs.items() if v and v.startswith("Status: ")]
@@ -1545,17 +1545,19 @@ for pair in \
     "facility.pue_range=1.2,6|--set facility.pue_range=1.2,6: HIGH: expected a number >= 1 and <= 5 ratio, found 6" \
     "facility.pue_range=1.6,1.2|--set facility.pue_range=1.6,1.2: expected LOW <= HIGH, found LOW 1.6 above HIGH 1.2" \
     "facility.pue_range=1.2,1e999|--set facility.pue_range=1.2,1e999: HIGH: expected a number in ratio" \
-    "facility.pue_dist=normal|--set facility.pue_dist=normal: a distribution needs a range beside the value: expected pue_range = LOW, HIGH" \
+    "facility.hours_per_year_dist=normal|--set facility.hours_per_year_dist=normal: a distribution needs a range beside the value: expected hours_per_year_range = LOW, HIGH" \
     "facility.pue_rnage=1.2,1.6|--set facility.pue_rnage=1.2,1.6: unknown key 'pue_rnage' (did you mean 'pue_range'?)" \
     "scenario.years_range=2,4|--set scenario.years_range=2,4: input years fixes the workbook's shape (structural) and takes no range" \
     "scenario.card_range=1,2|--set scenario.card_range=1,2: input card_tier" \
     "scenario.cards_range=30.5,33|--set scenario.cards_range=30.5,33: LOW: expected a whole number >= 1 cards, found 30.5" \
     "card.price_range=80000,90000|--set card.price_range=80000,90000: expected LOW <= value <= HIGH, found the value 95000 above the range 80000 to 90000 (tier_price CNY/card)"; do
     arg=${pair%%|*}
+    rm -f "$T/rg.xlsx"
     run 65 --root "$SRC" --scenario cluster32 --set "$arg" --out "$T/rg.xlsx"
     expect_err "${pair#*|}"
     [ ! -e "$T/rg.xlsx" ] && ok || bad "--set $arg: a workbook was written"
 done
+rm -f "$T/rg.xlsx"
 run 65 --root "$SRC" --scenario cluster32 --set facility.pue_range=0.1,1.6 --set facility.pue_dist=gauss --out "$T/rg.xlsx"
 expect_err "--set facility.pue_dist=gauss: expected triangular, uniform, pert, normal or lognormal, found 'gauss'"
 # A --set value takes no range the files give for another value: --set card.price=80000 leaves D-M without one.
@@ -1574,6 +1576,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))["inputs"]["tier_price"]
 assert d["by_tier"]["D-M"] == 85910 and d["range_by_tier"]["D-M"]["low"] == 85000, d["range_by_tier"]
 PY
+run 0 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --format json --no-workbook
+python3 - "$T/out" <<'PY' && ok || bad "a quoted price keeps the catalog's range"
+import json, sys
+d = json.load(open(sys.argv[1]))["inputs"]
+assert "D-M" not in d["tier_price"]["range_by_tier"] and d["tier_price"]["range_by_tier"]["D-L"]["low"] == 112000
+assert d["host_price"]["range"] is None and d["host_price"]["value"] != 200000, d["host_price"]  # quoted too
+PY
+rm -f "$T/rg.xlsx"
 run 65 --root "$SRC" --scenario cluster32 --quotes "$SRC/pricing/example-quotes.csv" --as-of 2026-11-30 --set D-M.price_range=90000,100000 --out "$T/rg.xlsx"
 expect_err "--set D-M.price_range=90000,100000: expected LOW <= value <= HIGH, found the quoted price 85910 for D-M of tier_price outside the range 90000 to 100000: correct the range or the quote"
 [ ! -e "$T/rg.xlsx" ] && ok || bad "a quote outside a --set range: a workbook was written"
@@ -1584,6 +1594,64 @@ sed -i 's/^pue = 1.3$/pue = 1.3\npue_range = 1.35, 1.6/' "$T/rgroot/pricing/site
 sed -i '/^pue_range = 1.2, 1.6$/d' "$T/rgroot/pricing/site.ini"
 run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
 expect_err "pricing/site.ini [facility] pue_range: expected LOW <= value <= HIGH, found the value 1.3 below the range 1.35 to 1.6 (pue ratio)"
+# The catalog may hold keys no template reads, but no range that belongs to nothing, misspelt or not.
+cp "$SRC/pricing/site.ini" "$SRC/pricing/hosts.ini" "$T/rgroot/pricing/"
+sed -i 's/^pue_range = 1.2, 1.6$/pue_rnage = 1.2, 1.6/; /^pue_range_source/d' "$T/rgroot/pricing/site.ini"
+run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
+expect_err "pricing/site.ini [facility] pue_rnage: unknown key (did you mean 'pue_range'?)"
+cp "$SRC/pricing/site.ini" "$T/rgroot/pricing/"
+sed -i 's/^rack_units = 8$/rack_units = 8\nrack_unit_range = 8, 9/' "$T/rgroot/pricing/hosts.ini"
+run 65 --root "$T/rgroot" --scenario cluster32 --out "$T/rg.xlsx"
+expect_err "pricing/hosts.ini [dc8] rack_unit_range: no input reads [dc8] rack_unit, so this range belongs to no value (did you mean 'rack_units_range'?)"
+[ ! -e "$T/rg.xlsx" ] && ok || bad "a stray catalog range: a workbook was written"
+# The Inputs sheet: Low and High beside the value, formatted like it (pue 0.00), the range's distribution
+# and basis after the source; a per-tier row's range in Low and High columns after the tier table's
+# status column, with a note below; in USD a money range is live over fx_report, as its value.
+run 0 --root "$SRC" --scenario cluster32 --set facility.pue_range=1.2,1.6 --set "facility.pue_range_source=illustrative: halls of 2026" --set D-M.price_range=70000,120000 --out "$T/rgw.xlsx"
+run 0 --root "$SRC" --scenario cluster32 --currency USD --set facility.electricity_price_range=0.5,1 --set D-M.price_range=71000,142000 --out "$T/rgu.xlsx"
+python3 - "$SRC/tests" "$T/rgw.xlsx" "$T/rgu.xlsx" <<'PY' && ok || bad "Low and High on the Inputs sheet"
+import re, sys, zipfile
+sys.path.insert(0, sys.argv[1])
+import recalc
+book, names = recalc.read_cells(sys.argv[2])
+inp = book["Inputs"]
+assert (inp["D4"][2], inp["E4"][2], inp["F4"][2], inp["H4"][2]) == ("Low", "High", "Status", "Source / basis"), inp["D4"]
+row = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "pue")
+assert (inp["C" + row][2], inp["D" + row][2], inp["E" + row][2]) == ("1.3", "1.2", "1.6"), (inp["C" + row], inp["D" + row])
+assert inp["H" + row][2].endswith(". Range, triangular (--set facility.pue_range=1.2,1.6): illustrative: halls of 2026"), inp["H" + row]
+card = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "card_count")
+assert "D" + card not in inp and "E" + card not in inp, "a value without a range has empty Low and High"
+util = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "utilisation")
+assert (inp["D" + util][2], inp["E" + util][2]) == ("0.5", "0.9"), "cluster32's utilisation 0.5 to 0.9 (seed §4.3)"
+assert inp["H" + util][2].endswith(". Range, triangular: seed §4.3: storage that cannot feed the cards drops utilisation from 90% to 50%")
+z = zipfile.ZipFile(sys.argv[2])
+styles = z.read("xl/styles.xml").decode()
+x = z.read("xl/worksheets/sheet2.xml").decode()
+def fmt(ref):  # the number format code of a cell
+    s = int(re.search(r'<c r="%s" s="(\d+)"' % ref, x).group(1))
+    xf = re.findall(r"<xf [^>]*>", re.search(r"<cellXfs[^>]*>(.*?)</cellXfs>", styles, re.S).group(1))[s]
+    nid = re.search(r'numFmtId="(\d+)"', xf).group(1)
+    return dict(re.findall(r'<numFmt numFmtId="(\d+)" formatCode="([^"]*)"', styles)).get(nid, nid)
+assert fmt("D" + row) == fmt("C" + row) == "0.00", (fmt("D" + row), fmt("C" + row))
+heads = {c[2]: r for r, c in inp.items() if r.endswith("4") and c[2]}
+lo, hi = heads["Low: Price (CNY/card)"], heads["High: Price (CNY/card)"]
+dm = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "D-M")
+assert inp[lo[:-1] + dm][2] == "70000" and inp[hi[:-1] + dm][2] == "120000", (inp[lo[:-1] + dm], inp[hi[:-1] + dm])
+c90 = next(r[1:] for r, c in inp.items() if r[0] == "J" and c[2] == "C90")
+assert (inp[lo[:-1] + c90][2], inp[hi[:-1] + c90][2]) == ("18000", "24000"), "C90: 3x to 4x the C70's 6,000 (seed §2)"
+note = next(c[2] for c in inp.values() if c[2] and c[2].startswith("Low and High of Price (tier_price)"))
+assert note.startswith("Low and High of Price (tier_price), the 90% interval of each ranged row: C30, C60, C70, triangular: "
+                       "illustrative: +/-30% around") and "; C90, triangular: seed §2: a C90 costs 3-4x a C70" in note and \
+    "; D-M, triangular (--set D-M.price_range=70000,120000); D-L, triangular: illustrative" in note, note
+book, names = recalc.read_cells(sys.argv[3])
+inp = book["Inputs"]
+row = next(r[1:] for r, c in inp.items() if r[0] == "G" and c[2] == "electricity_price")
+assert inp["D" + row][0] == "0.5/fx_report" and inp["E" + row][0] == "1/fx_report", (inp["D" + row], inp["E" + row])
+assert inp["E" + row][2] == "%.16G" % (1 / 7.1), inp["E" + row]  # cached as libxlsxwriter writes it
+PY
+for f in rgw rgu; do
+    if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/$f.xlsx" >"$T/rc" 2>&1; then ok; else bad "ranges workbook $f: $(tail -3 "$T/rc")"; fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,7 +2,7 @@
 """print_test.py - the printed Inputs sheet as LibreOffice prints it (issue 11 §9).
 
 Writes a scenario's workbook, prints it to PDF with LibreOffice (headless), and checks:
-  - every page that prints the Inputs table header (Input, Unit, Value, Status, Name) also prints
+  - every page that prints the Inputs table header (Input, Unit, Value, Low, High, Status, Name) also prints
     its "Source / basis" column: an input's source is on the same page as its value;
   - no sheet prints below 75% (11 pt text at 8.25 pt or more): every print scale the workbook sets is
     75 or more.
@@ -55,7 +55,7 @@ def main():
         if not os.path.exists(pdf):
             print(f"FAIL: LibreOffice wrote no PDF: {r.stdout} {r.stderr}")
             return 1
-        header = re.compile(r"^\s*Input\s+Unit\s+Value\s+Status\s+Name\b", re.M)
+        header = re.compile(r"^\s*Input\s+Unit\s+Value\s+Low\s+High\s+Status\s+Name\b", re.M)
         input_pages = 0
         for k, text in enumerate(pages_text(pdf), 1):
             if not header.search(text):

@@ -203,13 +203,13 @@ check(rc == 65 and "ufffe.csv:2: column 1 (vendor): expected text, found the non
       "U+FFFE in a vendor is refused with line and column")
 
 # --- round 2: a copy of the project whose fx.ini or template is changed -------------------------------
-def make_root(name, fx=None, template=None):
-    """A copy of pricing/, templates/ and scenarios/ under T/NAME; fx and template are (old, new) edits."""
+def make_root(name, fx=None, template=None, cards=None):
+    """A copy of pricing/, templates/ and scenarios/ under T/NAME; fx, template and cards are (old, new) edits."""
     root = os.path.join(T, name)
     os.makedirs(root)
     for sub in ("pricing", "templates", "scenarios"):
         subprocess.run(["cp", "-r", os.path.join(SRC, sub), root], check=True)
-    for rel, edit in (("pricing/fx.ini", fx), ("templates/tco.ini", template)):
+    for rel, edit in (("pricing/fx.ini", fx), ("templates/tco.ini", template), ("pricing/cards.ini", cards)):
         if edit:
             path = os.path.join(root, rel)
             text = open(path, encoding="utf-8").read()
@@ -258,9 +258,11 @@ check("INF" not in xml_text and "NaN" not in xml_text, "no sheet caches INF or N
 
 # --- 4. A quote is never used outside its input's min/max: the run stops, naming the quote ------------------
 # The card's price is the D-M row of tier_price (card_price looks it up): its bounds apply to the quote.
-# The max is the dearest catalog tier's 160,000 (D-L); 25,000 USD x 7.1 = 177,500 CNY is above it.
+# The max is the dearest catalog tier's 160,000 (D-L); 25,000 USD x 7.1 = 177,500 CNY is above it.  (D-L's
+# range, up to 208,000, is cut to that max too: a range must lie within its input's bounds.)
+DL_RANGE = ("price_range = 112000, 208000", "price_range = 112000, 160000")
 root = make_root("max", template=("from = tier.price\nper = tier\nmin = 0\n",
-                                  "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"))
+                                  "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"), cards=DL_RANGE)
 rc, so, se = tco_in(root, "--scenario", "cluster32", "--quotes", write("usd25.csv", HEADER + "\nA,D-M,25000,USD\n"),
                     "--out", no_book)
 check(rc == 65 and "usd25.csv:2: quote from A for D-M: 25000 USD = 177500 CNY is above the max 160000 of the D-M row "
@@ -281,7 +283,7 @@ check(rc == 65 and "low.csv:2: quote from Low for D-M: 10 CNY is below the min 5
       and not os.path.exists(no_book), "10 CNY below tier_price's min 50 stops the run: " + se)
 # A tier row: tier_price max 160,000 (the dearest catalog tier); W-B quoted at 160,001 CNY stops the run.
 root = make_root("tiermax", template=("from = tier.price\nper = tier\nmin = 0\n",
-                                          "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"))
+                                          "from = tier.price\nper = tier\nmin = 0\nmax = 160000\n"), cards=DL_RANGE)
 rc, so, se = tco_in(root, "--scenario", "solo", "--quotes", write("wb.csv", HEADER + ",quote_id\nX,W-B,160001,CNY,Q7\n"),
                     "--out", no_book)
 check(rc == 65 and "wb.csv:2: quote Q7 from X for W-B: 160001 CNY is above the max 160000 of the W-B row of tier_price"
@@ -314,12 +316,14 @@ check(p.returncode == 65 and b"pricing/fx.ini: the exchange rates' path, which t
 
 # --- 6. A large catalog: lookups by hash, suggestions looked for once per distinct unknown item ------------
 def add_tiers(root, n, fmt):
-    """Append n copies of the D-M tier, named fmt % k, to root's cards.ini."""
+    """Append n copies of the D-M tier, named fmt % k, to root's cards.ini (without its ranges, so that
+    11,000 copies stay within the 250,000 keys of one file)."""
     path = os.path.join(root, "pricing/cards.ini")
     text = open(path, encoding="utf-8").read()
     i = text.index("[D-M]")
     j = text.find("\n[", i + 1)
-    body = "\n".join(l for l in text[i:j if j >= 0 else len(text)].split("\n")[1:] if not l.startswith(";"))
+    body = "\n".join(l for l in text[i:j if j >= 0 else len(text)].split("\n")[1:]
+                     if not l.startswith(";") and "_range" not in l)
     with open(path, "a", encoding="utf-8") as f:
         f.write("".join("\n[%s]\n%s\n" % (fmt % k, body) for k in range(n)))
 
