@@ -435,7 +435,7 @@ void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *cur
         cell(r->base_tco, 0, a, sizeof a);
         fprintf(out, "\n  Sensitivity: each ranged input alone at LOW and HIGH (TCO at the point values %s %s)\n", a,
                 currency);
-        fprintf(out, "  %-30s %-28s %12s %12s %14s %14s %14s\n", "input", "--set", "LOW", "HIGH", "TCO at LOW",
+        fprintf(out, "  %-30s %-34s %12s %12s %14s %14s %14s\n", "input", "--set", "LOW", "HIGH", "TCO at LOW",
                 "TCO at HIGH", "swing");
         for (size_t j = 0; j < r->n_rows && j < TCO_RISK_TOP; j++) {
             const tco_sensitivity_row *row = &r->rows[j];
@@ -445,7 +445,7 @@ void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *cur
             cell(row->tco_low, 0, a, sizeof a);
             cell(row->tco_high, 0, b, sizeof b);
             cell(row->swing, 0, c, sizeof c);
-            fprintf(out, "  %-30.30s %-28.28s %12s %12s %14s %14s %14s\n", row->input, row->set, lo, hi, a, b, c);
+            fprintf(out, "  %-30.30s %-34.34s %12s %12s %14s %14s %14s\n", row->input, row->set, lo, hi, a, b, c);
         }
         if (r->n_rows > TCO_RISK_TOP)
             fprintf(out, "  (%zu more in the JSON and on the Sensitivity sheet)\n", r->n_rows - TCO_RISK_TOP);
