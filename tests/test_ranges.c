@@ -16,10 +16,10 @@
 /* Load @p scenario of @p root with the --set arguments @p sets (NULL-terminated); fails the test on error. */
 static tco_model *load(const char *root, const char *scenario, const char *const *sets)
 {
-    tco_override ov[8];
+    static tco_override ov[8]; /* zeroed: GCC -O2 cannot see that the loop fills what the load reads */
     size_t n = 0;
     tco_diag d = {0};
-    for (; sets && sets[n]; n++)
+    for (; sets && sets[n] && n < sizeof ov / sizeof ov[0]; n++)
         CU_ASSERT_EQUAL_FATAL(tco_override_parse(sets[n], &ov[n], &d), TCO_OK);
     tco_model *m = NULL;
     tco_error e = tco_model_load_with(root, scenario, ov, n, &m, &d);
