@@ -1140,6 +1140,7 @@ static int advise_command(int argc, char **argv)
         {"format", required_argument, NULL, 'f'}, {"set", required_argument, NULL, 'S'},
         {"root", required_argument, NULL, 'r'},   {"out", required_argument, NULL, 'o'},
         {"no-workbook", no_argument, NULL, 'N'},  {"force", no_argument, NULL, 'F'},
+        {"quotes", required_argument, NULL, 'q'}, {"currency", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     static tco_override sets[TCO_MAX_SETS];
     size_t n_sets = 0;
@@ -1158,6 +1159,18 @@ static int advise_command(int argc, char **argv)
         if (c == ':' || c == '?')
             return usage_error("advise: %s '%s'; %s", c == ':' ? "option needs a value" : "unknown option",
                                argv[optind - 1], ADVISE_USAGE);
+        /* Refused rather than half done (docs/advise.md, Limits): a quote is chosen for the quantity a
+         * scenario buys, and the advisor changes the card count in place on one model; and every
+         * figure, unit and check of the advice is in the catalog's CNY. */
+        if (c == 'q')
+            return usage_error("advise --quotes %s: tco advise prices every candidate from the catalog (a quote is "
+                               "chosen for the quantity bought, and each candidate buys another); write the option "
+                               "you choose as a scenario (its card, cards and host) and run tco --scenario FILE.ini "
+                               "--quotes %s", optarg, optarg);
+        if (c == 'C')
+            return usage_error("advise --currency %s: tco advise reports in CNY, the catalog's currency; write the "
+                               "option you choose as a scenario (its card, cards and host) and run tco --scenario "
+                               "FILE.ini --currency %s", optarg, optarg);
         format = c == 'f' ? optarg : format;
         root_arg = c == 'r' ? optarg : root_arg;
         out = c == 'o' ? optarg : out;

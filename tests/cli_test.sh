@@ -1508,6 +1508,14 @@ run 64 advise solo-dev --root "$SRC" --out x.xlsx --no-workbook
 expect_err "--no-workbook writes no file, and --out x.xlsx names the workbook to write"
 run 64 advise solo-dev --root "$SRC" --outt x.xlsx
 expect_err "advise: unknown option '--outt'"
+# --quotes and --currency are refused, saying why and what to run instead; nothing is written.
+(cd "$T/q-none" && "$TCO" advise solo-dev --root "$SRC" --quotes "$SRC/pricing/example-quotes.csv" >"$T/out" 2>"$T/err")
+rc=$?; [ "$rc" -eq 64 ] && ok || bad "advise --quotes: exit $rc, expected 64"
+expect_err "tco advise prices every candidate from the catalog (a quote is chosen for the quantity bought"
+(cd "$T/q-none" && "$TCO" advise solo-dev --root "$SRC" --currency USD >"$T/out" 2>"$T/err")
+rc=$?; [ "$rc" -eq 64 ] && ok || bad "advise --currency: exit $rc, expected 64"
+expect_err "advise --currency USD: tco advise reports in CNY, the catalog's currency"
+[ -z "$(ls -A "$T/q-none")" ] && ok || bad "a refused advise wrote $(ls -A "$T/q-none")"
 run 64 --root "$SRC" advise solo-dev
 expect_err "advise takes its options after it: tco advise NAME"
 run 64 advise team --root "$SRC"
