@@ -403,19 +403,37 @@ static int compare_options(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The overrides each host's model is loaded with: the run's --set values (but [advise]'s), then the
- * advisor's own (OWN_SETS of them: kind, card, cards, acquisition, host), whose text args holds. */
-#define OWN_SETS 5
+/* The overrides a model of the advice is loaded with: the run's --set values (but [advise]'s), then the
+ * advisor's own (up to OWN_SETS of them: kind, card, cards, acquisition, host, and for one option of the
+ * workbook its facility mode), whose text args holds. */
+#define OWN_SETS 6
 typedef struct own_sets {
     tco_override *v;
-    size_t n;
+    size_t n, n_user;
     char args[OWN_SETS][700];
 } own_sets;
 
-static tco_error set_own(own_sets *s, size_t at, const char *key, const char *value, tco_diag *d)
+/* Room for the run's --set values and @p n_own of the advisor's; the run's copied in. */
+static tco_error own_sets_begin(own_sets *s, const tco_advise_request *req, size_t n_own, tco_diag *d)
 {
-    snprintf(s->args[at], sizeof s->args[at], "scenario.%s=%s", key, value);
-    return tco_override_parse(s->args[at], &s->v[s->n - OWN_SETS + at], d);
+    s->n_user = 0;
+    for (size_t i = 0; i < req->n_sets; i++)
+        s->n_user += strcasecmp(req->sets[i].section, "advise") != 0;
+    s->n = s->n_user + n_own;
+    if ((s->v = calloc(s->n, sizeof *s->v)) == NULL)
+        return nomem(d);
+    for (size_t i = 0, k = 0; i < req->n_sets; i++)
+        if (strcasecmp(req->sets[i].section, "advise") != 0)
+            s->v[k++] = req->sets[i];
+    return TCO_OK;
+}
+
+/* The advisor's override number @p at: SECTION.KEY=VALUE. */
+static tco_error set_own(own_sets *s, size_t at, const char *section, const char *key, const char *value,
+                         tco_diag *d)
+{
+    snprintf(s->args[at], sizeof s->args[at], "%s.%s=%s", section, key, value);
+    return tco_override_parse(s->args[at], &s->v[s->n_user + at], d);
 }
 
 static bool advisor_key(const tco_override *o)
@@ -472,28 +490,21 @@ static tco_error load_models(const question *qq, advise_run *r)
                             job ? "'" : "no such key", job ? job : "", job ? "'" : "");
     a->train = strcasecmp(job, "train") == 0;
     own_sets s = {0};
-    size_t n_user = 0;
-    for (size_t i = 0; i < req->n_sets; i++)
-        n_user += strcasecmp(req->sets[i].section, "advise") != 0;
-    s.n = n_user + OWN_SETS;
-    if ((s.v = calloc(s.n, sizeof *s.v)) == NULL)
-        return nomem(d);
-    for (size_t i = 0, k = 0; i < req->n_sets; i++)
-        if (strcasecmp(req->sets[i].section, "advise") != 0)
-            s.v[k++] = req->sets[i];
+    if (own_sets_begin(&s, req, 5, d) != TCO_OK)
+        return TCO_ERR_NOMEM;
     if ((a->models = calloc((size_t)a->n_hosts, sizeof *a->models)) == NULL) {
         free(s.v);
         return nomem(d);
     }
-    tco_error e = set_own(&s, 0, "kind", a->train ? "training" : "inference", d);
+    tco_error e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
     if (e == TCO_OK)
-        e = set_own(&s, 1, "card", a->tiers[0], d);
+        e = set_own(&s, 1, "scenario", "card", a->tiers[0], d);
     if (e == TCO_OK)
-        e = set_own(&s, 2, "cards", "1", d);
+        e = set_own(&s, 2, "scenario", "cards", "1", d);
     if (e == TCO_OK)
-        e = set_own(&s, 3, "acquisition", "own", d);
+        e = set_own(&s, 3, "scenario", "acquisition", "own", d);
     for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
-        if ((e = set_own(&s, 4, "host", a->hosts[h], d)) == TCO_OK &&
+        if ((e = set_own(&s, 4, "scenario", "host", a->hosts[h], d)) == TCO_OK &&
             (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, &a->models[h], d)) == TCO_OK)
             a->n_models++;
     }
@@ -832,7 +843,7 @@ static const tco_advise_option *closest_rejected(const tco_advice *a, int t)
     return best;
 }
 
-void tco_advise_print_table(const tco_advice *a, FILE *out)
+void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out)
 {
     char n1[64], n2[64], n3[64], n4[64];
     fprintf(out, "%s: %s\n", a->name, a->title);
@@ -907,9 +918,11 @@ void tco_advise_print_table(const tco_advice *a, FILE *out)
             fprintf(out, "  %s: no host of the list takes it\n", a->tiers[t]);
         tco_strbuf_free(&l);
     }
+    if (workbook)
+        fprintf(out, "\nWorkbook: %s\n", workbook);
 }
 
-void tco_advise_print_json(const tco_advice *a, FILE *out)
+void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
 {
     fputs("{\n  \"question\": ", out);
     tco_report_json_string(out, a->name);
@@ -928,6 +941,11 @@ void tco_advise_print_json(const tco_advice *a, FILE *out)
     tco_advise_explain(a, &x);
     tco_report_json_string(out, tco_strbuf_str(&x));
     tco_strbuf_free(&x);
+    fputs(",\n  \"workbook\": ", out);
+    if (workbook)
+        tco_report_json_string(out, workbook);
+    else
+        fputs("null", out);
     fputs(",\n  \"rejections\": [", out);
     size_t n_checks;
     check_count *c = count_checks(a, &n_checks);
@@ -990,4 +1008,131 @@ void tco_advise_print_json(const tco_advice *a, FILE *out)
         fputs("}", out);
     }
     fputs(a->n_options ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* ---- the workbook ---------------------------------------------------------------------------- */
+
+size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_feasible && i < TCO_ADVISE_TOP; i++)
+        out[n++] = &a->options[i];
+    for (int t = 0; t < a->n_tiers && n < TCO_ADVISE_LISTED_MAX; t++) {
+        const tco_advise_option *best = NULL;
+        for (size_t i = 0; i < a->n_feasible && best == NULL; i++)
+            if (a->options[i].tier == t)
+                best = &a->options[i];
+        if (best && best->rank <= TCO_ADVISE_TOP)
+            continue; /* listed among the top */
+        if ((best = best ? best : closest_rejected(a, t)) != NULL)
+            out[n++] = best;
+    }
+    return n;
+}
+
+/* A model of option @p o alone: the question loaded afresh with the run's --set values and the option's
+ * card, count, host, kind, acquisition and facility mode as overrides, so that its Inputs sheet names
+ * each as the --set that chose it. */
+static tco_error option_model(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                              tco_model **out, tco_diag *d)
+{
+    own_sets s = {0};
+    char cards[16];
+    snprintf(cards, sizeof cards, "%d", o->cards);
+    tco_error e = own_sets_begin(&s, req, o->mode >= 0 ? 6 : 5, d);
+    if (e == TCO_OK)
+        e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 1, "scenario", "card", a->tiers[o->tier], d);
+    if (e == TCO_OK)
+        e = set_own(&s, 2, "scenario", "cards", cards, d);
+    if (e == TCO_OK)
+        e = set_own(&s, 3, "scenario", "acquisition", o->rent ? "rent" : "own", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 4, "scenario", "host", a->hosts[o->host], d);
+    if (e == TCO_OK && o->mode >= 0)
+        e = set_own(&s, 5, "facility", "mode", a->modes[o->mode], d);
+    if (e == TCO_OK)
+        e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, out, d);
+    free(s.v);
+    return e;
+}
+
+tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
+                              const tco_workbook_options *opts, tco_diag *d)
+{
+    const tco_advise_option *listed[TCO_ADVISE_LISTED_MAX];
+    size_t n = tco_advise_listed(a, listed);
+    if (n == 0)
+        return tco_diag_set(d, TCO_ERR_USAGE, "%s: no option to write a workbook of (no candidate)", a->name);
+    tco_model *models[TCO_ADVISE_LISTED_MAX] = {NULL};
+    tco_rank_row rows[TCO_ADVISE_LISTED_MAX];
+    tco_strbuf labels[TCO_ADVISE_LISTED_MAX], reasons[TCO_ADVISE_LISTED_MAX];
+    memset(labels, 0, sizeof labels);
+    memset(reasons, 0, sizeof reasons);
+    tco_error e = TCO_OK;
+    for (size_t i = 0; i < n && e == TCO_OK; i++) {
+        const tco_advise_option *o = listed[i];
+        option_label(a, o, &labels[i]);
+        for (size_t k = 0; k < o->n_reasons; k++)
+            tco_strbuf_printf(&reasons[i], "%s%s", k ? "; " : "", o->reasons[k].text);
+        if (labels[i].failed || reasons[i].failed)
+            e = nomem(d);
+        else
+            e = option_model(req, a, o, &models[i], d);
+        rows[i] = (tco_rank_row){tco_strbuf_str(&labels[i]), o->n_reasons ? tco_strbuf_str(&reasons[i]) : NULL,
+                                 (double)o->seq + 1};
+    }
+    const char *unit = unit_of(a);
+    const tco_rank_column serve[] = {{"Throughput (tokens/s)", "layout_tokens_per_s"},
+                                     {"Per stream (tokens/s)", "layout_stream_tokens_per_s"},
+                                     {"Card memory (GB)", "cluster_memory_gb"},
+                                     {"Memory needed (GB)", "inference_memory_gb"},
+                                     {"Capex (CNY)", "option_capex"},
+                                     {"Cost over the period (CNY)", "option_cost"},
+                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {unit, "cost_per_unit"}};
+    const tco_rank_column train[] = {{"Training run (days)", "layout_train_days"},
+                                     {"Card memory (GB)", "cluster_memory_gb"},
+                                     {"Memory needed (GB)", "training_memory_gb"},
+                                     {"Capex (CNY)", "option_capex"},
+                                     {"Cost over the period (CNY)", "option_cost"},
+                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {unit, "cost_per_unit"}};
+    size_t n_cols = a->train ? sizeof train / sizeof train[0] : sizeof serve / sizeof serve[0];
+    tco_strbuf title = {0}, note = {0}, why = {0}, target = {0};
+    tco_strbuf_printf(&title, "%s: %s", a->name, a->title);
+    if (!a->train) {
+        char t[64];
+        tco_format_grouped(a->target_tokens_per_s, 2, t, sizeof t);
+        tco_strbuf_printf(&target, " at the target load of %s tokens/s", t);
+    }
+    tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
+                      "earlier candidate); costs in CNY over %d years. %zu candidates: %zu feasible, %zu rejected. "
+                      "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
+                      "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
+                      "over the option's own sheets (A, B, C shown; the others hidden: unhide them to read) and the "
+                      "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
+                      "fails a check shows no figure, and its reasons as tco advise found them.",
+                      a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
+                      tco_strbuf_str(&target), a->years, a->n_options, a->n_feasible, a->n_options - a->n_feasible,
+                      a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
+    tco_advise_explain(a, &why);
+    tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
+                            .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
+                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3};
+    if (e == TCO_OK && (title.failed || note.failed || why.failed))
+        e = nomem(d);
+    if (e == TCO_OK)
+        e = tco_workbook_write_rank(models, rows, n, &sheet, path, opts, d);
+    for (size_t i = 0; i < n; i++) {
+        tco_model_free(models[i]);
+        tco_strbuf_free(&labels[i]);
+        tco_strbuf_free(&reasons[i]);
+    }
+    tco_strbuf_free(&title);
+    tco_strbuf_free(&note);
+    tco_strbuf_free(&why);
+    tco_strbuf_free(&target);
+    return e;
 }

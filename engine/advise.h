@@ -39,8 +39,11 @@
  * target_load_tokens_per_s, layout_train_days, train_efficiency, hosts.
  *
  * Money is in CNY, the catalog's currency (a question whose [finance] currency is another is
- * refused); memory in GB (1e9 bytes); throughput in tokens/s; training time in days.  tco advise
- * writes no file.
+ * refused); memory in GB (1e9 bytes); throughput in tokens/s; training time in days.
+ *
+ * Workbook (tco_advise_workbook()): a Rank sheet of the options listed (tco_advise_listed()), each
+ * with its own sheets as in a comparison, every figure and the rank a live formula (workbook.h,
+ * tco_workbook_write_rank()).
  */
 #ifndef TCO_ADVISE_H
 #define TCO_ADVISE_H
@@ -52,6 +55,7 @@
 #include "error.h"
 #include "model.h"
 #include "strbuf.h"
+#include "workbook.h"
 
 /** Most candidates one question may ask for (tiers x hosts x modes x card counts, and the rented ones):
  *  at about 0.1 ms each, about ten seconds. */
@@ -59,6 +63,10 @@
 
 /** Options the terminal table lists. */
 #define TCO_ADVISE_TOP 10
+
+/** Most options the workbook lists (one prefix letter each, A to Z): the top TCO_ADVISE_TOP and the
+ *  other tiers' best, as many of those as fit. */
+#define TCO_ADVISE_LISTED_MAX 26
 
 /** What to advise on: the question and the run's --set values. */
 typedef struct tco_advise_request {
@@ -149,17 +157,17 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *out, tco_diag *d
 
 /**
  * Print @p a for people: the question, the top TCO_ADVISE_TOP options (what each gets and costs),
- * the winner against the runner-up in one line, the rejections counted by check, and for each
+ * the winner against the runner-up in one line, the rejections counted by check, for each
  * tier without an option in the top list its best option (rank) or, with none feasible, its
- * closest rejected one with every reason.
+ * closest rejected one with every reason, and "Workbook: PATH" when @p workbook is not NULL.
  */
-void tco_advise_print_table(const tco_advice *a, FILE *out);
+void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out);
 
 /**
  * Print @p a as one JSON object (docs/advise.md):
  *   {"question", "title", "job": "serve"|"train", "currency": "CNY", "years", "unit",
  *    "target_tokens_per_s" (serve) , "candidates": N evaluated, "feasible": N, "skipped_pairs",
- *    "explanation": the one line of tco_advise_explain(),
+ *    "explanation": the one line of tco_advise_explain(), "workbook": @p workbook or null,
  *    "rejections": [{"check", "label", "count"}],
  *    "options": [{"rank" (null when rejected), "tier", "cards", "host" ("cloud" when rented),
  *                 "facility", "acquisition": "own"|"rent", "feasible", "reasons": [text, ...],
@@ -168,7 +176,7 @@ void tco_advise_print_table(const tco_advice *a, FILE *out);
  *                 "stream_tokens_per_s" (serve) or "train_days" (train)}, ...]}
  * feasible options first in rank order, then the rejected ones.
  */
-void tco_advise_print_json(const tco_advice *a, FILE *out);
+void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out);
 
 /**
  * The one-line explanation of the winner against the runner-up into @p out, e.g. "1x W-A
@@ -177,6 +185,29 @@ void tco_advise_print_json(const tco_advice *a, FILE *out);
  * option it says so, with none that none is.
  */
 void tco_advise_explain(const tco_advice *a, tco_strbuf *out);
+
+/**
+ * The options the workbook lists, into @p out (room for TCO_ADVISE_LISTED_MAX; pointers into @p a): the
+ * top TCO_ADVISE_TOP feasible ones in rank order, then for each tier without one among them its best
+ * feasible option or, with none, its closest rejected one (fewest reasons, then the lowest cost), as the
+ * table's "other tiers" lines; at most TCO_ADVISE_LISTED_MAX.  Returns how many.
+ */
+size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
+
+/**
+ * Write the advice's workbook to @p path: a Rank sheet of the options tco_advise_listed() gives, then
+ * each option's sheets as in a comparison (the first three shown, the others hidden), every one a fresh
+ * model of the question with the run's --set values and the option's scenario.kind, card, cards,
+ * acquisition, host and facility.mode as overrides (@p req as given to tco_advise()).  The figures are
+ * the template lines layout_tokens_per_s, layout_stream_tokens_per_s (serve) or layout_train_days
+ * (train), cluster_memory_gb, inference_memory_gb or training_memory_gb, option_capex, option_cost,
+ * option_npv_cost and cost_per_unit, gated by check_feasible; ranked by cost_per_unit, ties to the lower
+ * option_capex, then to the earlier candidate, as tco_advise() ranks.
+ * Errors: the model's (tco_model_load_skipping()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
+ * candidate, TCO_ERR_NOMEM.  On error no file is left at @p path.
+ */
+tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
+                              const tco_workbook_options *opts, tco_diag *d);
 
 /** Free what @p a holds (safe on a zeroed struct) and zero it. */
 void tco_advice_free(tco_advice *a);

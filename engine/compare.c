@@ -94,30 +94,26 @@ static void fill_compare(writer *base, void *vctx)
     tco_strbuf_free(&base->text_buf);
 }
 
-static void fill_compare_sheets(writer *base, void *vctx)
+void wb_write_options(writer *base, wb_options *o)
 {
-    compare_ctx *c = vctx;
-    const tco_model *first = c->models[0];
-    base->m = first;
-    base->footer = c->title;
-    lxw_worksheet *ws = wb_add_sheet(base, "Compare", 0xC00000, true);
-    base->footer = NULL;
-    if (ws == NULL)
-        return;
+    tco_model *const *models = o->models;
+    const tco_model *first = models[0];
     /* The site and finance inputs the options hold alike: one cell each on the Shared inputs sheet. */
     unsigned char *shared[26] = {NULL};
     bool any_shared = false;
-    if (!mark_shared(c->models, c->n, shared)) {
+    if (!mark_shared(models, o->n, shared)) {
         base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
     } else {
         for (size_t i = 0; i < first->n_items; i++)
             any_shared |= shared[0][i] != 0;
     }
     char **sources = NULL;
-    if (any_shared && base->err == TCO_OK && !shared_sources(c, shared[0], &sources))
+    compare_ctx c = {models, o->n, o->title};
+    if (any_shared && base->err == TCO_OK && !shared_sources(&c, shared[0], &sources))
         base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
     if (any_shared && base->err == TCO_OK) {
-        base->footer = c->title;
+        base->m = first;
+        base->footer = o->title;
         lxw_worksheet *sw = wb_add_sheet(base, TCO_SHARED_SHEET, 0xFFC000, true);
         base->footer = NULL;
         if (sw != NULL) {
@@ -134,29 +130,52 @@ static void fill_compare_sheets(writer *base, void *vctx)
             base->err = w.err;
         }
     }
-    /* Each option's own sheets, prefixed. */
-    int opex_sheet[26], opex_row[26];
-    char sp[26][4], np[26][4];
-    for (size_t k = 0; k < c->n && base->err == TCO_OK; k++) {
+    /* Each option's own sheets, prefixed; those past the first o->visible hidden once written. */
+    for (size_t k = 0; k < o->n && base->err == TCO_OK; k++) {
         writer w = *base;
-        snprintf(sp[k], sizeof sp[k], "%c ", (char)('A' + k));
-        snprintf(np[k], sizeof np[k], "%c_", (char)('a' + k));
-        w.m = c->models[k];
-        w.sp = sp[k];
-        w.np = np[k];
+        snprintf(o->sp[k], sizeof o->sp[k], "%c ", (char)('A' + k));
+        snprintf(o->np[k], sizeof o->np[k], "%c_", (char)('a' + k));
+        w.m = models[k];
+        w.sp = o->sp[k];
+        w.np = o->np[k];
         w.ref = (tco_strbuf){0};
         w.text_buf = (tco_strbuf){0};
         w.shared = any_shared ? shared[k] : NULL;
+        size_t before = base->wb->num_sheets;
         wb_write_model(&w);
         base->err = w.err;
-        opex_sheet[k] = w.opex_sheet;
-        opex_row[k] = w.opex_row;
+        o->opex_sheet[k] = w.opex_sheet;
+        o->opex_row[k] = w.opex_row;
+        lxw_worksheet *ws;
+        size_t index = 0;
+        LXW_FOREACH_WORKSHEET(ws, base->wb)
+        {
+            if (k >= o->visible && index >= before)
+                worksheet_hide(ws);
+            index++;
+        }
     }
-    for (size_t k = 0; k < c->n; k++)
+    for (size_t k = 0; k < o->n; k++)
         free(shared[k]);
     for (size_t i = 0; sources && i < first->n_items; i++)
         free(sources[i]);
     free(sources);
+}
+
+static void fill_compare_sheets(writer *base, void *vctx)
+{
+    compare_ctx *c = vctx;
+    const tco_model *first = c->models[0];
+    base->m = first;
+    base->footer = c->title;
+    lxw_worksheet *ws = wb_add_sheet(base, "Compare", 0xC00000, true);
+    base->footer = NULL;
+    if (ws == NULL)
+        return;
+    wb_options opts = {.models = c->models, .n = c->n, .visible = c->n, .title = c->title};
+    wb_write_options(base, &opts);
+    int *opex_sheet = opts.opex_sheet, *opex_row = opts.opex_row;
+    char (*sp)[4] = opts.sp, (*np)[4] = opts.np;
     if (base->err != TCO_OK)
         return;
     writer *w = base;

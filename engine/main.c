@@ -5,7 +5,8 @@
  *       [--no-workbook]
  *   tco quotes check FILE.csv... [--format table|json]
  *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
- *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]   (advise.c)
+ *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
+ *       [--root DIR]   (advise.c)
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -59,6 +60,10 @@
 #define TCO_MAX_QUOTE_FILES 32
 #define TCO_MAX_SETS 64
 
+/* How tco advise is called (its errors and the usage lines say it alike). */
+#define ADVISE_USAGE                                                                                        \
+    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]"
+
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
     "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
@@ -67,7 +72,8 @@ static const char usage_text[] =
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv... [--format table|json]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
-    "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]\n"
+    "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
+    "           [--force] [--root DIR]\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -133,7 +139,9 @@ static const char usage_more[] =
     "                        cost model, ranked by cost per unit of work; the\n"
     "                        top 10, the winner against the runner-up and the\n"
     "                        rejections by reason (json: every option); writes\n"
-    "                        no file (docs/advise.md)\n"
+    "                        out/advise-NAME.xlsx (-whatif with --set): a Rank\n"
+    "                        sheet whose figures and RANK() are live, then the\n"
+    "                        options' sheets (docs/advise.md)\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -1141,19 +1149,69 @@ static int init_command(const char *invoked, int argc, char **argv)
     return e == TCO_OK ? 0 : fail(&d);
 }
 
-/* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]` (argv[0] "advise"): advise.c. */
+/* --out PATH as given (NULL: none), checked before anything is read: a file name ending in .xlsx, not a
+ * folder, and not with --no-workbook.  @p name suggests a file name.  0, or usage_error()'s code. */
+static int check_out(const char *out, bool no_workbook, const char *name)
+{
+    size_t olen = out ? strlen(out) : 0;
+    if (out && !is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)
+        return usage_error("--out %s: ends with '/', so it names a folder; for the workbook drop the '/': %.*s", out,
+                           (int)(olen - 1), out);
+    if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
+        char stem[256];
+        return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
+                           out[olen - 1] == '/' ? "" : "/", tco_scenario_stem(name, stem, sizeof stem));
+    }
+    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
+        return usage_error("--out %s: expected a file name ending in .xlsx", out);
+    if (out && no_workbook)
+        return usage_error("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
+                           out);
+    return 0;
+}
+
+/* The workbooks' `created` time: SOURCE_DATE_EPOCH (reproducible-builds.org), a plain decimal integer,
+ * digits only, of seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z); empty is unset, and
+ * then TCO_FIXED_CREATED.  0, or usage_error()'s code. */
+static int created_time(time_t *created)
+{
+    *created = TCO_FIXED_CREATED;
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && sde[0]) {
+        long long v = 0;
+        bool ok = true;
+        for (const char *p = sde; *p && ok; p++)
+            ok = *p >= '0' && *p <= '9' && (v = v * 10 + (*p - '0')) <= 253402300799LL;
+        if (!ok)
+            return usage_error("SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since "
+                               "1970, from 0 to 253402300799, found '%.60s'",
+                               sde);
+        /* libxlsxwriter writes the current time for a created time of 0, so 0 (1970-01-01T00:00:00Z)
+         * is written as the closest time it can write, one second later. */
+        *created = v == 0 ? 1 : (time_t)v;
+    }
+    return 0;
+}
+
+/* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
+ * [--root DIR]` (argv[0] "advise"): the advice and its workbook, out/advise-NAME.xlsx by default
+ * (advise-NAME-whatif.xlsx with --set), in advise.c. */
 static int advise_command(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'}, {"set", required_argument, NULL, 'S'},
-        {"root", required_argument, NULL, 'r'},   {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"root", required_argument, NULL, 'r'},   {"out", required_argument, NULL, 'o'},
+        {"no-workbook", no_argument, NULL, 'N'},  {"force", no_argument, NULL, 'F'},
+        {"quotes", required_argument, NULL, 'q'}, {"currency", required_argument, NULL, 'C'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     static tco_override sets[TCO_MAX_SETS];
     size_t n_sets = 0;
-    const char *format = "table", *root_arg = NULL;
+    const char *format = "table", *root_arg = NULL, *out = NULL;
+    bool no_workbook = false, force = false;
     tco_diag d = {0};
     optind = 0;
     opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, ":f:r:h", opts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":f:r:o:h", opts, NULL)) != -1;) {
         if (c == 'h')
             return fputs(usage_text, stdout), fputs(usage_more, stdout), 0;
         if (c == 'S' && n_sets == TCO_MAX_SETS)
@@ -1161,15 +1219,34 @@ static int advise_command(int argc, char **argv)
         if (c == 'S' && tco_override_parse(optarg, &sets[n_sets++], &d) != TCO_OK)
             return usage_error("%s", d.message);
         if (c == ':' || c == '?')
-            return usage_error("advise: %s '%s'; tco advise NAME [--format table|json] [--set SEC.KEY=V]... "
-                               "[--root DIR]", c == ':' ? "option needs a value" : "unknown option", argv[optind - 1]);
+            return usage_error("advise: %s '%s'; %s", c == ':' ? "option needs a value" : "unknown option",
+                               argv[optind - 1], ADVISE_USAGE);
+        /* Refused rather than half done (docs/advise.md, Limits): a quote is chosen for the quantity a
+         * scenario buys, and the advisor changes the card count in place on one model; and every
+         * figure, unit and check of the advice is in the catalog's CNY. */
+        if (c == 'q')
+            return usage_error("advise --quotes %s: tco advise prices every candidate from the catalog (a quote is "
+                               "chosen for the quantity bought, and each candidate buys another); write the option "
+                               "you choose as a scenario (its card, cards and host) and run tco --scenario FILE.ini "
+                               "--quotes %s", optarg, optarg);
+        if (c == 'C')
+            return usage_error("advise --currency %s: tco advise reports in CNY, the catalog's currency; write the "
+                               "option you choose as a scenario (its card, cards and host) and run tco --scenario "
+                               "FILE.ini --currency %s", optarg, optarg);
         format = c == 'f' ? optarg : format;
         root_arg = c == 'r' ? optarg : root_arg;
+        out = c == 'o' ? optarg : out;
+        no_workbook |= c == 'N';
+        force |= c == 'F';
     }
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
         return usage_error("advise --format: expected table or json, found '%s'", format);
     if (optind + 1 != argc)
         return usage_error("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
+    time_t created;
+    int rc = check_out(out, no_workbook, argv[optind]);
+    if (rc != 0 || (rc = created_time(&created)) != 0)
+        return rc;
     tco_root root;
     char *path = NULL, stem[256];
     if (find_root(root_arg, &root, &d) != TCO_OK ||
@@ -1177,11 +1254,30 @@ static int advise_command(int argc, char **argv)
         return fail(&d);
     tco_advise_request req = {root.path, path, tco_scenario_stem(argv[optind], stem, sizeof stem), sets, n_sets};
     tco_advice advice;
-    int rc = tco_advise(&req, &advice, &d) != TCO_OK ? fail(&d) : 0;
+    rc = tco_advise(&req, &advice, &d) != TCO_OK ? fail(&d) : 0;
+    /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
+     * model, so that a what-if never replaces the plain answer. */
+    char *default_out = NULL;
+    tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
+    if (rc == 0 && !no_workbook) {
+        tco_strbuf name = {0};
+        tco_strbuf_printf(&name, "advise-%s", stem);
+        if (name.failed)
+            rc = (tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory"), fail(&d));
+        else if (prepare_out(&out, &default_out, tco_strbuf_str(&name), n_sets ? "-whatif" : "", force, &d) != TCO_OK)
+            rc = fail(&d);
+        else if (tco_advise_workbook(&req, &advice, out, &wo, &d) != TCO_OK) {
+            rc = fail(&d);
+            unmake_out();
+        }
+        tco_strbuf_free(&name);
+    }
     if (rc == 0)
-        (strcmp(format, "json") == 0 ? tco_advise_print_json : tco_advise_print_table)(&advice, stdout);
+        (strcmp(format, "json") == 0 ? tco_advise_print_json : tco_advise_print_table)(
+            &advice, no_workbook ? NULL : out, stdout);
     tco_advice_free(&advice);
     free(path);
+    free(default_out);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = (fprintf(stderr, "tco: writing the advice to standard output failed\n"), 74);
     return rc;
@@ -1303,8 +1399,7 @@ int main(int argc, char **argv)
     if (optind < argc && strcmp(argv[optind], "init") == 0)
         return usage_error("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
     if (optind < argc && strcmp(argv[optind], "advise") == 0)
-        return usage_error("%s", "advise takes its options after it: tco advise NAME [--format table|json] [--set "
-                           "SEC.KEY=V]... [--root DIR]");
+        return usage_error("%s", "advise takes its options after it: " ADVISE_USAGE);
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
@@ -1322,21 +1417,10 @@ int main(int argc, char **argv)
         return usage_error("--set %s: exchange rates convert vendor quotes (give --quotes FILE.csv) and the reporting "
                            "currency (here %s)", quotes.fx_sets[0].arg, quotes.currency);
 
-    size_t olen = out ? strlen(out) : 0;
-    if (out && !is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)
-        return usage_error("--out %s: ends with '/', so it names a folder; for the workbook drop the '/': %.*s", out,
-                           (int)(olen - 1), out);
-    if (out && (is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
-        char stem[256];
-        return usage_error("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
-                           out[olen - 1] == '/' ? "" : "/",
-                           scenario ? tco_scenario_stem(scenario, stem, sizeof stem) : "comparison");
-    }
-    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
-        return usage_error("--out %s: expected a file name ending in .xlsx", out);
-    if (out && quotes.no_workbook)
-        return usage_error("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
-                           out);
+    int bad_out = check_out(out, quotes.no_workbook, scenario ? scenario : "comparison");
+    time_t created;
+    if (bad_out != 0 || (bad_out = created_time(&created)) != 0)
+        return bad_out;
     if (seed_given && quotes.draws == 0)
         return usage_error("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
     if ((quotes.sensitivity || quotes.draws) && compare)
@@ -1345,24 +1429,6 @@ int main(int argc, char **argv)
     if ((quotes.sensitivity || quotes.draws) && strcmp(format, "csv") == 0)
         return usage_error("%s", "--sensitivity and --monte-carlo report as a table or JSON (--format table|json): the "
                            "CSV summary holds one value per input and output");
-
-    /* SOURCE_DATE_EPOCH (reproducible-builds.org): a plain decimal integer, digits only, of
-     * seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z).  Empty is unset. */
-    time_t created = TCO_FIXED_CREATED;
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    if (sde && sde[0]) {
-        long long v = 0;
-        bool ok = true;
-        for (const char *p = sde; *p && ok; p++)
-            ok = *p >= '0' && *p <= '9' && (v = v * 10 + (*p - '0')) <= 253402300799LL;
-        if (!ok)
-            return usage_error("SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since "
-                               "1970, from 0 to 253402300799, found '%.60s'",
-                               sde);
-        /* libxlsxwriter writes the current time for a created time of 0, so 0 (1970-01-01T00:00:00Z)
-         * is written as the closest time it can write, one second later. */
-        created = v == 0 ? 1 : (time_t)v;
-    }
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
     bool json = strcmp(format, "json") == 0;

@@ -145,6 +145,26 @@ void wb_write_model(writer *w);
  *  reference cell uses.  Set w->shared, w->np = "" and w->sp = "" first. */
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws);
 
+/** The options of one workbook (a comparison, or the options an advice lists): each option's sheets,
+ *  prefixed "A ", "B ", ... with its names prefixed "a_", "b_", ..., and the site and finance inputs they
+ *  all hold alike on one Shared inputs sheet (compare.c). */
+typedef struct wb_options {
+    /** The evaluated models, 1 to 26 (borrowed), and how many of the first are shown: the sheets of
+     *  the others are written and hidden (their names stay live for formulas elsewhere). */
+    tco_model *const *models;
+    size_t n, visible;
+    /** Footer of the Shared inputs sheet (the workbook's title). */
+    const char *title;
+    /** Set by wb_write_options(): each option's sheet and name prefixes, and where its opex role
+     *  line landed (-1 if none). */
+    char sp[26][4], np[26][4];
+    int opex_sheet[26], opex_row[26];
+} wb_options;
+
+/** Write the Shared inputs sheet (when the options share any input) and every option's own sheets
+ *  (wb_write_model()), hiding those of the options past @p o->visible.  Sets base->err on failure. */
+void wb_write_options(writer *base, wb_options *o);
+
 /** Create @p path through a verified temporary in its folder (output.h), fill it with @p fill, close
  *  it and put it in place.  Errors as tco_workbook_write(). */
 tco_error wb_write_book(const char *path, const tco_workbook_options *opts, const char *title, const char *subject,

@@ -36,12 +36,12 @@ def tco(*args, want=0):
 
 
 def advise(name, *sets):
-    r = tco("advise", name, "--format", "json", *sum((["--set", s] for s in sets), []))
+    r = tco("advise", name, "--format", "json", "--no-workbook", *sum((["--set", s] for s in sets), []))
     return json.loads(r.stdout) if r.returncode == 0 else None
 
 
 def table(name, *sets):
-    return tco("advise", name, *sum((["--set", s] for s in sets), [])).stdout
+    return tco("advise", name, "--no-workbook", *sum((["--set", s] for s in sets), [])).stdout
 
 
 def pick(doc, **kw):

@@ -1469,15 +1469,32 @@ run 64 --root "$SRC" --compare solo,solo-dev --no-workbook
 expect_err "scenarios/solo-dev.ini is a question ([advise] section), not a scenario: run it with tco advise solo-dev"
 run 64 init "$T/q-init" --scenario team-70b
 expect_err "init --scenario team-70b: is a question for tco advise"
-# tco advise writes nothing (no out/ in the current folder), prints the table, exits 0.
+# tco advise writes its workbook out/advise-NAME.xlsx and nothing else, prints the table naming it, exits 0;
+# with --set, out/advise-NAME-whatif.xlsx; with --no-workbook nothing (no out/ either).
 mkdir "$T/q-run"
 (cd "$T/q-run" && "$TCO" advise team-70b --root "$SRC" >"$T/out" 2>"$T/err") && ok || bad "advise team-70b: $(cat "$T/err")"
-[ -z "$(ls -A "$T/q-run")" ] && ok || bad "advise wrote $(ls -A "$T/q-run")"
+[ "$(cd "$T/q-run" && find . | sort | tr '\n' ' ')" = ". ./out ./out/advise-team-70b.xlsx " ] && ok ||
+    bad "advise wrote $(cd "$T/q-run" && find . | sort | tr '\n' ' ')"
 expect_out "   1  2x D-M in dc4, owned"
 expect_out "Best: 2x D-M in dc4, owned is 3.3% cheaper per million tokens than 2x D-M rented (cloud)"
+expect_out "Workbook: out/advise-team-70b.xlsx"
 [ -s "$T/err" ] && bad "advise printed on stderr: $(cat "$T/err")" || ok
+member "$T/q-run/out/advise-team-70b.xlsx" xl/workbook.xml | grep -q '<sheet name="Rank" sheetId="1"' && ok ||
+    bad "the advice workbook does not open on its Rank sheet"
+(cd "$T/q-run" && "$TCO" advise team-70b --root "$SRC" --set facility.electricity_price=1 --format json >"$T/out" 2>"$T/err") &&
+    ok || bad "advise team-70b --set: $(cat "$T/err")"
+expect_out '"workbook": "out/advise-team-70b-whatif.xlsx"'
+[ -f "$T/q-run/out/advise-team-70b-whatif.xlsx" ] && ok || bad "advise --set wrote no out/advise-team-70b-whatif.xlsx"
+mkdir "$T/q-none"
+(cd "$T/q-none" && "$TCO" advise team-70b --root "$SRC" --no-workbook --format json >"$T/out" 2>"$T/err") && ok ||
+    bad "advise --no-workbook: $(cat "$T/err")"
+[ -z "$(ls -A "$T/q-none")" ] && ok || bad "advise --no-workbook wrote $(ls -A "$T/q-none")"
+expect_out '"workbook": null'
+run 0 advise solo-dev --root "$SRC" --out "$T/advice.xlsx"
+expect_out "Workbook: $T/advice.xlsx"
+[ -f "$T/advice.xlsx" ] && ok || bad "advise --out wrote no $T/advice.xlsx"
 run 0 --help
-expect_out "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--root DIR]"
+expect_out "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]"
 # Usage and question errors, each naming the place.
 run 64 advise
 expect_err "advise: expected one question: tco advise NAME (tco --list shows the questions)"
@@ -1485,8 +1502,20 @@ run 64 advise solo-dev team-70b --root "$SRC"
 expect_err "advise: expected one question"
 run 64 advise solo-dev --root "$SRC" --format csv
 expect_err "advise --format: expected table or json, found 'csv'"
-run 64 advise solo-dev --root "$SRC" --out x.xlsx
-expect_err "advise: unknown option '--out'"
+run 64 advise solo-dev --root "$SRC" --out x.csv
+expect_err "--out x.csv: expected a file name ending in .xlsx"
+run 64 advise solo-dev --root "$SRC" --out x.xlsx --no-workbook
+expect_err "--no-workbook writes no file, and --out x.xlsx names the workbook to write"
+run 64 advise solo-dev --root "$SRC" --outt x.xlsx
+expect_err "advise: unknown option '--outt'"
+# --quotes and --currency are refused, saying why and what to run instead; nothing is written.
+(cd "$T/q-none" && "$TCO" advise solo-dev --root "$SRC" --quotes "$SRC/pricing/example-quotes.csv" >"$T/out" 2>"$T/err")
+rc=$?; [ "$rc" -eq 64 ] && ok || bad "advise --quotes: exit $rc, expected 64"
+expect_err "tco advise prices every candidate from the catalog (a quote is chosen for the quantity bought"
+(cd "$T/q-none" && "$TCO" advise solo-dev --root "$SRC" --currency USD >"$T/out" 2>"$T/err")
+rc=$?; [ "$rc" -eq 64 ] && ok || bad "advise --currency: exit $rc, expected 64"
+expect_err "advise --currency USD: tco advise reports in CNY, the catalog's currency"
+[ -z "$(ls -A "$T/q-none")" ] && ok || bad "a refused advise wrote $(ls -A "$T/q-none")"
 run 64 --root "$SRC" advise solo-dev
 expect_err "advise takes its options after it: tco advise NAME"
 run 64 advise team --root "$SRC"

@@ -150,7 +150,7 @@ def cmd_schema():
             return None
         errs = errors(doc) + errors(doc, part(shape))
         check(not errs, "%s: does not conform to docs/tco.schema.json: %s" % (label, errs[:5]))
-        sem = semantic_problems(doc) if shape != "quotes_check" else []
+        sem = semantic_problems(doc) if shape not in ("quotes_check", "advice") else []
         check(not sem, "%s: %s" % (label, sem[:5]))
         return doc
 
@@ -252,6 +252,27 @@ def cmd_schema():
     check(bad is not None and bad["errors"] == 3 and bad["warnings"] == 1 and len(bad["problems"]) == 4,
           "quotes check (bad): %r" % bad)
 
+    # tco advise --format json (issue 13): serving and training questions, with and without a workbook.
+    advice = {}
+    for q, extra in (("solo-dev", ("--no-workbook",)), ("train-7b", ("--no-workbook",)),
+                     ("team-70b", ("--out", os.path.join(T, "advice.xlsx")))):
+        doc = advice[q] = valid("advise " + q, tco("advise", q, "--root", SRC, "--format", "json", *extra), "advice")
+        if doc is None:
+            continue
+        opts = doc["options"]
+        n_feasible = sum(o["feasible"] for o in opts)
+        check(doc["candidates"] == len(opts) and doc["feasible"] == n_feasible,
+              "advise %s: %d candidates, %d feasible, but %d options, %d feasible" % (
+                  q, doc["candidates"], doc["feasible"], len(opts), n_feasible))
+        check([o["rank"] for o in opts[:n_feasible]] == list(range(1, n_feasible + 1))
+              and all(not o["feasible"] for o in opts[n_feasible:]),
+              "advise %s: the feasible options are not first, ranked 1 to %d" % (q, n_feasible))
+        check(all(len(o["reasons"]) == len(o["checks"]) for o in opts),
+              "advise %s: an option with a reason per check missing" % q)
+    check(advice.get("team-70b", {}).get("workbook") == os.path.join(T, "advice.xlsx"),
+          "advise team-70b --out: workbook %r" % advice.get("team-70b", {}).get("workbook"))
+    check(advice.get("solo-dev", {}).get("workbook", 1) is None, "advise --no-workbook: workbook not null")
+
     # The negative self-check: the schema rejects what tco must never print.
     base = docs["cluster32"] or {}
     mutations = {
@@ -282,6 +303,18 @@ def cmd_schema():
     doc = json.loads(json.dumps(base))
     doc["inputs"]["pue"]["range"] = {"low": 1.4, "high": 1.6, "dist": "triangular", "basis": None, "set": "facility.pue"}
     check(bool(semantic_problems(doc)), "the cross-field check accepts a range that does not hold its value")
+    for q, what, mutate in (
+            ("solo-dev", "a rank on a rejected option", lambda d: d["options"][-1].update(rank=3)),
+            ("solo-dev", "a rejected option without its reasons", lambda d: d["options"][-1].update(reasons=[])),
+            ("solo-dev", "a feasible option without a rank", lambda d: d["options"][0].update(rank=None)),
+            ("solo-dev", "a serving option without its throughput", lambda d: d["options"][0].pop("tokens_per_s")),
+            ("train-7b", "a training option without its days", lambda d: d["options"][0].pop("train_days")),
+            ("train-7b", "a training answer with a target load", lambda d: d.update(target_tokens_per_s=1.0)),
+            ("solo-dev", "an acquisition other than own or rent", lambda d: d["options"][0].update(acquisition="buy"))):
+        if advice.get(q):
+            doc = json.loads(json.dumps(advice[q]))
+            mutate(doc)
+            check(bool(errors(doc)), "the schema accepts %s" % what)
     if bad:
         for what, mutate in {"a problem without its line": lambda d: d["problems"][0].pop("line"),
                              "a line 0": lambda d: d["problems"][0].update(line=0),
