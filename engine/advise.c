@@ -505,7 +505,7 @@ static tco_error load_models(const question *qq, advise_run *r)
         e = set_own(&s, 3, "scenario", "acquisition", "own", d);
     for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
         if ((e = set_own(&s, 4, "scenario", "host", a->hosts[h], d)) == TCO_OK &&
-            (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, &a->models[h], d)) == TCO_OK)
+            (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, &a->models[h], d)) == TCO_OK)
             a->n_models++;
     }
     free(s.v);
@@ -1053,7 +1053,7 @@ static tco_error option_model(const tco_advise_request *req, const tco_advice *a
     if (e == TCO_OK && o->mode >= 0)
         e = set_own(&s, 5, "facility", "mode", a->modes[o->mode], d);
     if (e == TCO_OK)
-        e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, out, d);
+        e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, out, d);
     free(s.v);
     return e;
 }

@@ -79,6 +79,9 @@ typedef struct tco_advise_request {
      *  scenario.kind and scenario.acquisition are the advisor's and are refused. */
     const tco_override *sets;
     size_t n_sets;
+    /** The catalog, template and rate files, read once for every model the advice loads (one per host,
+     *  and each listed option's for the workbook); NULL: each load reads them. */
+    tco_ini_cache *files;
 } tco_advise_request;
 
 /** One failing check of a rejected option. */

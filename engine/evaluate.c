@@ -198,6 +198,33 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
     return TCO_OK;
 }
 
+/* Mark in @p needed every item a NAME of @p n stands for. */
+static void mark_names(const tco_node *n, unsigned char *needed)
+{
+    if (n->kind == TCO_NODE_NAME && n->ref >= 0)
+        needed[n->ref] = 1;
+    for (size_t i = 0; i < n->nargs; i++)
+        mark_names(n->args[i], needed);
+}
+
+void tco_model_needed(const tco_model *m, const int *targets, size_t n, unsigned char *needed)
+{
+    memset(needed, 0, m->n_items ? m->n_items : 1);
+    for (size_t k = 0; k < n; k++)
+        if (targets[k] >= 0 && (size_t)targets[k] < m->n_items)
+            needed[targets[k]] = 1;
+    /* One pass back through the dependency order: the names of an item come before it. */
+    for (size_t k = m->n_order; k-- > 0;) {
+        const tco_item *it = &m->items[m->order[k]];
+        if (!needed[m->order[k]])
+            continue;
+        if (it->formula)
+            mark_names(it->formula, needed);
+        if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
+            needed[it->partner] = 1;
+    }
+}
+
 tco_error tco_model_evaluate_tree(tco_model *m, tco_diag *diag)
 {
     for (size_t k = 0; k < m->n_order; k++) {
@@ -245,6 +272,10 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         m->program = NULL;
     }
     tco_error e = TCO_OK;
+    /* The first evaluation walks the trees: the program gives the same values to the bit
+     * (tests/test_program.c) and pays for its compiling only when the model is evaluated again. */
+    if (m->program == NULL && m->evaluations++ == 0)
+        return tco_model_evaluate_tree(m, diag);
     if (m->program == NULL && (e = tco_program_compile(m, &m->program, diag)) != TCO_OK)
         return e;
     e = tco_program_run(m->program, m, diag);

@@ -1252,7 +1252,9 @@ static int advise_command(int argc, char **argv)
     if (find_root(root_arg, &root, &d) != TCO_OK ||
         (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
         return fail(&d);
-    tco_advise_request req = {root.path, path, tco_scenario_stem(argv[optind], stem, sizeof stem), sets, n_sets};
+    tco_ini_cache files = {0};
+    tco_advise_request req = {root.path, path, tco_scenario_stem(argv[optind], stem, sizeof stem), sets, n_sets,
+                              &files};
     tco_advice advice;
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? fail(&d) : 0;
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
@@ -1276,6 +1278,7 @@ static int advise_command(int argc, char **argv)
         (strcmp(format, "json") == 0 ? tco_advise_print_json : tco_advise_print_table)(
             &advice, no_workbook ? NULL : out, stdout);
     tco_advice_free(&advice);
+    tco_ini_cache_free(&files);
     free(path);
     free(default_out);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))

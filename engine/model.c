@@ -2488,9 +2488,10 @@ tco_error tco_model_load_shared(const char *root, const char *scenario_path, con
 }
 
 tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
-                                  const tco_override *overrides, size_t n_overrides, tco_model **out, tco_diag *diag)
+                                  const tco_override *overrides, size_t n_overrides, tco_ini_cache *files,
+                                  tco_model **out, tco_diag *diag)
 {
-    return load_model(root, scenario_path, skip_section, overrides, n_overrides, NULL, out, diag);
+    return load_model(root, scenario_path, skip_section, overrides, n_overrides, files, out, diag);
 }
 
 /* The load behind the public functions: @p skip_section as tco_model_load_skipping(), @p files as

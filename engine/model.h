@@ -355,9 +355,13 @@ typedef struct tco_model {
     /** Rows of the Conventions sheet ([convention.NAME] sections in template order; conventions.h). */
     struct tco_convention *conventions;
     size_t n_conventions;
-    /** The model compiled for evaluation (program.h; internal): made by the first
-     *  tco_model_evaluate(), made again when the model's structure changes, freed with the model. */
+    /** The model compiled for evaluation (program.h; internal): made by the second
+     *  tco_model_evaluate() (the first walks the formula trees, which costs less than compiling for a
+     *  model evaluated once: a plain run, each option of a comparison), made again when the model's
+     *  structure changes, freed with the model. */
     struct tco_program *program;
+    /** Evaluations so far (internal, for the above). */
+    unsigned long evaluations;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
@@ -423,10 +427,12 @@ tco_error tco_model_load_shared(const char *root, const char *scenario_path, con
 /**
  * As tco_model_load_with(), except that the scenario's section @p skip_section (lower case, e.g.
  * "advise"; NULL for none) belongs to another consumer (tco advise reads a question's [advise]):
- * the loader reads none of its keys and does not refuse them as unknown.
+ * the loader reads none of its keys and does not refuse them as unknown.  @p files, when not NULL,
+ * holds the shared files as for tco_model_load_shared().
  */
 tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
-                                  const tco_override *overrides, size_t n_overrides, tco_model **out, tco_diag *diag);
+                                  const tco_override *overrides, size_t n_overrides, tco_ini_cache *files,
+                                  tco_model **out, tco_diag *diag);
 
 /**
  * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini
@@ -482,6 +488,15 @@ tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
  * messages.  Errors as tco_model_evaluate().
  */
 tco_error tco_model_evaluate_tree(tco_model *model, tco_diag *diag);
+
+/**
+ * Which items the @p n items @p targets (indexes into model->items; one out of range is ignored) need:
+ * *@p needed (model->n_items bytes) gets 1 for each target and every input and line its formulas name,
+ * directly or through other lines (a total needs its per-year line), 0 for the rest.  For work on a
+ * few figures alone: a program for Monte Carlo draws (program.h), the hidden option sheets of an
+ * advice workbook.
+ */
+void tco_model_needed(const tco_model *model, const int *targets, size_t n, unsigned char *needed);
 
 /**
  * Set the scalar number input at index @p item (tco_model_find()) to @p value, checked as

@@ -754,15 +754,6 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
 
 /* ---- compiling a model --------------------------------------------------------------------- */
 
-/* Mark in @p needed every item a NAME of @p n stands for. */
-static void mark_names(const tco_node *n, unsigned char *needed)
-{
-    if (n->kind == TCO_NODE_NAME && n->ref >= 0)
-        needed[n->ref] = 1;
-    for (size_t i = 0; i < n->nargs; i++)
-        mark_names(n->args[i], needed);
-}
-
 tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
 {
     return tco_program_compile_for(m, NULL, 0, out, diag);
@@ -772,24 +763,12 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
                                   tco_diag *diag)
 {
     *out = NULL;
-    /* With targets: the items they need, found in one pass back through the dependency order (an item's
-     * names come before it), and only those compiled. */
+    /* With targets: only the items they need (tco_model_needed()) are compiled. */
     unsigned char *needed = NULL;
     if (targets != NULL) {
-        if ((needed = calloc(m->n_items ? m->n_items : 1, 1)) == NULL)
+        if ((needed = malloc(m->n_items ? m->n_items : 1)) == NULL)
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        for (size_t k = 0; k < n_targets; k++)
-            if (targets[k] >= 0 && (size_t)targets[k] < m->n_items)
-                needed[targets[k]] = 1;
-        for (size_t k = m->n_order; k-- > 0;) {
-            const tco_item *it = &m->items[m->order[k]];
-            if (!needed[m->order[k]])
-                continue;
-            if (it->formula)
-                mark_names(it->formula, needed);
-            if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
-                needed[it->partner] = 1;
-        }
+        tco_model_needed(m, targets, n_targets, needed);
     }
     tco_program *p = calloc(1, sizeof *p);
     if (p == NULL || (p->base = malloc((m->n_items ? m->n_items : 1) * sizeof *p->base)) == NULL) {

@@ -215,7 +215,14 @@ static void fill_rank(writer *base, void *vctx)
         tco_strbuf_free(&base->text_buf);
         return;
     }
-    wb_options o = {.models = c->models, .n = c->n_rows, .visible = s->visible, .title = s->title};
+    /* The hidden options' sheets hold what the Rank row reads: the gate and the figure columns. */
+    const char *slim[65];
+    size_t n_slim = 0;
+    slim[n_slim++] = s->gate;
+    for (size_t k = 0; k < s->n_columns && n_slim < sizeof slim / sizeof slim[0]; k++)
+        slim[n_slim++] = s->columns[k].name;
+    wb_options o = {.models = c->models, .n = c->n_rows, .visible = s->visible, .title = s->title,
+                    .slim_names = slim, .n_slim = n_slim};
     wb_write_options(base, &o);
     writer *w = base;
     w->m = c->models[0];

@@ -35,6 +35,9 @@ enum {
     COL_INPUT_BEFORE = 8
 };
 
+/* placement.sheet of a line not written (writer.needed). */
+#define PLACE_NONE (-2)
+
 /* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
  * first tier and `col` their column; others: the cell (row, col). */
 typedef struct placement {
@@ -92,6 +95,11 @@ typedef struct writer {
      * files of their own ("A: scenarios/a.ini [facility] pue ...; B: ..."), NULL where one source
      * stands for all; NULL outside that sheet. */
     char *const *shared_sources;
+    /* Per item of m, 1 for an input or line to write: the hidden option sheets of an advice workbook hold
+     * only what the Rank sheet's figures need (tco_model_needed()): those inputs (and the whole tier
+     * table) on Inputs, those lines on the calculation sheets that have any; no Summary, Charts or
+     * Conventions.  NULL: every input, line and sheet. */
+    const unsigned char *needed;
 } writer;
 
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
@@ -155,6 +163,10 @@ typedef struct wb_options {
     size_t n, visible;
     /** Footer of the Shared inputs sheet (the workbook's title). */
     const char *title;
+    /** For the hidden options: the names of the lines read from elsewhere (the Rank sheet's figures and
+     *  gate); their sheets hold only those and what they need (writer.needed).  NULL: whole sheets. */
+    const char *const *slim_names;
+    size_t n_slim;
     /** Set by wb_write_options(): each option's sheet and name prefixes, and where its opex role
      *  line landed (-1 if none). */
     char sp[26][4], np[26][4];

@@ -56,7 +56,7 @@ static void test_load_question(void)
     tco_model *m = NULL;
     CU_ASSERT_EQUAL(tco_model_load_with(ROOT, SOLO_DEV, o, 4, &m, &d), TCO_ERR_INI);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "[advise]: unknown section"));
-    CU_ASSERT_EQUAL_FATAL(tco_model_load_skipping(ROOT, SOLO_DEV, "advise", o, 4, &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(tco_model_load_skipping(ROOT, SOLO_DEV, "advise", o, 4, NULL, &m, &d), TCO_OK);
     /* One C70 and the 7B LoRA fine-tune at batch 4 of 2,048 tokens: 14 + 4 x 2,048 x 0.85 / 1,000 GB. */
     CU_ASSERT_DOUBLE_EQUAL(value_of(m, "lora_job_gb"), 14 + 4 * 2048 * 0.85 / 1000, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(value_of(m, "lora_batch_max"), 1, 0);
@@ -76,7 +76,7 @@ static void test_advise_narrowed(void)
     tco_diag d = {0};
     for (int i = 0; i < 3; i++)
         CU_ASSERT_EQUAL_FATAL(tco_override_parse(args[i], &o[i], &d), TCO_OK);
-    tco_advise_request req = {ROOT, SOLO_DEV, "solo-dev", o, 3};
+    tco_advise_request req = {ROOT, SOLO_DEV, "solo-dev", o, 3, NULL};
     tco_advice a;
     CU_ASSERT_EQUAL_FATAL(tco_advise(&req, &a, &d), TCO_OK);
     CU_ASSERT_EQUAL(a.n_tiers, 2);

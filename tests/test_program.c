@@ -195,7 +195,7 @@ static void test_every_scenario(void)
             CU_ASSERT_EQUAL_FATAL(tco_override_parse(sets[i], &o[i], NULL), TCO_OK);
         tco_model *m = NULL;
         tco_diag d = {0};
-        tco_error e = tco_model_load_skipping(TCO_SOURCE_DIR, path, "advise", o, question ? 5 : 0, &m, &d);
+        tco_error e = tco_model_load_skipping(TCO_SOURCE_DIR, path, "advise", o, question ? 5 : 0, NULL, &m, &d);
         if (e != TCO_OK)
             fprintf(stderr, "\n%s\n", d.message);
         CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -302,6 +302,59 @@ static void test_electricity_many_times(void)
     tco_model_free(m);
 }
 
+/* A program for a few targets (tco_program_compile_for(): Monte Carlo's three figures) gives them
+ * exactly as the whole program does, for every shipped scenario with its ranged inputs moved to LOW,
+ * HIGH and between; and it compiles fewer instructions.  Lines it does not need keep their values. */
+static void test_program_for_targets(void)
+{
+    glob_t g;
+    CU_ASSERT_EQUAL_FATAL(glob(TCO_SOURCE_DIR "/scenarios/*.ini", 0, NULL, &g), 0);
+    int compared = 0;
+    for (size_t f = 0; f < g.gl_pathc; f++) {
+        tco_model *m = NULL;
+        tco_diag d = {0};
+        if (tco_model_load(TCO_SOURCE_DIR, g.gl_pathv[f], &m, &d) != TCO_OK)
+            continue; /* a comparison or question file, not a scenario */
+        int targets[3] = {m->role_tco, m->role_npv, m->role_unit_cost};
+        tco_program *part = NULL, *whole = NULL;
+        CU_ASSERT_EQUAL_FATAL(tco_program_compile_for(m, targets, 3, &part, &d), TCO_OK);
+        CU_ASSERT_EQUAL_FATAL(tco_program_compile(m, &whole, &d), TCO_OK);
+        CU_ASSERT(tco_program_length(part) < tco_program_length(whole));
+        tco_ranged_input *in = NULL;
+        size_t n = 0;
+        CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &in, &n, &d), TCO_OK);
+        int irr = find(m, "irr_own_vs_rent");
+        for (size_t j = 0; j < n; j++)
+            for (int step = 0; step <= 4; step++) {
+                tco_item *it = &m->items[in[j].item];
+                double *v = in[j].tier < 0 ? &it->value : &it->tiers[in[j].tier], was = *v;
+                *v = in[j].range->low + (in[j].range->high - in[j].range->low) * step / 4;
+                CU_ASSERT_EQUAL_FATAL(tco_program_run(whole, m, &d), TCO_OK);
+                double want[3], kept = irr >= 0 ? m->items[irr].value : 0;
+                for (int t = 0; t < 3; t++)
+                    want[t] = targets[t] >= 0 ? m->items[targets[t]].value : 0;
+                for (int t = 0; t < 3; t++)
+                    if (targets[t] >= 0)
+                        m->items[targets[t]].value = -1; /* so that the part must write it */
+                CU_ASSERT_EQUAL_FATAL(tco_program_run(part, m, &d), TCO_OK);
+                for (int t = 0; t < 3; t++)
+                    if (targets[t] >= 0 && m->items[targets[t]].text == NULL) {
+                        CU_ASSERT_EQUAL(m->items[targets[t]].value, want[t]);
+                        compared++;
+                    }
+                if (irr >= 0)
+                    CU_ASSERT_EQUAL(m->items[irr].value, kept); /* not a target's: untouched */
+                *v = was;
+            }
+        tco_ranged_inputs_free(in, n);
+        tco_program_free(part);
+        tco_program_free(whole);
+        tco_model_free(m);
+    }
+    globfree(&g);
+    CU_ASSERT(compared > 1000);
+}
+
 /* An evaluation error keeps the tree evaluator's message: the line, the year and the values. */
 static void test_error_message(void)
 {
@@ -385,6 +438,7 @@ CU_ErrorCode register_program_suite(void)
         !CU_add_test(s, "electricity = kW x 8760 x price, 1,000 prices", test_electricity_many_times) ||
         !CU_add_test(s, "a text input changed: compiled again, the tree's values", test_text_input_recompiles) ||
         !CU_add_test(s, "an error keeps the tree's message", test_error_message) ||
+        !CU_add_test(s, "a program for the figures alone gives them as the whole", test_program_for_targets) ||
         !CU_add_test(s, "ROUND's quick path gives the snapped result", test_round_quick_path) ||
         !CU_add_test(s, "text equality, ASCII and other scripts", test_text_equal))
         return CU_get_error();
