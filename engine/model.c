@@ -888,7 +888,8 @@ static tco_error load_input(loader *ld, const char *section)
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
     tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
-    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
+    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+        (it->set_key = tco_strdup(per && strncasecmp(from, "tier.", 5) == 0 ? from + 5 : from)) == NULL)
         return oom(ld);
     it->site_wide = site_wide && per == NULL;
     bool found;
@@ -2076,6 +2077,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return oom(ld);
     if ((e = tco_ini_cache_load(ld->cache, m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
         return e;
+    m->template_fingerprint = ld->template_ini->fingerprint;
+    if ((m->template_file = tco_strdup(rel)) == NULL)
+        return oom(ld);
     if ((e = load_catalog(ld)) != TCO_OK)
         return e;
     const tco_ini *t = ld->template_ini;
@@ -2361,6 +2365,7 @@ void tco_model_free(tco_model *m)
         for (int r = 0; it->tier_bases && r < m->n_tiers; r++)
             free(it->tier_bases[r]);
         free(it->tier_bases);
+        free(it->set_key);
         tco_node_free(it->formula);
     }
     free(m->items);
@@ -2401,6 +2406,7 @@ void tco_model_free(tco_model *m)
     free(m->title);
     free(m->scenario_path);
     free(m->template_path);
+    free(m->template_file);
     tco_name_index_free(&m->names);
     free(m);
 }

@@ -173,6 +173,11 @@ typedef struct tco_item {
     /** Per-tier inputs: each row's basis, as `basis` (heap, NULL for a row without); the array is NULL
      *  when no row has one.  Read by tco_status_of_tier_row(). */
     char **tier_bases;
+    /** The --set SECTION.KEY that gives this input, as the template's `from` names it (e.g.
+     *  "facility.pue", "scenario.cards", "host.price": a ref key stands for the entry it names); for
+     *  a per-tier input the KEY alone (e.g. "price": row ROW is --set ROW.price).  Heap; NULL for
+     *  lines and for inputs made at run time (the fx_ rates). */
+    char *set_key;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */
@@ -293,6 +298,11 @@ typedef struct tco_model {
     /** The model compiled for evaluation (program.h; internal): made by the first
      *  tco_model_evaluate(), made again when the model's structure changes, freed with the model. */
     struct tco_program *program;
+    /** The template as the scenario names it, relative to the project root ("templates/tco.ini"; heap),
+     *  and tco_fingerprint() of its bytes (tco_ini.fingerprint): the JSON summary's template identity,
+     *  so that a later run can tell the template changed. */
+    char *template_file;
+    uint64_t template_fingerprint;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */
