@@ -186,7 +186,18 @@ static int tier_row(const tco_model *m, const char *tier)
     return -1;
 }
 
-/* True when input @p it of @p m (row @p tier, or NULL) holds JSON value @p v. */
+/* TCO texts as JSON prints them (16 digits): what "reproduces" and "holds" mean. */
+static bool same_printed(double a, double b)
+{
+    char x[40], y[40];
+    snprintf(x, sizeof x, "%.16G", a);
+    snprintf(y, sizeof y, "%.16G", b);
+    return strcmp(x, y) == 0;
+}
+
+/* True when input @p it of @p m (row @p tier, or NULL) holds JSON value @p v: the same text, or a number
+ * the JSON prints as @p v (16 digits: a money input reported in USD is its CNY value over fx_report,
+ * which 16 digits do not pin down, and the model's own value is kept). */
 static bool model_holds(const tco_model *m, const tco_item *it, const char *tier, const json_t *v)
 {
     int r = tier ? tier_row(m, tier) : -1;
@@ -195,7 +206,7 @@ static bool model_holds(const tco_model *m, const tco_item *it, const char *tier
     const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
     if (text)
         return json_is_string(v) && strcmp(text, json_string_value(v)) == 0;
-    return json_is_number(v) && json_number_value(v) == (tier ? it->tiers[r] : it->value);
+    return json_is_number(v) && same_printed(json_number_value(v), tier ? it->tiers[r] : it->value);
 }
 
 /* Text of JSON value @p v for messages and --set values: the text, or the shortest number. */
@@ -585,15 +596,6 @@ static tco_error add_step(tco_bridge *b, const change *ch, const char *name, con
     return lost ? oom(d) : TCO_OK;
 }
 
-/* TCO texts as JSON prints them (16 digits): what "reproduces" means. */
-static bool same_printed(double a, double b)
-{
-    char x[40], y[40];
-    snprintf(x, sizeof x, "%.16G", a);
-    snprintf(y, sizeof y, "%.16G", b);
-    return strcmp(x, y) == 0;
-}
-
 static tco_error run(ctx *c)
 {
     tco_bridge *b = c->b;
@@ -640,7 +642,11 @@ static tco_error run(ctx *c)
         e = tco_of(m, c->old.path, &b->tco_from, d);
     if (e == TCO_OK)
         e = compare_headers(c, m);
-    if (e == TCO_OK && !same_printed(b->tco_from, c->old.tco)) {
+    /* Reproduced: the bridge starts from OLD's own figure (the same to 16 digits), so that the deltas add up
+     * to the files' NEW - OLD. */
+    if (e == TCO_OK && same_printed(b->tco_from, c->old.tco))
+        b->tco_from = c->old.tco;
+    else if (e == TCO_OK) {
         char x[32], y[32];
         tco_format_double(b->tco_from, x);
         tco_format_double(c->old.tco, y);
@@ -689,7 +695,15 @@ static tco_error run(ctx *c)
                           "value", s.moved[k], c->new_.path);
     }
     b->tco_to = b->n_steps ? b->steps[b->n_steps - 1].tco : b->tco_from;
-    if (e == TCO_OK && !same_printed(b->tco_to, c->new_.tco)) {
+    if (e == TCO_OK && b->n_steps > 0 && same_printed(b->tco_to, c->new_.tco)) {
+        /* Reproduced: the last step ends at NEW's own figure (the same to 16 digits). */
+        tco_bridge_step *last = &b->steps[b->n_steps - 1];
+        double before = b->n_steps > 1 ? b->steps[b->n_steps - 2].tco : b->tco_from;
+        b->tco_to = last->tco = c->new_.tco;
+        last->delta = last->tco - before;
+        if (!last->structural && b->n_steps == 1)
+            last->alone = last->delta;
+    } else if (e == TCO_OK && !same_printed(b->tco_to, c->new_.tco)) {
         char x[32], y[32];
         tco_format_double(b->tco_to, x);
         tco_format_double(c->new_.tco, y);
