@@ -131,12 +131,14 @@ static const char usage_more[] =
     "                        top 10, the winner against the runner-up and the\n"
     "                        rejections by reason (json: every option); writes\n"
     "                        no file (docs/advise.md)\n"
-    "  diff OLD.json NEW.json the budget bridge between two JSON summaries of\n"
+    "  diff OLD.json NEW.json\n"
+    "                        the budget bridge between two JSON summaries of\n"
     "                        runs: OLD's inputs moved to NEW's one at a time\n"
-    "                        (--order effect: largest first, the default; file:\n"
-    "                        as listed), the change in TCO at each step, and\n"
-    "                        what no step moves; --out a workbook with a Bridge\n"
-    "                        sheet and waterfall chart (docs/bridge.md)\n"
+    "                        (--order effect: largest effect first, the\n"
+    "                        default; --order file: as the file lists them),\n"
+    "                        the change in TCO at each step, and what no step\n"
+    "                        moves; --out a workbook with a Bridge sheet and a\n"
+    "                        waterfall chart (docs/bridge.md)\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -156,7 +158,7 @@ static const char usage_more[] =
     "70 internal error, 71 out of memory, 73 cannot create the workbook,\n"
     "74 cannot write the summary.  Errors name the file and the place:\n"
     "file [section] key, or file [section] formula, column N.\n"
-    "See docs/cli.md, docs/advise.md, docs/model.md and docs/formulas.md.\n";
+    "See docs/cli.md, docs/advise.md, docs/bridge.md, docs/model.md and docs/formulas.md.\n";
 
 static int fail(const tco_diag *d)
 {
