@@ -798,16 +798,22 @@ static const char *order_name(tco_bridge_order o)
     return o == TCO_BRIDGE_ORDER_FILE ? "file" : "effect";
 }
 
+/* @p prefix (", \"key\": "), then @p s as a JSON string, or null. */
+static void json_text(FILE *out, const char *prefix, const char *s)
+{
+    fputs(prefix, out);
+    if (s)
+        tco_report_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
 void tco_bridge_print_json(const tco_bridge *b, FILE *out)
 {
-    fputs("{\n  \"from\": ", out);
-    tco_report_json_string(out, b->old_path);
-    fputs(",\n  \"to\": ", out);
-    tco_report_json_string(out, b->new_path);
-    fputs(",\n  \"scenario\": ", out);
-    tco_report_json_string(out, b->scenario);
-    fputs(",\n  \"currency\": ", out);
-    tco_report_json_string(out, b->currency);
+    json_text(out, "{\n  \"from\": ", b->old_path);
+    json_text(out, ",\n  \"to\": ", b->new_path);
+    json_text(out, ",\n  \"scenario\": ", b->scenario);
+    json_text(out, ",\n  \"currency\": ", b->currency);
     fprintf(out, ",\n  \"order\": \"%s\"", order_name(b->order));
     fprintf(out, ",\n  \"fingerprints\": {\"from\": \"%016llx\", \"to\": \"%016llx\", \"template\": \"%016llx\"}",
             (unsigned long long)b->old_fingerprint, (unsigned long long)b->new_fingerprint,
@@ -822,43 +828,30 @@ void tco_bridge_print_json(const tco_bridge *b, FILE *out)
     fputs(",\n  \"steps\": [", out);
     for (size_t k = 0; k < b->n_steps; k++) {
         const tco_bridge_step *s = &b->steps[k];
-        fputs(k ? ",\n    {\"input\": " : "\n    {\"input\": ", out);
-        tco_report_json_string(out, s->input);
-        if (s->tier) {
-            fputs(", \"tier\": ", out);
-            tco_report_json_string(out, s->tier);
-        }
-        fputs(", \"label\": ", out);
-        tco_report_json_string(out, s->label);
-        fputs(", \"unit\": ", out);
-        tco_report_json_string(out, s->unit);
-        fputs(", \"set\": ", out);
-        if (s->set)
-            tco_report_json_string(out, s->set);
-        else
-            fputs("null", out);
+        json_text(out, k ? ",\n    {\"input\": " : "\n    {\"input\": ", s->input);
+        if (s->tier)
+            json_text(out, ", \"tier\": ", s->tier);
+        json_text(out, ", \"label\": ", s->label);
+        json_text(out, ", \"unit\": ", s->unit);
+        json_text(out, ", \"set\": ", s->set);
         fputs(", \"from\": ", out);
         json_value(out, s->from_text, s->from);
         fputs(", \"to\": ", out);
         json_value(out, s->to_text, s->to);
-        fputs(", \"alone\": ", out);
-        json_exact(out, s->alone);
-        fputs(", \"delta\": ", out);
-        json_exact(out, s->delta);
-        fputs(", \"tco\": ", out);
-        json_exact(out, s->tco);
+        const char *nums[] = {", \"alone\": ", ", \"delta\": ", ", \"tco\": "};
+        const double v[] = {s->alone, s->delta, s->tco};
+        for (int n = 0; n < 3; n++) {
+            fputs(nums[n], out);
+            json_exact(out, v[n]);
+        }
         fprintf(out, ", \"structural\": %s}", s->structural ? "true" : "false");
     }
     fputs(b->n_steps ? "\n  ],\n  \"other\": [" : "],\n  \"other\": [", out);
     for (size_t k = 0; k < b->n_other; k++) {
         const tco_bridge_other *o = &b->other[k];
-        fprintf(out, "%s{\"kind\": \"%s\", \"input\": ", k ? ",\n    " : "\n    ", o->kind);
-        if (o->input)
-            tco_report_json_string(out, o->input);
-        else
-            fputs("null", out);
-        fputs(", \"message\": ", out);
-        tco_report_json_string(out, o->message);
+        fprintf(out, "%s{\"kind\": \"%s\"", k ? ",\n    " : "\n    ", o->kind);
+        json_text(out, ", \"input\": ", o->input);
+        json_text(out, ", \"message\": ", o->message);
         fputs("}", out);
     }
     fputs(b->n_other ? "\n  ]\n}\n" : "]\n}\n", out);

@@ -266,6 +266,7 @@ static void fill_bridge(writer *w, void *vctx)
     worksheet_set_column(ws, B_ALONE + 1, B_ALONE + 1, 3, NULL);
     worksheet_set_column(ws, B_BASE, B_TOTAL, 13, NULL);
 done:
+    tco_strbuf_free(&w->text_buf); /* the writer's scratch for escaped text (as compare.c's fill frees it) */
     tco_strbuf_free(&t);
     free(base);
     free(up);
