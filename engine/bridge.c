@@ -209,6 +209,16 @@ static bool model_holds(const tco_model *m, const tco_item *it, const char *tier
     return json_is_number(v) && same_printed(json_number_value(v), tier ? it->tiers[r] : it->value);
 }
 
+/* The value input @p name (row @p tier, or NULL) of @p m holds, as a new JSON value in *@p out. */
+static tco_error model_value(const tco_model *m, const char *name, const char *tier, json_t **out, tco_diag *d)
+{
+    const tco_item *it = &m->items[tco_model_find(m, name)]; /* find_changes() found it */
+    int r = tier ? tier_row(m, tier) : -1;
+    const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
+    *out = text ? json_string(text) : json_real(tier ? it->tiers[r] : it->value);
+    return *out ? TCO_OK : oom(d);
+}
+
 /* Text of JSON value @p v for messages and --set values: the text, or the shortest number. */
 static const char *value_text(const json_t *v, char buf[32])
 {
@@ -659,11 +669,14 @@ static tco_error run(ctx *c)
     /* Each change's effect alone, moved from OLD and undone: the order of --order effect, and shown. */
     for (size_t i = 0; e == TCO_OK && i < n; i++) {
         double t;
-        if ((e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
+        json_t *held = NULL; /* the model's own value, put back exactly (a USD price is more than 16 digits) */
+        if ((e = model_value(m, ch[i].name, ch[i].tier, &held, d)) == TCO_OK &&
+            (e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
             (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK) {
             ch[i].alone = t - b->tco_from;
-            e = set_value(m, c->old.path, ch[i].name, ch[i].tier, ch[i].from, d);
+            e = set_value(m, c->old.path, ch[i].name, ch[i].tier, held, d);
         }
+        json_decref(held);
     }
     if (e == TCO_OK && c->req->order == TCO_BRIDGE_ORDER_EFFECT && n > 1)
         qsort(ch, n, sizeof *ch, by_effect);

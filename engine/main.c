@@ -1296,6 +1296,9 @@ int main(int argc, char **argv)
     if (optind < argc && strcmp(argv[optind], "advise") == 0)
         return usage_error("%s", "advise takes its options after it: tco advise NAME [--format table|json] [--set "
                            "SEC.KEY=V]... [--root DIR]");
+    if (optind < argc && strcmp(argv[optind], "diff") == 0)
+        return usage_error("%s", "diff takes its options after it: tco diff OLD.json NEW.json [--order effect|file] "
+                           "[--format table|json] [--out PATH.xlsx] [--root DIR]");
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)

@@ -1541,6 +1541,8 @@ if [ -s "$T/err" ]; then bad "tco diff: stderr not empty: $(cat "$T/err")"; else
 run 0 diff "$T/old.json" "$T/new.json" --root "$SRC" --format json
 expect_out '"set": "facility.pue", "from": 1.3, "to": 1.2'
 expect_out '"other": []'
+run 64 --root "$SRC" diff "$T/old.json" "$T/new.json"
+expect_err "diff takes its options after it: tco diff OLD.json NEW.json"
 run 64 diff "$T/old.json" --root "$SRC"
 expect_err "diff: expected two JSON summaries: tco diff OLD.json NEW.json"
 run 64 diff "$T/old.json" "$T/new.json" --order size --root "$SRC"
