@@ -785,6 +785,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         return tco_diag_set(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, "%s: %s", display,
                             read_error ? "read error" : "file grew past the size limit while reading");
     }
+    uint64_t fingerprint = tco_fingerprint(text, size);
     /* A UTF-8 byte-order mark (Windows editors add one) is dropped; UTF-16 is refused. */
     size_t skip = 0;
     if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
@@ -798,6 +799,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
                       : lint_file(text + skip, size - skip, display, out, diag);
     if (e == TCO_OK)
         e = parse_values(out, text + skip, size - skip, diag);
+    out->fingerprint = fingerprint;
     free(text);
     if (e != TCO_OK)
         tco_ini_free(out);

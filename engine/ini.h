@@ -58,6 +58,10 @@ typedef struct tco_ini {
     /** Section names as written in the file (iniparser lower-cases them), in file order (owned). */
     char **sections;
     int n_sections;
+    /** tco_fingerprint() of the file's bytes as read (a byte-order mark included): tells whether a
+     *  file changed between two runs (the JSON summary's template fingerprint).  0 for a file that
+     *  was not loaded from disk. */
+    uint64_t fingerprint;
 } tco_ini;
 
 /**

@@ -7,6 +7,7 @@
  *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
  *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
  *       [--root DIR]   (advise.c)
+ *   tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx]   (bridge.c)
  *   tco --list | --help | --version
  *
  * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "advise.h"
+#include "bridge.h"
 #include "error.h"
 #include "ini.h"
 #include "init.h"
@@ -74,6 +76,8 @@ static const char usage_text[] =
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
     "           [--force] [--root DIR]\n"
+    "       tco diff OLD.json NEW.json [--order effect|file] [--format table|json]\n"
+    "                [--out PATH.xlsx] [--force] [--root DIR]\n"
     "       tco --list\n"
     "       tco --help | --version\n"
     "\n"
@@ -142,6 +146,14 @@ static const char usage_more[] =
     "                        out/advise-NAME.xlsx (-whatif with --set): a Rank\n"
     "                        sheet whose figures and RANK() are live, then the\n"
     "                        options' sheets (docs/advise.md)\n"
+    "  diff OLD.json NEW.json\n"
+    "                        the budget bridge between two JSON summaries of\n"
+    "                        runs: OLD's inputs moved to NEW's one at a time\n"
+    "                        (--order effect: largest effect first, the\n"
+    "                        default; --order file: as the file lists them),\n"
+    "                        the change in TCO at each step, and what no step\n"
+    "                        moves; --out a workbook with a Bridge sheet and a\n"
+    "                        waterfall chart (docs/bridge.md)\n"
     "\n"
     "Examples:\n"
     "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
@@ -152,6 +164,7 @@ static const char usage_more[] =
     "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
     "  tco quotes check vendor.csv              report every problem in a quote file\n"
     "  tco advise team-70b                      what to buy to serve 70B FP16 to 16 streams\n"
+    "  tco diff old.json new.json --out bridge.xlsx   what changed between two budgets\n"
     "  tco init mybudget --scenario team        a folder of your own: cd mybudget &&\n"
     "                                           tco --scenario team\n"
     "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
@@ -160,7 +173,7 @@ static const char usage_more[] =
     "70 internal error, 71 out of memory, 73 cannot create the workbook,\n"
     "74 cannot write the summary.  Errors name the file and the place:\n"
     "file [section] key, or file [section] formula, column N.\n"
-    "See docs/cli.md, docs/advise.md, docs/model.md and docs/formulas.md.\n";
+    "See docs/cli.md, docs/advise.md, docs/bridge.md, docs/model.md and docs/formulas.md.\n";
 
 static int fail(const tco_diag *d)
 {
@@ -1286,8 +1299,68 @@ static int advise_command(int argc, char **argv)
     return rc;
 }
 
+/* `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
+ * [--root DIR]` (argv[0] "diff"): the budget bridge, bridge.c. */
+static int diff_command(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"order", required_argument, NULL, 'O'}, {"format", required_argument, NULL, 'f'},
+        {"out", required_argument, NULL, 'o'},   {"force", no_argument, NULL, 'F'},
+        {"root", required_argument, NULL, 'r'},  {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *format = "table", *order = "effect", *root_arg = NULL, *out = NULL;
+    bool force = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, ":f:o:r:h", opts, NULL)) != -1;) {
+        if (c == 'h')
+            return fputs(usage_text, stdout), fputs(usage_more, stdout), 0;
+        if (c == ':' || c == '?')
+            return usage_error("diff: %s '%s'; tco diff OLD.json NEW.json [--order effect|file] [--format table|json] "
+                               "[--out PATH.xlsx]", c == ':' ? "option needs a value" : "unknown option",
+                               argv[optind - 1]);
+        format = c == 'f' ? optarg : format;
+        order = c == 'O' ? optarg : order;
+        out = c == 'o' ? optarg : out;
+        root_arg = c == 'r' ? optarg : root_arg;
+        force |= c == 'F';
+    }
+    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
+        return usage_error("diff --format: expected table or json, found '%s'", format);
+    if (strcmp(order, "effect") != 0 && strcmp(order, "file") != 0)
+        return usage_error("diff --order: expected effect (largest first) or file, found '%s'", order);
+    if (optind + 2 != argc)
+        return usage_error("%s", "diff: expected two JSON summaries: tco diff OLD.json NEW.json (each from tco "
+                           "--scenario NAME --format json)");
+    size_t olen = out ? strlen(out) : 0;
+    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0 || is_dir(out)))
+        return usage_error("diff --out %s: expected a file name ending in .xlsx", out);
+    tco_root root;
+    tco_diag d = {0};
+    if (find_root(root_arg, &root, &d) != TCO_OK)
+        return fail(&d);
+    tco_bridge_request req = {root.path, argv[optind], argv[optind + 1],
+                              strcmp(order, "file") == 0 ? TCO_BRIDGE_ORDER_FILE : TCO_BRIDGE_ORDER_EFFECT};
+    tco_bridge b;
+    char *no_default = NULL;
+    int rc = tco_bridge_run(&req, &b, &d) != TCO_OK ? fail(&d) : 0;
+    tco_workbook_options wo = {.created = TCO_FIXED_CREATED, .currency = b.currency, .force = force};
+    if (rc == 0 && out && (prepare_out(&out, &no_default, "", "", force, &d) != TCO_OK ||
+                           tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
+        rc = fail(&d);
+    if (rc == 0)
+        (strcmp(format, "json") == 0 ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
+    if (rc == 0 && out && strcmp(format, "json") != 0)
+        printf("\nWorkbook: %s\n", out);
+    tco_bridge_free(&b);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = (fprintf(stderr, "tco: writing the bridge to standard output failed\n"), 74);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "diff") == 0)
+        return diff_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "init") == 0)
         return init_command(argv[0], argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "advise") == 0)
@@ -1403,6 +1476,9 @@ int main(int argc, char **argv)
         return usage_error("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
     if (optind < argc && strcmp(argv[optind], "advise") == 0)
         return usage_error("%s", "advise takes its options after it: " ADVISE_USAGE);
+    if (optind < argc && strcmp(argv[optind], "diff") == 0)
+        return usage_error("%s", "diff takes its options after it: tco diff OLD.json NEW.json [--order effect|file] "
+                           "[--format table|json] [--out PATH.xlsx] [--root DIR]");
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)

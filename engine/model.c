@@ -845,8 +845,6 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
                             section);
     const char *key = from + 5;
-    if ((it->set_key = tco_strdup(key)) == NULL)
-        return oom(ld);
     const char *def = tco_ini_get(t, section, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
     if (text)
@@ -981,7 +979,8 @@ static tco_error load_input(loader *ld, const char *section)
     if (tco_model_find(ld->model, name) >= 0)
         return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
     tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
-    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL)
+    if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+        (it->set_key = tco_strdup(per && strncasecmp(from, "tier.", 5) == 0 ? from + 5 : from)) == NULL)
         return oom(ld);
     it->site_wide = site_wide && per == NULL;
     bool found;
@@ -1089,8 +1088,6 @@ static tco_error load_input(loader *ld, const char *section)
     value_place(ld, src, sec, shown, key, place, sizeof place);
     if ((e = input_value(ld, it, place, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
         return e;
-    if ((it->set_key = tco_strdup(from)) == NULL)
-        return oom(ld);
     if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;
@@ -2256,6 +2253,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return oom(ld);
     if ((e = tco_ini_cache_load(ld->cache, m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
         return e;
+    m->template_fingerprint = ld->template_ini->fingerprint;
+    if ((m->template_file = tco_strdup(rel)) == NULL)
+        return oom(ld);
     if ((e = load_catalog(ld)) != TCO_OK)
         return e;
     const tco_ini *t = ld->template_ini;
@@ -2597,6 +2597,7 @@ void tco_model_free(tco_model *m)
     free(m->title);
     free(m->scenario_path);
     free(m->template_path);
+    free(m->template_file);
     tco_name_index_free(&m->names);
     free(m);
 }

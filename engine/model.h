@@ -362,6 +362,11 @@ typedef struct tco_model {
     struct tco_program *program;
     /** Evaluations so far (internal, for the above). */
     unsigned long evaluations;
+    /** The template as the scenario names it, relative to the project root ("templates/tco.ini"; heap),
+     *  and tco_fingerprint() of its bytes (tco_ini.fingerprint): the JSON summary's template identity,
+     *  so that a later run can tell the template changed. */
+    char *template_file;
+    uint64_t template_fingerprint;
 } tco_model;
 
 /** One --set SECTION.KEY=VALUE override: as if the scenario file said [SECTION] KEY = VALUE. */

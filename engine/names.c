@@ -71,6 +71,20 @@ void tco_hash_seed(uint64_t seed[2])
     }
 }
 
+/* The fixed key of tco_fingerprint(): two arbitrary constants, the ASCII text "tco fing" and
+ * "erprint." read as big-endian numbers.  Changing them changes every fingerprint ever written. */
+static const uint64_t fingerprint_key[2] = {UINT64_C(0x74636f2066696e67), UINT64_C(0x65727072696e742e)};
+
+uint64_t tco_fingerprint(const void *data, size_t n)
+{
+    tco_hash h;
+    tco_hash_begin(&h, fingerprint_key);
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        tco_hash_byte(&h, p[i]);
+    return tco_hash_end(&h);
+}
+
 void tco_hash_lower(tco_hash *h, const char *s, size_t n)
 {
     size_t i = 0;

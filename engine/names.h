@@ -40,6 +40,15 @@ uint64_t tco_hash_end(tco_hash *h);
  *  collide in a table keyed by it. */
 void tco_hash_seed(uint64_t seed[2]);
 
+/**
+ * A fingerprint of the @p n bytes at @p data: SipHash-2-4 under a fixed key written in names.c, so the
+ * same bytes give the same 64 bits on every machine and in every run (unlike tco_hash_name(), whose key
+ * is random).  It tells whether two files or two sets of figures are the same (a template changed
+ * between two runs, a sheet computed from other inputs); it is no signature: anyone can make bytes
+ * with a given fingerprint.
+ */
+uint64_t tco_fingerprint(const void *data, size_t n);
+
 /** The hash of @p name with ASCII letters lower-cased, keyed by @p seed: two names equal under
  *  strcasecmp() hash alike. */
 uint64_t tco_hash_name(const uint64_t seed[2], const char *name);

@@ -392,6 +392,46 @@ static void json_schedule(FILE *out, const tco_model *m)
     }
 }
 
+/* The --set key of row @p r of per-tier input @p it ("D-M.price"), or NULL when --set cannot name the
+ * row: its code holds '.', '=' or ':' (tco_override_parse() would split it), or is a ref key such as
+ * "card" (which --set reads as the entry the scenario names). */
+static bool tier_set_key(const tco_model *m, const tco_item *it, int r, tco_strbuf *out)
+{
+    const char *row = m->tier_names[r];
+    if (it->set_key == NULL || strpbrk(row, ".=:") != NULL || tco_model_ref_entry(m, row) != NULL)
+        return false;
+    out->len = 0;
+    tco_strbuf_printf(out, "%s.%s", row, it->set_key);
+    return !out->failed;
+}
+
+/* ", \"set\": KEY" of input @p it (null when no --set gives it), or for a per-tier input
+ * ", \"set_by_tier\": {TIER: KEY or null, ...}" (docs/json.md). */
+static void json_set_keys(FILE *out, const tco_model *m, const tco_item *it)
+{
+    if (it->kind != TCO_ITEM_TIER_INPUT) {
+        fputs(", \"set\": ", out);
+        if (it->set_key)
+            tco_report_json_string(out, it->set_key);
+        else
+            fputs("null", out);
+        return;
+    }
+    fputs(", \"set_by_tier\": {", out);
+    tco_strbuf key = {0};
+    for (int r = 0; r < m->n_tiers; r++) {
+        fputs(r ? ", " : "", out);
+        tco_report_json_string(out, m->tier_names[r]);
+        fputs(": ", out);
+        if (tier_set_key(m, it, r, &key))
+            tco_report_json_string(out, tco_strbuf_str(&key));
+        else
+            fputs("null", out);
+    }
+    tco_strbuf_free(&key);
+    fputs("}", out);
+}
+
 void tco_report_json_members(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
     fputs("{\n  \"scenario\": ", out);
@@ -422,6 +462,11 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
         tco_report_json_string(out, workbook);
     else
         fputs("null", out);
+    if (m->template_file) { /* the template's identity: a later tco diff tells whether it changed */
+        fputs(",\n  \"template\": {\"file\": ", out);
+        tco_report_json_string(out, m->template_file);
+        fprintf(out, ", \"fingerprint\": \"%016llx\"}", (unsigned long long)m->template_fingerprint);
+    }
     if (m->n_cash_flow > 0) { /* the template's cash_flow lines, every period from its first */
         fputs(",\n  \"cash_flow\": {\"periods\": ", out);
         json_year_names(out, m, m->n_periods);
@@ -523,6 +568,8 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
             }
             fputs(", \"source\": ", out);
             tco_report_json_string(out, it->source);
+            if (is_input)
+                json_set_keys(out, m, it);
             fputs("}", out);
         }
         fputs(first ? "}" : "\n  }", out);

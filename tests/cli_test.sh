@@ -1681,6 +1681,36 @@ PY
 for f in rgw rgu; do
     if python3 "$SRC/tests/recalc.py" check --app gnumeric "$T/$f.xlsx" >"$T/rc" 2>&1; then ok; else bad "ranges workbook $f: $(tail -3 "$T/rc")"; fi
 done
+# ---- tco diff: the budget bridge (issue 14 section 5; tests/bridge_test.py has the figures) ----
+run 0 --root "$SRC" --scenario cluster32 --format json --no-workbook
+cp "$T/out" "$T/old.json"
+run 0 --root "$SRC" --scenario cluster32 --format json --no-workbook --set facility.pue=1.2
+cp "$T/out" "$T/new.json"
+# PUE 1.3 -> 1.2: 41.06 kW x 0.1 x 8,760 h x 3 yr x 0.7 CNY/kWh = 75,533.976 CNY less electricity.
+run 0 diff "$T/old.json" "$T/new.json" --root "$SRC"
+expect_out "1.3  1.2  -75,534    7,539,678"
+expect_out "1 step; the deltas add up exactly to NEW - OLD"
+if [ -s "$T/err" ]; then bad "tco diff: stderr not empty: $(cat "$T/err")"; else ok; fi
+run 0 diff "$T/old.json" "$T/new.json" --root "$SRC" --format json
+expect_out '"set": "facility.pue", "from": 1.3, "to": 1.2'
+expect_out '"other": []'
+run 64 --root "$SRC" diff "$T/old.json" "$T/new.json"
+expect_err "diff takes its options after it: tco diff OLD.json NEW.json"
+run 64 diff "$T/old.json" --root "$SRC"
+expect_err "diff: expected two JSON summaries: tco diff OLD.json NEW.json"
+run 64 diff "$T/old.json" "$T/new.json" --order size --root "$SRC"
+expect_err "diff --order: expected effect (largest first) or file, found 'size'"
+run 64 diff "$T/old.json" "$T/new.json" --format csv --root "$SRC"
+expect_err "diff --format: expected table or json, found 'csv'"
+run 66 diff "$T/old.json" "$T/nothere.json" --root "$SRC"
+expect_err "$T/nothere.json: cannot open: No such file or directory"
+# A bridge that cannot be computed writes no workbook.
+run 65 diff "$T/old.json" "$T/err" --root "$SRC" --out "$T/never.xlsx"
+[ ! -e "$T/never.xlsx" ] && ok || bad "a failed tco diff left $T/never.xlsx"
+run 0 diff "$T/old.json" "$T/new.json" --root "$SRC" --out "$T/bridge.xlsx"
+expect_out "Workbook: $T/bridge.xlsx"
+member "$T/bridge.xlsx" xl/workbook.xml | grep -q 'name="Bridge"' && ok || bad "no Bridge sheet in $T/bridge.xlsx"
+no_temp_left "$T"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -437,7 +437,7 @@ def cmd_examples():
     env = {k: v for k, v in os.environ.items() if k not in ("TCO_ROOT", "TCO_FORMATS_REEXEC")}
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     seen = 0
-    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md"):
+    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md", "docs/bridge.md"):
         found = blocks(os.path.join(SRC, doc))
         for (kind, name), script in sorted(found.items()):
             if kind != "example":

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""bridge_test.py - tco diff, the budget bridge (issue 14 section 5; docs/bridge.md).
+
+Usage: bridge_test.py TCO_BINARY SOURCE_ROOT [--app gnumeric|libreoffice|both]
+
+OLD is cluster32 as shipped; NEW is cluster32 with --set facility.electricity_price=0.85 (from 0.7) and
+--set card.price=88000 (the D-M row of the tier table, from 95,000).  By hand, from the catalog:
+
+  electricity: the facility draws IT load x PUE, all year, every operating year (templates/tco.ini
+  [line.electricity]: operating_year x facility_power_kw x hours_per_year x electricity_price).  The IT
+  load (line it_load_kw) is
+      32 cards x 700 W x 0.9 utilisation          20,160 W
+      4 hosts x 4,600 W base power                18,400 W
+      1 leaf switch x 1,500 W                      1,500 W
+      100 TB storage x 8 W/TB                        800 W
+      4 hosts x 50 W management                      200 W
+                                                  41,060 W = 41.06 kW
+  so 0.15 CNY/kWh more costs 41.06 kW x 1.3 PUE x 8,760 h x 3 years x 0.15 = 210,416.076 CNY (VAT on
+  electricity is recovered: not a cost).
+  card price: 32 cards x -7,000 CNY = -224,000 CNY of capex, and support is 5%/yr of hardware capex for
+  3 years: -224,000 x (1 + 0.15) = -257,600 CNY.
+So by effect the card price comes first (|-257,600| > 210,416.076), in file order the electricity price
+(the template lists it before the tier table); either way the steps add up to NEW - OLD exactly.
+Prints one line per failure; the last line is "N passed, N failed".
+"""
+import json, os, shutil, subprocess, sys, tempfile, zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import check, finish  # noqa: E402
+import recalc  # noqa: E402
+
+TCO, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+APP = sys.argv[sys.argv.index("--app") + 1] if "--app" in sys.argv else "gnumeric"
+ELECTRICITY = 41.06 * 1.3 * 8760 * 3 * 0.15   # 210,416.076 CNY
+CARD = 32 * (88000 - 95000) * (1 + 3 * 0.05)  # -257,600 CNY
+
+
+def near(a, b, tol=1e-6):
+    return a is not None and b is not None and abs(a - b) <= tol
+
+
+def tco(*args, want=0, cwd=None):
+    r = subprocess.run([TCO, *args], capture_output=True, text=True, cwd=cwd)
+    check(r.returncode == want, "tco %s: exit %d, expected %d: %s" % (" ".join(args), r.returncode, want,
+                                                                      r.stderr[-500:]))
+    return r
+
+
+def summary(path, *sets):
+    """Write tco --scenario ... --format json to @p path; return the parsed summary."""
+    r = tco("--root", SRC, "--no-workbook", "--format", "json", *sets)
+    with open(path, "w") as fh:
+        fh.write(r.stdout)
+    return json.loads(r.stdout)
+
+
+def diff(old, new, *extra, want=0):
+    r = tco("diff", old, new, "--root", SRC, "--format", "json", *extra, want=want)
+    return json.loads(r.stdout) if want == 0 else r
+
+
+def adds_up(d, old, new, what):
+    """The deltas, added as the JSON gives them, are NEW - OLD exactly, from the files' own TCOs."""
+    total = 0.0
+    for s in d["steps"]:
+        total += s["delta"]
+    check(total == new["tco"] - old["tco"], "%s: the deltas add up to %r, NEW - OLD is %r" %
+          (what, total, new["tco"] - old["tco"]))
+    check(d["tco_from"] == old["tco"] and d["tco_to"] == new["tco"],
+          "%s: the bridge runs from %r to %r, the files say %r and %r" %
+          (what, d["tco_from"], d["tco_to"], old["tco"], new["tco"]))
+    check(d["exact"] is True, "%s: exact is %r" % (what, d["exact"]))
+    running = d["tco_from"]
+    for s in d["steps"]:
+        running += s["delta"]
+        check(running == s["tco"], "%s: step %s: running TCO %r, the step says %r" % (what, s["input"], running,
+                                                                                       s["tco"]))
+
+
+def kinds(d):
+    return sorted((o["kind"], o["input"]) for o in d["other"])
+
+
+def siphash24(k0, k1, data):
+    """SipHash-2-4 (Aumasson and Bernstein 2012), written from the paper's description, to check the
+    template fingerprint independently of engine/names.c."""
+    mask = (1 << 64) - 1
+    v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d, k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
+
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & mask
+
+    def rnd():
+        v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)
+        v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16) ^ v[2]
+        v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21) ^ v[0]
+        v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)
+
+    end = len(data) - len(data) % 8
+    for i in range(0, end, 8):
+        m = int.from_bytes(data[i:i + 8], "little")
+        v[3] ^= m
+        rnd(); rnd()
+        v[0] ^= m
+    m = int.from_bytes(data[end:], "little") | ((len(data) & 0xff) << 56)
+    v[3] ^= m
+    rnd(); rnd()
+    v[0] ^= m
+    v[2] ^= 0xff
+    for _ in range(4):
+        rnd()
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp)
+    finish()
+
+
+def run(tmp):
+    p = lambda name: os.path.join(tmp, name)  # noqa: E731
+    old = summary(p("old.json"), "--scenario", "cluster32")
+    new = summary(p("new.json"), "--scenario", "cluster32", "--set", "facility.electricity_price=0.85",
+                  "--set", "card.price=88000")
+
+    # The JSON summary carries what reproduces a run: each input's --set key, and the template's identity.
+    check(old["inputs"]["electricity_price"]["set"] == "facility.electricity_price", "electricity_price's set")
+    check(old["inputs"]["card_count"]["set"] == "scenario.cards", "card_count's set")
+    check(old["inputs"]["tier_price"]["set_by_tier"]["D-M"] == "D-M.price", "tier_price's D-M row set")
+    with open(os.path.join(SRC, "templates", "tco.ini"), "rb") as fh:
+        want = "%016x" % siphash24(int.from_bytes(b"tco fing", "big"), int.from_bytes(b"erprint.", "big"), fh.read())
+    check(old["template"] == {"file": "templates/tco.ini", "fingerprint": want},
+          "template identity %r, expected fingerprint %s" % (old.get("template"), want))
+
+    # Largest effect first: the card price, then the electricity price, each the hand figure.
+    d = diff(p("old.json"), p("new.json"))
+    steps = [(s["input"], s.get("tier"), s["set"], s["from"], s["to"]) for s in d["steps"]]
+    check(steps == [("tier_price", "D-M", "D-M.price", 95000, 88000),
+                    ("electricity_price", None, "facility.electricity_price", 0.7, 0.85)],
+          "steps by effect: %r" % steps)
+    if len(d["steps"]) == 2:
+        check(near(d["steps"][0]["delta"], CARD), "card price step %r, by hand %r" % (d["steps"][0]["delta"], CARD))
+        check(near(d["steps"][1]["delta"], ELECTRICITY),
+              "electricity step %r, by hand %r" % (d["steps"][1]["delta"], ELECTRICITY))
+        check(near(d["steps"][1]["alone"], ELECTRICITY), "electricity alone from OLD %r" % d["steps"][1]["alone"])
+        # A step's set key reproduces it: --set D-M.price=88000 alone gives the TCO after step 1.
+        one = summary(p("one.json"), "--scenario", "cluster32", "--set", "D-M.price=88000")
+        check("%.16G" % one["tco"] == "%.16G" % d["steps"][0]["tco"],
+              "--set D-M.price=88000 gives %r, the bridge after step 1 %r" % (one["tco"], d["steps"][0]["tco"]))
+    adds_up(d, old, new, "by effect")
+    check(d["other"] == [], "other differences: %r" % d["other"])
+    check(d["from"] == p("old.json") and d["to"] == p("new.json") and d["order"] == "effect", "from, to, order")
+
+    # File order: the electricity price first (the template lists it before the tier table).
+    f = diff(p("old.json"), p("new.json"), "--order", "file")
+    check([s["input"] for s in f["steps"]] == ["electricity_price", "tier_price"],
+          "steps in file order: %r" % [s["input"] for s in f["steps"]])
+    if len(f["steps"]) == 2:
+        check(near(f["steps"][0]["delta"], ELECTRICITY) and near(f["steps"][1]["delta"], CARD),
+              "file order deltas %r" % [s["delta"] for s in f["steps"]])
+    adds_up(f, old, new, "file order")
+
+    # The terminal table names each step, from, to and the delta.
+    t = tco("diff", "old.json", "new.json", "--root", SRC, cwd=tmp).stdout
+    for text in ["tier_price [D-M]   95,000  88,000  -257,600    7,357,612",
+                 "electricity_price     0.7    0.85  +210,416    7,568,028", "NEW - OLD", "-47,184"]:
+        check(text in t, "the table lacks %r:\n%s" % (text, t))
+
+    # Inputs on one side only, and a template that changed, are listed under other, never moved.
+    one_sided = dict(new)
+    one_sided["inputs"] = {k: v for k, v in new["inputs"].items() if k != "w_consumer_compute"}
+    one_sided["inputs"]["made_up"] = {"label": "Not in the model", "unit": "CNY", "value": 1, "source": "hand",
+                                      "set": "x.y"}
+    with open(p("one_sided.json"), "w") as fh:
+        json.dump(one_sided, fh)
+    changed = dict(old)
+    changed["template"] = {"file": "templates/tco.ini", "fingerprint": "0123456789abcdef"}
+    with open(p("changed.json"), "w") as fh:
+        json.dump(changed, fh)
+    o = diff(p("changed.json"), p("one_sided.json"))
+    check(kinds(o) == [("only_in_new", "made_up"), ("only_in_old", "w_consumer_compute"),
+                       ("template_changed", None)], "other: %r" % kinds(o))
+    check([s["input"] for s in o["steps"]] == ["tier_price", "electricity_price"], "one-sided: the same steps")
+    adds_up(o, old, new, "one-sided")
+
+    # A structural input (years: the workbook's shape) moves last, by loading the model again.
+    y5 = summary(p("y5.json"), "--scenario", "cluster32", "--set", "scenario.years=5", "--set", "facility.pue=1.2")
+    y = diff(p("old.json"), p("y5.json"))
+    check([(s["input"], s["structural"]) for s in y["steps"]] == [("pue", False), ("years", True)],
+          "structural steps: %r" % [(s["input"], s["structural"]) for s in y["steps"]])
+    check(("structural", "years") in kinds(y), "years reported under other: %r" % kinds(y))
+    adds_up(y, old, y5, "structural")
+
+    # Another scenario of the same template: said under other; its inputs are steps.
+    c16 = summary(p("c16.json"), "--scenario", "cluster16")
+    c = diff(p("old.json"), p("c16.json"))
+    check(kinds(c) == [("scenario_changed", None)], "cluster16: other %r" % kinds(c))
+    check([s["input"] for s in c["steps"]][:1] == ["card_count"], "cluster16: card_count first")
+    adds_up(c, old, c16, "cluster16")
+
+    # What is not one scenario's summary is refused, naming the file.
+    tco("--root", SRC, "--compare", "compare-team70b", "--format", "json", "--no-workbook")
+    refusals = [
+        ("array.json", "[1, 2]", "array.json: a JSON array, as --scenario all and --compare print", 65),
+        ("advise.json", '{"question": "solo-dev"}', "advise.json: the answer of tco advise", 65),
+        ("check.json", '{"problems": [], "files": []}', "check.json: the report of tco quotes check", 65),
+        ("notjson.json", '{"scenario": ', "notjson.json:1:13: not JSON", 65),
+        ("empty.json", '{"scenario": "cluster32"}', "empty.json: not a tco JSON summary", 65),
+        ("noscen.json", json.dumps(dict(old, scenario="no-such")), "cannot open", 66),
+        ("badinput.json", json.dumps(dict(old, inputs={"pue": {"value": [1]}})),
+         "badinput.json: inputs.pue: expected an object with \"value\"", 65),
+    ]
+    for name, text, message, code in refusals:
+        with open(p(name), "w") as fh:
+            fh.write(text)
+        r = diff(p(name), p("new.json"), want=code)
+        check(message in r.stderr and r.stdout == "", "%s: stderr %r lacks %r (or stdout not empty)" %
+              (name, r.stderr, message))
+    r = diff(p("old.json"), p("missing.json"), want=66)
+    check("missing.json: cannot open: No such file or directory" in r.stderr, "missing file: %r" % r.stderr)
+    usd = summary(p("usd.json"), "--scenario", "cluster32", "--currency", "USD")
+    r = diff(p("old.json"), p("usd.json"), want=65)
+    check("is in CNY and" in r.stderr and "usd.json in USD" in r.stderr, "currencies: %r" % r.stderr)
+    check(usd["currency"] == "USD", "usd.json is in USD")
+
+    # The workbook: one Bridge sheet and a chart, written only where asked, figures that recalculate.
+    book = p("bridge.xlsx")
+    r = tco("diff", p("old.json"), p("new.json"), "--root", SRC, "--out", book)
+    check(r.stdout.rstrip().endswith("Workbook: " + book), "names the workbook")
+    check(sorted(n for n in os.listdir(tmp) if not n.endswith(".json")) == ["bridge.xlsx"],
+          "files written: %r" % os.listdir(tmp))
+    with zipfile.ZipFile(book) as z:
+        names = z.namelist()
+        check([s for s, _ in recalc.sheet_parts(z)] == ["Bridge"], "sheets: %r" % recalc.sheet_parts(z))
+        check("xl/charts/chart1.xml" in names, "a chart")
+        strings = z.read("xl/sharedStrings.xml").decode()
+        check(old["template"]["fingerprint"] in strings and "stands alone" in strings,
+              "the sheet says what it is and names the fingerprints")
+    cells, _ = recalc.read_cells(book)
+    sheet = cells["Bridge"]
+    label = {v[2]: ref for ref, v in sheet.items() if ref.startswith("A") and v[2]}
+    checks = [label.get("Check: the steps add up to NEW - OLD"), label.get("Check: the running TCO ends at NEW")]
+    check(None not in checks, "the two checks: %r" % checks)
+    if None in checks:
+        return
+    checks = ["E" + ref[1:] for ref in checks]
+    check([sheet[c][2] for c in checks] == ["yes", "yes"], "checks cached %r" % [sheet[c][2] for c in checks])
+    r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "recalc.py"), "check", "--app",
+                        APP, "--min-formulas", "10", book], capture_output=True, text=True)
+    check(r.returncode == 0, "recalc check of the Bridge workbook:\n" + r.stdout[-1500:])
+    # Invariant 10: a figure edited after tco wrote it turns the checks to "no".
+    edited = p("edited.xlsx")
+    recalc.set_cell(book, edited, "Bridge", "E6", -250000)
+    again = recalc.read_cells(recalc.recalc_gnumeric(edited, tmp))[0]["Bridge"]
+    check([again[c][2][:3] for c in checks] == ["no:", "no:"], "edited: checks %r" % [again[c][2] for c in checks])
+    # A bridge across a factor of 2 (team to cluster32) is not exact in doubles: said, never hidden.
+    summary(p("team.json"), "--scenario", "team")
+    tm = diff(p("team.json"), p("old.json"))
+    check(tm["exact"] or ("inexact", None) in kinds(tm), "team -> cluster32: exact %r, other %r" %
+          (tm["exact"], kinds(tm)))
+
+
+if __name__ == "__main__":
+    main()
