@@ -668,7 +668,7 @@ static tco_error run(ctx *c)
         e = find_changes(c, m, &ch, &n, &s);
     /* Each change's effect alone, moved from OLD and undone: the order of --order effect, and shown. */
     for (size_t i = 0; e == TCO_OK && i < n; i++) {
-        double t;
+        double t = 0;
         json_t *held = NULL; /* the model's own value, put back exactly (a USD price is more than 16 digits) */
         if ((e = model_value(m, ch[i].name, ch[i].tier, &held, d)) == TCO_OK &&
             (e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
@@ -684,7 +684,7 @@ static tco_error run(ctx *c)
         e = oom(d);
     /* The steps, each one input moved on the one loaded model. */
     for (size_t i = 0; e == TCO_OK && i < n; i++) {
-        double t;
+        double t = 0;
         if ((e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
             (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK)
             e = add_step(b, &ch[i], ch[i].name, ch[i].from, ch[i].to, ch[i].entry, ch[i].alone, t, false, d);
@@ -694,7 +694,7 @@ static tco_error run(ctx *c)
         tco_model_free(m);
         shape moved = {.n = k + 1};
         memcpy(moved.moved, s.moved, (k + 1) * sizeof *s.moved);
-        double t;
+        double t = 0;
         const char *name = s.moved[k];
         json_t *en = json_object_get(c->new_.inputs, name);
         if ((e = load_state(c, &c->new_, &moved, &m)) == TCO_OK && (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK)
@@ -889,9 +889,16 @@ static void table_value(const char *text, double v, char *buf, size_t size)
 /* A money figure for the table, grouped, with its sign when @p sign ("+210,416"). */
 static void table_money(double v, bool sign, char *buf, size_t size)
 {
-    char g[64];
+    char g[48]; /* a double's 309 digits would not fit; money figures have at most 20 with separators */
     tco_format_grouped(v, 0, g, sizeof g);
-    snprintf(buf, size, "%s%s", sign && g[0] != '-' && strcmp(g, "0") != 0 ? "+" : "", g);
+    size_t n = 0;
+    if (sign && g[0] != '-' && strcmp(g, "0") != 0 && size > 1)
+        buf[n++] = '+';
+    size_t len = strlen(g);
+    if (len > size - 1 - n)
+        len = size - 1 - n;
+    memcpy(buf + n, g, len);
+    buf[n + len] = '\0';
 }
 
 /* @p s padded with spaces to @p width characters (UTF-8), left- or right-aligned. */
