@@ -509,24 +509,17 @@ static void json_figure(FILE *out, const char *key, const tco_risk_figure *f, co
         tco_report_json_string(out, line->unit ? line->unit : "");
         fputs(", ", out);
     }
-    fprintf(out, "\"draws\": %zu, \"na_draws\": %zu, \"p10\": ", s->n, f->na);
-    json_num(out, s->p10);
-    fputs(", \"p50\": ", out);
-    json_num(out, s->p50);
-    fputs(", \"p80\": ", out);
-    json_num(out, s->p80);
-    fputs(", \"p90\": ", out);
-    json_num(out, s->p90);
-    fputs(", \"mean\": ", out);
-    json_num(out, s->mean);
-    fputs(", \"stdev\": ", out);
-    json_num(out, s->stdev);
-    fputs(", \"min\": ", out);
-    json_num(out, s->min);
-    fputs(", \"max\": ", out);
-    json_num(out, s->max);
-    fputs(", \"contingency_p80_p50\": ", out);
-    json_num(out, s->p80 - s->p50);
+    fprintf(out, "\"draws\": %zu, \"na_draws\": %zu", s->n, f->na);
+    const struct {
+        const char *key;
+        double v;
+    } v[] = {{"p10", s->p10},   {"p50", s->p50}, {"p80", s->p80}, {"p90", s->p90},
+             {"mean", s->mean}, {"stdev", s->stdev}, {"min", s->min}, {"max", s->max},
+             {"contingency_p80_p50", s->p80 - s->p50}};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+        fprintf(out, ", \"%s\": ", v[k].key);
+        json_num(out, v[k].v);
+    }
     fputs("}", out);
 }
 
@@ -541,26 +534,17 @@ void tco_risk_print_json(const tco_risk *r, FILE *out)
             tco_report_json_string(out, row->input);
             fputs(", \"set\": ", out);
             tco_report_json_string(out, row->set);
-            fputs(", \"low\": ", out);
-            json_num(out, row->low);
-            fputs(", \"point\": ", out);
-            json_num(out, row->point);
-            fputs(", \"high\": ", out);
-            json_num(out, row->high);
-            fputs(", \"tco_low\": ", out);
-            json_num(out, row->tco_low);
-            fputs(", \"tco_high\": ", out);
-            json_num(out, row->tco_high);
-            fputs(", \"swing\": ", out);
-            json_num(out, row->swing);
-            fputs(", \"npv_cost_low\": ", out);
-            json_num(out, row->npv_low);
-            fputs(", \"npv_cost_high\": ", out);
-            json_num(out, row->npv_high);
-            fputs(", \"unit_cost_low\": ", out);
-            json_num(out, row->unit_low);
-            fputs(", \"unit_cost_high\": ", out);
-            json_num(out, row->unit_high);
+            const struct {
+                const char *key;
+                double v;
+            } f[] = {{"low", row->low},           {"point", row->point},         {"high", row->high},
+                     {"tco_low", row->tco_low},   {"tco_high", row->tco_high},   {"swing", row->swing},
+                     {"npv_cost_low", row->npv_low}, {"npv_cost_high", row->npv_high},
+                     {"unit_cost_low", row->unit_low}, {"unit_cost_high", row->unit_high}};
+            for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+                fprintf(out, ", \"%s\": ", f[k].key);
+                json_num(out, f[k].v);
+            }
             fputs("}", out);
         }
         fputs(r->n_rows ? "\n  ]" : "]", out);

@@ -204,6 +204,18 @@ double tco_dist_quantile(const tco_dist_fit *f, double u)
     return f->c;
 }
 
+/* The CDF at @p x with the free end (a when @p lower, else b) at @p end, the shape following it. */
+static double cdf_with_end(tco_dist_fit *f, int lower, double end, double x)
+{
+    if (lower)
+        f->a = end;
+    else
+        f->b = end;
+    if (f->dist == TCO_DIST_PERT)
+        pert_shape(f);
+    return tco_dist_cdf(f, x);
+}
+
 /* Solve for the free end of a triangular or PERT fit: with the other end fixed, the end @p lower
  * (a, else b) such that the CDF at @p x is @p target.  Starting @p step away from x, the end moves
  * out until it brackets the target, then bisects (the CDF at x falls as a rises toward x and rises
@@ -212,13 +224,7 @@ static int solve_end(tco_dist_fit *f, int lower, double x, double target, double
 {
     double near = x, far = lower ? x - step : x + step;
     for (int k = 0;; k++) {
-        if (lower)
-            f->a = far;
-        else
-            f->b = far;
-        if (f->dist == TCO_DIST_PERT)
-            pert_shape(f);
-        double p = tco_dist_cdf(f, x);
+        double p = cdf_with_end(f, lower, far, x);
         if (lower ? p >= target : p <= target)
             break;
         if (k == 60)
@@ -230,24 +236,13 @@ static int solve_end(tco_dist_fit *f, int lower, double x, double target, double
         double mid = (near + far) / 2;
         if (mid == near || mid == far)
             break;
-        if (lower)
-            f->a = mid;
-        else
-            f->b = mid;
-        if (f->dist == TCO_DIST_PERT)
-            pert_shape(f);
-        double p = tco_dist_cdf(f, x);
+        double p = cdf_with_end(f, lower, mid, x);
         if (lower ? p >= target : p <= target)
             far = mid;
         else
             near = mid;
     }
-    if (lower)
-        f->a = far;
-    else
-        f->b = far;
-    if (f->dist == TCO_DIST_PERT)
-        pert_shape(f);
+    cdf_with_end(f, lower, far, x);
     return 1;
 }
 
