@@ -169,7 +169,11 @@ static void fill_bridge(writer *w, void *vctx)
     double sum = 0;
     for (size_t k = 0; k < b->n_steps; k++)
         sum += b->steps[k].delta;
-    double diff = b->tco_to - b->tco_from, tolerance = 0.01;
+    /* A cent, or for a large TCO a part in 10^12 of it (a double's rounding of 2.4e14 CNY is 0.03). */
+    double scale = fmax(fabs(b->tco_from), fabs(b->tco_to));
+    for (size_t k = 0; k < b->n_steps; k++)
+        scale = fmax(scale, fabs(b->steps[k].tco));
+    double diff = b->tco_to - b->tco_from, tolerance = fmax(0.01, 1e-12 * scale);
     int row = new_row + 1, sum_row = row, diff_row = row + 1, tol_row = row + 2;
     wb_write_text(w, ws, sum_row, B_INPUT, "Sum of the steps", w->text);
     if (b->n_steps > 0)

@@ -74,7 +74,8 @@ static bool shared_sources(const compare_ctx *c, const unsigned char *shared, ch
         const char *src[26];
         bool differ = false;
         for (size_t k = 0; shared[i] && k < c->n; k++) {
-            src[k] = c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source;
+            const char *given = c->models[k]->items[tco_model_find(c->models[k], first->items[i].name)].source;
+            src[k] = given ? given : ""; /* an input tco adds (fx_report) has none */
             differ |= strcmp(src[k], src[0]) != 0;
         }
         if (!differ)

@@ -34,6 +34,7 @@
 #include "ini.h"
 #include "init.h"
 #include "model.h"
+#include "output.h"
 #include "quotes.h"
 #include "report.h"
 #include "root.h"
@@ -618,23 +619,6 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     tco_workbook_options o = *wo;
     o.currency = code;
-    tco_risk risk = {0};
-    twin_load twin = {.root = root, .spath = spath, .sets = sets, .n_sets = n_sets, .quotes = quotes};
-    tco_error re = quotes->sensitivity || quotes->draws > 0
-                       ? tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed,
-                                      isatty(STDERR_FILENO) ? stderr : NULL, load_twin, &twin, &risk, &d)
-                       : TCO_OK;
-    free(spath);
-    tco_quotes_free(&twin.set);
-    tco_fx_free(&twin.fx);
-    if (re != TCO_OK) {
-        tco_model_free(m);
-        tco_quotes_free(&set);
-        tco_fx_free(&fx);
-        return fail(&d);
-    }
-    if (risk.sensitivity || risk.monte_carlo)
-        o.risk = &risk;
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
@@ -643,9 +627,26 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     if (quotes->no_workbook)
         out = NULL; /* the summary names no workbook */
     else if (prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix),
-                         wo->force, &d) != TCO_OK)
+                         wo->force, &d) != TCO_OK ||
+             ((quotes->sensitivity || quotes->draws > 0) && tco_output_check(out, &d) != TCO_OK)) {
+        rc = fail(&d); /* a long run refuses a target it could not write before its work */
+        unmake_out();
+    }
+    /* Sensitivity and Monte Carlo, before the workbook that shows them. */
+    tco_risk risk = {0};
+    twin_load twin = {.root = root, .spath = spath, .sets = sets, .n_sets = n_sets, .quotes = quotes};
+    if (rc == 0 && (quotes->sensitivity || quotes->draws > 0) &&
+        tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
+                     load_twin, &twin, &risk, &d) != TCO_OK) {
         rc = fail(&d);
-    else if (tco_workbook_write(m, out, &o, &d) != TCO_OK) {
+        unmake_out();
+    }
+    free(spath);
+    tco_quotes_free(&twin.set);
+    tco_fx_free(&twin.fx);
+    if (risk.sensitivity || risk.monte_carlo)
+        o.risk = &risk;
+    if (rc == 0 && out != NULL && tco_workbook_write(m, out, &o, &d) != TCO_OK) {
         rc = fail(&d);
         unmake_out();
     }
@@ -663,7 +664,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         else {
             tco_report_table(m, code, out, stdout);
             if (risky)
-                tco_risk_print_table(&risk, m, code, stdout);
+                tco_risk_print_table(&risk, code, out, stdout);
         }
     }
     tco_risk_free(&risk);

@@ -246,30 +246,47 @@ static void output_close(tco_output *out)
     out->dir = out->tmp = NULL;
 }
 
+/* The folder of @p path must be writable and @p path, if it exists, a regular file (*@p old its lstat(),
+ * *@p exists whether it does); @p dir is the folder. */
+static tco_error check_target(const char *path, const char *dir, struct stat *old, bool *exists, tco_diag *diag)
+{
+    *exists = false;
+    if (access(dir, W_OK) != 0)
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s", path, dir,
+                            strerror(errno));
+    /* Replace only a regular file (never a symlink, device, FIFO or folder). */
+    if (lstat(path, old) == 0) {
+        if (!S_ISREG(old->st_mode))
+            return tco_diag_set(diag, TCO_ERR_CANTCREATE,
+                                "%s: exists and is not a regular file; refusing to replace it", path);
+        *exists = true;
+    } else if (errno != ENOENT) {
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot examine the target: %s", path, strerror(errno));
+    }
+    return TCO_OK;
+}
+
+tco_error tco_output_check(const char *path, tco_diag *diag)
+{
+    char *dir = dir_of(path);
+    if (dir == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    struct stat old;
+    bool exists;
+    tco_error e = check_target(path, dir, &old, &exists, diag);
+    free(dir);
+    return e;
+}
+
 tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag)
 {
     *out = (tco_output){.path = path, .fd = -1, .dirfd = -1, .saved_stderr = -1, .captured = -1};
     out->dir = dir_of(path);
     if (out->dir == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-    tco_error e = TCO_OK;
-    if (access(out->dir, W_OK) != 0) {
-        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s", path, out->dir,
-                         strerror(errno));
+    tco_error e = check_target(path, out->dir, &out->old, &out->replacing, diag);
+    if (e != TCO_OK)
         goto fail;
-    }
-    /* Replace only a regular file (never a symlink, device, FIFO or folder). */
-    if (lstat(path, &out->old) == 0) {
-        if (!S_ISREG(out->old.st_mode)) {
-            e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: exists and is not a regular file; refusing to replace it",
-                             path);
-            goto fail;
-        }
-        out->replacing = true;
-    } else if (errno != ENOENT) {
-        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot examine the target: %s", path, strerror(errno));
-        goto fail;
-    }
     /* O_PATH: a folder others may write into but not list (mode 0733) still works; the sweep needs to list. */
     out->dirfd = above_stdio(open(out->dir, O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (out->dirfd < 0) {

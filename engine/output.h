@@ -80,6 +80,13 @@ typedef struct tco_output {
 tco_error tco_output_begin(tco_output *out, const char *path, tco_diag *diag);
 
 /**
+ * The checks of tco_output_begin() alone, creating nothing: @p path's folder is writable and @p path,
+ * if it exists, is a regular file.  For a long run (Monte Carlo) to refuse a target it could not write
+ * before the work, not after.  Errors as tco_output_begin().
+ */
+tco_error tco_output_check(const char *path, tco_diag *diag);
+
+/**
  * Hold back what is written to stderr (fd 2) from now until tco_output_loud():
  * fd 2 is pointed at an anonymous memory file (memfd; no pipe, so a chatty
  * library cannot block).  In sanitizer builds, sanitizer reports keep going to

@@ -34,6 +34,16 @@ static void hash_number(tco_hash *h, double v)
     hash_text(h, t);
 }
 
+/* A range: its distribution and ends (nothing for none). */
+static void hash_range(tco_hash *h, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE)
+        return;
+    hash_text(h, tco_dist_name(r->dist));
+    hash_number(h, r->low);
+    hash_number(h, r->high);
+}
+
 void tco_model_fingerprint(const tco_model *m, char out[17])
 {
     tco_hash h;
@@ -46,6 +56,7 @@ void tco_model_fingerprint(const tco_model *m, char out[17])
                 hash_text(&h, it->text);
             else
                 hash_number(&h, it->value);
+            hash_range(&h, &it->range);
         } else if (it->kind == TCO_ITEM_TIER_INPUT) {
             hash_text(&h, it->name);
             for (int r = 0; r < m->n_tiers; r++) {
@@ -53,6 +64,7 @@ void tco_model_fingerprint(const tco_model *m, char out[17])
                     hash_text(&h, it->tier_texts[r] ? it->tier_texts[r] : "");
                 else
                     hash_number(&h, it->tiers[r]);
+                hash_range(&h, it->tier_ranges ? &it->tier_ranges[r] : NULL);
             }
         }
     }
@@ -425,12 +437,12 @@ static int unit_decimals(double v)
     return !isnan(v) && fabs(v) < 1000 ? 2 : 0;
 }
 
-void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *currency, FILE *out)
+void tco_risk_print_table(const tco_risk *r, const char *currency, const char *workbook, FILE *out)
 {
     const char *unit_name = r->unit_item ? r->unit_item->name : "unit cost";
     char a[40], b[40], c[40], d[40], e[40];
-    fprintf(out, "\n  Inputs fingerprint %s (the workbook's Sensitivity and Risk sheets say \"stale\" once an input "
-                 "is edited)\n", r->fingerprint);
+    fprintf(out, "\n  Inputs fingerprint %s%s\n", r->fingerprint,
+            workbook ? " (the workbook's Sensitivity and Risk sheets say \"stale\" once an input is edited)" : "");
     if (r->sensitivity) {
         cell(r->base_tco, 0, a, sizeof a);
         fprintf(out, "\n  Sensitivity: each ranged input alone at LOW and HIGH (TCO at the point values %s %s)\n", a,
@@ -448,7 +460,8 @@ void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *cur
             fprintf(out, "  %-30.30s %-34.34s %12s %12s %14s %14s %14s\n", row->input, row->set, lo, hi, a, b, c);
         }
         if (r->n_rows > TCO_RISK_TOP)
-            fprintf(out, "  (%zu more in the JSON and on the Sensitivity sheet)\n", r->n_rows - TCO_RISK_TOP);
+            fprintf(out, "  (%zu more with --format json%s)\n", r->n_rows - TCO_RISK_TOP,
+                    workbook ? " and on the workbook's Sensitivity sheet" : "");
     }
     if (r->monte_carlo) {
         fprintf(out, "\n  Monte Carlo: %zu draws of %zu ranged inputs (independent, Latin hypercube), seed %llu\n",
@@ -482,7 +495,6 @@ void tco_risk_print_table(const tco_risk *r, const tco_model *m, const char *cur
         fprintf(out, "  money in %s; contingency P80 - P50 is what to hold above the median to be covered 4 times in "
                      "5\n", currency);
     }
-    (void)m;
 }
 
 static void json_num(FILE *out, double v)

@@ -83,9 +83,10 @@ typedef struct tco_risk {
 } tco_risk;
 
 /**
- * A fingerprint of every input value of @p model (scalar inputs, numbers and texts, then every tier
- * row of the per-tier inputs, in item order; names included): SipHash-2-4 under a fixed key, as 16
- * lower-case hex digits into @p out.  Two models with the same inputs have the same fingerprint.
+ * A fingerprint of every input value of @p model and its range (scalar inputs, numbers and texts, then
+ * every tier row of the per-tier inputs, in item order; names, distributions and ends included):
+ * SipHash-2-4 under a fixed key, as 16 lower-case hex digits into @p out.  Two models with the same
+ * inputs and ranges have the same fingerprint.
  */
 void tco_model_fingerprint(const tco_model *model, char out[17]);
 
@@ -116,8 +117,9 @@ tco_error tco_risk_run(tco_model *model, bool sensitivity, size_t draws, uint64_
 void tco_risk_free(tco_risk *risk);
 
 /** The terminal report: the top TCO_RISK_TOP sensitivity rows and the Monte Carlo percentiles,
- *  money in @p currency. */
-void tco_risk_print_table(const tco_risk *risk, const tco_model *model, const char *currency, FILE *out);
+ *  money in @p currency; @p workbook the workbook written (NULL: none, so the table does not point to
+ *  its sheets). */
+void tco_risk_print_table(const tco_risk *risk, const char *currency, const char *workbook, FILE *out);
 
 /** Rows of the sensitivity table the terminal shows. */
 #define TCO_RISK_TOP 10

@@ -113,6 +113,23 @@ static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
                 tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
             wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
         }
+        /* A scalar input's range: its Low and High cells on Inputs, which the draws and ends came from. */
+        for (int end = 0; it->kind == TCO_ITEM_INPUT && it->range.dist != TCO_DIST_NONE && end < 2; end++, row++) {
+            double v = end == 0 ? it->range.low : it->range.high;
+            char col[4];
+            wb_col_letters(end == 0 ? COL_INPUT_LOW : COL_INPUT_HIGH, col);
+            f.len = 0;
+            tco_strbuf_printf(&f, "%s (%s)", it->name, end == 0 ? "Low" : "High");
+            wb_write_text(w, ws, row, 0, tco_strbuf_str(&f), w->text);
+            lxw_format *fmt = wb_value_format(w, it, v, false);
+            write_number(w, ws, row, 1, v, fmt);
+            f.len = 0;
+            tco_strbuf_printf(&f, "='Inputs'!$%s$%d", col, w->place[i].row + 1);
+            wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
+            f.len = 0;
+            tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
+            wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
+        }
     }
     f.len = 0;
     tco_strbuf_printf(&f, "=IF(SUM(D%d:D%d) = 0, \"" STATUS_CURRENT "\", \"" STATUS_STALE "\")", ROW_FIRST + 1,

@@ -338,12 +338,14 @@ double tco_percentile_sorted(const double *x, size_t n, double p)
 
 void tco_stats_of(double *x, size_t n, tco_stats *out)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    double mean = sum / (double)n, ss = 0;
-    for (size_t i = 0; i < n; i++)
-        ss += (x[i] - mean) * (x[i] - mean);
+    /* Welford's updates, in the order given: no sum of N values that could overflow where the mean
+     * cannot. */
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        mean += d / (double)(i + 1);
+        ss += d * (x[i] - mean);
+    }
     qsort(x, n, sizeof *x, cmp_double);
     *out = (tco_stats){
         .n = n,
@@ -352,7 +354,7 @@ void tco_stats_of(double *x, size_t n, tco_stats *out)
         .p80 = tco_percentile_sorted(x, n, 0.80),
         .p90 = tco_percentile_sorted(x, n, 0.90),
         .mean = mean,
-        .stdev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0,
+        .stdev = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN, /* one draw has no sample deviation */
         .min = x[0],
         .max = x[n - 1],
     };

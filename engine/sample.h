@@ -96,7 +96,8 @@ typedef struct tco_stats {
     /** Percentiles by linear interpolation between order statistics, as Excel's PERCENTILE.INC
      *  (rank (N - 1) p, 0-based). */
     double p10, p50, p80, p90;
-    /** Mean and sample standard deviation (N - 1), summed in the order given; min and max. */
+    /** Mean and sample standard deviation (N - 1; NaN for one value), by Welford's updates in the order
+     *  given; min and max. */
     double mean, stdev, min, max;
 } tco_stats;
 

@@ -1711,6 +1711,27 @@ run 0 diff "$T/old.json" "$T/new.json" --root "$SRC" --out "$T/bridge.xlsx"
 expect_out "Workbook: $T/bridge.xlsx"
 member "$T/bridge.xlsx" xl/workbook.xml | grep -q 'name="Bridge"' && ok || bad "no Bridge sheet in $T/bridge.xlsx"
 no_temp_left "$T"
+# ---- Review fixes (issues 13 and 14) ----
+# An advice whose Rank sheet lists one option writes its workbook (an input without a source, fx_report,
+# crashed the Shared inputs sheet).
+run 0 advise solo-dev --root "$SRC" --set advise.tiers=C30 --out "$T/one.xlsx"
+member "$T/one.xlsx" xl/workbook.xml | grep -q 'name="Rank"' && ok || bad "no Rank sheet in $T/one.xlsx"
+# tco diff refuses a FIFO at once (opening one would wait for a writer).
+mkfifo "$T/fifo.json"
+if timeout 10 "$TCO" diff "$T/fifo.json" "$T/old.json" --root "$SRC" >"$T/out" 2>"$T/err"; then
+    bad "tco diff accepted a FIFO"
+else
+    expect_err "$T/fifo.json: not a regular file"
+fi
+rm -f "$T/fifo.json"
+# A long run refuses a target it cannot write before its draws, not after.
+mkdir -p "$T/mc/out/cluster32.xlsx"
+(cd "$T/mc" && "$TCO" --root "$SRC" --scenario cluster32 --monte-carlo 5000000 >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+[ "$(cat "$T/rc")" = 73 ] && ok || bad "--monte-carlo with a folder at its target: exit $(cat "$T/rc")"
+expect_err "out/cluster32.xlsx: exists and is not a regular file; refusing to replace it"
+# One draw has no sample deviation: null, not 0.
+run 0 --root "$SRC" --scenario cluster32 --monte-carlo 1 --no-workbook --format json
+expect_out '"stdev": null'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -119,8 +119,12 @@ def workbook(a, tmp):
     ref = names["electricity_price"]
     edited = os.path.join(tmp, "edited.xlsx")
     recalc.set_cell(book, edited, ref[0], ref[1], 0.85)
+    # A range is what the figures came from too: pue's Low (column D of its Inputs row) edited.
+    low_edited = os.path.join(tmp, "low-edited.xlsx")
+    pue = names["pue"]
+    recalc.set_cell(book, low_edited, pue[0], "D" + pue[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), 1.0)
     for app in apps:
-        for src, want in ((book, "current"), (edited, "stale: run tco again")):
+        for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again")):
             with tempfile.TemporaryDirectory() as t2:
                 out = (recalc.recalc_gnumeric if app == "gnumeric" else recalc.recalc_libreoffice)(src, t2)
                 got, _ = recalc.read_cells(out)
@@ -129,7 +133,8 @@ def workbook(a, tmp):
                     check(f > 0 and m == 0, f"{app}: {f} formula cells recalculate to tco's values ({m} differ)")
                 for sheet in ("Run snapshot", "Sensitivity", "Risk"):
                     v = got[sheet]["B3"][2] or ""
-                    check(v.startswith(want), f"{app}: {sheet}!B3 says '{v[:40]}' ({'edited' if src == edited else 'as written'})")
+                    what = "as written" if src == book else "price edited" if src == edited else "pue's Low edited"
+                    check(v.startswith(want), f"{app}: {sheet}!B3 says '{v[:40]}' ({what})")
 
 
 def main():
