@@ -624,8 +624,9 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
     char *tier_file = NULL, *host_file = NULL;
     tco_error e = tco_ini_load(req->path, NULL, qi, d);
     if (e == TCO_OK && !tco_ini_has_section(qi, "advise"))
-        e = tco_diag_set(d, TCO_ERR_USAGE, "%s: not a question for tco advise (no [advise] section); run a scenario "
-                         "with tco --scenario %s", req->path, req->name);
+        e = tco_diag_set(d, TCO_ERR_USAGE, "%s: not a question for tco advise (no [advise] section); run %s with "
+                         "tco %s %s", req->path, tco_ini_has_section(qi, "compare") ? "a comparison" : "a scenario",
+                         tco_ini_has_section(qi, "compare") ? "--compare" : "--scenario", req->name);
     if (e == TCO_OK)
         e = check_sets(req, qi, d);
     if (e == TCO_OK)

@@ -2182,7 +2182,17 @@ static tco_error check_scenario_consumed(loader *ld)
             }
             tco_error e;
             int ov = override_of(ld, sec, key);
-            if (ov >= 0 && best)
+            size_t kl = strlen(key);
+            if (best && strcasecmp(best, key) == 0 && kl > 7 && strcmp(key + kl - 7, "_source") == 0) {
+                /* A basis beside no value of its own layer: what it describes is missing, not misspelt. */
+                if (ov >= 0)
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: a basis describes the value it is given with: "
+                                     "give --set %s.%.*s=VALUE too", ld->overrides[ov].arg, ld->overrides[ov].section,
+                                     (int)(kl - 7), key);
+                else
+                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: a basis beside no value: expected %.*s = "
+                                     "VALUE in the same section", s->path, sec, key, (int)(kl - 7), key);
+            } else if (ov >= 0 && best)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: unknown key '%s' (did you mean '%s'?)",
                                  ld->overrides[ov].arg, key, best);
             else if (ov >= 0)

@@ -1729,6 +1729,9 @@ mkdir -p "$T/mc/out/cluster32.xlsx"
 (cd "$T/mc" && "$TCO" --root "$SRC" --scenario cluster32 --monte-carlo 5000000 >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
 [ "$(cat "$T/rc")" = 73 ] && ok || bad "--monte-carlo with a folder at its target: exit $(cat "$T/rc")"
 expect_err "out/cluster32.xlsx: exists and is not a regular file; refusing to replace it"
+# A basis alone is not a misspelt key: say what it needs.
+run 65 --root "$SRC" --scenario cluster32 --no-workbook --set facility.pue_source=x
+expect_err "--set facility.pue_source=x: a basis describes the value it is given with: give --set facility.pue=VALUE too"
 # One draw has no sample deviation: null, not 0.
 run 0 --root "$SRC" --scenario cluster32 --monte-carlo 1 --no-workbook --format json
 expect_out '"stdev": null'
