@@ -105,6 +105,13 @@ def monte_carlo(a, tmp):
     same2 = run(a, "--no-workbook", "--monte-carlo", "3000", "--seed", "5", *RANGES, raw=True)
     other = run(a, "--no-workbook", "--monte-carlo", "3000", "--seed", "6", *RANGES, raw=True)
     check(same1 == same2, "the same seed gives the same JSON bytes")
+    # The fingerprint covers the inputs and their ranges: another range, another fingerprint.
+    fp = lambda *sets: run(a, "--no-workbook", "--sensitivity", *sets)["fingerprint"]
+    base, again = fp(*RANGES), fp(*RANGES)
+    check(base == again, "the same inputs and ranges, the same fingerprint")
+    check(fp(*RANGES, "--set", "facility.pue_range=1.1,1.6") != base, "a range moved: another fingerprint")
+    check(fp(*RANGES, "--set", "facility.pue_dist=uniform") != base, "a distribution changed: another fingerprint")
+    check(fp(*RANGES, "--set", "facility.pue=1.35") != base, "a value changed: another fingerprint")
     check(json.loads(same1)["monte_carlo"]["tco"] != json.loads(other)["monte_carlo"]["tco"],
           "another seed gives other draws")
 
