@@ -172,6 +172,8 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     int r1 = -1, r2 = -1, c1 = -1, c2 = -1;
     for (size_t i = 0; i < m->n_items; i++) {
         const placement *p = &w->place[i];
+        if (p->sheet == PLACE_NONE)
+            continue; /* not written (writer.needed) */
         if (m->items[i].kind == TCO_ITEM_INPUT) {
             r1 = r1 < 0 || p->row < r1 ? p->row : r1;
             r2 = p->row > r2 ? p->row : r2;
@@ -1078,7 +1080,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
             w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE};
-        if (it->kind != TCO_ITEM_TIER_INPUT)
+        if (it->kind == TCO_ITEM_TIER_INPUT && w->needed && !w->needed[i])
+            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
+        if (it->kind != TCO_ITEM_TIER_INPUT || w->place[i].sheet == PLACE_NONE)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
@@ -1091,17 +1095,21 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                 write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
         w->place[i] = (placement){-1, ROW_FIRST, col};
-        tco_strbuf src = {0};
-        tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
-        tco_strbuf_free(&src);
+        if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
+            tco_strbuf src = {0};
+            tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
+            wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+            tco_strbuf_free(&src);
+        }
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
         col++;
     }
+    if (w->needed)
+        return;
     /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL)
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL || w->place[i].sheet == PLACE_NONE)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "Status: %s", it->label);
@@ -1118,7 +1126,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
      * distribution and basis in a note below the table. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL)
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL || w->place[i].sheet == PLACE_NONE)
             continue;
         for (int k = 0; k < 2; k++) {
             tco_strbuf h = {0};
@@ -1225,6 +1233,8 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
+        if (w->needed && !w->needed[i] && it->kind == TCO_ITEM_INPUT)
+            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
         if (!lists_input(w, i))
             continue;
         /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
@@ -1252,6 +1262,12 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
+        if (w->needed) { /* a hidden option's sheet: the value alone, under its name (writer.needed) */
+            define_name(w, it->name, sheet, row, 2);
+            w->place[i] = (placement){-1, row, 2};
+            row++;
+            continue;
+        }
         if (!ref)
             write_range(w, ws, row, COL_INPUT_LOW, it, &it->range);
         tco_strbuf full = {0}, src = {0};
@@ -1273,6 +1289,10 @@ static void write_inputs(writer *w, lxw_worksheet *ws)
         define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2};
         row++;
+    }
+    if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
+        write_tier_table(w, ws);
+        return;
     }
     /* The legend of the Status column. */
     row++;
