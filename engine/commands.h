@@ -1,0 +1,23 @@
+/*
+ * commands.h - the subcommands of `tco` (commands.c): each takes the command's own arguments (argv[0]
+ * the command's name, or for quotes check the files after it) and returns the exit code (sysexits).
+ */
+#ifndef TCO_COMMANDS_H
+#define TCO_COMMANDS_H
+
+/** `tco [--root DIR] quotes check FILE.csv... [--format table|json]`: read each quote file whole against
+ *  the catalog of @p root and report every problem (@p format "table" or "json"). */
+int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **argv);
+
+/** `tco init DIR [--scenario NAME] [--root DIR]` (init.c makes the folder); @p invoked is how tco was run. */
+int tco_cmd_init(const char *invoked, int argc, char **argv);
+
+/** `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
+ *  [--root DIR]` (advise.c): the advice and its workbook. */
+int tco_cmd_advise(int argc, char **argv);
+
+/** `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
+ *  [--root DIR]` (bridge.c): the budget bridge. */
+int tco_cmd_diff(int argc, char **argv);
+
+#endif
