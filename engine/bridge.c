@@ -159,20 +159,6 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
 
 /* ---- the model ------------------------------------------------------------------------------- */
 
-/* The model's TCO ([model] tco; the Total of a per-year line); false when it has no number. */
-static bool model_tco(const tco_model *m, double *v)
-{
-    if (m->role_tco < 0)
-        return false;
-    const tco_item *it = &m->items[m->role_tco];
-    if (it->kind == TCO_ITEM_YEARLY)
-        it = it->partner >= 0 ? &m->items[it->partner] : NULL;
-    if (it == NULL || it->text != NULL || (it->kind != TCO_ITEM_LINE && it->kind != TCO_ITEM_TOTAL))
-        return false;
-    *v = it->value;
-    return true;
-}
-
 /* True when JSON values @p a and @p b are the same number or the same text. */
 static bool same_value(const json_t *a, const json_t *b)
 {
@@ -562,7 +548,7 @@ static int by_effect(const void *pa, const void *pb)
 /* The TCO of @p m, or an error naming @p what. */
 static tco_error tco_of(const tco_model *m, const char *what, double *v, tco_diag *d)
 {
-    if (model_tco(m, v))
+    if (tco_model_role_value(m, m->role_tco, v))
         return TCO_OK;
     return tco_diag_set(d, TCO_ERR_EVAL, "%s: the model gives no TCO (no [model] tco line, or it has no number)",
                         what);

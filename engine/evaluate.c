@@ -225,6 +225,22 @@ void tco_model_needed(const tco_model *m, const int *targets, size_t n, unsigned
     }
 }
 
+bool tco_model_role_value(const tco_model *m, int idx, double *v)
+{
+    if (idx < 0 || (size_t)idx >= m->n_items)
+        return false;
+    const tco_item *it = &m->items[idx];
+    if (it->kind == TCO_ITEM_YEARLY) {
+        if (it->partner < 0)
+            return false;
+        it = &m->items[it->partner];
+    }
+    if (it->text)
+        return false;
+    *v = it->value;
+    return true;
+}
+
 tco_error tco_model_evaluate_tree(tco_model *m, tco_diag *diag)
 {
     for (size_t k = 0; k < m->n_order; k++) {

@@ -504,6 +504,13 @@ tco_error tco_model_evaluate_tree(tco_model *model, tco_diag *diag);
 void tco_model_needed(const tco_model *model, const int *targets, size_t n, unsigned char *needed);
 
 /**
+ * The single figure of item @p idx of @p model (a role such as role_tco): a scalar's value, a per-year
+ * line's total.  False (*@p v untouched) for -1, a per-year line without a total, or a line that gives
+ * text ("n.a.: ...", "never: ...") instead of a number.
+ */
+bool tco_model_role_value(const tco_model *model, int idx, double *v);
+
+/**
  * Set the scalar number input at index @p item (tco_model_find()) to @p value, checked as
  * tco_model_set_input() checks it (range, whole number, structural), without re-evaluating: for
  * what-ifs that set several inputs by index, then call tco_model_evaluate() once (no name lookup).

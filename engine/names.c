@@ -75,10 +75,15 @@ void tco_hash_seed(uint64_t seed[2])
  * "erprint." read as big-endian numbers.  Changing them changes every fingerprint ever written. */
 static const uint64_t fingerprint_key[2] = {UINT64_C(0x74636f2066696e67), UINT64_C(0x65727072696e742e)};
 
+void tco_fingerprint_begin(tco_hash *h)
+{
+    tco_hash_begin(h, fingerprint_key);
+}
+
 uint64_t tco_fingerprint(const void *data, size_t n)
 {
     tco_hash h;
-    tco_hash_begin(&h, fingerprint_key);
+    tco_fingerprint_begin(&h);
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++)
         tco_hash_byte(&h, p[i]);

@@ -49,6 +49,10 @@ void tco_hash_seed(uint64_t seed[2]);
  */
 uint64_t tco_fingerprint(const void *data, size_t n);
 
+/** Start a hash under tco_fingerprint()'s fixed key, for a fingerprint fed in pieces (tco_hash_byte(),
+ *  then tco_hash_end()): the inputs of a risk run (risk.h tco_model_fingerprint()). */
+void tco_fingerprint_begin(tco_hash *h);
+
 /** The hash of @p name with ASCII letters lower-cased, keyed by @p seed: two names equal under
  *  strcasecmp() hash alike. */
 uint64_t tco_hash_name(const uint64_t seed[2], const char *name);

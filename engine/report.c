@@ -326,13 +326,11 @@ static void json_range(FILE *out, const tco_model *m, size_t item, int tier, con
 
 static void json_role_scalar(FILE *out, const tco_model *m, int idx)
 {
-    if (idx < 0)
-        fputs("null", out);
-    else if ((m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].partner < 0) || na_reason(&m->items[idx]))
-        fputs("null", out);
+    double v;
+    if (tco_model_role_value(m, idx, &v))
+        tco_report_json_number(out, v);
     else
-        tco_report_json_number(out, m->items[idx].kind == TCO_ITEM_YEARLY ? m->items[m->items[idx].partner].value
-                                                               : m->items[idx].value);
+        fputs("null", out);
 }
 
 static void json_years(FILE *out, const tco_model *m, const tco_item *it)

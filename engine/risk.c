@@ -11,9 +11,6 @@
 #include "report.h"
 #include "strbuf.h"
 
-/* The fixed SipHash key of fingerprints ("tco-fingerprint" in ASCII): the same on every run. */
-static const uint64_t FINGERPRINT_KEY[2] = {UINT64_C(0x6f632d6f6374), UINT64_C(0x746e697270726567)};
-
 static void hash_bytes(tco_hash *h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -47,7 +44,7 @@ static void hash_range(tco_hash *h, const tco_range *r)
 void tco_model_fingerprint(const tco_model *m, char out[17])
 {
     tco_hash h;
-    tco_hash_begin(&h, FINGERPRINT_KEY);
+    tco_fingerprint_begin(&h);
     for (size_t i = 0; i < m->n_items; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_INPUT) {
@@ -71,16 +68,11 @@ void tco_model_fingerprint(const tco_model *m, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)tco_hash_end(&h));
 }
 
-/* The value of figure @p idx (a role of the model): a scalar line's value, a per-year line's total,
- * NaN when the line says "n.a." or the template names none. */
+/* The figure of role @p idx (tco_model_role_value()), NaN where the model gives none. */
 static double figure(const tco_model *m, int idx)
 {
-    if (idx < 0)
-        return NAN;
-    const tco_item *it = &m->items[idx];
-    if (it->kind == TCO_ITEM_YEARLY)
-        return it->partner >= 0 ? m->items[it->partner].value : NAN;
-    return it->text ? NAN : it->value;
+    double v;
+    return tco_model_role_value(m, idx, &v) ? v : NAN;
 }
 
 /* The value slot of ranged input @p r. */

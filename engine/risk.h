@@ -85,7 +85,7 @@ typedef struct tco_risk {
 /**
  * A fingerprint of every input value of @p model and its range (scalar inputs, numbers and texts, then
  * every tier row of the per-tier inputs, in item order; names, distributions and ends included):
- * SipHash-2-4 under a fixed key, as 16 lower-case hex digits into @p out.  Two models with the same
+ * SipHash-2-4 under tco_fingerprint()'s fixed key (names.h), as 16 lower-case hex digits into @p out.  Two models with the same
  * inputs and ranges have the same fingerprint.
  */
 void tco_model_fingerprint(const tco_model *model, char out[17]);
