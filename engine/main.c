@@ -345,13 +345,32 @@ static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
     return n;
 }
 
-/* What loads a second model exactly as run_scenario() loaded and priced its own, for the second thread of a
- * Monte Carlo run (risk.h tco_risk_twin_fn); the quote set and rates it keeps are freed by the run. */
-typedef struct twin_load {
+/* What loads a scenario's model as a run prices it: its file, the run's --set values for it and the
+ * quotes options. */
+typedef struct scenario_load {
     const char *root, *spath;
     const tco_override *sets;
     size_t n_sets;
     const quote_opts *quotes;
+} scenario_load;
+
+/* Load the model @p how says and price it from the run's quotes and currency (price_and_report()) into
+ * *@p m, the quote set and rates it keeps in @p set and @p fx (the caller frees them, also on failure). */
+static tco_error load_priced(const scenario_load *how, tco_quote_set *set, tco_fx *fx, char code[4],
+                             char files_code[4], tco_model **m, tco_diag *d)
+{
+    tco_error e = tco_model_load_shared(how->root, how->spath, how->sets, how->n_sets, how->quotes->shared, m, d);
+    if (e == TCO_OK && (e = price_and_report(how->root, *m, how->quotes, set, fx, code, files_code, d)) != TCO_OK) {
+        tco_model_free(*m);
+        *m = NULL;
+    }
+    return e;
+}
+
+/* A second model loaded and priced as the run's, for the second thread of a Monte Carlo run (risk.h
+ * tco_risk_twin_fn); the quote set and rates it keeps are freed by the run. */
+typedef struct twin_load {
+    scenario_load how;
     tco_quote_set set;
     tco_fx fx;
 } twin_load;
@@ -361,13 +380,7 @@ static tco_model *load_twin(void *ctx, tco_diag *d)
     twin_load *t = ctx;
     tco_model *m = NULL;
     char code[4], files_code[4];
-    if (tco_model_load_shared(t->root, t->spath, t->sets, t->n_sets, t->quotes->shared, &m, d) != TCO_OK)
-        return NULL;
-    if (price_and_report(t->root, m, t->quotes, &t->set, &t->fx, code, files_code, d) != TCO_OK) {
-        tco_model_free(m);
-        return NULL;
-    }
-    return m;
+    return load_priced(&t->how, &t->set, &t->fx, code, files_code, &m, d) == TCO_OK ? m : NULL;
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
@@ -394,16 +407,12 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     tco_override sets[TCO_MAX_SETS];
     size_t n_sets = sets_for(quotes, stem, sets);
     tco_model *m = NULL;
-    if (tco_model_load_shared(root, spath, sets, n_sets, quotes->shared, &m, &d) != TCO_OK) {
-        free(spath);
-        return tco_cli_fail(&d);
-    }
     tco_quote_set set = {0};
     tco_fx fx = {0};
     char code[4], files_code[4], suffix[32];
-    if (price_and_report(root, m, quotes, &set, &fx, code, files_code, &d) != TCO_OK) {
+    scenario_load how = {root, spath, sets, n_sets, quotes};
+    if (load_priced(&how, &set, &fx, code, files_code, &m, &d) != TCO_OK) {
         free(spath);
-        tco_model_free(m);
         tco_quotes_free(&set);
         tco_fx_free(&fx);
         return tco_cli_fail(&d);
@@ -425,7 +434,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     /* Sensitivity and Monte Carlo, before the workbook that shows them. */
     tco_risk risk = {0};
-    twin_load twin = {.root = root, .spath = spath, .sets = sets, .n_sets = n_sets, .quotes = quotes};
+    twin_load twin = {.how = how};
     if (rc == 0 && (quotes->sensitivity || quotes->draws > 0) &&
         tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
                      load_twin, &twin, &risk, &d) != TCO_OK) {
@@ -609,9 +618,8 @@ static int run_compare(const char *root, const char *arg, const char *out, const
                          "advise %s", spath, stems[i]);
         tco_override sets[TCO_MAX_SETS];
         size_t n_sets = sets_for(quotes, stems[i], sets);
-        if (spath == NULL || question ||
-            tco_model_load_shared(root, spath, sets, n_sets, quotes->shared, &opts[i].m, &d) != TCO_OK ||
-            price_and_report(root, opts[i].m, quotes, &opts[i].set, &opts[i].fx, c_i, f_i, &d) != TCO_OK)
+        scenario_load how = {root, spath, sets, n_sets, quotes};
+        if (spath == NULL || question || load_priced(&how, &opts[i].set, &opts[i].fx, c_i, f_i, &opts[i].m, &d) != TCO_OK)
             rc = tco_cli_fail(&d);
         else if (i > 0 && strcmp(c_i, code) != 0) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
