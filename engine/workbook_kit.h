@@ -102,6 +102,35 @@ typedef struct writer {
     const unsigned char *needed;
 } writer;
 
+/* Quotes sheet columns (0-based) the quoted inputs refer to. */
+enum { QCOL_UNIT_PRICE = 5, QCOL_RATE = 7, QCOL_VAT_INCLUDED = 8, QCOL_VAT_RATE = 9, QCOL_CONVERTED = 10 };
+
+/** The sheet part of a reference, "'Sheet'!" (the prefixed sheet name, quotes doubled), appended to @p b. */
+void wb_append_sheet_ref(const writer *w, tco_strbuf *b, const char *sheet);
+
+/** Name the cell (@p row, @p col) of @p sheet NAME (prefixed in a comparison): held in w->names until
+ *  every sheet is written. */
+void wb_define_name(writer *w, const char *name, const char *sheet, int row, int col);
+
+/** A sheet's print setup: landscape A4, fitted to one page wide when that keeps it readable, else a
+ *  fixed scale with its first columns and header row repeated. */
+void wb_print_layout(writer *w, lxw_worksheet *ws);
+
+/** Lines a text of @p width characters a line wraps into, and a row tall enough for @p lines of them. */
+size_t wb_text_lines(const char *text, size_t width);
+void wb_set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines);
+
+/** @p s as Excel keeps it (the _x005F_ escape of "_xHHHH_"), in w->text_buf; NULL on allocation failure. */
+const char *wb_xl_text(writer *w, const char *s);
+
+/** The defined name of the exchange rate quote @p q is converted at ("fx_usd"), into @p name. */
+void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16]);
+
+/** Write the Inputs sheet @p ws of w->m (inputs_sheet.c): every input a named value with its unit,
+ *  range, status, name and source, the status legend, and the tier catalog table beside them; a hidden
+ *  option's (writer.needed) values alone.  Places every input in w->place. */
+void wb_write_inputs(writer *w, lxw_worksheet *ws);
+
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
 typedef void (*book_fill_fn)(writer *base, void *ctx);
 
