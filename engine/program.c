@@ -43,7 +43,8 @@ typedef enum opcode {
     OP_RUNNING_SUM,   /* dst = 0 + num[a] + ... + num[a+b-1] (CUMSUM, a per-year line's Total) */
     OP_RESULT_NUMBER, /* dst = a, a per-year, per-month or per-tier cell: a number, never text or TRUE/FALSE */
     OP_RESULT_SCALAR, /* dst = a, a scalar line: never TRUE/FALSE or empty text */
-    OP_FAIL           /* an error the tree evaluator names */
+    OP_FAIL,          /* an error the tree evaluator names */
+    OP_END            /* the end of the program (one, after the last instruction; not counted) */
 } opcode;
 
 typedef struct instr {
@@ -857,6 +858,11 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
     for (size_t k = 0; k < p->n_code && !c.nomem; k++)
         if (p->code[k].code <= OP_POW && p->type[p->code[k].dst] == T_NUM) /* OP_ADD is 0 */
             p->code[k].code = (uint8_t)(p->code[k].code - OP_ADD + OP_ADD_N);
+    /* The end: a run stops at it (a jump past the last cell lands on it). */
+    if (!c.nomem && !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code))
+        c.nomem = true;
+    if (!c.nomem)
+        p->code[p->n_code] = (instr){.code = OP_END};
     free(p->type);
     p->type = NULL;
     free(p->konst);
@@ -970,8 +976,10 @@ static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
             const char *t = p->txt[co->slot];
             it->value = p->num[co->slot];
             if (t == NULL) {
-                free(it->text);
-                it->text = NULL;
+                if (it->text != NULL) { /* (most lines are numbers: no call to free(NULL)) */
+                    free(it->text);
+                    it->text = NULL;
+                }
             } else if (it->text == NULL || strcmp(it->text, t) != 0) {
                 char *copy = strdup(t);
                 if (copy == NULL)
@@ -988,6 +996,42 @@ static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
     return TCO_OK;
 }
 
+/* Dispatch.  With GCC or clang each instruction ends by jumping straight to the next one's code
+ * through a table of label addresses (the GNU C "labels as values" extension): one indirect jump per
+ * instruction, each predicted on its own, where a switch in a loop has a bounds check and one shared
+ * indirect jump.  Any other compiler gets the same bodies as a switch.  The program ends with OP_END,
+ * so no instruction tests for the end. */
+#if defined(__GNUC__) && !defined(TCO_PROGRAM_SWITCH)
+#define THREADED 1
+#define CASE(OPCODE) L_##OPCODE:
+#define NEXT                                                                                                        \
+    do {                                                                                                            \
+        in++;                                                                                                       \
+        goto *labels[in->code];                                                                                     \
+    } while (0)
+#define GO_TO(target)                                                                                               \
+    do {                                                                                                            \
+        in = code + (target);                                                                                       \
+        goto *labels[in->code];                                                                                     \
+    } while (0)
+#else
+#define CASE(OPCODE) case OPCODE:
+#define NEXT                                                                                                        \
+    {                                                                                                               \
+        in++;                                                                                                       \
+        continue;                                                                                                   \
+    }
+#define GO_TO(target)                                                                                               \
+    {                                                                                                               \
+        in = code + (target);                                                                                       \
+        continue;                                                                                                   \
+    }
+#endif
+
+#ifdef THREADED
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic" /* &&label and goto *: GNU C, see above */
+#endif
 tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
 {
     copy_inputs(p, m);
@@ -995,18 +1039,34 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
     const int32_t *pool = p->args;
     const regs R = {p->num, p->isb, p->txt};
     double *num = R.num;
-    const size_t n = p->n_code;
     const char *why;
-    for (size_t pc = 0; pc < n; pc++) {
-        const instr *in = &code[pc];
+    const instr *in = code;
+#ifdef THREADED
+    static const void *const labels[] = {
+        [OP_ADD] = &&L_OP_ADD, [OP_SUB] = &&L_OP_SUB, [OP_MUL] = &&L_OP_MUL, [OP_DIV] = &&L_OP_DIV,
+        [OP_POW] = &&L_OP_POW, [OP_ADD_N] = &&L_OP_ADD_N, [OP_SUB_N] = &&L_OP_SUB_N, [OP_MUL_N] = &&L_OP_MUL_N,
+        [OP_DIV_N] = &&L_OP_DIV_N, [OP_POW_N] = &&L_OP_POW_N, [OP_COMPARE] = &&L_OP_COMPARE,
+        [OP_BINARY] = &&L_OP_BINARY, [OP_UNARY] = &&L_OP_UNARY, [OP_MOVE] = &&L_OP_MOVE,
+        [OP_JUMP_FALSE] = &&L_OP_JUMP_FALSE, [OP_JUMP_UNLESS] = &&L_OP_JUMP_UNLESS, [OP_SELECT] = &&L_OP_SELECT,
+        [OP_SELECT_IF] = &&L_OP_SELECT_IF, [OP_JUMP] = &&L_OP_JUMP, [OP_FOLD] = &&L_OP_FOLD,
+        [OP_AGGREGATE] = &&L_OP_AGGREGATE, [OP_APPLY1] = &&L_OP_APPLY1, [OP_ROUND] = &&L_OP_ROUND,
+        [OP_INDEX] = &&L_OP_INDEX, [OP_MATCH] = &&L_OP_MATCH, [OP_IRR] = &&L_OP_IRR,
+        [OP_RUNNING_SUM] = &&L_OP_RUNNING_SUM, [OP_RESULT_NUMBER] = &&L_OP_RESULT_NUMBER,
+        [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_END] = &&L_OP_END,
+    };
+    _Static_assert(sizeof labels / sizeof *labels == OP_END + 1, "a label for every opcode");
+    goto *labels[in->code];
+#else
+    for (;;) {
         switch ((opcode)in->code) {
+#endif
 #define ARITH(OPCODE, OP)                                                                                           \
-    case OPCODE:                                                                                                    \
-        if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                          \
-            return TCO_ERR_EVAL;                                                                                    \
-        R.isb[in->dst] = 0;                                                                                        \
-        R.txt[in->dst] = NULL;                                                                                     \
-        break;
+    CASE(OPCODE)                                                                                                    \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+        return TCO_ERR_EVAL;                                                                                        \
+    R.isb[in->dst] = 0;                                                                                             \
+    R.txt[in->dst] = NULL;                                                                                          \
+    NEXT;
         ARITH(OP_ADD, TCO_OP_ADD)
         ARITH(OP_SUB, TCO_OP_SUB)
         ARITH(OP_MUL, TCO_OP_MUL)
@@ -1014,62 +1074,65 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         ARITH(OP_POW, TCO_OP_POW)
 #undef ARITH
 #define ARITH(OPCODE, OP)                                                                                           \
-    case OPCODE:                                                                                                    \
-        if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                          \
-            return TCO_ERR_EVAL;                                                                                    \
-        break;
+    CASE(OPCODE)                                                                                                    \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+        return TCO_ERR_EVAL;                                                                                        \
+    NEXT;
         ARITH(OP_ADD_N, TCO_OP_ADD)
         ARITH(OP_SUB_N, TCO_OP_SUB)
         ARITH(OP_MUL_N, TCO_OP_MUL)
         ARITH(OP_DIV_N, TCO_OP_DIV)
         ARITH(OP_POW_N, TCO_OP_POW)
 #undef ARITH
-        case OP_COMPARE:
+        CASE(OP_COMPARE)
             num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
             R.isb[in->dst] = 1;
             R.txt[in->dst] = NULL;
-            break;
-        case OP_BINARY: {
+            NEXT;
+        CASE(OP_BINARY) {
             tco_value a = get(R, in->a), b = get(R, in->b), r;
             if (tco_formula_binary((tco_op)in->op, &a, &b, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_UNARY: {
+        CASE(OP_UNARY) {
             tco_value v = get(R, in->a);
             if (tco_formula_unary((tco_op)in->op, &v, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, v);
-            break;
+            NEXT;
         }
-        case OP_MOVE: put(R, in->dst, get(R, in->a)); break;
-        case OP_JUMP_FALSE: {
+        CASE(OP_MOVE)
+            put(R, in->dst, get(R, in->a));
+            NEXT;
+        CASE(OP_JUMP_FALSE) {
             tco_value v = get(R, in->a);
             bool yes;
             if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             if (!yes)
-                pc = (size_t)in->c - 1;
-            break;
+                GO_TO(in->c);
+            NEXT;
         }
-        case OP_JUMP: pc = (size_t)in->c - 1; break;
-        case OP_JUMP_UNLESS:
+        CASE(OP_JUMP)
+            GO_TO(in->c);
+        CASE(OP_JUMP_UNLESS)
             if (!tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]))
-                pc = (size_t)in->c - 1;
-            break;
-        case OP_SELECT: {
+                GO_TO(in->c);
+            NEXT;
+        CASE(OP_SELECT) {
             tco_value v = get(R, in->a);
             bool yes;
             if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, get(R, yes ? in->b : in->c));
-            break;
+            NEXT;
         }
-        case OP_SELECT_IF:
+        CASE(OP_SELECT_IF)
             put(R, in->dst, get(R, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
-            break;
-        case OP_FOLD: {
+            NEXT;
+        CASE(OP_FOLD) {
             double acc = 0;
             const int32_t *args = pool + in->a;
             for (int i = 0; i < in->b; i++) {
@@ -1081,31 +1144,31 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
             if (tco_formula_fold_result((tco_func)in->op, acc, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_AGGREGATE: {
+        CASE(OP_AGGREGATE) {
             double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
             if (!isfinite(r))
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_APPLY1: {
+        CASE(OP_APPLY1) {
             tco_value v = get(R, in->a), r;
             if (tco_formula_apply1((tco_func)in->op, &v, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_ROUND: {
+        CASE(OP_ROUND) {
             tco_value x = get(R, in->a), d = get(R, in->b), r;
             int at;
             if (tco_formula_round((tco_func)in->op, &x, &d, &r, &why, &at) != TCO_OK)
                 return TCO_ERR_EVAL;
             put(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_INDEX: {
+        CASE(OP_INDEX) {
             tco_value pos = get(R, in->a);
             size_t k;
             if (tco_formula_index_position(&pos, (size_t)in->c, &k, &why) != TCO_OK)
@@ -1114,9 +1177,9 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
             if (v.is_bool)
                 return TCO_ERR_EVAL;
             put(R, in->dst, v);
-            break;
+            NEXT;
         }
-        case OP_MATCH: {
+        CASE(OP_MATCH) {
             tco_value key = get(R, pool[in->a]), mode = get(R, pool[in->a + 1]);
             int at;
             if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
@@ -1127,34 +1190,45 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
             if (k == in->c)
                 return TCO_ERR_EVAL; /* #N/A */
             put_number(R, in->dst, k + 1);
-            break;
+            NEXT;
         }
-        case OP_IRR: {
+        CASE(OP_IRR) {
             double r;
             if (tco_formula_irr(num + in->a, (size_t)in->b, &r, &why) != TCO_OK)
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_RUNNING_SUM: {
+        CASE(OP_RUNNING_SUM) {
             double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
             if (!isfinite(r))
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, r);
-            break;
+            NEXT;
         }
-        case OP_RESULT_NUMBER:
+        CASE(OP_RESULT_NUMBER)
             if (R.isb[in->a] || R.txt[in->a])
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, num[in->a]);
-            break;
-        case OP_RESULT_SCALAR:
+            NEXT;
+        CASE(OP_RESULT_SCALAR)
             if (R.isb[in->a] || (R.txt[in->a] && R.txt[in->a][0] == '\0'))
                 return TCO_ERR_EVAL;
             put(R, in->dst, get(R, in->a));
-            break;
-        case OP_FAIL: return TCO_ERR_EVAL;
+            NEXT;
+        CASE(OP_FAIL)
+            return TCO_ERR_EVAL;
+        CASE(OP_END)
+            return copy_lines(p, m, diag);
+#ifndef THREADED
         }
     }
-    return copy_lines(p, m, diag);
+#endif
 }
+#ifdef THREADED
+#pragma GCC diagnostic pop
+#endif
+#undef CASE
+#undef NEXT
+#undef GO_TO
+#undef THREADED
