@@ -36,6 +36,10 @@
 /** Largest --monte-carlo N: three arrays of N doubles (240 MB at 10^7). */
 #define TCO_RISK_MAX_DRAWS 10000000
 
+/** Largest --seed S: 2^53 - 1, the largest whole number every JSON reader holds exactly (the run
+ *  prints its seed; RFC 8259 section 6, "interoperable" integers). */
+#define TCO_RISK_MAX_SEED 9007199254740991ULL
+
 /** One row of a sensitivity run: one ranged input alone at LOW, then at HIGH, every other input at
  *  its point value. */
 typedef struct tco_sensitivity_row {

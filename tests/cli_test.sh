@@ -1736,5 +1736,19 @@ expect_err "--set facility.pue_source=x: a basis describes the value it is given
 run 0 --root "$SRC" --scenario cluster32 --monte-carlo 1 --no-workbook --format json
 expect_out '"stdev": null'
 
+# ---- --list alone; seeds every JSON reader holds exactly ----
+# --list takes --root alone: anything else would be dropped without a word.
+for extra in "--seed 3" "--scenario cluster32" "--format json" "--monte-carlo 10" "--no-workbook"; do
+    # shellcheck disable=SC2086 # an option and its value
+    run 64 --root "$SRC" --list $extra
+    expect_err "--list prints the scenarios and questions of the root: it takes --root alone"
+done
+# A seed is printed in the JSON: at most 2^53 - 1 = 9007199254740991, the largest whole number a double
+# (jq, JavaScript) holds exactly; that one is printed as given, one more is refused.
+run 0 --root "$SRC" --scenario cluster32 --no-workbook --monte-carlo 10 --seed 9007199254740991 --format json
+expect_out '"seed": 9007199254740991'
+run 64 --root "$SRC" --scenario cluster32 --no-workbook --monte-carlo 10 --seed 9007199254740992
+expect_err "--seed: expected a whole number from 0 to 9007199254740991, found '9007199254740992'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
