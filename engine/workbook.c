@@ -824,7 +824,7 @@ static void place_lines(writer *w)
     const tco_model *m = w->m;
     for (size_t i = 0; w->needed && i < m->n_items; i++)
         if (m->items[i].sheet != NULL && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
     for (size_t s = 0; s < m->n_sheets; s++) {
         int row = ROW_FIRST, col = COL_ITEM + 1;
         for (size_t i = 0; i < m->n_items; i++) {
@@ -833,9 +833,9 @@ static void place_lines(writer *w)
                 (w->needed && !w->needed[i]))
                 continue;
             if (it->kind == TCO_ITEM_TIER_LINE)
-                w->place[i] = (placement){(int)s, ROW_FIRST, col++};
+                w->place[i] = (placement){(int)s, ROW_FIRST, col++, 0};
             else
-                w->place[i] = (placement){(int)s, row++, COL_VALUE};
+                w->place[i] = (placement){(int)s, row++, COL_VALUE, 0};
         }
     }
     for (size_t i = 0; i < m->n_items; i++)
@@ -843,7 +843,7 @@ static void place_lines(writer *w)
             w->place[i] = w->place[m->items[i].partner];
             w->place[i].col = total_col(tco_item_periods(m, &m->items[i]));
         } else if (m->items[i].kind == TCO_ITEM_TOTAL) {
-            w->place[i] = (placement){PLACE_NONE, 0, 0};
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0};
         }
 }
 

@@ -44,6 +44,7 @@ typedef struct placement {
     int sheet; /* index into the calc sheet list, -1 for Inputs */
     int row;
     int col;
+    int range_col; /* a ranged per-tier input: its Low column in the tier table (High is the next); 0: none */
 } placement;
 
 /* A defined name held back until every sheet is written (define_names()). */

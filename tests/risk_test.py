@@ -130,8 +130,18 @@ def workbook(a, tmp):
     low_edited = os.path.join(tmp, "low-edited.xlsx")
     pue = names["pue"]
     recalc.set_cell(book, low_edited, pue[0], "D" + pue[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), 1.0)
+    # A tier row's range too: the D-M row of the card price's Low column in the tier table.
+    inp = cells["Inputs"]
+    low_col = next(k[:-1] for k, v in inp.items() if k[-1:] == "4" and k[:-1].isalpha() and
+                   str(v[2]).startswith("Low: Price ("))
+    dm_row = next(k[1:] for k, v in inp.items() if k.startswith("J") and v[2] == "D-M")
+    tier_edited = os.path.join(tmp, "tier-low-edited.xlsx")
+    recalc.set_cell(book, tier_edited, "Inputs", low_col + dm_row, 60000)
+    check(any(v[2] == "tier_price[D-M] (Low)" for v in cells["Run snapshot"].values()),
+          "Run snapshot lists tier_price[D-M] (Low)")
     for app in apps:
-        for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again")):
+        for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again"),
+                          (tier_edited, "stale: run tco again")):
             with tempfile.TemporaryDirectory() as t2:
                 out = (recalc.recalc_gnumeric if app == "gnumeric" else recalc.recalc_libreoffice)(src, t2)
                 got, _ = recalc.read_cells(out)
@@ -140,7 +150,8 @@ def workbook(a, tmp):
                     check(f > 0 and m == 0, f"{app}: {f} formula cells recalculate to tco's values ({m} differ)")
                 for sheet in ("Run snapshot", "Sensitivity", "Risk"):
                     v = got[sheet]["B3"][2] or ""
-                    what = "as written" if src == book else "price edited" if src == edited else "pue's Low edited"
+                    what = {book: "as written", edited: "price edited", low_edited: "pue's Low edited",
+                            tier_edited: "D-M price's Low edited"}[src]
                     check(v.startswith(want), f"{app}: {sheet}!B3 says '{v[:40]}' ({what})")
 
 
