@@ -11,7 +11,7 @@
  *
  * Which inputs: tco_model_ranged_inputs() (model.h): every number input given KEY_range, with its
  * distribution (KEY_dist, triangular by default) and its --set key.  Draws are independent: no
- * correlation between inputs is modelled (docs/risk.md says so).
+ * correlation between inputs is modelled (docs/uncertainty.md says so).
  *
  * Draw i of a run of seed S comes from Latin hypercube block i / TCO_LHS_BLOCK, stream S of that
  * block (sample.h), so the draws and every figure are the same on any machine for the same seed and

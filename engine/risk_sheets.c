@@ -1,6 +1,6 @@
 /* risk_sheets.c - the Sensitivity and Risk sheets of a --sensitivity / --monte-carlo run, and the
  * Run snapshot sheet whose live check says when an edited input has made them stale (invariant 10;
- * risk.h, docs/risk.md).
+ * risk.h, docs/uncertainty.md).
  *
  * The figures on Sensitivity and Risk are tco's (values, not formulas: each is a whole evaluation
  * of the model with other inputs); the cells derived from them on the sheet (swing, change from the

@@ -11,7 +11,7 @@ Usage: formats_test.py SUBCOMMAND TCO_BINARY SOURCE_DIR
   csv       --format csv read by pandas: the value column is float64, every input and output of the
             JSON is a row with the same number, text and note, totals are rows of their own, the
             source column is the JSON's source, formula-looking text is escaped in CSV only.
-  examples  the shell examples of docs/cli.md, docs/json.md, docs/quotes.md and docs/advise.md marked
+  examples  the shell examples of docs/cli.md, json.md, quotes.md, advise.md, bridge.md and uncertainty.md marked
             <!-- example: NAME --> run verbatim (with `tco` and a `python3` that has pandas and
             jsonschema on PATH, in a folder holding the project's pricing/, templates/, scenarios/
             and docs/) and print exactly the block marked <!-- output: NAME -->.
@@ -437,7 +437,7 @@ def cmd_examples():
     env = {k: v for k, v in os.environ.items() if k not in ("TCO_ROOT", "TCO_FORMATS_REEXEC")}
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     seen = 0
-    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md", "docs/bridge.md"):
+    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md", "docs/bridge.md", "docs/uncertainty.md"):
         found = blocks(os.path.join(SRC, doc))
         for (kind, name), script in sorted(found.items()):
             if kind != "example":
