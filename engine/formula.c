@@ -657,8 +657,14 @@ static int node_prec(const tco_node *n)
     return PREC_ATOM;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
-                       tco_ref_mode mode);
+/* What tco_formula_print() was given: the names' callback and its context, and the text. */
+typedef struct printer {
+    tco_name_text_fn name_text;
+    void *ctx;
+    tco_strbuf *out;
+} printer;
+
+static void print_node(const printer *pr, const tco_node *n, tco_ref_mode mode);
 
 /* True when child @p c of operator node @p parent is printed in parentheses; @p right is true
  * for the right operand.  The one rule for the printer and for tco_formula_printed_depth(). */
@@ -684,15 +690,14 @@ static bool operand_needs_parens(const tco_node *parent, const tco_node *c, bool
 }
 
 /* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
-static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
-                          void *ctx, tco_strbuf *out)
+static void print_operand(const printer *pr, const tco_node *parent, const tco_node *c, bool right)
 {
     bool paren = operand_needs_parens(parent, c, right);
     if (paren)
-        tco_strbuf_append(out, "(");
-    print_node(c, name_text, ctx, out, TCO_REF_CELL);
+        tco_strbuf_put(pr->out, "(", 1);
+    print_node(pr, c, TCO_REF_CELL);
     if (paren)
-        tco_strbuf_append(out, ")");
+        tco_strbuf_put(pr->out, ")", 1);
 }
 
 size_t tco_formula_printed_depth(const tco_node *n)
@@ -728,58 +733,78 @@ bool tco_formula_vector_arg(const tco_node *node, size_t i)
            (node->func == TCO_FN_MATCH && i == 1) || node->func == TCO_FN_IRR;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
-                       tco_ref_mode mode)
+/* Append operator @p op's text. */
+static void put_op(tco_strbuf *out, tco_op op)
 {
+    const char *t = op_table[op].text;
+    tco_strbuf_put(out, t, t[1] ? 2 : 1);
+}
+
+static void print_node(const printer *pr, const tco_node *n, tco_ref_mode mode)
+{
+    tco_strbuf *out = pr->out;
     char num[32];
     switch (n->kind) {
     case TCO_NODE_NUMBER:
         tco_format_double(n->number, num);
-        tco_strbuf_append(out, num);
+        tco_strbuf_put(out, num, strlen(num));
         break;
     case TCO_NODE_BOOL:
-        tco_strbuf_append(out, n->number != 0 ? "TRUE" : "FALSE");
+        if (n->number != 0)
+            tco_strbuf_put(out, "TRUE", 4);
+        else
+            tco_strbuf_put(out, "FALSE", 5);
         break;
-    case TCO_NODE_NAME: {
-        const char *t = name_text ? name_text(ctx, n, mode) : NULL;
-        tco_strbuf_append(out, t ? t : n->name);
+    case TCO_NODE_NAME:
+        if (pr->name_text == NULL || !pr->name_text(pr->ctx, n, mode, out))
+            tco_strbuf_put(out, n->name, strlen(n->name));
         break;
-    }
     case TCO_NODE_STRING:
-        tco_strbuf_append(out, "\"");
-        for (const char *p = n->name; *p; p++)
-            tco_strbuf_append(out, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
-        tco_strbuf_append(out, "\"");
+        tco_strbuf_put(out, "\"", 1);
+        for (const char *p = n->name; *p;) { /* a quote doubled; the runs between as they are */
+            size_t run = strcspn(p, "\"");
+            tco_strbuf_put(out, p, run);
+            p += run;
+            if (*p == '"') {
+                tco_strbuf_put(out, "\"\"", 2);
+                p++;
+            }
+        }
+        tco_strbuf_put(out, "\"", 1);
         break;
     case TCO_NODE_UNARY:
-        tco_strbuf_append(out, op_table[n->op].text);
-        print_operand(n, n->args[0], false, name_text, ctx, out);
+        put_op(out, n->op);
+        print_operand(pr, n, n->args[0], false);
         break;
     case TCO_NODE_BINARY:
-        print_operand(n, n->args[0], false, name_text, ctx, out);
-        tco_strbuf_append(out, op_table[n->op].text);
-        print_operand(n, n->args[1], true, name_text, ctx, out);
+        print_operand(pr, n, n->args[0], false);
+        put_op(out, n->op);
+        print_operand(pr, n, n->args[1], true);
         break;
     case TCO_NODE_CALL:
         /* CUMSUM(x) is written as SUM over x's row from Year 1 to this year. */
-        tco_strbuf_append(out, n->func == TCO_FN_CUMSUM ? "SUM" : func_table[n->func].name);
-        tco_strbuf_append(out, "(");
+        if (n->func == TCO_FN_CUMSUM)
+            tco_strbuf_put(out, "SUM", 3);
+        else
+            tco_strbuf_put(out, func_table[n->func].name, func_table[n->func].len);
+        tco_strbuf_put(out, "(", 1);
         for (size_t i = 0; i < n->nargs; i++) {
             if (i)
-                tco_strbuf_append(out, ",");
-            print_node(n->args[i], name_text, ctx, out,
+                tco_strbuf_put(out, ",", 1);
+            print_node(pr, n->args[i],
                        n->func == TCO_FN_CUMSUM          ? TCO_REF_TO_DATE
                        : tco_formula_vector_arg(n, i) ? TCO_REF_WHOLE
                                                       : TCO_REF_CELL);
         }
-        tco_strbuf_append(out, ")");
+        tco_strbuf_put(out, ")", 1);
         break;
     }
 }
 
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
 {
-    print_node(node, name_text, ctx, out, TCO_REF_CELL);
+    printer pr = {name_text, ctx, out};
+    print_node(&pr, node, TCO_REF_CELL);
 }
 
 /* ---- evaluator ---------------------------------------------------------------- */

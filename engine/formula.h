@@ -180,11 +180,11 @@ typedef enum tco_ref_mode {
 } tco_ref_mode;
 
 /**
- * Callback giving the workbook text for a NAME node when printing, e.g. the
- * name itself ("pue"), a cell reference ("'Opex'!D7") or a range for @p mode.
- * Return NULL to print the name as written.
+ * Callback that appends the workbook text for a NAME node to @p out when printing, e.g. the
+ * name itself ("pue"), a cell reference ("'Opex'!D7") or a range for @p mode, and returns true;
+ * or returns false, having appended nothing, to print the name as written.
  */
-typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref_mode mode);
+typedef bool (*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref_mode mode, tco_strbuf *out);
 
 /**
  * Print @p node as Excel formula text (without the leading '=') into @p out,
