@@ -150,17 +150,17 @@ void tco_node_free(tco_node *node)
     free(node);
 }
 
-/* What a character is to node_bound(): a blank, parenthesis or comma (0), an operator (1), a quote (2), or
- * a character of a run (3: digits, letters, '.', '_', '$', any byte from 0x80, ...). */
-static unsigned bound_class(char c)
-{
-    switch (c) {
-    case '\t': case '\n': case '\r': case ' ': case '(': case ')': case ',': return 0;
-    case '+': case '-': case '*': case '/': case '^': case '=': case '<': case '>': return 1;
-    case '"': return 2;
-    default: return 3;
-    }
-}
+/* What a character is to node_bound(): a character of a run (0: digits, letters, '.', '_', '$', any byte
+ * from 0x80, ...), a blank, parenthesis or comma, an operator, a quote, or the end of the text. */
+enum { BOUND_RUN, BOUND_GAP, BOUND_OP, BOUND_QUOTE, BOUND_END };
+static const unsigned char bound_class[256] = {
+    ['\0'] = BOUND_END,
+    ['\t'] = BOUND_GAP, ['\n'] = BOUND_GAP, ['\r'] = BOUND_GAP, [' '] = BOUND_GAP,
+    ['('] = BOUND_GAP,  [')'] = BOUND_GAP,  [','] = BOUND_GAP,
+    ['+'] = BOUND_OP, ['-'] = BOUND_OP, ['*'] = BOUND_OP, ['/'] = BOUND_OP,
+    ['^'] = BOUND_OP, ['='] = BOUND_OP, ['<'] = BOUND_OP, ['>'] = BOUND_OP,
+    ['"'] = BOUND_QUOTE,
+};
 
 /* An upper bound on the nodes of any tree, or any part of one, that the parser builds from @p text.
  * Every node starts at a token of its own: a sign or an operator (its first character), a text (its
@@ -171,22 +171,38 @@ static unsigned bound_class(char c)
 static size_t node_bound(const char *text)
 {
     size_t count = 0;
-    unsigned prev = 0;
-    for (const char *p = text; *p; p++) {
-        unsigned c = bound_class(*p);
-        if (c == 2) { /* a text, to its closing quote; "" is a quote inside it, as the parser reads it */
+    for (const unsigned char *p = (const unsigned char *)text;;) {
+        switch (bound_class[*p]) {
+        case BOUND_RUN:
+            count++;
+            while (bound_class[*++p] == BOUND_RUN)
+                ;
+            break;
+        case BOUND_GAP:
+            p++;
+            break;
+        case BOUND_OP:
+            count++;
+            p++;
+            break;
+        case BOUND_QUOTE: /* a text, to its closing quote; "" is a quote inside it, as the parser reads it */
+            count++;
             for (p++; *p && !(*p == '"' && p[1] != '"'); p += *p == '"' ? 2 : 1)
                 ;
             if (*p == '\0')
-                return count + 1;
+                return count;
+            p++;
+            break;
+        default:
+            return count;
         }
-        count += c == 1 || c == 2 || (c == 3 && prev != 3);
-        prev = c;
     }
-    return count;
 }
 
 /* ---- lexer + recursive-descent parser --------------------------------------- */
+
+static size_t depth_start(const tco_node *n);
+static size_t depth_through(const tco_node *n, size_t i, size_t d);
 
 typedef struct parser {
     const char *text; /* whole formula */
@@ -202,9 +218,12 @@ typedef struct parser {
     size_t n_args, max_args;
     char *chars;
     size_t n_chars, max_chars;
-    /* The arguments of the calls being read, innermost last (at most max_nodes of them). */
+    /* The arguments of the calls being read, innermost last. */
     tco_node **stack;
     size_t n_stack, max_stack;
+    /* Per node (by its index in nodes): the nesting of parentheses in its printed text
+     * (tco_formula_printed_depth()), found as the node is made. */
+    size_t *printed;
 } parser;
 
 static size_t col_of(const parser *ps, const char *at)
@@ -251,12 +270,14 @@ static tco_node *node_new(parser *ps, tco_node_kind kind, size_t col)
 {
     if (ps->n_nodes == ps->max_nodes)
         return outgrown(ps);
+    ps->printed[ps->n_nodes] = 0;
     tco_node *n = &ps->nodes[ps->n_nodes++];
     *n = (tco_node){.kind = kind, .col = col, .ref = -1};
     return n;
 }
 
-/* Give @p n the @p count operands @p ops (copied into the block); false when outgrown(). */
+/* Give @p n (its operator or function set) the @p count operands @p ops (copied into the block), and
+ * note its printed depth; false when outgrown(). */
 static bool node_args(parser *ps, tco_node *n, tco_node *const *ops, size_t count)
 {
     if (count > ps->max_args - ps->n_args) {
@@ -267,6 +288,13 @@ static bool node_args(parser *ps, tco_node *n, tco_node *const *ops, size_t coun
     n->nargs = count;
     memcpy(n->args, ops, count * sizeof *ops);
     ps->n_args += count;
+    size_t deepest = depth_start(n);
+    for (size_t i = 0; i < count; i++) {
+        size_t d = depth_through(n, i, ps->printed[ops[i] - ps->nodes]);
+        if (d > deepest)
+            deepest = d;
+    }
+    ps->printed[n - ps->nodes] = deepest;
     return true;
 }
 
@@ -413,9 +441,11 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
         return NULL;
     }
     tco_node *call = node_new(ps, TCO_NODE_CALL, col);
-    if (call == NULL || !node_args(ps, call, &ps->stack[base], nargs))
+    if (call == NULL)
         return NULL;
     call->func = (tco_func)f;
+    if (!node_args(ps, call, &ps->stack[base], nargs))
+        return NULL;
     ps->n_stack = base;
     return call;
 }
@@ -536,9 +566,11 @@ static tco_node *parse_unary(parser *ps)
         if (operand == NULL)
             return NULL;
         tco_node *u = node_new(ps, TCO_NODE_UNARY, col_of(ps, at));
-        if (u == NULL || !node_args(ps, u, &operand, 1))
+        if (u == NULL)
             return NULL;
         u->op = *at == '-' ? TCO_OP_NEG : TCO_OP_POS;
+        if (!node_args(ps, u, &operand, 1))
+            return NULL;
         return u;
     }
     return parse_primary(ps);
@@ -564,11 +596,12 @@ static tco_node *parse_expr(parser *ps, int min_prec)
             break;
         }
         tco_node *b = node_new(ps, TCO_NODE_BINARY, col_of(ps, at));
+        if (b != NULL)
+            b->op = op;
         if (b == NULL || !node_args(ps, b, (tco_node *[2]){left, right}, 2)) {
             left = NULL;
             break;
         }
-        b->op = op;
         left = b;
     }
     ps->depth--;
@@ -600,7 +633,7 @@ static tco_node *parse_tree(parser *ps, const char *where)
     }
     /* The limit holds for the formula as the workbook gets it: the printer adds parentheses
      * (every step of a ^ or comparison chain), and the applications count those. */
-    size_t printed = tco_formula_printed_depth(root);
+    size_t printed = ps->printed[root - ps->nodes];
     if (printed > TCO_FORMULA_MAX_DEPTH) {
         ps->err = tco_diag_set(ps->diag, TCO_ERR_TOO_DEEP,
                                "%s: as written to the workbook the formula nests %zu levels of parentheses; Excel "
@@ -624,11 +657,15 @@ tco_error tco_formula_parse(const char *text, const char *where, tco_node **out,
     size_t bound = node_bound(text);
     size_t max_nodes = bound + 1, max_args = bound, max_chars = len + bound + 1;
     char *block = malloc(max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *) + max_chars);
+    /* The parser's scratch: the calls' arguments (bound) and the nodes' printed depths (max_nodes). */
     tco_node *local[64];
-    tco_node **stack = bound <= sizeof local / sizeof *local ? local : malloc(bound * sizeof *stack);
+    size_t local_printed[65];
+    bool small = bound <= 64;
+    tco_node **stack = small ? local : malloc(bound * sizeof *stack + max_nodes * sizeof(size_t));
+    size_t *printed = small ? local_printed : (size_t *)(void *)(stack + bound);
     if (block == NULL || stack == NULL) {
         free(block);
-        if (stack != local)
+        if (!small)
             free(stack);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", where);
     }
@@ -636,9 +673,9 @@ tco_error tco_formula_parse(const char *text, const char *where, tco_node **out,
                  .nodes = (tco_node *)(void *)block, .n_nodes = 1, .max_nodes = max_nodes,
                  .args = (tco_node **)(void *)(block + max_nodes * sizeof(tco_node)), .max_args = max_args,
                  .chars = block + max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *),
-                 .max_chars = max_chars, .stack = stack, .max_stack = bound};
+                 .max_chars = max_chars, .stack = stack, .max_stack = bound, .printed = printed};
     tco_node *root = parse_tree(&ps, where);
-    if (stack != local)
+    if (!small)
         free(stack);
     if (root == NULL) {
         free(block);
@@ -700,21 +737,30 @@ static void print_operand(const printer *pr, const tco_node *parent, const tco_n
         tco_strbuf_put(pr->out, ")", 1);
 }
 
+/* The printed depth of @p n before its arguments count: 1 for a call without any (TRUE() style: one level
+ * of parentheses), else 0. */
+static size_t depth_start(const tco_node *n)
+{
+    return n->kind == TCO_NODE_CALL && n->nargs == 0 ? 1 : 0;
+}
+
+/* The printed depth argument @p i of @p n, itself @p d deep, gives @p n: one more inside a call's
+ * parentheses or the grouping ones the printer adds. */
+static size_t depth_through(const tco_node *n, size_t i, size_t d)
+{
+    if (n->kind == TCO_NODE_CALL || operand_needs_parens(n, n->args[i], n->kind == TCO_NODE_BINARY && i == 1))
+        return d + 1;
+    return d;
+}
+
 size_t tco_formula_printed_depth(const tco_node *n)
 {
-    size_t deepest = 0;
+    size_t deepest = depth_start(n);
     for (size_t i = 0; i < n->nargs; i++) {
-        const tco_node *c = n->args[i];
-        size_t d = tco_formula_printed_depth(c);
-        if (n->kind == TCO_NODE_CALL)
-            d += 1; /* inside the call's parentheses */
-        else if (operand_needs_parens(n, c, n->kind == TCO_NODE_BINARY && i == 1))
-            d += 1;
+        size_t d = depth_through(n, i, tco_formula_printed_depth(n->args[i]));
         if (d > deepest)
             deepest = d;
     }
-    if (n->kind == TCO_NODE_CALL && n->nargs == 0)
-        deepest = 1; /* TRUE() style: one level of parentheses */
     return deepest;
 }
 
