@@ -20,6 +20,11 @@
 #define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
 #define STATUS_CURRENT "current: the inputs are those these figures came from"
 #define STATUS_STALE "stale: run tco again"
+/* A number of the run against its live cell: "In the run" is a constant, which the file holds to 16
+ * significant digits (libxlsxwriter's %.16G), so a value such as 200000/7.1 reads back up to half a unit
+ * in the 16th digit away from the cell that computes it; Gnumeric's = is exact.  Equal within 1E-14 of
+ * the value (20 times that rounding), exactly for 0. */
+#define SNAPSHOT_DIFFERS "=IF(ABS(C%d - B%d) <= 1E-14 * ABS(B%d), 0, 1)"
 /* Rows of the tornado chart and points of the S-curve, bins of the histogram. */
 enum { TORNADO_ROWS = 15, CURVE_POINTS = 101, HISTOGRAM_BINS = 20 };
 
@@ -110,7 +115,7 @@ static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
             if (text)
                 tco_strbuf_printf(&f, "=IF(EXACT(C%d, B%d), 0, 1)", row + 1, row + 1);
             else
-                tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
+                tco_strbuf_printf(&f, SNAPSHOT_DIFFERS, row + 1, row + 1, row + 1);
             wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
         }
         /* The ranges the draws and ends came from: a scalar input's Low and High cells on Inputs, each
@@ -138,7 +143,7 @@ static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
                 tco_strbuf_printf(&f, "='Inputs'!$%s$%d", col, pl->row + (it->kind == TCO_ITEM_INPUT ? 0 : k) + 1);
                 wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
                 f.len = 0;
-                tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
+                tco_strbuf_printf(&f, SNAPSHOT_DIFFERS, row + 1, row + 1, row + 1);
                 wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
             }
         }

@@ -215,6 +215,19 @@ def workbook(a, tmp):
     recalc.set_cell(book, tier_edited, "Inputs", low_col + dm_row, 60000)
     check(any(v[2] == "tier_price[D-M] (Low)" for v in cells["Run snapshot"].values()),
           "Run snapshot lists tier_price[D-M] (Low)")
+    # In another currency every money input is its CNY value over fx_report: "In the run" holds it to
+    # the file's 16 digits, the live cell computes it; unedited, the check still says current.
+    usd = os.path.join(tmp, "risk-usd.xlsx")
+    run(a, "--out", usd, "--currency", "USD", "--sensitivity", "--monte-carlo", "500", *RANGES)
+    usd_cells, _ = recalc.read_cells(usd)
+    for app in apps:
+        with tempfile.TemporaryDirectory() as t2:
+            out = (recalc.recalc_gnumeric if app == "gnumeric" else recalc.recalc_libreoffice)(usd, t2)
+            got, _ = recalc.read_cells(out)
+            f, m = recalc.compare_books(usd_cells, got, app)
+            check(f > 0 and m == 0, f"{app}, USD: {f} formula cells recalculate to tco's values ({m} differ)")
+            v = got["Run snapshot"]["B3"][2] or ""
+            check(v.startswith("current"), f"{app}, USD: Run snapshot!B3 says '{v[:40]}' (as written)")
     for app in apps:
         for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again"),
                           (tier_edited, "stale: run tco again")):
