@@ -267,7 +267,7 @@ tco_error tco_model_evaluate_tree(tco_model *m, tco_diag *diag)
             const tco_item *src = &m->items[it->partner];
             double sum = tco_formula_running_sum(src->years, (size_t)tco_item_periods(m, src));
             it->value = sum;
-            if (!isfinite(sum))
+            if (!tco_formula_number_ok(sum))
                 e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: the total over the years (%s) overflows (#NUM!)", src->where,
                                  it->name);
             break;

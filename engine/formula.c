@@ -376,9 +376,7 @@ static tco_node *parse_number(parser *ps)
         memcpy(buf, start, len);
         buf[len] = '\0';
         v = strtod(buf, NULL);
-        if (!isfinite(v))
-            return syntax_error(ps, TCO_ERR_SYNTAX, start, "a finite number");
-        if (!tco_number_is_normal(buf, v))
+        if (!tco_number_is_normal(buf, v)) /* 1e309 (infinite) too */
             return syntax_error(ps, TCO_ERR_SYNTAX, start, TCO_NORMAL_EXPECTED);
     }
     tco_node *n = node_new(ps, TCO_NODE_NUMBER, col_of(ps, start));
@@ -870,7 +868,7 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out);
 
 static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_value *out)
 {
-    if (!isfinite(out->number))
+    if (!tco_formula_number_ok(out->number))
         return eval_error(ev, n, "result overflows (#NUM!)");
     return TCO_OK;
 }
@@ -1085,7 +1083,7 @@ tco_error tco_formula_irr(const double *f, size_t count, double *out, const char
         r = next;
     }
     *out = r;
-    if (!isfinite(r)) {
+    if (!tco_formula_number_ok(r)) {
         *why = "result overflows (#NUM!)";
         return TCO_ERR_EVAL;
     }
@@ -1265,7 +1263,7 @@ tco_error tco_formula_round(tco_func func, const tco_value *x, const tco_value *
         return TCO_ERR_EVAL;
     }
     out->number = tco_excel_round(x->number, digits->number, func);
-    if (!isfinite(out->number)) {
+    if (!tco_formula_number_ok(out->number)) {
         *why = "result overflows (#NUM!)";
         return TCO_ERR_EVAL;
     }

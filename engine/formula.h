@@ -31,6 +31,7 @@
 #ifndef TCO_FORMULA_H
 #define TCO_FORMULA_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -205,6 +206,14 @@ void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *c
 #define TCO_FORMULA_INLINE static inline
 #endif
 
+/** True when @p x is a result the workbook holds as the applications compute it: finite and at most
+ *  TCO_NUMBER_MAX in magnitude (a larger one is written as an overflow).  Every result is checked by
+ *  it, in the tree evaluator and the compiled program alike. */
+static inline bool tco_formula_number_ok(double x)
+{
+    return fabs(x) <= TCO_NUMBER_MAX; /* false for NaN and infinities too */
+}
+
 /** True when |x| is a whole number a double holds exactly (below 2^52), as LibreOffice's
  *  isRepresentableInteger(): two such numbers are never "approximately" equal. */
 static inline bool tco_formula_integer_held(double x)
@@ -270,12 +279,18 @@ static inline tco_error tco_formula_arith(tco_op op, double a, double b, double 
         if (*why)
             return TCO_ERR_EVAL;
         *out = pow(a, b);
+        /* LibreOffice gives #NUM! where the power underflows past the normal doubles (0.001^300,
+         * 0.5^1074); Gnumeric and Excel read 0 or a subnormal.  Refused, as a subnormal literal is. */
+        if (a != 0 && fabs(*out) < DBL_MIN) {
+            *why = "result underflows below 2.2250738585072014e-308 (#NUM! in LibreOffice)";
+            return TCO_ERR_EVAL;
+        }
         break;
     default:
         *why = "not an arithmetic operator";
         return TCO_ERR_EVAL;
     }
-    if (!isfinite(*out)) {
+    if (!tco_formula_number_ok(*out)) {
         *why = "result overflows (#NUM!)";
         return TCO_ERR_EVAL;
     }
@@ -353,7 +368,7 @@ static inline tco_error tco_formula_fold_result(tco_func func, double acc, tco_v
     out->is_bool = func == TCO_FN_AND || func == TCO_FN_OR;
     out->text = NULL;
     out->number = out->is_bool ? acc != 0 : acc;
-    if (!isfinite(out->number)) {
+    if (!tco_formula_number_ok(out->number)) {
         *why = "result overflows (#NUM!)";
         return TCO_ERR_EVAL;
     }

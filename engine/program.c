@@ -1148,7 +1148,7 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         }
         CASE(OP_AGGREGATE) {
             double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
-            if (!isfinite(r))
+            if (!tco_formula_number_ok(r))
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, r);
             NEXT;
@@ -1201,7 +1201,7 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         }
         CASE(OP_RUNNING_SUM) {
             double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
-            if (!isfinite(r))
+            if (!tco_formula_number_ok(r))
                 return TCO_ERR_EVAL;
             put_number(R, in->dst, r);
             NEXT;

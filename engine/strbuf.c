@@ -385,7 +385,7 @@ bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units
 bool tco_number_is_normal(const char *text, double v)
 {
     if (v != 0)
-        return isnormal(v);
+        return isnormal(v) && fabs(v) <= TCO_NUMBER_MAX;
     for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
         if (*p >= '1' && *p <= '9')
             return false; /* a non-zero mantissa that underflowed */

@@ -168,15 +168,28 @@ bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units
 #define TCO_XLSX_CELL_MAX 32767
 
 /**
+ * The largest magnitude a workbook holds: 1.797693134862315e308, the largest
+ * 16-digit decimal below DBL_MAX.  libxlsxwriter writes numbers with 16
+ * significant digits, so a double above this (1.7976931348623157e308, DBL_MAX)
+ * is written as 1.797693134862316E+308, which every application reads back as
+ * an overflow.  Literals and results beyond it are refused (tco_number_is_normal(),
+ * tco_formula_number_ok()).
+ */
+#define TCO_NUMBER_MAX 1.797693134862315e308
+
+/**
  * False when the decimal text @p text, read as @p v, is not 0 yet below the
  * smallest normal double (2.2250738585072014e-308): a subnormal, which
- * LibreOffice shows as #VALUE!, or a value that underflowed to 0 (1e-400).
+ * LibreOffice shows as #VALUE!, or a value that underflowed to 0 (1e-400);
+ * or when |v| is above TCO_NUMBER_MAX (the workbook could not hold it).
  * Such literals are refused rather than changed.
  */
 bool tco_number_is_normal(const char *text, double v);
 
 /** What a refused literal should have been (for messages after tco_number_is_normal()). */
-#define TCO_NORMAL_EXPECTED "0 or a number of magnitude at least 2.2250738585072014e-308 (smaller ones are not read by LibreOffice)"
+#define TCO_NORMAL_EXPECTED                                                                                         \
+    "0 or a number of magnitude at least 2.2250738585072014e-308 and at most 1.797693134862315e308 (smaller ones "  \
+    "are not read by LibreOffice, larger ones not written back by a workbook)"
 
 /**
  * Check a path the workbook shows (the scenario, the project root, a quote file, pricing/fx.ini): UTF-8 XML

@@ -196,7 +196,7 @@ static void test_subnormal_literals(void)
     tco_node *t = NULL;
     tco_diag d = {0};
     /* DBL_MIN, the smallest normal double, and 0 written with any exponent are accepted. */
-    const char *ok[] = {"2.2250738585072014e-308", "0e-500", "0.000", "1e308"};
+    const char *ok[] = {"2.2250738585072014e-308", "0e-500", "0.000", "1e308", "1.797693134862315e308", "2^-1022"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         CU_ASSERT_EQUAL(tco_formula_parse(ok[i], "ok", &t, &d), TCO_OK);
         tco_node_free(t);
@@ -209,7 +209,17 @@ static void test_subnormal_literals(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "2.2250738585072014e-308"));
         CU_ASSERT_PTR_NULL(t);
     }
+    /* Above 1.797693134862315e308 a workbook writes 1.797693134862316E+308, which reads back as an
+     * overflow: DBL_MAX itself is refused, in a formula and as an INI value. */
+    const char *huge[] = {"1.7976931348623157e308", "-1.797693134862316e308", "1+1.7976931348623155e308"};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        CU_ASSERT_EQUAL(tco_formula_parse(huge[i], "huge", &t, &d), TCO_ERR_SYNTAX);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "at most 1.797693134862315e308"));
+        CU_ASSERT_PTR_NULL(t);
+    }
     double v = 0;
+    CU_ASSERT_FALSE(tco_parse_number("1.7976931348623157e308", &v));
+    CU_ASSERT_TRUE(tco_parse_number("1.797693134862315e308", &v));
     CU_ASSERT_FALSE(tco_parse_number("1e-309", &v));
     CU_ASSERT_TRUE(tco_number_tiny("1e-309"));
     CU_ASSERT_FALSE(tco_number_tiny("12abc"));
