@@ -48,7 +48,8 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
-    name_set range_keys;     /* "section:KEY_range" (and _dist, _range_source) beside every input value read */
+    name_set values_read;    /* "section:KEY" of every input value read (lower case): its KEY_range, KEY_dist and
+                              * KEY_range_source belong to it (check_catalog_ranges()) */
     name_set range_sections; /* every section an input value was read from (lower case) */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
@@ -62,6 +63,25 @@ typedef struct loader {
 static tco_error oom(loader *ld)
 {
     return tco_diag_set(ld->diag, TCO_ERR_NOMEM, "out of memory while loading the model");
+}
+
+/* A section of a loaded file found once for its keys (tco_ini_section_index(); index -1 when absent), so
+ * that the dozen keys a loader reads from it cost no hash of the section's name each.  @p name is the
+ * section as the messages name it. */
+typedef struct ini_sec {
+    const tco_ini *ini;
+    const char *name;
+    int index;
+} ini_sec;
+
+static ini_sec sec_named(const tco_ini *ini, const char *name)
+{
+    return (ini_sec){ini, name, tco_ini_section_index(ini, name)};
+}
+
+static const char *sec_get(const ini_sec *s, const char *key)
+{
+    return tco_ini_get_in(s->ini, s->index, key);
 }
 
 static bool name_set_has(const name_set *set, const char *text)
@@ -106,16 +126,22 @@ static void name_set_free(name_set *set)
     *set = (name_set){0};
 }
 
-/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set. */
+/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set.  Copied, not printed:
+ * about a thousand of these on each load. */
 static bool name_set_add_lower(name_set *set, const char *section, const char *key)
 {
-    tco_strbuf b = {0};
-    tco_strbuf_printf(&b, key ? "%s:%s" : "%s", section, key ? key : "");
-    char *s = tco_strbuf_take(&b);
+    size_t sl = strlen(section), kl = key ? strlen(key) : 0;
+    char *s = malloc(sl + (key ? 1 + kl : 0) + 1);
     if (s == NULL)
         return false;
-    for (char *p = s; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
+    for (size_t i = 0; i < sl; i++)
+        s[i] = (char)tolower((unsigned char)section[i]);
+    if (key) {
+        s[sl] = ':';
+        for (size_t i = 0; i < kl; i++)
+            s[sl + 1 + i] = (char)tolower((unsigned char)key[i]);
+    }
+    s[sl + (key ? 1 + kl : 0)] = '\0';
     return name_set_add(set, s);
 }
 
@@ -217,14 +243,15 @@ static tco_error parse_format(loader *ld, const char *section, const char *text,
                         ld->template_ini->path, section, text);
 }
 
-/* Check that every key of [section] in @p ini is one of @p allowed (NULL-terminated). */
-static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section, const char *const *allowed)
+/* Check that every key of section @p s is one of @p allowed (NULL-terminated). */
+static tco_error check_keys(loader *ld, const ini_sec *s, const char *const *allowed)
 {
-    int n;
-    const char **keys = tco_ini_keys(ini, section, &n);
+    const tco_ini *ini = s->ini;
+    const char *section = s->name;
+    int n = tco_ini_key_count(ini, s->index);
     tco_error e = TCO_OK;
     for (int i = 0; i < n && e == TCO_OK; i++) {
-        const char *key = strchr(keys[i], ':') + 1;
+        const char *key = tco_ini_key_at(ini, s->index, i);
         bool ok = false;
         const char *best = NULL;
         size_t best_d = 3;
@@ -251,7 +278,6 @@ static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section,
             tco_strbuf_free(&list);
         }
     }
-    free(keys);
     return e;
 }
 
@@ -286,22 +312,20 @@ static tco_error check_reserved(loader *ld, const tco_ini *ini, const char *sect
     return TCO_OK;
 }
 
-static tco_error need_string(loader *ld, const tco_ini *ini, const char *section, const char *key,
-                             const char **out)
+static tco_error need_string(loader *ld, const ini_sec *s, const char *key, const char **out)
 {
-    *out = tco_ini_get(ini, section, key);
+    *out = sec_get(s, key);
     if (*out == NULL || (*out)[0] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", ini->path, section,
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", s->ini->path, s->name,
                             key, *out == NULL ? "no such key" : "an empty value");
     return TCO_OK;
 }
 
-/* The required keys @p keys (NULL-terminated) of [section]: their values in @p out, in order. */
-static tco_error need_strings(loader *ld, const tco_ini *ini, const char *section, const char *const *keys,
-                              const char **out)
+/* The required keys @p keys (NULL-terminated) of section @p s: their values in @p out, in order. */
+static tco_error need_strings(loader *ld, const ini_sec *s, const char *const *keys, const char **out)
 {
     for (size_t i = 0; keys[i]; i++) {
-        tco_error e = need_string(ld, ini, section, keys[i], &out[i]);
+        tco_error e = need_string(ld, s, keys[i], &out[i]);
         if (e != TCO_OK)
             return e;
     }
@@ -631,9 +655,12 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
         return tco_diag_set(ld->diag, TCO_ERR_INI,
                             "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
                             ld->template_ini->path, input_section, from);
-    snprintf(section, section_size, "%.*s", (int)(dot - from), from);
+    /* Copied as snprintf() would cut them, without its format parsing (once for each input). */
+    size_t sl = (size_t)(dot - from) < section_size - 1 ? (size_t)(dot - from) : section_size - 1;
+    memcpy(section, from, sl);
+    section[sl] = '\0';
     *key = dot + 1;
-    snprintf(shown, shown_size, "%s", section);
+    tco_str_cat(shown, shown_size, section, NULL);
     if (strcasecmp(section, "scenario") == 0) {
         *ini = &ld->scenario;
         return TCO_OK;
@@ -643,8 +670,8 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
             /* The scenario may override the chosen entry: [D-M] price = 80000. */
             bool overridden = tco_ini_get(&ld->scenario, ld->refs[i].value, *key) != NULL;
             *ini = overridden ? &ld->scenario : ld->catalog[ld->refs[i].file_index];
-            snprintf(section, section_size, "%s", ld->refs[i].value);
-            snprintf(shown, shown_size, "%s", ld->refs[i].value);
+            tco_str_cat(section, section_size, ld->refs[i].value, NULL);
+            tco_str_cat(shown, shown_size, ld->refs[i].value, NULL);
             return TCO_OK;
         }
     if (tco_ini_get(&ld->scenario, section, *key) != NULL) {
@@ -665,10 +692,11 @@ static const char *const input_keys[] = {"label", "unit", "from", "min", "max", 
                                          "structural", "per", "type", "values", "values_from", "default", "quote",
                                          "quote_qty", NULL};
 
-/* A yes/no template key; absent means no. */
-static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
+/* A yes/no key of template section @p s; absent means no. */
+static tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out)
 {
-    const char *v = tco_ini_get(ld->template_ini, section, key);
+    const char *section = s->name;
+    const char *v = sec_get(s, key);
     *out = false;
     if (v == NULL || strcasecmp(v, "no") == 0)
         return TCO_OK;
@@ -740,9 +768,9 @@ static void value_place(loader *ld, const tco_ini *src, const char *sec, const c
 {
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     if (ov >= 0)
-        snprintf(out, size, "--set %s", ld->overrides[ov].arg);
+        tco_str_cat(out, size, "--set ", ld->overrides[ov].arg, NULL);
     else
-        snprintf(out, size, "%s [%s] %s", src->path, shown, key);
+        tco_str_cat(out, size, src->path, " [", shown, "] ", key, NULL);
 }
 
 /* Layers a value comes from, nearest the user last: the template's default, a catalog file, the
@@ -778,6 +806,9 @@ static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char
 /* The suffixes of the keys beside a value KEY: its basis, range, distribution and the range's basis. */
 static const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", NULL};
 
+/* Room for a value's key with a suffix beside it ("KEY_range_source"): the key comes from a template line. */
+#define BESIDE_KEY_MAX (TCO_INI_MAX_LINE + 16)
+
 /* The range of input @p it's value at [@p sec] @p key (shown as [@p shown]) of layer @p layer, @p point
  * (a number, unless @p number is false): KEY_range, KEY_dist and KEY_range_source read from that layer
  * or above (catalog file @p cat below the scenario; NULL for none) and checked into *@p out.  Each of
@@ -785,17 +816,21 @@ static const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_ra
 static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, const char *sec, const char *shown,
                             const char *key, int layer, double point, bool number, tco_range *out)
 {
-    char k_range[300], k_dist[300], k_basis[320], place[700];
-    snprintf(k_range, sizeof k_range, "%s_range", key);
-    snprintf(k_dist, sizeof k_dist, "%s_dist", key);
-    snprintf(k_basis, sizeof k_basis, "%s_range_source", key);
+    if (!name_set_add_lower(&ld->values_read, sec, key) || !name_set_add_lower(&ld->range_sections, sec, NULL))
+        return oom(ld);
+    /* Most sections hold no range key at all: then none of the three is looked up, in either file (each
+     * lookup would find nothing; two section lookups instead of up to nine key lookups). */
+    if (!tco_ini_has_range_keys(&ld->scenario, tco_ini_section_index(&ld->scenario, sec)) &&
+        (cat == NULL || !tco_ini_has_range_keys(cat, tco_ini_section_index(cat, sec))))
+        return TCO_OK;
+    char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], place[700];
+    tco_str_cat(k_range, sizeof k_range, key, "_range", NULL);
+    tco_str_cat(k_dist, sizeof k_dist, key, "_dist", NULL);
+    tco_str_cat(k_basis, sizeof k_basis, key, "_range_source", NULL);
     const char *keys[] = {k_range, k_dist, k_basis};
     for (int k = 0; k < 3; k++)
-        if ((tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k])) ||
-            !name_set_add_lower(&ld->range_keys, sec, keys[k]))
+        if (tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
             return oom(ld);
-    if (!name_set_add_lower(&ld->range_sections, sec, NULL))
-        return oom(ld);
     int l_range = layer, l_other = layer;
     const tco_ini *s_range = NULL, *s_other = NULL;
     const char *range = key_at_layer(ld, cat, sec, k_range, layer, &l_range, &s_range);
@@ -834,9 +869,10 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     return TCO_OK;
 }
 
-static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
+static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, const char *from, bool text)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = ts->name;
     tco_model *m = ld->model;
     if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
@@ -845,7 +881,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
                             section);
     const char *key = from + 5;
-    const char *def = tco_ini_get(t, section, "default");
+    const char *def = sec_get(ts, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
     if (text)
         it->tier_texts = calloc((size_t)m->n_tiers, sizeof *it->tier_texts);
@@ -854,8 +890,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
     const tco_ini *cat = ld->catalog[ld->tier_file];
     tco_strbuf notes = {0}, bases = {0};
     size_t untold = 0, unbased = 0; /* rows past the note budgets */
-    char basis_key[300];
-    snprintf(basis_key, sizeof basis_key, "%s_source", key);
+    char basis_key[BESIDE_KEY_MAX];
+    tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     tco_error e = TCO_OK;
     for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
         const char *row = m->tier_names[r];
@@ -938,26 +974,29 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         b.failed = true;
     tco_strbuf_free(&notes);
     tco_strbuf_free(&bases);
-    const char *note = tco_ini_get(t, section, "note");
+    const char *note = sec_get(ts, "note");
     if (note && note[0])
         tco_strbuf_printf(&b, ". %s", note);
     it->source = tco_strbuf_take(&b);
     return e != TCO_OK ? e : it->source ? TCO_OK : oom(ld);
 }
 
-static tco_error load_input(loader *ld, const char *section)
+/* Template section number @p index, an [input.NAME]. */
+static tco_error load_input(loader *ld, int index)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = tco_ini_section_name(t, index);
+    const ini_sec ts = {t, section, index};
     const char *name = section + strlen("input.");
     char where[600];
-    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
-        e = check_keys(ld, t, section, input_keys);
+        e = check_keys(ld, &ts, input_keys);
     static const char *const required[] = {"label", "unit", "from", NULL};
     const char *v[3];
     if (e == TCO_OK)
-        e = need_strings(ld, t, section, required, v);
+        e = need_strings(ld, &ts, required, v);
     if (e != TCO_OK)
         return e;
     const char *label = v[0], *unit = v[1], *from = v[2];
@@ -968,11 +1007,11 @@ static tco_error load_input(loader *ld, const char *section)
     for (int k = 0; dot && k < ld->n_shared; k++)
         site_wide |= strlen(ld->shared[k]) == (size_t)(dot - from) &&
                      strncasecmp(ld->shared[k], from, (size_t)(dot - from)) == 0;
-    const char *per = tco_ini_get(t, section, "per");
+    const char *per = sec_get(&ts, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
                             where, per);
-    const char *type = tco_ini_get(t, section, "type");
+    const char *type = sec_get(&ts, "type");
     if (type != NULL && strcasecmp(type, "text") != 0 && strcasecmp(type, "number") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected number or text, found '%s'", where, type);
     bool text = type != NULL && strcasecmp(type, "text") == 0;
@@ -984,17 +1023,17 @@ static tco_error load_input(loader *ld, const char *section)
         return oom(ld);
     it->site_wide = site_wide && per == NULL;
     bool found;
-    if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
-        (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
+    if ((e = tco_ini_number_in(t, index, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
+        (e = tco_ini_number_in(t, index, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
     if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] max: expected a number >= min (%g), found %g", t->path,
                             section, it->min, it->max);
-    if ((e = yes_no(ld, section, "integer", &it->integer)) != TCO_OK ||
-        (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
+    if ((e = yes_no(ld, &ts, "integer", &it->integer)) != TCO_OK ||
+        (e = yes_no(ld, &ts, "structural", &it->structural)) != TCO_OK)
         return e;
-    const char *values = tco_ini_get(t, section, "values");
-    const char *values_from = tco_ini_get(t, section, "values_from");
+    const char *values = sec_get(&ts, "values");
+    const char *values_from = sec_get(&ts, "values_from");
     if (values_from != NULL) {
         /* values_from = tier: one of the tier codes (the workbook's drop-down lists them). */
         if (!text || values != NULL)
@@ -1035,12 +1074,12 @@ static tco_error load_input(loader *ld, const char *section)
                                 "\"a,b,c\" text; at most 255 fit (Excel's limit; a character outside ASCII takes "
                                 "2 to 4 bytes)", where, bytes);
     }
-    const char *fmt = tco_ini_get(t, section, "format");
+    const char *fmt = sec_get(&ts, "format");
     it->format = format_for_unit(unit, it->integer);
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
-    const char *quote = tco_ini_get(t, section, "quote");
-    const char *quote_qty = tco_ini_get(t, section, "quote_qty");
+    const char *quote = sec_get(&ts, "quote");
+    const char *quote_qty = sec_get(&ts, "quote_qty");
     if ((quote == NULL) != (quote_qty == NULL) || (quote && (quote[0] == '\0' || text)))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a quoted price needs both quote = ITEM and quote_qty = NAME "
                             "(a number input)", where);
@@ -1052,7 +1091,7 @@ static tco_error load_input(loader *ld, const char *section)
         if (quote != NULL && ((it->quote_item = tco_strdup("tier")) == NULL ||
                               (it->quote_qty = tco_strdup(quote_qty)) == NULL))
             return oom(ld);
-        return load_tier_input(ld, it, section, from, text);
+        return load_tier_input(ld, it, &ts, from, text);
     }
     if (quote != NULL) {
         /* quote = card: the entry the scenario's card key names (D-M); otherwise a literal item id. */
@@ -1071,7 +1110,7 @@ static tco_error load_input(loader *ld, const char *section)
     if (src == NULL || key == NULL) /* resolve_from sets both on success */
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s from: cannot resolve '%s'", where, from);
     const char *value = tco_ini_get(src, sec, key);
-    const char *def = tco_ini_get(t, section, "default");
+    const char *def = sec_get(&ts, "default");
     bool defaulted = false;
     if (value == NULL && def != NULL) {
         value = def; /* the template's default: noted in the source */
@@ -1092,8 +1131,8 @@ static tco_error load_input(loader *ld, const char *section)
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;
     /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
-    char basis_key[300];
-    snprintf(basis_key, sizeof basis_key, "%s_source", key);
+    char basis_key[BESIDE_KEY_MAX];
+    tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     const char *basis = tco_ini_get(src, sec, basis_key);
     tco_strbuf b = {0};
     if (ov >= 0) {
@@ -1110,7 +1149,7 @@ static tco_error load_input(loader *ld, const char *section)
         tco_strbuf_append(&b, " (scenario override of the catalog)");
     if (basis && basis[0])
         tco_strbuf_printf(&b, ": %s", basis);
-    const char *note = tco_ini_get(t, section, "note");
+    const char *note = sec_get(&ts, "note");
     if (note && note[0])
         tco_strbuf_printf(&b, "%s%s", b.len ? ". " : "", note);
     it->source = tco_strbuf_take(&b);
@@ -1131,25 +1170,28 @@ static tco_error load_input(loader *ld, const char *section)
 static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", "sum",
                                         "warning", "warning_if", "type", NULL};
 
-static tco_error load_line(loader *ld, const char *section)
+/* Template section number @p index, a [line.NAME]. */
+static tco_error load_line(loader *ld, int index)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = tco_ini_section_name(t, index);
+    const ini_sec ts = {t, section, index};
     const char *name = section + strlen("line.");
     char where[600];
-    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
-        e = check_keys(ld, t, section, line_keys);
+        e = check_keys(ld, &ts, line_keys);
     static const char *const required[] = {"sheet", "label", "unit", "formula", NULL};
     const char *v[4];
     if (e == TCO_OK)
-        e = need_strings(ld, t, section, required, v);
+        e = need_strings(ld, &ts, required, v);
     if (e != TCO_OK)
         return e;
     const char *sheet = v[0], *label = v[1], *unit = v[2], *formula = v[3];
     if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
         return e;
-    const char *per = tco_ini_get(t, section, "per");
+    const char *per = sec_get(&ts, "per");
     bool yearly = false, tiered = false, monthly = false;
     if (per != NULL) {
         yearly = strcasecmp(per, "year") == 0;
@@ -1175,7 +1217,7 @@ static tco_error load_line(loader *ld, const char *section)
         return oom(ld);
     if (tiered && (it->tiers = calloc((size_t)ld->model->n_tiers, sizeof *it->tiers)) == NULL)
         return oom(ld);
-    const char *source = tco_ini_get(t, section, "source");
+    const char *source = sec_get(&ts, "source");
     tco_strbuf w = {0};
     tco_strbuf_printf(&w, "%s formula", where);
     it->where = tco_strbuf_take(&w);
@@ -1183,9 +1225,9 @@ static tco_error load_line(loader *ld, const char *section)
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);
-    if ((e = yes_no(ld, section, "total", &it->emphasis)) != TCO_OK)
+    if ((e = yes_no(ld, &ts, "total", &it->emphasis)) != TCO_OK)
         return e;
-    const char *sum = tco_ini_get(t, section, "sum");
+    const char *sum = sec_get(&ts, "sum");
     if (sum != NULL) {
         if (!yearly && !monthly)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year or per-month line has a total", where);
@@ -1194,20 +1236,20 @@ static tco_error load_line(loader *ld, const char *section)
         else if (strcasecmp(sum, "yes") != 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: expected yes or no, found '%s'", where, sum);
     }
-    const char *fmt = tco_ini_get(t, section, "format");
+    const char *fmt = sec_get(&ts, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
-    const char *type = tco_ini_get(t, section, "type");
+    const char *type = sec_get(&ts, "type");
     if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected text on a scalar line (or no key), found '%s'",
                             where, type);
     it->text_line = type != NULL;
-    const char *warning = tco_ini_get(t, section, "warning");
+    const char *warning = sec_get(&ts, "warning");
     if (warning != NULL && (yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
     if (warning != NULL && warning[0] != '\0' && (it->warning = tco_strdup(warning)) == NULL)
         return oom(ld);
-    if (tco_ini_get(t, section, "warning_if") != NULL && it->warning == NULL)
+    if (sec_get(&ts, "warning_if") != NULL && it->warning == NULL)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning_if: needs a warning key beside it", where);
     return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
 }
@@ -1701,11 +1743,12 @@ static tco_error load_charts(loader *ld)
         const char *sec = tco_ini_section_name(t, i);
         if (strncmp(sec, "chart.", 6) != 0)
             continue;
-        tco_error e = check_keys(ld, t, sec, chart_keys);
+        const ini_sec cs = {t, sec, i};
+        tco_error e = check_keys(ld, &cs, chart_keys);
         static const char *const required[] = {"type", "title", "series", NULL};
         const char *v[3];
         if (e == TCO_OK)
-            e = need_strings(ld, t, sec, required, v);
+            e = need_strings(ld, &cs, required, v);
         if (e != TCO_OK)
             return e;
         const char *type = v[0], *title = v[1], *series = v[2];
@@ -1789,7 +1832,8 @@ static tco_error load_sheets_and_summary(loader *ld)
     tco_model *m = ld->model;
     const tco_ini *t = ld->template_ini;
     const char *sheets;
-    tco_error e = need_string(ld, t, "model", "sheets", &sheets);
+    const ini_sec model = sec_named(t, "model");
+    tco_error e = need_string(ld, &model, "sheets", &sheets);
     if (e != TCO_OK)
         return e;
     char **list;
@@ -2018,12 +2062,29 @@ static const char *range_suffix(const char *key)
     return NULL;
 }
 
-/* True if "@p sec:@p base@p suffix" is a key beside an input value read (ld->range_keys). */
-static bool is_range_key(const loader *ld, const char *sec, const char *base, size_t base_len, const char *suffix)
+/* True if an input read the value [@p sec] KEY, KEY the first @p kl bytes of @p key (ld->values_read). */
+static bool value_read(const loader *ld, const char *sec, const char *key, size_t kl)
 {
-    char entry[700];
-    snprintf(entry, sizeof entry, "%s:%.*s%s", sec, (int)base_len, base, suffix);
-    return name_set_has(&ld->range_keys, entry);
+    size_t sl = strlen(sec);
+    char entry[2 * TCO_INI_MAX_LINE + 2]; /* a section and a key, each from one line */
+    if (sl + 1 + kl >= sizeof entry)
+        return false; /* longer than any name the index holds */
+    memcpy(entry, sec, sl);
+    entry[sl] = ':';
+    memcpy(entry + sl + 1, key, kl);
+    entry[sl + 1 + kl] = '\0';
+    return name_set_has(&ld->values_read, entry);
+}
+
+/* True if @p key (@p kl bytes) is KEY_range, KEY_dist or KEY_range_source of a value KEY read in [@p sec]. */
+static bool beside_value_read(const loader *ld, const char *sec, const char *key, size_t kl)
+{
+    for (int x = 1; beside_suffixes[x]; x++) {
+        size_t sl = strlen(beside_suffixes[x]);
+        if (kl > sl && strcmp(key + kl - sl, beside_suffixes[x]) == 0 && value_read(ld, sec, key, kl - sl))
+            return true;
+    }
+    return false;
 }
 
 /* The catalog may hold keys no template reads, but not a range that belongs to nothing: in every catalog
@@ -2038,23 +2099,28 @@ static tco_error check_catalog_ranges(loader *ld)
             const char *sec = tco_ini_section_name(cat, s);
             if (!name_set_has(&ld->range_sections, sec))
                 continue;
-            int n;
-            const char **keys = tco_ini_keys(cat, sec, &n);
+            int n = tco_ini_key_count(cat, s);
+            /* Whether each key is a value read here, looked up once (the did-you-mean below asks n times). */
+            bool *read = calloc(n > 0 ? (size_t)n : 1, sizeof *read);
+            if (read == NULL)
+                return oom(ld);
+            for (int k = 0; k < n; k++) {
+                const char *key = tco_ini_key_at(cat, s, k);
+                read[k] = value_read(ld, sec, key, strlen(key));
+            }
             tco_error e = TCO_OK;
             for (int k = 0; k < n && e == TCO_OK; k++) {
-                const char *key = strchr(keys[k], ':') + 1, *suffix = range_suffix(key);
+                const char *key = tco_ini_key_at(cat, s, k), *suffix = range_suffix(key);
                 size_t kl = strlen(key), sl = strlen("_source");
-                if (name_set_has(&ld->range_keys, keys[k]) || is_range_key(ld, sec, key, kl, "_range") ||
-                    (kl > sl && strcmp(key + kl - sl, "_source") == 0 && is_range_key(ld, sec, key, kl - sl, "_range")))
+                if (read[k] || beside_value_read(ld, sec, key, kl) ||
+                    (kl > sl && strcmp(key + kl - sl, "_source") == 0 && value_read(ld, sec, key, kl - sl)))
                     continue; /* a range key of a value read, a value read, or a value's basis */
                 /* The nearest key beside a value an input reads here. */
                 char best[300] = "";
                 size_t best_d = 3;
                 for (int j = 0; j < n; j++) {
-                    const char *base = strchr(keys[j], ':') + 1;
-                    for (int x = 1; range_suffix(base) == NULL && beside_suffixes[x]; x++) {
-                        if (!is_range_key(ld, sec, base, strlen(base), beside_suffixes[x]))
-                            continue;
+                    const char *base = tco_ini_key_at(cat, s, j);
+                    for (int x = 1; read[j] && range_suffix(base) == NULL && beside_suffixes[x]; x++) {
                         char cand[300];
                         snprintf(cand, sizeof cand, "%s%s", base, beside_suffixes[x]);
                         size_t d = tco_edit_distance(key, cand);
@@ -2071,7 +2137,7 @@ static tco_error check_catalog_ranges(loader *ld)
                     e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", cat->path,
                                      shown, key, best);
             }
-            free(keys);
+            free(read);
             if (e != TCO_OK)
                 return e;
         }
@@ -2271,7 +2337,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     const tco_ini *t = ld->template_ini;
     if (!tco_ini_has_section(t, "model"))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
-    if ((e = check_keys(ld, t, "model", model_keys)) != TCO_OK)
+    const ini_sec model = sec_named(t, "model");
+    if ((e = check_keys(ld, &model, model_keys)) != TCO_OK)
         return e;
     const char *mt = tco_ini_get(t, "model", "title");
     m->title = tco_strdup(mt ? mt : "Total cost of ownership");
@@ -2303,9 +2370,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         for (int i = 0; i < tco_ini_section_count(t); i++) {
             const char *sec = tco_ini_section_name(t, i);
             if (pass == 0 && strncmp(sec, "input.", 6) == 0)
-                e = load_input(ld, sec);
+                e = load_input(ld, i);
             else if (pass == 1 && strncmp(sec, "line.", 5) == 0)
-                e = load_line(ld, sec);
+                e = load_line(ld, i);
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
                      strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0 &&
                      strncmp(sec, "convention.", 11) != 0)
@@ -2468,7 +2535,7 @@ static void loader_free(loader *ld)
     free(ld->refs);
     name_set_free(&ld->consumed);
     name_set_free(&ld->from_sections);
-    name_set_free(&ld->range_keys);
+    name_set_free(&ld->values_read);
     name_set_free(&ld->range_sections);
     tco_free_list(ld->shared, ld->n_shared);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)

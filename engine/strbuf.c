@@ -404,6 +404,22 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
                         bad + 1);
 }
 
+size_t tco_str_cat(char *out, size_t size, ...)
+{
+    va_list ap;
+    va_start(ap, size);
+    size_t len = 0;
+    for (const char *part; (part = va_arg(ap, const char *)) != NULL;) {
+        size_t n = strlen(part);
+        if (len < size - 1)
+            memcpy(out + len, part, n < size - 1 - len ? n : size - 1 - len);
+        len += n;
+    }
+    va_end(ap);
+    out[len < size - 1 ? len : size - 1] = '\0';
+    return len;
+}
+
 char *tco_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
