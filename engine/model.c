@@ -787,14 +787,15 @@ static int layer_of(const loader *ld, const tco_ini *src, const char *sec, const
     return override_of(ld, sec, key) >= 0 ? LAYER_SET : LAYER_FILE;
 }
 
-/* [@p sec] @p key from the nearest layer at or above @p min: a --set or the scenario file, else the
- * catalog file @p cat (NULL: none).  Sets *@p layer and *@p src when found. */
-static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char *sec, const char *key, int min,
-                                int *layer, const tco_ini **src)
+/* [@p sec] @p key from the nearest layer at or above @p min: a --set or the scenario file (where the
+ * section is number @p ss), else the catalog file @p cat (NULL: none; the section is number @p cs
+ * there).  Sets *@p layer and *@p src when found. */
+static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char *sec, int ss, int cs,
+                                const char *key, int min, int *layer, const tco_ini **src)
 {
-    const char *v = tco_ini_get(&ld->scenario, sec, key);
+    const char *v = tco_ini_get_in(&ld->scenario, ss, key);
     int l = layer_of(ld, &ld->scenario, sec, key);
-    if (v == NULL && cat != NULL && (v = tco_ini_get(cat, sec, key)) != NULL)
+    if (v == NULL && cat != NULL && (v = tco_ini_get_in(cat, cs, key)) != NULL)
         l = LAYER_CATALOG;
     if (v == NULL || l < min)
         return NULL;
@@ -820,8 +821,8 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
         return oom(ld);
     /* Most sections hold no range key at all: then none of the three is looked up, in either file (each
      * lookup would find nothing; two section lookups instead of up to nine key lookups). */
-    if (!tco_ini_has_range_keys(&ld->scenario, tco_ini_section_index(&ld->scenario, sec)) &&
-        (cat == NULL || !tco_ini_has_range_keys(cat, tco_ini_section_index(cat, sec))))
+    int ss = tco_ini_section_index(&ld->scenario, sec), cs = cat ? tco_ini_section_index(cat, sec) : -1;
+    if (!tco_ini_has_range_keys(&ld->scenario, ss) && !(cat && tco_ini_has_range_keys(cat, cs)))
         return TCO_OK;
     char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], place[700];
     tco_str_cat(k_range, sizeof k_range, key, "_range", NULL);
@@ -829,15 +830,15 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     tco_str_cat(k_basis, sizeof k_basis, key, "_range_source", NULL);
     const char *keys[] = {k_range, k_dist, k_basis};
     for (int k = 0; k < 3; k++)
-        if (tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
+        if (tco_ini_get_in(&ld->scenario, ss, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
             return oom(ld);
     int l_range = layer, l_other = layer;
     const tco_ini *s_range = NULL, *s_other = NULL;
-    const char *range = key_at_layer(ld, cat, sec, k_range, layer, &l_range, &s_range);
+    const char *range = key_at_layer(ld, cat, sec, ss, cs, k_range, layer, &l_range, &s_range);
     int min = range ? l_range : layer; /* a distribution or basis given for this range, or nearer */
-    const char *dist = key_at_layer(ld, cat, sec, k_dist, min, &l_other, &s_other);
+    const char *dist = key_at_layer(ld, cat, sec, ss, cs, k_dist, min, &l_other, &s_other);
     const tco_ini *s_dist = s_other;
-    const char *basis = key_at_layer(ld, cat, sec, k_basis, min, &l_other, &s_other);
+    const char *basis = key_at_layer(ld, cat, sec, ss, cs, k_basis, min, &l_other, &s_other);
     if (range == NULL) {
         if (dist == NULL && basis == NULL)
             return TCO_OK;
@@ -1219,7 +1220,8 @@ static tco_error load_line(loader *ld, int index)
         return oom(ld);
     const char *source = sec_get(&ts, "source");
     tco_strbuf w = {0};
-    tco_strbuf_printf(&w, "%s formula", where);
+    tco_strbuf_append(&w, where);
+    tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
     if (it->where == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
@@ -1827,6 +1829,68 @@ static bool sheet_name_ok(const char *nm)
     return !tco_looks_like_reference(nm);
 }
 
+/* Every line names a listed sheet ([model] sheets = @p sheets, as written); the lines of a sheet are all
+ * scalar, all per year or all per tier; each item takes its sheet's listed spelling.  @p sheet_of: each
+ * item's sheet (-1: none of them). */
+static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_of)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = ld->template_ini;
+    static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int first = -1;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || sheet_of[i] != (int)s)
+                continue;
+            if (first < 0)
+                first = (int)i;
+            else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
+                                    "it needs %s",
+                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
+                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
+        }
+        m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
+        m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
+        m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
+        m->sheets[s].schedule = first >= 0 && m->items[first].on_schedule;
+        /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
+        size_t columns = 0;
+        for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
+            if (m->items[i].kind == TCO_ITEM_TIER_LINE && sheet_of[i] == (int)s && ++columns > TCO_MAX_TIER_COLUMNS)
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
+                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
+                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
+    }
+    /* The tier table on Inputs has a column per per-tier input. */
+    size_t tier_inputs = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
+                                "(Excel has 16,384 columns)",
+                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->sheet == NULL)
+            continue;
+        if (sheet_of[i] < 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
+                                t->path, it->name, sheets, it->sheet);
+        const char *listed = m->sheets[sheet_of[i]].name;
+        if (strcmp(it->sheet, listed) == 0)
+            continue; /* spelt as listed already */
+        free(it->sheet);
+        it->sheet = tco_strdup(listed); /* canonical spelling */
+        if (it->sheet == NULL)
+            return oom(ld);
+    }
+    return TCO_OK;
+}
+
 static tco_error load_sheets_and_summary(loader *ld)
 {
     tco_model *m = ld->model;
@@ -1866,61 +1930,27 @@ static tco_error load_sheets_and_summary(loader *ld)
     tco_free_list(list, n);
     if (e != TCO_OK)
         return e;
-    /* Every line names a listed sheet; the lines of a sheet are all scalar, all per year or all per tier. */
-    static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
-    for (size_t s = 0; s < m->n_sheets; s++) {
-        int first = -1;
-        for (size_t i = 0; i < m->n_items; i++) {
-            const tco_item *it = &m->items[i];
-            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || tco_utf8_casecmp(it->sheet, m->sheets[s].name) != 0)
-                continue;
-            if (first < 0)
-                first = (int)i;
-            else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
-                                    "it needs %s",
-                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
-                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
-        }
-        m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
-        m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
-        m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
-        m->sheets[s].schedule = first >= 0 && m->items[first].on_schedule;
-        /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
-        size_t columns = 0;
-        for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
-            if (m->items[i].kind == TCO_ITEM_TIER_LINE && tco_utf8_casecmp(m->items[i].sheet, m->sheets[s].name) == 0 &&
-                ++columns > TCO_MAX_TIER_COLUMNS)
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
-                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
-                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
-    }
-    /* The tier table on Inputs has a column per per-tier input. */
-    size_t tier_inputs = 0;
-    for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
-                                "(Excel has 16,384 columns)",
-                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+    /* Each item's sheet among them, found once (-1: none), for the checks below, which go sheet by sheet:
+     * by strcmp() when spelt as listed (most), else by tco_utf8_casecmp(), Excel's comparison, under
+     * which the listed sheets all differ (so at most one matches).  Was a comparison per sheet and item
+     * in each of three loops: 100 copies of the template's lines made that 160M instructions. */
+    int *sheet_of = malloc((m->n_items ? m->n_items : 1) * sizeof *sheet_of);
+    if (sheet_of == NULL)
+        return oom(ld);
     for (size_t i = 0; i < m->n_items; i++) {
-        tco_item *it = &m->items[i];
-        if (it->sheet == NULL)
-            continue;
-        size_t s;
-        for (s = 0; s < m->n_sheets; s++)
-            if (tco_utf8_casecmp(it->sheet, m->sheets[s].name) == 0)
-                break;
-        if (s == m->n_sheets)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
-                                t->path, it->name, sheets, it->sheet);
-        free(it->sheet);
-        it->sheet = tco_strdup(m->sheets[s].name); /* canonical spelling */
-        if (it->sheet == NULL)
-            return oom(ld);
+        const char *sheet = m->items[i].sheet;
+        sheet_of[i] = -1;
+        for (size_t s = 0; sheet && s < m->n_sheets && sheet_of[i] < 0; s++)
+            if (strcmp(sheet, m->sheets[s].name) == 0)
+                sheet_of[i] = (int)s;
+        for (size_t s = 0; sheet && s < m->n_sheets && sheet_of[i] < 0; s++)
+            if (tco_utf8_casecmp(sheet, m->sheets[s].name) == 0)
+                sheet_of[i] = (int)s;
     }
+    e = check_sheets(ld, sheets, sheet_of);
+    free(sheet_of);
+    if (e != TCO_OK)
+        return e;
     if ((e = load_charts(ld)) != TCO_OK)
         return e;
     if ((e = tco_conventions_load(m, t, ld->diag)) != TCO_OK)
@@ -2151,7 +2181,7 @@ static tco_error collect_from_sections(loader *ld)
 {
     const tco_ini *t = ld->template_ini;
     for (int j = 0; j < tco_ini_section_count(t); j++) {
-        const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+        const char *from = tco_ini_get_in(t, j, "from");
         for (const char *dot = from ? strchr(from, '.') : NULL; dot; dot = strchr(dot + 1, '.')) {
             size_t n = (size_t)(dot - from);
             char *sec = malloc(n + 1);
@@ -2188,7 +2218,7 @@ static tco_error check_scenario_consumed(loader *ld)
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
-                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                const char *from = tco_ini_get_in(t, j, "from");
                 const char *dot = from ? strchr(from, '.') : NULL;
                 if (dot == NULL)
                     continue;
@@ -2229,7 +2259,7 @@ static tco_error check_scenario_consumed(loader *ld)
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
-                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                const char *from = tco_ini_get_in(t, j, "from");
                 if (from == NULL)
                     continue;
                 size_t sl = strlen(prefix);
@@ -2423,7 +2453,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tot->emphasis = src->emphasis;
         tot->sheet = tco_strdup(src->sheet);
         tco_strbuf lb = {0};
-        tco_strbuf_printf(&lb, "%s (all %s)", src->label, monthly ? "months" : "years");
+        tco_strbuf_append(&lb, src->label);
+        tco_strbuf_append(&lb, monthly ? " (all months)" : " (all years)");
         tot->label = tco_strbuf_take(&lb);
         tco_strbuf u = {0};
         /* "CNY/yr" per year totals to "CNY", "CNY/month" per month too. */
@@ -2435,7 +2466,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             tco_strbuf_append(&u, src->unit);
         tot->unit = tco_strbuf_take(&u);
         tco_strbuf w = {0};
-        tco_strbuf_printf(&w, "total of per-year line %s", src->name);
+        tco_strbuf_append(&w, "total of per-year line ");
+        tco_strbuf_append(&w, src->name);
         tot->source = tco_strbuf_take(&w);
         if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)
             return oom(ld);
