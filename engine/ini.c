@@ -551,10 +551,10 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
                                 "but a comment (';' or '#') after them",
                                 l->display, line, section, kl, p, snip(v, lost, 100), v, snip(v, close + 1, 80), v);
     } else if (v < end) {
-        /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost. */
-        const char *cut = v;
-        while (cut < end && *cut != ';' && *cut != '#')
-            cut++;
+        /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost.
+         * (memchr() for each: a byte loop testing both was a quarter of the checks' instructions.) */
+        const char *semi = memchr(v, ';', (size_t)(end - v)), *hash = memchr(v, '#', (size_t)(end - v));
+        const char *cut = semi && (!hash || semi < hash) ? semi : hash ? hash : end;
         if (cut < end)
             return tco_diag_set(l->diag, TCO_ERR_INI,
                                 "%s:%d: [%s] %.*s: the value holds '%c', where iniparser would cut it off (\"%.*s\" "

@@ -89,14 +89,10 @@ static bool name_set_has(const name_set *set, const char *text)
     return tco_name_index_get(&set->ix, text, NULL);
 }
 
-/* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
+/* Add heap string @p text, which @p set does not hold, to @p set, which takes it; false on allocation
  * failure (@p text freed). */
-static bool name_set_add(name_set *set, char *text)
+static bool name_set_insert(name_set *set, char *text)
 {
-    if (name_set_has(set, text)) {
-        free(text);
-        return true;
-    }
     if (set->n == set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 64;
         char **grown = realloc(set->v, cap * sizeof *grown);
@@ -117,6 +113,17 @@ static bool name_set_add(name_set *set, char *text)
     return true;
 }
 
+/* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
+ * failure (@p text freed). */
+static bool name_set_add(name_set *set, char *text)
+{
+    if (name_set_has(set, text)) {
+        free(text);
+        return true;
+    }
+    return name_set_insert(set, text);
+}
+
 static void name_set_free(name_set *set)
 {
     for (size_t i = 0; i < set->n; i++)
@@ -126,12 +133,14 @@ static void name_set_free(name_set *set)
     *set = (name_set){0};
 }
 
-/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set.  Copied, not printed:
- * about a thousand of these on each load. */
+/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set.  Copied, not printed,
+ * and looked up before it is copied to the heap (about a thousand of these on each load, most of the
+ * sections already there). */
 static bool name_set_add_lower(name_set *set, const char *section, const char *key)
 {
-    size_t sl = strlen(section), kl = key ? strlen(key) : 0;
-    char *s = malloc(sl + (key ? 1 + kl : 0) + 1);
+    size_t sl = strlen(section), kl = key ? strlen(key) : 0, n = sl + (key ? 1 + kl : 0);
+    char local[512];
+    char *s = n < sizeof local ? local : malloc(n + 1);
     if (s == NULL)
         return false;
     for (size_t i = 0; i < sl; i++)
@@ -141,8 +150,15 @@ static bool name_set_add_lower(name_set *set, const char *section, const char *k
         for (size_t i = 0; i < kl; i++)
             s[sl + 1 + i] = (char)tolower((unsigned char)key[i]);
     }
-    s[sl + (key ? 1 + kl : 0)] = '\0';
-    return name_set_add(set, s);
+    s[n] = '\0';
+    if (name_set_has(set, s)) {
+        if (s != local)
+            free(s);
+        return true;
+    }
+    if (s == local && (s = malloc(n + 1)) != NULL)
+        memcpy(s, local, n + 1);
+    return s != NULL && name_set_insert(set, s);
 }
 
 static bool mark_consumed(loader *ld, const char *section, const char *key)
@@ -1131,28 +1147,43 @@ static tco_error load_input(loader *ld, int index)
     if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;
-    /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
+    /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one (appended,
+     * not printed: once for each input). */
     char basis_key[BESIDE_KEY_MAX];
     tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     const char *basis = tco_ini_get(src, sec, basis_key);
     tco_strbuf b = {0};
     if (ov >= 0) {
-        tco_strbuf_printf(&b, "--set %s", ld->overrides[ov].arg);
+        tco_strbuf_append(&b, "--set ");
+        tco_strbuf_append(&b, ld->overrides[ov].arg);
         if (ld->originals[ov] && (it->original = tco_strdup(ld->originals[ov])) == NULL)
             return oom(ld);
-    } else
-        tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
-    if (defaulted)
-        tco_strbuf_printf(&b, " not given: template default %s", def);
-    if (ov >= 0)
-        tco_strbuf_printf(&b, " (was %s)", it->original ? it->original : "not set");
-    else if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
+    } else {
+        tco_strbuf_append(&b, src->path);
+        tco_strbuf_append(&b, " [");
+        tco_strbuf_append(&b, shown);
+        tco_strbuf_append(&b, "] ");
+        tco_strbuf_append(&b, key);
+    }
+    if (defaulted) {
+        tco_strbuf_append(&b, " not given: template default ");
+        tco_strbuf_append(&b, def);
+    }
+    if (ov >= 0) {
+        tco_strbuf_append(&b, " (was ");
+        tco_strbuf_append(&b, it->original ? it->original : "not set");
+        tco_strbuf_append(&b, ")");
+    } else if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
         tco_strbuf_append(&b, " (scenario override of the catalog)");
-    if (basis && basis[0])
-        tco_strbuf_printf(&b, ": %s", basis);
+    if (basis && basis[0]) {
+        tco_strbuf_append(&b, ": ");
+        tco_strbuf_append(&b, basis);
+    }
     const char *note = sec_get(&ts, "note");
-    if (note && note[0])
-        tco_strbuf_printf(&b, "%s%s", b.len ? ". " : "", note);
+    if (note && note[0]) {
+        tco_strbuf_append(&b, b.len ? ". " : "");
+        tco_strbuf_append(&b, note);
+    }
     it->source = tco_strbuf_take(&b);
     if (it->source == NULL)
         return oom(ld);
