@@ -589,6 +589,24 @@ static size_t chars_in(const char *p, size_t n)
     return c;
 }
 
+/* Length of the run of printable ASCII (U+0020 to U+007E) and tabs that begins [p, p + len): eight bytes
+ * at a time while none is a tab or outside that range ("Bit Twiddling Hacks", S. E. Anderson: hasless(x, 0x20)
+ * and hasmore(x, 0x7E), exact for whether any byte is), then byte by byte.  (The byte loop alone was a
+ * quarter of the checks' instructions: every byte of every file goes through it.) */
+static size_t plain_prefix(const char *p, size_t len)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones * 0x80;
+    size_t i = 0;
+    for (uint64_t x; i + 8 <= len; i += 8) {
+        memcpy(&x, p + i, 8);
+        if ((((x - ones * 0x20) & ~x) | (x + ones) | x) & highs)
+            break;
+    }
+    while (i < len && ((unsigned char)(p[i] - 0x20) < 0x5F || p[i] == '\t'))
+        i++;
+    return i;
+}
+
 /* Whole-file checks before iniparser sees it (see ini.h); builds the index of
  * sections and keys with their lines, the values still missing. */
 static tco_error lint_file(const char *text, size_t size, const char *display, tco_ini *out, tco_diag *diag)
@@ -605,10 +623,7 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
             return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed%s", display,
                                 line, len, TCO_INI_MAX_LINE - crlf, crlf ? " with CRLF line ends" : "");
         /* Printable ASCII and tabs (most lines) pass every check below: answered in one pass. */
-        size_t plain = 0;
-        while (plain < len && ((unsigned char)(p[plain] - 0x20) < 0x5F || p[plain] == '\t'))
-            plain++;
-        if (plain == len) {
+        if (plain_prefix(p, len) == len) {
             p = nl ? nl + 1 : end;
             continue;
         }

@@ -533,15 +533,14 @@ static void test_section_index(void)
 /* tco_ini_has_range_keys(): a key ending in _range, _dist or _range_source, in any case; a key set later too. */
 static void test_range_keys_recorded(void)
 {
+    static const char *const text = "[plain]\nprice = 1\nprice_source = quote\nranged = 2\nx_ranges = 3\n"
+                                    "[r]\nprice = 1\nPRICE_RANGE = 1, 2\n"
+                                    "[d]\npue_dist = pert\n"
+                                    "[b]\npue_range_source = measured\n"
+                                    "[empty]\n";
     tco_ini ini = {0};
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(load_str("[plain]\nprice = 1\nprice_source = quote\nranged = 2\nx_ranges = 3\n"
-                                   "[r]\nprice = 1\nPRICE_RANGE = 1, 2\n"
-                                   "[d]\npue_dist = pert\n"
-                                   "[b]\npue_range_source = measured\n"
-                                   "[empty]\n",
-                                   &ini, &d),
-                          TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_str(text, &ini, &d), TCO_OK);
     CU_ASSERT(!tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "plain")));
     CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "R")));
     CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "d")));
@@ -555,6 +554,39 @@ static void test_range_keys_recorded(void)
     CU_ASSERT(tco_ini_set(&ini, "new", "k_range", "1, 2"));
     CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "new")));
     tco_ini_free(&ini);
+}
+
+/* The character checks find a control character, DEL or a byte that is not UTF-8 at every column of a
+ * line (the plain lines are checked eight bytes at a time), and let a tab through anywhere. */
+static void test_bad_byte_at_every_column(void)
+{
+    static const char bad[] = {'\x01', '\x1F', '\x7F', '\x80'};
+    static const char *const said[] = {"control character 0x01", "control character 0x1F", "control character 0x7F",
+                                       "not valid UTF-8 (byte 0x80)"};
+    for (size_t col = 7; col <= 40; col++) {
+        char line[64];
+        memset(line, 'v', sizeof line);
+        memcpy(line, "key = ", 6);
+        line[41] = '\0';
+        for (size_t k = 0; k < sizeof bad; k++) {
+            line[col - 1] = bad[k];
+            tco_strbuf b = {0};
+            tco_strbuf_printf(&b, "[s]\n%s\n", line);
+            char want[96];
+            snprintf(want, sizeof want, "t.ini:2, column %zu: %s", col, said[k]);
+            expect_refusal(&b, TCO_ERR_INI, want);
+            tco_strbuf_free(&b);
+        }
+        line[col - 1] = '\t';
+        tco_ini ini = {0};
+        tco_diag d = {0};
+        char text[80];
+        snprintf(text, sizeof text, "[s]\n%s\n", line);
+        CU_ASSERT_EQUAL(load_str(text, &ini, &d), TCO_OK);
+        /* 35 bytes of 'v' and the tab, less a leading tab, which iniparser strips as a blank */
+        CU_ASSERT_EQUAL(strlen(tco_ini_get(&ini, "s", "key")), col == 7 ? 34u : 35u);
+        tco_ini_free(&ini);
+    }
 }
 
 /* SipHash-2-4 itself: the reference test vectors (key 00 01 .. 0f, message 00 01 .. of each length; the
@@ -610,7 +642,8 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise) ||
         !CU_add_test(s, "a section looked up once reads its keys", test_section_index) ||
         !CU_add_test(s, "sections with range keys are recorded", test_range_keys_recorded) ||
-        !CU_add_test(s, "SipHash-2-4 test vectors; tco_fingerprint() bytewise", test_siphash_vectors))
+        !CU_add_test(s, "SipHash-2-4 test vectors; tco_fingerprint() bytewise", test_siphash_vectors) ||
+        !CU_add_test(s, "a bad byte is found at every column", test_bad_byte_at_every_column))
         return CU_get_error();
     return CUE_SUCCESS;
 }
