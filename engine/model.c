@@ -1250,7 +1250,7 @@ static tco_error load_line(loader *ld, int index)
     if (tiered && (it->tiers = calloc((size_t)ld->model->n_tiers, sizeof *it->tiers)) == NULL)
         return oom(ld);
     const char *source = sec_get(&ts, "source");
-    tco_strbuf w = {0};
+    tco_strbuf w = {0}; /* appended, not printed: once for each line */
     tco_strbuf_append(&w, where);
     tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
@@ -2212,7 +2212,7 @@ static tco_error collect_from_sections(loader *ld)
 {
     const tco_ini *t = ld->template_ini;
     for (int j = 0; j < tco_ini_section_count(t); j++) {
-        const char *from = tco_ini_get_in(t, j, "from");
+        const char *from = tco_ini_get_in(t, j, "from"); /* by number: no hash of each section's name */
         for (const char *dot = from ? strchr(from, '.') : NULL; dot; dot = strchr(dot + 1, '.')) {
             size_t n = (size_t)(dot - from);
             char *sec = malloc(n + 1);
@@ -2484,7 +2484,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tot->emphasis = src->emphasis;
         tot->sheet = tco_strdup(src->sheet);
         tco_strbuf lb = {0};
-        tco_strbuf_append(&lb, src->label);
+        tco_strbuf_append(&lb, src->label); /* appended, not printed: once for each total */
         tco_strbuf_append(&lb, monthly ? " (all months)" : " (all years)");
         tot->label = tco_strbuf_take(&lb);
         tco_strbuf u = {0};
