@@ -48,6 +48,7 @@ typedef struct ctx {
 typedef struct change {
     const char *name, *tier; /* borrowed from the JSON */
     json_t *from, *to, *entry; /* entry: NEW's input object */
+    const tco_item *it;        /* the model's input (items do not move while the steps run) */
     double alone;
     size_t index; /* file order */
 } change;
@@ -139,11 +140,14 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         v->template_file = json_string_value(json_object_get(t, "file"));
         v->template_fingerprint = json_string_value(json_object_get(t, "fingerprint"));
     }
-    /* Every input entry is an object with a value (a number or text) or a by_tier object. */
+    /* Every input entry is an object with a value (a number or text) or a by_tier object; a money input of
+     * a run in another currency has its CNY value too, a number "given" or an object of numbers
+     * "given_by_tier". */
     const char *name;
     json_t *e;
     json_object_foreach(v->inputs, name, e) {
         json_t *value = json_object_get(e, "value"), *by_tier = json_object_get(e, "by_tier");
+        json_t *given = json_object_get(e, "given"), *given_rows = json_object_get(e, "given_by_tier");
         bool ok = json_is_object(e) && ((value && (json_is_number(value) || json_is_string(value))) ||
                                         json_is_object(by_tier));
         const char *k;
@@ -153,6 +157,12 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         if (!ok)
             return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected an object with \"value\" (a number or a "
                                 "text) or \"by_tier\" (an object of numbers or texts)", v->path, name);
+        ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
+        if (ok && given_rows)
+            json_object_foreach(given_rows, k, row) ok &= json_is_number(row);
+        if (!ok)
+            return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected \"given\" to be a number and "
+                                "\"given_by_tier\" an object of numbers (the value in CNY)", v->path, name);
     }
     return TCO_OK;
 }
@@ -185,9 +195,18 @@ static bool same_printed(double a, double b)
     return strcmp(x, y) == 0;
 }
 
-/* True when input @p it of @p m (row @p tier, or NULL) holds JSON value @p v: the same text, or a number
- * the JSON prints as @p v (16 digits: a money input reported in USD is its CNY value over fx_report,
- * which 16 digits do not pin down, and the model's own value is kept). */
+/* The number input @p it of @p m holds in row @p r (-1 for a single value), in the units --set takes: for
+ * a money input of a run in another currency (in_report) its CNY value, the JSON's "given". */
+static double held_number(const tco_item *it, int r)
+{
+    if (it->in_report)
+        return r >= 0 ? it->base_tiers[r] : it->base_value;
+    return r >= 0 ? it->tiers[r] : it->value;
+}
+
+/* True when input @p it of @p m (row @p tier, or NULL) holds JSON value @p v (as entry_values() gives it):
+ * the same text, or a number the JSON prints as @p v (16 digits, which do not always pin a double down:
+ * the model's own value is then kept). */
 static bool model_holds(const tco_model *m, const tco_item *it, const char *tier, const json_t *v)
 {
     int r = tier ? tier_row(m, tier) : -1;
@@ -196,17 +215,37 @@ static bool model_holds(const tco_model *m, const tco_item *it, const char *tier
     const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
     if (text)
         return json_is_string(v) && strcmp(text, json_string_value(v)) == 0;
-    return json_is_number(v) && same_printed(json_number_value(v), tier ? it->tiers[r] : it->value);
+    return json_is_number(v) && same_printed(json_number_value(v), held_number(it, r));
 }
 
-/* The value input @p name (row @p tier, or NULL) of @p m holds, as a new JSON value in *@p out. */
+/* The value input @p name (row @p tier, or NULL) of @p m holds, as a new JSON value in *@p out (for a
+ * money input in another currency its CNY value, as set_value() takes it). */
 static tco_error model_value(const tco_model *m, const char *name, const char *tier, json_t **out, tco_diag *d)
 {
     const tco_item *it = &m->items[tco_model_find(m, name)]; /* find_changes() found it */
     int r = tier ? tier_row(m, tier) : -1;
     const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
-    *out = text ? json_string(text) : json_real(tier ? it->tiers[r] : it->value);
+    *out = text ? json_string(text) : json_real(held_number(it, r));
     return *out ? TCO_OK : oom(d);
+}
+
+/*
+ * The values of input @p name's @p entry in version @p v that model input @p it is compared and set by:
+ * "value" and "by_tier", but for a money input of a run in another currency (in_report) "given" and
+ * "given_by_tier", its value in CNY as --set takes it (the JSON's "value" is that over fx_report, so
+ * every money value moves with the rate: the rate is its own step).  Borrowed; either may be NULL
+ * when the entry has none.  Errors: TCO_ERR_INI for a money input without its CNY value.
+ */
+static tco_error entry_values(const version *v, const char *name, const json_t *entry, const tco_item *it,
+                              json_t **value, json_t **rows, tco_diag *d)
+{
+    *value = json_object_get(entry, it->in_report ? "given" : "value");
+    *rows = json_object_get(entry, it->in_report ? "given_by_tier" : "by_tier");
+    if (it->in_report && *value == NULL && *rows == NULL)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: a money input of a run in %s without \"%s\", its value "
+                            "in CNY (the JSON of an older tco): run it again, or bridge two runs in CNY", v->path,
+                            name, v->currency, it->kind == TCO_ITEM_TIER_INPUT ? "given_by_tier" : "given");
+    return TCO_OK;
 }
 
 /* Text of JSON value @p v for messages and --set values: the text, or the shortest number. */
@@ -218,20 +257,21 @@ static const char *value_text(const json_t *v, char buf[32])
     return buf;
 }
 
-/* Set input @p name (row @p tier, or NULL) of @p m to JSON value @p v, through the model's API; an
- * error names @p file, the input and the value. */
+/* Set input @p name (row @p tier, or NULL) of @p m to JSON value @p v (as entry_values() gives it),
+ * through the model's API; an error names @p file, the input and the value. */
 static tco_error set_value(tco_model *m, const char *file, const char *name, const char *tier, const json_t *v,
                            tco_diag *d)
 {
     tco_diag why = {0};
     tco_error e;
-    if (tier)
-        e = json_is_number(v) ? tco_model_set_tier_input(m, name, tier, json_number_value(v), &why)
-                              : tco_diag_set(&why, TCO_ERR_INI, "a text row cannot be set on a loaded model");
-    else if (json_is_string(v))
-        e = tco_model_set_text_input(m, name, json_string_value(v), &why);
+    /* A number in the units --set takes: CNY for a money input, the rate for fx_report (which converts
+     * every money input again). */
+    if (json_is_number(v))
+        e = tco_model_set_given_input(m, name, tier, json_number_value(v), &why);
+    else if (tier)
+        e = tco_diag_set(&why, TCO_ERR_INI, "a text row cannot be set on a loaded model");
     else
-        e = tco_model_set_input(m, name, json_number_value(v), &why);
+        e = tco_model_set_text_input(m, name, json_string_value(v), &why);
     if (e == TCO_OK)
         return TCO_OK;
     char buf[32];
@@ -328,7 +368,9 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_m
             m->items[idx].structural)
             continue; /* not in the model (reported by the caller), or set above */
         const tco_item *it = &m->items[idx];
-        json_t *v = json_object_get(entry, "value"), *by_tier = json_object_get(entry, "by_tier");
+        json_t *v = NULL, *by_tier = NULL;
+        if ((e = entry_values(values, name, entry, it, &v, &by_tier, c->d)) != TCO_OK)
+            break;
         if (it->kind == TCO_ITEM_INPUT && v && !model_holds(m, it, NULL, v))
             e = set_value(m, values->path, name, NULL, v, c->d);
         const char *tier;
@@ -433,8 +475,10 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
                           "input now: it cannot be moved", name);
             continue;
         }
-        json_t *vo = json_object_get(eo, "value"), *vn = json_object_get(en, "value");
-        json_t *to = json_object_get(eo, "by_tier"), *tn = json_object_get(en, "by_tier");
+        json_t *vo, *vn, *to, *tn;
+        if ((e = entry_values(&c->old, name, eo, it, &vo, &to, c->d)) != TCO_OK ||
+            (e = entry_values(&c->new_, name, en, it, &vn, &tn, c->d)) != TCO_OK)
+            break;
         bool tiered = it->kind == TCO_ITEM_TIER_INPUT;
         if ((tiered && (to == NULL || tn == NULL)) || (!tiered && (vo == NULL || vn == NULL)) ||
             (!tiered && json_is_string(vo) != json_is_string(vn))) {
@@ -500,7 +544,8 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
                 }
                 v = g;
             }
-            v[n] = (change){.name = name, .tier = row_name, .from = pair[0], .to = pair[1], .entry = en, .index = n};
+            v[n] = (change){.name = name, .tier = row_name, .from = pair[0], .to = pair[1], .entry = en, .it = it,
+                            .index = n};
             n++;
         }
     }
@@ -554,9 +599,21 @@ static tco_error tco_of(const tco_model *m, const char *what, double *v, tco_dia
                         what);
 }
 
-/* Append step @p k to the bridge: change @p ch moved, TCO after it @p t. */
-static tco_error add_step(tco_bridge *b, const change *ch, const char *name, const json_t *from, const json_t *to,
-                          const json_t *entry, double alone, double t, bool structural, tco_diag *d)
+/* The unit of money input @p it's CNY value, the catalog's ("CNY/kWh"), from its unit in the reporting
+ * currency @p unit ("USD/kWh"): tco_model_set_currency() wrote the code over the catalog's CNY. */
+static char *given_unit(const tco_item *it, const char *unit)
+{
+    if (!it->in_report || strlen(unit) < 3)
+        return tco_strdup(unit);
+    tco_strbuf u = {0};
+    tco_strbuf_printf(&u, "CNY%s", unit + 3);
+    return tco_strbuf_take(&u);
+}
+
+/* Append the next step to the bridge: input @p it of the model (@p name; row ch->tier for change
+ * @p ch, or NULL for a structural step) moved from @p from to @p to, TCO after it @p t. */
+static tco_error add_step(tco_bridge *b, const change *ch, const tco_item *it, const char *name, const json_t *from,
+                          const json_t *to, const json_t *entry, double alone, double t, bool structural, tco_diag *d)
 {
     tco_bridge_step *s = &b->steps[b->n_steps];
     memset(s, 0, sizeof *s);
@@ -571,7 +628,7 @@ static tco_error add_step(tco_bridge *b, const change *ch, const char *name, con
     s->tier = tier ? tco_strdup(tier) : NULL;
     s->set = json_is_string(set) ? tco_strdup(json_string_value(set)) : NULL;
     s->label = tco_strdup(label ? label : name);
-    s->unit = tco_strdup(unit ? unit : "");
+    s->unit = given_unit(it, unit ? unit : "");
     if (json_is_string(from)) {
         s->from_text = tco_strdup(json_string_value(from));
         s->to_text = tco_strdup(json_string_value(to));
@@ -670,7 +727,8 @@ static tco_error run(ctx *c)
         double t = 0;
         if ((e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
             (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK)
-            e = add_step(b, &ch[i], ch[i].name, ch[i].from, ch[i].to, ch[i].entry, ch[i].alone, t, false, d);
+            e = add_step(b, &ch[i], ch[i].it, ch[i].name, ch[i].from, ch[i].to, ch[i].entry, ch[i].alone, t, false,
+                         d);
     }
     /* The structural inputs, last: the model loaded again with each moved to NEW's value in turn. */
     for (size_t k = 0; e == TCO_OK && k < s.n; k++) {
@@ -680,9 +738,14 @@ static tco_error run(ctx *c)
         double t = 0;
         const char *name = s.moved[k];
         json_t *en = json_object_get(c->new_.inputs, name);
-        if ((e = load_state(c, &c->new_, &moved, &m)) == TCO_OK && (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK)
-            e = add_step(b, NULL, name, json_object_get(json_object_get(c->old.inputs, name), "value"),
-                         json_object_get(en, "value"), en, 0, t, true, d);
+        if ((e = load_state(c, &c->new_, &moved, &m)) == TCO_OK && (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK &&
+            tco_model_find(m, name) < 0) /* load_state() moved it: the model has it */
+            e = tco_diag_set(d, TCO_ERR_EVAL, "%s: the model has no input %s after loading it again", c->new_.path,
+                             name);
+        if (e == TCO_OK)
+            e = add_step(b, NULL, &m->items[tco_model_find(m, name)], name,
+                         json_object_get(json_object_get(c->old.inputs, name), "value"), json_object_get(en, "value"),
+                         en, 0, t, true, d);
     }
     if (e == TCO_OK && s.n > 0) { /* under other too: the order did not place these */
         for (size_t k = 0; e == TCO_OK && k < s.n; k++)
@@ -850,20 +913,40 @@ void tco_bridge_print_json(const tco_bridge *b, FILE *out)
     fputs(b->n_other ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
-/* A value for the table: a text, a whole number grouped (95,000), else the shortest decimals (0.85). */
-static void table_value(const char *text, double v, char *buf, size_t size)
+/* Number @p v for the table: grouped, with the decimals that give it 6 significant digits, trailing
+ * zeros dropped (95,000; 0.85; 7.1; 13,380.3; 0.0985915). */
+static void table_number(double v, char *buf, size_t size)
 {
-    if (text) {
-        snprintf(buf, size, "%s", text);
+    int decimals = v == 0 || !isfinite(v) ? 0 : 5 - (int)floor(log10(fabs(v)));
+    tco_format_grouped(v, decimals < 0 ? 0 : decimals > 15 ? 15 : decimals, buf, size);
+    if (strchr(buf, '.') == NULL || strchr(buf, 'e') != NULL)
+        return;
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.')
+        buf[--n] = '\0';
+}
+
+/* Step @p s's from and to values for the table: texts as they are, numbers to 6 significant digits, or
+ * where that shows two different values alike, both as the shortest decimals that read back as them
+ * (0.7 and 0.70000001). */
+static void table_values(const tco_bridge_step *s, char *from, char *to, size_t size)
+{
+    if (s->from_text) {
+        snprintf(from, size, "%s", s->from_text);
+        snprintf(to, size, "%s", s->to_text);
         return;
     }
-    if (v == floor(v) && fabs(v) < 1e15) {
-        tco_format_grouped(v, 0, buf, size);
+    table_number(s->from, from, size);
+    table_number(s->to, to, size);
+    if (strcmp(from, to) != 0 || s->from == s->to)
         return;
-    }
-    char s[32];
-    tco_format_double(v, s);
-    snprintf(buf, size, "%s", s);
+    char a[32], b[32];
+    tco_format_double(s->from, a);
+    tco_format_double(s->to, b);
+    snprintf(from, size, "%s", a);
+    snprintf(to, size, "%s", b);
 }
 
 /* A money figure for the table, grouped, with its sign when @p sign ("+210,416"). */
@@ -921,8 +1004,7 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
                 tco_strbuf_printf(&lab, "%s%s%s%s%s", s->input, s->tier ? " [" : "", s->tier ? s->tier : "",
                                   s->tier ? "]" : "", s->structural ? " (structural)" : "");
                 snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s", tco_strbuf_str(&lab));
-                table_value(s->from_text, s->from, cell[C_FROM], sizeof cell[C_FROM]);
-                table_value(s->to_text, s->to, cell[C_TO], sizeof cell[C_TO]);
+                table_values(s, cell[C_FROM], cell[C_TO], sizeof cell[C_FROM]);
                 table_money(s->delta, true, cell[C_DELTA], sizeof cell[C_DELTA]);
                 table_money(s->tco, false, cell[C_RUN], sizeof cell[C_RUN]);
             } else {

@@ -5,13 +5,19 @@
  * versions: each carries every input with its value (`inputs`), its --set key and the TCO.  The
  * bridge loads the cost model of OLD's scenario once (ROOT/scenarios/NAME.ini and the catalog and
  * template it names), sets it to OLD's inputs through the model's own API
- * (tco_model_set_input(), tco_model_set_tier_input(), tco_model_set_text_input()), checks that this
+ * (tco_model_set_given_input(), tco_model_set_text_input()), checks that this
  * reproduces OLD's TCO, then moves each input that differs to NEW's value, one at a time in a stated
  * order, and records the TCO after each step.  Each step's delta is the difference of two TCOs the
  * template evaluated; the C code adds no cost arithmetic of its own.  A structural input (one that
  * sets the workbook's shape, such as years) cannot move on a loaded model: it is moved last, by
  * loading the model again with NEW's value (--set SECTION.KEY from the JSON's `set`), and that step
  * is marked structural.
+ *
+ * In a run reported in another currency (--currency USD) every money input is its CNY value over the
+ * rate fx_report, so a new rate moves each one's value in USD while no price changed: the bridge compares
+ * and moves money inputs by their CNY value (the JSON's `given`, `given_by_tier`, the units their --set
+ * key takes), and fx_report is an input whose step converts every money input again at the new rate
+ * (tco_model_set_report_rate()).  A price that changed in CNY is a step of its own.
  *
  * What no step moves is reported as an `other` entry, never folded into a step: an input on one
  * side only, an input the model no longer has, a changed template (its fingerprint), a different
@@ -51,9 +57,12 @@ typedef struct tco_bridge_step {
     /** The --set key that gives the value ("facility.electricity_price", "D-M.price"), or NULL when
      *  the JSON names none.  Heap. */
     char *set;
-    /** The input's label and unit as NEW's JSON gives them.  Heap. */
+    /** The input's label and unit as NEW's JSON gives them, but for a money input of a run in another
+     *  currency the catalog's unit ("CNY/kWh"), the unit of its from and to.  Heap. */
     char *label, *unit;
-    /** A text input's texts (heap), else NULL; a number input's values in @c from and @c to. */
+    /** A text input's texts (heap), else NULL; a number input's values in @c from and @c to, in the
+     *  units --set takes (the `set` key's): for a money input of a run in another currency its value in
+     *  CNY, the JSON's `given` (the rate fx_report is a step of its own). */
     char *from_text, *to_text;
     double from, to;
     /** Change in TCO when this input alone moves from OLD (the order's measure; for a structural step,

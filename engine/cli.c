@@ -67,7 +67,7 @@ static const char usage_text[] =
     "      --sensitivity     each ranged input (KEY_range) alone at LOW and at\n"
     "                        HIGH: TCO, NPV cost, unit cost, largest swing first\n"
     "      --monte-carlo N   draw every ranged input N times (Latin hypercube):\n"
-    "                        P10, P50, P80, P90, mean, deviation (docs/risk.md)\n"
+    "                        P10, P50, P80, P90, mean, stdev (docs/uncertainty.md)\n"
     "      --seed S          seed of the draws (default 1): same seed, same figures\n"
     "  -c, --compare A,B     options side by side in one workbook: each option's\n"
     "                        sheets and a Compare sheet (A,B,... or the name of a\n"

@@ -28,28 +28,41 @@ static const struct {
     [TCO_OP_POS] = {"+", PREC_UNARY},
 };
 
+/* Each function's name (upper case), its length, and how many arguments it takes. */
+#define FUNC(name, lo, hi) {name, sizeof name - 1, lo, hi}
 static const struct {
     const char *name;
+    size_t len;
     size_t min_args, max_args;
 } func_table[TCO_FN_COUNT] = {
-    [TCO_FN_SUM] = {"SUM", 1, TCO_FORMULA_MAX_ARGS},
-    [TCO_FN_MIN] = {"MIN", 1, TCO_FORMULA_MAX_ARGS},
-    [TCO_FN_MAX] = {"MAX", 1, TCO_FORMULA_MAX_ARGS},
-    [TCO_FN_ROUND] = {"ROUND", 2, 2},
-    [TCO_FN_ROUNDUP] = {"ROUNDUP", 2, 2},
-    [TCO_FN_ROUNDDOWN] = {"ROUNDDOWN", 2, 2},
-    [TCO_FN_IF] = {"IF", 2, 3},
-    [TCO_FN_AND] = {"AND", 1, TCO_FORMULA_MAX_ARGS},
-    [TCO_FN_OR] = {"OR", 1, TCO_FORMULA_MAX_ARGS},
-    [TCO_FN_NOT] = {"NOT", 1, 1},
-    [TCO_FN_ABS] = {"ABS", 1, 1},
-    [TCO_FN_ISNUMBER] = {"ISNUMBER", 1, 1},
-    [TCO_FN_ISTEXT] = {"ISTEXT", 1, 1},
-    [TCO_FN_INDEX] = {"INDEX", 2, 2},
-    [TCO_FN_MATCH] = {"MATCH", 3, 3},
-    [TCO_FN_IRR] = {"IRR", 1, 1},
-    [TCO_FN_CUMSUM] = {"CUMSUM", 1, 1},
+    [TCO_FN_SUM] = FUNC("SUM", 1, TCO_FORMULA_MAX_ARGS),
+    [TCO_FN_MIN] = FUNC("MIN", 1, TCO_FORMULA_MAX_ARGS),
+    [TCO_FN_MAX] = FUNC("MAX", 1, TCO_FORMULA_MAX_ARGS),
+    [TCO_FN_ROUND] = FUNC("ROUND", 2, 2),
+    [TCO_FN_ROUNDUP] = FUNC("ROUNDUP", 2, 2),
+    [TCO_FN_ROUNDDOWN] = FUNC("ROUNDDOWN", 2, 2),
+    [TCO_FN_IF] = FUNC("IF", 2, 3),
+    [TCO_FN_AND] = FUNC("AND", 1, TCO_FORMULA_MAX_ARGS),
+    [TCO_FN_OR] = FUNC("OR", 1, TCO_FORMULA_MAX_ARGS),
+    [TCO_FN_NOT] = FUNC("NOT", 1, 1),
+    [TCO_FN_ABS] = FUNC("ABS", 1, 1),
+    [TCO_FN_ISNUMBER] = FUNC("ISNUMBER", 1, 1),
+    [TCO_FN_ISTEXT] = FUNC("ISTEXT", 1, 1),
+    [TCO_FN_INDEX] = FUNC("INDEX", 2, 2),
+    [TCO_FN_MATCH] = FUNC("MATCH", 3, 3),
+    [TCO_FN_IRR] = FUNC("IRR", 1, 1),
+    [TCO_FN_CUMSUM] = FUNC("CUMSUM", 1, 1),
 };
+#undef FUNC
+
+/* The function named by the @p len bytes at @p s in any case, or -1. */
+static int func_find(const char *s, size_t len)
+{
+    for (int f = 0; f < TCO_FN_COUNT; f++)
+        if (func_table[f].len == len && strncasecmp(s, func_table[f].name, len) == 0)
+            return f;
+    return -1;
+}
 
 const char *tco_func_name(tco_func func)
 {
@@ -123,47 +136,73 @@ tco_error tco_name_check(const char *name, const char *where, tco_diag *diag)
                             "%s: name '%s' would be read by Excel as a cell reference; "
                             "use a name such as '%s_value'",
                             where, name, name);
-    for (int f = 0; f < TCO_FN_COUNT; f++)
-        if (strcasecmp(name, func_table[f].name) == 0)
-            return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a function name", where, name);
+    if (func_find(name, n) >= 0)
+        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a function name", where, name);
     return TCO_OK;
 }
 
 /* ---- nodes ---------------------------------------------------------------- */
 
+/* A tree is one heap block (tco_formula_parse()): its nodes, then the argument arrays, then the
+ * names' and texts' bytes; the root is the block's first node, so freeing the root frees the tree. */
 void tco_node_free(tco_node *node)
 {
-    if (node == NULL)
-        return;
-    for (size_t i = 0; i < node->nargs; i++)
-        tco_node_free(node->args[i]);
-    free(node->args);
-    free(node->name);
     free(node);
 }
 
-static tco_node *node_new(tco_node_kind kind, size_t col)
-{
-    tco_node *n = calloc(1, sizeof *n);
-    if (n) {
-        n->kind = kind;
-        n->col = col;
-        n->ref = -1;
-    }
-    return n;
-}
+/* What a character is to node_bound(): a character of a run (0: digits, letters, '.', '_', '$', any byte
+ * from 0x80, ...), a blank, parenthesis or comma, an operator, a quote, or the end of the text. */
+enum { BOUND_RUN, BOUND_GAP, BOUND_OP, BOUND_QUOTE, BOUND_END };
+static const unsigned char bound_class[256] = {
+    ['\0'] = BOUND_END,
+    ['\t'] = BOUND_GAP, ['\n'] = BOUND_GAP, ['\r'] = BOUND_GAP, [' '] = BOUND_GAP,
+    ['('] = BOUND_GAP,  [')'] = BOUND_GAP,  [','] = BOUND_GAP,
+    ['+'] = BOUND_OP, ['-'] = BOUND_OP, ['*'] = BOUND_OP, ['/'] = BOUND_OP,
+    ['^'] = BOUND_OP, ['='] = BOUND_OP, ['<'] = BOUND_OP, ['>'] = BOUND_OP,
+    ['"'] = BOUND_QUOTE,
+};
 
-static bool node_push(tco_node *parent, tco_node *child)
+/* An upper bound on the nodes of any tree, or any part of one, that the parser builds from @p text.
+ * Every node starts at a token of its own: a sign or an operator (its first character), a text (its
+ * opening quote), or a number, name or function name, which begins a run of characters that are no
+ * blank, parenthesis, comma, quote or operator.  Two nodes never start in one run: the parser stops
+ * with an error at the run's next character after a number or name.  So the count of operator
+ * characters, quotes opening a text and runs is at least the number of nodes. */
+static size_t node_bound(const char *text)
 {
-    tco_node **a = realloc(parent->args, (parent->nargs + 1) * sizeof *a);
-    if (a == NULL)
-        return false;
-    parent->args = a;
-    a[parent->nargs++] = child;
-    return true;
+    size_t count = 0;
+    for (const unsigned char *p = (const unsigned char *)text;;) {
+        switch (bound_class[*p]) {
+        case BOUND_RUN:
+            count++;
+            while (bound_class[*++p] == BOUND_RUN)
+                ;
+            break;
+        case BOUND_GAP:
+            p++;
+            break;
+        case BOUND_OP:
+            count++;
+            p++;
+            break;
+        case BOUND_QUOTE: /* a text, to its closing quote; "" is a quote inside it, as the parser reads it */
+            count++;
+            for (p++; *p && !(*p == '"' && p[1] != '"'); p += *p == '"' ? 2 : 1)
+                ;
+            if (*p == '\0')
+                return count;
+            p++;
+            break;
+        default:
+            return count;
+        }
+    }
 }
 
 /* ---- lexer + recursive-descent parser --------------------------------------- */
+
+static size_t depth_start(const tco_node *n);
+static size_t depth_through(const tco_node *n, size_t i, size_t d);
 
 typedef struct parser {
     const char *text; /* whole formula */
@@ -172,6 +211,19 @@ typedef struct parser {
     tco_diag *diag;
     tco_error err;
     int depth;
+    /* The tree's block: nodes[0] is kept for the root, args and chars follow (node_bound()). */
+    tco_node *nodes;
+    size_t n_nodes, max_nodes;
+    tco_node **args;
+    size_t n_args, max_args;
+    char *chars;
+    size_t n_chars, max_chars;
+    /* The arguments of the calls being read, innermost last. */
+    tco_node **stack;
+    size_t n_stack, max_stack;
+    /* Per node (by its index in nodes): the nesting of parentheses in its printed text
+     * (tco_formula_printed_depth()), found as the node is made. */
+    size_t *printed;
 } parser;
 
 static size_t col_of(const parser *ps, const char *at)
@@ -204,11 +256,59 @@ static tco_node *syntax_error(parser *ps, tco_error code, const char *at, const 
     return NULL;
 }
 
-static tco_node *nomem(parser *ps)
+/* A tree larger than node_bound() allows: cannot happen, refused rather than written past the block. */
+static tco_node *outgrown(parser *ps)
 {
     if (ps->err == TCO_OK)
-        ps->err = tco_diag_set(ps->diag, TCO_ERR_NOMEM, "%s: out of memory", ps->where);
+        ps->err = tco_diag_set(ps->diag, TCO_ERR_NOMEM, "%s: internal error: the formula's tree outgrew its block",
+                               ps->where);
     return NULL;
+}
+
+/* A new node from the block, or NULL (outgrown()). */
+static tco_node *node_new(parser *ps, tco_node_kind kind, size_t col)
+{
+    if (ps->n_nodes == ps->max_nodes)
+        return outgrown(ps);
+    ps->printed[ps->n_nodes] = 0;
+    tco_node *n = &ps->nodes[ps->n_nodes++];
+    *n = (tco_node){.kind = kind, .col = col, .ref = -1};
+    return n;
+}
+
+/* Give @p n (its operator or function set) the @p count operands @p ops (copied into the block), and
+ * note its printed depth; false when outgrown(). */
+static bool node_args(parser *ps, tco_node *n, tco_node *const *ops, size_t count)
+{
+    if (count > ps->max_args - ps->n_args) {
+        outgrown(ps);
+        return false;
+    }
+    n->args = &ps->args[ps->n_args];
+    n->nargs = count;
+    memcpy(n->args, ops, count * sizeof *ops);
+    ps->n_args += count;
+    size_t deepest = depth_start(n);
+    for (size_t i = 0; i < count; i++) {
+        size_t d = depth_through(n, i, ps->printed[ops[i] - ps->nodes]);
+        if (d > deepest)
+            deepest = d;
+    }
+    ps->printed[n - ps->nodes] = deepest;
+    return true;
+}
+
+/* Room for @p len bytes and a NUL in the block's text part, or NULL (outgrown()). */
+static char *chars_new(parser *ps, size_t len)
+{
+    if (len >= ps->max_chars - ps->n_chars) {
+        outgrown(ps);
+        return NULL;
+    }
+    char *s = &ps->chars[ps->n_chars];
+    ps->n_chars += len + 1;
+    s[len] = '\0';
+    return s;
 }
 
 static tco_node *parse_expr(parser *ps, int min_prec);
@@ -240,7 +340,9 @@ static tco_node *parse_number(parser *ps)
     const char *q = start;
     while (isdigit((unsigned char)*q))
         q++;
+    bool whole = true; /* digits alone */
     if (*q == '.') {
+        whole = false;
         q++;
         while (isdigit((unsigned char)*q))
             q++;
@@ -248,6 +350,7 @@ static tco_node *parse_number(parser *ps)
     if (q == start + 1 && *start == '.')
         return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number");
     if (*q == 'e' || *q == 'E') {
+        whole = false;
         const char *e = q + 1;
         if (*e == '+' || *e == '-')
             e++;
@@ -263,16 +366,24 @@ static tco_node *parse_number(parser *ps)
     size_t len = (size_t)(q - start);
     if (len >= sizeof buf)
         return syntax_error(ps, TCO_ERR_SYNTAX, start, "a number of at most 63 characters");
-    memcpy(buf, start, len);
-    buf[len] = '\0';
-    double v = strtod(buf, NULL);
-    if (!isfinite(v))
-        return syntax_error(ps, TCO_ERR_SYNTAX, start, "a finite number");
-    if (!tco_number_is_normal(buf, v))
-        return syntax_error(ps, TCO_ERR_SYNTAX, start, TCO_NORMAL_EXPECTED);
-    tco_node *n = node_new(TCO_NODE_NUMBER, col_of(ps, start));
+    double v;
+    if (whole && len <= 15) { /* below 10^15: the integer is exact, as strtod() reads it */
+        long long u = 0;
+        for (size_t i = 0; i < len; i++)
+            u = u * 10 + (start[i] - '0');
+        v = (double)u;
+    } else {
+        memcpy(buf, start, len);
+        buf[len] = '\0';
+        v = strtod(buf, NULL);
+        if (!isfinite(v))
+            return syntax_error(ps, TCO_ERR_SYNTAX, start, "a finite number");
+        if (!tco_number_is_normal(buf, v))
+            return syntax_error(ps, TCO_ERR_SYNTAX, start, TCO_NORMAL_EXPECTED);
+    }
+    tco_node *n = node_new(ps, TCO_NODE_NUMBER, col_of(ps, start));
     if (n == NULL)
-        return nomem(ps);
+        return NULL;
     n->number = v;
     ps->p = q;
     return n;
@@ -280,11 +391,8 @@ static tco_node *parse_number(parser *ps)
 
 static tco_node *parse_call(parser *ps, const char *start, size_t len)
 {
-    int f;
-    for (f = 0; f < TCO_FN_COUNT; f++)
-        if (strlen(func_table[f].name) == len && strncasecmp(start, func_table[f].name, len) == 0)
-            break;
-    if (f == TCO_FN_COUNT) {
+    int f = func_find(start, len);
+    if (f < 0) {
         if (ps->err == TCO_OK)
             ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
                                    "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
@@ -292,25 +400,20 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
                                    ps->where, col_of(ps, start), (int)len, start);
         return NULL;
     }
-    tco_node *call = node_new(TCO_NODE_CALL, col_of(ps, start));
-    if (call == NULL)
-        return nomem(ps);
-    call->func = (tco_func)f;
+    size_t col = col_of(ps, start), base = ps->n_stack, nargs = 0;
     ps->p++; /* '(' */
     skip_space(ps);
     if (*ps->p != ')') {
         for (;;) {
-            if (call->nargs >= TCO_FORMULA_MAX_ARGS) {
-                syntax_error(ps, TCO_ERR_ARITY, ps->p, "at most 255 arguments");
-                tco_node_free(call);
-                return NULL;
-            }
+            if (nargs >= TCO_FORMULA_MAX_ARGS)
+                return syntax_error(ps, TCO_ERR_ARITY, ps->p, "at most 255 arguments");
             tco_node *arg = parse_expr(ps, PREC_CMP);
-            if (arg == NULL || !node_push(call, arg)) {
-                tco_node_free(arg);
-                tco_node_free(call);
-                return arg ? nomem(ps) : NULL;
-            }
+            if (arg == NULL)
+                return NULL;
+            if (ps->n_stack == ps->max_stack)
+                return outgrown(ps);
+            ps->stack[ps->n_stack++] = arg;
+            nargs++;
             skip_space(ps);
             if (*ps->p == ',') {
                 ps->p++;
@@ -318,27 +421,32 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
             }
             if (*ps->p == ')')
                 break;
-            tco_node_free(call);
             return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, "',' or ')'");
         }
     }
     ps->p++; /* ')' */
-    if (call->nargs < func_table[f].min_args || call->nargs > func_table[f].max_args) {
+    if (nargs < func_table[f].min_args || nargs > func_table[f].max_args) {
         if (ps->err == TCO_OK) {
             if (func_table[f].min_args == func_table[f].max_args)
                 ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
                                        "%s, column %zu: %s takes %zu argument%s, found %zu", ps->where,
-                                       call->col, func_table[f].name, func_table[f].min_args,
-                                       func_table[f].min_args == 1 ? "" : "s", call->nargs);
+                                       col, func_table[f].name, func_table[f].min_args,
+                                       func_table[f].min_args == 1 ? "" : "s", nargs);
             else
                 ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
                                        "%s, column %zu: %s takes %zu to %zu arguments, found %zu",
-                                       ps->where, call->col, func_table[f].name, func_table[f].min_args,
-                                       func_table[f].max_args, call->nargs);
+                                       ps->where, col, func_table[f].name, func_table[f].min_args,
+                                       func_table[f].max_args, nargs);
         }
-        tco_node_free(call);
         return NULL;
     }
+    tco_node *call = node_new(ps, TCO_NODE_CALL, col);
+    if (call == NULL)
+        return NULL;
+    call->func = (tco_func)f;
+    if (!node_args(ps, call, &ps->stack[base], nargs))
+        return NULL;
+    ps->n_stack = base;
     return call;
 }
 
@@ -355,7 +463,6 @@ static tco_node *parse_primary(parser *ps)
             return NULL;
         skip_space(ps);
         if (*ps->p != ')') {
-            tco_node_free(inner);
             char expected[64];
             snprintf(expected, sizeof expected, "')' to close the '(' at column %zu", col_of(ps, start));
             return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, expected);
@@ -382,53 +489,64 @@ static tco_node *parse_primary(parser *ps)
             return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of ASCII letters, digits and '_'");
         if (len > TCO_NAME_MAX_LEN)
             return syntax_error(ps, TCO_ERR_BAD_NAME, start, "a name of at most 100 characters");
-        char name[TCO_NAME_MAX_LEN + 1];
-        memcpy(name, start, len);
-        name[len] = '\0';
         ps->p = q;
-        if (strcasecmp(name, "TRUE") == 0 || strcasecmp(name, "FALSE") == 0) {
-            tco_node *b = node_new(TCO_NODE_BOOL, col_of(ps, start));
+        if ((len == 4 && strncasecmp(start, "TRUE", 4) == 0) || (len == 5 && strncasecmp(start, "FALSE", 5) == 0)) {
+            tco_node *b = node_new(ps, TCO_NODE_BOOL, col_of(ps, start));
             if (b == NULL)
-                return nomem(ps);
-            b->number = (name[0] == 't' || name[0] == 'T') ? 1 : 0;
+                return NULL;
+            b->number = len == 4 ? 1 : 0;
             return b;
         }
-        char where[TCO_DIAG_MAX / 2];
-        snprintf(where, sizeof where, "%s, column %zu", ps->where, col_of(ps, start));
-        tco_error e = tco_name_check(name, where, ps->diag);
-        if (e != TCO_OK) {
-            ps->err = e;
+        char *name = chars_new(ps, len);
+        if (name == NULL)
             return NULL;
+        memcpy(name, start, len);
+        /* The lexer took [A-Za-z_][A-Za-z0-9_]*, of at most 100 characters, and not TRUE or FALSE: what
+         * tco_name_check() also asks but for the shapes of references and function names.  A name
+         * with one of those goes through it, which says what is wrong. */
+        if (looks_a1(name) || looks_r1c1(name) || func_find(name, len) >= 0) {
+            char where[TCO_DIAG_MAX / 2];
+            snprintf(where, sizeof where, "%s, column %zu", ps->where, col_of(ps, start));
+            tco_error e = tco_name_check(name, where, ps->diag);
+            if (e != TCO_OK) {
+                ps->err = e;
+                return NULL;
+            }
         }
-        tco_node *n = node_new(TCO_NODE_NAME, col_of(ps, start));
-        if (n == NULL || (n->name = tco_strdup(name)) == NULL) {
-            tco_node_free(n);
-            return nomem(ps);
-        }
+        tco_node *n = node_new(ps, TCO_NODE_NAME, col_of(ps, start));
+        if (n == NULL)
+            return NULL;
+        n->name = name;
         return n;
     }
     if (*start == '"') {
-        tco_strbuf text = {0};
+        /* The text's length without its quotes, "" counted once; then the bytes, straight into the block. */
         const char *q = start + 1;
+        size_t len = 0;
         for (;;) {
-            if (*q == '\0') {
-                tco_strbuf_free(&text);
+            if (*q == '\0')
                 return syntax_error(ps, TCO_ERR_SYNTAX, q, "'\"' to close the text that starts there");
-            }
             if (*q == '"') {
                 if (q[1] != '"')
                     break;
                 q++; /* "" is one quote */
             }
-            tco_strbuf_append_n(&text, q, 1);
+            len++;
             q++;
         }
-        tco_node *n = node_new(TCO_NODE_STRING, col_of(ps, start));
-        if (n == NULL || (n->name = tco_strbuf_take(&text)) == NULL) {
-            tco_node_free(n);
-            tco_strbuf_free(&text);
-            return nomem(ps);
+        char *text = chars_new(ps, len);
+        if (text == NULL)
+            return NULL;
+        size_t k = 0;
+        for (const char *r = start + 1; r < q; r++) {
+            text[k++] = *r;
+            if (*r == '"')
+                r++;
         }
+        tco_node *n = node_new(ps, TCO_NODE_STRING, col_of(ps, start));
+        if (n == NULL)
+            return NULL;
+        n->name = text;
         ps->p = q + 1;
         return n;
     }
@@ -447,13 +565,12 @@ static tco_node *parse_unary(parser *ps)
         ps->depth--;
         if (operand == NULL)
             return NULL;
-        tco_node *u = node_new(TCO_NODE_UNARY, col_of(ps, at));
-        if (u == NULL || !node_push(u, operand)) {
-            tco_node_free(u);
-            tco_node_free(operand);
-            return nomem(ps);
-        }
+        tco_node *u = node_new(ps, TCO_NODE_UNARY, col_of(ps, at));
+        if (u == NULL)
+            return NULL;
         u->op = *at == '-' ? TCO_OP_NEG : TCO_OP_POS;
+        if (!node_args(ps, u, &operand, 1))
+            return NULL;
         return u;
     }
     return parse_primary(ps);
@@ -475,25 +592,57 @@ static tco_node *parse_expr(parser *ps, int min_prec)
         ps->p += len;
         tco_node *right = parse_expr(ps, op_table[op].prec + 1);
         if (right == NULL) {
-            tco_node_free(left);
             left = NULL;
             break;
         }
-        tco_node *b = node_new(TCO_NODE_BINARY, col_of(ps, at));
-        if (b == NULL || !node_push(b, left) || !node_push(b, right)) {
-            if (b && b->nargs == 1)
-                b->nargs = 0;
-            tco_node_free(b);
-            tco_node_free(left);
-            tco_node_free(right);
-            left = nomem(ps);
+        tco_node *b = node_new(ps, TCO_NODE_BINARY, col_of(ps, at));
+        if (b != NULL)
+            b->op = op;
+        if (b == NULL || !node_args(ps, b, (tco_node *[2]){left, right}, 2)) {
+            left = NULL;
             break;
         }
-        b->op = op;
         left = b;
     }
     ps->depth--;
     return left;
+}
+
+/* The tree of @p ps's formula, read into its block; NULL on error (the caller frees the block). */
+static tco_node *parse_tree(parser *ps, const char *where)
+{
+    skip_space(ps);
+    if (*ps->p == '=')
+        ps->p++;
+    skip_space(ps);
+    if (*ps->p == '\0')
+        return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, "a formula");
+    tco_node *root = parse_expr(ps, PREC_CMP);
+    if (root != NULL) {
+        skip_space(ps);
+        if (*ps->p != '\0') {
+            if (*ps->p == ')')
+                return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, "an operator or end of formula (unbalanced ')')");
+            return syntax_error(ps, TCO_ERR_SYNTAX, ps->p, "an operator or end of formula");
+        }
+    }
+    if (root == NULL) {
+        if (ps->err == TCO_OK)
+            ps->err = tco_diag_set(ps->diag, TCO_ERR_SYNTAX, "%s: invalid formula", where);
+        return NULL;
+    }
+    /* The limit holds for the formula as the workbook gets it: the printer adds parentheses
+     * (every step of a ^ or comparison chain), and the applications count those. */
+    size_t printed = ps->printed[root - ps->nodes];
+    if (printed > TCO_FORMULA_MAX_DEPTH) {
+        ps->err = tco_diag_set(ps->diag, TCO_ERR_TOO_DEEP,
+                               "%s: as written to the workbook the formula nests %zu levels of parentheses; Excel "
+                               "and LibreOffice allow %d (split it into several lines)",
+                               where, printed, TCO_FORMULA_MAX_DEPTH);
+        return NULL;
+    }
+    ps->nodes[0] = *root; /* the root first: nothing else points to it */
+    return &ps->nodes[0];
 }
 
 tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag)
@@ -503,38 +652,34 @@ tco_error tco_formula_parse(const char *text, const char *where, tco_node **out,
     if (len > TCO_FORMULA_MAX_LEN)
         return tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: formula is %zu characters long, Excel allows %d",
                             where, len, TCO_FORMULA_MAX_LEN);
-    parser ps = {.text = text, .p = text, .where = where, .diag = diag, .err = TCO_OK};
-    skip_space(&ps);
-    if (*ps.p == '=')
-        ps.p++;
-    skip_space(&ps);
-    if (*ps.p == '\0') {
-        syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "a formula");
+    /* One block for the tree: node_bound() nodes besides the root's first slot, as many operands,
+     * and the names' and texts' bytes (each at most its own run or text, plus a NUL). */
+    size_t bound = node_bound(text);
+    size_t max_nodes = bound + 1, max_args = bound, max_chars = len + bound + 1;
+    char *block = malloc(max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *) + max_chars);
+    /* The parser's scratch: the calls' arguments (bound) and the nodes' printed depths (max_nodes). */
+    tco_node *local[64];
+    size_t local_printed[65];
+    bool small = bound <= 64;
+    tco_node **stack = small ? local : malloc(bound * sizeof *stack + max_nodes * sizeof(size_t));
+    size_t *printed = small ? local_printed : (size_t *)(void *)(stack + bound);
+    if (block == NULL || stack == NULL) {
+        free(block);
+        if (!small)
+            free(stack);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", where);
+    }
+    parser ps = {.text = text, .p = text, .where = where, .diag = diag, .err = TCO_OK,
+                 .nodes = (tco_node *)(void *)block, .n_nodes = 1, .max_nodes = max_nodes,
+                 .args = (tco_node **)(void *)(block + max_nodes * sizeof(tco_node)), .max_args = max_args,
+                 .chars = block + max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *),
+                 .max_chars = max_chars, .stack = stack, .max_stack = bound, .printed = printed};
+    tco_node *root = parse_tree(&ps, where);
+    if (!small)
+        free(stack);
+    if (root == NULL) {
+        free(block);
         return ps.err;
-    }
-    tco_node *root = parse_expr(&ps, PREC_CMP);
-    if (root != NULL) {
-        skip_space(&ps);
-        if (*ps.p != '\0') {
-            tco_node_free(root);
-            root = NULL;
-            if (*ps.p == ')')
-                syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "an operator or end of formula (unbalanced ')')");
-            else
-                syntax_error(&ps, TCO_ERR_SYNTAX, ps.p, "an operator or end of formula");
-        }
-    }
-    if (root == NULL)
-        return ps.err != TCO_OK ? ps.err : tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: invalid formula", where);
-    /* The limit holds for the formula as the workbook gets it: the printer adds parentheses
-     * (every step of a ^ or comparison chain), and the applications count those. */
-    size_t printed = tco_formula_printed_depth(root);
-    if (printed > TCO_FORMULA_MAX_DEPTH) {
-        tco_node_free(root);
-        return tco_diag_set(diag, TCO_ERR_TOO_DEEP,
-                            "%s: as written to the workbook the formula nests %zu levels of parentheses; Excel and "
-                            "LibreOffice allow %d (split it into several lines)",
-                            where, printed, TCO_FORMULA_MAX_DEPTH);
     }
     *out = root;
     return TCO_OK;
@@ -549,8 +694,14 @@ static int node_prec(const tco_node *n)
     return PREC_ATOM;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
-                       tco_ref_mode mode);
+/* What tco_formula_print() was given: the names' callback and its context, and the text. */
+typedef struct printer {
+    tco_name_text_fn name_text;
+    void *ctx;
+    tco_strbuf *out;
+} printer;
+
+static void print_node(const printer *pr, const tco_node *n, tco_ref_mode mode);
 
 /* True when child @p c of operator node @p parent is printed in parentheses; @p right is true
  * for the right operand.  The one rule for the printer and for tco_formula_printed_depth(). */
@@ -576,32 +727,40 @@ static bool operand_needs_parens(const tco_node *parent, const tco_node *c, bool
 }
 
 /* Print child @p c of an operator node @p parent; @p right is true for the right operand. */
-static void print_operand(const tco_node *parent, const tco_node *c, bool right, tco_name_text_fn name_text,
-                          void *ctx, tco_strbuf *out)
+static void print_operand(const printer *pr, const tco_node *parent, const tco_node *c, bool right)
 {
     bool paren = operand_needs_parens(parent, c, right);
     if (paren)
-        tco_strbuf_append(out, "(");
-    print_node(c, name_text, ctx, out, TCO_REF_CELL);
+        tco_strbuf_put(pr->out, "(", 1);
+    print_node(pr, c, TCO_REF_CELL);
     if (paren)
-        tco_strbuf_append(out, ")");
+        tco_strbuf_put(pr->out, ")", 1);
+}
+
+/* The printed depth of @p n before its arguments count: 1 for a call without any (TRUE() style: one level
+ * of parentheses), else 0. */
+static size_t depth_start(const tco_node *n)
+{
+    return n->kind == TCO_NODE_CALL && n->nargs == 0 ? 1 : 0;
+}
+
+/* The printed depth argument @p i of @p n, itself @p d deep, gives @p n: one more inside a call's
+ * parentheses or the grouping ones the printer adds. */
+static size_t depth_through(const tco_node *n, size_t i, size_t d)
+{
+    if (n->kind == TCO_NODE_CALL || operand_needs_parens(n, n->args[i], n->kind == TCO_NODE_BINARY && i == 1))
+        return d + 1;
+    return d;
 }
 
 size_t tco_formula_printed_depth(const tco_node *n)
 {
-    size_t deepest = 0;
+    size_t deepest = depth_start(n);
     for (size_t i = 0; i < n->nargs; i++) {
-        const tco_node *c = n->args[i];
-        size_t d = tco_formula_printed_depth(c);
-        if (n->kind == TCO_NODE_CALL)
-            d += 1; /* inside the call's parentheses */
-        else if (operand_needs_parens(n, c, n->kind == TCO_NODE_BINARY && i == 1))
-            d += 1;
+        size_t d = depth_through(n, i, tco_formula_printed_depth(n->args[i]));
         if (d > deepest)
             deepest = d;
     }
-    if (n->kind == TCO_NODE_CALL && n->nargs == 0)
-        deepest = 1; /* TRUE() style: one level of parentheses */
     return deepest;
 }
 
@@ -620,58 +779,78 @@ bool tco_formula_vector_arg(const tco_node *node, size_t i)
            (node->func == TCO_FN_MATCH && i == 1) || node->func == TCO_FN_IRR;
 }
 
-static void print_node(const tco_node *n, tco_name_text_fn name_text, void *ctx, tco_strbuf *out,
-                       tco_ref_mode mode)
+/* Append operator @p op's text. */
+static void put_op(tco_strbuf *out, tco_op op)
 {
+    const char *t = op_table[op].text;
+    tco_strbuf_put(out, t, t[1] ? 2 : 1);
+}
+
+static void print_node(const printer *pr, const tco_node *n, tco_ref_mode mode)
+{
+    tco_strbuf *out = pr->out;
     char num[32];
     switch (n->kind) {
     case TCO_NODE_NUMBER:
         tco_format_double(n->number, num);
-        tco_strbuf_append(out, num);
+        tco_strbuf_put(out, num, strlen(num));
         break;
     case TCO_NODE_BOOL:
-        tco_strbuf_append(out, n->number != 0 ? "TRUE" : "FALSE");
+        if (n->number != 0)
+            tco_strbuf_put(out, "TRUE", 4);
+        else
+            tco_strbuf_put(out, "FALSE", 5);
         break;
-    case TCO_NODE_NAME: {
-        const char *t = name_text ? name_text(ctx, n, mode) : NULL;
-        tco_strbuf_append(out, t ? t : n->name);
+    case TCO_NODE_NAME:
+        if (pr->name_text == NULL || !pr->name_text(pr->ctx, n, mode, out))
+            tco_strbuf_put(out, n->name, strlen(n->name));
         break;
-    }
     case TCO_NODE_STRING:
-        tco_strbuf_append(out, "\"");
-        for (const char *p = n->name; *p; p++)
-            tco_strbuf_append(out, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
-        tco_strbuf_append(out, "\"");
+        tco_strbuf_put(out, "\"", 1);
+        for (const char *p = n->name; *p;) { /* a quote doubled; the runs between as they are */
+            size_t run = strcspn(p, "\"");
+            tco_strbuf_put(out, p, run);
+            p += run;
+            if (*p == '"') {
+                tco_strbuf_put(out, "\"\"", 2);
+                p++;
+            }
+        }
+        tco_strbuf_put(out, "\"", 1);
         break;
     case TCO_NODE_UNARY:
-        tco_strbuf_append(out, op_table[n->op].text);
-        print_operand(n, n->args[0], false, name_text, ctx, out);
+        put_op(out, n->op);
+        print_operand(pr, n, n->args[0], false);
         break;
     case TCO_NODE_BINARY:
-        print_operand(n, n->args[0], false, name_text, ctx, out);
-        tco_strbuf_append(out, op_table[n->op].text);
-        print_operand(n, n->args[1], true, name_text, ctx, out);
+        print_operand(pr, n, n->args[0], false);
+        put_op(out, n->op);
+        print_operand(pr, n, n->args[1], true);
         break;
     case TCO_NODE_CALL:
         /* CUMSUM(x) is written as SUM over x's row from Year 1 to this year. */
-        tco_strbuf_append(out, n->func == TCO_FN_CUMSUM ? "SUM" : func_table[n->func].name);
-        tco_strbuf_append(out, "(");
+        if (n->func == TCO_FN_CUMSUM)
+            tco_strbuf_put(out, "SUM", 3);
+        else
+            tco_strbuf_put(out, func_table[n->func].name, func_table[n->func].len);
+        tco_strbuf_put(out, "(", 1);
         for (size_t i = 0; i < n->nargs; i++) {
             if (i)
-                tco_strbuf_append(out, ",");
-            print_node(n->args[i], name_text, ctx, out,
+                tco_strbuf_put(out, ",", 1);
+            print_node(pr, n->args[i],
                        n->func == TCO_FN_CUMSUM          ? TCO_REF_TO_DATE
                        : tco_formula_vector_arg(n, i) ? TCO_REF_WHOLE
                                                       : TCO_REF_CELL);
         }
-        tco_strbuf_append(out, ")");
+        tco_strbuf_put(out, ")", 1);
         break;
     }
 }
 
 void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *ctx, tco_strbuf *out)
 {
-    print_node(node, name_text, ctx, out, TCO_REF_CELL);
+    printer pr = {name_text, ctx, out};
+    print_node(&pr, node, TCO_REF_CELL);
 }
 
 /* ---- evaluator ---------------------------------------------------------------- */

@@ -111,7 +111,8 @@ typedef enum tco_func {
     TCO_FN_COUNT      /**< number of functions; not a function */
 } tco_func;
 
-/** A formula tree node.  Owned by its parent; free the root with tco_node_free(). */
+/** A formula tree node.  A tree from tco_formula_parse() is one allocation (its nodes, their argument
+ *  arrays and their names' bytes): free it with tco_node_free() on its root, never a part of it. */
 typedef struct tco_node {
     /** What this node is. */
     tco_node_kind kind;
@@ -147,13 +148,13 @@ typedef struct tco_value {
  * Parse @p text (an optional leading '=' is allowed) into a tree.
  * @p where names the place for diagnostics, e.g. "templates/tco.ini [line.tco] formula";
  * messages read "<where>, column N: expected ..., found '...'".
- * On success stores the root in *@p out (caller frees with tco_node_free()).
+ * On success stores the root in *@p out (caller frees with tco_node_free()); the tree is one heap block.
  * Errors: TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY,
  * TCO_ERR_TOO_DEEP, TCO_ERR_BAD_NAME (a cell-reference-like name), TCO_ERR_NOMEM.
  */
 tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag);
 
-/** Free a tree (NULL is allowed). */
+/** Free a tree from tco_formula_parse(), given its root (NULL is allowed). */
 void tco_node_free(tco_node *node);
 
 /**
@@ -179,11 +180,11 @@ typedef enum tco_ref_mode {
 } tco_ref_mode;
 
 /**
- * Callback giving the workbook text for a NAME node when printing, e.g. the
- * name itself ("pue"), a cell reference ("'Opex'!D7") or a range for @p mode.
- * Return NULL to print the name as written.
+ * Callback that appends the workbook text for a NAME node to @p out when printing, e.g. the
+ * name itself ("pue"), a cell reference ("'Opex'!D7") or a range for @p mode, and returns true;
+ * or returns false, having appended nothing, to print the name as written.
  */
-typedef const char *(*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref_mode mode);
+typedef bool (*tco_name_text_fn)(void *ctx, const tco_node *name, tco_ref_mode mode, tco_strbuf *out);
 
 /**
  * Print @p node as Excel formula text (without the leading '=') into @p out,

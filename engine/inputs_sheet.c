@@ -271,9 +271,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
-            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE};
+            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0};
         if (it->kind == TCO_ITEM_TIER_INPUT && w->needed && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
         if (it->kind != TCO_ITEM_TIER_INPUT || w->place[i].sheet == PLACE_NONE)
             continue;
         tco_strbuf h = {0};
@@ -286,7 +286,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             else
                 write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
-        w->place[i] = (placement){-1, ROW_FIRST, col};
+        w->place[i] = (placement){-1, ROW_FIRST, col, 0};
         if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
@@ -329,6 +329,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         tco_strbuf note = {0}, rows = {0};
         size_t untold = 0;
         const tco_range *tr = it->tier_ranges;
+        w->place[i].range_col = col; /* for Run snapshot (risk_sheets.c) */
         for (int r = 0; r < m->n_tiers; r++)
             write_range(w, ws, ROW_FIRST + r, col, it, &tr[r]);
         /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
@@ -426,7 +427,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (w->needed && !w->needed[i] && it->kind == TCO_ITEM_INPUT)
-            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
         if (!lists_input(w, i))
             continue;
         /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
@@ -456,7 +457,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
             write_input_value(w, ws, row, 2, it, it->value, it->text);
         if (w->needed) { /* a hidden option's sheet: the value alone, under its name (writer.needed) */
             wb_define_name(w, it->name, sheet, row, 2);
-            w->place[i] = (placement){-1, row, 2};
+            w->place[i] = (placement){-1, row, 2, 0};
             row++;
             continue;
         }
@@ -479,7 +480,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         fit_input_row(w, ws, row, it->label, source);
         tco_strbuf_free(&src);
         wb_define_name(w, it->name, sheet, row, 2);
-        w->place[i] = (placement){-1, row, 2};
+        w->place[i] = (placement){-1, row, 2, 0};
         row++;
     }
     if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */

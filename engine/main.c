@@ -759,9 +759,11 @@ int main(int argc, char **argv)
             if (c == 'M' && (!ok || v < 1 || v > TCO_RISK_MAX_DRAWS))
                 return tco_cli_usage("--monte-carlo: expected a whole number of draws from 1 to %d, found '%.40s'",
                                    TCO_RISK_MAX_DRAWS, optarg);
-            if (c == 'e' && !ok)
-                return tco_cli_usage("--seed: expected a whole number from 0 to 18446744073709551615, found '%.40s'",
-                                   optarg);
+            /* A seed is printed in the JSON: below 2^53, so that every JSON reader (jq, JavaScript) holds it
+             * exactly and `--seed` of what a run printed repeats it. */
+            if (c == 'e' && (!ok || v > TCO_RISK_MAX_SEED))
+                return tco_cli_usage("--seed: expected a whole number from 0 to %llu, found '%.40s'",
+                                   (unsigned long long)TCO_RISK_MAX_SEED, optarg);
             if (c == 'M')
                 quotes.draws = (size_t)v;
             else
@@ -843,6 +845,11 @@ int main(int argc, char **argv)
     if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
         return tco_cli_fail(&rd);
     const char *root = found.path;
+    if (list && (scenario || compare || out || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
+                 quotes.currency || quotes.no_workbook || quotes.sensitivity || quotes.draws || seed_given ||
+                 strcmp(format, "table") != 0))
+        return tco_cli_usage("%s", "--list prints the scenarios and questions of the root: it takes --root alone "
+                           "(tco [--root DIR] --list)");
     if (list)
         return tco_scenario_list(root);
     if (scenario == NULL && compare == NULL)

@@ -212,10 +212,16 @@ typedef struct tco_item {
     /** A money input (unit starting "CNY") of a model reported in another currency
      *  (tco_model_set_currency()): its value in CNY as the files, --set or a quote gave it, and one
      *  per tier row (base_tiers, per-tier inputs); value (tiers) is that over the fx_report input, and
-     *  the workbook writes the cell as the live formula =BASE/fx_report.  False otherwise. */
+     *  the workbook writes the cell as the live formula =BASE/fx_report.  False otherwise.  base_min
+     *  and base_max are min and max in CNY (min and max are them over fx_report; NaN = none), so that
+     *  tco_model_set_report_rate() converts the bounds again with the values.  Move such an input by
+     *  its CNY value with tco_model_set_given_input(): tco_model_set_input() sets the value in the
+     *  reporting currency and leaves base_value (what the workbook and the JSON's `given` show) as it
+     *  was. */
     bool in_report;
     double base_value;
     double *base_tiers;
+    double base_min, base_max;
     /** The basis the files give for this value (KEY_source as written, e.g. "seed §4.3 and §5.4:
      *  0.7 CNY/kWh"; heap), NULL when none does.  For a value given by --set, only a basis given by
      *  --set too (the file's basis describes the file's value).  Read by tco_status_of_input(). */
@@ -666,6 +672,32 @@ bool tco_unit_is_money(const char *unit);
  */
 tco_error tco_model_set_currency(tco_model *model, const char *code, const tco_fx *fx, const char *given_by,
                                  tco_diag *diag);
+
+/**
+ * Set the reporting rate fx_report (CNY per unit of the reporting currency) of a model that
+ * tco_model_set_currency() reports in another currency to @p rate, and convert every money input
+ * (in_report) again at it, as tco_model_set_currency() converted it: value = base_value / rate, each
+ * tier row base_tiers / rate, the range ends given_low / rate and given_high / rate, the bounds
+ * base_min / rate and base_max / rate.  Then re-evaluate.  This is what typing a new rate into the
+ * workbook's fx_report cell does (each money cell is =BASE/fx_report), and what `--set fx.CODE=RATE`
+ * gives.  Errors: TCO_ERR_UNKNOWN_NAME (the model is reported in CNY: no fx_report), TCO_ERR_INI
+ * (@p rate outside TCO_FX_MIN_RATE to TCO_FX_MAX_RATE; nothing changes), TCO_ERR_EVAL.
+ */
+tco_error tco_model_set_report_rate(tco_model *model, double rate, tco_diag *diag);
+
+/**
+ * Set number input @p name (row @p tier of a per-tier input, a tier code; NULL for a single value) to
+ * @p given in the units `--set` takes, and re-evaluate: for a money input of a model reported in
+ * another currency (in_report) @p given is CNY: base_value (base_tiers[row]) = @p given, value =
+ * @p given / fx_report, the one conversion tco_model_set_currency() makes; for fx_report the rate
+ * (tco_model_set_report_rate()); for any other input the value itself (tco_model_set_input(),
+ * tco_model_set_tier_input()).  So the JSON's `given` (or `value` where there is no `given`) of a run,
+ * set here, gives that run's figures.  Errors: TCO_ERR_UNKNOWN_NAME (no such number input or tier),
+ * TCO_ERR_INI (outside the input's min/max, checked in the reporting currency as for
+ * tco_model_set_input(); nothing changes), TCO_ERR_EVAL.
+ */
+tco_error tco_model_set_given_input(tco_model *model, const char *name, const char *tier, double given,
+                                    tco_diag *diag);
 
 /** Free the model (NULL allowed). */
 void tco_model_free(tco_model *model);

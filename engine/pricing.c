@@ -457,6 +457,34 @@ static void recode(char *text, const char *code)
     }
 }
 
+/* A CNY amount @p base in the reporting currency at @p rate (CNY per unit): the one conversion, as the
+ * workbook's =BASE/fx_report computes it (every line is a template formula over the converted inputs). */
+static double in_report(double base, double rate)
+{
+    return base / rate;
+}
+
+/* Money input @p it (in_report) converted from its CNY base at @p rate: its value or tier rows, its
+ * range's ends (converted as its value) and its bounds (0 and none stay as they are). */
+static void convert(const tco_model *m, tco_item *it, double rate)
+{
+    it->min = isnan(it->base_min) || it->base_min == 0 ? it->base_min : in_report(it->base_min, rate);
+    it->max = isnan(it->base_max) || it->base_max == 0 ? it->base_max : in_report(it->base_max, rate);
+    if (it->kind == TCO_ITEM_INPUT) {
+        it->value = in_report(it->base_value, rate);
+        it->range.low = in_report(it->range.given_low, rate);
+        it->range.high = in_report(it->range.given_high, rate);
+        return;
+    }
+    for (int r = 0; r < m->n_tiers; r++) {
+        it->tiers[r] = in_report(it->base_tiers[r], rate);
+        if (it->tier_ranges) {
+            it->tier_ranges[r].low = in_report(it->tier_ranges[r].given_low, rate);
+            it->tier_ranges[r].high = in_report(it->tier_ranges[r].given_high, rate);
+        }
+    }
+}
+
 tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *fx, const char *given_by,
                                  tco_diag *diag)
 {
@@ -521,8 +549,11 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
     if (set_arg)
         tco_strbuf_printf(&source, "--set %s (was %s): ", set_arg, was);
     tco_strbuf_printf(&source, "%s [fx] %s, rates as of %s", fx->path, lower, date);
+    char set_key[8]; /* --set fx.CODE=RATE gives the rate */
+    snprintf(set_key, sizeof set_key, "fx.%s", lower);
     if (rep == NULL || (rep->label = tco_strbuf_take(&label)) == NULL || (rep->unit = tco_strbuf_take(&unit)) == NULL ||
-        (rep->source = tco_strbuf_take(&source)) == NULL || (set_arg && (rep->original = tco_strdup(was)) == NULL)) {
+        (rep->source = tco_strbuf_take(&source)) == NULL || (set_arg && (rep->original = tco_strdup(was)) == NULL) ||
+        (rep->set_key = tco_strdup(set_key)) == NULL) {
         tco_strbuf_free(&label);
         tco_strbuf_free(&unit);
         tco_strbuf_free(&source);
@@ -532,8 +563,7 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
     rep->site_wide = true; /* one reporting rate for every option of a comparison */
     rep->min = TCO_FX_MIN_RATE;
     rep->max = TCO_FX_MAX_RATE;
-    /* Money inputs at their source: value = the CNY value over fx_report, as the workbook's
-     * =BASE/fx_report computes it (the one conversion; every line is a template formula over them). */
+    /* Money inputs at their source: the CNY value kept as the base, the value that over fx_report. */
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         bool input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
@@ -544,31 +574,76 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
             continue;
         it->in_report = true;
         it->integer = false; /* a whole CNY price is not a whole USD price */
-        if (!isnan(it->min) && it->min != 0)
-            it->min /= rate;
-        if (!isnan(it->max) && it->max != 0)
-            it->max /= rate;
-        if (it->kind == TCO_ITEM_INPUT) {
-            it->base_value = it->value;
-            it->value = it->base_value / rate;
-            it->range.low = it->range.given_low / rate; /* a range's ends are converted as its value */
-            it->range.high = it->range.given_high / rate;
-            continue;
+        it->base_min = it->min;
+        it->base_max = it->max;
+        it->base_value = it->value;
+        if (it->kind == TCO_ITEM_TIER_INPUT) {
+            if ((it->base_tiers = malloc((size_t)(m->n_tiers ? m->n_tiers : 1) * sizeof *it->base_tiers)) == NULL)
+                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            for (int r = 0; r < m->n_tiers; r++)
+                it->base_tiers[r] = it->tiers[r];
         }
-        if ((it->base_tiers = malloc((size_t)(m->n_tiers ? m->n_tiers : 1) * sizeof *it->base_tiers)) == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        for (int r = 0; r < m->n_tiers; r++) {
-            it->base_tiers[r] = it->tiers[r];
-            it->tiers[r] = it->base_tiers[r] / rate;
-            if (it->tier_ranges) {
-                it->tier_ranges[r].low = it->tier_ranges[r].given_low / rate;
-                it->tier_ranges[r].high = it->tier_ranges[r].given_high / rate;
-            }
-        }
+        convert(m, it, rate);
     }
     for (size_t c = 0; c < m->n_charts; c++)
         recode(m->charts[c].title, up);
     for (size_t i = 0; i < m->n_items; i++)
         recode(m->items[i].warning, up);
+    return tco_model_evaluate(m, diag);
+}
+
+/* The index of fx_report in @p m, or -1 (with @p diag set) when the model is reported in CNY. */
+static int report_rate(const tco_model *m, tco_diag *diag)
+{
+    int rep = m->currency[0] ? tco_model_find(m, TCO_FX_REPORT) : -1;
+    if (rep < 0)
+        tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input named '%s': the model is reported in the catalog's "
+                     "currency, CNY", TCO_FX_REPORT);
+    return rep;
+}
+
+tco_error tco_model_set_report_rate(tco_model *m, double rate, tco_diag *diag)
+{
+    int rep = report_rate(m, diag);
+    if (rep < 0)
+        return TCO_ERR_UNKNOWN_NAME;
+    tco_error e = tco_model_set_input_at(m, rep, rate, diag); /* within TCO_FX_MIN_RATE..TCO_FX_MAX_RATE */
+    if (e != TCO_OK)
+        return e;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].in_report)
+            convert(m, &m->items[i], rate);
+    return tco_model_evaluate(m, diag);
+}
+
+tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *tier, double given, tco_diag *diag)
+{
+    int idx = tco_model_find(m, name);
+    if (idx >= 0 && m->currency[0] && strcasecmp(m->items[idx].name, TCO_FX_REPORT) == 0 && tier == NULL)
+        return tco_model_set_report_rate(m, given, diag);
+    if (idx < 0 || !m->items[idx].in_report)
+        return tier ? tco_model_set_tier_input(m, name, tier, given, diag) : tco_model_set_input(m, name, given, diag);
+    tco_item *it = &m->items[idx];
+    int rep = report_rate(m, diag);
+    if (rep < 0)
+        return TCO_ERR_UNKNOWN_NAME;
+    double rate = m->items[rep].value;
+    tco_error e;
+    if (it->kind == TCO_ITEM_INPUT) {
+        if (tier != NULL)
+            return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s is a single value, not per tier", name);
+        if ((e = tco_model_set_input_at(m, idx, in_report(given, rate), diag)) != TCO_OK)
+            return e;
+        it->base_value = given;
+        return tco_model_evaluate(m, diag);
+    }
+    int r = 0;
+    while (tier && r < m->n_tiers && strcasecmp(m->tier_names[r], tier) != 0)
+        r++;
+    if (tier == NULL || r == m->n_tiers)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier ? tier : "");
+    if ((e = tco_model_set_tier_input_at(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
+        return e;
+    it->base_tiers[r] = given;
     return tco_model_evaluate(m, diag);
 }

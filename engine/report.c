@@ -301,7 +301,8 @@ void tco_report_json_number(FILE *out, double v)
         fprintf(out, "%.16G", v);
 }
 
-/* An input value's range as JSON: {"low", "high", "dist", "basis", "set"}, or null without one. */
+/* An input value's range as JSON: {"low", "high", "dist", "basis", "set"}, or null without one; a money
+ * input of a run in another currency (in_report) adds "given_low", "given_high", its ends in CNY. */
 static void json_range(FILE *out, const tco_model *m, size_t item, int tier, const tco_range *r)
 {
     if (r == NULL || r->dist == TCO_DIST_NONE) {
@@ -312,6 +313,12 @@ static void json_range(FILE *out, const tco_model *m, size_t item, int tier, con
     tco_report_json_number(out, r->low);
     fputs(", \"high\": ", out);
     tco_report_json_number(out, r->high);
+    if (m->items[item].in_report) {
+        fputs(", \"given_low\": ", out);
+        tco_report_json_number(out, r->given_low);
+        fputs(", \"given_high\": ", out);
+        tco_report_json_number(out, r->given_high);
+    }
     fprintf(out, ", \"dist\": \"%s\", \"basis\": ", tco_dist_name(r->dist));
     if (r->basis)
         tco_report_json_string(out, r->basis);
@@ -524,17 +531,20 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
                     tco_report_json_number(out, m->items[it->partner].value);
                 }
             } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE) {
-                fputs(", \"by_tier\": {", out);
-                for (int r = 0; r < m->n_tiers; r++) {
-                    fputs(r ? ", " : "", out);
-                    tco_report_json_string(out, m->tier_names[r]);
-                    fputs(": ", out);
-                    if (it->tier_texts)
-                        tco_report_json_string(out, it->tier_texts[r]);
-                    else
-                        tco_report_json_number(out, it->tiers[r]);
+                /* by_tier, and for a money input in another currency given_by_tier: each row in CNY */
+                for (int rows = 0; rows < (it->in_report ? 2 : 1); rows++) {
+                    fputs(rows ? ", \"given_by_tier\": {" : ", \"by_tier\": {", out);
+                    for (int r = 0; r < m->n_tiers; r++) {
+                        fputs(r ? ", " : "", out);
+                        tco_report_json_string(out, m->tier_names[r]);
+                        fputs(": ", out);
+                        if (it->tier_texts)
+                            tco_report_json_string(out, it->tier_texts[r]);
+                        else
+                            tco_report_json_number(out, rows ? it->base_tiers[r] : it->tiers[r]);
+                    }
+                    fputs("}", out);
                 }
-                fputs("}", out);
                 if (it->kind == TCO_ITEM_TIER_INPUT) { /* the rows that have a range, in tier order */
                     fputs(", \"range_by_tier\": {", out);
                     bool any = false;
@@ -558,6 +568,10 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
                     tco_report_json_string(out, it->text);
                 } else {
                     tco_report_json_number(out, it->value);
+                }
+                if (it->in_report) { /* the value in CNY, as the files and --set give it */
+                    fputs(", \"given\": ", out);
+                    tco_report_json_number(out, it->base_value);
                 }
                 if (it->kind == TCO_ITEM_INPUT) {
                     fputs(", \"range\": ", out);

@@ -11,7 +11,7 @@
  *
  * Which inputs: tco_model_ranged_inputs() (model.h): every number input given KEY_range, with its
  * distribution (KEY_dist, triangular by default) and its --set key.  Draws are independent: no
- * correlation between inputs is modelled (docs/risk.md says so).
+ * correlation between inputs is modelled (docs/uncertainty.md says so).
  *
  * Draw i of a run of seed S comes from Latin hypercube block i / TCO_LHS_BLOCK, stream S of that
  * block (sample.h), so the draws and every figure are the same on any machine for the same seed and
@@ -35,6 +35,10 @@
 
 /** Largest --monte-carlo N: three arrays of N doubles (240 MB at 10^7). */
 #define TCO_RISK_MAX_DRAWS 10000000
+
+/** Largest --seed S: 2^53 - 1, the largest whole number every JSON reader holds exactly (the run
+ *  prints its seed; RFC 8259 section 6, "interoperable" integers). */
+#define TCO_RISK_MAX_SEED 9007199254740991ULL
 
 /** One row of a sensitivity run: one ranged input alone at LOW, then at HIGH, every other input at
  *  its point value. */

@@ -1,6 +1,6 @@
 /* risk_sheets.c - the Sensitivity and Risk sheets of a --sensitivity / --monte-carlo run, and the
  * Run snapshot sheet whose live check says when an edited input has made them stale (invariant 10;
- * risk.h, docs/risk.md).
+ * risk.h, docs/uncertainty.md).
  *
  * The figures on Sensitivity and Risk are tco's (values, not formulas: each is a whole evaluation
  * of the model with other inputs); the cells derived from them on the sheet (swing, change from the
@@ -113,22 +113,34 @@ static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
                 tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
             wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
         }
-        /* A scalar input's range: its Low and High cells on Inputs, which the draws and ends came from. */
-        for (int end = 0; it->kind == TCO_ITEM_INPUT && it->range.dist != TCO_DIST_NONE && end < 2; end++, row++) {
-            double v = end == 0 ? it->range.low : it->range.high;
-            char col[4];
-            wb_col_letters(end == 0 ? COL_INPUT_LOW : COL_INPUT_HIGH, col);
-            f.len = 0;
-            tco_strbuf_printf(&f, "%s (%s)", it->name, end == 0 ? "Low" : "High");
-            wb_write_text(w, ws, row, 0, tco_strbuf_str(&f), w->text);
-            lxw_format *fmt = wb_value_format(w, it, v, false);
-            write_number(w, ws, row, 1, v, fmt);
-            f.len = 0;
-            tco_strbuf_printf(&f, "='Inputs'!$%s$%d", col, w->place[i].row + 1);
-            wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
-            f.len = 0;
-            tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
-            wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
+        /* The ranges the draws and ends came from: a scalar input's Low and High cells on Inputs, each
+         * ranged tier row's in the tier table's Low and High columns. */
+        for (int k = 0; k < rows && w->err == TCO_OK; k++) {
+            const tco_range *rg = it->kind == TCO_ITEM_INPUT ? &it->range : it->tier_ranges ? &it->tier_ranges[k] : NULL;
+            const placement *pl = &w->place[i];
+            if (rg == NULL || rg->dist == TCO_DIST_NONE || (it->kind == TCO_ITEM_TIER_INPUT && pl->range_col == 0))
+                continue;
+            for (int end = 0; end < 2; end++, row++) {
+                double v = end == 0 ? rg->low : rg->high;
+                char col[4];
+                wb_col_letters(it->kind == TCO_ITEM_INPUT ? (end == 0 ? COL_INPUT_LOW : COL_INPUT_HIGH)
+                                                          : pl->range_col + end,
+                               col);
+                f.len = 0;
+                if (it->kind == TCO_ITEM_INPUT)
+                    tco_strbuf_printf(&f, "%s (%s)", it->name, end == 0 ? "Low" : "High");
+                else
+                    tco_strbuf_printf(&f, "%s[%s] (%s)", it->name, m->tier_names[k], end == 0 ? "Low" : "High");
+                wb_write_text(w, ws, row, 0, tco_strbuf_str(&f), w->text);
+                lxw_format *fmt = wb_value_format(w, it, v, false);
+                write_number(w, ws, row, 1, v, fmt);
+                f.len = 0;
+                tco_strbuf_printf(&f, "='Inputs'!$%s$%d", col, pl->row + (it->kind == TCO_ITEM_INPUT ? 0 : k) + 1);
+                wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
+                f.len = 0;
+                tco_strbuf_printf(&f, "=IF(C%d = B%d, 0, 1)", row + 1, row + 1);
+                wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
+            }
         }
     }
     f.len = 0;

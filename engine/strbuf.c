@@ -43,6 +43,15 @@ void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n)
     b->data[b->len] = '\0';
 }
 
+void tco_strbuf_clear(tco_strbuf *b)
+{
+    if (b->failed)
+        tco_strbuf_free(b);
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
 void tco_strbuf_append(tco_strbuf *b, const char *s)
 {
     tco_strbuf_append_n(b, s, strlen(s));

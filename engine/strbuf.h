@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -29,6 +30,20 @@ typedef struct tco_strbuf {
 
 /** Append @p n bytes of @p s. */
 void tco_strbuf_append_n(tco_strbuf *b, const char *s, size_t n);
+/** tco_strbuf_append_n() inline when the @p n bytes fit the room the buffer has (short pieces of formula
+ *  and reference text, written many times over); otherwise that call. */
+static inline void tco_strbuf_put(tco_strbuf *b, const char *s, size_t n)
+{
+    if (!b->failed && b->cap - b->len > n) { /* cap is 0 while data is NULL */
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    } else {
+        tco_strbuf_append_n(b, s, n);
+    }
+}
+/** Empty @p b, keeping its allocation for the next text; an earlier failure is forgotten (the buffer freed). */
+void tco_strbuf_clear(tco_strbuf *b);
 /** Append the NUL-terminated string @p s. */
 void tco_strbuf_append(tco_strbuf *b, const char *s);
 /** Append printf-style formatted text from a va_list (which it consumes, as vprintf). */

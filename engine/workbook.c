@@ -80,38 +80,56 @@ static void append_address(tco_strbuf *b, int row, int col, bool abs_row, bool a
     size_t n = 0, d = 0;
     if (abs_col)
         t[n++] = '$';
-    wb_col_letters(col, t + n);
-    n += strlen(t + n);
+    n += wb_col_letters(col, t + n);
     if (abs_row)
         t[n++] = '$';
     for (unsigned v = (unsigned)row + 1; v > 0 || d == 0; v /= 10)
         digits[d++] = (char)('0' + v % 10);
     while (d > 0)
         t[n++] = digits[--d];
-    tco_strbuf_append_n(b, t, n);
+    tco_strbuf_put(b, t, n);
 }
 
-void wb_col_letters(int col, char out[4])
+size_t wb_col_letters(int col, char out[4])
 {
     char tmp[4];
-    int n = 0;
+    size_t n = 0;
     col++;
     while (col > 0 && n < 3) {
         tmp[n++] = (char)('A' + (col - 1) % 26);
         col = (col - 1) / 26;
     }
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         out[i] = tmp[n - 1 - i];
     out[n] = '\0';
+    return n;
 }
 
-/* Reference to cell (row, col) of calc sheet @p sheet (-1 = Inputs), with the
+/* "=SUM(C7:E7)", the cells of row @p row from column @p c1 to @p c2, in w->ref; NULL (and w->err set)
+ * when out of memory. */
+static const char *row_sum_text(writer *w, int row, int c1, int c2)
+{
+    tco_strbuf *b = &w->ref;
+    tco_strbuf_clear(b);
+    tco_strbuf_put(b, "=SUM(", 5);
+    append_address(b, row, c1, false, false);
+    tco_strbuf_put(b, ":", 1);
+    append_address(b, row, c2, false, false);
+    tco_strbuf_put(b, ")", 1);
+    if (!b->failed)
+        return tco_strbuf_str(b);
+    if (w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+/* Append to @p b the reference to cell (row, col) of calc sheet @p sheet (-1 = Inputs), with the
  * sheet named unless it is the sheet being written; `abs` makes it $C$5. */
-static void append_cell(writer *w, int sheet, int row, int col, bool abs_row, bool abs_col)
+static void append_cell(writer *w, tco_strbuf *b, int sheet, int row, int col, bool abs_row, bool abs_col)
 {
     if (sheet != w->current_sheet)
-        wb_append_sheet_ref(w, &w->ref, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
-    append_address(&w->ref, row, col, abs_row, abs_col);
+        wb_append_sheet_ref(w, b, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+    append_address(b, row, col, abs_row, abs_col);
 }
 
 /* True if item @p idx uses error_cells, directly or through other lines (such a cell cannot be in
@@ -223,72 +241,69 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     tco_strbuf_free(&b);
 }
 
-/* Name text for the printer: defined names for scalars; cell references for the
- * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX. */
-static const char *name_text(void *vctx, const tco_node *n, tco_ref_mode mode)
+/* Name text for the printer, appended to @p out: defined names for scalars; cell references for the
+ * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX.  A use of
+ * error_cells is noted in w->error_cells_used (write_item_formula() writes such a formula as an array). */
+static bool name_text(void *vctx, const tco_node *n, tco_ref_mode mode, tco_strbuf *out)
 {
     bool whole = mode == TCO_REF_WHOLE;
     writer *w = vctx;
     const tco_item *it = &w->m->items[n->ref];
     const placement *p = &w->place[n->ref];
-    /* Emptied, not freed: one buffer for every reference (its text is copied before the next). */
-    if (w->ref.failed)
-        tco_strbuf_free(&w->ref);
-    w->ref.len = 0;
-    if (w->ref.data)
-        w->ref.data[0] = '\0';
     switch (it->kind) {
     case TCO_ITEM_YEARLY:
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Year 1, up to this year */
-            append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
-            tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row, COL_VALUE + w->current_year, false, false);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, false, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->current_year, false, false);
         } else if (whole) {
-            append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
-            tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row, COL_VALUE + tco_item_periods(w->m, it) - 1, true, true);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + tco_item_periods(w->m, it) - 1, true, true);
         } else {
-            append_cell(w, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
         }
-        return tco_strbuf_str(&w->ref);
+        return true;
     case TCO_ITEM_YEAR_INDEX:
-        append_address(&w->ref, ROW_HEADER, COL_VALUE + w->current_year, true, false);
-        return tco_strbuf_str(&w->ref);
+        append_address(out, ROW_HEADER, COL_VALUE + w->current_year, true, false);
+        return true;
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         if (whole) {
-            append_cell(w, p->sheet, p->row, p->col, true, true);
-            tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row + w->m->n_tiers - 1, p->col, true, true);
+            append_cell(w, out, p->sheet, p->row, p->col, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row + w->m->n_tiers - 1, p->col, true, true);
         } else {
-            append_cell(w, p->sheet, p->row + w->current_tier, p->col, false, false);
+            append_cell(w, out, p->sheet, p->row + w->current_tier, p->col, false, false);
         }
-        return tco_strbuf_str(&w->ref);
+        return true;
     case TCO_ITEM_ERROR_COUNT: /* the same text for every use: made once (a walk over the whole model) */
         if (w->error_cells.len == 0)
             error_cells_text(w, &w->error_cells);
         if (w->error_cells.failed && w->err == TCO_OK)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-        return tco_strbuf_str(&w->error_cells);
+        tco_strbuf_put(out, tco_strbuf_str(&w->error_cells), w->error_cells.len);
+        w->error_cells_used = true;
+        return true;
     case TCO_ITEM_MONTHLY:
         if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Month 1, up to this month */
-            append_cell(w, p->sheet, p->row, COL_VALUE, false, true);
-            tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row, COL_VALUE + w->current_month, false, false);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, false, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->current_month, false, false);
         } else if (whole) { /* the months only: the fiscal-year subtotals and the Total follow them */
-            append_cell(w, p->sheet, p->row, COL_VALUE, true, true);
-            tco_strbuf_append(&w->ref, ":");
-            append_address(&w->ref, p->row, COL_VALUE + w->m->n_months - 1, true, true);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->m->n_months - 1, true, true);
         } else {
-            append_cell(w, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
+            append_cell(w, out, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
         }
-        return tco_strbuf_str(&w->ref);
+        return true;
     case TCO_ITEM_MONTH_INDEX:
-        append_address(&w->ref, ROW_HEADER, COL_VALUE + w->current_month, true, false);
-        return tco_strbuf_str(&w->ref);
+        append_address(out, ROW_HEADER, COL_VALUE + w->current_month, true, false);
+        return true;
     default:
-        tco_strbuf_append(&w->ref, w->np);
-        tco_strbuf_append(&w->ref, it->name);
-        return tco_strbuf_str(&w->ref);
+        tco_strbuf_put(out, w->np, strlen(w->np));
+        tco_strbuf_put(out, it->name, strlen(it->name));
+        return true;
     }
 }
 
@@ -334,6 +349,19 @@ lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
     return wb_values_format(w, it, &v, 1, input);
 }
 
+/* The format of a cell of @p it whose values need cents (@p cents) or, beyond ten digits, the scientific
+ * format (@p sci); @p input for an input's cell. */
+static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool cents, bool sci)
+{
+    if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
+        return input ? w->fmt_input_sci : w->fmt_sci;
+    if (cents)
+        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
+    if (input)
+        return w->fmt_input[it->format];
+    return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
+}
+
 lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input)
 {
     if (input && it->structural)
@@ -344,13 +372,22 @@ lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, siz
     bool money = it->format == TCO_FMT_MONEY, cents = false, sci = false;
     format_needs(v, n, money, &cents, &sci);
     item_format_needs(w->m, it, money, &cents, &sci, 0);
-    if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
-        return input ? w->fmt_input_sci : w->fmt_sci;
-    if (cents)
-        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
-    if (input)
-        return w->fmt_input[it->format];
-    return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
+    return pick_format(w, it, input, cents, sci);
+}
+
+/* wb_value_format(w, @p it, @p v, false) for each cell of a line: what the item's values need
+ * (item_format_needs()) is found once for the item, not for each of its year, month or tier cells. */
+static lxw_format *line_format(writer *w, const tco_item *it, double v)
+{
+    bool money = it->format == TCO_FMT_MONEY;
+    if (w->fmt_item != it) {
+        w->needs_cents = w->needs_sci = false;
+        item_format_needs(w->m, it, money, &w->needs_cents, &w->needs_sci, 0);
+        w->fmt_item = it;
+    }
+    bool cents = w->needs_cents, sci = w->needs_sci;
+    format_needs(&v, 1, money, &cents, &sci);
+    return pick_format(w, it, false, cents, sci);
 }
 
 static lxw_format *header_format(writer *w, bool right)
@@ -658,54 +695,45 @@ const char *wb_item_text(const tco_item *it)
     return it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_INPUT ? it->text : NULL;
 }
 
-static tco_error find_error_cells(void *vctx, tco_node *name)
-{
-    const tco_model *m = vctx;
-    return name->ref >= 0 && m->items[name->ref].kind == TCO_ITEM_ERROR_COUNT ? TCO_ERR_EVAL : TCO_OK;
-}
-
-/* True if @p it's own formula names error_cells. */
-static bool uses_error_cells(const tco_model *m, const tco_item *it)
-{
-    return it->formula && tco_formula_walk_names(it->formula, find_error_cells, (void *)(uintptr_t)m) != TCO_OK;
-}
-
 /* Write item @p idx's formula for the current year/scalar context at (row, col). */
 static void write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int col, double value)
 {
     const tco_item *it = &w->m->items[idx];
-    tco_strbuf f = {0};
-    tco_strbuf_append(&f, "=");
-    tco_formula_print(it->formula, name_text, w, &f);
-    if (f.failed)
+    tco_strbuf *f = &w->ref; /* emptied, not freed: one buffer for every formula */
+    tco_strbuf_clear(f);
+    tco_strbuf_put(f, "=", 1);
+    w->error_cells_used = false;
+    tco_formula_print(it->formula, name_text, w, f);
+    if (f->failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-    else if (f.len - 1 > TCO_FORMULA_MAX_LEN && w->err == TCO_OK)
+    else if (f->len - 1 > TCO_FORMULA_MAX_LEN && w->err == TCO_OK)
         w->err = tco_diag_set(w->diag, TCO_ERR_SYNTAX,
                               "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
-                              f.len - 1, TCO_FORMULA_MAX_LEN);
-    else if (uses_error_cells(w->m, it))
+                              f->len - 1, TCO_FORMULA_MAX_LEN);
+    else if (w->error_cells_used)
         /* ISERROR over a range counts cell by cell only in an array formula: Gnumeric intersects a
          * range with the formula's row in an ordinary one, even inside SUMPRODUCT. */
         wb_check(w,
                  worksheet_write_array_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row, (lxw_col_t)col,
-                                                   tco_strbuf_str(&f), wb_value_format(w, it, value, false), value),
+                                                   tco_strbuf_str(f), line_format(w, it, value), value),
                  it->name);
     else
-        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(&f), wb_value_format(w, it, value, false), value,
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(f), line_format(w, it, value), value,
                                  it->kind == TCO_ITEM_LINE ? it->text : NULL);
-    tco_strbuf_free(&f);
 }
 
-/* Name the cell (@p row, @p col) of @p sheet: held in w->names until define_names(). */
+/* Name the cell (@p row, @p col) of @p sheet: held in w->names until define_names().  The key (the name
+ * in lower case), the name and its target ("='Sheet'!$C$5", built in w->ref) share one allocation. */
 void wb_define_name(writer *w, const char *name, const char *sheet, int row, int col)
 {
-    tco_strbuf b = {0};
-    tco_strbuf_append(&b, "=");
-    wb_append_sheet_ref(w, &b, sheet);
-    append_address(&b, row, col, true, true);
+    tco_strbuf *b = &w->ref;
+    tco_strbuf_clear(b);
+    tco_strbuf_put(b, "=", 1);
+    wb_append_sheet_ref(w, b, sheet);
+    append_address(b, row, col, true, true);
     pending_names *p = w->names;
-    size_t nl = strlen(w->np) + strlen(name);
-    char *text = b.failed ? NULL : malloc(2 * (nl + 1) + b.len + 1);
+    size_t pl = strlen(w->np), bl = strlen(name), nl = pl + bl;
+    char *text = b->failed ? NULL : malloc(2 * (nl + 1) + b->len + 1);
     if (text != NULL && p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 256;
         pending_name *grown = realloc(p->v, cap * sizeof *grown);
@@ -720,18 +748,17 @@ void wb_define_name(writer *w, const char *name, const char *sheet, int row, int
     if (text == NULL) {
         if (w->err == TCO_OK)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-        tco_strbuf_free(&b);
         return;
     }
     pending_name *pn = &p->v[p->n++];
     pn->key = text;
     pn->name = text + nl + 1;
     pn->formula = pn->name + nl + 1;
-    snprintf(pn->name, nl + 1, "%s%s", w->np, name);
+    memcpy(pn->name, w->np, pl);
+    memcpy(pn->name + pl, name, bl + 1);
     for (size_t i = 0; i <= nl; i++)
         pn->key[i] = (char)tolower((unsigned char)pn->name[i]);
-    memcpy(pn->formula, tco_strbuf_str(&b), b.len + 1);
-    tco_strbuf_free(&b);
+    memcpy(pn->formula, tco_strbuf_str(b), b->len + 1);
 }
 
 static int pending_name_descending(const void *a, const void *b)
@@ -824,7 +851,7 @@ static void place_lines(writer *w)
     const tco_model *m = w->m;
     for (size_t i = 0; w->needed && i < m->n_items; i++)
         if (m->items[i].sheet != NULL && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
     for (size_t s = 0; s < m->n_sheets; s++) {
         int row = ROW_FIRST, col = COL_ITEM + 1;
         for (size_t i = 0; i < m->n_items; i++) {
@@ -833,9 +860,9 @@ static void place_lines(writer *w)
                 (w->needed && !w->needed[i]))
                 continue;
             if (it->kind == TCO_ITEM_TIER_LINE)
-                w->place[i] = (placement){(int)s, ROW_FIRST, col++};
+                w->place[i] = (placement){(int)s, ROW_FIRST, col++, 0};
             else
-                w->place[i] = (placement){(int)s, row++, COL_VALUE};
+                w->place[i] = (placement){(int)s, row++, COL_VALUE, 0};
         }
     }
     for (size_t i = 0; i < m->n_items; i++)
@@ -843,7 +870,7 @@ static void place_lines(writer *w)
             w->place[i] = w->place[m->items[i].partner];
             w->place[i].col = total_col(tco_item_periods(m, &m->items[i]));
         } else if (m->items[i].kind == TCO_ITEM_TOTAL) {
-            w->place[i] = (placement){PLACE_NONE, 0, 0};
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0};
         }
 }
 
@@ -945,25 +972,15 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
                     k1 = k;
                     sum += it->years[k];
                 }
-            char a[4], b[4];
-            wb_col_letters(COL_VALUE + k0, a);
-            wb_col_letters(COL_VALUE + k1, b);
-            tco_strbuf fml = {0};
-            tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
-            wb_write_formula(w, ws, row, COL_VALUE + m->n_months + f, tco_strbuf_str(&fml),
-                             wb_value_format(w, it, sum, false), sum);
-            tco_strbuf_free(&fml);
+            const char *fml = row_sum_text(w, row, COL_VALUE + k0, COL_VALUE + k1);
+            if (fml)
+                wb_write_formula(w, ws, row, COL_VALUE + m->n_months + f, fml, wb_value_format(w, it, sum, false), sum);
         }
         if (it->partner >= 0) {
-            char a[4], b[4];
-            wb_col_letters(COL_VALUE, a);
-            wb_col_letters(COL_VALUE + m->n_months - 1, b);
-            tco_strbuf fml = {0};
-            tco_strbuf_printf(&fml, "=SUM(%s%d:%s%d)", a, row + 1, b, row + 1);
+            const char *fml = row_sum_text(w, row, COL_VALUE, COL_VALUE + m->n_months - 1);
             const tco_item *tot = &m->items[it->partner];
-            wb_write_formula(w, ws, row, tot_col, tco_strbuf_str(&fml), wb_value_format(w, tot, tot->value, false),
-                             tot->value);
-            tco_strbuf_free(&fml);
+            if (fml)
+                wb_write_formula(w, ws, row, tot_col, fml, wb_value_format(w, tot, tot->value, false), tot->value);
             wb_define_name(w, tot->name, sh->name, row, tot_col);
         }
         wb_write_text(w, ws, row, src_col, it->source, w->source);
@@ -1014,15 +1031,11 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             }
             w->current_year = -1;
             if (it->partner >= 0) {
-                char first[4], last[4];
-                wb_col_letters(COL_VALUE, first);
-                wb_col_letters(COL_VALUE + periods - 1, last);
-                tco_strbuf f = {0};
-                tco_strbuf_printf(&f, "=SUM(%s%d:%s%d)", first, row + 1, last, row + 1);
+                const char *f = row_sum_text(w, row, COL_VALUE, COL_VALUE + periods - 1);
                 const tco_item *tot = &m->items[it->partner];
-                wb_write_formula(w, ws, row, total_col(periods), tco_strbuf_str(&f),
-                                 wb_value_format(w, tot, tot->value, false), tot->value);
-                tco_strbuf_free(&f);
+                if (f)
+                    wb_write_formula(w, ws, row, total_col(periods), f, wb_value_format(w, tot, tot->value, false),
+                                     tot->value);
                 wb_define_name(w, tot->name, sh->name, row, total_col(periods));
             }
         } else {
@@ -1666,6 +1679,7 @@ bool tco_workbook_locked(const char *path, char *lock, size_t size)
 void wb_write_model(writer *w)
 {
     const tco_model *m = w->m;
+    w->fmt_item = NULL;
     w->place = calloc(m->n_items ? m->n_items : 1, sizeof *w->place);
     lxw_worksheet **calc = calloc(m->n_sheets ? m->n_sheets : 1, sizeof *calc);
     if (w->place == NULL || calc == NULL) {

@@ -44,6 +44,7 @@ typedef struct placement {
     int sheet; /* index into the calc sheet list, -1 for Inputs */
     int row;
     int col;
+    int range_col; /* a ranged per-tier input: its Low column in the tier table (High is the next); 0: none */
 } placement;
 
 /* A defined name held back until every sheet is written (define_names()). */
@@ -74,9 +75,13 @@ typedef struct writer {
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
     int current_month; /* month column being written (0-based), -1 otherwise */
-    tco_strbuf ref;    /* scratch for reference text */
+    tco_strbuf ref;    /* scratch for reference text, and for a line's formula (write_item_formula()) */
     tco_strbuf text_buf; /* scratch for escaped text (xl_text()) */
     tco_strbuf error_cells; /* the workbook text of error_cells, made at its first use once the lines are placed */
+    bool error_cells_used;  /* the formula being printed names error_cells */
+    /* The item whose cells' format needs (wb_values_format()) are in needs_cents and needs_sci; NULL: none. */
+    const tco_item *fmt_item;
+    bool needs_cents, needs_sci;
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
@@ -134,8 +139,8 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws);
 /** Fills a new workbook: writes sheets through the writer (formats made, no model yet). */
 typedef void (*book_fill_fn)(writer *base, void *ctx);
 
-/** Column letters of 0-based column @p col ("A", "AB"). */
-void wb_col_letters(int col, char out[4]);
+/** Column letters of 0-based column @p col ("A", "AB"), NUL-terminated; returns their number (1 to 3). */
+size_t wb_col_letters(int col, char out[4]);
 
 /** Record libxlsxwriter error @p e about @p what in the writer; true while the writer has no error. */
 bool wb_check(writer *w, lxw_error e, const char *what);

@@ -23,7 +23,7 @@ So by effect the card price comes first (|-257,600| > 210,416.076), in file orde
 (the template lists it before the tier table); either way the steps add up to NEW - OLD exactly.
 Prints one line per failure; the last line is "N passed, N failed".
 """
-import json, os, shutil, subprocess, sys, tempfile, zipfile
+import json, os, re, shutil, subprocess, sys, tempfile, zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tally import check, finish  # noqa: E402
@@ -112,6 +112,65 @@ def siphash24(k0, k1, data):
     return v[0] ^ v[1] ^ v[2] ^ v[3]
 
 
+def in_usd(tmp, p, cny, usd):
+    """Two runs in USD (fx.ini: 7.1 CNY per USD).  Each money input is its CNY value over the rate, so a new
+    rate moves every money figure and changes no price: one step, fx_report.  By hand, the USD TCO is the CNY
+    TCO over the rate (tco.ini's formulas are linear in the money inputs), so the step is
+    TCO_CNY / 7.5 - TCO_CNY / 7.1, with TCO_CNY from the CNY run of cluster32 (7,615,211.688)."""
+    fx = summary(p("usd75.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "fx.usd=7.5")
+    d = diff(p("usd.json"), p("usd75.json"))
+    steps = [(s["input"], s["set"], s["from"], s["to"], s["unit"]) for s in d["steps"]]
+    check(steps == [("fx_report", "fx.usd", 7.1, 7.5, "CNY/USD")], "USD, rate 7.1 -> 7.5: steps %r" % steps)
+    check(d["other"] == [] and d["currency"] == "USD", "USD, rate: other %r" % d["other"])
+    adds_up(d, usd, fx, "USD, rate")
+    if len(d["steps"]) == 1:
+        delta, hand = d["steps"][0]["delta"], cny["tco"] / 7.5 - cny["tco"] / 7.1
+        check(delta == fx["tco"] - usd["tco"], "USD, rate: delta %r, NEW - OLD %r" % (delta, fx["tco"] - usd["tco"]))
+        check(abs(delta - hand) <= 1e-9 * abs(hand), "USD, rate: delta %r, by hand %r" % (delta, hand))
+    t = tco("diff", "usd.json", "usd75.json", "--root", SRC, cwd=tmp).stdout
+    check(re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362\n", t) and "1 step;" in t,
+          "USD, rate: the table shows the rates as given and one step:\n" + t)
+
+    # A price changed in CNY and the rate: two steps.  The card price is its own step, -257,600 CNY (above)
+    # at the rate in force when it moves: by effect after the rate (|-57,203| > |-257,600 / 7.1|), so at 7.5;
+    # in file order first (the template lists the tier table before fx_report, which tco adds last), at 7.1.
+    both = summary(p("usd75c.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "fx.usd=7.5",
+                   "--set", "card.price=88000")
+    for order, want, rate in (("effect", ["fx_report", "tier_price"], 7.5), ("file", ["tier_price", "fx_report"], 7.1)):
+        b = diff(p("usd.json"), p("usd75c.json"), "--order", order)
+        check([s["input"] for s in b["steps"]] == want, "USD, %s order: steps %r" % (order, b["steps"]))
+        adds_up(b, usd, both, "USD, price and rate, %s order" % order)
+        price = [s for s in b["steps"] if s["input"] == "tier_price"]
+        if len(b["steps"]) == 2 and price:
+            s = price[0]
+            check((s["tier"], s["set"], s["from"], s["to"], s["unit"]) == ("D-M", "D-M.price", 95000, 88000, "CNY/card"),
+                  "USD, %s order: the price step in CNY, as --set takes it: %r" % (order, s))
+            check(near(s["delta"], CARD / rate), "USD, %s order: price step %r, by hand %r / %r = %r" %
+                  (order, s["delta"], CARD, rate, CARD / rate))
+
+    # The JSON gives each money input's CNY value ("given"), the units its --set key takes: --set SET=given
+    # reproduces the run, and --set SET=value (USD) does not.
+    h = summary(p("usdh.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "host.price=230000")
+    e = h["inputs"]["host_price"]
+    check(e.get("given") == 230000 and near(e["value"], 230000 / 7.1, 1e-9), "USD host_price %r" % e)
+    again = summary(p("again.json"), "--scenario", "cluster32", "--currency", "USD", "--set",
+                    "%s=%r" % (e["set"], e.get("given")))
+    check("%.16G" % again["tco"] == "%.16G" % h["tco"], "--set host.price=given gives %r, the run %r" %
+          (again["tco"], h["tco"]))
+    wrong = summary(p("wrong.json"), "--scenario", "cluster32", "--currency", "USD", "--set",
+                    "%s=%r" % (e["set"], e["value"]))
+    check(wrong["tco"] < h["tco"] - 10000, "--set host.price=<the USD value> is taken as CNY: %r" % wrong["tco"])
+
+    # A USD summary without "given" (written by an older tco) is refused, naming the file and the input.
+    older = json.loads(json.dumps(usd))
+    del older["inputs"]["host_price"]["given"]
+    with open(p("older.json"), "w") as fh:
+        json.dump(older, fh)
+    r = diff(p("older.json"), p("usd75.json"), want=65)
+    check("older.json: inputs.host_price: a money input of a run in USD without \"given\"" in r.stderr and
+          r.stdout == "", "older USD file: %r" % r.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -170,6 +229,12 @@ def run(tmp):
                  "electricity_price     0.7    0.85  +210,416    7,568,028", "NEW - OLD", "-47,184"]:
         check(text in t, "the table lacks %r:\n%s" % (text, t))
 
+    # A value of many digits is shown to 6 significant digits (1.2345678 as 1.23457), the JSON keeps it whole.
+    summary(p("pue.json"), "--scenario", "cluster32", "--set", "facility.pue=1.2345678")
+    t = tco("diff", "old.json", "pue.json", "--root", SRC, cwd=tmp).stdout
+    check(re.search(r"\npue +1\.3 +1\.23457 +-", t), "the table shows 1.2345678 as 1.23457:\n" + t)
+    check(diff(p("old.json"), p("pue.json"))["steps"][0]["to"] == 1.2345678, "the JSON keeps 1.2345678")
+
     # Inputs on one side only, and a template that changed, are listed under other, never moved.
     one_sided = dict(new)
     one_sided["inputs"] = {k: v for k, v in new["inputs"].items() if k != "w_consumer_compute"}
@@ -226,6 +291,7 @@ def run(tmp):
     r = diff(p("old.json"), p("usd.json"), want=65)
     check("is in CNY and" in r.stderr and "usd.json in USD" in r.stderr, "currencies: %r" % r.stderr)
     check(usd["currency"] == "USD", "usd.json is in USD")
+    in_usd(tmp, p, old, usd)
 
     # The workbook: one Bridge sheet and a chart, written only where asked, figures that recalculate.
     book = p("bridge.xlsx")

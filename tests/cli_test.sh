@@ -1736,5 +1736,57 @@ expect_err "--set facility.pue_source=x: a basis describes the value it is given
 run 0 --root "$SRC" --scenario cluster32 --monte-carlo 1 --no-workbook --format json
 expect_out '"stdev": null'
 
+# ---- --list alone; seeds every JSON reader holds exactly ----
+# --list takes --root alone: anything else would be dropped without a word.
+for extra in "--seed 3" "--scenario cluster32" "--format json" "--monte-carlo 10" "--no-workbook"; do
+    # shellcheck disable=SC2086 # an option and its value
+    run 64 --root "$SRC" --list $extra
+    expect_err "--list prints the scenarios and questions of the root: it takes --root alone"
+done
+# A seed is printed in the JSON: at most 2^53 - 1 = 9007199254740991, the largest whole number a double
+# (jq, JavaScript) holds exactly; that one is printed as given, one more is refused.
+run 0 --root "$SRC" --scenario cluster32 --no-workbook --monte-carlo 10 --seed 9007199254740991 --format json
+expect_out '"seed": 9007199254740991'
+run 64 --root "$SRC" --scenario cluster32 --no-workbook --monte-carlo 10 --seed 9007199254740992
+expect_err "--seed: expected a whole number from 0 to 9007199254740991, found '9007199254740992'"
+
+# ---- A run in another currency: money inputs by their CNY value (given), the rate a bridge step ----
+# In a USD run's JSON each money input's value is USD, its given the CNY its --set key takes: setting every
+# money input and tier row to its given (and fx.usd to fx_report) with --set reproduces the run's TCO; a
+# money input set to its USD value instead (host.price=28169.01...) is read as CNY and gives another TCO.
+run 0 --root "$SRC" --scenario cluster32 --currency USD --set fx.usd=7.4 --set host.price=210000 --no-workbook --format json
+cp "$T/out" "$T/usd74.json"
+python3 - "$T/usd74.json" >"$T/sets" <<'PY3' && ok || bad "no --set list from $T/usd74.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sets = []
+for name, e in d["inputs"].items():
+    if "given" in e:
+        sets.append("%s=%r" % (e["set"], e["given"]))
+    for tier, g in e.get("given_by_tier", {}).items():
+        if e["set_by_tier"][tier]:
+            sets.append("%s=%r" % (e["set_by_tier"][tier], g))
+sets.append("%s=%r" % (d["inputs"]["fx_report"]["set"], d["inputs"]["fx_report"]["value"]))
+assert "host.price=210000" in sets and "D-M.price=95000" in sets and "fx.usd=7.4" in sets and len(sets) > 30, sets
+print("\n".join("--set\n" + s for s in sets))
+PY3
+# shellcheck disable=SC2046 # one word per line: --set, then KEY=VALUE
+run 0 --root "$SRC" --scenario cluster32 --currency USD --no-workbook --format json $(cat "$T/sets")
+python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); assert "%.16G" % a["tco"] == "%.16G" % b["tco"], (a["tco"], b["tco"])' "$T/usd74.json" "$T/out" \
+    && ok || bad "--set SET=given for every money input does not reproduce the USD run's TCO"
+run 0 --root "$SRC" --scenario cluster32 --currency USD --set fx.usd=7.4 --no-workbook --format json \
+    --set "host.price=$(python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["inputs"]["host_price"]["value"]))' "$T/usd74.json")"
+python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); assert a["tco"] - b["tco"] > 10000, (a["tco"], b["tco"])' "$T/usd74.json" "$T/out" \
+    && ok || bad "--set host.price=<its USD value> is not read as CNY"
+# The bridge of two USD runs: a new rate and a new host price are two steps; the price in CNY, as --set takes
+# it (200,000 -> 210,000 CNY: 4 hosts x 10,000 CNY x 1.15 with support = 46,000 CNY, over the rate of 7.4
+# in force after the larger rate step = 6,216.22 USD).
+run 0 --root "$SRC" --scenario cluster32 --currency USD --no-workbook --format json
+cp "$T/out" "$T/usd71.json"
+run 0 diff "$T/usd71.json" "$T/usd74.json" --root "$SRC"
+expect_out "2 steps; the deltas add up exactly to NEW - OLD"
+grep -Eq '^fx_report +7\.1 +7\.4 ' "$T/out" && ok || bad "no fx_report step 7.1 -> 7.4: $(cat "$T/out")"
+grep -Eq '^host_price +200,000 +210,000 +\+6,216 ' "$T/out" && ok || bad "no host_price step in CNY: $(cat "$T/out")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

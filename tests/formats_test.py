@@ -11,7 +11,7 @@ Usage: formats_test.py SUBCOMMAND TCO_BINARY SOURCE_DIR
   csv       --format csv read by pandas: the value column is float64, every input and output of the
             JSON is a row with the same number, text and note, totals are rows of their own, the
             source column is the JSON's source, formula-looking text is escaped in CSV only.
-  examples  the shell examples of docs/cli.md, docs/json.md, docs/quotes.md and docs/advise.md marked
+  examples  the shell examples of docs/cli.md, json.md, quotes.md, advise.md, bridge.md and uncertainty.md marked
             <!-- example: NAME --> run verbatim (with `tco` and a `python3` that has pandas and
             jsonschema on PATH, in a folder holding the project's pricing/, templates/, scenarios/
             and docs/) and print exactly the block marked <!-- output: NAME -->.
@@ -110,6 +110,24 @@ def semantic_problems(doc):
             for v, r in pairs:
                 if r is not None and not (isinstance(v, (int, float)) and r["low"] <= v <= r["high"]):
                     out.append("%s: %s's range %r does not hold its value %r" % (d["scenario"], name, r, v))
+        # In another currency a money input (its unit starts with the code) carries its CNY value, "given",
+        # and its value is that over the rate fx_report (the one conversion); in CNY none carries one.
+        rate = d["inputs"].get("fx_report", {}).get("value")
+        for name, e in d["inputs"].items():
+            money = d["currency"] != "CNY" and e["unit"][:3] == d["currency"] and isinstance(
+                e.get("value", 0), (int, float))
+            rows = [(e["value"], e.get("given"))] if "value" in e else \
+                [(v, e.get("given_by_tier", {}).get(t)) for t, v in e["by_tier"].items()]
+            for r in [e.get("range")] + list(e.get("range_by_tier", {}).values()):
+                if r is not None:
+                    rows += [(r["low"], r.get("given_low")), (r["high"], r.get("given_high"))]
+            for v, g in rows:
+                if money and not (isinstance(g, (int, float)) and math.isclose(v, g / rate, rel_tol=1e-15)):
+                    out.append("%s: money input %s is %r, its given %r over fx_report %r" % (d["scenario"], name, v,
+                                                                                               g, rate))
+                if not money and g is not None:
+                    out.append("%s: %s has a given value %r, and is no money input of a run in another currency" %
+                               (d["scenario"], name, g))
         for group in ("inputs", "outputs"):
             for name, e in d[group].items():
                 # A line of the schedule sheet has one entry per schedule period (to the end of the book life).
@@ -198,6 +216,15 @@ def cmd_schema():
     d = docs["cluster32 --currency USD"]
     if d:
         check(d["currency"] == "USD", "USD run: currency %r" % d["currency"])
+        # --set takes CNY: the JSON gives each money input's CNY value as "given" (pricing/hosts.ini [dc8]
+        # price = 200000, its range 140000 to 260000; the D-M card 95,000 CNY), the rate's --set key fx.usd.
+        h, t = d["inputs"]["host_price"], d["inputs"]["tier_price"]
+        check(h.get("given") == 200000 and h["range"].get("given_low") == 140000 and
+              h["range"].get("given_high") == 260000 and h["set"] == "host.price", "USD run: host_price %r" % h)
+        check(t.get("given_by_tier", {}).get("D-M") == 95000 and t["range_by_tier"]["D-M"].get("given_low") == 66500,
+              "USD run: tier_price %r" % t.get("given_by_tier"))
+        check(d["inputs"]["fx_report"]["set"] == "fx.usd" and "given" not in d["inputs"]["fx_report"],
+              "USD run: fx_report %r" % d["inputs"]["fx_report"])
     d = docs["mini ranged"]
     if d:
         check(d["inputs"]["rate"]["range"] == {"low": 0.4, "high": 0.7, "dist": "uniform", "basis": None,
@@ -303,6 +330,19 @@ def cmd_schema():
     doc = json.loads(json.dumps(base))
     doc["inputs"]["pue"]["range"] = {"low": 1.4, "high": 1.6, "dist": "triangular", "basis": None, "set": "facility.pue"}
     check(bool(semantic_problems(doc)), "the cross-field check accepts a range that does not hold its value")
+    usd = docs["cluster32 --currency USD"] or {}
+    for what, mutate in (("a money input of a USD run without its given",
+                          lambda d: d["inputs"]["host_price"].pop("given", None)),
+                         ("a given that is not the value times the rate",
+                          lambda d: d["inputs"]["tier_price"].setdefault("given_by_tier", {}).update({"D-M": 88000}))):
+        doc = json.loads(json.dumps(usd))
+        if doc:
+            mutate(doc)
+            check(bool(semantic_problems(doc)), "the cross-field check accepts %s" % what)
+    doc = json.loads(json.dumps(base))
+    doc["inputs"]["host_price"]["given"] = 200000
+    check(bool(semantic_problems(doc)), "the cross-field check accepts a given value in a CNY run")
+    check(not errors(doc), "the schema refuses a single value's given (it must allow one)")
     for q, what, mutate in (
             ("solo-dev", "a rank on a rejected option", lambda d: d["options"][-1].update(rank=3)),
             ("solo-dev", "a rejected option without its reasons", lambda d: d["options"][-1].update(reasons=[])),
@@ -437,7 +477,7 @@ def cmd_examples():
     env = {k: v for k, v in os.environ.items() if k not in ("TCO_ROOT", "TCO_FORMATS_REEXEC")}
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     seen = 0
-    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md", "docs/bridge.md"):
+    for doc in ("docs/cli.md", "docs/json.md", "docs/quotes.md", "docs/advise.md", "docs/bridge.md", "docs/uncertainty.md"):
         found = blocks(os.path.join(SRC, doc))
         for (kind, name), script in sorted(found.items()):
             if kind != "example":

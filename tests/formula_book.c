@@ -22,10 +22,9 @@
 typedef struct book_ctx {
     const fixture_case *c;
     size_t index;
-    char buf[128];
 } book_ctx;
 
-static const char *book_name(void *vctx, const tco_node *n, tco_ref_mode mode)
+static bool book_name(void *vctx, const tco_node *n, tco_ref_mode mode, tco_strbuf *out)
 {
     (void)mode;
     /* Print the name as it was defined: Gnumeric matches defined names case-sensitively
@@ -35,8 +34,8 @@ static const char *book_name(void *vctx, const tco_node *n, tco_ref_mode mode)
     for (size_t i = 0; i < bc->c->n_inputs; i++)
         if (strcasecmp(bc->c->input_names[i], n->name) == 0)
             canonical = bc->c->input_names[i];
-    snprintf(bc->buf, sizeof bc->buf, "case_%zu_%s", bc->index, canonical);
-    return bc->buf;
+    tco_strbuf_printf(out, "case_%zu_%s", bc->index, canonical);
+    return true;
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,10 @@ Usage: risk_test.py TCO_BINARY PROJECT_ROOT [--app gnumeric|libreoffice|both]
      half-width h = 0.2 / (1 - sqrt(0.1)) = 0.292495, so its P90 is 0.7 + h (1 - sqrt(0.2)) = 0.861686
      and its P50 0.7; the S-curve's points are the same percentiles.
   3. The same seed gives the same JSON bytes; another seed other draws.
+  3a. Degenerate ranges (LOW = HIGH = the point value) on every input the shipped files range, each
+     distribution in turn: the Monte Carlo P10, P50, P80, P90 and mean of TCO, NPV cost and unit cost
+     are the plain run's figures exactly (==), stdev and contingency 0; every sensitivity row has
+     swing 0 and both ends at the plain run's figures.
   4. The workbook: every formula cell recalculates to its cached value (Gnumeric and LibreOffice);
      with the electricity price edited on Inputs, the Run snapshot, Sensitivity and Risk checks say
      "stale: run tco again" after recalculation, and "current: ..." without the edit.
@@ -116,6 +120,78 @@ def monte_carlo(a, tmp):
           "another seed gives other draws")
 
 
+DISTS = ("triangular", "uniform", "pert", "normal", "lognormal")
+
+
+def degenerate(a, tmp):
+    """Ranges of one point: every input the shipped files range (scalars and per-tier catalog rows,
+    e.g. card.price for the D-M row and C90.price), given LOW = HIGH = its value on a root without
+    ranges, so that these are the run's only ranges.  A draw of a range of one point is that point,
+    whatever the distribution, so every percentile is the plain run's figure, bit for bit."""
+    bare = argparse.Namespace(tco=a.tco, root=os.path.join(tmp, "root"))
+    if not os.path.isdir(bare.root):
+        root_without_ranges(a, tmp)
+    shipped = run(a, "--no-workbook")
+    plain = run(bare, "--no-workbook")
+    check(plain["tco"] == shipped["tco"], f"without ranges the point TCO is the same: {plain['tco']!r}")
+    points = []  # (--set key, point value) of each shipped range
+    for name, v in shipped["inputs"].items():
+        if v.get("range"):
+            points.append((v["range"]["set"], plain["inputs"][name]["value"]))
+        for tier, r in (v.get("range_by_tier") or {}).items():
+            points.append((r["set"], plain["inputs"][name]["by_tier"][tier]))
+    check(len(points) >= 20 and any(s.startswith("card.") for s, _ in points)
+          and any(s.startswith("C90.") for s, _ in points),
+          f"degenerate: {len(points)} shipped ranges, the scenario's card row and another tier row among them")
+    want = {"tco": plain["tco"], "npv_cost": plain["outputs"]["npv_cost"]["value"]}
+    per_run = 32  # a range and a distribution each: two --set values of the 64 allowed
+    for dist in DISTS:
+        # A lognormal range needs LOW > 0: a point of 0 (electricity_escalation) is refused, as documented.
+        usable = [(s, v) for s, v in points if dist != "lognormal" or v > 0]
+        if dist == "lognormal":
+            zero = [(s, v) for s, v in points if v <= 0]
+            for s, v in zero[:1]:
+                r = subprocess.run([a.tco, "--root", bare.root, "--scenario", "cluster32", "--no-workbook",
+                                    "--set", f"{s}_range={v!r},{v!r}", "--set", f"{s}_dist=lognormal"],
+                                   capture_output=True, text=True)
+                check(r.returncode == 65 and "lognormal range needs LOW > 0" in r.stderr,
+                      f"lognormal {s}_range={v!r},{v!r} refused (exit {r.returncode}): {r.stderr.strip()[:90]}")
+        for first in range(0, len(usable), per_run):
+            chunk = usable[first:first + per_run]
+            sets = []
+            for s, v in chunk:
+                sets += ["--set", f"{s}_range={v!r},{v!r}", "--set", f"{s}_dist={dist}"]
+            what = f"degenerate {dist}, ranges {first + 1}-{first + len(chunk)}"
+            doc = run(bare, "--no-workbook", "--sensitivity", "--monte-carlo", "2000", "--seed", "3", *sets)
+            given = [(r, v.get("value")) for v in doc["inputs"].values() if v.get("range") for r in [v["range"]]] + \
+                [(r, v["by_tier"][t]) for v in doc["inputs"].values() for t, r in (v.get("range_by_tier") or {}).items()]
+            check(len(given) == len(chunk) and all(r["low"] == r["high"] == p and r["dist"] == dist for r, p in given),
+                  f"{what}: the run's {len(given)} ranges are all LOW = HIGH = value, {dist}")
+            mc = doc["monte_carlo"]
+            check(mc["inputs"] == len(chunk) and doc["tco"] == want["tco"],
+                  f"{what}: {mc['inputs']} inputs drawn; point TCO {doc['tco']!r}")
+            want["unit_cost"] = plain["outputs"][mc["unit_cost"]["line"]]["value"]
+            for key in ("tco", "npv_cost", "unit_cost"):
+                f = mc[key]
+                exact = all(f[p] == want[key] for p in ("p10", "p50", "p80", "p90", "mean", "min", "max"))
+                check(exact and f["stdev"] == 0 and f["contingency_p80_p50"] == 0 and f["na_draws"] == 0,
+                      f"{what}: {key} P10 {f['p10']!r} = P50 = P80 = P90 = mean = the point {want[key]!r}, "
+                      f"stdev {f['stdev']!r}, contingency {f['contingency_p80_p50']!r}")
+            rows = doc["sensitivity"]
+            ends = [(r["tco_" + e], r["npv_cost_" + e], r["unit_cost_" + e]) for r in rows for e in ("low", "high")]
+            check(len(rows) == len(chunk) and all(r["swing"] == 0 for r in rows)
+                  and all(e == (want["tco"], want["npv_cost"], want["unit_cost"]) for e in ends),
+                  f"{what}: {len(rows)} sensitivity rows, swing 0, TCO, NPV cost and unit cost at both ends the point's")
+    # A long run (from 20,000 draws a second thread evaluates half of them on a twin model): the same.
+    sets = []
+    for s, v in [points[0]] + [p for p in points if p[0] == "card.price"]:
+        sets += ["--set", f"{s}_range={v!r},{v!r}", "--set", f"{s}_dist=normal"]
+    t = run(bare, "--no-workbook", "--monte-carlo", "20000", *sets)["monte_carlo"]["tco"]
+    check(len(sets) == 8 and t["draws"] == 20000 and t["p10"] == t["p50"] == t["p90"] == t["mean"] == want["tco"]
+          and t["stdev"] == 0, f"degenerate normal, 20000 draws: TCO P10 {t['p10']!r} = P50 = P90 = mean = "
+          f"the point {want['tco']!r}")
+
+
 def workbook(a, tmp):
     book = os.path.join(tmp, "risk.xlsx")
     run(a, "--out", book, "--sensitivity", "--monte-carlo", "2000", *RANGES)
@@ -130,8 +206,18 @@ def workbook(a, tmp):
     low_edited = os.path.join(tmp, "low-edited.xlsx")
     pue = names["pue"]
     recalc.set_cell(book, low_edited, pue[0], "D" + pue[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), 1.0)
+    # A tier row's range too: the D-M row of the card price's Low column in the tier table.
+    inp = cells["Inputs"]
+    low_col = next(k[:-1] for k, v in inp.items() if k[-1:] == "4" and k[:-1].isalpha() and
+                   str(v[2]).startswith("Low: Price ("))
+    dm_row = next(k[1:] for k, v in inp.items() if k.startswith("J") and v[2] == "D-M")
+    tier_edited = os.path.join(tmp, "tier-low-edited.xlsx")
+    recalc.set_cell(book, tier_edited, "Inputs", low_col + dm_row, 60000)
+    check(any(v[2] == "tier_price[D-M] (Low)" for v in cells["Run snapshot"].values()),
+          "Run snapshot lists tier_price[D-M] (Low)")
     for app in apps:
-        for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again")):
+        for src, want in ((book, "current"), (edited, "stale: run tco again"), (low_edited, "stale: run tco again"),
+                          (tier_edited, "stale: run tco again")):
             with tempfile.TemporaryDirectory() as t2:
                 out = (recalc.recalc_gnumeric if app == "gnumeric" else recalc.recalc_libreoffice)(src, t2)
                 got, _ = recalc.read_cells(out)
@@ -140,7 +226,8 @@ def workbook(a, tmp):
                     check(f > 0 and m == 0, f"{app}: {f} formula cells recalculate to tco's values ({m} differ)")
                 for sheet in ("Run snapshot", "Sensitivity", "Risk"):
                     v = got[sheet]["B3"][2] or ""
-                    what = "as written" if src == book else "price edited" if src == edited else "pue's Low edited"
+                    what = {book: "as written", edited: "price edited", low_edited: "pue's Low edited",
+                            tier_edited: "D-M price's Low edited"}[src]
                     check(v.startswith(want), f"{app}: {sheet}!B3 says '{v[:40]}' ({what})")
 
 
@@ -153,6 +240,7 @@ def main():
     sensitivity(a)
     with tempfile.TemporaryDirectory() as tmp:
         monte_carlo(a, tmp)
+        degenerate(a, tmp)
         workbook(a, tmp)
     print(f"risk: {len(failures)} failures")
     return 1 if failures else 0

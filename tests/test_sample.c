@@ -115,7 +115,40 @@ static void test_fits(void)
     CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_LOGNORMAL, 1, 2, 4, &f, &d), TCO_OK);
     NEAR(tco_dist_quantile(&f, 0.5), 2, 1e-12);
     check_tails(&f, 1, 4);
-    /* A range of one value is that value. */
+    /* The table of docs/uncertainty.md: pue_range = 1.2, 1.6 around 1.3, the ends and P10, P50, P90 (6
+     * decimals).  Recomputed in Python: the triangle's and the uniform's quantiles in closed form, the
+     * normal and lognormal ones with statistics.NormalDist; for PERT the tails at these ends (0.05 and
+     * 0.95 to 1e-6) and the quantiles (to 1e-5) by Simpson's rule on the Beta density and bisection. */
+    const struct {
+        tco_dist dist;
+        double a, b, p10, p50, p90;
+    } pue[] = {
+        {TCO_DIST_TRIANGULAR, 1.129809, 1.708783, 1.229074, 1.364781, 1.554941},
+        {TCO_DIST_UNIFORM, 1.177778, 1.622222, 1.222222, 1.4, 1.577778},
+        {TCO_DIST_PERT, 1.158207, 1.869986, 1.221956, 1.354719, 1.545920},
+        {TCO_DIST_NORMAL, NAN, NAN, 1.244174, 1.4, 1.555826},
+        {TCO_DIST_LOGNORMAL, NAN, NAN, 1.238737, 1.385641, 1.549966},
+    };
+    for (size_t k = 0; k < sizeof pue / sizeof pue[0]; k++) {
+        CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(pue[k].dist, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+        if (!isnan(pue[k].a)) {
+            NEAR(f.a, pue[k].a, 5e-7);
+            NEAR(f.b, pue[k].b, 5e-7);
+        }
+        NEAR(tco_dist_quantile(&f, 0.1), pue[k].p10, 5e-7);
+        NEAR(tco_dist_quantile(&f, 0.5), pue[k].p50, 5e-7);
+        NEAR(tco_dist_quantile(&f, 0.9), pue[k].p90, 5e-7);
+        check_tails(&f, 1.2, 1.6);
+    }
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_NORMAL, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+    NEAR(f.sigma, 0.121591, 5e-7);
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_LOGNORMAL, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+    NEAR(f.mu, 0.326163, 5e-7);
+    NEAR(f.sigma, 0.087449, 5e-7);
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
+    NEAR(f.alpha, 1.796837, 5e-7);
+    NEAR(f.beta, 4.203163, 5e-7);
+    /* A range of one value is that value (every distribution: test_one_point). */
     CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 3, 3, 3, &f, &d), TCO_OK);
     CU_ASSERT_EQUAL(tco_dist_quantile(&f, 0.9), 3);
     /* Refused. */
@@ -124,6 +157,55 @@ static void test_fits(void)
     CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_LOGNORMAL, 0, 1, 2, &f, &d), TCO_ERR_INI);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "LOW > 0"));
     CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_NONE, 1, 2, 3, &f, &d), TCO_ERR_INI);
+}
+
+/* Block @p block of seed @p seed of a Latin hypercube of one input: TCO_LHS_BLOCK uniforms into @p u.
+ * False when out of memory. */
+static int lhs_one_input(uint64_t seed, uint64_t block, double *u)
+{
+    uint32_t *perm = malloc(sizeof(uint32_t) * TCO_LHS_BLOCK);
+    if (perm == NULL)
+        return 0;
+    tco_lhs_block(seed, block, TCO_LHS_BLOCK, 1, u, perm);
+    free(perm);
+    return 1;
+}
+
+/* A range of one point (LOW = HIGH = the value) is that value exactly, for every distribution and every
+ * probability a draw can have (tco_rng_uniform() gives (k + 1/2) / 2^53: 2^-54 to 1 - 2^-54), and N
+ * draws of it have every percentile and the mean at the value, deviation 0. */
+static void test_one_point(void)
+{
+    const double points[] = {0, -0.02, 1e-300, 0.1, 1.3, 95000, 7615211.688, 1e300};
+    const double us[] = {0x1.0p-54, 1e-10, 0.05, 0.1, 0.5, 0.8, 0.9, 0.95, 1 - 0x1.0p-53, 1 - 0x1.0p-54};
+    enum { N = 2000 };
+    static double u[TCO_LHS_BLOCK], x[N];
+    CU_ASSERT_FATAL(lhs_one_input(5, 0, u));
+    for (int dist = TCO_DIST_TRIANGULAR; dist < TCO_DIST_COUNT_OF; dist++)
+        for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
+            double v = points[k];
+            tco_dist_fit f;
+            tco_diag d = {0};
+            tco_error e = tco_dist_fit_range((tco_dist)dist, v, v, v, &f, &d);
+            if (dist == TCO_DIST_LOGNORMAL && v <= 0) { /* refused: a lognormal range needs LOW > 0 */
+                CU_ASSERT_EQUAL(e, TCO_ERR_INI);
+                continue;
+            }
+            CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+            CU_ASSERT(f.constant);
+            int exact = 1;
+            for (size_t i = 0; i < sizeof us / sizeof us[0]; i++)
+                exact &= tco_dist_quantile(&f, us[i]) == v;
+            for (size_t i = 0; i < N; i++) /* Latin hypercube draws, as a Monte Carlo run makes them */
+                exact &= (x[i] = tco_dist_quantile(&f, u[i % TCO_LHS_BLOCK])) == v;
+            CU_ASSERT(exact);
+            CU_ASSERT_EQUAL(tco_dist_cdf(&f, v), 1);
+            CU_ASSERT_EQUAL(tco_dist_cdf(&f, v - fabs(v) * 1e-15 - 1e-300), 0);
+            tco_stats s;
+            tco_stats_of(x, N, &s);
+            CU_ASSERT(s.p10 == v && s.p50 == v && s.p80 == v && s.p90 == v && s.mean == v);
+            CU_ASSERT(s.stdev == 0 && s.min == v && s.max == v && s.p80 - s.p50 == 0);
+        }
 }
 
 static void test_latin_hypercube(void)
@@ -182,16 +264,13 @@ static void test_stats(void)
     /* Drawn through a fit: the P5 and P95 of 100,000 Latin hypercube draws of a triangular
      * 1.2 .. 1.6 range land on 1.2 and 1.6. */
     enum { N = 100000 };
-    double *u = malloc(sizeof(double) * TCO_LHS_BLOCK), *draws = malloc(sizeof(double) * N);
-    uint32_t *perm = malloc(sizeof(uint32_t) * TCO_LHS_BLOCK);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    double u[TCO_LHS_BLOCK], *draws = malloc(sizeof(double) * N);
     CU_ASSERT_PTR_NOT_NULL_FATAL(draws);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
     tco_dist_fit f;
     tco_diag d = {0};
     CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.2, 1.3, 1.6, &f, &d), TCO_OK);
     for (size_t b = 0; b < N / TCO_LHS_BLOCK; b++) {
-        tco_lhs_block(1, b, TCO_LHS_BLOCK, 1, u, perm);
+        CU_ASSERT_FATAL(lhs_one_input(1, b, u));
         for (size_t i = 0; i < TCO_LHS_BLOCK; i++)
             draws[b * TCO_LHS_BLOCK + i] = tco_dist_quantile(&f, u[i]);
     }
@@ -199,9 +278,7 @@ static void test_stats(void)
     NEAR(tco_percentile_sorted(draws, N, 0.05), 1.2, 1e-4);
     NEAR(tco_percentile_sorted(draws, N, 0.95), 1.6, 1e-4);
     NEAR(s.mean, (f.a + f.b + f.c) / 3, 1e-4); /* a triangle's mean */
-    free(u);
     free(draws);
-    free(perm);
 }
 
 CU_ErrorCode register_sample_suite(void)
@@ -210,6 +287,7 @@ CU_ErrorCode register_sample_suite(void)
     if (s == NULL || !CU_add_test(s, "xoshiro256** and its streams", test_generator) ||
         !CU_add_test(s, "standard normal quantile", test_normal_quantile) ||
         !CU_add_test(s, "distributions fitted to a 90% range", test_fits) ||
+        !CU_add_test(s, "a range of one point is that point", test_one_point) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
         !CU_add_test(s, "percentiles, mean and deviation", test_stats))
         return CU_get_error();
