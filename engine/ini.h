@@ -94,6 +94,36 @@ bool tco_ini_set(tco_ini *ini, const char *section, const char *key, const char 
  */
 const char *tco_ini_get(const tco_ini *ini, const char *section, const char *key);
 
+/**
+ * Index of [@p section] (case-insensitive) among the file's sections, as tco_ini_section_name() numbers
+ * them, or -1 when absent.  One hash of the name: a loader that reads several keys of one section finds
+ * it once and reads them with tco_ini_get_in().
+ */
+int tco_ini_section_index(const tco_ini *ini, const char *section);
+
+/**
+ * Value of @p key (case-insensitive) in section number @p s (tco_ini_section_index(); -1 gives NULL):
+ * what tco_ini_get() gives for that section's name, without looking the section up again.  The string
+ * belongs to @p ini, as tco_ini_get()'s.  Allocates nothing.
+ */
+const char *tco_ini_get_in(const tco_ini *ini, int s, const char *key);
+
+/** Number of keys of section number @p s (0 for -1). */
+int tco_ini_key_count(const tco_ini *ini, int s);
+
+/**
+ * Key @p j (0 <= j < tco_ini_key_count()) of section number @p s, lower-case and without its section
+ * ("price" of [D-M] price), in the order of tco_ini_keys(); NULL out of range.  Points into @p ini.
+ */
+const char *tco_ini_key_at(const tco_ini *ini, int s, int j);
+
+/**
+ * True when section number @p s holds a key whose name ends in _range, _dist or _range_source (the keys
+ * beside a value's range, model.h), recorded while the file is checked and by tco_ini_set().  False for
+ * -1.  A loader that finds no such key in a section need not look any of them up there.
+ */
+bool tco_ini_has_range_keys(const tco_ini *ini, int s);
+
 /** True if [@p section] exists. */
 bool tco_ini_has_section(const tco_ini *ini, const char *section);
 
@@ -168,6 +198,13 @@ bool tco_number_tiny(const char *text);
  */
 tco_error tco_ini_number(const tco_ini *ini, const char *section, const char *key, bool required,
                          double *out, bool *found, tco_diag *diag);
+
+/**
+ * tco_ini_number() for section number @p sec (tco_ini_section_index(); -1 for none), which the messages
+ * call [@p section].
+ */
+tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, const char *key, bool required,
+                            double *out, bool *found, tco_diag *diag);
 
 /**
  * A key of [@p section] within two edits of @p key but not equal to it ("utilization" for

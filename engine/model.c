@@ -48,7 +48,8 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
-    name_set range_keys;     /* "section:KEY_range" (and _dist, _range_source) beside every input value read */
+    name_set values_read;    /* "section:KEY" of every input value read (lower case): its KEY_range, KEY_dist and
+                              * KEY_range_source belong to it (check_catalog_ranges()) */
     name_set range_sections; /* every section an input value was read from (lower case) */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
@@ -64,19 +65,34 @@ static tco_error oom(loader *ld)
     return tco_diag_set(ld->diag, TCO_ERR_NOMEM, "out of memory while loading the model");
 }
 
+/* A section of a loaded file found once for its keys (tco_ini_section_index(); index -1 when absent), so
+ * that the dozen keys a loader reads from it cost no hash of the section's name each.  @p name is the
+ * section as the messages name it. */
+typedef struct ini_sec {
+    const tco_ini *ini;
+    const char *name;
+    int index;
+} ini_sec;
+
+static ini_sec sec_named(const tco_ini *ini, const char *name)
+{
+    return (ini_sec){ini, name, tco_ini_section_index(ini, name)};
+}
+
+static const char *sec_get(const ini_sec *s, const char *key)
+{
+    return tco_ini_get_in(s->ini, s->index, key);
+}
+
 static bool name_set_has(const name_set *set, const char *text)
 {
     return tco_name_index_get(&set->ix, text, NULL);
 }
 
-/* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
+/* Add heap string @p text, which @p set does not hold, to @p set, which takes it; false on allocation
  * failure (@p text freed). */
-static bool name_set_add(name_set *set, char *text)
+static bool name_set_insert(name_set *set, char *text)
 {
-    if (name_set_has(set, text)) {
-        free(text);
-        return true;
-    }
     if (set->n == set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 64;
         char **grown = realloc(set->v, cap * sizeof *grown);
@@ -97,6 +113,17 @@ static bool name_set_add(name_set *set, char *text)
     return true;
 }
 
+/* Add heap string @p text to @p set, which takes it (and frees it when it has it); false on allocation
+ * failure (@p text freed). */
+static bool name_set_add(name_set *set, char *text)
+{
+    if (name_set_has(set, text)) {
+        free(text);
+        return true;
+    }
+    return name_set_insert(set, text);
+}
+
 static void name_set_free(name_set *set)
 {
     for (size_t i = 0; i < set->n; i++)
@@ -106,17 +133,32 @@ static void name_set_free(name_set *set)
     *set = (name_set){0};
 }
 
-/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set. */
+/* Add "section:key" (or "section" when @p key is NULL), in lower case, to @p set.  Copied, not printed,
+ * and looked up before it is copied to the heap (about a thousand of these on each load, most of the
+ * sections already there). */
 static bool name_set_add_lower(name_set *set, const char *section, const char *key)
 {
-    tco_strbuf b = {0};
-    tco_strbuf_printf(&b, key ? "%s:%s" : "%s", section, key ? key : "");
-    char *s = tco_strbuf_take(&b);
+    size_t sl = strlen(section), kl = key ? strlen(key) : 0, n = sl + (key ? 1 + kl : 0);
+    char local[512];
+    char *s = n < sizeof local ? local : malloc(n + 1);
     if (s == NULL)
         return false;
-    for (char *p = s; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return name_set_add(set, s);
+    for (size_t i = 0; i < sl; i++)
+        s[i] = (char)tolower((unsigned char)section[i]);
+    if (key) {
+        s[sl] = ':';
+        for (size_t i = 0; i < kl; i++)
+            s[sl + 1 + i] = (char)tolower((unsigned char)key[i]);
+    }
+    s[n] = '\0';
+    if (name_set_has(set, s)) {
+        if (s != local)
+            free(s);
+        return true;
+    }
+    if (s == local && (s = malloc(n + 1)) != NULL)
+        memcpy(s, local, n + 1);
+    return s != NULL && name_set_insert(set, s);
 }
 
 static bool mark_consumed(loader *ld, const char *section, const char *key)
@@ -217,14 +259,15 @@ static tco_error parse_format(loader *ld, const char *section, const char *text,
                         ld->template_ini->path, section, text);
 }
 
-/* Check that every key of [section] in @p ini is one of @p allowed (NULL-terminated). */
-static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section, const char *const *allowed)
+/* Check that every key of section @p s is one of @p allowed (NULL-terminated). */
+static tco_error check_keys(loader *ld, const ini_sec *s, const char *const *allowed)
 {
-    int n;
-    const char **keys = tco_ini_keys(ini, section, &n);
+    const tco_ini *ini = s->ini;
+    const char *section = s->name;
+    int n = tco_ini_key_count(ini, s->index);
     tco_error e = TCO_OK;
     for (int i = 0; i < n && e == TCO_OK; i++) {
-        const char *key = strchr(keys[i], ':') + 1;
+        const char *key = tco_ini_key_at(ini, s->index, i);
         bool ok = false;
         const char *best = NULL;
         size_t best_d = 3;
@@ -251,7 +294,6 @@ static tco_error check_keys(loader *ld, const tco_ini *ini, const char *section,
             tco_strbuf_free(&list);
         }
     }
-    free(keys);
     return e;
 }
 
@@ -286,22 +328,20 @@ static tco_error check_reserved(loader *ld, const tco_ini *ini, const char *sect
     return TCO_OK;
 }
 
-static tco_error need_string(loader *ld, const tco_ini *ini, const char *section, const char *key,
-                             const char **out)
+static tco_error need_string(loader *ld, const ini_sec *s, const char *key, const char **out)
 {
-    *out = tco_ini_get(ini, section, key);
+    *out = sec_get(s, key);
     if (*out == NULL || (*out)[0] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", ini->path, section,
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", s->ini->path, s->name,
                             key, *out == NULL ? "no such key" : "an empty value");
     return TCO_OK;
 }
 
-/* The required keys @p keys (NULL-terminated) of [section]: their values in @p out, in order. */
-static tco_error need_strings(loader *ld, const tco_ini *ini, const char *section, const char *const *keys,
-                              const char **out)
+/* The required keys @p keys (NULL-terminated) of section @p s: their values in @p out, in order. */
+static tco_error need_strings(loader *ld, const ini_sec *s, const char *const *keys, const char **out)
 {
     for (size_t i = 0; keys[i]; i++) {
-        tco_error e = need_string(ld, ini, section, keys[i], &out[i]);
+        tco_error e = need_string(ld, s, keys[i], &out[i]);
         if (e != TCO_OK)
             return e;
     }
@@ -631,9 +671,12 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
         return tco_diag_set(ld->diag, TCO_ERR_INI,
                             "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
                             ld->template_ini->path, input_section, from);
-    snprintf(section, section_size, "%.*s", (int)(dot - from), from);
+    /* Copied as snprintf() would cut them, without its format parsing (once for each input). */
+    size_t sl = (size_t)(dot - from) < section_size - 1 ? (size_t)(dot - from) : section_size - 1;
+    memcpy(section, from, sl);
+    section[sl] = '\0';
     *key = dot + 1;
-    snprintf(shown, shown_size, "%s", section);
+    tco_str_cat(shown, shown_size, section, NULL);
     if (strcasecmp(section, "scenario") == 0) {
         *ini = &ld->scenario;
         return TCO_OK;
@@ -643,8 +686,8 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
             /* The scenario may override the chosen entry: [D-M] price = 80000. */
             bool overridden = tco_ini_get(&ld->scenario, ld->refs[i].value, *key) != NULL;
             *ini = overridden ? &ld->scenario : ld->catalog[ld->refs[i].file_index];
-            snprintf(section, section_size, "%s", ld->refs[i].value);
-            snprintf(shown, shown_size, "%s", ld->refs[i].value);
+            tco_str_cat(section, section_size, ld->refs[i].value, NULL);
+            tco_str_cat(shown, shown_size, ld->refs[i].value, NULL);
             return TCO_OK;
         }
     if (tco_ini_get(&ld->scenario, section, *key) != NULL) {
@@ -665,10 +708,11 @@ static const char *const input_keys[] = {"label", "unit", "from", "min", "max", 
                                          "structural", "per", "type", "values", "values_from", "default", "quote",
                                          "quote_qty", NULL};
 
-/* A yes/no template key; absent means no. */
-static tco_error yes_no(loader *ld, const char *section, const char *key, bool *out)
+/* A yes/no key of template section @p s; absent means no. */
+static tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out)
 {
-    const char *v = tco_ini_get(ld->template_ini, section, key);
+    const char *section = s->name;
+    const char *v = sec_get(s, key);
     *out = false;
     if (v == NULL || strcasecmp(v, "no") == 0)
         return TCO_OK;
@@ -740,9 +784,9 @@ static void value_place(loader *ld, const tco_ini *src, const char *sec, const c
 {
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     if (ov >= 0)
-        snprintf(out, size, "--set %s", ld->overrides[ov].arg);
+        tco_str_cat(out, size, "--set ", ld->overrides[ov].arg, NULL);
     else
-        snprintf(out, size, "%s [%s] %s", src->path, shown, key);
+        tco_str_cat(out, size, src->path, " [", shown, "] ", key, NULL);
 }
 
 /* Layers a value comes from, nearest the user last: the template's default, a catalog file, the
@@ -759,14 +803,15 @@ static int layer_of(const loader *ld, const tco_ini *src, const char *sec, const
     return override_of(ld, sec, key) >= 0 ? LAYER_SET : LAYER_FILE;
 }
 
-/* [@p sec] @p key from the nearest layer at or above @p min: a --set or the scenario file, else the
- * catalog file @p cat (NULL: none).  Sets *@p layer and *@p src when found. */
-static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char *sec, const char *key, int min,
-                                int *layer, const tco_ini **src)
+/* [@p sec] @p key from the nearest layer at or above @p min: a --set or the scenario file (where the
+ * section is number @p ss), else the catalog file @p cat (NULL: none; the section is number @p cs
+ * there).  Sets *@p layer and *@p src when found. */
+static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char *sec, int ss, int cs,
+                                const char *key, int min, int *layer, const tco_ini **src)
 {
-    const char *v = tco_ini_get(&ld->scenario, sec, key);
+    const char *v = tco_ini_get_in(&ld->scenario, ss, key);
     int l = layer_of(ld, &ld->scenario, sec, key);
-    if (v == NULL && cat != NULL && (v = tco_ini_get(cat, sec, key)) != NULL)
+    if (v == NULL && cat != NULL && (v = tco_ini_get_in(cat, cs, key)) != NULL)
         l = LAYER_CATALOG;
     if (v == NULL || l < min)
         return NULL;
@@ -778,6 +823,9 @@ static const char *key_at_layer(const loader *ld, const tco_ini *cat, const char
 /* The suffixes of the keys beside a value KEY: its basis, range, distribution and the range's basis. */
 static const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", NULL};
 
+/* Room for a value's key with a suffix beside it ("KEY_range_source"): the key comes from a template line. */
+#define BESIDE_KEY_MAX (TCO_INI_MAX_LINE + 16)
+
 /* The range of input @p it's value at [@p sec] @p key (shown as [@p shown]) of layer @p layer, @p point
  * (a number, unless @p number is false): KEY_range, KEY_dist and KEY_range_source read from that layer
  * or above (catalog file @p cat below the scenario; NULL for none) and checked into *@p out.  Each of
@@ -785,24 +833,28 @@ static const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_ra
 static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, const char *sec, const char *shown,
                             const char *key, int layer, double point, bool number, tco_range *out)
 {
-    char k_range[300], k_dist[300], k_basis[320], place[700];
-    snprintf(k_range, sizeof k_range, "%s_range", key);
-    snprintf(k_dist, sizeof k_dist, "%s_dist", key);
-    snprintf(k_basis, sizeof k_basis, "%s_range_source", key);
+    if (!name_set_add_lower(&ld->values_read, sec, key) || !name_set_add_lower(&ld->range_sections, sec, NULL))
+        return oom(ld);
+    /* Most sections hold no range key at all: then none of the three is looked up, in either file (each
+     * lookup would find nothing; two section lookups instead of up to nine key lookups). */
+    int ss = tco_ini_section_index(&ld->scenario, sec), cs = cat ? tco_ini_section_index(cat, sec) : -1;
+    if (!tco_ini_has_range_keys(&ld->scenario, ss) && !(cat && tco_ini_has_range_keys(cat, cs)))
+        return TCO_OK;
+    char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], place[700];
+    tco_str_cat(k_range, sizeof k_range, key, "_range", NULL);
+    tco_str_cat(k_dist, sizeof k_dist, key, "_dist", NULL);
+    tco_str_cat(k_basis, sizeof k_basis, key, "_range_source", NULL);
     const char *keys[] = {k_range, k_dist, k_basis};
     for (int k = 0; k < 3; k++)
-        if ((tco_ini_get(&ld->scenario, sec, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k])) ||
-            !name_set_add_lower(&ld->range_keys, sec, keys[k]))
+        if (tco_ini_get_in(&ld->scenario, ss, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
             return oom(ld);
-    if (!name_set_add_lower(&ld->range_sections, sec, NULL))
-        return oom(ld);
     int l_range = layer, l_other = layer;
     const tco_ini *s_range = NULL, *s_other = NULL;
-    const char *range = key_at_layer(ld, cat, sec, k_range, layer, &l_range, &s_range);
+    const char *range = key_at_layer(ld, cat, sec, ss, cs, k_range, layer, &l_range, &s_range);
     int min = range ? l_range : layer; /* a distribution or basis given for this range, or nearer */
-    const char *dist = key_at_layer(ld, cat, sec, k_dist, min, &l_other, &s_other);
+    const char *dist = key_at_layer(ld, cat, sec, ss, cs, k_dist, min, &l_other, &s_other);
     const tco_ini *s_dist = s_other;
-    const char *basis = key_at_layer(ld, cat, sec, k_basis, min, &l_other, &s_other);
+    const char *basis = key_at_layer(ld, cat, sec, ss, cs, k_basis, min, &l_other, &s_other);
     if (range == NULL) {
         if (dist == NULL && basis == NULL)
             return TCO_OK;
@@ -834,9 +886,10 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     return TCO_OK;
 }
 
-static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, const char *from, bool text)
+static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, const char *from, bool text)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = ts->name;
     tco_model *m = ld->model;
     if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
@@ -845,7 +898,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
                             section);
     const char *key = from + 5;
-    const char *def = tco_ini_get(t, section, "default");
+    const char *def = sec_get(ts, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
     if (text)
         it->tier_texts = calloc((size_t)m->n_tiers, sizeof *it->tier_texts);
@@ -854,8 +907,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
     const tco_ini *cat = ld->catalog[ld->tier_file];
     tco_strbuf notes = {0}, bases = {0};
     size_t untold = 0, unbased = 0; /* rows past the note budgets */
-    char basis_key[300];
-    snprintf(basis_key, sizeof basis_key, "%s_source", key);
+    char basis_key[BESIDE_KEY_MAX];
+    tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     tco_error e = TCO_OK;
     for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
         const char *row = m->tier_names[r];
@@ -938,26 +991,29 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const char *section, 
         b.failed = true;
     tco_strbuf_free(&notes);
     tco_strbuf_free(&bases);
-    const char *note = tco_ini_get(t, section, "note");
+    const char *note = sec_get(ts, "note");
     if (note && note[0])
         tco_strbuf_printf(&b, ". %s", note);
     it->source = tco_strbuf_take(&b);
     return e != TCO_OK ? e : it->source ? TCO_OK : oom(ld);
 }
 
-static tco_error load_input(loader *ld, const char *section)
+/* Template section number @p index, an [input.NAME]. */
+static tco_error load_input(loader *ld, int index)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = tco_ini_section_name(t, index);
+    const ini_sec ts = {t, section, index};
     const char *name = section + strlen("input.");
     char where[600];
-    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
-        e = check_keys(ld, t, section, input_keys);
+        e = check_keys(ld, &ts, input_keys);
     static const char *const required[] = {"label", "unit", "from", NULL};
     const char *v[3];
     if (e == TCO_OK)
-        e = need_strings(ld, t, section, required, v);
+        e = need_strings(ld, &ts, required, v);
     if (e != TCO_OK)
         return e;
     const char *label = v[0], *unit = v[1], *from = v[2];
@@ -968,11 +1024,11 @@ static tco_error load_input(loader *ld, const char *section)
     for (int k = 0; dot && k < ld->n_shared; k++)
         site_wide |= strlen(ld->shared[k]) == (size_t)(dot - from) &&
                      strncasecmp(ld->shared[k], from, (size_t)(dot - from)) == 0;
-    const char *per = tco_ini_get(t, section, "per");
+    const char *per = sec_get(&ts, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
                             where, per);
-    const char *type = tco_ini_get(t, section, "type");
+    const char *type = sec_get(&ts, "type");
     if (type != NULL && strcasecmp(type, "text") != 0 && strcasecmp(type, "number") != 0)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected number or text, found '%s'", where, type);
     bool text = type != NULL && strcasecmp(type, "text") == 0;
@@ -984,17 +1040,17 @@ static tco_error load_input(loader *ld, const char *section)
         return oom(ld);
     it->site_wide = site_wide && per == NULL;
     bool found;
-    if ((e = tco_ini_number(t, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
-        (e = tco_ini_number(t, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
+    if ((e = tco_ini_number_in(t, index, section, "min", false, &it->min, &found, ld->diag)) != TCO_OK ||
+        (e = tco_ini_number_in(t, index, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
     if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] max: expected a number >= min (%g), found %g", t->path,
                             section, it->min, it->max);
-    if ((e = yes_no(ld, section, "integer", &it->integer)) != TCO_OK ||
-        (e = yes_no(ld, section, "structural", &it->structural)) != TCO_OK)
+    if ((e = yes_no(ld, &ts, "integer", &it->integer)) != TCO_OK ||
+        (e = yes_no(ld, &ts, "structural", &it->structural)) != TCO_OK)
         return e;
-    const char *values = tco_ini_get(t, section, "values");
-    const char *values_from = tco_ini_get(t, section, "values_from");
+    const char *values = sec_get(&ts, "values");
+    const char *values_from = sec_get(&ts, "values_from");
     if (values_from != NULL) {
         /* values_from = tier: one of the tier codes (the workbook's drop-down lists them). */
         if (!text || values != NULL)
@@ -1035,12 +1091,12 @@ static tco_error load_input(loader *ld, const char *section)
                                 "\"a,b,c\" text; at most 255 fit (Excel's limit; a character outside ASCII takes "
                                 "2 to 4 bytes)", where, bytes);
     }
-    const char *fmt = tco_ini_get(t, section, "format");
+    const char *fmt = sec_get(&ts, "format");
     it->format = format_for_unit(unit, it->integer);
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
-    const char *quote = tco_ini_get(t, section, "quote");
-    const char *quote_qty = tco_ini_get(t, section, "quote_qty");
+    const char *quote = sec_get(&ts, "quote");
+    const char *quote_qty = sec_get(&ts, "quote_qty");
     if ((quote == NULL) != (quote_qty == NULL) || (quote && (quote[0] == '\0' || text)))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a quoted price needs both quote = ITEM and quote_qty = NAME "
                             "(a number input)", where);
@@ -1052,7 +1108,7 @@ static tco_error load_input(loader *ld, const char *section)
         if (quote != NULL && ((it->quote_item = tco_strdup("tier")) == NULL ||
                               (it->quote_qty = tco_strdup(quote_qty)) == NULL))
             return oom(ld);
-        return load_tier_input(ld, it, section, from, text);
+        return load_tier_input(ld, it, &ts, from, text);
     }
     if (quote != NULL) {
         /* quote = card: the entry the scenario's card key names (D-M); otherwise a literal item id. */
@@ -1071,7 +1127,7 @@ static tco_error load_input(loader *ld, const char *section)
     if (src == NULL || key == NULL) /* resolve_from sets both on success */
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s from: cannot resolve '%s'", where, from);
     const char *value = tco_ini_get(src, sec, key);
-    const char *def = tco_ini_get(t, section, "default");
+    const char *def = sec_get(&ts, "default");
     bool defaulted = false;
     if (value == NULL && def != NULL) {
         value = def; /* the template's default: noted in the source */
@@ -1091,28 +1147,43 @@ static tco_error load_input(loader *ld, const char *section)
     if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;
-    /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one. */
-    char basis_key[300];
-    snprintf(basis_key, sizeof basis_key, "%s_source", key);
+    /* Provenance: file [section] key, and the basis text (KEY_source) when the file gives one (appended,
+     * not printed: once for each input). */
+    char basis_key[BESIDE_KEY_MAX];
+    tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     const char *basis = tco_ini_get(src, sec, basis_key);
     tco_strbuf b = {0};
     if (ov >= 0) {
-        tco_strbuf_printf(&b, "--set %s", ld->overrides[ov].arg);
+        tco_strbuf_append(&b, "--set ");
+        tco_strbuf_append(&b, ld->overrides[ov].arg);
         if (ld->originals[ov] && (it->original = tco_strdup(ld->originals[ov])) == NULL)
             return oom(ld);
-    } else
-        tco_strbuf_printf(&b, "%s [%s] %s", src->path, shown, key);
-    if (defaulted)
-        tco_strbuf_printf(&b, " not given: template default %s", def);
-    if (ov >= 0)
-        tco_strbuf_printf(&b, " (was %s)", it->original ? it->original : "not set");
-    else if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
+    } else {
+        tco_strbuf_append(&b, src->path);
+        tco_strbuf_append(&b, " [");
+        tco_strbuf_append(&b, shown);
+        tco_strbuf_append(&b, "] ");
+        tco_strbuf_append(&b, key);
+    }
+    if (defaulted) {
+        tco_strbuf_append(&b, " not given: template default ");
+        tco_strbuf_append(&b, def);
+    }
+    if (ov >= 0) {
+        tco_strbuf_append(&b, " (was ");
+        tco_strbuf_append(&b, it->original ? it->original : "not set");
+        tco_strbuf_append(&b, ")");
+    } else if (src == &ld->scenario && strcasecmp(sec, "scenario") != 0)
         tco_strbuf_append(&b, " (scenario override of the catalog)");
-    if (basis && basis[0])
-        tco_strbuf_printf(&b, ": %s", basis);
-    const char *note = tco_ini_get(t, section, "note");
-    if (note && note[0])
-        tco_strbuf_printf(&b, "%s%s", b.len ? ". " : "", note);
+    if (basis && basis[0]) {
+        tco_strbuf_append(&b, ": ");
+        tco_strbuf_append(&b, basis);
+    }
+    const char *note = sec_get(&ts, "note");
+    if (note && note[0]) {
+        tco_strbuf_append(&b, b.len ? ". " : "");
+        tco_strbuf_append(&b, note);
+    }
     it->source = tco_strbuf_take(&b);
     if (it->source == NULL)
         return oom(ld);
@@ -1131,25 +1202,28 @@ static tco_error load_input(loader *ld, const char *section)
 static const char *const line_keys[] = {"sheet", "label", "unit", "formula", "source", "per", "format", "total", "sum",
                                         "warning", "warning_if", "type", NULL};
 
-static tco_error load_line(loader *ld, const char *section)
+/* Template section number @p index, a [line.NAME]. */
+static tco_error load_line(loader *ld, int index)
 {
     const tco_ini *t = ld->template_ini;
+    const char *section = tco_ini_section_name(t, index);
+    const ini_sec ts = {t, section, index};
     const char *name = section + strlen("line.");
     char where[600];
-    snprintf(where, sizeof where, "%s [%s]", t->path, section);
+    tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
     tco_error e = tco_name_check(name, where, ld->diag);
     if (e == TCO_OK)
-        e = check_keys(ld, t, section, line_keys);
+        e = check_keys(ld, &ts, line_keys);
     static const char *const required[] = {"sheet", "label", "unit", "formula", NULL};
     const char *v[4];
     if (e == TCO_OK)
-        e = need_strings(ld, t, section, required, v);
+        e = need_strings(ld, &ts, required, v);
     if (e != TCO_OK)
         return e;
     const char *sheet = v[0], *label = v[1], *unit = v[2], *formula = v[3];
     if ((e = check_unit(ld, t, section, unit)) != TCO_OK || (e = check_reserved(ld, t, section, name)) != TCO_OK)
         return e;
-    const char *per = tco_ini_get(t, section, "per");
+    const char *per = sec_get(&ts, "per");
     bool yearly = false, tiered = false, monthly = false;
     if (per != NULL) {
         yearly = strcasecmp(per, "year") == 0;
@@ -1175,17 +1249,18 @@ static tco_error load_line(loader *ld, const char *section)
         return oom(ld);
     if (tiered && (it->tiers = calloc((size_t)ld->model->n_tiers, sizeof *it->tiers)) == NULL)
         return oom(ld);
-    const char *source = tco_ini_get(t, section, "source");
-    tco_strbuf w = {0};
-    tco_strbuf_printf(&w, "%s formula", where);
+    const char *source = sec_get(&ts, "source");
+    tco_strbuf w = {0}; /* appended, not printed: once for each line */
+    tco_strbuf_append(&w, where);
+    tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
     if (it->where == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);
-    if ((e = yes_no(ld, section, "total", &it->emphasis)) != TCO_OK)
+    if ((e = yes_no(ld, &ts, "total", &it->emphasis)) != TCO_OK)
         return e;
-    const char *sum = tco_ini_get(t, section, "sum");
+    const char *sum = sec_get(&ts, "sum");
     if (sum != NULL) {
         if (!yearly && !monthly)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year or per-month line has a total", where);
@@ -1194,20 +1269,20 @@ static tco_error load_line(loader *ld, const char *section)
         else if (strcasecmp(sum, "yes") != 0)
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: expected yes or no, found '%s'", where, sum);
     }
-    const char *fmt = tco_ini_get(t, section, "format");
+    const char *fmt = sec_get(&ts, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
-    const char *type = tco_ini_get(t, section, "type");
+    const char *type = sec_get(&ts, "type");
     if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected text on a scalar line (or no key), found '%s'",
                             where, type);
     it->text_line = type != NULL;
-    const char *warning = tco_ini_get(t, section, "warning");
+    const char *warning = sec_get(&ts, "warning");
     if (warning != NULL && (yearly || tiered || monthly))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
     if (warning != NULL && warning[0] != '\0' && (it->warning = tco_strdup(warning)) == NULL)
         return oom(ld);
-    if (tco_ini_get(t, section, "warning_if") != NULL && it->warning == NULL)
+    if (sec_get(&ts, "warning_if") != NULL && it->warning == NULL)
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning_if: needs a warning key beside it", where);
     return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
 }
@@ -1701,11 +1776,12 @@ static tco_error load_charts(loader *ld)
         const char *sec = tco_ini_section_name(t, i);
         if (strncmp(sec, "chart.", 6) != 0)
             continue;
-        tco_error e = check_keys(ld, t, sec, chart_keys);
+        const ini_sec cs = {t, sec, i};
+        tco_error e = check_keys(ld, &cs, chart_keys);
         static const char *const required[] = {"type", "title", "series", NULL};
         const char *v[3];
         if (e == TCO_OK)
-            e = need_strings(ld, t, sec, required, v);
+            e = need_strings(ld, &cs, required, v);
         if (e != TCO_OK)
             return e;
         const char *type = v[0], *title = v[1], *series = v[2];
@@ -1784,12 +1860,75 @@ static bool sheet_name_ok(const char *nm)
     return !tco_looks_like_reference(nm);
 }
 
+/* Every line names a listed sheet ([model] sheets = @p sheets, as written); the lines of a sheet are all
+ * scalar, all per year or all per tier; each item takes its sheet's listed spelling.  @p sheet_of: each
+ * item's sheet (-1: none of them). */
+static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_of)
+{
+    tco_model *m = ld->model;
+    const tco_ini *t = ld->template_ini;
+    static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int first = -1;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || sheet_of[i] != (int)s)
+                continue;
+            if (first < 0)
+                first = (int)i;
+            else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
+                                    "it needs %s",
+                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
+                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
+        }
+        m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
+        m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
+        m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
+        m->sheets[s].schedule = first >= 0 && m->items[first].on_schedule;
+        /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
+        size_t columns = 0;
+        for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
+            if (m->items[i].kind == TCO_ITEM_TIER_LINE && sheet_of[i] == (int)s && ++columns > TCO_MAX_TIER_COLUMNS)
+                return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
+                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
+                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
+    }
+    /* The tier table on Inputs has a column per per-tier input. */
+    size_t tier_inputs = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
+            return tco_diag_set(ld->diag, TCO_ERR_INI,
+                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
+                                "(Excel has 16,384 columns)",
+                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        if (it->sheet == NULL)
+            continue;
+        if (sheet_of[i] < 0)
+            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
+                                t->path, it->name, sheets, it->sheet);
+        const char *listed = m->sheets[sheet_of[i]].name;
+        if (strcmp(it->sheet, listed) == 0)
+            continue; /* spelt as listed already */
+        free(it->sheet);
+        it->sheet = tco_strdup(listed); /* canonical spelling */
+        if (it->sheet == NULL)
+            return oom(ld);
+    }
+    return TCO_OK;
+}
+
 static tco_error load_sheets_and_summary(loader *ld)
 {
     tco_model *m = ld->model;
     const tco_ini *t = ld->template_ini;
     const char *sheets;
-    tco_error e = need_string(ld, t, "model", "sheets", &sheets);
+    const ini_sec model = sec_named(t, "model");
+    tco_error e = need_string(ld, &model, "sheets", &sheets);
     if (e != TCO_OK)
         return e;
     char **list;
@@ -1822,61 +1961,27 @@ static tco_error load_sheets_and_summary(loader *ld)
     tco_free_list(list, n);
     if (e != TCO_OK)
         return e;
-    /* Every line names a listed sheet; the lines of a sheet are all scalar, all per year or all per tier. */
-    static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
-    for (size_t s = 0; s < m->n_sheets; s++) {
-        int first = -1;
-        for (size_t i = 0; i < m->n_items; i++) {
-            const tco_item *it = &m->items[i];
-            if (it->sheet == NULL || it->kind == TCO_ITEM_TOTAL || tco_utf8_casecmp(it->sheet, m->sheets[s].name) != 0)
-                continue;
-            if (first < 0)
-                first = (int)i;
-            else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
-                                    "it needs %s",
-                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
-                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
-        }
-        m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
-        m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
-        m->sheets[s].monthly = first >= 0 && tco_item_dim(&m->items[first]) == 3;
-        m->sheets[s].schedule = first >= 0 && m->items[first].on_schedule;
-        /* A per-tier sheet has a column per line: Excel's 16,384 columns, less the label columns. */
-        size_t columns = 0;
-        for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
-            if (m->items[i].kind == TCO_ITEM_TIER_LINE && tco_utf8_casecmp(m->items[i].sheet, m->sheets[s].name) == 0 &&
-                ++columns > TCO_MAX_TIER_COLUMNS)
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
-                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
-                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
-    }
-    /* The tier table on Inputs has a column per per-tier input. */
-    size_t tier_inputs = 0;
-    for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
-                                "(Excel has 16,384 columns)",
-                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+    /* Each item's sheet among them, found once (-1: none), for the checks below, which go sheet by sheet:
+     * by strcmp() when spelt as listed (most), else by tco_utf8_casecmp(), Excel's comparison, under
+     * which the listed sheets all differ (so at most one matches).  Was a comparison per sheet and item
+     * in each of three loops: 100 copies of the template's lines made that 160M instructions. */
+    int *sheet_of = malloc((m->n_items ? m->n_items : 1) * sizeof *sheet_of);
+    if (sheet_of == NULL)
+        return oom(ld);
     for (size_t i = 0; i < m->n_items; i++) {
-        tco_item *it = &m->items[i];
-        if (it->sheet == NULL)
-            continue;
-        size_t s;
-        for (s = 0; s < m->n_sheets; s++)
-            if (tco_utf8_casecmp(it->sheet, m->sheets[s].name) == 0)
-                break;
-        if (s == m->n_sheets)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
-                                t->path, it->name, sheets, it->sheet);
-        free(it->sheet);
-        it->sheet = tco_strdup(m->sheets[s].name); /* canonical spelling */
-        if (it->sheet == NULL)
-            return oom(ld);
+        const char *sheet = m->items[i].sheet;
+        sheet_of[i] = -1;
+        for (size_t s = 0; sheet && s < m->n_sheets && sheet_of[i] < 0; s++)
+            if (strcmp(sheet, m->sheets[s].name) == 0)
+                sheet_of[i] = (int)s;
+        for (size_t s = 0; sheet && s < m->n_sheets && sheet_of[i] < 0; s++)
+            if (tco_utf8_casecmp(sheet, m->sheets[s].name) == 0)
+                sheet_of[i] = (int)s;
     }
+    e = check_sheets(ld, sheets, sheet_of);
+    free(sheet_of);
+    if (e != TCO_OK)
+        return e;
     if ((e = load_charts(ld)) != TCO_OK)
         return e;
     if ((e = tco_conventions_load(m, t, ld->diag)) != TCO_OK)
@@ -2018,12 +2123,29 @@ static const char *range_suffix(const char *key)
     return NULL;
 }
 
-/* True if "@p sec:@p base@p suffix" is a key beside an input value read (ld->range_keys). */
-static bool is_range_key(const loader *ld, const char *sec, const char *base, size_t base_len, const char *suffix)
+/* True if an input read the value [@p sec] KEY, KEY the first @p kl bytes of @p key (ld->values_read). */
+static bool value_read(const loader *ld, const char *sec, const char *key, size_t kl)
 {
-    char entry[700];
-    snprintf(entry, sizeof entry, "%s:%.*s%s", sec, (int)base_len, base, suffix);
-    return name_set_has(&ld->range_keys, entry);
+    size_t sl = strlen(sec);
+    char entry[2 * TCO_INI_MAX_LINE + 2]; /* a section and a key, each from one line */
+    if (sl + 1 + kl >= sizeof entry)
+        return false; /* longer than any name the index holds */
+    memcpy(entry, sec, sl);
+    entry[sl] = ':';
+    memcpy(entry + sl + 1, key, kl);
+    entry[sl + 1 + kl] = '\0';
+    return name_set_has(&ld->values_read, entry);
+}
+
+/* True if @p key (@p kl bytes) is KEY_range, KEY_dist or KEY_range_source of a value KEY read in [@p sec]. */
+static bool beside_value_read(const loader *ld, const char *sec, const char *key, size_t kl)
+{
+    for (int x = 1; beside_suffixes[x]; x++) {
+        size_t sl = strlen(beside_suffixes[x]);
+        if (kl > sl && strcmp(key + kl - sl, beside_suffixes[x]) == 0 && value_read(ld, sec, key, kl - sl))
+            return true;
+    }
+    return false;
 }
 
 /* The catalog may hold keys no template reads, but not a range that belongs to nothing: in every catalog
@@ -2038,23 +2160,28 @@ static tco_error check_catalog_ranges(loader *ld)
             const char *sec = tco_ini_section_name(cat, s);
             if (!name_set_has(&ld->range_sections, sec))
                 continue;
-            int n;
-            const char **keys = tco_ini_keys(cat, sec, &n);
+            int n = tco_ini_key_count(cat, s);
+            /* Whether each key is a value read here, looked up once (the did-you-mean below asks n times). */
+            bool *read = calloc(n > 0 ? (size_t)n : 1, sizeof *read);
+            if (read == NULL)
+                return oom(ld);
+            for (int k = 0; k < n; k++) {
+                const char *key = tco_ini_key_at(cat, s, k);
+                read[k] = value_read(ld, sec, key, strlen(key));
+            }
             tco_error e = TCO_OK;
             for (int k = 0; k < n && e == TCO_OK; k++) {
-                const char *key = strchr(keys[k], ':') + 1, *suffix = range_suffix(key);
+                const char *key = tco_ini_key_at(cat, s, k), *suffix = range_suffix(key);
                 size_t kl = strlen(key), sl = strlen("_source");
-                if (name_set_has(&ld->range_keys, keys[k]) || is_range_key(ld, sec, key, kl, "_range") ||
-                    (kl > sl && strcmp(key + kl - sl, "_source") == 0 && is_range_key(ld, sec, key, kl - sl, "_range")))
+                if (read[k] || beside_value_read(ld, sec, key, kl) ||
+                    (kl > sl && strcmp(key + kl - sl, "_source") == 0 && value_read(ld, sec, key, kl - sl)))
                     continue; /* a range key of a value read, a value read, or a value's basis */
                 /* The nearest key beside a value an input reads here. */
                 char best[300] = "";
                 size_t best_d = 3;
                 for (int j = 0; j < n; j++) {
-                    const char *base = strchr(keys[j], ':') + 1;
-                    for (int x = 1; range_suffix(base) == NULL && beside_suffixes[x]; x++) {
-                        if (!is_range_key(ld, sec, base, strlen(base), beside_suffixes[x]))
-                            continue;
+                    const char *base = tco_ini_key_at(cat, s, j);
+                    for (int x = 1; read[j] && range_suffix(base) == NULL && beside_suffixes[x]; x++) {
                         char cand[300];
                         snprintf(cand, sizeof cand, "%s%s", base, beside_suffixes[x]);
                         size_t d = tco_edit_distance(key, cand);
@@ -2071,7 +2198,7 @@ static tco_error check_catalog_ranges(loader *ld)
                     e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", cat->path,
                                      shown, key, best);
             }
-            free(keys);
+            free(read);
             if (e != TCO_OK)
                 return e;
         }
@@ -2085,7 +2212,7 @@ static tco_error collect_from_sections(loader *ld)
 {
     const tco_ini *t = ld->template_ini;
     for (int j = 0; j < tco_ini_section_count(t); j++) {
-        const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+        const char *from = tco_ini_get_in(t, j, "from"); /* by number: no hash of each section's name */
         for (const char *dot = from ? strchr(from, '.') : NULL; dot; dot = strchr(dot + 1, '.')) {
             size_t n = (size_t)(dot - from);
             char *sec = malloc(n + 1);
@@ -2122,7 +2249,7 @@ static tco_error check_scenario_consumed(loader *ld)
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
-                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                const char *from = tco_ini_get_in(t, j, "from");
                 const char *dot = from ? strchr(from, '.') : NULL;
                 if (dot == NULL)
                     continue;
@@ -2163,7 +2290,7 @@ static tco_error check_scenario_consumed(loader *ld)
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
             for (int j = 0; j < tco_ini_section_count(t); j++) {
-                const char *from = tco_ini_get(t, tco_ini_section_name(t, j), "from");
+                const char *from = tco_ini_get_in(t, j, "from");
                 if (from == NULL)
                     continue;
                 size_t sl = strlen(prefix);
@@ -2271,7 +2398,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     const tco_ini *t = ld->template_ini;
     if (!tco_ini_has_section(t, "model"))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
-    if ((e = check_keys(ld, t, "model", model_keys)) != TCO_OK)
+    const ini_sec model = sec_named(t, "model");
+    if ((e = check_keys(ld, &model, model_keys)) != TCO_OK)
         return e;
     const char *mt = tco_ini_get(t, "model", "title");
     m->title = tco_strdup(mt ? mt : "Total cost of ownership");
@@ -2303,9 +2431,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         for (int i = 0; i < tco_ini_section_count(t); i++) {
             const char *sec = tco_ini_section_name(t, i);
             if (pass == 0 && strncmp(sec, "input.", 6) == 0)
-                e = load_input(ld, sec);
+                e = load_input(ld, i);
             else if (pass == 1 && strncmp(sec, "line.", 5) == 0)
-                e = load_line(ld, sec);
+                e = load_line(ld, i);
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
                      strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0 &&
                      strncmp(sec, "convention.", 11) != 0)
@@ -2356,7 +2484,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         tot->emphasis = src->emphasis;
         tot->sheet = tco_strdup(src->sheet);
         tco_strbuf lb = {0};
-        tco_strbuf_printf(&lb, "%s (all %s)", src->label, monthly ? "months" : "years");
+        tco_strbuf_append(&lb, src->label); /* appended, not printed: once for each total */
+        tco_strbuf_append(&lb, monthly ? " (all months)" : " (all years)");
         tot->label = tco_strbuf_take(&lb);
         tco_strbuf u = {0};
         /* "CNY/yr" per year totals to "CNY", "CNY/month" per month too. */
@@ -2368,7 +2497,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             tco_strbuf_append(&u, src->unit);
         tot->unit = tco_strbuf_take(&u);
         tco_strbuf w = {0};
-        tco_strbuf_printf(&w, "total of per-year line %s", src->name);
+        tco_strbuf_append(&w, "total of per-year line ");
+        tco_strbuf_append(&w, src->name);
         tot->source = tco_strbuf_take(&w);
         if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)
             return oom(ld);
@@ -2468,7 +2598,7 @@ static void loader_free(loader *ld)
     free(ld->refs);
     name_set_free(&ld->consumed);
     name_set_free(&ld->from_sections);
-    name_set_free(&ld->range_keys);
+    name_set_free(&ld->values_read);
     name_set_free(&ld->range_sections);
     tco_free_list(ld->shared, ld->n_shared);
     for (size_t i = 0; ld->originals && i < ld->n_overrides; i++)

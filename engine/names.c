@@ -80,40 +80,45 @@ void tco_fingerprint_begin(tco_hash *h)
     tco_hash_begin(h, fingerprint_key);
 }
 
-uint64_t tco_fingerprint(const void *data, size_t n)
+/* Feed the @p n bytes at @p s, ASCII letters lower-cased when @p lower: what tco_hash_byte() on each would
+ * do, 8 bytes at a time once the current block is full. */
+static void hash_bytes(tco_hash *h, const unsigned char *s, size_t n, bool lower)
 {
-    tco_hash h;
-    tco_fingerprint_begin(&h);
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        tco_hash_byte(&h, p[i]);
-    return tco_hash_end(&h);
-}
-
-void tco_hash_lower(tco_hash *h, const char *s, size_t n)
-{
+#define HASH_LOWER(c) (lower && (c) >= 'A' && (c) <= 'Z' ? (unsigned char)((c) - 'A' + 'a') : (c))
     size_t i = 0;
     for (; i < n && h->len % 8 != 0; i++)
-        tco_hash_byte(h, (unsigned char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]));
+        tco_hash_byte(h, HASH_LOWER(s[i]));
     /* Whole blocks of 8 bytes, as tco_hash_byte() would gather them (little-endian). */
     for (; n - i >= 8; i += 8) {
         uint64_t m = 0;
-        for (int b = 7; b >= 0; b--) {
-            unsigned char c = (unsigned char)s[i + (size_t)b];
-            m = m << 8 | (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-        }
+        for (int b = 7; b >= 0; b--)
+            m = m << 8 | HASH_LOWER(s[i + (size_t)b]);
         sip_block(h, m);
         h->len += 8;
     }
     if (i < n) { /* the last bytes start a block of their own (h->m is empty): gathered at once */
         uint64_t m = 0;
-        for (size_t b = n; b-- > i;) {
-            unsigned char c = (unsigned char)s[b];
-            m = m << 8 | (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-        }
+        for (size_t b = n; b-- > i;)
+            m = m << 8 | HASH_LOWER(s[b]);
         h->m = m;
         h->len += n - i;
     }
+#undef HASH_LOWER
+}
+
+/* 8 bytes at a time (was one tco_hash_byte() call per byte): a fifth of the instructions for the
+ * template's 100 KB, the same 64 bits. */
+uint64_t tco_fingerprint(const void *data, size_t n)
+{
+    tco_hash h;
+    tco_fingerprint_begin(&h);
+    hash_bytes(&h, data, n, false);
+    return tco_hash_end(&h);
+}
+
+void tco_hash_lower(tco_hash *h, const char *s, size_t n)
+{
+    hash_bytes(h, (const unsigned char *)s, n, true);
 }
 
 uint64_t tco_hash_name(const uint64_t seed[2], const char *name)

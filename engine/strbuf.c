@@ -57,17 +57,33 @@ void tco_strbuf_append(tco_strbuf *b, const char *s)
     tco_strbuf_append_n(b, s, strlen(s));
 }
 
+/* Formatted once where the text fits, in the buffer's free room or (an empty buffer) 256 bytes of
+ * stack, and a second time only into room made for a longer text (it was measured by one vsnprintf()
+ * and written by another every time: two passes of printf's format parsing per call). */
 void tco_strbuf_vprintf(tco_strbuf *b, const char *fmt, va_list ap)
 {
+    if (b->failed)
+        return;
+    char local[256];
+    char *at = b->data ? b->data + b->len : local;
+    size_t room = b->data ? b->cap - b->len : sizeof local;
     va_list again;
     va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    if (n < 0)
+    int n = vsnprintf(at, room, fmt, ap);
+    if (n < 0) {
         b->failed = true;
-    else if (reserve(b, (size_t)n)) {
+        if (b->data)
+            b->data[b->len] = '\0';
+    } else if ((size_t)n < room) {
+        if (at == local)
+            tco_strbuf_append_n(b, local, (size_t)n);
+        else
+            b->len += (size_t)n;
+    } else if (reserve(b, (size_t)n)) {
         vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
         b->len += (size_t)n;
-    }
+    } else if (b->data)
+        b->data[b->len] = '\0'; /* the cut text written into the room is not kept */
     va_end(again);
 }
 
@@ -411,6 +427,22 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
                         : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
                                                        : "a control character",
                         bad + 1);
+}
+
+size_t tco_str_cat(char *out, size_t size, ...)
+{
+    va_list ap;
+    va_start(ap, size);
+    size_t len = 0;
+    for (const char *part; (part = va_arg(ap, const char *)) != NULL;) {
+        size_t n = strlen(part);
+        if (len < size - 1)
+            memcpy(out + len, part, n < size - 1 - len ? n : size - 1 - len);
+        len += n;
+    }
+    va_end(ap);
+    out[len < size - 1 ? len : size - 1] = '\0';
+    return len;
 }
 
 char *tco_strdup(const char *s)

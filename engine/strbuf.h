@@ -199,6 +199,15 @@ bool tco_number_is_normal(const char *text, double v);
  */
 tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
+/**
+ * Join the strings that follow @p size, up to a NULL, into @p out (@p size >= 1 bytes): the text and
+ * the cut of snprintf(out, size, "%s%s...", ...) (at most size - 1 bytes, then a NUL; a cut may fall
+ * inside a UTF-8 character, as snprintf's does), without printf parsing a format, for text built on
+ * every load (a key's "KEY_source", a section's "FILE [SECTION]").  Returns the length of the whole
+ * text, as snprintf() does.
+ */
+size_t tco_str_cat(char *out, size_t size, ...) __attribute__((sentinel));
+
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);
 

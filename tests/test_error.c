@@ -133,6 +133,26 @@ static void test_format_double(void)
         }
 }
 
+/* tco_str_cat() writes what snprintf() with "%s%s..." writes, cut where it cuts, and returns its length. */
+static void test_str_cat_is_snprintf(void)
+{
+    const char *a = "templates/tco.ini", *b = " [", *c = "input.\xE7\x94\xB5price", *d = "]";
+    for (size_t size = 1; size <= 40; size++) {
+        char got[40], want[40];
+        memset(got, '#', sizeof got);
+        memset(want, '#', sizeof want);
+        size_t n = tco_str_cat(got, size, a, b, c, d, NULL);
+        int w = snprintf(want, size, "%s%s%s%s", a, b, c, d);
+        CU_ASSERT_EQUAL(n, (size_t)w);
+        CU_ASSERT_EQUAL(memcmp(got, want, sizeof got), 0); /* the bytes after the NUL untouched too */
+    }
+    char out[8];
+    CU_ASSERT_EQUAL(tco_str_cat(out, sizeof out, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_EQUAL(tco_str_cat(out, sizeof out, "price", "_range", NULL), 11);
+    CU_ASSERT_STRING_EQUAL(out, "price_r");
+}
+
 CU_ErrorCode register_error_suite(void)
 {
     CU_pSuite s = CU_add_suite("error", NULL, NULL);
@@ -142,7 +162,8 @@ CU_ErrorCode register_error_suite(void)
         !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16) ||
         !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape) ||
         !CU_add_test(s, "shortest round-trip numbers", test_format_double) ||
-        !CU_add_test(s, "case-insensitive in any script", test_utf8_casecmp))
+        !CU_add_test(s, "case-insensitive in any script", test_utf8_casecmp) ||
+        !CU_add_test(s, "tco_str_cat() is snprintf() of %s%s...", test_str_cat_is_snprintf))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -482,6 +482,149 @@ static void test_hash_lower_is_bytewise(void)
     CU_ASSERT_EQUAL(tco_hash_name(seed, "Card_Price"), tco_hash_name(seed, "card_price"));
 }
 
+/* A section looked up once (tco_ini_section_index()) gives what the name gives, for a section of a few
+ * keys (compared in place) and of more than 16 (through the table); its keys in order; -1 for none. */
+static void test_section_index(void)
+{
+    tco_strbuf b = {0};
+    grid(&b, 3, 4); /* S0..S2, 4 keys each */
+    tco_strbuf_printf(&b, "[Big]\n");
+    for (int k = 0; k < 30; k++)
+        tco_strbuf_printf(&b, "Key%d = big/%d\n", k, k);
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_text(&b, &ini, &d), TCO_OK);
+    tco_strbuf_free(&b);
+    CU_ASSERT_EQUAL(tco_ini_section_index(&ini, "s0"), 0);
+    CU_ASSERT_EQUAL(tco_ini_section_index(&ini, "S2"), 2);
+    CU_ASSERT_EQUAL(tco_ini_section_index(&ini, "BIG"), 3);
+    CU_ASSERT_EQUAL(tco_ini_section_index(&ini, "s3"), -1);
+    CU_ASSERT_STRING_EQUAL(tco_ini_get_in(&ini, 1, "K3"), "1/3");
+    CU_ASSERT_STRING_EQUAL(tco_ini_get_in(&ini, 1, "k0"), "1/0");
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 1, "k4"));
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 1, "k"));     /* a prefix of k0..k3 */
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 1, "k00"));
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 1, "s1:k0")); /* the whole name is not a key */
+    CU_ASSERT_STRING_EQUAL(tco_ini_get_in(&ini, 3, "KEY29"), "big/29");
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 3, "key30"));
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, -1, "k0"));
+    CU_ASSERT_PTR_NULL(tco_ini_get_in(&ini, 4, "k0"));
+    CU_ASSERT_EQUAL(tco_ini_key_count(&ini, 3), 30);
+    CU_ASSERT_EQUAL(tco_ini_key_count(&ini, -1), 0);
+    CU_ASSERT_STRING_EQUAL(tco_ini_key_at(&ini, 0, 0), "k0");
+    CU_ASSERT_STRING_EQUAL(tco_ini_key_at(&ini, 3, 29), "key29");
+    CU_ASSERT_PTR_NULL(tco_ini_key_at(&ini, 3, 30));
+    CU_ASSERT_PTR_NULL(tco_ini_key_at(&ini, -1, 0));
+    /* Keys set later are found the same way, after the file's. */
+    CU_ASSERT(tco_ini_set(&ini, "s1", "Extra", "e"));
+    CU_ASSERT_STRING_EQUAL(tco_ini_get_in(&ini, 1, "extra"), "e");
+    CU_ASSERT_STRING_EQUAL(tco_ini_key_at(&ini, 1, 4), "extra");
+    int wrong = 0;
+    for (int s = 0; s < tco_ini_section_count(&ini); s++)
+        for (int k = 0; k < tco_ini_key_count(&ini, s); k++) {
+            const char *key = tco_ini_key_at(&ini, s, k);
+            const char *v = tco_ini_get(&ini, tco_ini_section_name(&ini, s), key);
+            wrong += v == NULL || v != tco_ini_get_in(&ini, s, key);
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    tco_ini_free(&ini);
+}
+
+/* tco_ini_has_range_keys(): a key ending in _range, _dist or _range_source, in any case; a key set later too. */
+static void test_range_keys_recorded(void)
+{
+    static const char *const text = "[plain]\nprice = 1\nprice_source = quote\nranged = 2\nx_ranges = 3\n"
+                                    "[r]\nprice = 1\nPRICE_RANGE = 1, 2\n"
+                                    "[d]\npue_dist = pert\n"
+                                    "[b]\npue_range_source = measured\n"
+                                    "[empty]\n";
+    tco_ini ini = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_str(text, &ini, &d), TCO_OK);
+    CU_ASSERT(!tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "plain")));
+    CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "R")));
+    CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "d")));
+    CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "b")));
+    CU_ASSERT(!tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "empty")));
+    CU_ASSERT(!tco_ini_has_range_keys(&ini, -1));
+    CU_ASSERT(tco_ini_set(&ini, "plain", "price", "3"));
+    CU_ASSERT(!tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "plain")));
+    CU_ASSERT(tco_ini_set(&ini, "plain", "Price_Dist", "uniform"));
+    CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "plain")));
+    CU_ASSERT(tco_ini_set(&ini, "new", "k_range", "1, 2"));
+    CU_ASSERT(tco_ini_has_range_keys(&ini, tco_ini_section_index(&ini, "new")));
+    tco_ini_free(&ini);
+}
+
+/* The character checks find a control character, DEL or a byte that is not UTF-8 at every column of a
+ * line (the plain lines are checked eight bytes at a time), and let a tab through anywhere. */
+static void test_bad_byte_at_every_column(void)
+{
+    static const char bad[] = {'\x01', '\x1F', '\x7F', '\x80'};
+    static const char *const said[] = {"control character 0x01", "control character 0x1F", "control character 0x7F",
+                                       "not valid UTF-8 (byte 0x80)"};
+    for (size_t col = 7; col <= 40; col++) {
+        char line[64];
+        memset(line, 'v', sizeof line);
+        memcpy(line, "key = ", 6);
+        line[41] = '\0';
+        for (size_t k = 0; k < sizeof bad; k++) {
+            line[col - 1] = bad[k];
+            tco_strbuf b = {0};
+            tco_strbuf_printf(&b, "[s]\n%s\n", line);
+            char want[96];
+            snprintf(want, sizeof want, "t.ini:2, column %zu: %s", col, said[k]);
+            expect_refusal(&b, TCO_ERR_INI, want);
+            tco_strbuf_free(&b);
+        }
+        line[col - 1] = '\t';
+        tco_ini ini = {0};
+        tco_diag d = {0};
+        char text[80];
+        snprintf(text, sizeof text, "[s]\n%s\n", line);
+        CU_ASSERT_EQUAL(load_str(text, &ini, &d), TCO_OK);
+        /* 35 bytes of 'v' and the tab, less a leading tab, which iniparser strips as a blank */
+        CU_ASSERT_EQUAL(strlen(tco_ini_get(&ini, "s", "key")), col == 7 ? 34u : 35u);
+        tco_ini_free(&ini);
+    }
+}
+
+/* SipHash-2-4 itself: the reference test vectors (key 00 01 .. 0f, message 00 01 .. of each length; the
+ * paper's appendix A gives the 15-byte one), fed byte by byte and 8 at a time; tco_fingerprint() is the
+ * byte-by-byte fingerprint for every length and alignment. */
+static void test_siphash_vectors(void)
+{
+    const uint64_t key[2] = {UINT64_C(0x0706050403020100), UINT64_C(0x0f0e0d0c0b0a0908)};
+    unsigned char msg[64];
+    for (int i = 0; i < 64; i++)
+        msg[i] = (unsigned char)i;
+    const struct {
+        size_t len;
+        uint64_t want;
+    } vectors[] = {{0, UINT64_C(0x726fdb47dd0e0e31)}, {15, UINT64_C(0xa129ca6149be45e5)}};
+    for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+        tco_hash a, b;
+        tco_hash_begin(&a, key);
+        tco_hash_begin(&b, key);
+        for (size_t i = 0; i < vectors[v].len; i++)
+            tco_hash_byte(&a, msg[i]);
+        tco_hash_lower(&b, (const char *)msg, vectors[v].len); /* no letters among bytes 0..14 */
+        CU_ASSERT_EQUAL(tco_hash_end(&a), vectors[v].want);
+        CU_ASSERT_EQUAL(tco_hash_end(&b), vectors[v].want);
+    }
+    const char *text = "[input.Card_Price]\nfrom = card.price\n; a template's bytes, any of them\n\xE7\x94\xB5";
+    int differ = 0;
+    for (size_t head = 0; head < 8; head++)
+        for (size_t len = 0; head + len <= strlen(text); len++) {
+            tco_hash h;
+            tco_fingerprint_begin(&h);
+            for (size_t i = head; i < head + len; i++)
+                tco_hash_byte(&h, (unsigned char)text[i]);
+            differ += tco_hash_end(&h) != tco_fingerprint(text + head, len);
+        }
+    CU_ASSERT_EQUAL(differ, 0);
+}
+
 CU_ErrorCode register_ini_suite(void)
 {
     CU_pSuite s = CU_add_suite("ini", suite_init, suite_clean);
@@ -496,7 +639,11 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "sections of 1 to 40 keys", test_sections_of_every_size) ||
         !CU_add_test(s, "the cache reads a file once", test_cache_reads_once) ||
         !CU_add_test(s, "tco_decimal_value() is strtod()", test_decimal_value_is_strtod) ||
-        !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise))
+        !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise) ||
+        !CU_add_test(s, "a section looked up once reads its keys", test_section_index) ||
+        !CU_add_test(s, "sections with range keys are recorded", test_range_keys_recorded) ||
+        !CU_add_test(s, "SipHash-2-4 test vectors; tco_fingerprint() bytewise", test_siphash_vectors) ||
+        !CU_add_test(s, "a bad byte is found at every column", test_bad_byte_at_every_column))
         return CU_get_error();
     return CUE_SUCCESS;
 }
