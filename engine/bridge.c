@@ -130,10 +130,19 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                             json_is_null(tco) ? "null" : "not a number");
     v->tco = json_number_value(tco);
     json_t *cur = json_object_get(v->doc, "currency"), *years = json_object_get(v->doc, "years");
-    v->currency = json_is_string(cur) ? json_string_value(cur) : "CNY";
+    if (cur && !json_is_string(cur))
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is not a text: expected the code of the run's "
+                            "reporting currency (CNY, USD, ...)", v->path);
+    v->currency = cur ? json_string_value(cur) : "CNY";
     v->years = json_is_integer(years) ? (int)json_integer_value(years) : 0;
     json_t *title = json_object_get(v->doc, "title");
     v->title = json_is_string(title) ? json_string_value(title) : v->scenario;
+    /* The input that chose the currency says the same code: else every money value is in doubt. */
+    json_t *chosen = json_object_get(json_object_get(v->inputs, "currency"), "value");
+    if (json_is_string(chosen) && strcasecmp(json_string_value(chosen), v->currency) != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is %s, and inputs.currency is %s: the file contradicts "
+                            "itself (edited by hand?); expected the run's reporting currency in both", v->path,
+                            v->currency, json_string_value(chosen));
     json_t *t = json_object_get(v->doc, "template");
     if (json_is_object(t) && json_is_string(json_object_get(t, "file")) &&
         json_is_string(json_object_get(t, "fingerprint"))) {
@@ -257,6 +266,47 @@ static const char *value_text(const json_t *v, char buf[32])
     return buf;
 }
 
+/* The unit of money input @p it's CNY value, the catalog's ("CNY/kWh"), from its unit in the reporting
+ * currency @p unit ("USD/kWh"): tco_model_set_currency() wrote the code over the catalog's CNY. */
+static char *given_unit(const tco_item *it, const char *unit)
+{
+    if (!it->in_report || strlen(unit) < 3)
+        return tco_strdup(unit);
+    tco_strbuf u = {0};
+    tco_strbuf_printf(&u, "CNY%s", unit + 3);
+    return tco_strbuf_take(&u);
+}
+
+/* Check number @p v for model input @p it (named @p name, row @p tier or NULL) in the units --set takes, as
+ * --set checks it (tco_input_number()): within the bounds (for a money input of a run in another currency
+ * its CNY bounds) and whole if it must be; an error names @p file, the input, the bounds and the unit
+ * ("expected a number >= 0 CNY/kWh, found -1"). */
+static tco_error check_given(const tco_item *it, const char *file, const char *name, const char *tier, double v,
+                             tco_diag *d)
+{
+    tco_item given = *it; /* a view of the input in the units --set takes: only its bounds and unit differ */
+    if (it->in_report) {
+        given.min = it->base_min;
+        given.max = it->base_max;
+    }
+    char *unit = given_unit(it, it->unit ? it->unit : "");
+    tco_strbuf place = {0};
+    tco_strbuf_printf(&place, "%s: inputs.%s%s%s%s", file, name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "");
+    if (unit == NULL || place.failed) {
+        free(unit);
+        tco_strbuf_free(&place);
+        return oom(d);
+    }
+    given.unit = unit;
+    char text[32];
+    double parsed;
+    tco_format_double(v, text);
+    tco_error e = tco_input_number(&given, tco_strbuf_str(&place), text, &parsed, d);
+    free(unit);
+    tco_strbuf_free(&place);
+    return e;
+}
+
 /* Set input @p name (row @p tier, or NULL) of @p m to JSON value @p v (as entry_values() gives it),
  * through the model's API; an error names @p file, the input and the value. */
 static tco_error set_value(tco_model *m, const char *file, const char *name, const char *tier, const json_t *v,
@@ -264,8 +314,12 @@ static tco_error set_value(tco_model *m, const char *file, const char *name, con
 {
     tco_diag why = {0};
     tco_error e;
+    int idx = tco_model_find(m, name);
     /* A number in the units --set takes: CNY for a money input, the rate for fx_report (which converts
-     * every money input again). */
+     * every money input again), refused as --set refuses it. */
+    if (json_is_number(v) && idx >= 0 &&
+        (e = check_given(&m->items[idx], file, name, tier, json_number_value(v), d)) != TCO_OK)
+        return e;
     if (json_is_number(v))
         e = tco_model_set_given_input(m, name, tier, json_number_value(v), &why);
     else if (tier)
@@ -446,6 +500,45 @@ static tco_error compare_headers(ctx *c, const tco_model *m)
     return e;
 }
 
+/* The input of @p m named @p name (a single or per-tier input), or NULL. */
+static const tco_item *model_input(const tco_model *m, const char *name)
+{
+    int idx = tco_model_find(m, name);
+    const tco_item *it = idx >= 0 ? &m->items[idx] : NULL;
+    return it && (it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT) ? it : NULL;
+}
+
+/* True when @p name is the rate of a vendor quote's currency (fx_usd, ...: pricing.c adds one per currency
+ * quoted in a run with --quotes; a template cannot name an input fx_...), not the reporting rate. */
+static bool quote_rate(const tco_model *m, const char *name)
+{
+    return strncmp(name, "fx_", 3) == 0 && strcasecmp(name, TCO_FX_REPORT) != 0 && model_input(m, name) == NULL;
+}
+
+/* A quote rate @p name that differs between the files, or is in one only (@p eo, @p en: its entries, or
+ * NULL): said as such, since the model tco diff loads has no quotes and so no such input. */
+static tco_error quote_rate_other(ctx *c, const char *name, const json_t *eo, const json_t *en)
+{
+    char a[32], b[32];
+    const json_t *vo = json_object_get(eo, "value"), *vn = json_object_get(en, "value");
+    if (eo && en && same_value(vo, vn))
+        return TCO_OK;
+    tco_strbuf where = {0};
+    if (eo && en)
+        tco_strbuf_printf(&where, "%s in %s, %s in %s", json_is_number(vo) ? value_text(vo, a) : "?", c->old.path,
+                          json_is_number(vn) ? value_text(vn, b) : "?", c->new_.path);
+    else
+        tco_strbuf_printf(&where, "in %s only", eo ? c->old.path : c->new_.path);
+    tco_error e = where.failed ? oom(c->d)
+                               : add_other(c->b, "quote_rate", name, c->d, "%s (%s) is the exchange rate of a vendor "
+                                           "quote's currency, an input only of a run with --quotes; tco diff loads the "
+                                           "scenario without quotes, so no step moves it: the prices the quotes gave "
+                                           "are inputs of the files, and a price that moved with the rate is a step of "
+                                           "its own", name, tco_strbuf_str(&where));
+    tco_strbuf_free(&where);
+    return e;
+}
+
 /* Compare the inputs of the two files: the changes to step through into @p out (heap), the structural
  * changes into @p s, the rest as other entries. */
 static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *n_out, shape *s)
@@ -461,10 +554,11 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
         if (e != TCO_OK)
             break;
         json_t *en = json_object_get(c->new_.inputs, name);
-        int idx = tco_model_find(m, name);
-        const tco_item *it = idx >= 0 ? &m->items[idx] : NULL;
-        if (it && it->kind != TCO_ITEM_INPUT && it->kind != TCO_ITEM_TIER_INPUT)
-            it = NULL;
+        const tco_item *it = model_input(m, name);
+        if (quote_rate(m, name)) {
+            e = quote_rate_other(c, name, eo, en);
+            continue;
+        }
         if (en == NULL) {
             e = add_other(b, "only_in_old", name, c->d, "%s is an input of %s only: it keeps %s's value", name,
                           c->old.path, c->old.path);
@@ -554,10 +648,18 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
         if (e != TCO_OK)
             break;
         json_t *eo2 = json_object_get(c->old.inputs, name);
-        if (eo2 == NULL)
+        if (eo2 == NULL && quote_rate(m, name))
+            e = quote_rate_other(c, name, NULL, en);
+        else if (eo2 == NULL)
             e = add_other(b, "only_in_new", name, c->d, "%s is an input of %s only: no step moves it", name,
                           c->new_.path);
-        json_t *to = json_object_get(eo2, "by_tier"), *tn = json_object_get(en, "by_tier");
+        /* The rows compared: by_tier, or for a money input of a run in another currency given_by_tier (as
+         * the loop over OLD's inputs took them, which checked both entries). */
+        json_t *to = json_object_get(eo2, "by_tier"), *tn = json_object_get(en, "by_tier"), *unused;
+        const tco_item *it = model_input(m, name);
+        if (e == TCO_OK && eo2 && it && it->kind == TCO_ITEM_TIER_INPUT &&
+            (e = entry_values(&c->old, name, eo2, it, &unused, &to, c->d)) == TCO_OK)
+            e = entry_values(&c->new_, name, en, it, &unused, &tn, c->d);
         const char *tier;
         json_t *row;
         if (eo2 && to && tn)
@@ -599,17 +701,6 @@ static tco_error tco_of(const tco_model *m, const char *what, double *v, tco_dia
                         what);
 }
 
-/* The unit of money input @p it's CNY value, the catalog's ("CNY/kWh"), from its unit in the reporting
- * currency @p unit ("USD/kWh"): tco_model_set_currency() wrote the code over the catalog's CNY. */
-static char *given_unit(const tco_item *it, const char *unit)
-{
-    if (!it->in_report || strlen(unit) < 3)
-        return tco_strdup(unit);
-    tco_strbuf u = {0};
-    tco_strbuf_printf(&u, "CNY%s", unit + 3);
-    return tco_strbuf_take(&u);
-}
-
 /* Append the next step to the bridge: input @p it of the model (@p name; row ch->tier for change
  * @p ch, or NULL for a structural step) moved from @p from to @p to, TCO after it @p t. */
 static tco_error add_step(tco_bridge *b, const change *ch, const tco_item *it, const char *name, const json_t *from,
@@ -644,6 +735,67 @@ static tco_error add_step(tco_bridge *b, const change *ch, const tco_item *it, c
     bool lost = s->input == NULL || (tier && s->tier == NULL) || (json_is_string(set) && s->set == NULL) ||
                 s->label == NULL || s->unit == NULL || (json_is_string(from) && (!s->from_text || !s->to_text));
     return lost ? oom(d) : TCO_OK;
+}
+
+/* A difference of two TCOs for a message, with its sign: to the cent ("+12.50"), or past 10^15 (a
+ * hand-edited figure) to 6 significant digits ("-1e+308"), never a double's 309 digits. */
+static const char *signed_figure(double v, char out[48])
+{
+    snprintf(out, 48, fabs(v) < 1e15 ? "%+.2f" : "%+.6g", v);
+    return out;
+}
+
+/* Report each money input of version @p v whose value (in the reporting currency) is not the model's, its
+ * given (CNY) over fx_report, when @p m holds the version's given and rate: a value edited by hand, which
+ * the bridge does not compare (it moves money by given). */
+static tco_error check_values(ctx *c, const version *v, const tco_model *m)
+{
+    const tco_item *rate = model_input(m, TCO_FX_REPORT);
+    json_t *fx = json_object_get(json_object_get(v->inputs, TCO_FX_REPORT), "value");
+    if (rate == NULL || !model_holds(m, rate, NULL, fx))
+        return TCO_OK;
+    tco_error e = TCO_OK;
+    tco_strbuf lab = {0};
+    const char *name;
+    json_t *entry;
+    json_object_foreach(v->inputs, name, entry) {
+        const tco_item *it = model_input(m, name);
+        if (e != TCO_OK || it == NULL || !it->in_report)
+            continue;
+        json_t *given = json_object_get(entry, "given"), *value = json_object_get(entry, "value");
+        json_t *rows = json_object_get(entry, "given_by_tier"), *values = json_object_get(entry, "by_tier");
+        const char *tier;
+        void *iter = it->kind == TCO_ITEM_TIER_INPUT ? json_object_iter(rows) : NULL;
+        /* One pass for a single value; one per given_by_tier row for a per-tier input. */
+        for (bool more = it->kind == TCO_ITEM_INPUT; (more || iter) && e == TCO_OK; more = false) {
+            tier = NULL;
+            if (iter) {
+                tier = json_object_iter_key(iter);
+                given = json_object_iter_value(iter);
+                value = json_object_get(values, tier);
+                iter = json_object_iter_next(rows, iter);
+            }
+            int r = tier ? tier_row(m, tier) : -1;
+            if (!json_is_number(value) || !json_is_number(given) || (tier && r < 0) || !model_holds(m, it, tier, given))
+                continue;
+            double now = r >= 0 ? it->tiers[r] : it->value;
+            if (same_printed(json_number_value(value), now))
+                continue;
+            char a[32], g[32], f[32], w[32];
+            char *unit = given_unit(it, it->unit ? it->unit : "");
+            tco_format_double(now, w);
+            const char *shown = input_label(name, tier, &lab);
+            e = unit == NULL ? oom(c->d)
+                             : add_other(c->b, "value_not_given", shown, c->d, "%s: inputs.%s: value %s (%s) is not "
+                                         "its given %s %s over fx_report %s, which is %s: edited by hand? tco diff "
+                                         "compares and moves money inputs by given (the value in CNY), so it does not "
+                                         "use this value", v->path, shown, value_text(value, a), it->unit,
+                                         value_text(given, g), unit, value_text(fx, f), w);
+            free(unit);
+        }
+    }
+    tco_strbuf_free(&lab);
+    return e;
 }
 
 static tco_error run(ctx *c)
@@ -700,10 +852,13 @@ static tco_error run(ctx *c)
         char x[32], y[32];
         tco_format_double(b->tco_from, x);
         tco_format_double(c->old.tco, y);
-        e = add_other(b, "old_not_reproduced", NULL, d, "%s's inputs give a TCO of %s now, and %s says %s (%+.2f): the "
+        char z[48];
+        e = add_other(b, "old_not_reproduced", NULL, d, "%s's inputs give a TCO of %s now, and %s says %s (%s): the "
                       "model or the template changed since it was written; the steps start from %s", c->old.path, x,
-                      c->old.path, y, b->tco_from - c->old.tco, x);
+                      c->old.path, y, signed_figure(b->tco_from - c->old.tco, z), x);
     }
+    if (e == TCO_OK)
+        e = check_values(c, &c->old, m);
     if (e == TCO_OK)
         e = find_changes(c, m, &ch, &n, &s);
     /* Each change's effect alone, moved from OLD and undone: the order of --order effect, and shown. */
@@ -753,6 +908,8 @@ static tco_error run(ctx *c)
                           "on a loaded model, so its step comes last, measured by loading the model again with %s's "
                           "value", s.moved[k], c->new_.path);
     }
+    if (e == TCO_OK) /* the model now holds NEW's values, where the steps moved them */
+        e = check_values(c, &c->new_, m);
     b->tco_to = b->n_steps ? b->steps[b->n_steps - 1].tco : b->tco_from;
     if (e == TCO_OK && b->n_steps > 0 && same_printed(b->tco_to, c->new_.tco)) {
         /* Reproduced: the last step ends at NEW's own figure (the same to 16 digits). */
@@ -766,9 +923,10 @@ static tco_error run(ctx *c)
         char x[32], y[32];
         tco_format_double(b->tco_to, x);
         tco_format_double(c->new_.tco, y);
-        e = add_other(b, "new_not_reproduced", NULL, d, "after the last step the TCO is %s, and %s says %s (%+.2f): "
+        char z[48];
+        e = add_other(b, "new_not_reproduced", NULL, d, "after the last step the TCO is %s, and %s says %s (%s): "
                       "what differs is listed above (or the model changed since %s was written)", x, c->new_.path, y,
-                      b->tco_to - c->new_.tco, c->new_.path);
+                      signed_figure(b->tco_to - c->new_.tco, z), c->new_.path);
     }
     /* Exact: the deltas, added as doubles in step order (as a reader of the JSON adds them), give the
      * double TCO_to - TCO_from: each delta is a difference of two TCOs rounded to a double. */
@@ -983,8 +1141,10 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
     fprintf(out, "From %s to %s, order: %s\n\n", b->old_path, b->new_path,
             b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
     /* Column widths from the content. */
-    enum { C_INPUT, C_FROM, C_TO, C_DELTA, C_RUN, NCOL };
-    size_t w[NCOL] = {5, 4, 2, 5, 11};
+    /* Unit last: the unit of From and To, as --set takes them (a money input of a run in another currency
+     * in CNY); Delta and Running TCO are in the reporting currency. */
+    enum { C_INPUT, C_FROM, C_TO, C_DELTA, C_RUN, C_UNIT, NCOL };
+    size_t w[NCOL] = {5, 4, 2, 5, 11, 4};
     char cell[NCOL][512];
     tco_strbuf lab = {0};
     for (int pass = 0; pass < 2; pass++) {
@@ -994,7 +1154,7 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
             fputs("  ", out), pad(out, "To", w[C_TO], true);
             fputs("  ", out), pad(out, "Delta", w[C_DELTA], true);
             fputs("  ", out), pad(out, "Running TCO", w[C_RUN], true);
-            fputc('\n', out);
+            fputs("  Unit\n", out);
         }
         for (size_t k = 0; k <= b->n_steps + 1; k++) {
             const tco_bridge_step *s = k >= 1 && k <= b->n_steps ? &b->steps[k - 1] : NULL;
@@ -1007,6 +1167,7 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
                 table_values(s, cell[C_FROM], cell[C_TO], sizeof cell[C_FROM]);
                 table_money(s->delta, true, cell[C_DELTA], sizeof cell[C_DELTA]);
                 table_money(s->tco, false, cell[C_RUN], sizeof cell[C_RUN]);
+                snprintf(cell[C_UNIT], sizeof cell[C_UNIT], "%s", s->unit ? s->unit : "");
             } else {
                 snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s (%s)", k == 0 ? "OLD" : "NEW",
                          k == 0 ? b->old_path : b->new_path);
@@ -1019,8 +1180,10 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
             }
             if (pass == 1) {
                 pad(out, cell[C_INPUT], w[C_INPUT], false);
-                for (int col = C_FROM; col < NCOL; col++)
+                for (int col = C_FROM; col < C_UNIT; col++)
                     fputs("  ", out), pad(out, cell[col], w[col], true);
+                if (cell[C_UNIT][0]) /* left-aligned, last: no trailing blanks */
+                    fputs("  ", out), fputs(cell[C_UNIT], out);
                 fputc('\n', out);
             }
         }
@@ -1035,6 +1198,9 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
     fprintf(out, "\n\n%zu step%s; %s.\n", b->n_steps, b->n_steps == 1 ? "" : "s",
             b->exact ? "the deltas add up exactly to NEW - OLD (the figures are rounded for display)"
                      : "the deltas do not add up exactly (see below)");
+    if (strcmp(b->currency, "CNY") != 0)
+        fprintf(out, "From and To in their Unit, as --set takes them (money in CNY); Delta and Running TCO in %s.\n",
+                b->currency);
     if (b->n_other > 0) {
         fputs("\nOther differences (no step moves them):\n", out);
         for (size_t k = 0; k < b->n_other; k++)

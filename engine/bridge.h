@@ -20,7 +20,8 @@
  * (tco_model_set_report_rate()).  A price that changed in CNY is a step of its own.
  *
  * What no step moves is reported as an `other` entry, never folded into a step: an input on one
- * side only, an input the model no longer has, a changed template (its fingerprint), a different
+ * side only, an input the model no longer has, a quote's exchange rate (the model is loaded without
+ * --quotes), a money value edited by hand, a changed template (its fingerprint), a different
  * scenario name, OLD's or NEW's TCO not reproduced by their inputs, and deltas that do not add up
  * exactly in binary floating point (never seen in practice; said when it happens).
  *
@@ -75,8 +76,11 @@ typedef struct tco_bridge_step {
 /** One difference no step moved (docs/bridge.md lists the kinds). */
 typedef struct tco_bridge_other {
     /** What it is: "only_in_old", "only_in_new", "not_in_model", "not_in_old", "type_changed",
-     *  "scenario_changed", "template_changed", "template_unknown", "old_not_reproduced",
-     *  "new_not_reproduced" or "inexact".  Static text. */
+     *  "not_settable", "quote_rate" (a vendor quote's exchange rate, an input only of a run with --quotes,
+     *  that differs), "value_not_given" (a money input of a run in another currency whose value is not
+     *  its given over fx_report: edited by hand), "scenario_changed", "template_changed",
+     *  "template_unknown", "old_not_reproduced", "new_not_reproduced", "structural" or "inexact".
+     *  Static text. */
     const char *kind;
     /** The input it is about (heap), or NULL. */
     char *input;
@@ -121,14 +125,16 @@ typedef struct tco_bridge_request {
  * Errors, each naming the file and what was expected: TCO_ERR_NOINPUT (a file missing or
  * unreadable, OLD's scenario file missing under the root), TCO_ERR_INI (not JSON, JSON that is not
  * one scenario's summary: an array of --scenario all or --compare, the answer of tco advise, a quotes
- * check report, a tco diff output; an input entry of the wrong shape; no TCO; the two in different
- * currencies; a value the model refuses), the errors of tco_model_load() for OLD's scenario,
+ * check report, a tco diff output; an input entry of the wrong shape; no TCO; a "currency" that is not a
+ * text or not the file's inputs.currency; the two in different currencies; a value the model refuses,
+ * said in the units --set takes with its bounds), the errors of tco_model_load() for OLD's scenario,
  * TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_bridge_run(const tco_bridge_request *req, tco_bridge *out, tco_diag *diag);
 
-/** Print @p b as a table for people: each step with from, to, delta and the running TCO, then OLD,
- *  NEW and NEW - OLD, then the other differences. */
+/** Print @p b as a table for people: each step with from, to, delta, the running TCO and the unit of
+ *  from and to (a money input of a run in another currency in CNY), then OLD, NEW and NEW - OLD, in
+ *  another currency a line saying which figures are in which, then the other differences. */
 void tco_bridge_print_table(const tco_bridge *b, FILE *out);
 
 /**
@@ -142,8 +148,8 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out);
 void tco_bridge_print_json(const tco_bridge *b, FILE *out);
 
 /**
- * Write @p b to @p path as a standalone workbook with one Bridge sheet (bridge_book.c): the steps,
- * OLD and NEW as values tco computed, the running TCO and the sums as live formulas over them, two
+ * Write @p b to @p path as a standalone workbook with one Bridge sheet (bridge_book.c): the steps (with
+ * the unit of from and to), OLD and NEW as values tco computed, the running TCO and the sums as live formulas over them, two
  * live checks (the steps add up to NEW - OLD; the running TCO ends at NEW) that say "no" once a
  * figure is edited, the fingerprints of the two files and the template, and a waterfall chart
  * (stacked columns over an invisible base).  Written through output.h (temporary, verification,

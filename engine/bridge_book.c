@@ -22,8 +22,8 @@
 
 /* Columns of the table, and of the chart's series. */
 enum {
-    B_INPUT, B_SET, B_FROM, B_TO, B_DELTA, B_RUNNING, B_ALONE,
-    B_BASE = 8, B_UP, B_DOWN, B_TOTAL
+    B_INPUT, B_SET, B_FROM, B_TO, B_UNIT, B_DELTA, B_RUNNING, B_ALONE,
+    B_BASE = B_ALONE + 2, B_UP, B_DOWN, B_TOTAL
 };
 
 typedef struct book_ctx {
@@ -111,11 +111,14 @@ static void fill_bridge(writer *w, void *vctx)
         wb_check(w, worksheet_merge_range(ws, ROW_NOTE + 1, 0, ROW_NOTE + 1, B_ALONE, tco_strbuf_str(&t), w->source),
                  "note");
     worksheet_set_row(ws, ROW_NOTE + 1, 32, NULL);
-    static const char *const heads[] = {"Step", "Set with --set", "From", "To", "Delta", "Running TCO",
+    /* Unit: of From and To, as --set takes them (a money input of a run in another currency in CNY); the
+     * deltas and TCOs are in the reporting currency, as the title says. */
+    static const char *const heads[] = {"Step", "Set with --set", "From", "To", "Unit", "Delta", "Running TCO",
                                         "Effect alone", NULL, "Chart: base", "Increase", "Decrease", "Total"};
     for (int c = 0; c <= B_TOTAL; c++)
         if (heads[c])
-            wb_write_text(w, ws, ROW_HEADER, c, heads[c], c == B_INPUT || c == B_SET ? w->header : w->header_right);
+            wb_write_text(w, ws, ROW_HEADER, c, heads[c],
+                          c == B_INPUT || c == B_SET || c == B_UNIT ? w->header : w->header_right);
 
     /* Rows: OLD, the steps, NEW; the chart's series beside them. */
     int first = ROW_FIRST, new_row = ROW_FIRST + 1 + (int)b->n_steps;
@@ -152,6 +155,8 @@ static void fill_bridge(writer *w, void *vctx)
             wb_write_text(w, ws, row, B_SET, s->set, w->text);
         write_value(w, ws, row, B_FROM, s->from_text, s->from);
         write_value(w, ws, row, B_TO, s->to_text, s->to);
+        if (s->unit && s->unit[0])
+            wb_write_text(w, ws, row, B_UNIT, s->unit, w->text);
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, B_DELTA, s->delta, money), "delta");
         formula(w, ws, row, B_RUNNING, money, s->tco, "=%s+%s", cell(B_RUNNING, row - 1, r1), cell(B_DELTA, row, r2));
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, B_ALONE, s->alone, money), "effect");
@@ -266,6 +271,7 @@ static void fill_bridge(writer *w, void *vctx)
     worksheet_set_column(ws, B_INPUT, B_INPUT, 48, NULL);
     worksheet_set_column(ws, B_SET, B_SET, 28, NULL);
     worksheet_set_column(ws, B_FROM, B_TO, 12, NULL);
+    worksheet_set_column(ws, B_UNIT, B_UNIT, 12, NULL);
     worksheet_set_column(ws, B_DELTA, B_ALONE, 15, NULL);
     worksheet_set_column(ws, B_ALONE + 1, B_ALONE + 1, 3, NULL);
     worksheet_set_column(ws, B_BASE, B_TOTAL, 13, NULL);

@@ -128,7 +128,7 @@ def in_usd(tmp, p, cny, usd):
         check(delta == fx["tco"] - usd["tco"], "USD, rate: delta %r, NEW - OLD %r" % (delta, fx["tco"] - usd["tco"]))
         check(abs(delta - hand) <= 1e-9 * abs(hand), "USD, rate: delta %r, by hand %r" % (delta, hand))
     t = tco("diff", "usd.json", "usd75.json", "--root", SRC, cwd=tmp).stdout
-    check(re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362\n", t) and "1 step;" in t,
+    check(re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362  CNY/USD\n", t) and "1 step;" in t,
           "USD, rate: the table shows the rates as given and one step:\n" + t)
 
     # A price changed in CNY and the rate: two steps.  The card price is its own step, -257,600 CNY (above)
@@ -169,6 +169,117 @@ def in_usd(tmp, p, cny, usd):
     r = diff(p("older.json"), p("usd75.json"), want=65)
     check("older.json: inputs.host_price: a money input of a run in USD without \"given\"" in r.stderr and
           r.stdout == "", "older USD file: %r" % r.stderr)
+
+
+def edited(p, base, name, change):
+    """Write a copy of summary @p base, changed by @p change (a function of the copy), to @p name."""
+    d = json.loads(json.dumps(base))
+    change(d)
+    with open(p(name), "w") as fh:
+        json.dump(d, fh)
+    return p(name)
+
+
+def hostile(tmp, p, old, usd):
+    """Hand-edited and one-sided files: each difference said, each bad value refused in --set's terms."""
+    # A tier row in one file only is said from either side, by the rows the bridge compares: a USD file's
+    # money rows are its given_by_tier (CNY), not its by_tier (USD).
+    def drop(d):
+        del d["inputs"]["tier_price"]["given_by_tier"]["D-M"]
+    m = edited(p, usd, "m.json", drop)
+    for a, b, kind in ((m, p("usd.json"), "only_in_new"), (p("usd.json"), m, "only_in_old")):
+        got = kinds(diff(a, b))
+        check(got == [(kind, "tier_price [D-M]")], "given_by_tier without D-M, %s: other %r" % (kind, got))
+
+    def extra(d):
+        d["inputs"]["tier_price"]["given_by_tier"]["D-X"] = 1000
+    x = edited(p, usd, "x.json", extra)
+    got = kinds(diff(p("usd.json"), x))
+    check(got == [("only_in_new", "tier_price [D-X]")], "a tier row only in NEW's given_by_tier: other %r" % got)
+
+    # The table of a USD bridge says the unit of From and To (a money input's CNY, as --set takes it) and that
+    # the deltas are in USD: the card price, 95,000 -> 88,000 CNY per card, moves the TCO by -257,600 CNY at
+    # 7.5 CNY per USD = -34,346.67 USD.
+    t = tco("diff", "usd.json", "usd75c.json", "--root", SRC, cwd=tmp).stdout
+    check(re.search(r"\nInput +From +To +Delta +Running TCO +Unit\n", t) and
+          re.search(r"\ntier_price \[D-M\] +95,000 +88,000 +-34,347 +[0-9,]+ +CNY/card\n", t) and
+          re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362 +CNY/USD\n", t) and
+          "(money in CNY); Delta and Running TCO in USD." in t, "USD table: the units of From and To:\n" + t)
+    book = p("usd-bridge.xlsx")
+    tco("diff", p("usd.json"), p("usd75c.json"), "--root", SRC, "--out", book)
+    sheet = recalc.read_cells(book)[0]["Bridge"]
+    head = {v[2]: ref for ref, v in sheet.items() if ref[1:] == "4" and v[2]}
+    unit_col = head.get("Unit") and re.match(r"[A-Z]+", head["Unit"]).group(0)
+    price = [ref for ref, v in sheet.items() if ref.startswith("A") and str(v[2]).find("tier_price [D-M]") >= 0]
+    check(unit_col and price and sheet.get(unit_col + price[0][1:], (0, 0, None))[2] == "CNY/card",
+          "the Bridge sheet's Unit column: heads %r, price row %r" % (head, price))
+    os.remove(book)
+
+    # A value that disagrees with its given over fx_report (edited by hand) is said, naming the file: the
+    # bridge moves money by given, so the value is not what it compares.
+    def cheap(d):
+        d["inputs"]["electricity_price"]["value"] = 0.2
+    h = edited(p, usd, "h.json", cheap)
+    for a, b in ((p("usd.json"), h), (h, p("usd.json"))):
+        o = diff(a, b)
+        got = [x for x in o["other"] if x["kind"] == "value_not_given"]
+        check(len(got) == 1 and got[0]["input"] == "electricity_price" and "h.json" in got[0]["message"] and
+              "0.2" in got[0]["message"] and "0.7" in got[0]["message"], "a hand-edited value: other %r" % o["other"])
+        check(o["steps"] == [], "a hand-edited value moves nothing: %r" % o["steps"])
+
+    def cheap_row(d):
+        d["inputs"]["tier_price"]["by_tier"]["D-M"] = 1
+    got = kinds(diff(p("usd.json"), edited(p, usd, "hr.json", cheap_row)))
+    check(got == [("value_not_given", "tier_price [D-M]")], "a hand-edited tier row value: other %r" % got)
+
+    # A value the model refuses is refused in the units --set takes, with the bounds, as --set says it.
+    def negative(d):
+        d["inputs"]["electricity_price"]["given"] = -1
+    r = diff(p("usd.json"), edited(p, usd, "neg.json", negative), want=65)
+    check("neg.json: inputs.electricity_price: expected a number >= 0 CNY/kWh, found -1" in r.stderr and
+          r.stdout == "", "a negative given: %r" % r.stderr)
+
+    def no_rate(d):
+        d["inputs"]["fx_report"]["value"] = 0
+    r = diff(edited(p, usd, "rate0.json", no_rate), p("usd.json"), want=65)
+    check("rate0.json: inputs.fx_report: expected a number >= 1e-06 and <= 1000000 CNY/USD, found 0" in r.stderr,
+          "a rate of 0: %r" % r.stderr)
+
+    # A quote's rate (fx_usd: an input only of a run with --quotes) is said as such, not as a template change.
+    quotes = ("--quotes", os.path.join(SRC, "pricing", "example-quotes.csv"), "--as-of", "2026-11-30")
+    summary(p("q.json"), "--scenario", "cluster32", *quotes)
+    summary(p("q2.json"), "--scenario", "cluster32", *quotes, "--set", "fx.usd=7.3")
+    for a, b in ((p("q.json"), p("q2.json")), (p("old.json"), p("q.json"))):
+        o = diff(a, b)
+        got = [x for x in o["other"] if x["input"] == "fx_usd"]
+        check(len(got) == 1 and got[0]["kind"] == "quote_rate" and "--quotes" in got[0]["message"] and
+              "no such input now" not in got[0]["message"], "a quote rate: %r" % got)
+
+    # Money is compared in CNY: a USD quote priced at a new rate is a price step beside the rate's.  SG-55,
+    # 12,100 USD, is 85,910 CNY at 7.1 and 87,120 at 7.2: 32 cards x 1,210 CNY x 1.15 (support) over 7.2.
+    summary(p("qa.json"), "--scenario", "cluster32", "--currency", "USD", *quotes)
+    summary(p("qb.json"), "--scenario", "cluster32", "--currency", "USD", *quotes, "--set", "fx.usd=7.2")
+    o = diff(p("qa.json"), p("qb.json"))
+    got = [(s["input"], s.get("tier"), s["from"], s["to"]) for s in o["steps"]]
+    check(got == [("fx_report", None, 7.1, 7.2), ("tier_price", "D-M", 85910, 87120)] and o["other"] == [],
+          "a USD quote at a new rate: steps %r, other %r" % (got, o["other"]))
+    if len(got) == 2:
+        check(near(o["steps"][1]["delta"], 32 * 1210 * 1.15 / 7.2), "the quoted price's step %r, by hand %r" %
+              (o["steps"][1]["delta"], 32 * 1210 * 1.15 / 7.2))
+
+    # A huge TCO typed into NEW: the difference is said in a few digits, not 309.
+    big = edited(p, old, "big.json", lambda d: d.update(tco=1e308))
+    o = diff(p("old.json"), big)
+    msg = " ".join(x["message"] for x in o["other"] if x["kind"] == "new_not_reproduced")
+    check(msg and not re.search(r"[0-9]{30}", msg), "a TCO of 1e308: %r" % msg)
+    t = tco("diff", p("old.json"), big, "--root", SRC).stdout
+    check(not re.search(r"[0-9]{30}", t), "a TCO of 1e308 in the table:\n" + t)
+
+    # A currency that is not a text, or that is not the one the inputs were reported in, is refused.
+    r = diff(edited(p, usd, "c5.json", lambda d: d.update(currency=5)), p("usd.json"), want=65)
+    check("c5.json: \"currency\" is not a text" in r.stderr, "currency 5: %r" % r.stderr)
+    r = diff(edited(p, old, "ceur.json", lambda d: d.update(currency="USD")), p("usd.json"), want=65)
+    check("ceur.json: \"currency\" is USD, and inputs.currency is CNY" in r.stderr, "currency vs inputs: %r" % r.stderr)
 
 
 def main():
@@ -292,6 +403,7 @@ def run(tmp):
     check("is in CNY and" in r.stderr and "usd.json in USD" in r.stderr, "currencies: %r" % r.stderr)
     check(usd["currency"] == "USD", "usd.json is in USD")
     in_usd(tmp, p, old, usd)
+    hostile(tmp, p, old, usd)
 
     # The workbook: one Bridge sheet and a chart, written only where asked, figures that recalculate.
     book = p("bridge.xlsx")
@@ -313,14 +425,14 @@ def run(tmp):
     check(None not in checks, "the two checks: %r" % checks)
     if None in checks:
         return
-    checks = ["E" + ref[1:] for ref in checks]
+    checks = ["F" + ref[1:] for ref in checks]
     check([sheet[c][2] for c in checks] == ["yes", "yes"], "checks cached %r" % [sheet[c][2] for c in checks])
     r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "recalc.py"), "check", "--app",
                         APP, "--min-formulas", "10", book], capture_output=True, text=True)
     check(r.returncode == 0, "recalc check of the Bridge workbook:\n" + r.stdout[-1500:])
     # Invariant 10: a figure edited after tco wrote it turns the checks to "no".
     edited = p("edited.xlsx")
-    recalc.set_cell(book, edited, "Bridge", "E6", -250000)
+    recalc.set_cell(book, edited, "Bridge", "F6", -250000)
     again = recalc.read_cells(recalc.recalc_gnumeric(edited, tmp))[0]["Bridge"]
     check([again[c][2][:3] for c in checks] == ["no:", "no:"], "edited: checks %r" % [again[c][2] for c in checks])
     # A bridge across a factor of 2 (team to cluster32) is not exact in doubles: said, never hidden.

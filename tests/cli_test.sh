@@ -1788,5 +1788,20 @@ expect_out "2 steps; the deltas add up exactly to NEW - OLD"
 grep -Eq '^fx_report +7\.1 +7\.4 ' "$T/out" && ok || bad "no fx_report step 7.1 -> 7.4: $(cat "$T/out")"
 grep -Eq '^host_price +200,000 +210,000 +\+6,216 ' "$T/out" && ok || bad "no host_price step in CNY: $(cat "$T/out")"
 
+# ---- tco diff, hand-edited files (tests/bridge_test.py has the rest): units, refusals in --set's terms ----
+# The USD bridge's table gives the unit of From and To (the host price in CNY, as --set takes it).
+run 0 diff "$T/usd71.json" "$T/usd74.json" --root "$SRC"
+grep -Eq '^host_price +200,000 +210,000 +\+6,216 +[0-9,]+  CNY/host$' "$T/out" && ok || bad "no CNY unit on the host_price step: $(cat "$T/out")"
+expect_out "From and To in their Unit, as --set takes them (money in CNY); Delta and Running TCO in USD."
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["inputs"]["electricity_price"]["given"] = -1; json.dump(d, open(sys.argv[2], "w"))' \
+    "$T/usd74.json" "$T/neg.json"
+run 65 diff "$T/usd71.json" "$T/neg.json" --root "$SRC"
+expect_err "neg.json: inputs.electricity_price: expected a number >= 0 CNY/kWh, found -1"
+[ -s "$T/out" ] && bad "a refused bridge printed: $(cat "$T/out")" || ok
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["currency"] = 5; json.dump(d, open(sys.argv[2], "w"))' \
+    "$T/usd74.json" "$T/c5.json"
+run 65 diff "$T/c5.json" "$T/usd71.json" --root "$SRC"
+expect_err "c5.json: \"currency\" is not a text"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
