@@ -186,15 +186,6 @@ static bool same_value(const json_t *a, const json_t *b)
     return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
 }
 
-/* The tier row of @p m named @p tier (case-insensitive), or -1. */
-static int tier_row(const tco_model *m, const char *tier)
-{
-    for (int r = 0; r < m->n_tiers; r++)
-        if (strcasecmp(m->tier_names[r], tier) == 0)
-            return r;
-    return -1;
-}
-
 /* TCO texts as JSON prints them (16 digits): what "reproduces" and "holds" mean. */
 static bool same_printed(double a, double b)
 {
@@ -218,7 +209,7 @@ static double held_number(const tco_item *it, int r)
  * the model's own value is then kept). */
 static bool model_holds(const tco_model *m, const tco_item *it, const char *tier, const json_t *v)
 {
-    int r = tier ? tier_row(m, tier) : -1;
+    int r = tco_model_tier_row(m, tier);
     if (tier && r < 0)
         return false;
     const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
@@ -232,7 +223,7 @@ static bool model_holds(const tco_model *m, const tco_item *it, const char *tier
 static tco_error model_value(const tco_model *m, const char *name, const char *tier, json_t **out, tco_diag *d)
 {
     const tco_item *it = &m->items[tco_model_find(m, name)]; /* find_changes() found it */
-    int r = tier ? tier_row(m, tier) : -1;
+    int r = tco_model_tier_row(m, tier);
     const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
     *out = text ? json_string(text) : json_real(held_number(it, r));
     return *out ? TCO_OK : oom(d);
@@ -431,7 +422,7 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_m
         json_t *row;
         if (it->kind == TCO_ITEM_TIER_INPUT && by_tier)
             json_object_foreach(by_tier, tier, row) {
-                if (e == TCO_OK && tier_row(m, tier) >= 0 && json_is_number(row) && !model_holds(m, it, tier, row))
+                if (e == TCO_OK && tco_model_tier_row(m, tier) >= 0 && json_is_number(row) && !model_holds(m, it, tier, row))
                     e = set_value(m, values->path, name, tier, row, c->d);
             }
     }
@@ -604,7 +595,7 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
                 }
                 if (same_value(pair[0], pair[1]))
                     continue;
-                if (tier_row(m, tier) < 0) {
+                if (tco_model_tier_row(m, tier) < 0) {
                     e = add_other(b, "not_in_model", shown, c->d, "the tier catalog has no tier %s now: %s cannot be "
                                   "moved", tier, shown);
                     continue;
@@ -775,7 +766,7 @@ static tco_error check_values(ctx *c, const version *v, const tco_model *m)
                 value = json_object_get(values, tier);
                 iter = json_object_iter_next(rows, iter);
             }
-            int r = tier ? tier_row(m, tier) : -1;
+            int r = tco_model_tier_row(m, tier);
             if (!json_is_number(value) || !json_is_number(given) || (tier && r < 0) || !model_holds(m, it, tier, given))
                 continue;
             double now = r >= 0 ? it->tiers[r] : it->value;

@@ -372,6 +372,14 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     return tco_model_evaluate(m, diag);
 }
 
+int tco_model_tier_row(const tco_model *m, const char *tier)
+{
+    for (int r = 0; tier != NULL && r < m->n_tiers; r++)
+        if (strcasecmp(m->tier_names[r], tier) == 0)
+            return r;
+    return -1;
+}
+
 tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *tier, double value, tco_diag *diag)
 {
     int idx = tco_model_find(m, name);
@@ -379,10 +387,8 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
         m->items[idx].tier_texts != NULL)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no per-tier number input named '%s'", name);
     tco_item *it = &m->items[idx];
-    int r = 0;
-    while (r < m->n_tiers && strcasecmp(m->tier_names[r], tier) != 0)
-        r++;
-    if (r == m->n_tiers)
+    int r = tco_model_tier_row(m, tier);
+    if (r < 0)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier);
     tco_error e = check_number(it, name, tier, value, diag);
     if (e != TCO_OK)

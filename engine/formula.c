@@ -866,7 +866,7 @@ static tco_error eval_error(const evaluator *ev, const tco_node *n, const char *
 
 static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out);
 
-static tco_error finite_or_error(const evaluator *ev, const tco_node *n, tco_value *out)
+static tco_error number_or_error(const evaluator *ev, const tco_node *n, tco_value *out)
 {
     if (!tco_formula_number_ok(out->number))
         return eval_error(ev, n, "result overflows (#NUM!)");
@@ -1010,7 +1010,7 @@ static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *do
     out->number = tco_formula_aggregate(n->func, values, count);
     out->is_bool = false;
     out->text = NULL;
-    return finite_or_error(ev, n, out);
+    return number_or_error(ev, n, out);
 }
 
 /* Net present value of @p f[0..n) at rate @p r (f[0] undiscounted), and its derivative. */
@@ -1341,7 +1341,7 @@ static tco_error eval_call(const evaluator *ev, const tco_node *n, tco_value *ou
         if (count == 0 || (size_t)ev->env->position >= count)
             return eval_error(ev, n, "CUMSUM takes the name of a per-year line, in a per-year line");
         out->number = tco_formula_running_sum(values, (size_t)ev->env->position + 1);
-        return finite_or_error(ev, n, out);
+        return number_or_error(ev, n, out);
     }
     case TCO_FN_COUNT: break;
     }

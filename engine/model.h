@@ -466,6 +466,10 @@ int tco_model_find(const tco_model *model, const char *name);
  */
 tco_error tco_model_set_input(tco_model *model, const char *name, double value, tco_diag *diag);
 
+/** The row of tier @p tier (its code, case-insensitive, as tier_names holds it) in @p model, or -1 when
+ *  the model has no such tier (or @p tier is NULL). */
+int tco_model_tier_row(const tco_model *model, const char *tier);
+
 /**
  * Set row @p tier (a tier code, case-insensitive, e.g. "D-M") of the per-tier input @p name to
  * @p value (checked against its range) and re-evaluate: what typing into that cell of the

@@ -637,10 +637,8 @@ tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *
         it->base_value = given;
         return tco_model_evaluate(m, diag);
     }
-    int r = 0;
-    while (tier && r < m->n_tiers && strcasecmp(m->tier_names[r], tier) != 0)
-        r++;
-    if (tier == NULL || r == m->n_tiers)
+    int r = tco_model_tier_row(m, tier);
+    if (r < 0)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier ? tier : "");
     if ((e = tco_model_set_tier_input_at(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
         return e;
