@@ -1,6 +1,6 @@
 /*
  * bench_eval.c - how fast tco evaluates one loaded model again (issue 14 §4): the engine's
- * evaluation of cluster32 (tco_model_evaluate(), the compiled program of engine/program.c) against
+ * evaluation of cluster32 (tco_model_evaluate(), the compiled program of engine/model/program.c) against
  * the floor, a C function below that computes the same lines of cluster32 by hand.
  *
  * Not a test (ctest does not run it): it prints figures.  It loads scenarios/cluster32.ini, then
@@ -35,9 +35,12 @@
 #include <strings.h>
 #include <time.h>
 
-#include "formula.h"
-#include "model.h"
-#include "program.h"
+#include "model/formula.h"
+#include "model/model.h"
+#include "model/program.h"
+#include "load/load.h"
+#include "model/bind.h"
+#include "model/evaluate.h"
 
 enum { NP = 4, NS = 6, NM = 36, NT = 10 }; /* Year 0-3, schedule Year 0-5, months, tiers */
 

@@ -83,7 +83,7 @@ def kinds(d):
 
 def siphash24(k0, k1, data):
     """SipHash-2-4 (Aumasson and Bernstein 2012), written from the paper's description, to check the
-    template fingerprint independently of engine/names.c."""
+    template fingerprint independently of engine/base/names.c."""
     mask = (1 << 64) - 1
     v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d, k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
 

@@ -1325,7 +1325,7 @@ expect_err "--no-workbook writes no file, and --out $T/nw.xlsx names the workboo
 # Bad input is still an error with its code.
 run 66 --root "$SRC" --scenario no-such --no-workbook
 
-# ---- issue 12: where tco finds its data, and tco init (engine/root.c, engine/init.c) ----
+# ---- issue 12: where tco finds its data, and tco init (engine/read/root.c, engine/apps/init.c) ----
 # json_tco FILE: the "tco" figure of a --format json summary.
 json_tco() { python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["tco"]))' "$1" 2>/dev/null; }
 "$TCO" --root "$SRC" --scenario cluster32 --format json --out "$T/i12-ref.xlsx" >"$T/i12-ref.json" 2>/dev/null

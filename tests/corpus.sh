@@ -43,7 +43,7 @@ run() {
     (cd "$d/files" && TCO_ROOT="$root" "$tco" "$@" >"$d/stdout" 2>"$d/stderr"; echo $? >"$d/rc")
     # The paths of this machine's folders are not part of the behaviour.
     find "$d" -type f \( -name stdout -o -name stderr -o -name '*.md' -o -name '*.ini' \) \
-        -exec sed -i "s#$d/files#FILES#g; s#$root#ROOT#g; s#$tco#TCO#g" {} +
+        -exec sed -i "s#$tco#TCO#g; s#$d/files#FILES#g; s#$root#ROOT#g" {} +
 }
 run --list
 scenarios=""

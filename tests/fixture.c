@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ini.h"
+#include "read/ini.h"
 
 static char *trim(char *s)
 {

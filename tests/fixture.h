@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "formula.h"
+#include "model/formula.h"
 
 #define FIXTURE_MAX_INPUTS 8
 

@@ -17,7 +17,7 @@
 #include <xlsxwriter.h>
 
 #include "fixture.h"
-#include "formula.h"
+#include "model/formula.h"
 
 typedef struct book_ctx {
     const fixture_case *c;

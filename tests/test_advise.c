@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise.h"
-#include "model.h"
+#include "apps/advise.h"
+#include "model/model.h"
+#include "load/load.h"
+#include "model/evaluate.h"
 #include "suites.h"
 
 #define ROOT TCO_SOURCE_DIR

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "strbuf.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "base/utf8.h"
 #include "suites.h"
 
 static void test_every_code_has_a_message(void)

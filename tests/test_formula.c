@@ -9,8 +9,8 @@
 #include <strings.h>
 
 #include "fixture.h"
-#include "formula.h"
-#include "ini.h"
+#include "model/formula.h"
+#include "read/ini.h"
 #include "suites.h"
 
 static const struct {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ini.h"
-#include "names.h"
-#include "strbuf.h"
+#include "read/ini.h"
+#include "base/names.h"
+#include "base/strbuf.h"
 #include "suites.h"
 
 static char tmp_dir[] = "/tmp/tco_test_ini.XXXXXX";

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "model/model.h"
+#include "load/load.h"
+#include "model/evaluate.h"
 #include "suites.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"

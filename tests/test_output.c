@@ -9,10 +9,11 @@
 #include <unzip.h>
 #include <zip.h>
 
-#include "model.h"
-#include "output.h"
+#include "model/model.h"
+#include "render/output.h"
 #include "suites.h"
-#include "workbook.h"
+#include "render/workbook.h"
+#include "load/load.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 

@@ -1,4 +1,4 @@
-/* test_program.c - the compiled model (engine/program.c) against the tree evaluator, bit for bit,
+/* test_program.c - the compiled model (engine/model/program.c) against the tree evaluator, bit for bit,
  * for every shipped scenario and the mini fixture models, with their inputs changed; and a
  * what-if evaluated many times whose answer is checked by hand. */
 #include <CUnit/CUnit.h>
@@ -10,8 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "program.h"
+#include "model/model.h"
+#include "model/program.h"
+#include "base/utf8.h"
+#include "load/load.h"
+#include "model/bind.h"
+#include "model/evaluate.h"
+#include "model/ranges.h"
 #include "suites.h"
 
 /* Every evaluated cell of a model, copied: numbers as bits, texts as copies. */

@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "quotes.h"
-#include "strbuf.h"
+#include "model/model.h"
+#include "read/quotes.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "load/load.h"
+#include "model/evaluate.h"
+#include "price/pricing.h"
 #include "suites.h"
 
 #define Q TCO_SOURCE_DIR "/tests/fixtures/quotes/"

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "report.h"
+#include "model/model.h"
+#include "render/report.h"
+#include "load/load.h"
+#include "model/evaluate.h"
+#include "model/ranges.h"
 #include "suites.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "report.h"
+#include "model/model.h"
+#include "render/report.h"
+#include "load/load.h"
 #include "suites.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample.h"
+#include "model/sample.h"
 #include "suites.h"
 
 #define NEAR(a, b, tol) CU_ASSERT(fabs((a) - (b)) <= (tol))

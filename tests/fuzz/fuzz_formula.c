@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formula.h"
+#include "model/formula.h"
 
 static tco_error value(void *ctx, const tco_node *n, tco_value *v, tco_diag *d)
 {

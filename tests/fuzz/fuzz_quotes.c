@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "quotes.h"
+#include "read/quotes.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "model/model.h"
+#include "load/load.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."

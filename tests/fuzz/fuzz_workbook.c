@@ -11,9 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "output.h"
-#include "workbook.h"
+#include "model/model.h"
+#include "render/output.h"
+#include "render/workbook.h"
+#include "load/load.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."

@@ -1,0 +1,1136 @@
+/* advise.c - tco advise: enumerate what a question allows, gate and price each candidate with the
+ * cost model (inputs set in place on one loaded model per host), rank, report (advise.h). */
+#include "apps/advise.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "read/ini.h"
+#include "render/report.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "apps/rank.h"
+#include "load/load.h"
+#include "model/bind.h"
+#include "model/evaluate.h"
+
+/* ---- the names the advisor reads and sets (advise.h) ---------------------------------------- */
+
+typedef struct names_ix {
+    int card_tier, card_count, facility_mode, acquisition, currency;
+    int cards_per_host, max_hosts, max_cards;
+    int fits_host, feasible, memory, need, capex, cost, npv, cost_per_unit;
+    int tokens, stream_tokens, decode_eff, target, days, train_eff, hosts;
+} names_ix;
+
+static const struct {
+    const char *name;
+    size_t offset;
+    bool serve_only, train_only;
+} needed[] = {
+    {"card_tier", offsetof(names_ix, card_tier), false, false},
+    {"card_count", offsetof(names_ix, card_count), false, false},
+    {"facility_mode", offsetof(names_ix, facility_mode), false, false},
+    {"acquisition", offsetof(names_ix, acquisition), false, false},
+    {"cards_per_host", offsetof(names_ix, cards_per_host), false, false},
+    {"max_hosts", offsetof(names_ix, max_hosts), false, false},
+    {"max_cards", offsetof(names_ix, max_cards), false, false},
+    {"check_card_fits_host", offsetof(names_ix, fits_host), false, false},
+    {"check_feasible", offsetof(names_ix, feasible), false, false},
+    {"cluster_memory_gb", offsetof(names_ix, memory), false, false},
+    {"inference_memory_gb", offsetof(names_ix, need), true, false},
+    {"training_memory_gb", offsetof(names_ix, need), false, true},
+    {"option_capex", offsetof(names_ix, capex), false, false},
+    {"option_cost", offsetof(names_ix, cost), false, false},
+    {"option_npv_cost", offsetof(names_ix, npv), false, false},
+    {"cost_per_unit", offsetof(names_ix, cost_per_unit), false, false},
+    {"layout_tokens_per_s", offsetof(names_ix, tokens), false, false},
+    {"layout_stream_tokens_per_s", offsetof(names_ix, stream_tokens), false, false},
+    {"decode_efficiency", offsetof(names_ix, decode_eff), false, false},
+    {"target_load_tokens_per_s", offsetof(names_ix, target), false, false},
+    {"layout_train_days", offsetof(names_ix, days), false, false},
+    {"train_efficiency", offsetof(names_ix, train_eff), false, false},
+    {"hosts", offsetof(names_ix, hosts), false, false},
+};
+
+static tco_error find_names(const tco_model *m, bool train, names_ix *ix, tco_diag *d)
+{
+    for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++) {
+        if ((needed[k].serve_only && train) || (needed[k].train_only && !train))
+            continue;
+        int i = tco_model_find(m, needed[k].name);
+        if (i < 0 || tco_item_dim(&m->items[i]) != 0)
+            return tco_diag_set(d, TCO_ERR_UNKNOWN_NAME, "%s: tco advise reads the single value '%s', which the "
+                                "template does not define (docs/advise.md)", m->template_path, needed[k].name);
+        *(int *)((char *)ix + needed[k].offset) = i;
+    }
+    ix->currency = tco_model_find(m, "currency");
+    return TCO_OK;
+}
+
+/* A scalar item's number; NaN when it holds text ("n.a.: ..."). */
+static double num(const tco_model *m, int i)
+{
+    return m->items[i].text ? NAN : m->items[i].value;
+}
+
+/* ---- the question ---------------------------------------------------------------------------- */
+
+static const char *const advise_keys[] = {"job", "tiers", "exclude_tiers", "hosts", "facility_modes", "allow_cloud",
+                                          NULL};
+
+/* The question file and the run's --set values, for messages that name where a value came from. */
+typedef struct question {
+    tco_ini ini;
+    const tco_advise_request *req;
+} question;
+
+/* Where [advise] KEY's value came from: "--set advise.KEY=V" when the run gave it, else "FILE [advise] KEY". */
+static const char *place(const question *q, const char *key, char out[800])
+{
+    for (size_t i = q->req->n_sets; i-- > 0;)
+        if (strcasecmp(q->req->sets[i].section, "advise") == 0 && strcasecmp(q->req->sets[i].key, key) == 0) {
+            snprintf(out, 800, "--set %.600s", q->req->sets[i].arg);
+            return out;
+        }
+    snprintf(out, 800, "%.600s [advise] %s", q->ini.path, key);
+    return out;
+}
+
+/* Whether @p key is an [advise] key (or its KEY_source); if not, *@p near is a known key within two
+ * edits of it, or NULL. */
+static bool advise_key_known(const char *key, const char **near)
+{
+    size_t len = strlen(key);
+    char base[128];
+    snprintf(base, sizeof base, "%.*s", (int)(len > 7 && strcmp(key + len - 7, "_source") == 0 ? len - 7 : len), key);
+    *near = NULL;
+    for (const char *const *a = advise_keys; *a; a++) {
+        if (strcmp(base, *a) == 0)
+            return true;
+        if (tco_edit_distance(base, *a) <= 2)
+            *near = *a;
+    }
+    return false;
+}
+
+/* "(did you mean 'KEY'?)" or "; expected one of: ..." for an unknown [advise] key. */
+static void advise_key_hint(const char *near, tco_strbuf *out)
+{
+    if (near) {
+        tco_strbuf_printf(out, " (did you mean '%s'?)", near);
+        return;
+    }
+    tco_strbuf_append(out, "; expected one of: ");
+    for (const char *const *a = advise_keys; *a; a++)
+        tco_strbuf_printf(out, "%s%s", a == advise_keys ? "" : ", ", *a);
+}
+
+/* Every key of [advise] is one the advisor reads (or its KEY_source). */
+static tco_error check_advise_keys(const tco_ini *q, tco_diag *d)
+{
+    int n;
+    const char **keys = tco_ini_keys(q, "advise", &n);
+    tco_error e = TCO_OK;
+    for (int k = 0; k < n && e == TCO_OK; k++) {
+        const char *key = strchr(keys[k], ':') + 1, *near;
+        if (advise_key_known(key, &near))
+            continue;
+        tco_strbuf hint = {0};
+        advise_key_hint(near, &hint);
+        e = tco_diag_set(d, TCO_ERR_INI, "%s [advise] %s: unknown key%s", q->path, key, tco_strbuf_str(&hint));
+        tco_strbuf_free(&hint);
+    }
+    free(keys);
+    return e;
+}
+
+/* The [advise] KEY list: "all" or absent gives NULL with *n = 0 (everything); else the items. */
+static tco_error advise_list(const question *qq, const char *key, char ***out, int *n, tco_diag *d)
+{
+    const tco_ini *q = &qq->ini;
+    char where[800];
+    *out = NULL;
+    *n = 0;
+    const char *v = tco_ini_get(q, "advise", key);
+    if (v == NULL || strcasecmp(v, "all") == 0 || (v[0] == '\0' && strcmp(key, "exclude_tiers") == 0))
+        return TCO_OK;
+    int k = tco_split_list(v, out);
+    if (k <= 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: expected all or a comma-separated list, found '%s'",
+                            place(qq, key, where), v);
+    *n = k;
+    return TCO_OK;
+}
+
+/* Index of @p code among @p names (case-insensitive, as the tier lookup), or -1. */
+static int name_index(char *const *names, int n, const char *code)
+{
+    for (int i = 0; i < n; i++)
+        if (tco_utf8_casecmp(names[i], code) == 0)
+            return i;
+    return -1;
+}
+
+static tco_error unknown_entry(const question *q, const char *key, const char *entry, const char *file,
+                               char *const *names, int n, tco_diag *d)
+{
+    tco_strbuf list = {0};
+    char where[800];
+    for (int i = 0; i < n; i++)
+        tco_strbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+    tco_error e = tco_diag_set(d, TCO_ERR_INI, "%s: no entry '%s' in %s; expected one of: %s", place(q, key, where),
+                               entry, file, tco_strbuf_str(&list));
+    tco_strbuf_free(&list);
+    return e;
+}
+
+/* Choose from @p all (n_all names as the catalog writes them) those the lists keep: @p keep (NULL:
+ * all) less @p drop.  The result holds copies, in catalog order. */
+static tco_error choose(const question *q, const char *key, const char *file, char *const *all, int n_all,
+                        char *const *keep, int n_keep, char *const *drop, int n_drop, char ***out, int *n,
+                        tco_diag *d)
+{
+    char where[800];
+    for (int i = 0; i < n_keep; i++)
+        if (name_index(all, n_all, keep[i]) < 0)
+            return unknown_entry(q, key, keep[i], file, all, n_all, d);
+    for (int i = 0; i < n_drop; i++)
+        if (name_index(all, n_all, drop[i]) < 0)
+            return unknown_entry(q, "exclude_tiers", drop[i], file, all, n_all, d);
+    *out = calloc((size_t)n_all + 1, sizeof **out);
+    *n = 0;
+    if (*out == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n_all; i++) {
+        if ((keep && name_index(keep, n_keep, all[i]) < 0) || name_index(drop, n_drop, all[i]) >= 0)
+            continue;
+        if (((*out)[(*n)++] = tco_strdup(all[i])) == NULL)
+            return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    }
+    if (*n == 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: leaves nothing to consider%s", place(q, key, where),
+                            n_drop ? " once exclude_tiers is left out" : "");
+    return TCO_OK;
+}
+
+/* The sections of the catalog file pricing/STEM.ini under @p root, as written (heap strings), and the
+ * file's path as shown. */
+static tco_error catalog_sections(const char *root, const char *stem, char ***out, int *n, char **shown,
+                                  tco_diag *d)
+{
+    tco_strbuf rel = {0};
+    tco_strbuf_printf(&rel, "pricing/%s.ini", stem);
+    char *path = tco_path_join(root, tco_strbuf_str(&rel));
+    tco_strbuf_free(&rel);
+    tco_ini ini = {0};
+    *out = NULL;
+    *n = 0;
+    *shown = path;
+    if (path == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    tco_error e = tco_ini_load(path, NULL, &ini, d);
+    int k = e == TCO_OK ? tco_ini_section_count(&ini) : 0;
+    if (e == TCO_OK && (*out = calloc((size_t)k + 1, sizeof **out)) == NULL)
+        e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < k && e == TCO_OK; i++, (*n)++)
+        if (((*out)[i] = tco_strdup(tco_ini_section_as_written(&ini, tco_ini_section_name(&ini, i)))) == NULL)
+            e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    tco_ini_free(&ini);
+    return e;
+}
+
+/* The catalog file stems the template names: [model] tiers, and the refs entry for key host. */
+static tco_error template_catalogs(const char *root, const tco_ini *q, char tiers[128], char hosts[128],
+                                   tco_diag *d)
+{
+    const char *tname = tco_ini_get(q, "scenario", "template");
+    tco_strbuf rel = {0};
+    tco_strbuf_printf(&rel, "templates/%s.ini", tname && tname[0] ? tname : "tco");
+    char *path = tco_path_join(root, tco_strbuf_str(&rel));
+    tco_strbuf_free(&rel);
+    tco_ini t = {0};
+    tco_error e = path ? tco_ini_load(path, NULL, &t, d) : tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    tiers[0] = hosts[0] = '\0';
+    if (e == TCO_OK) {
+        const char *ts = tco_ini_get(&t, "model", "tiers");
+        snprintf(tiers, 128, "%s", ts ? ts : "");
+        char **refs = NULL;
+        const char *rs = tco_ini_get(&t, "model", "refs");
+        int n = rs ? tco_split_list(rs, &refs) : 0;
+        for (int i = 0; i < n; i++)
+            if (strncasecmp(refs[i], "host:", 5) == 0)
+                snprintf(hosts, 128, "%s", refs[i] + 5);
+        tco_free_list(refs, n);
+        if (tiers[0] == '\0' || hosts[0] == '\0')
+            e = tco_diag_set(d, TCO_ERR_INI, "%s [model]: tco advise needs a tier catalog (tiers = FILE) and a host "
+                             "catalog (refs = host:FILE, ...)", path);
+    }
+    tco_ini_free(&t);
+    free(path);
+    return e;
+}
+
+/* ---- enumeration ----------------------------------------------------------------------------- */
+
+/* What one run of the enumeration holds. */
+typedef struct advise_run {
+    tco_advice *a;
+    names_ix ix;
+    int *warn_items; /* lines with a template warning */
+    size_t n_warn;
+    size_t cap;
+    tco_diag *d;
+} advise_run;
+
+static tco_error nomem(tco_diag *d)
+{
+    return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+}
+
+/* Append the candidate model @p m now holds. */
+static tco_error record(advise_run *r, const tco_model *m, int tier, int host, int mode, bool rent, int cards)
+{
+    tco_advice *a = r->a;
+    if (a->n_options == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 256;
+        tco_advise_option *grown = realloc(a->options, cap * sizeof *grown);
+        if (grown == NULL)
+            return nomem(r->d);
+        a->options = grown;
+        r->cap = cap;
+    }
+    const names_ix *ix = &r->ix;
+    tco_advise_option o = {.tier = tier, .host = host, .mode = mode, .rent = rent, .cards = cards,
+                           .feasible = num(m, ix->feasible) == 1, .memory_gb = num(m, ix->memory),
+                           .need_gb = num(m, ix->need), .capex = num(m, ix->capex), .cost = num(m, ix->cost),
+                           .npv_cost = num(m, ix->npv), .cost_per_unit = num(m, ix->cost_per_unit),
+                           .tokens_per_s = num(m, ix->tokens), .stream_tokens_per_s = num(m, ix->stream_tokens),
+                           .decode_efficiency = num(m, ix->decode_eff), .train_days = num(m, ix->days),
+                           .train_efficiency = num(m, ix->train_eff), .hosts_bought = num(m, ix->hosts),
+                           .seq = a->n_options};
+    for (size_t w = 0; !o.feasible && w < r->n_warn; w++) {
+        tco_strbuf b = {0};
+        if (!tco_report_warning_text(m, (size_t)r->warn_items[w], &b))
+            continue;
+        tco_advise_reason *grown = realloc(o.reasons, (o.n_reasons + 1) * sizeof *grown);
+        char *text = tco_strbuf_take(&b);
+        if (grown == NULL || text == NULL) {
+            free(text);
+            free(grown ? grown : o.reasons);
+            return nomem(r->d);
+        }
+        o.reasons = grown;
+        o.reasons[o.n_reasons++] = (tco_advise_reason){a->models[0]->items[r->warn_items[w]].name, text};
+    }
+    if (!o.feasible && o.n_reasons == 0) { /* a gate without a warning: say which line said no */
+        const tco_item *it = &m->items[ix->feasible];
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "%s: no", it->label);
+        char *text = tco_strbuf_take(&b);
+        if (text == NULL || (o.reasons = malloc(sizeof *o.reasons)) == NULL) {
+            free(text);
+            return nomem(r->d);
+        }
+        o.reasons[o.n_reasons++] = (tco_advise_reason){a->models[0]->items[ix->feasible].name, text};
+    }
+    a->options[a->n_options++] = o;
+    return TCO_OK;
+}
+
+/* The largest card count to try on a host of @p slots slots: max_cards, else max_hosts x slots, the
+ * smaller where both are set; INT_MAX when neither is. */
+static int card_bound(const tco_model *m, const names_ix *ix, int slots)
+{
+    double max_cards = num(m, ix->max_cards), max_hosts = num(m, ix->max_hosts);
+    double b = INT_MAX;
+    if (max_cards > 0)
+        b = max_cards;
+    if (max_hosts > 0 && max_hosts * slots < b)
+        b = max_hosts * slots;
+    return (int)b;
+}
+
+static void option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out);
+
+/* Every card count from 1 to @p bound on model @p m as it stands; an evaluation that fails names the
+ * candidate. */
+static tco_error counts(advise_run *r, tco_model *m, int tier, int host, int mode, bool rent, int bound)
+{
+    int card_count = tco_model_find(m, "card_count"); /* by index in the loop: no name lookup per candidate */
+    for (int n = 1; n <= bound; n++) {
+        tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
+                                     : tco_model_set_input_at(m, card_count, n, r->d);
+        if (e == TCO_OK && card_count >= 0)
+            e = tco_model_evaluate(m, r->d);
+        if (e == TCO_OK)
+            e = record(r, m, tier, host, mode, rent, n);
+        if (e != TCO_OK && e != TCO_ERR_NOMEM) {
+            tco_advise_option o = {.tier = tier, .host = host, .mode = mode, .rent = rent, .cards = n};
+            tco_strbuf b = {0};
+            option_label(r->a, &o, &b);
+            char why[TCO_DIAG_MAX];
+            snprintf(why, sizeof why, "%s", r->d->message);
+            tco_diag_set(r->d, e, "%s, candidate %s: %s", r->a->name, tco_strbuf_str(&b), why);
+            tco_strbuf_free(&b);
+        }
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
+
+static int compare_options(const void *pa, const void *pb)
+{
+    const tco_advise_option *a = pa, *b = pb;
+    if (a->feasible != b->feasible)
+        return a->feasible ? -1 : 1;
+    if (a->feasible) {
+        bool na = isnan(a->cost_per_unit), nb = isnan(b->cost_per_unit);
+        if (na != nb)
+            return na ? 1 : -1;
+        if (!na && a->cost_per_unit != b->cost_per_unit)
+            return a->cost_per_unit < b->cost_per_unit ? -1 : 1;
+        if (a->capex != b->capex)
+            return a->capex < b->capex ? -1 : 1;
+    }
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The overrides a model of the advice is loaded with: the run's --set values (but [advise]'s), then the
+ * advisor's own (up to OWN_SETS of them: kind, card, cards, acquisition, host, and for one option of the
+ * workbook its facility mode), whose text args holds. */
+#define OWN_SETS 6
+typedef struct own_sets {
+    tco_override *v;
+    size_t n, n_user;
+    char args[OWN_SETS][700];
+} own_sets;
+
+/* Room for the run's --set values and @p n_own of the advisor's; the run's copied in. */
+static tco_error own_sets_begin(own_sets *s, const tco_advise_request *req, size_t n_own, tco_diag *d)
+{
+    s->n_user = 0;
+    for (size_t i = 0; i < req->n_sets; i++)
+        s->n_user += strcasecmp(req->sets[i].section, "advise") != 0;
+    s->n = s->n_user + n_own;
+    if ((s->v = calloc(s->n, sizeof *s->v)) == NULL)
+        return nomem(d);
+    for (size_t i = 0, k = 0; i < req->n_sets; i++)
+        if (strcasecmp(req->sets[i].section, "advise") != 0)
+            s->v[k++] = req->sets[i];
+    return TCO_OK;
+}
+
+/* The advisor's override number @p at: SECTION.KEY=VALUE. */
+static tco_error set_own(own_sets *s, size_t at, const char *section, const char *key, const char *value,
+                         tco_diag *d)
+{
+    snprintf(s->args[at], sizeof s->args[at], "%s.%s=%s", section, key, value);
+    return tco_override_parse(s->args[at], &s->v[s->n_user + at], d);
+}
+
+static bool advisor_key(const tco_override *o)
+{
+    static const char *const keys[] = {"card", "host", "cards", "kind", "acquisition", NULL};
+    if (strcasecmp(o->section, "scenario") != 0)
+        return false;
+    for (const char *const *k = keys; *k; k++)
+        if (strcasecmp(o->key, *k) == 0)
+            return true;
+    return false;
+}
+
+static tco_error check_sets(const tco_advise_request *req, tco_ini *q, tco_diag *d)
+{
+    for (size_t i = 0; i < req->n_sets; i++) {
+        const tco_override *o = &req->sets[i];
+        if (o->option[0])
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: NAME:SECTION.KEY=VALUE names an option of --compare; "
+                                "tco advise takes SECTION.KEY=VALUE", o->arg);
+        if (advisor_key(o))
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise chooses [scenario] %s for each candidate; "
+                                "narrow the search with advise.tiers, advise.hosts or the [constraints] limits", o->arg,
+                                o->key);
+        if (strcasecmp(o->section, "fx") == 0)
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise reads no quotes and reports in CNY, so it "
+                                "takes no exchange rate", o->arg);
+        const char *near;
+        if (strcasecmp(o->section, "advise") == 0 && !advise_key_known(o->key, &near)) {
+            tco_strbuf hint = {0};
+            advise_key_hint(near, &hint);
+            tco_error e = tco_diag_set(d, TCO_ERR_USAGE, "--set %s: no [advise] key '%s'%s", o->arg, o->key,
+                                       tco_strbuf_str(&hint));
+            tco_strbuf_free(&hint);
+            return e;
+        }
+        if (strcasecmp(o->section, "advise") == 0 && !tco_ini_set(q, "advise", o->key, o->value))
+            return nomem(d);
+    }
+    return TCO_OK;
+}
+
+/* Load the models (one per host), read the lists, check the bounds. */
+static tco_error load_models(const question *qq, advise_run *r)
+{
+    const tco_advise_request *req = qq->req;
+    const tco_ini *q = &qq->ini;
+    char where[800];
+    tco_advice *a = r->a;
+    tco_diag *d = r->d;
+    const char *job = tco_ini_get(q, "advise", "job");
+    if (job == NULL || (strcasecmp(job, "serve") != 0 && strcasecmp(job, "train") != 0))
+        return tco_diag_set(d, TCO_ERR_INI, "%s: expected serve or train, found %s%s%s", place(qq, "job", where),
+                            job ? "'" : "no such key", job ? job : "", job ? "'" : "");
+    a->train = strcasecmp(job, "train") == 0;
+    own_sets s = {0};
+    if (own_sets_begin(&s, req, 5, d) != TCO_OK)
+        return TCO_ERR_NOMEM;
+    if ((a->models = calloc((size_t)a->n_hosts, sizeof *a->models)) == NULL) {
+        free(s.v);
+        return nomem(d);
+    }
+    tco_error e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 1, "scenario", "card", a->tiers[0], d);
+    if (e == TCO_OK)
+        e = set_own(&s, 2, "scenario", "cards", "1", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 3, "scenario", "acquisition", "own", d);
+    for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
+        if ((e = set_own(&s, 4, "scenario", "host", a->hosts[h], d)) == TCO_OK &&
+            (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, &a->models[h], d)) == TCO_OK)
+            a->n_models++;
+    }
+    free(s.v);
+    if (e != TCO_OK)
+        return e;
+    tco_model *m = a->models[0];
+    if ((e = find_names(m, a->train, &r->ix, d)) != TCO_OK)
+        return e;
+    if (r->ix.currency >= 0 && m->items[r->ix.currency].text && strcasecmp(m->items[r->ix.currency].text, "CNY") != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: tco advise reports in CNY, the catalog's currency, and the "
+                            "question's currency is %s", m->items[r->ix.currency].source,
+                            m->items[r->ix.currency].text);
+    a->years = m->n_years;
+    a->target_tokens_per_s = num(m, r->ix.target);
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].warning)
+            r->n_warn++;
+    if ((r->warn_items = malloc((r->n_warn ? r->n_warn : 1) * sizeof *r->warn_items)) == NULL)
+        return nomem(d);
+    r->n_warn = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].warning)
+            r->warn_items[r->n_warn++] = (int)i;
+    /* The modes: each must be a facility_mode value. */
+    for (int k = 0; k < a->n_modes; k++)
+        for (int h = 0; h < a->n_models; h++)
+            if (tco_model_set_text_input(a->models[h], "facility_mode", a->modes[k], d) != TCO_OK) {
+                char why[TCO_DIAG_MAX];
+                snprintf(why, sizeof why, "%s", d->message);
+                return tco_diag_set(d, TCO_ERR_INI, "%s: '%s' is not a facility mode (%s)",
+                                    place(qq, "facility_modes", where), a->modes[k], why);
+            }
+    /* Bounds, and the size of the search. */
+    double total = 0;
+    int largest = 0; /* the most cards of any host: a rented tier's bound is at most this */
+    for (int h = 0; h < a->n_models; h++) {
+        int slots = (int)num(a->models[h], r->ix.cards_per_host);
+        int bound = card_bound(a->models[h], &r->ix, slots);
+        largest = bound > largest ? bound : largest;
+        if (bound == INT_MAX)
+            return tco_diag_set(d, TCO_ERR_INI, "%s [constraints]: tco advise needs a bound on the card count: give "
+                                "max_cards or max_hosts (both are 0, no limit)", q->path);
+        total += (double)bound * a->n_tiers * (a->n_modes ? a->n_modes : 1);
+    }
+    const char *cloud = tco_ini_get(q, "advise", "allow_cloud");
+    if (cloud && strcasecmp(cloud, "yes") != 0 && strcasecmp(cloud, "no") != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: expected yes or no, found '%s'", place(qq, "allow_cloud", where),
+                            cloud);
+    if (cloud && strcasecmp(cloud, "yes") == 0)
+        total += (double)largest * a->n_tiers;
+    if (total > TCO_ADVISE_MAX_CANDIDATES)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: the search would evaluate up to %.0f candidates, more than the %d "
+                            "tco advise takes; lower [constraints] max_cards or max_hosts, or narrow [advise] tiers "
+                            "or hosts", q->path, total, TCO_ADVISE_MAX_CANDIDATES);
+    return TCO_OK;
+}
+
+/* Every owned candidate, then the rented ones. */
+static tco_error enumerate(advise_run *r, bool cloud)
+{
+    tco_advice *a = r->a;
+    int *rent_host = malloc((size_t)a->n_tiers * sizeof *rent_host);
+    double *rent_slots = malloc((size_t)a->n_tiers * sizeof *rent_slots);
+    if (rent_host == NULL || rent_slots == NULL) {
+        free(rent_host);
+        free(rent_slots);
+        return nomem(r->d);
+    }
+    for (int t = 0; t < a->n_tiers; t++)
+        rent_host[t] = -1, rent_slots[t] = 0;
+    tco_error e = TCO_OK;
+    for (int h = 0; h < a->n_models && e == TCO_OK; h++) {
+        tco_model *m = a->models[h];
+        double slots = num(m, r->ix.cards_per_host);
+        int bound = card_bound(m, &r->ix, (int)slots);
+        for (int k = 0; k < (a->n_modes ? a->n_modes : 1) && e == TCO_OK; k++) {
+            if (a->n_modes && (e = tco_model_set_text_input(m, "facility_mode", a->modes[k], r->d)) != TCO_OK)
+                break;
+            for (int t = 0; t < a->n_tiers && e == TCO_OK; t++) {
+                if ((e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) != TCO_OK)
+                    break;
+                if (num(m, r->ix.fits_host) != 1) {
+                    a->skipped_pairs += k == 0;
+                    continue;
+                }
+                if (slots > rent_slots[t])
+                    rent_host[t] = h, rent_slots[t] = slots;
+                e = counts(r, m, t, h, a->n_modes ? k : -1, false, bound);
+            }
+        }
+    }
+    for (int t = 0; cloud && t < a->n_tiers && e == TCO_OK; t++) {
+        if (rent_host[t] < 0)
+            continue;
+        tco_model *m = a->models[rent_host[t]];
+        if ((e = tco_model_set_text_input(m, "acquisition", "rent", r->d)) == TCO_OK &&
+            (e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) == TCO_OK)
+            e = counts(r, m, t, rent_host[t], -1, true, card_bound(m, &r->ix, (int)rent_slots[t]));
+        if (e == TCO_OK)
+            e = tco_model_set_text_input(m, "acquisition", "own", r->d);
+    }
+    free(rent_host);
+    free(rent_slots);
+    return e;
+}
+
+tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
+{
+    memset(a, 0, sizeof *a);
+    question qq = {.req = req};
+    tco_ini *qi = &qq.ini;
+    advise_run r = {.a = a, .d = d};
+    char tier_stem[128], host_stem[128];
+    char **all_tiers = NULL, **all_hosts = NULL, **keep = NULL, **drop = NULL;
+    int n_all_tiers = 0, n_all_hosts = 0, n_keep = 0, n_drop = 0;
+    char *tier_file = NULL, *host_file = NULL;
+    tco_error e = tco_ini_load(req->path, NULL, qi, d);
+    if (e == TCO_OK && !tco_ini_has_section(qi, "advise"))
+        e = tco_diag_set(d, TCO_ERR_USAGE, "%s: not a question for tco advise (no [advise] section); run %s with "
+                         "tco %s %s", req->path, tco_ini_has_section(qi, "compare") ? "a comparison" : "a scenario",
+                         tco_ini_has_section(qi, "compare") ? "--compare" : "--scenario", req->name);
+    if (e == TCO_OK)
+        e = check_sets(req, qi, d);
+    if (e == TCO_OK)
+        e = check_advise_keys(qi, d);
+    if (e == TCO_OK)
+        e = template_catalogs(req->root, qi, tier_stem, host_stem, d);
+    if (e == TCO_OK)
+        e = catalog_sections(req->root, tier_stem, &all_tiers, &n_all_tiers, &tier_file, d);
+    if (e == TCO_OK)
+        e = catalog_sections(req->root, host_stem, &all_hosts, &n_all_hosts, &host_file, d);
+    if (e == TCO_OK)
+        e = advise_list(&qq, "tiers", &keep, &n_keep, d);
+    if (e == TCO_OK)
+        e = advise_list(&qq, "exclude_tiers", &drop, &n_drop, d);
+    if (e == TCO_OK)
+        e = choose(&qq, "tiers", tier_file, all_tiers, n_all_tiers, keep, n_keep, drop, n_drop, &a->tiers,
+                   &a->n_tiers, d);
+    tco_free_list(keep, n_keep);
+    tco_free_list(drop, n_drop);
+    keep = drop = NULL;
+    n_keep = n_drop = 0;
+    if (e == TCO_OK)
+        e = advise_list(&qq, "hosts", &keep, &n_keep, d);
+    if (e == TCO_OK)
+        e = choose(&qq, "hosts", host_file, all_hosts, n_all_hosts, keep, n_keep, NULL, 0, &a->hosts,
+                   &a->n_hosts, d);
+    tco_free_list(keep, n_keep);
+    if (e == TCO_OK && tco_ini_get(qi, "advise", "facility_modes"))
+        e = advise_list(&qq, "facility_modes", &a->modes, &a->n_modes, d);
+    const char *title = tco_ini_get(qi, "scenario", "title");
+    if (e == TCO_OK && ((a->name = tco_strdup(req->name)) == NULL ||
+                        (a->title = tco_strdup(title && title[0] ? title : req->name)) == NULL))
+        e = nomem(d);
+    if (e == TCO_OK)
+        e = load_models(&qq, &r);
+    const char *cloud = e == TCO_OK ? tco_ini_get(qi, "advise", "allow_cloud") : NULL;
+    if (e == TCO_OK)
+        e = enumerate(&r, cloud && strcasecmp(cloud, "yes") == 0);
+    if (e == TCO_OK) {
+        qsort(a->options, a->n_options, sizeof *a->options, compare_options);
+        for (size_t i = 0; i < a->n_options && a->options[i].feasible; i++)
+            a->options[i].rank = (int)++a->n_feasible;
+    }
+    tco_free_list(all_tiers, n_all_tiers);
+    tco_free_list(all_hosts, n_all_hosts);
+    free(tier_file);
+    free(host_file);
+    free(r.warn_items);
+    tco_ini_free(qi);
+    return e;
+}
+
+void tco_advice_free(tco_advice *a)
+{
+    for (size_t i = 0; i < a->n_options; i++) {
+        for (size_t k = 0; k < a->options[i].n_reasons; k++)
+            free(a->options[i].reasons[k].text);
+        free(a->options[i].reasons);
+    }
+    free(a->options);
+    for (int h = 0; h < a->n_models; h++)
+        tco_model_free(a->models[h]);
+    free(a->models);
+    tco_free_list(a->tiers, a->n_tiers);
+    tco_free_list(a->hosts, a->n_hosts);
+    tco_free_list(a->modes, a->n_modes);
+    free(a->name);
+    free(a->title);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- reports --------------------------------------------------------------------------------- */
+
+/* The facility mode option @p o ran in: its mode of the list, else the question's own. */
+static const char *mode_of(const tco_advice *a, const tco_advise_option *o)
+{
+    if (o->mode >= 0)
+        return a->modes[o->mode];
+    int i = tco_model_find(a->models[o->host], "facility_mode");
+    return i >= 0 && a->models[o->host]->items[i].text ? a->models[o->host]->items[i].text : "owned";
+}
+
+/* "2x D-M in dc4, owned", or "4x D-M rented (cloud)". */
+static void option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out)
+{
+    if (o->rent)
+        tco_strbuf_printf(out, "%dx %s rented (cloud)", o->cards, a->tiers[o->tier]);
+    else
+        tco_strbuf_printf(out, "%dx %s in %s, %s", o->cards, a->tiers[o->tier], a->hosts[o->host], mode_of(a, o));
+}
+
+static const char *unit_of(const tco_advice *a)
+{
+    return a->train ? "CNY/run" : "CNY/Mtok";
+}
+
+/* What option @p o gets, e.g. "70.89 tokens/s" or "75.95 days". */
+static void gets(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out)
+{
+    char num_text[64];
+    tco_format_grouped(a->train ? o->train_days : o->tokens_per_s, 2, num_text, sizeof num_text);
+    tco_strbuf_printf(out, "%s %s", num_text, a->train ? "days" : "tokens/s");
+}
+
+static void money(double v, int decimals, char *buf, size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "n.a.");
+    else
+        tco_format_grouped(v, decimals, buf, size);
+}
+
+void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
+{
+    if (a->n_feasible == 0) {
+        tco_strbuf_append(out, "no option is feasible: every candidate fails a check (see the rejections)");
+        return;
+    }
+    tco_strbuf w = {0}, ru = {0};
+    option_label(a, &a->options[0], &w);
+    if (a->n_feasible == 1) {
+        tco_strbuf_printf(out, "%s is the only feasible option", tco_strbuf_str(&w));
+        tco_strbuf_free(&w);
+        return;
+    }
+    const tco_advise_option *x = &a->options[0], *y = &a->options[1];
+    option_label(a, y, &ru);
+    char cx[64], cy[64], kx[64], ky[64], tx[64], ty[64], gx[64], gy[64];
+    money(x->cost_per_unit, 2, cx, sizeof cx);
+    money(y->cost_per_unit, 2, cy, sizeof cy);
+    money(x->capex, 0, kx, sizeof kx);
+    money(y->capex, 0, ky, sizeof ky);
+    money(x->cost, 0, tx, sizeof tx);
+    money(y->cost, 0, ty, sizeof ty);
+    const char *per = a->train ? "per training run" : "per million tokens";
+    if (x->cost_per_unit == y->cost_per_unit || isnan(x->cost_per_unit) || isnan(y->cost_per_unit))
+        tco_strbuf_printf(out, "%s costs as much %s as %s (%s %s) and wins on the cheaper capex", tco_strbuf_str(&w),
+                          per, tco_strbuf_str(&ru), cx, unit_of(a));
+    else
+        tco_strbuf_printf(out, "%s is %.1f%% cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w),
+                          100 * (y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, per, tco_strbuf_str(&ru), cx,
+                          cy, unit_of(a));
+    tco_strbuf_printf(out, "; capex %s against %s CNY, cost over the period %s against %s CNY", kx, ky, tx, ty);
+    tco_format_grouped(a->train ? x->train_days : x->tokens_per_s, 2, gx, sizeof gx);
+    tco_format_grouped(a->train ? y->train_days : y->tokens_per_s, 2, gy, sizeof gy);
+    bool same = x->tier == y->tier && x->cards == y->cards;
+    if (same && a->train)
+        tco_strbuf_printf(out, "; the same cards, %s days a run", gx);
+    else if (same)
+        tco_strbuf_printf(out, "; the same cards, %s tokens/s", gx);
+    else if (a->train)
+        tco_strbuf_printf(out, "; one run takes %s days at %.0f%% training efficiency, the runner-up's %s days at "
+                          "%.0f%%", gx, 100 * x->train_efficiency, gy, 100 * y->train_efficiency);
+    else
+        tco_strbuf_printf(out, "; it reaches %s tokens/s, decoding at %.0f%% of its bound, the runner-up %s at %.0f%%",
+                          gx, 100 * x->decode_efficiency, gy, 100 * y->decode_efficiency);
+    tco_strbuf_free(&w);
+    tco_strbuf_free(&ru);
+}
+
+/* The checks that rejected options, each once in order of first appearance, with its count. */
+typedef struct check_count {
+    const char *check;
+    size_t count;
+} check_count;
+
+static check_count *count_checks(const tco_advice *a, size_t *n)
+{
+    check_count *c = NULL;
+    *n = 0;
+    size_t cap = 0;
+    for (size_t i = a->n_feasible; i < a->n_options; i++)
+        for (size_t k = 0; k < a->options[i].n_reasons; k++) {
+            const char *name = a->options[i].reasons[k].check;
+            size_t j = 0;
+            while (j < *n && strcmp(c[j].check, name) != 0)
+                j++;
+            if (j == *n) {
+                if (*n == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    check_count *grown = realloc(c, cap * sizeof *grown);
+                    if (grown == NULL)
+                        return c;
+                    c = grown;
+                }
+                c[(*n)++] = (check_count){name, 0};
+            }
+            c[j].count++;
+        }
+    for (size_t i = 1; i < *n; i++) /* the most frequent first; a stable insertion sort keeps ties in order */
+        for (size_t j = i; j > 0 && c[j].count > c[j - 1].count; j--) {
+            check_count t = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = t;
+        }
+    return c;
+}
+
+static const char *label_of(const tco_advice *a, const char *check)
+{
+    int i = tco_model_find(a->models[0], check);
+    return i >= 0 ? a->models[0]->items[i].label : check;
+}
+
+/* The closest rejected option of tier @p t: fewest reasons, then the lowest cost over the period; NULL if none. */
+static const tco_advise_option *closest_rejected(const tco_advice *a, int t)
+{
+    const tco_advise_option *best = NULL;
+    for (size_t i = a->n_feasible; i < a->n_options; i++) {
+        const tco_advise_option *o = &a->options[i];
+        if (o->tier == t && (best == NULL || o->n_reasons < best->n_reasons ||
+                             (o->n_reasons == best->n_reasons && o->cost < best->cost)))
+            best = o;
+    }
+    return best;
+}
+
+void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out)
+{
+    char n1[64], n2[64], n3[64], n4[64];
+    fprintf(out, "%s: %s\n", a->name, a->title);
+    if (a->train)
+        fprintf(out, "Training, ranked by the cost of one training run; costs in CNY over %d years\n", a->years);
+    else {
+        tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
+        fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s; costs in CNY "
+                "over %d years\n", n1, a->years);
+    }
+    fprintf(out, "%zu candidates: %zu feasible, %zu rejected; %d tier-host pairs skipped (the card does not fit the "
+            "host)\n\n", a->n_options, a->n_feasible, a->n_options - a->n_feasible, a->skipped_pairs);
+    if (a->n_feasible > 0)
+        fprintf(out, "%4s  %-40s %16s %12s %12s %12s %12s\n", "Rank", "Option",
+                a->train ? "Training run" : "Throughput", "Capex", "Cost", "NPV cost", unit_of(a));
+    for (size_t i = 0; i < a->n_feasible && i < TCO_ADVISE_TOP; i++) {
+        const tco_advise_option *o = &a->options[i];
+        tco_strbuf l = {0}, g = {0};
+        option_label(a, o, &l);
+        gets(a, o, &g);
+        money(o->capex, 0, n1, sizeof n1);
+        money(o->cost, 0, n2, sizeof n2);
+        money(o->npv_cost, 0, n3, sizeof n3);
+        money(o->cost_per_unit, 2, n4, sizeof n4);
+        fprintf(out, "%4d  %-40s %16s %12s %12s %12s %12s\n", o->rank, tco_strbuf_str(&l), tco_strbuf_str(&g), n1, n2,
+                n3, n4);
+        tco_strbuf_free(&l);
+        tco_strbuf_free(&g);
+    }
+    tco_strbuf x = {0};
+    tco_advise_explain(a, &x);
+    fprintf(out, "%sBest: %s\n", a->n_feasible > 0 ? "\n" : "", tco_strbuf_str(&x));
+    tco_strbuf_free(&x);
+    size_t n_checks;
+    check_count *c = count_checks(a, &n_checks);
+    if (n_checks > 0)
+        fprintf(out, "\nRejected options by failing check (one option may fail several):\n");
+    for (size_t k = 0; k < n_checks; k++)
+        fprintf(out, "  %6zu  %s (%s)\n", c[k].count, label_of(a, c[k].check), c[k].check);
+    free(c);
+    bool header = false;
+    for (int t = 0; t < a->n_tiers; t++) {
+        const tco_advise_option *best = NULL;
+        for (size_t i = 0; i < a->n_feasible && best == NULL; i++)
+            if (a->options[i].tier == t)
+                best = &a->options[i];
+        if (best && best->rank <= TCO_ADVISE_TOP)
+            continue;
+        if (!header)
+            fprintf(out, "\nThe other tiers:\n");
+        header = true;
+        tco_strbuf l = {0};
+        const tco_advise_option *o = best ? best : closest_rejected(a, t);
+        if (o)
+            option_label(a, o, &l);
+        if (best) {
+            const tco_advise_option *w = &a->options[0];
+            money(best->cost_per_unit, 2, n1, sizeof n1);
+            money(best->capex, 0, n2, sizeof n2);
+            money(w->capex, 0, n3, sizeof n3);
+            fprintf(out, "  %s: best at rank %d, %s, %s %s", a->tiers[t], best->rank, tco_strbuf_str(&l), n1,
+                    unit_of(a));
+            if (!isnan(best->cost_per_unit) && !isnan(w->cost_per_unit) && w->cost_per_unit > 0)
+                fprintf(out, ", %.1f%% more than the best", 100 * (best->cost_per_unit / w->cost_per_unit - 1));
+            fprintf(out, " (capex %s against %s CNY)\n", n2, n3);
+        } else if (o) {
+            fprintf(out, "  %s: none feasible; closest: %s:", a->tiers[t], tco_strbuf_str(&l));
+            for (size_t k = 0; k < o->n_reasons; k++)
+                fprintf(out, "%s %s", k ? ";" : "", o->reasons[k].text);
+            fputc('\n', out);
+        } else
+            fprintf(out, "  %s: no host of the list takes it\n", a->tiers[t]);
+        tco_strbuf_free(&l);
+    }
+    if (workbook)
+        fprintf(out, "\nWorkbook: %s\n", workbook);
+}
+
+void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
+{
+    fputs("{\n  \"question\": ", out);
+    tco_report_json_string(out, a->name);
+    fputs(",\n  \"title\": ", out);
+    tco_report_json_string(out, a->title);
+    fprintf(out, ",\n  \"job\": \"%s\",\n  \"currency\": \"CNY\",\n  \"years\": %d,\n  \"unit\": \"%s\",\n",
+            a->train ? "train" : "serve", a->years, unit_of(a));
+    if (!a->train) {
+        fputs("  \"target_tokens_per_s\": ", out);
+        tco_report_json_number(out, a->target_tokens_per_s);
+        fputs(",\n", out);
+    }
+    fprintf(out, "  \"candidates\": %zu,\n  \"feasible\": %zu,\n  \"skipped_pairs\": %d,\n  \"explanation\": ",
+            a->n_options, a->n_feasible, a->skipped_pairs);
+    tco_strbuf x = {0};
+    tco_advise_explain(a, &x);
+    tco_report_json_string(out, tco_strbuf_str(&x));
+    tco_strbuf_free(&x);
+    fputs(",\n  \"workbook\": ", out);
+    if (workbook)
+        tco_report_json_string(out, workbook);
+    else
+        fputs("null", out);
+    fputs(",\n  \"rejections\": [", out);
+    size_t n_checks;
+    check_count *c = count_checks(a, &n_checks);
+    for (size_t k = 0; k < n_checks; k++) {
+        fputs(k ? ",\n    {\"check\": " : "\n    {\"check\": ", out);
+        tco_report_json_string(out, c[k].check);
+        fputs(", \"label\": ", out);
+        tco_report_json_string(out, label_of(a, c[k].check));
+        fprintf(out, ", \"count\": %zu}", c[k].count);
+    }
+    free(c);
+    fputs(n_checks ? "\n  ],\n  \"options\": [" : "],\n  \"options\": [", out);
+    for (size_t i = 0; i < a->n_options; i++) {
+        const tco_advise_option *o = &a->options[i];
+        fputs(i ? ",\n    {\"rank\": " : "\n    {\"rank\": ", out);
+        if (o->feasible)
+            fprintf(out, "%d", o->rank);
+        else
+            fputs("null", out);
+        fputs(", \"tier\": ", out);
+        tco_report_json_string(out, a->tiers[o->tier]);
+        fprintf(out, ", \"cards\": %d, \"host\": ", o->cards);
+        tco_report_json_string(out, o->rent ? "cloud" : a->hosts[o->host]);
+        fputs(", \"facility\": ", out);
+        if (o->rent)
+            fputs("null", out);
+        else
+            tco_report_json_string(out, mode_of(a, o));
+        fprintf(out, ", \"acquisition\": \"%s\", \"feasible\": %s, \"reasons\": [", o->rent ? "rent" : "own",
+                o->feasible ? "true" : "false");
+        for (size_t k = 0; k < o->n_reasons; k++) {
+            fputs(k ? ", " : "", out);
+            tco_report_json_string(out, o->reasons[k].text);
+        }
+        fputs("], \"checks\": [", out);
+        for (size_t k = 0; k < o->n_reasons; k++) {
+            fputs(k ? ", " : "", out);
+            tco_report_json_string(out, o->reasons[k].check);
+        }
+        const struct {
+            const char *key;
+            double v;
+        } nums[] = {{"memory_gb", o->memory_gb}, {"need_gb", o->need_gb}, {"capex", o->capex}, {"tco", o->cost},
+                    {"npv_cost", o->npv_cost}, {"cost_per_unit", o->cost_per_unit}};
+        fputs("]", out);
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+            fprintf(out, ", \"%s\": ", nums[k].key);
+            tco_report_json_number(out, nums[k].v);
+        }
+        fprintf(out, ", \"unit\": \"%s\"", unit_of(a));
+        if (a->train) {
+            fputs(", \"train_days\": ", out);
+            tco_report_json_number(out, o->train_days);
+        } else {
+            fputs(", \"tokens_per_s\": ", out);
+            tco_report_json_number(out, o->tokens_per_s);
+            fputs(", \"stream_tokens_per_s\": ", out);
+            tco_report_json_number(out, o->stream_tokens_per_s);
+        }
+        fputs("}", out);
+    }
+    fputs(a->n_options ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* ---- the workbook ---------------------------------------------------------------------------- */
+
+size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_feasible && i < TCO_ADVISE_TOP; i++)
+        out[n++] = &a->options[i];
+    for (int t = 0; t < a->n_tiers && n < TCO_ADVISE_LISTED_MAX; t++) {
+        const tco_advise_option *best = NULL;
+        for (size_t i = 0; i < a->n_feasible && best == NULL; i++)
+            if (a->options[i].tier == t)
+                best = &a->options[i];
+        if (best && best->rank <= TCO_ADVISE_TOP)
+            continue; /* listed among the top */
+        if ((best = best ? best : closest_rejected(a, t)) != NULL)
+            out[n++] = best;
+    }
+    return n;
+}
+
+/* A model of option @p o alone: the question loaded afresh with the run's --set values and the option's
+ * card, count, host, kind, acquisition and facility mode as overrides, so that its Inputs sheet names
+ * each as the --set that chose it. */
+static tco_error option_model(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                              tco_model **out, tco_diag *d)
+{
+    own_sets s = {0};
+    char cards[16];
+    snprintf(cards, sizeof cards, "%d", o->cards);
+    tco_error e = own_sets_begin(&s, req, o->mode >= 0 ? 6 : 5, d);
+    if (e == TCO_OK)
+        e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 1, "scenario", "card", a->tiers[o->tier], d);
+    if (e == TCO_OK)
+        e = set_own(&s, 2, "scenario", "cards", cards, d);
+    if (e == TCO_OK)
+        e = set_own(&s, 3, "scenario", "acquisition", o->rent ? "rent" : "own", d);
+    if (e == TCO_OK)
+        e = set_own(&s, 4, "scenario", "host", a->hosts[o->host], d);
+    if (e == TCO_OK && o->mode >= 0)
+        e = set_own(&s, 5, "facility", "mode", a->modes[o->mode], d);
+    if (e == TCO_OK)
+        e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, out, d);
+    free(s.v);
+    return e;
+}
+
+tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
+                              const tco_workbook_options *opts, tco_diag *d)
+{
+    const tco_advise_option *listed[TCO_ADVISE_LISTED_MAX];
+    size_t n = tco_advise_listed(a, listed);
+    if (n == 0)
+        return tco_diag_set(d, TCO_ERR_USAGE, "%s: no option to write a workbook of (no candidate)", a->name);
+    tco_model *models[TCO_ADVISE_LISTED_MAX] = {NULL};
+    tco_rank_row rows[TCO_ADVISE_LISTED_MAX];
+    tco_strbuf labels[TCO_ADVISE_LISTED_MAX], reasons[TCO_ADVISE_LISTED_MAX];
+    memset(labels, 0, sizeof labels);
+    memset(reasons, 0, sizeof reasons);
+    tco_error e = TCO_OK;
+    for (size_t i = 0; i < n && e == TCO_OK; i++) {
+        const tco_advise_option *o = listed[i];
+        option_label(a, o, &labels[i]);
+        for (size_t k = 0; k < o->n_reasons; k++)
+            tco_strbuf_printf(&reasons[i], "%s%s", k ? "; " : "", o->reasons[k].text);
+        if (labels[i].failed || reasons[i].failed)
+            e = nomem(d);
+        else
+            e = option_model(req, a, o, &models[i], d);
+        rows[i] = (tco_rank_row){tco_strbuf_str(&labels[i]), o->n_reasons ? tco_strbuf_str(&reasons[i]) : NULL,
+                                 (double)o->seq + 1};
+    }
+    const char *unit = unit_of(a);
+    const tco_rank_column serve[] = {{"Throughput (tokens/s)", "layout_tokens_per_s"},
+                                     {"Per stream (tokens/s)", "layout_stream_tokens_per_s"},
+                                     {"Card memory (GB)", "cluster_memory_gb"},
+                                     {"Memory needed (GB)", "inference_memory_gb"},
+                                     {"Capex (CNY)", "option_capex"},
+                                     {"Cost over the period (CNY)", "option_cost"},
+                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {unit, "cost_per_unit"}};
+    const tco_rank_column train[] = {{"Training run (days)", "layout_train_days"},
+                                     {"Card memory (GB)", "cluster_memory_gb"},
+                                     {"Memory needed (GB)", "training_memory_gb"},
+                                     {"Capex (CNY)", "option_capex"},
+                                     {"Cost over the period (CNY)", "option_cost"},
+                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {unit, "cost_per_unit"}};
+    size_t n_cols = a->train ? sizeof train / sizeof train[0] : sizeof serve / sizeof serve[0];
+    tco_strbuf title = {0}, note = {0}, why = {0}, target = {0};
+    tco_strbuf_printf(&title, "%s: %s", a->name, a->title);
+    if (!a->train) {
+        char t[64];
+        tco_format_grouped(a->target_tokens_per_s, 2, t, sizeof t);
+        tco_strbuf_printf(&target, " at the target load of %s tokens/s", t);
+    }
+    tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
+                      "earlier candidate); costs in CNY over %d years. %zu candidates: %zu feasible, %zu rejected. "
+                      "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
+                      "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
+                      "over the option's own sheets (A, B, C shown; the others hidden: unhide them to read) and the "
+                      "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
+                      "fails a check shows no figure, and its reasons as tco advise found them.",
+                      a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
+                      tco_strbuf_str(&target), a->years, a->n_options, a->n_feasible, a->n_options - a->n_feasible,
+                      a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
+    tco_advise_explain(a, &why);
+    tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
+                            .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
+                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3};
+    if (e == TCO_OK && (title.failed || note.failed || why.failed))
+        e = nomem(d);
+    if (e == TCO_OK)
+        e = tco_workbook_write_rank(models, rows, n, &sheet, path, opts, d);
+    for (size_t i = 0; i < n; i++) {
+        tco_model_free(models[i]);
+        tco_strbuf_free(&labels[i]);
+        tco_strbuf_free(&reasons[i]);
+    }
+    tco_strbuf_free(&title);
+    tco_strbuf_free(&note);
+    tco_strbuf_free(&why);
+    tco_strbuf_free(&target);
+    return e;
+}

@@ -1,0 +1,216 @@
+/*
+ * advise.h - `tco advise NAME`: from a question (a workload and constraints) to a ranked list of
+ * what to buy, each option priced and judged by the cost model itself (docs/advise.md).
+ *
+ * A question is a scenario file with an [advise] section (scenarios/solo-dev.ini): its [scenario],
+ * [workload], [constraints], [facility] ... sections are read by the template as any scenario's
+ * are, and [advise] says what to enumerate:
+ *
+ *   job            serve | train (required): the model's kind (inference | training), which chooses
+ *                  the feasibility gate and the unit of work
+ *   tiers          all (default) or a list of tier codes of the tier catalog ([model] tiers)
+ *   exclude_tiers  tier codes left out (default none)
+ *   hosts          all (default) or a list of host ids of the host catalog ([model] refs host:FILE)
+ *   facility_modes a list of facility_mode values (owned, colocation); default: the mode the
+ *                  question's files give
+ *   allow_cloud    yes | no (default no): also rent each tier's GPU-hours (acquisition = rent)
+ *   KEY_source     the basis of KEY, as in every file (not read)
+ *
+ * Enumeration: every host of the list (one model load each, with scenario.host, scenario.kind,
+ * scenario.card, scenario.cards and scenario.acquisition = own given as overrides), every facility
+ * mode, every tier whose card fits the host (the template's check_card_fits_host: a pair that fails
+ * it is skipped, not a candidate), every card count from 1 to the bound: max_cards, else max_hosts x the host's
+ * cards_per_host, the smaller where both are set (the [constraints] inputs; a question with
+ * neither is refused).  With allow_cloud, each tier is also rented (acquisition = rent) on the
+ * fitting host with the most slots, from 1 to the same bound.  A candidate is the model evaluated
+ * after setting card_tier, card_count, facility_mode and acquisition in place: no file is read
+ * again.
+ *
+ * Gating: the template's check_feasible (the serving or training gate and every constraint) decides;
+ * a rejected candidate keeps the warning text of every failing check (tco_report_warning_text()).
+ * Ranking: feasible options by the template's cost_per_unit, the cheaper option_capex first on a
+ * tie, then enumeration order.  C holds no cost figure or rule: every value is a template line.
+ *
+ * Names the advisor reads or sets (template inputs and lines; a template without one is refused
+ * naming it): card_tier, card_count, facility_mode, acquisition (inputs it sets); cards_per_host,
+ * max_hosts, max_cards (bounds); check_card_fits_host, check_feasible, cluster_memory_gb,
+ * inference_memory_gb, training_memory_gb, option_capex, option_cost, option_npv_cost,
+ * cost_per_unit, layout_tokens_per_s, layout_stream_tokens_per_s, decode_efficiency,
+ * target_load_tokens_per_s, layout_train_days, train_efficiency, hosts.
+ *
+ * Money is in CNY, the catalog's currency (a question whose [finance] currency is another is
+ * refused); memory in GB (1e9 bytes); throughput in tokens/s; training time in days.
+ *
+ * Workbook (tco_advise_workbook()): a Rank sheet of the options listed (tco_advise_listed()), each
+ * with its own sheets as in a comparison, every figure and the rank a live formula (workbook.h,
+ * tco_workbook_write_rank()).
+ */
+#ifndef TCO_ADVISE_H
+#define TCO_ADVISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "model/model.h"
+#include "base/strbuf.h"
+#include "render/workbook.h"
+#include "load/load.h"
+
+/** Most candidates one question may ask for (tiers x hosts x modes x card counts, and the rented ones):
+ *  at about 0.1 ms each, about ten seconds. */
+#define TCO_ADVISE_MAX_CANDIDATES 100000
+
+/** Options the terminal table lists. */
+#define TCO_ADVISE_TOP 10
+
+/** Most options the workbook lists (one prefix letter each, A to Z): the top TCO_ADVISE_TOP and the
+ *  other tiers' best, as many of those as fit. */
+#define TCO_ADVISE_LISTED_MAX 26
+
+/** What to advise on: the question and the run's --set values. */
+typedef struct tco_advise_request {
+    /** Project root holding pricing/, templates/ and scenarios/. */
+    const char *root;
+    /** Path of the question file (e.g. ROOT/scenarios/solo-dev.ini) and its name ("solo-dev"). */
+    const char *path, *name;
+    /** --set values: [advise] keys (advise.KEY=V) change the question's enumeration, every other
+     *  section is passed to the model as for --scenario; scenario.card, scenario.host, scenario.cards,
+     *  scenario.kind and scenario.acquisition are the advisor's and are refused. */
+    const tco_override *sets;
+    size_t n_sets;
+    /** The catalog, template and rate files, read once for every model the advice loads (one per host,
+     *  and each listed option's for the workbook); NULL: each load reads them. */
+    tco_ini_cache *files;
+} tco_advise_request;
+
+/** One failing check of a rejected option. */
+typedef struct tco_advise_reason {
+    /** The check line's name, e.g. "check_office" (borrowed from the advice's first model). */
+    const char *check;
+    /** Its warning with the option's values, e.g. "data-centre card in an office: ..." (heap). */
+    char *text;
+} tco_advise_reason;
+
+/** One candidate: a tier, a card count, a host, a facility mode, owned or rented. */
+typedef struct tco_advise_option {
+    /** Index into tco_advice.tiers, .hosts and .modes (mode -1: the question's own mode). */
+    int tier, host, mode;
+    /** Rented (acquisition = rent): the host only shapes the layout; no capex, facility or office. */
+    bool rent;
+    /** Accelerator cards. */
+    int cards;
+    /** check_feasible = 1. */
+    bool feasible;
+    /** 1-based rank among the feasible options; 0 for a rejected one. */
+    int rank;
+    /** Card memory bought (cluster_memory_gb) and the job's need (inference_memory_gb when serving,
+     *  training_memory_gb when training), GB. */
+    double memory_gb, need_gb;
+    /** option_capex, option_cost (the TCO, or the rental), option_npv_cost: CNY. */
+    double capex, cost, npv_cost;
+    /** cost_per_unit (CNY/Mtok or CNY per run); NaN where the template gives a reason instead. */
+    double cost_per_unit;
+    /** The layout's throughput (layout_tokens_per_s, per stream layout_stream_tokens_per_s) and
+     *  decode_efficiency; the layout's training time (layout_train_days, days) and train_efficiency. */
+    double tokens_per_s, stream_tokens_per_s, decode_efficiency, train_days, train_efficiency;
+    /** Hosts bought (the hosts line). */
+    double hosts_bought;
+    /** Position in the enumeration (0-based): the last tie-break of the ranking. */
+    size_t seq;
+    /** Every failing check's reason (none when feasible); heap. */
+    tco_advise_reason *reasons;
+    size_t n_reasons;
+} tco_advise_option;
+
+/** The answer to a question. */
+typedef struct tco_advice {
+    /** The question's name and title (heap). */
+    char *name, *title;
+    /** True for job = train (kind training: cost per training run), false for serve (CNY/Mtok). */
+    bool train;
+    /** Years of the analysis period; the target load (target_load_tokens_per_s of the first model). */
+    int years;
+    double target_tokens_per_s;
+    /** Tier codes, host ids and facility modes enumerated (heap strings). */
+    char **tiers, **hosts, **modes;
+    int n_tiers, n_hosts, n_modes;
+    /** Tier-host pairs skipped because the card does not fit the host (check_card_fits_host = 0). */
+    int skipped_pairs;
+    /** Every candidate: the feasible ones in rank order, then the rejected ones in enumeration order. */
+    tco_advise_option *options;
+    size_t n_options, n_feasible;
+    /** The models, one per host (kept for the check names and labels; owned). */
+    tco_model **models;
+    int n_models;
+} tco_advice;
+
+/**
+ * Answer @p req into @p out (zeroed first; free with tco_advice_free() whatever the result).
+ * Errors: TCO_ERR_NOINPUT (the question, template or a catalog file unreadable), TCO_ERR_INI (an
+ * [advise] key unknown or malformed, "FILE [advise] KEY: ..."; no bound on the card count; more than
+ * TCO_ADVISE_MAX_CANDIDATES; a currency other than CNY), TCO_ERR_USAGE (a --set of a key the advisor
+ * sets), TCO_ERR_UNKNOWN_NAME (the template lacks a name the advisor reads), the model's errors
+ * (tco_model_load_skipping(), tco_model_evaluate()), TCO_ERR_NOMEM.
+ */
+tco_error tco_advise(const tco_advise_request *req, tco_advice *out, tco_diag *diag);
+
+/**
+ * Print @p a for people: the question, the top TCO_ADVISE_TOP options (what each gets and costs),
+ * the winner against the runner-up in one line, the rejections counted by check, for each
+ * tier without an option in the top list its best option (rank) or, with none feasible, its
+ * closest rejected one with every reason, and "Workbook: PATH" when @p workbook is not NULL.
+ */
+void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out);
+
+/**
+ * Print @p a as one JSON object (docs/advise.md):
+ *   {"question", "title", "job": "serve"|"train", "currency": "CNY", "years", "unit",
+ *    "target_tokens_per_s" (serve) , "candidates": N evaluated, "feasible": N, "skipped_pairs",
+ *    "explanation": the one line of tco_advise_explain(), "workbook": @p workbook or null,
+ *    "rejections": [{"check", "label", "count"}],
+ *    "options": [{"rank" (null when rejected), "tier", "cards", "host" ("cloud" when rented),
+ *                 "facility", "acquisition": "own"|"rent", "feasible", "reasons": [text, ...],
+ *                 "checks": [name, ...], "memory_gb", "need_gb", "capex", "tco", "npv_cost",
+ *                 "cost_per_unit" (null with no number), "unit", "tokens_per_s" and
+ *                 "stream_tokens_per_s" (serve) or "train_days" (train)}, ...]}
+ * feasible options first in rank order, then the rejected ones.
+ */
+void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out);
+
+/**
+ * The one-line explanation of the winner against the runner-up into @p out, e.g. "1x W-A
+ * (tower-consumer, owned) is 9.6% cheaper per million tokens than 1x C90 (tower-consumer, owned):
+ * ..."; the percentage is (runner-up - winner) / runner-up of their cost_per_unit.  With one feasible
+ * option it says so, with none that none is.
+ */
+void tco_advise_explain(const tco_advice *a, tco_strbuf *out);
+
+/**
+ * The options the workbook lists, into @p out (room for TCO_ADVISE_LISTED_MAX; pointers into @p a): the
+ * top TCO_ADVISE_TOP feasible ones in rank order, then for each tier without one among them its best
+ * feasible option or, with none, its closest rejected one (fewest reasons, then the lowest cost), as the
+ * table's "other tiers" lines; at most TCO_ADVISE_LISTED_MAX.  Returns how many.
+ */
+size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
+
+/**
+ * Write the advice's workbook to @p path: a Rank sheet of the options tco_advise_listed() gives, then
+ * each option's sheets as in a comparison (the first three shown, the others hidden), every one a fresh
+ * model of the question with the run's --set values and the option's scenario.kind, card, cards,
+ * acquisition, host and facility.mode as overrides (@p req as given to tco_advise()).  The figures are
+ * the template lines layout_tokens_per_s, layout_stream_tokens_per_s (serve) or layout_train_days
+ * (train), cluster_memory_gb, inference_memory_gb or training_memory_gb, option_capex, option_cost,
+ * option_npv_cost and cost_per_unit, gated by check_feasible; ranked by cost_per_unit, ties to the lower
+ * option_capex, then to the earlier candidate, as tco_advise() ranks.
+ * Errors: the model's (tco_model_load_skipping()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
+ * candidate, TCO_ERR_NOMEM.  On error no file is left at @p path.
+ */
+tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
+                              const tco_workbook_options *opts, tco_diag *d);
+
+/** Free what @p a holds (safe on a zeroed struct) and zero it. */
+void tco_advice_free(tco_advice *a);
+
+#endif /* TCO_ADVISE_H */

@@ -1,0 +1,1206 @@
+/* bridge.c - the budget bridge, tco diff OLD.json NEW.json (bridge.h). */
+#include "apps/bridge.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "model/model.h"
+#include "base/names.h"
+#include "read/quotes.h"
+#include "render/report.h"
+#include "read/scenarios.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "load/load.h"
+#include "model/evaluate.h"
+#include "model/ranges.h"
+#include "price/pricing.h"
+
+/* Largest JSON summary read: a summary of the shipped scenarios is about 200 KB. */
+#define BRIDGE_MAX_BYTES ((long long)256 << 20)
+/* Most structural inputs moved (each one a reload) and most --set values a reload takes. */
+#define BRIDGE_MAX_SHAPE 64
+
+/* One budget version: a JSON summary read back. */
+typedef struct version {
+    const char *path;
+    json_t *doc;
+    json_t *inputs; /* borrowed from doc */
+    const char *scenario, *currency, *title;
+    const char *template_file, *template_fingerprint; /* NULL when the JSON has no template identity */
+    double tco;
+    int years;
+    uint64_t fingerprint; /* of the file's bytes */
+} version;
+
+/* The run's state: the request, the two versions, the bridge being filled and OLD's scenario file. */
+typedef struct ctx {
+    const tco_bridge_request *req;
+    version old, new_;
+    tco_bridge *b;
+    char *spath;
+    tco_diag *d;
+} ctx;
+
+/* A changed input: one step to take. */
+typedef struct change {
+    const char *name, *tier; /* borrowed from the JSON */
+    json_t *from, *to, *entry; /* entry: NEW's input object */
+    const tco_item *it;        /* the model's input (items do not move while the steps run) */
+    double alone;
+    size_t index; /* file order */
+} change;
+
+static tco_error oom(tco_diag *d)
+{
+    return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+}
+
+/* ---- reading a summary ----------------------------------------------------------------------- */
+
+static tco_error refuse(const version *v, tco_diag *d, const char *what)
+{
+    return tco_diag_set(d, TCO_ERR_INI, "%s: %s; tco diff takes two summaries of one scenario's runs, "
+                        "tco --scenario NAME --format json", v->path, what);
+}
+
+/* Read @p path into @p v: the bytes (fingerprinted), then the JSON, then its shape. */
+static tco_error read_version(const char *path, version *v, tco_diag *d)
+{
+    memset(v, 0, sizeof *v);
+    v->path = path;
+    /* A FIFO or a device is refused before it is opened: opening a FIFO waits for a writer. */
+    struct stat first;
+    if (stat(path, &first) == 0 && !S_ISREG(first.st_mode))
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+    }
+    if ((long long)st.st_size > BRIDGE_MAX_BYTES) {
+        fclose(f);
+        return tco_diag_set(d, TCO_ERR_INI, "%s: %lld bytes; a JSON summary is at most %lld bytes", path,
+                            (long long)st.st_size, BRIDGE_MAX_BYTES);
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *text = malloc(cap);
+    if (text == NULL) {
+        fclose(f);
+        return oom(d);
+    }
+    n = fread(text, 1, cap, f);
+    bool bad = ferror(f) != 0 || n == cap; /* n == cap: the file grew while read */
+    fclose(f);
+    if (bad) {
+        free(text);
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: read error", path);
+    }
+    v->fingerprint = tco_fingerprint(text, n);
+    json_error_t je;
+    v->doc = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (v->doc == NULL)
+        return tco_diag_set(d, TCO_ERR_INI, "%s:%d:%d: not JSON: %s; expected a summary, tco --scenario NAME "
+                            "--format json", path, je.line, je.column, je.text);
+    if (json_is_array(v->doc))
+        return refuse(v, d, "a JSON array, as --scenario all and --compare print (one object per scenario)");
+    if (!json_is_object(v->doc))
+        return refuse(v, d, "JSON, but not an object");
+    if (json_object_get(v->doc, "question"))
+        return refuse(v, d, "the answer of tco advise (it has a \"question\"), not a run's summary");
+    if (json_object_get(v->doc, "problems"))
+        return refuse(v, d, "the report of tco quotes check (it has \"problems\"), not a run's summary");
+    if (json_object_get(v->doc, "steps") && json_object_get(v->doc, "other"))
+        return refuse(v, d, "the output of tco diff (it has \"steps\"), not a run's summary");
+    json_t *scenario = json_object_get(v->doc, "scenario"), *tco = json_object_get(v->doc, "tco");
+    v->inputs = json_object_get(v->doc, "inputs");
+    if (!json_is_string(scenario) || !json_is_object(v->inputs) || tco == NULL)
+        return refuse(v, d, "not a tco JSON summary: expected the keys \"scenario\" (a name), \"inputs\" (an object) "
+                      "and \"tco\"");
+    v->scenario = json_string_value(scenario);
+    if (!json_is_number(tco))
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"tco\" is %s, not a number (the template names no [model] tco "
+                            "line, or it has no number): there is no TCO to bridge", v->path,
+                            json_is_null(tco) ? "null" : "not a number");
+    v->tco = json_number_value(tco);
+    json_t *cur = json_object_get(v->doc, "currency"), *years = json_object_get(v->doc, "years");
+    if (cur && !json_is_string(cur))
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is not a text: expected the code of the run's "
+                            "reporting currency (CNY, USD, ...)", v->path);
+    v->currency = cur ? json_string_value(cur) : "CNY";
+    v->years = json_is_integer(years) ? (int)json_integer_value(years) : 0;
+    json_t *title = json_object_get(v->doc, "title");
+    v->title = json_is_string(title) ? json_string_value(title) : v->scenario;
+    /* The input that chose the currency says the same code: else every money value is in doubt. */
+    json_t *chosen = json_object_get(json_object_get(v->inputs, "currency"), "value");
+    if (json_is_string(chosen) && strcasecmp(json_string_value(chosen), v->currency) != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is %s, and inputs.currency is %s: the file contradicts "
+                            "itself (edited by hand?); expected the run's reporting currency in both", v->path,
+                            v->currency, json_string_value(chosen));
+    json_t *t = json_object_get(v->doc, "template");
+    if (json_is_object(t) && json_is_string(json_object_get(t, "file")) &&
+        json_is_string(json_object_get(t, "fingerprint"))) {
+        v->template_file = json_string_value(json_object_get(t, "file"));
+        v->template_fingerprint = json_string_value(json_object_get(t, "fingerprint"));
+    }
+    /* Every input entry is an object with a value (a number or text) or a by_tier object; a money input of
+     * a run in another currency has its CNY value too, a number "given" or an object of numbers
+     * "given_by_tier". */
+    const char *name;
+    json_t *e;
+    json_object_foreach(v->inputs, name, e) {
+        json_t *value = json_object_get(e, "value"), *by_tier = json_object_get(e, "by_tier");
+        json_t *given = json_object_get(e, "given"), *given_rows = json_object_get(e, "given_by_tier");
+        bool ok = json_is_object(e) && ((value && (json_is_number(value) || json_is_string(value))) ||
+                                        json_is_object(by_tier));
+        const char *k;
+        json_t *row;
+        if (ok && by_tier)
+            json_object_foreach(by_tier, k, row) ok &= json_is_number(row) || json_is_string(row);
+        if (!ok)
+            return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected an object with \"value\" (a number or a "
+                                "text) or \"by_tier\" (an object of numbers or texts)", v->path, name);
+        ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
+        if (ok && given_rows)
+            json_object_foreach(given_rows, k, row) ok &= json_is_number(row);
+        if (!ok)
+            return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected \"given\" to be a number and "
+                                "\"given_by_tier\" an object of numbers (the value in CNY)", v->path, name);
+    }
+    return TCO_OK;
+}
+
+/* ---- the model ------------------------------------------------------------------------------- */
+
+/* True when JSON values @p a and @p b are the same number or the same text. */
+static bool same_value(const json_t *a, const json_t *b)
+{
+    if (json_is_number(a) && json_is_number(b))
+        return json_number_value(a) == json_number_value(b);
+    return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
+}
+
+/* TCO texts as JSON prints them (16 digits): what "reproduces" and "holds" mean. */
+static bool same_printed(double a, double b)
+{
+    char x[40], y[40];
+    snprintf(x, sizeof x, "%.16G", a);
+    snprintf(y, sizeof y, "%.16G", b);
+    return strcmp(x, y) == 0;
+}
+
+/* The number input @p it of @p m holds in row @p r (-1 for a single value), in the units --set takes: for
+ * a money input of a run in another currency (in_report) its CNY value, the JSON's "given". */
+static double held_number(const tco_item *it, int r)
+{
+    if (it->in_report)
+        return r >= 0 ? it->base_tiers[r] : it->base_value;
+    return r >= 0 ? it->tiers[r] : it->value;
+}
+
+/* True when input @p it of @p m (row @p tier, or NULL) holds JSON value @p v (as entry_values() gives it):
+ * the same text, or a number the JSON prints as @p v (16 digits, which do not always pin a double down:
+ * the model's own value is then kept). */
+static bool model_holds(const tco_model *m, const tco_item *it, const char *tier, const json_t *v)
+{
+    int r = tco_model_tier_row(m, tier);
+    if (tier && r < 0)
+        return false;
+    const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
+    if (text)
+        return json_is_string(v) && strcmp(text, json_string_value(v)) == 0;
+    return json_is_number(v) && same_printed(json_number_value(v), held_number(it, r));
+}
+
+/* The value input @p name (row @p tier, or NULL) of @p m holds, as a new JSON value in *@p out (for a
+ * money input in another currency its CNY value, as set_value() takes it). */
+static tco_error model_value(const tco_model *m, const char *name, const char *tier, json_t **out, tco_diag *d)
+{
+    const tco_item *it = &m->items[tco_model_find(m, name)]; /* find_changes() found it */
+    int r = tco_model_tier_row(m, tier);
+    const char *text = tier ? (it->tier_texts ? it->tier_texts[r] : NULL) : it->text;
+    *out = text ? json_string(text) : json_real(held_number(it, r));
+    return *out ? TCO_OK : oom(d);
+}
+
+/*
+ * The values of input @p name's @p entry in version @p v that model input @p it is compared and set by:
+ * "value" and "by_tier", but for a money input of a run in another currency (in_report) "given" and
+ * "given_by_tier", its value in CNY as --set takes it (the JSON's "value" is that over fx_report, so
+ * every money value moves with the rate: the rate is its own step).  Borrowed; either may be NULL
+ * when the entry has none.  Errors: TCO_ERR_INI for a money input without its CNY value.
+ */
+static tco_error entry_values(const version *v, const char *name, const json_t *entry, const tco_item *it,
+                              json_t **value, json_t **rows, tco_diag *d)
+{
+    *value = json_object_get(entry, it->in_report ? "given" : "value");
+    *rows = json_object_get(entry, it->in_report ? "given_by_tier" : "by_tier");
+    if (it->in_report && *value == NULL && *rows == NULL)
+        return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: a money input of a run in %s without \"%s\", its value "
+                            "in CNY (the JSON of an older tco): run it again, or bridge two runs in CNY", v->path,
+                            name, v->currency, it->kind == TCO_ITEM_TIER_INPUT ? "given_by_tier" : "given");
+    return TCO_OK;
+}
+
+/* Text of JSON value @p v for messages and --set values: the text, or the shortest number. */
+static const char *value_text(const json_t *v, char buf[32])
+{
+    if (json_is_string(v))
+        return json_string_value(v);
+    tco_format_double(json_number_value(v), buf);
+    return buf;
+}
+
+/* The unit of money input @p it's CNY value, the catalog's ("CNY/kWh"), from its unit in the reporting
+ * currency @p unit ("USD/kWh"): tco_model_set_currency() wrote the code over the catalog's CNY. */
+static char *given_unit(const tco_item *it, const char *unit)
+{
+    if (!it->in_report || strlen(unit) < 3)
+        return tco_strdup(unit);
+    tco_strbuf u = {0};
+    tco_strbuf_printf(&u, "CNY%s", unit + 3);
+    return tco_strbuf_take(&u);
+}
+
+/* Check number @p v for model input @p it (named @p name, row @p tier or NULL) in the units --set takes, as
+ * --set checks it (tco_input_number()): within the bounds (for a money input of a run in another currency
+ * its CNY bounds) and whole if it must be; an error names @p file, the input, the bounds and the unit
+ * ("expected a number >= 0 CNY/kWh, found -1"). */
+static tco_error check_given(const tco_item *it, const char *file, const char *name, const char *tier, double v,
+                             tco_diag *d)
+{
+    tco_item given = *it; /* a view of the input in the units --set takes: only its bounds and unit differ */
+    if (it->in_report) {
+        given.min = it->base_min;
+        given.max = it->base_max;
+    }
+    char *unit = given_unit(it, it->unit ? it->unit : "");
+    tco_strbuf place = {0};
+    tco_strbuf_printf(&place, "%s: inputs.%s%s%s%s", file, name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "");
+    if (unit == NULL || place.failed) {
+        free(unit);
+        tco_strbuf_free(&place);
+        return oom(d);
+    }
+    given.unit = unit;
+    char text[32];
+    double parsed;
+    tco_format_double(v, text);
+    tco_error e = tco_input_number(&given, tco_strbuf_str(&place), text, &parsed, d);
+    free(unit);
+    tco_strbuf_free(&place);
+    return e;
+}
+
+/* Set input @p name (row @p tier, or NULL) of @p m to JSON value @p v (as entry_values() gives it),
+ * through the model's API; an error names @p file, the input and the value. */
+static tco_error set_value(tco_model *m, const char *file, const char *name, const char *tier, const json_t *v,
+                           tco_diag *d)
+{
+    tco_diag why = {0};
+    tco_error e;
+    int idx = tco_model_find(m, name);
+    /* A number in the units --set takes: CNY for a money input, the rate for fx_report (which converts
+     * every money input again), refused as --set refuses it. */
+    if (json_is_number(v) && idx >= 0 &&
+        (e = check_given(&m->items[idx], file, name, tier, json_number_value(v), d)) != TCO_OK)
+        return e;
+    if (json_is_number(v))
+        e = tco_model_set_given_input(m, name, tier, json_number_value(v), &why);
+    else if (tier)
+        e = tco_diag_set(&why, TCO_ERR_INI, "a text row cannot be set on a loaded model");
+    else
+        e = tco_model_set_text_input(m, name, json_string_value(v), &why);
+    if (e == TCO_OK)
+        return TCO_OK;
+    char buf[32];
+    return tco_diag_set(d, e == TCO_ERR_NOMEM ? e : TCO_ERR_INI, "%s: inputs.%s%s%s%s = %s: the model refuses it: %s",
+                        file, name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "", value_text(v, buf),
+                        why.message);
+}
+
+/* The structural inputs moved to NEW's value in a reload (names borrowed from the model's JSON). */
+typedef struct shape {
+    const char *moved[BRIDGE_MAX_SHAPE];
+    size_t n;
+} shape;
+
+static bool shape_moved(const shape *s, const char *name)
+{
+    for (size_t i = 0; s && i < s->n; i++)
+        if (strcmp(s->moved[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Report the loaded model in the version's currency (pricing/fx.ini), as tco --currency does. */
+static tco_error set_currency(ctx *c, tco_model *m)
+{
+    if (strcmp(c->old.currency, "CNY") == 0)
+        return TCO_OK;
+    char *fx_path = tco_path_join(c->req->root, "pricing/fx.ini");
+    if (fx_path == NULL)
+        return oom(c->d);
+    tco_fx fx = {0};
+    tco_error e = tco_fx_load(fx_path, NULL, &fx, c->d);
+    if (e == TCO_OK)
+        e = tco_model_set_currency(m, c->old.currency, &fx, NULL, c->d);
+    tco_fx_free(&fx);
+    free(fx_path);
+    return e;
+}
+
+/*
+ * Load OLD's scenario and set it to a version: the structural inputs at NEW's value when @p s names
+ * them, else at OLD's (given with --set SECTION.KEY=VALUE, the JSON's `set`, and reloaded: they fix the
+ * model's shape); every other input at @p values' value, through the model's API.
+ */
+static tco_error load_state(ctx *c, const version *values, const shape *s, tco_model **out)
+{
+    *out = NULL;
+    tco_override sets[BRIDGE_MAX_SHAPE];
+    char args[BRIDGE_MAX_SHAPE][700];
+    size_t n_sets = 0;
+    tco_model *m = NULL;
+    tco_error e = TCO_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        if ((e = tco_model_load_with(c->req->root, c->spath, sets, n_sets, &m, c->d)) != TCO_OK ||
+            (e = set_currency(c, m)) != TCO_OK)
+            break;
+        size_t wanted = 0;
+        for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
+            const tco_item *it = &m->items[i];
+            if (it->kind != TCO_ITEM_INPUT || !it->structural)
+                continue;
+            const version *from = shape_moved(s, it->name) ? &c->new_ : &c->old;
+            json_t *entry = json_object_get(from->inputs, it->name), *v = json_object_get(entry, "value");
+            if (v == NULL || model_holds(m, it, NULL, v))
+                continue;
+            wanted++;
+            json_t *set = json_object_get(entry, "set");
+            const char *key = json_is_string(set) ? json_string_value(set) : it->set_key;
+            char buf[32];
+            if (pass == 1 || key == NULL || n_sets == BRIDGE_MAX_SHAPE)
+                e = tco_diag_set(c->d, TCO_ERR_INI, "%s: inputs.%s = %s sets the model's shape, and %s", from->path,
+                                 it->name, value_text(v, buf),
+                                 pass == 1 ? "loading the model with it gives another value: the template changed"
+                                           : "no --set key gives it (no \"set\" in the JSON, none in the template)");
+            else {
+                snprintf(args[n_sets], sizeof args[n_sets], "%s=%s", key, value_text(v, buf));
+                e = tco_override_parse(args[n_sets], &sets[n_sets], c->d);
+                n_sets++;
+            }
+        }
+        if (e != TCO_OK || wanted == 0)
+            break;
+        tco_model_free(m);
+        m = NULL;
+    }
+    /* Every other input at the version's value, in the JSON's order. */
+    const char *name;
+    json_t *entry;
+    json_object_foreach(values->inputs, name, entry) {
+        if (e != TCO_OK)
+            break;
+        int idx = tco_model_find(m, name);
+        if (idx < 0 || (m->items[idx].kind != TCO_ITEM_INPUT && m->items[idx].kind != TCO_ITEM_TIER_INPUT) ||
+            m->items[idx].structural)
+            continue; /* not in the model (reported by the caller), or set above */
+        const tco_item *it = &m->items[idx];
+        json_t *v = NULL, *by_tier = NULL;
+        if ((e = entry_values(values, name, entry, it, &v, &by_tier, c->d)) != TCO_OK)
+            break;
+        if (it->kind == TCO_ITEM_INPUT && v && !model_holds(m, it, NULL, v))
+            e = set_value(m, values->path, name, NULL, v, c->d);
+        const char *tier;
+        json_t *row;
+        if (it->kind == TCO_ITEM_TIER_INPUT && by_tier)
+            json_object_foreach(by_tier, tier, row) {
+                if (e == TCO_OK && tco_model_tier_row(m, tier) >= 0 && json_is_number(row) && !model_holds(m, it, tier, row))
+                    e = set_value(m, values->path, name, tier, row, c->d);
+            }
+    }
+    if (e != TCO_OK) {
+        tco_model_free(m);
+        return e;
+    }
+    *out = m;
+    return TCO_OK;
+}
+
+/* ---- the bridge ------------------------------------------------------------------------------ */
+
+static tco_error add_other(tco_bridge *b, const char *kind, const char *input, tco_diag *d, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static tco_error add_other(tco_bridge *b, const char *kind, const char *input, tco_diag *d, const char *fmt, ...)
+{
+    tco_bridge_other *grown = realloc(b->other, (b->n_other + 1) * sizeof *grown);
+    if (grown == NULL)
+        return oom(d);
+    b->other = grown;
+    tco_bridge_other *o = &b->other[b->n_other];
+    tco_strbuf msg = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    tco_strbuf_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    o->kind = kind;
+    o->input = input ? tco_strdup(input) : NULL;
+    o->message = tco_strbuf_take(&msg);
+    b->n_other++;
+    return o->message == NULL || (input && o->input == NULL) ? oom(d) : TCO_OK;
+}
+
+/* "NAME" or "NAME [TIER]" into @p out. */
+static const char *input_label(const char *name, const char *tier, tco_strbuf *out)
+{
+    out->len = 0;
+    tco_strbuf_printf(out, tier ? "%s [%s]" : "%s", name, tier ? tier : "");
+    return tco_strbuf_str(out);
+}
+
+/* The differences of the two files that are not inputs: scenario, template, currency. */
+static tco_error compare_headers(ctx *c, const tco_model *m)
+{
+    tco_bridge *b = c->b;
+    tco_error e = TCO_OK;
+    if (strcmp(c->old.scenario, c->new_.scenario) != 0)
+        e = add_other(b, "scenario_changed", NULL, c->d, "the scenario differs: %s in %s, %s in %s; the bridge starts "
+                      "from %s's scenario file and moves its inputs to %s's values", c->old.scenario, c->old.path,
+                      c->new_.scenario, c->new_.path, c->old.path, c->new_.path);
+    char now[17];
+    snprintf(now, sizeof now, "%016llx", (unsigned long long)m->template_fingerprint);
+    const version *vs[2] = {&c->old, &c->new_};
+    for (int k = 0; k < 2 && e == TCO_OK; k++) {
+        const version *v = vs[k];
+        if (v->template_fingerprint == NULL)
+            e = add_other(b, "template_unknown", NULL, c->d, "%s names no template fingerprint (written before tco "
+                          "recorded one): whether the template changed since is not known", v->path);
+        else if (strcmp(v->template_fingerprint, now) != 0 || strcmp(v->template_file, m->template_file) != 0)
+            e = add_other(b, "template_changed", NULL, c->d, "the template changed since %s was written: it names %s "
+                          "(fingerprint %s), the model now loads %s (fingerprint %s)", v->path, v->template_file,
+                          v->template_fingerprint, m->template_file, now);
+    }
+    return e;
+}
+
+/* The input of @p m named @p name (a single or per-tier input), or NULL. */
+static const tco_item *model_input(const tco_model *m, const char *name)
+{
+    int idx = tco_model_find(m, name);
+    const tco_item *it = idx >= 0 ? &m->items[idx] : NULL;
+    return it && (it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT) ? it : NULL;
+}
+
+/* True when @p name is the rate of a vendor quote's currency (fx_usd, ...: pricing.c adds one per currency
+ * quoted in a run with --quotes; a template cannot name an input fx_...), not the reporting rate. */
+static bool quote_rate(const tco_model *m, const char *name)
+{
+    return strncmp(name, "fx_", 3) == 0 && strcasecmp(name, TCO_FX_REPORT) != 0 && model_input(m, name) == NULL;
+}
+
+/* A quote rate @p name that differs between the files, or is in one only (@p eo, @p en: its entries, or
+ * NULL): said as such, since the model tco diff loads has no quotes and so no such input. */
+static tco_error quote_rate_other(ctx *c, const char *name, const json_t *eo, const json_t *en)
+{
+    char a[32], b[32];
+    const json_t *vo = json_object_get(eo, "value"), *vn = json_object_get(en, "value");
+    if (eo && en && same_value(vo, vn))
+        return TCO_OK;
+    tco_strbuf where = {0};
+    if (eo && en)
+        tco_strbuf_printf(&where, "%s in %s, %s in %s", json_is_number(vo) ? value_text(vo, a) : "?", c->old.path,
+                          json_is_number(vn) ? value_text(vn, b) : "?", c->new_.path);
+    else
+        tco_strbuf_printf(&where, "in %s only", eo ? c->old.path : c->new_.path);
+    tco_error e = where.failed ? oom(c->d)
+                               : add_other(c->b, "quote_rate", name, c->d, "%s (%s) is the exchange rate of a vendor "
+                                           "quote's currency, an input only of a run with --quotes; tco diff loads the "
+                                           "scenario without quotes, so no step moves it: the prices the quotes gave "
+                                           "are inputs of the files, and a price that moved with the rate is a step of "
+                                           "its own", name, tco_strbuf_str(&where));
+    tco_strbuf_free(&where);
+    return e;
+}
+
+/* Compare the inputs of the two files: the changes to step through into @p out (heap), the structural
+ * changes into @p s, the rest as other entries. */
+static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *n_out, shape *s)
+{
+    tco_bridge *b = c->b;
+    change *v = NULL;
+    size_t n = 0, cap = 0;
+    tco_error e = TCO_OK;
+    tco_strbuf lab = {0};
+    const char *name;
+    json_t *eo;
+    json_object_foreach(c->old.inputs, name, eo) {
+        if (e != TCO_OK)
+            break;
+        json_t *en = json_object_get(c->new_.inputs, name);
+        const tco_item *it = model_input(m, name);
+        if (quote_rate(m, name)) {
+            e = quote_rate_other(c, name, eo, en);
+            continue;
+        }
+        if (en == NULL) {
+            e = add_other(b, "only_in_old", name, c->d, "%s is an input of %s only: it keeps %s's value", name,
+                          c->old.path, c->old.path);
+            continue;
+        }
+        if (it == NULL) {
+            e = add_other(b, "not_in_model", name, c->d, "%s is an input of both files, but the model has no such "
+                          "input now: it cannot be moved", name);
+            continue;
+        }
+        json_t *vo, *vn, *to, *tn;
+        if ((e = entry_values(&c->old, name, eo, it, &vo, &to, c->d)) != TCO_OK ||
+            (e = entry_values(&c->new_, name, en, it, &vn, &tn, c->d)) != TCO_OK)
+            break;
+        bool tiered = it->kind == TCO_ITEM_TIER_INPUT;
+        if ((tiered && (to == NULL || tn == NULL)) || (!tiered && (vo == NULL || vn == NULL)) ||
+            (!tiered && json_is_string(vo) != json_is_string(vn))) {
+            e = add_other(b, "type_changed", name, c->d, "%s has another kind of value in the two files (a %s in the "
+                          "model): it cannot be moved", name, tiered ? "per-tier input" : "single value");
+            continue;
+        }
+        const char *row_name = NULL; /* the tier row of this change, NULL for a single value */
+        json_t *pair[2] = {vo, vn};
+        const char *tier = NULL;
+        json_t *row;
+        void *iter = tiered ? json_object_iter(to) : NULL;
+        /* One pass for a single value; one per OLD tier row for a per-tier input. */
+        for (bool more = true; more && e == TCO_OK;) {
+            if (tiered) {
+                if (iter == NULL)
+                    break;
+                tier = json_object_iter_key(iter);
+                row = json_object_iter_value(iter);
+                iter = json_object_iter_next(to, iter);
+                pair[0] = row;
+                pair[1] = json_object_get(tn, tier);
+                row_name = tier;
+                const char *shown = input_label(name, tier, &lab);
+                if (pair[1] == NULL) {
+                    e = add_other(b, "only_in_old", shown, c->d, "tier %s of %s is in %s only: it keeps its value",
+                                  tier, name, c->old.path);
+                    continue;
+                }
+                if (same_value(pair[0], pair[1]))
+                    continue;
+                if (tco_model_tier_row(m, tier) < 0) {
+                    e = add_other(b, "not_in_model", shown, c->d, "the tier catalog has no tier %s now: %s cannot be "
+                                  "moved", tier, shown);
+                    continue;
+                }
+                if (!json_is_number(pair[0]) || !json_is_number(pair[1])) {
+                    char b0[32], b1[32];
+                    e = add_other(b, "not_settable", shown, c->d, "%s differs (%s in %s, %s in %s), and a text row of "
+                                  "the tier table cannot be set on a loaded model: it is not moved", shown,
+                                  value_text(pair[0], b0), c->old.path, value_text(pair[1], b1), c->new_.path);
+                    continue;
+                }
+            } else {
+                more = false;
+                if (same_value(vo, vn))
+                    break;
+                if (it->structural) {
+                    if (s->n == BRIDGE_MAX_SHAPE)
+                        e = tco_diag_set(c->d, TCO_ERR_INI, "%s: more than %d structural inputs differ",
+                                         c->new_.path, BRIDGE_MAX_SHAPE);
+                    else
+                        s->moved[s->n++] = name;
+                    break;
+                }
+            }
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                change *g = realloc(v, cap * sizeof *g);
+                if (g == NULL) {
+                    e = oom(c->d);
+                    break;
+                }
+                v = g;
+            }
+            v[n] = (change){.name = name, .tier = row_name, .from = pair[0], .to = pair[1], .entry = en, .it = it,
+                            .index = n};
+            n++;
+        }
+    }
+    json_t *en;
+    json_object_foreach(c->new_.inputs, name, en) {
+        if (e != TCO_OK)
+            break;
+        json_t *eo2 = json_object_get(c->old.inputs, name);
+        if (eo2 == NULL && quote_rate(m, name))
+            e = quote_rate_other(c, name, NULL, en);
+        else if (eo2 == NULL)
+            e = add_other(b, "only_in_new", name, c->d, "%s is an input of %s only: no step moves it", name,
+                          c->new_.path);
+        /* The rows compared: by_tier, or for a money input of a run in another currency given_by_tier (as
+         * the loop over OLD's inputs took them, which checked both entries). */
+        json_t *to = json_object_get(eo2, "by_tier"), *tn = json_object_get(en, "by_tier"), *unused;
+        const tco_item *it = model_input(m, name);
+        if (e == TCO_OK && eo2 && it && it->kind == TCO_ITEM_TIER_INPUT &&
+            (e = entry_values(&c->old, name, eo2, it, &unused, &to, c->d)) == TCO_OK)
+            e = entry_values(&c->new_, name, en, it, &unused, &tn, c->d);
+        const char *tier;
+        json_t *row;
+        if (eo2 && to && tn)
+            json_object_foreach(tn, tier, row) {
+                if (e == TCO_OK && json_object_get(to, tier) == NULL)
+                    e = add_other(b, "only_in_new", input_label(name, tier, &lab), c->d, "tier %s of %s is in %s "
+                                  "only: no step moves it", tier, name, c->new_.path);
+            }
+    }
+    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if ((it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT) &&
+            json_object_get(c->old.inputs, it->name) == NULL)
+            e = add_other(b, "not_in_old", it->name, c->d, "the model has an input %s that %s does not name: it "
+                          "keeps the value the files give it now", it->name, c->old.path);
+    }
+    tco_strbuf_free(&lab);
+    *out = v;
+    *n_out = n;
+    return e;
+}
+
+/* Largest absolute effect first; ties in file order. */
+static int by_effect(const void *pa, const void *pb)
+{
+    const change *a = pa, *b = pb;
+    double x = fabs(a->alone), y = fabs(b->alone);
+    if (x != y)
+        return x > y ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The TCO of @p m, or an error naming @p what. */
+static tco_error tco_of(const tco_model *m, const char *what, double *v, tco_diag *d)
+{
+    if (tco_model_role_value(m, m->role_tco, v))
+        return TCO_OK;
+    return tco_diag_set(d, TCO_ERR_EVAL, "%s: the model gives no TCO (no [model] tco line, or it has no number)",
+                        what);
+}
+
+/* Append the next step to the bridge: input @p it of the model (@p name; row ch->tier for change
+ * @p ch, or NULL for a structural step) moved from @p from to @p to, TCO after it @p t. */
+static tco_error add_step(tco_bridge *b, const change *ch, const tco_item *it, const char *name, const json_t *from,
+                          const json_t *to, const json_t *entry, double alone, double t, bool structural, tco_diag *d)
+{
+    tco_bridge_step *s = &b->steps[b->n_steps];
+    memset(s, 0, sizeof *s);
+    double before = b->n_steps ? b->steps[b->n_steps - 1].tco : b->tco_from;
+    json_t *set = json_object_get(entry, "set"), *set_tier = json_object_get(entry, "set_by_tier");
+    const char *tier = ch ? ch->tier : NULL;
+    if (tier)
+        set = json_object_get(set_tier, tier);
+    const char *label = json_string_value(json_object_get(entry, "label")),
+               *unit = json_string_value(json_object_get(entry, "unit"));
+    s->input = tco_strdup(name);
+    s->tier = tier ? tco_strdup(tier) : NULL;
+    s->set = json_is_string(set) ? tco_strdup(json_string_value(set)) : NULL;
+    s->label = tco_strdup(label ? label : name);
+    s->unit = given_unit(it, unit ? unit : "");
+    if (json_is_string(from)) {
+        s->from_text = tco_strdup(json_string_value(from));
+        s->to_text = tco_strdup(json_string_value(to));
+    } else {
+        s->from = json_number_value(from);
+        s->to = json_number_value(to);
+    }
+    s->tco = t;
+    s->delta = t - before;
+    s->alone = structural ? s->delta : alone;
+    s->structural = structural;
+    b->n_steps++;
+    bool lost = s->input == NULL || (tier && s->tier == NULL) || (json_is_string(set) && s->set == NULL) ||
+                s->label == NULL || s->unit == NULL || (json_is_string(from) && (!s->from_text || !s->to_text));
+    return lost ? oom(d) : TCO_OK;
+}
+
+/* A difference of two TCOs for a message, with its sign: to the cent ("+12.50"), or past 10^15 (a
+ * hand-edited figure) to 6 significant digits ("-1e+308"), never a double's 309 digits. */
+static const char *signed_figure(double v, char out[48])
+{
+    snprintf(out, 48, fabs(v) < 1e15 ? "%+.2f" : "%+.6g", v);
+    return out;
+}
+
+/* Report each money input of version @p v whose value (in the reporting currency) is not the model's, its
+ * given (CNY) over fx_report, when @p m holds the version's given and rate: a value edited by hand, which
+ * the bridge does not compare (it moves money by given). */
+static tco_error check_values(ctx *c, const version *v, const tco_model *m)
+{
+    const tco_item *rate = model_input(m, TCO_FX_REPORT);
+    json_t *fx = json_object_get(json_object_get(v->inputs, TCO_FX_REPORT), "value");
+    if (rate == NULL || !model_holds(m, rate, NULL, fx))
+        return TCO_OK;
+    tco_error e = TCO_OK;
+    tco_strbuf lab = {0};
+    const char *name;
+    json_t *entry;
+    json_object_foreach(v->inputs, name, entry) {
+        const tco_item *it = model_input(m, name);
+        if (e != TCO_OK || it == NULL || !it->in_report)
+            continue;
+        json_t *given = json_object_get(entry, "given"), *value = json_object_get(entry, "value");
+        json_t *rows = json_object_get(entry, "given_by_tier"), *values = json_object_get(entry, "by_tier");
+        const char *tier;
+        void *iter = it->kind == TCO_ITEM_TIER_INPUT ? json_object_iter(rows) : NULL;
+        /* One pass for a single value; one per given_by_tier row for a per-tier input. */
+        for (bool more = it->kind == TCO_ITEM_INPUT; (more || iter) && e == TCO_OK; more = false) {
+            tier = NULL;
+            if (iter) {
+                tier = json_object_iter_key(iter);
+                given = json_object_iter_value(iter);
+                value = json_object_get(values, tier);
+                iter = json_object_iter_next(rows, iter);
+            }
+            int r = tco_model_tier_row(m, tier);
+            if (!json_is_number(value) || !json_is_number(given) || (tier && r < 0) || !model_holds(m, it, tier, given))
+                continue;
+            double now = r >= 0 ? it->tiers[r] : it->value;
+            if (same_printed(json_number_value(value), now))
+                continue;
+            char a[32], g[32], f[32], w[32];
+            char *unit = given_unit(it, it->unit ? it->unit : "");
+            tco_format_double(now, w);
+            const char *shown = input_label(name, tier, &lab);
+            e = unit == NULL ? oom(c->d)
+                             : add_other(c->b, "value_not_given", shown, c->d, "%s: inputs.%s: value %s (%s) is not "
+                                         "its given %s %s over fx_report %s, which is %s: edited by hand? tco diff "
+                                         "compares and moves money inputs by given (the value in CNY), so it does not "
+                                         "use this value", v->path, shown, value_text(value, a), it->unit,
+                                         value_text(given, g), unit, value_text(fx, f), w);
+            free(unit);
+        }
+    }
+    tco_strbuf_free(&lab);
+    return e;
+}
+
+static tco_error run(ctx *c)
+{
+    tco_bridge *b = c->b;
+    tco_diag *d = c->d;
+    tco_error e;
+    if (strcmp(c->old.currency, c->new_.currency) != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s is in %s and %s in %s: tco diff bridges two runs in one currency; "
+                            "run both with the same --currency", c->old.path, c->old.currency, c->new_.path,
+                            c->new_.currency);
+    if (!tco_scenario_name_ok(c->old.scenario))
+        return tco_diag_set(d, TCO_ERR_INI, "%s: \"scenario\" '%.200s': expected a scenario name (at most 200 "
+                            "letters, digits, '-', '_')", c->old.path, c->old.scenario);
+    tco_strbuf rel = {0};
+    tco_strbuf_printf(&rel, "scenarios/%s.ini", c->old.scenario);
+    c->spath = rel.failed ? NULL : tco_path_join(c->req->root, tco_strbuf_str(&rel));
+    tco_strbuf_free(&rel);
+    if (c->spath == NULL)
+        return oom(d);
+    struct stat st;
+    if (stat(c->spath, &st) != 0)
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: cannot open %s, the scenario %s names: %s (give --root DIR, the "
+                            "project that ran it)", c->old.path, c->spath, c->old.path, strerror(errno));
+    if ((b->old_path = tco_strdup(c->old.path)) == NULL || (b->new_path = tco_strdup(c->new_.path)) == NULL ||
+        (b->scenario = tco_strdup(c->old.scenario)) == NULL || (b->new_scenario = tco_strdup(c->new_.scenario)) == NULL ||
+        (b->title = tco_strdup(c->old.title)) == NULL || (b->currency = tco_strdup(c->old.currency)) == NULL)
+        return oom(d);
+    b->years = c->old.years;
+    b->order = c->req->order;
+    b->tco_old = c->old.tco;
+    b->tco_new = c->new_.tco;
+    b->old_fingerprint = c->old.fingerprint;
+    b->new_fingerprint = c->new_.fingerprint;
+
+    tco_model *m = NULL;
+    if ((e = load_state(c, &c->old, NULL, &m)) != TCO_OK)
+        return e;
+    b->template_fingerprint = m->template_fingerprint;
+    change *ch = NULL;
+    size_t n = 0;
+    shape s = {0};
+    if ((b->template_file = tco_strdup(m->template_file)) == NULL)
+        e = oom(d);
+    if (e == TCO_OK)
+        e = tco_of(m, c->old.path, &b->tco_from, d);
+    if (e == TCO_OK)
+        e = compare_headers(c, m);
+    /* Reproduced: the bridge starts from OLD's own figure (the same to 16 digits), so that the deltas add up
+     * to the files' NEW - OLD. */
+    if (e == TCO_OK && same_printed(b->tco_from, c->old.tco))
+        b->tco_from = c->old.tco;
+    else if (e == TCO_OK) {
+        char x[32], y[32];
+        tco_format_double(b->tco_from, x);
+        tco_format_double(c->old.tco, y);
+        char z[48];
+        e = add_other(b, "old_not_reproduced", NULL, d, "%s's inputs give a TCO of %s now, and %s says %s (%s): the "
+                      "model or the template changed since it was written; the steps start from %s", c->old.path, x,
+                      c->old.path, y, signed_figure(b->tco_from - c->old.tco, z), x);
+    }
+    if (e == TCO_OK)
+        e = check_values(c, &c->old, m);
+    if (e == TCO_OK)
+        e = find_changes(c, m, &ch, &n, &s);
+    /* Each change's effect alone, moved from OLD and undone: the order of --order effect, and shown. */
+    for (size_t i = 0; e == TCO_OK && i < n; i++) {
+        double t = 0;
+        json_t *held = NULL; /* the model's own value, put back exactly (a USD price is more than 16 digits) */
+        if ((e = model_value(m, ch[i].name, ch[i].tier, &held, d)) == TCO_OK &&
+            (e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
+            (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK) {
+            ch[i].alone = t - b->tco_from;
+            e = set_value(m, c->old.path, ch[i].name, ch[i].tier, held, d);
+        }
+        json_decref(held);
+    }
+    if (e == TCO_OK && c->req->order == TCO_BRIDGE_ORDER_EFFECT && n > 1)
+        qsort(ch, n, sizeof *ch, by_effect);
+    if (e == TCO_OK && (b->steps = calloc(n + s.n + 1, sizeof *b->steps)) == NULL)
+        e = oom(d);
+    /* The steps, each one input moved on the one loaded model. */
+    for (size_t i = 0; e == TCO_OK && i < n; i++) {
+        double t = 0;
+        if ((e = set_value(m, c->new_.path, ch[i].name, ch[i].tier, ch[i].to, d)) == TCO_OK &&
+            (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK)
+            e = add_step(b, &ch[i], ch[i].it, ch[i].name, ch[i].from, ch[i].to, ch[i].entry, ch[i].alone, t, false,
+                         d);
+    }
+    /* The structural inputs, last: the model loaded again with each moved to NEW's value in turn. */
+    for (size_t k = 0; e == TCO_OK && k < s.n; k++) {
+        tco_model_free(m);
+        shape moved = {.n = k + 1};
+        memcpy(moved.moved, s.moved, (k + 1) * sizeof *s.moved);
+        double t = 0;
+        const char *name = s.moved[k];
+        json_t *en = json_object_get(c->new_.inputs, name);
+        if ((e = load_state(c, &c->new_, &moved, &m)) == TCO_OK && (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK &&
+            tco_model_find(m, name) < 0) /* load_state() moved it: the model has it */
+            e = tco_diag_set(d, TCO_ERR_EVAL, "%s: the model has no input %s after loading it again", c->new_.path,
+                             name);
+        if (e == TCO_OK)
+            e = add_step(b, NULL, &m->items[tco_model_find(m, name)], name,
+                         json_object_get(json_object_get(c->old.inputs, name), "value"), json_object_get(en, "value"),
+                         en, 0, t, true, d);
+    }
+    if (e == TCO_OK && s.n > 0) { /* under other too: the order did not place these */
+        for (size_t k = 0; e == TCO_OK && k < s.n; k++)
+            e = add_other(b, "structural", s.moved[k], d, "%s sets the workbook's shape (structural): it cannot move "
+                          "on a loaded model, so its step comes last, measured by loading the model again with %s's "
+                          "value", s.moved[k], c->new_.path);
+    }
+    if (e == TCO_OK) /* the model now holds NEW's values, where the steps moved them */
+        e = check_values(c, &c->new_, m);
+    b->tco_to = b->n_steps ? b->steps[b->n_steps - 1].tco : b->tco_from;
+    if (e == TCO_OK && b->n_steps > 0 && same_printed(b->tco_to, c->new_.tco)) {
+        /* Reproduced: the last step ends at NEW's own figure (the same to 16 digits). */
+        tco_bridge_step *last = &b->steps[b->n_steps - 1];
+        double before = b->n_steps > 1 ? b->steps[b->n_steps - 2].tco : b->tco_from;
+        b->tco_to = last->tco = c->new_.tco;
+        last->delta = last->tco - before;
+        if (!last->structural && b->n_steps == 1)
+            last->alone = last->delta;
+    } else if (e == TCO_OK && !same_printed(b->tco_to, c->new_.tco)) {
+        char x[32], y[32];
+        tco_format_double(b->tco_to, x);
+        tco_format_double(c->new_.tco, y);
+        char z[48];
+        e = add_other(b, "new_not_reproduced", NULL, d, "after the last step the TCO is %s, and %s says %s (%s): "
+                      "what differs is listed above (or the model changed since %s was written)", x, c->new_.path, y,
+                      signed_figure(b->tco_to - c->new_.tco, z), c->new_.path);
+    }
+    /* Exact: the deltas, added as doubles in step order (as a reader of the JSON adds them), give the
+     * double TCO_to - TCO_from: each delta is a difference of two TCOs rounded to a double. */
+    double sum = 0;
+    for (size_t k = 0; k < b->n_steps; k++)
+        sum += b->steps[k].delta;
+    b->exact = sum == b->tco_to - b->tco_from;
+    if (e == TCO_OK && !b->exact)
+        e = add_other(b, "inexact", NULL, d, "the deltas, added in step order, give %.17G, and TCO_to - TCO_from is "
+                      "%.17G: they differ by rounding doubles", sum, b->tco_to - b->tco_from);
+    free(ch);
+    tco_model_free(m);
+    return e;
+}
+
+tco_error tco_bridge_run(const tco_bridge_request *req, tco_bridge *out, tco_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    ctx c = {.req = req, .b = out, .d = diag};
+    tco_error e = read_version(req->old_path, &c.old, diag);
+    if (e == TCO_OK)
+        e = read_version(req->new_path, &c.new_, diag);
+    if (e == TCO_OK)
+        e = run(&c);
+    json_decref(c.old.doc);
+    json_decref(c.new_.doc);
+    free(c.spath);
+    return e;
+}
+
+void tco_bridge_free(tco_bridge *b)
+{
+    for (size_t k = 0; b->steps && k < b->n_steps; k++) {
+        tco_bridge_step *s = &b->steps[k];
+        free(s->input);
+        free(s->tier);
+        free(s->set);
+        free(s->label);
+        free(s->unit);
+        free(s->from_text);
+        free(s->to_text);
+    }
+    free(b->steps);
+    for (size_t k = 0; k < b->n_other; k++) {
+        free(b->other[k].input);
+        free(b->other[k].message);
+    }
+    free(b->other);
+    free(b->old_path);
+    free(b->new_path);
+    free(b->scenario);
+    free(b->new_scenario);
+    free(b->title);
+    free(b->currency);
+    free(b->template_file);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+/* A number as the shortest text that reads back as the same double. */
+static void json_exact(FILE *out, double v)
+{
+    char buf[32];
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    tco_format_double(v, buf);
+    fputs(buf, out);
+}
+
+static void json_value(FILE *out, const char *text, double v)
+{
+    if (text)
+        tco_report_json_string(out, text);
+    else
+        json_exact(out, v);
+}
+
+static const char *order_name(tco_bridge_order o)
+{
+    return o == TCO_BRIDGE_ORDER_FILE ? "file" : "effect";
+}
+
+/* @p prefix (", \"key\": "), then @p s as a JSON string, or null. */
+static void json_text(FILE *out, const char *prefix, const char *s)
+{
+    fputs(prefix, out);
+    if (s)
+        tco_report_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+void tco_bridge_print_json(const tco_bridge *b, FILE *out)
+{
+    json_text(out, "{\n  \"from\": ", b->old_path);
+    json_text(out, ",\n  \"to\": ", b->new_path);
+    json_text(out, ",\n  \"scenario\": ", b->scenario);
+    json_text(out, ",\n  \"currency\": ", b->currency);
+    fprintf(out, ",\n  \"order\": \"%s\"", order_name(b->order));
+    fprintf(out, ",\n  \"fingerprints\": {\"from\": \"%016llx\", \"to\": \"%016llx\", \"template\": \"%016llx\"}",
+            (unsigned long long)b->old_fingerprint, (unsigned long long)b->new_fingerprint,
+            (unsigned long long)b->template_fingerprint);
+    const char *keys[] = {"tco_old", "tco_new", "tco_from", "tco_to", "difference"};
+    const double vals[] = {b->tco_old, b->tco_new, b->tco_from, b->tco_to, b->tco_to - b->tco_from};
+    for (int k = 0; k < 5; k++) {
+        fprintf(out, ",\n  \"%s\": ", keys[k]);
+        json_exact(out, vals[k]);
+    }
+    fprintf(out, ",\n  \"exact\": %s", b->exact ? "true" : "false");
+    fputs(",\n  \"steps\": [", out);
+    for (size_t k = 0; k < b->n_steps; k++) {
+        const tco_bridge_step *s = &b->steps[k];
+        json_text(out, k ? ",\n    {\"input\": " : "\n    {\"input\": ", s->input);
+        if (s->tier)
+            json_text(out, ", \"tier\": ", s->tier);
+        json_text(out, ", \"label\": ", s->label);
+        json_text(out, ", \"unit\": ", s->unit);
+        json_text(out, ", \"set\": ", s->set);
+        fputs(", \"from\": ", out);
+        json_value(out, s->from_text, s->from);
+        fputs(", \"to\": ", out);
+        json_value(out, s->to_text, s->to);
+        const char *nums[] = {", \"alone\": ", ", \"delta\": ", ", \"tco\": "};
+        const double v[] = {s->alone, s->delta, s->tco};
+        for (int n = 0; n < 3; n++) {
+            fputs(nums[n], out);
+            json_exact(out, v[n]);
+        }
+        fprintf(out, ", \"structural\": %s}", s->structural ? "true" : "false");
+    }
+    fputs(b->n_steps ? "\n  ],\n  \"other\": [" : "],\n  \"other\": [", out);
+    for (size_t k = 0; k < b->n_other; k++) {
+        const tco_bridge_other *o = &b->other[k];
+        fprintf(out, "%s{\"kind\": \"%s\"", k ? ",\n    " : "\n    ", o->kind);
+        json_text(out, ", \"input\": ", o->input);
+        json_text(out, ", \"message\": ", o->message);
+        fputs("}", out);
+    }
+    fputs(b->n_other ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* Number @p v for the table: grouped, with the decimals that give it 6 significant digits, trailing
+ * zeros dropped (95,000; 0.85; 7.1; 13,380.3; 0.0985915). */
+static void table_number(double v, char *buf, size_t size)
+{
+    int decimals = v == 0 || !isfinite(v) ? 0 : 5 - (int)floor(log10(fabs(v)));
+    tco_format_grouped(v, decimals < 0 ? 0 : decimals > 15 ? 15 : decimals, buf, size);
+    if (strchr(buf, '.') == NULL || strchr(buf, 'e') != NULL)
+        return;
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.')
+        buf[--n] = '\0';
+}
+
+/* Step @p s's from and to values for the table: texts as they are, numbers to 6 significant digits, or
+ * where that shows two different values alike, both as the shortest decimals that read back as them
+ * (0.7 and 0.70000001). */
+static void table_values(const tco_bridge_step *s, char *from, char *to, size_t size)
+{
+    if (s->from_text) {
+        snprintf(from, size, "%s", s->from_text);
+        snprintf(to, size, "%s", s->to_text);
+        return;
+    }
+    table_number(s->from, from, size);
+    table_number(s->to, to, size);
+    if (strcmp(from, to) != 0 || s->from == s->to)
+        return;
+    char a[32], b[32];
+    tco_format_double(s->from, a);
+    tco_format_double(s->to, b);
+    snprintf(from, size, "%s", a);
+    snprintf(to, size, "%s", b);
+}
+
+/* A money figure for the table, grouped, with its sign when @p sign ("+210,416"). */
+static void table_money(double v, bool sign, char *buf, size_t size)
+{
+    char g[48]; /* a double's 309 digits would not fit; money figures have at most 20 with separators */
+    tco_format_grouped(v, 0, g, sizeof g);
+    size_t n = 0;
+    if (sign && g[0] != '-' && strcmp(g, "0") != 0 && size > 1)
+        buf[n++] = '+';
+    size_t len = strlen(g);
+    if (len > size - 1 - n)
+        len = size - 1 - n;
+    memcpy(buf + n, g, len);
+    buf[n + len] = '\0';
+}
+
+/* @p s padded with spaces to @p width characters (UTF-8), left- or right-aligned. */
+static void pad(FILE *out, const char *s, size_t width, bool right)
+{
+    size_t n = tco_utf8_chars(s);
+    if (right)
+        for (size_t i = n; i < width; i++)
+            fputc(' ', out);
+    fputs(s, out);
+    if (!right)
+        for (size_t i = n; i < width; i++)
+            fputc(' ', out);
+}
+
+void tco_bridge_print_table(const tco_bridge *b, FILE *out)
+{
+    fprintf(out, "Budget bridge: %s, TCO over %d years in %s\n", b->scenario, b->years, b->currency);
+    fprintf(out, "From %s to %s, order: %s\n\n", b->old_path, b->new_path,
+            b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
+    /* Column widths from the content. */
+    /* Unit last: the unit of From and To, as --set takes them (a money input of a run in another currency
+     * in CNY); Delta and Running TCO are in the reporting currency. */
+    enum { C_INPUT, C_FROM, C_TO, C_DELTA, C_RUN, C_UNIT, NCOL };
+    size_t w[NCOL] = {5, 4, 2, 5, 11, 4};
+    char cell[NCOL][512];
+    tco_strbuf lab = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            pad(out, "Input", w[C_INPUT], false);
+            fputs("  ", out), pad(out, "From", w[C_FROM], true);
+            fputs("  ", out), pad(out, "To", w[C_TO], true);
+            fputs("  ", out), pad(out, "Delta", w[C_DELTA], true);
+            fputs("  ", out), pad(out, "Running TCO", w[C_RUN], true);
+            fputs("  Unit\n", out);
+        }
+        for (size_t k = 0; k <= b->n_steps + 1; k++) {
+            const tco_bridge_step *s = k >= 1 && k <= b->n_steps ? &b->steps[k - 1] : NULL;
+            memset(cell, 0, sizeof cell);
+            if (s) {
+                lab.len = 0;
+                tco_strbuf_printf(&lab, "%s%s%s%s%s", s->input, s->tier ? " [" : "", s->tier ? s->tier : "",
+                                  s->tier ? "]" : "", s->structural ? " (structural)" : "");
+                snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s", tco_strbuf_str(&lab));
+                table_values(s, cell[C_FROM], cell[C_TO], sizeof cell[C_FROM]);
+                table_money(s->delta, true, cell[C_DELTA], sizeof cell[C_DELTA]);
+                table_money(s->tco, false, cell[C_RUN], sizeof cell[C_RUN]);
+                snprintf(cell[C_UNIT], sizeof cell[C_UNIT], "%s", s->unit ? s->unit : "");
+            } else {
+                snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s (%s)", k == 0 ? "OLD" : "NEW",
+                         k == 0 ? b->old_path : b->new_path);
+                table_money(k == 0 ? b->tco_from : b->tco_to, false, cell[C_RUN], sizeof cell[C_RUN]);
+            }
+            for (int col = 0; col < NCOL; col++) {
+                size_t n = tco_utf8_chars(cell[col]);
+                if (pass == 0 && n > w[col])
+                    w[col] = n;
+            }
+            if (pass == 1) {
+                pad(out, cell[C_INPUT], w[C_INPUT], false);
+                for (int col = C_FROM; col < C_UNIT; col++)
+                    fputs("  ", out), pad(out, cell[col], w[col], true);
+                if (cell[C_UNIT][0]) /* left-aligned, last: no trailing blanks */
+                    fputs("  ", out), fputs(cell[C_UNIT], out);
+                fputc('\n', out);
+            }
+        }
+    }
+    tco_strbuf_free(&lab);
+    char diff[64];
+    table_money(b->tco_to - b->tco_from, true, diff, sizeof diff);
+    pad(out, "NEW - OLD", w[C_INPUT], false);
+    fputs("  ", out), pad(out, "", w[C_FROM], true);
+    fputs("  ", out), pad(out, "", w[C_TO], true);
+    fputs("  ", out), pad(out, diff, w[C_DELTA], true);
+    fprintf(out, "\n\n%zu step%s; %s.\n", b->n_steps, b->n_steps == 1 ? "" : "s",
+            b->exact ? "the deltas add up exactly to NEW - OLD (the figures are rounded for display)"
+                     : "the deltas do not add up exactly (see below)");
+    if (strcmp(b->currency, "CNY") != 0)
+        fprintf(out, "From and To in their Unit, as --set takes them (money in CNY); Delta and Running TCO in %s.\n",
+                b->currency);
+    if (b->n_other > 0) {
+        fputs("\nOther differences (no step moves them):\n", out);
+        for (size_t k = 0; k < b->n_other; k++)
+            fprintf(out, "  %s: %s\n", b->other[k].kind, b->other[k].message);
+    }
+}

@@ -1,0 +1,303 @@
+/* rank.c - a Rank workbook: the options an advice lists, one row each, their figures live formulas over
+ * each option's own sheets (written as in a comparison, compare.c), ranked by a live RANK() with the
+ * advisor's tie-break (workbook.h, tco_workbook_write_rank()). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/formula.h"
+#include "render/workbook_kit.h"
+#include "apps/rank.h"
+#include "render/compare.h"
+
+/* The Rank sheet's columns before the figures, and after them. */
+enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
+
+/* What the Rank workbook shows: n options, row i of the Rank sheet being model i's. */
+typedef struct rank_ctx {
+    tco_model *const *models;
+    const tco_rank_row *rows;
+    size_t n_rows;
+    const tco_rank_sheet *sheet;
+} rank_ctx;
+
+/* The value model @p m gives scalar line @p name (NaN when it holds text or is missing), and its text. */
+static double line_value(const tco_model *m, const char *name, const char **text)
+{
+    int i = tco_model_find(m, name);
+    *text = i >= 0 ? wb_item_text(&m->items[i]) : "n.a.: no such line";
+    return i >= 0 && *text == NULL ? m->items[i].value : NAN;
+}
+
+/* The figure of column @p col for row @p i as cached: the line's value when the option passes its gate
+ * (check_feasible = 1), else the text the formula gives. */
+static double figure(const rank_ctx *c, size_t i, size_t col, const char **text)
+{
+    if (line_value(c->models[i], c->sheet->gate, text) != 1) {
+        *text = TCO_RANK_FAILS;
+        return NAN;
+    }
+    return line_value(c->models[i], c->sheet->columns[col].name, text);
+}
+
+/* Row @p i's rank among the rows as the sheet's formula computes it (the cache of its Rank cell): 1 + the
+ * ranked rows before it, a row being before when its key is lower, or equal with a lower tie value, or
+ * equal in both with a lower candidate number.  0 when row @p i is not ranked (no number for its key). */
+static int rank_of(const rank_ctx *c, size_t i)
+{
+    const char *t;
+    const tco_rank_sheet *s = c->sheet;
+    double ki = figure(c, i, s->key, &t), ti;
+    if (t != NULL)
+        return 0;
+    ti = figure(c, i, s->tie, &t);
+    int rank = 1;
+    for (size_t j = 0; j < c->n_rows; j++) {
+        double kj = figure(c, j, s->key, &t), tj;
+        if (t != NULL || j == i)
+            continue;
+        tj = figure(c, j, s->tie, &t);
+        rank += kj < ki || (kj == ki && (tj < ti || (tj == ti && c->rows[j].candidate < c->rows[i].candidate)));
+    }
+    return rank;
+}
+
+/* "C5:C14" with absolute rows, for the column @p col over every option row. */
+static void column_range(const rank_ctx *c, int col, tco_strbuf *out)
+{
+    char l[4];
+    wb_col_letters(col, l);
+    tco_strbuf_printf(out, "%s$%d:%s$%d", l, ROW_FIRST + 1, l, ROW_FIRST + (int)c->n_rows);
+}
+
+/* The live Rank formula of the row at 0-based @p row:
+ *   IF(ISNUMBER(Kr), RANK(Kr, K, 1) + SUMPRODUCT(ISNUMBER(K) * (K = Kr) * ((T < Tr) + (T = Tr) * (N < Nr))), "n.a.")
+ * K the key column (cost per unit), T the tie-break (capex), N the candidate numbers: RANK gives equal keys
+ * one rank, and the SUMPRODUCT counts the equal keys that come first, so the ranks run 1, 2, 3 in the
+ * advisor's order.  A key that is text (an option failing a check) is neither ranked nor counted. */
+static void rank_formula(const rank_ctx *c, int row, tco_strbuf *f)
+{
+    const tco_rank_sheet *s = c->sheet;
+    char k[4], t[4], n[4];
+    wb_col_letters(RK_FIGURES + (int)s->key, k);
+    wb_col_letters(RK_FIGURES + (int)s->tie, t);
+    wb_col_letters(RK_FIGURES + (int)s->n_columns, n);
+    tco_strbuf K = {0}, T = {0}, N = {0};
+    column_range(c, RK_FIGURES + (int)s->key, &K);
+    column_range(c, RK_FIGURES + (int)s->tie, &T);
+    column_range(c, RK_FIGURES + (int)s->n_columns, &N);
+    const char *kr = tco_strbuf_str(&K), *tr = tco_strbuf_str(&T), *nr = tco_strbuf_str(&N);
+    int r = row + 1;
+    tco_strbuf_printf(f, "=IF(ISNUMBER(%s%d),RANK(%s%d,%s,1)+SUMPRODUCT(ISNUMBER(%s)*(%s=%s%d)*((%s<%s%d)+(%s=%s%d)*"
+                      "(%s<%s%d))),\"%s\")",
+                      k, r, k, r, kr, kr, kr, k, r, tr, t, r, tr, t, r, nr, n, r, TCO_RANK_UNRANKED);
+    tco_strbuf_free(&K);
+    tco_strbuf_free(&T);
+    tco_strbuf_free(&N);
+}
+
+/* The row whose rank is @p rank, as the cache of INDEX(..., MATCH(rank, ranks, 0)); -1 if none. */
+static int row_ranked(const int *ranks, size_t n, int rank)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] == rank)
+            return (int)i;
+    return -1;
+}
+
+/* Below the table: the best and the runner-up by the live ranks, and how much cheaper per unit the best is,
+ * (runner-up - best) / runner-up of the key column, as the advisor's one line says it. */
+static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const int *ranks, int row)
+{
+    tco_strbuf ranks_r = {0}, labels = {0}, keys = {0}, f = {0};
+    column_range(c, RK_RANK, &ranks_r);
+    column_range(c, RK_OPTION, &labels);
+    column_range(c, RK_FIGURES + (int)c->sheet->key, &keys);
+    const char *R = tco_strbuf_str(&ranks_r), *L = tco_strbuf_str(&labels), *K = tco_strbuf_str(&keys);
+    int ranked = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        ranked += ranks[i] > 0;
+    static const char *const heads[] = {"Best (rank 1)", "Runner-up (rank 2)"};
+    for (int k = 0; k < 2; k++) {
+        wb_write_text(w, ws, row + k, RK_OPTION, heads[k], w->text);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=IF(COUNT(%s)>=%d,INDEX(%s,MATCH(%d,%s,0)),\"none: %s\")", R, k + 1, L, k + 1, R,
+                          k ? "fewer than two options ranked" : "no option ranked");
+        int at = row_ranked(ranks, c->n_rows, k + 1);
+        const char *cached = at >= 0 ? c->rows[at].label : k ? "none: fewer than two options ranked"
+                                                              : "none: no option ranked";
+        wb_write_formula_or_text(w, ws, row + k, RK_SHEETS, tco_strbuf_str(&f), w->text, 0, cached);
+    }
+    wb_write_text(w, ws, row + 2, RK_OPTION, "Best: cheaper per unit than the runner-up", w->text);
+    f.len = 0;
+    tco_strbuf_printf(&f, "=IF(COUNT(%s)>=2,(INDEX(%s,MATCH(2,%s,0))-INDEX(%s,MATCH(1,%s,0)))/INDEX(%s,MATCH(2,%s,0)),"
+                      "\"n.a.: fewer than two options ranked\")",
+                      R, K, R, K, R, K, R);
+    double share = 0;
+    const char *why = NULL, *text = ranked >= 2 ? NULL : "n.a.: fewer than two options ranked";
+    if (text == NULL) {
+        const char *t;
+        double best = figure(c, (size_t)row_ranked(ranks, c->n_rows, 1), c->sheet->key, &t);
+        double second = figure(c, (size_t)row_ranked(ranks, c->n_rows, 2), c->sheet->key, &t), diff = 0;
+        /* The cache follows the evaluator's own arithmetic (tco_formula_arith()), as the Compare sheet's. */
+        if (tco_formula_arith(TCO_OP_SUB, second, best, &diff, &why) != TCO_OK ||
+            tco_formula_arith(TCO_OP_DIV, diff, second, &share, &why) != TCO_OK) {
+            if (w->err == TCO_OK)
+                w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Rank sheet, the best against the runner-up: %s", why);
+            text = "n.a.";
+        }
+    }
+    wb_write_formula_or_text(w, ws, row + 2, RK_SHEETS, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], share, text);
+    if (c->sheet->explanation) {
+        wb_write_text(w, ws, row + 3, RK_OPTION, "tco advise, at the inputs as written", w->text);
+        wb_write_text(w, ws, row + 3, RK_SHEETS, c->sheet->explanation, w->text);
+    }
+    tco_strbuf_free(&ranks_r);
+    tco_strbuf_free(&labels);
+    tco_strbuf_free(&keys);
+    tco_strbuf_free(&f);
+}
+
+/* One option's row: its rank, label, sheets, figures, candidate number, gate and reasons. */
+static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i, int rank, lxw_format *const *fmts,
+                      const wb_options *o)
+{
+    const tco_rank_row *r = &c->rows[i];
+    const tco_rank_sheet *s = c->sheet;
+    int row = ROW_FIRST + (int)i, col_cand = RK_FIGURES + (int)s->n_columns;
+    tco_strbuf f = {0};
+    wb_write_text(w, ws, row, RK_OPTION, r->label, w->text);
+    wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col_cand, r->candidate, w->fmt[TCO_FMT_COUNT]),
+             "candidate");
+    if (r->reasons)
+        wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text);
+    const char *np = o->np[i];
+    rank_formula(c, row, &f);
+    if (rank > 0)
+        wb_write_formula(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], rank);
+    else
+        wb_write_formula_or_text(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->text_right, 0, TCO_RANK_UNRANKED);
+    if (i < o->visible) {
+        f.len = 0;
+        tco_strbuf_printf(&f, "internal:'%sSummary'!A1", o->sp[i]);
+        char shown[8];
+        snprintf(shown, sizeof shown, "%c", (char)('A' + i));
+        wb_check(w, worksheet_write_url_opt(ws, (lxw_row_t)row, RK_SHEETS, tco_strbuf_str(&f), NULL, shown, NULL),
+                 "sheet link");
+    } else {
+        char shown[40];
+        snprintf(shown, sizeof shown, "%c (hidden)", (char)('A' + i));
+        wb_write_text(w, ws, row, RK_SHEETS, shown, w->text);
+    }
+    for (size_t k = 0; k < s->n_columns; k++) {
+        const char *text;
+        double v = figure(c, i, k, &text);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=IF(%s%s=1,%s%s,\"%s\")", np, s->gate, np, s->columns[k].name, TCO_RANK_FAILS);
+        wb_write_formula_or_text(w, ws, row, RK_FIGURES + (int)k, tco_strbuf_str(&f), fmts[k], v, text);
+    }
+    f.len = 0;
+    tco_strbuf_printf(&f, "=%s%s", np, s->gate);
+    const char *text;
+    double gate = line_value(c->models[i], s->gate, &text);
+    wb_write_formula(w, ws, row, col_cand + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], gate);
+    tco_strbuf_free(&f);
+}
+
+static void fill_rank(writer *base, void *vctx)
+{
+    const rank_ctx *c = vctx;
+    const tco_rank_sheet *s = c->sheet;
+    base->m = c->models[0];
+    base->footer = s->title;
+    lxw_worksheet *ws = wb_add_sheet(base, "Rank", 0xC00000, true);
+    base->footer = NULL;
+    if (ws == NULL) {
+        tco_strbuf_free(&base->text_buf);
+        return;
+    }
+    /* The hidden options' sheets hold what the Rank row reads: the gate and the figure columns. */
+    const char *slim[65];
+    size_t n_slim = 0;
+    slim[n_slim++] = s->gate;
+    for (size_t k = 0; k < s->n_columns && n_slim < sizeof slim / sizeof slim[0]; k++)
+        slim[n_slim++] = s->columns[k].name;
+    wb_options o = {.models = c->models, .n = c->n_rows, .visible = s->visible, .title = s->title,
+                    .slim_names = slim, .n_slim = n_slim};
+    wb_write_options(base, &o);
+    writer *w = base;
+    w->m = c->models[0];
+    w->np = "";
+    w->sp = "";
+    int *ranks = calloc(c->n_rows ? c->n_rows : 1, sizeof *ranks);
+    lxw_format **fmts = calloc(s->n_columns ? s->n_columns : 1, sizeof *fmts);
+    double *vals = calloc(c->n_rows ? c->n_rows : 1, sizeof *vals);
+    if (ranks == NULL || fmts == NULL || vals == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    for (size_t k = 0; w->err == TCO_OK && k < s->n_columns; k++) {
+        /* One format for the column, from every option's value (as a Compare row's). */
+        size_t n = 0;
+        for (size_t i = 0; i < c->n_rows; i++) {
+            const char *t;
+            double v = figure(c, i, k, &t);
+            if (!isnan(v))
+                vals[n++] = v;
+        }
+        int idx = tco_model_find(w->m, s->columns[k].name);
+        if (idx < 0) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_UNKNOWN_NAME, "Rank sheet: the template has no line '%s'",
+                                  s->columns[k].name);
+            break;
+        }
+        fmts[k] = wb_values_format(w, &w->m->items[idx], vals, n, false);
+    }
+    wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0, s->note, w->note);
+    int col_cand = RK_FIGURES + (int)s->n_columns;
+    wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, RK_OPTION, "Option", w->header);
+    wb_write_text(w, ws, ROW_HEADER, RK_SHEETS, "Sheets", w->header);
+    for (size_t k = 0; k < s->n_columns; k++)
+        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)k, s->columns[k].header, w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, col_cand + 2, "Why not (a rejected option's failing checks)", w->header);
+    for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
+        ranks[i] = rank_of(c, i);
+    for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
+        write_row(w, ws, c, i, ranks[i], fmts, &o);
+    if (w->err == TCO_OK)
+        write_best(w, ws, c, ranks, ROW_FIRST + (int)c->n_rows + 1);
+    worksheet_set_column(ws, RK_RANK, RK_RANK, 9, NULL);
+    worksheet_set_column(ws, RK_OPTION, RK_OPTION, 40, NULL);
+    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, 12, NULL);
+    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand + 1), 14, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), 90, NULL);
+    worksheet_activate(ws);
+    free(ranks);
+    free(fmts);
+    free(vals);
+    tco_strbuf_free(&base->text_buf);
+}
+
+tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *rows, size_t n,
+                                  const tco_rank_sheet *sheet, const char *path, const tco_workbook_options *opts,
+                                  tco_diag *diag)
+{
+    if (n < 1 || n > 26)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes 1 to 26 options, found %zu", n);
+    if (sheet->key >= sheet->n_columns || sheet->tie >= sheet->n_columns)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank sheet ranks by two of its own columns");
+    rank_ctx c = {models, rows, n, sheet};
+    tco_strbuf comments = {0};
+    tco_strbuf_printf(&comments, "Generated by tco advise: %zu options, each with its sheets (A to %c), ranked live.",
+                      n, (char)('A' + n - 1));
+    tco_error e = comments.failed ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
+                                  : wb_write_book(path, opts, sheet->title, "TCO advice", tco_strbuf_str(&comments),
+                                                  fill_rank, &c, diag);
+    tco_strbuf_free(&comments);
+    return e;
+}

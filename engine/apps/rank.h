@@ -1,0 +1,70 @@
+/*
+ * rank.h - the advice workbook (rank.c): a Rank sheet whose figures and RANK() are live formulas over
+ * each option's sheets, written with the comparison's options writer (render/compare.h).
+ */
+#ifndef TCO_RANK_H
+#define TCO_RANK_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "model/model.h"
+#include "render/book.h"
+
+/** What a Rank sheet cell gives for an option that fails its gate (check_feasible), instead of a figure. */
+#define TCO_RANK_FAILS "n.a.: fails a check"
+/** What the Rank cell gives for an option with no number to rank by. */
+#define TCO_RANK_UNRANKED "not ranked"
+
+/** One option of a Rank workbook (tco_workbook_write_rank()). */
+typedef struct tco_rank_row {
+    /** The option as people read it, e.g. "2x D-M in dc4, owned". */
+    const char *label;
+    /** The reasons it fails its checks at the inputs as written ("; "-joined), NULL when it passes. */
+    const char *reasons;
+    /** Its position in the enumeration (1-based): the last tie-break of the rank. */
+    double candidate;
+} tco_rank_row;
+
+/** A figure column of the Rank sheet: each option's value of one scalar template line. */
+typedef struct tco_rank_column {
+    /** Column header with its unit, e.g. "CNY/Mtok". */
+    const char *header;
+    /** The line, e.g. "option_capex" (read as a_option_capex, b_option_capex, ...). */
+    const char *name;
+} tco_rank_column;
+
+/** The Rank sheet's shape. */
+typedef struct tco_rank_sheet {
+    /** Heads the sheet (and names the workbook); the note under it says what is ranked and how. */
+    const char *title, *note;
+    /** The line that must be 1 for an option to get figures and a rank, e.g. "check_feasible". */
+    const char *gate;
+    /** The figure columns; columns[key] is ranked, the lowest first, and equal keys go to the lower
+     *  columns[tie] (capex), then to the lower candidate number. */
+    const tco_rank_column *columns;
+    size_t n_columns, key, tie;
+    /** The advisor's one line on the winner at the inputs as written (shown as text), or NULL. */
+    const char *explanation;
+    /** Options whose sheets are shown (the first ones); the others' are written and hidden. */
+    size_t visible;
+} tco_rank_sheet;
+
+/**
+ * Write a Rank workbook of @p n evaluated models (1 to 26, options A, B, ...; borrowed) to @p path: a Rank
+ * sheet first, one row per option in @p rows (row i is model i), then the Shared inputs sheet and each
+ * option's sheets as in a comparison (prefixes "A ", "a_"; those past @p sheet->visible hidden).  Every
+ * figure of a row is the live formula =IF(x_GATE=1, x_LINE, TCO_RANK_FAILS), so an option that cannot run
+ * shows no cost or throughput (its reasons instead); the Rank cell is the live
+ *   IF(ISNUMBER(K), RANK(K, keys, 1) + SUMPRODUCT(ISNUMBER(keys) * (keys = K) * ((ties < T) + (ties = T) *
+ *   (candidates < N))), TCO_RANK_UNRANKED)
+ * (K, T, N the row's key, tie and candidate number; Gnumeric and LibreOffice compute it alike), and below
+ * the table the best and the runner-up by those ranks and (runner-up - best) / runner-up of the key.
+ * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26 or key/tie not a column,
+ * TCO_ERR_UNKNOWN_NAME for a column naming no line.
+ */
+tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *rows, size_t n,
+                                  const tco_rank_sheet *sheet, const char *path, const tco_workbook_options *opts,
+                                  tco_diag *diag);
+
+#endif /* TCO_RANK_H */

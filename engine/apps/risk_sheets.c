@@ -1,0 +1,401 @@
+/* risk_sheets.c - the Sensitivity and Risk sheets of a --sensitivity / --monte-carlo run, and the
+ * Run snapshot sheet whose live check says when an edited input has made them stale (invariant 10;
+ * risk.h, docs/uncertainty.md).
+ *
+ * The figures on Sensitivity and Risk are tco's (values, not formulas: each is a whole evaluation
+ * of the model with other inputs); the cells derived from them on the sheet (swing, change from the
+ * point value, contingency) are formulas over those values.  Run snapshot lists every input as it
+ * was in the run beside a live reference to the input's cell; the check at its top counts the
+ * inputs that differ and says "stale: run tco again" once one does. */
+#include "apps/risk_sheets.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/report.h"
+
+#define SNAPSHOT_SHEET "Run snapshot"
+/* The check cell on Run snapshot (B3), as formulas elsewhere refer to it. */
+#define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
+#define STATUS_CURRENT "current: the inputs are those these figures came from"
+#define STATUS_STALE "stale: run tco again"
+/* A number of the run against its live cell: "In the run" is a constant, which the file holds to 16
+ * significant digits (libxlsxwriter's %.16G), so a value such as 200000/7.1 reads back up to half a unit
+ * in the 16th digit away from the cell that computes it; Gnumeric's = is exact.  Equal within 1E-14 of
+ * the value (20 times that rounding), exactly for 0. */
+#define SNAPSHOT_DIFFERS "=IF(ABS(C%d - B%d) <= 1E-14 * ABS(B%d), 0, 1)"
+/* Rows of the tornado chart and points of the S-curve, bins of the histogram. */
+enum { TORNADO_ROWS = 15, CURVE_POINTS = 101, HISTOGRAM_BINS = 20 };
+
+static void nomem(writer *w)
+{
+    if (w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+}
+
+static void write_number(writer *w, lxw_worksheet *ws, int row, int col, double v, lxw_format *f)
+{
+    if (w->err != TCO_OK)
+        return;
+    if (isnan(v))
+        wb_write_text(w, ws, row, col, "n.a.", w->text_right);
+    else
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, f), "number");
+}
+
+/* A formula over cells of this sheet, with its cached value; "n.a." text when @p v is NaN. */
+static void write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f, double v)
+{
+    wb_write_formula_or_text(w, ws, row, col, formula, f, isnan(v) ? 0 : v, isnan(v) ? "n.a." : NULL);
+}
+
+/* Title, note and the check line (row 3: "Check" and a reference to Run snapshot's check). */
+static void write_head(writer *w, lxw_worksheet *ws, const char *title, const char *note)
+{
+    wb_write_text(w, ws, ROW_TITLE, 0, title, w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0, note, w->note);
+    wb_write_text(w, ws, 2, 0, "Check", w->header);
+    wb_write_formula_or_text(w, ws, 2, 1, SNAPSHOT_CHECK, w->text, 0, STATUS_CURRENT);
+}
+
+/* The Run snapshot sheet: every input of the model as the run had it, the live cell beside it, and
+ * whether they differ (1) or not (0); B3 says current or stale. */
+static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
+{
+    const tco_model *m = w->m;
+    wb_write_text(w, ws, ROW_TITLE, 0, "The inputs the Sensitivity and Risk figures came from", w->title);
+    tco_strbuf note = {0};
+    tco_strbuf_printf(&note,
+                      "Fingerprint %s. Each input as tco read it for the run, then its live cell: once any differs, "
+                      "the check says '" STATUS_STALE "' (the figures on Sensitivity and Risk are values from "
+                      "that run, not formulas).",
+                      r->fingerprint);
+    wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
+    tco_strbuf_free(&note);
+    wb_write_text(w, ws, 2, 0, "Check", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 1, "In the run", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, 2, "Now", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, 3, "Differs", w->header_right);
+    int row = ROW_FIRST;
+    tco_strbuf f = {0};
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_INPUT && it->kind != TCO_ITEM_TIER_INPUT)
+            continue;
+        int rows = it->kind == TCO_ITEM_INPUT ? 1 : m->n_tiers;
+        for (int k = 0; k < rows && w->err == TCO_OK; k++, row++) {
+            const char *text = it->kind == TCO_ITEM_INPUT ? it->text : it->tier_texts ? it->tier_texts[k] : NULL;
+            double v = it->kind == TCO_ITEM_INPUT ? it->value : it->tiers[k];
+            f.len = 0;
+            if (it->kind == TCO_ITEM_INPUT) {
+                wb_write_text(w, ws, row, 0, it->name, w->text);
+                tco_strbuf_printf(&f, "=%s", it->name);
+            } else {
+                tco_strbuf_printf(&f, "%s[%s]", it->name, m->tier_names[k]);
+                wb_write_text(w, ws, row, 0, tco_strbuf_str(&f), w->text);
+                f.len = 0;
+                /* A tier row has no name of its own: its cell in the tier table. */
+                const placement *pl = &w->place[i];
+                char col[4];
+                wb_col_letters(pl->col, col);
+                tco_strbuf_printf(&f, "='%s'!$%s$%d", pl->sheet < 0 ? "Inputs" : m->sheets[pl->sheet].name, col,
+                                  pl->row + k + 1);
+            }
+            lxw_format *fmt = text ? w->text : wb_value_format(w, it, v, false);
+            if (text) {
+                wb_write_text(w, ws, row, 1, text, w->text);
+                wb_write_formula_or_text(w, ws, row, 2, tco_strbuf_str(&f), w->text, 0, text);
+            } else {
+                write_number(w, ws, row, 1, v, fmt);
+                wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
+            }
+            f.len = 0;
+            if (text)
+                tco_strbuf_printf(&f, "=IF(EXACT(C%d, B%d), 0, 1)", row + 1, row + 1);
+            else
+                tco_strbuf_printf(&f, SNAPSHOT_DIFFERS, row + 1, row + 1, row + 1);
+            wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
+        }
+        /* The ranges the draws and ends came from: a scalar input's Low and High cells on Inputs, each
+         * ranged tier row's in the tier table's Low and High columns. */
+        for (int k = 0; k < rows && w->err == TCO_OK; k++) {
+            const tco_range *rg = it->kind == TCO_ITEM_INPUT ? &it->range : it->tier_ranges ? &it->tier_ranges[k] : NULL;
+            const placement *pl = &w->place[i];
+            if (rg == NULL || rg->dist == TCO_DIST_NONE || (it->kind == TCO_ITEM_TIER_INPUT && pl->range_col == 0))
+                continue;
+            for (int end = 0; end < 2; end++, row++) {
+                double v = end == 0 ? rg->low : rg->high;
+                char col[4];
+                wb_col_letters(it->kind == TCO_ITEM_INPUT ? (end == 0 ? COL_INPUT_LOW : COL_INPUT_HIGH)
+                                                          : pl->range_col + end,
+                               col);
+                f.len = 0;
+                if (it->kind == TCO_ITEM_INPUT)
+                    tco_strbuf_printf(&f, "%s (%s)", it->name, end == 0 ? "Low" : "High");
+                else
+                    tco_strbuf_printf(&f, "%s[%s] (%s)", it->name, m->tier_names[k], end == 0 ? "Low" : "High");
+                wb_write_text(w, ws, row, 0, tco_strbuf_str(&f), w->text);
+                lxw_format *fmt = wb_value_format(w, it, v, false);
+                write_number(w, ws, row, 1, v, fmt);
+                f.len = 0;
+                tco_strbuf_printf(&f, "='Inputs'!$%s$%d", col, pl->row + (it->kind == TCO_ITEM_INPUT ? 0 : k) + 1);
+                wb_write_formula(w, ws, row, 2, tco_strbuf_str(&f), fmt, v);
+                f.len = 0;
+                tco_strbuf_printf(&f, SNAPSHOT_DIFFERS, row + 1, row + 1, row + 1);
+                wb_write_formula(w, ws, row, 3, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], 0);
+            }
+        }
+    }
+    f.len = 0;
+    tco_strbuf_printf(&f, "=IF(SUM(D%d:D%d) = 0, \"" STATUS_CURRENT "\", \"" STATUS_STALE "\")", ROW_FIRST + 1,
+                      row > ROW_FIRST ? row : ROW_FIRST + 1);
+    if (f.failed)
+        nomem(w);
+    else
+        wb_write_formula_or_text(w, ws, 2, 1, tco_strbuf_str(&f), w->text, 0, STATUS_CURRENT);
+    tco_strbuf_free(&f);
+    worksheet_set_column(ws, 0, 0, 36, NULL);
+    worksheet_set_column(ws, 1, 2, 18, NULL);
+    worksheet_set_column(ws, 3, 3, 9, NULL);
+    worksheet_freeze_panes(ws, ROW_FIRST, 1);
+}
+
+static lxw_chart_series *add_series(writer *w, lxw_chart *chart)
+{
+    lxw_chart_series *s = chart ? chart_add_series(chart, NULL, NULL) : NULL;
+    if (s == NULL)
+        nomem(w);
+    return s;
+}
+
+static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
+{
+    const tco_model *m = w->m;
+    const char *unit = r->unit_item ? r->unit_item->label : "unit cost";
+    char base[40];
+    tco_format_grouped(r->base_tco, 0, base, sizeof base);
+    tco_strbuf note = {0};
+    tco_strbuf_printf(&note,
+                      "Each ranged input (KEY_range) alone at its LOW and at its HIGH, every other input at its value: "
+                      "the model evaluated by tco for each (values, not formulas; --set SET=LOW reproduces a LOW "
+                      "column). TCO at the point values: %s %s. Sorted by swing. Inputs fingerprint %s (Run "
+                      "snapshot).",
+                      base, w->opts->currency, r->fingerprint);
+    write_head(w, ws, "Sensitivity: which assumptions move the TCO most", tco_strbuf_str(&note));
+    tco_strbuf_free(&note);
+    /* F3: the TCO at the point values, which the change columns subtract. */
+    wb_write_text(w, ws, 2, 4, "TCO at the point values", w->header_right);
+    lxw_format *money = w->fmt[TCO_FMT_MONEY];
+    write_number(w, ws, 2, 5, r->base_tco, money);
+    static const char *const heads[] = {"Input", "--set", "LOW", "Point", "HIGH", "TCO at LOW", "TCO at HIGH", "Swing",
+                                        "Change at LOW", "Change at HIGH", "NPV cost at LOW", "NPV cost at HIGH"};
+    for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header : w->header_right);
+    tco_strbuf h = {0};
+    tco_strbuf_printf(&h, "%s at LOW", unit);
+    wb_write_text(w, ws, ROW_HEADER, 12, tco_strbuf_str(&h), w->header_wrap);
+    h.len = 0;
+    tco_strbuf_printf(&h, "%s at HIGH", unit);
+    wb_write_text(w, ws, ROW_HEADER, 13, tco_strbuf_str(&h), w->header_wrap);
+    tco_strbuf_free(&h);
+    lxw_format *unit_fmt = r->unit_item ? w->fmt[r->unit_item->format] : w->fmt[TCO_FMT_NUMBER];
+    tco_strbuf f = {0};
+    for (size_t j = 0; j < r->n_rows && w->err == TCO_OK; j++) {
+        const tco_sensitivity_row *row = &r->rows[j];
+        int y = ROW_FIRST + (int)j, ex = y + 1;
+        wb_write_text(w, ws, y, 0, row->input, w->text);
+        wb_write_text(w, ws, y, 1, row->set, w->text);
+        write_number(w, ws, y, 2, row->low, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, y, 3, row->point, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, y, 4, row->high, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, y, 5, row->tco_low, money);
+        write_number(w, ws, y, 6, row->tco_high, money);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=ABS(G%d - F%d)", ex, ex);
+        write_formula(w, ws, y, 7, tco_strbuf_str(&f), money, fabs(row->tco_high - row->tco_low));
+        f.len = 0;
+        tco_strbuf_printf(&f, "=F%d - $F$3", ex);
+        write_formula(w, ws, y, 8, tco_strbuf_str(&f), money, row->tco_low - r->base_tco);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=G%d - $F$3", ex);
+        write_formula(w, ws, y, 9, tco_strbuf_str(&f), money, row->tco_high - r->base_tco);
+        write_number(w, ws, y, 10, row->npv_low, money);
+        write_number(w, ws, y, 11, row->npv_high, money);
+        write_number(w, ws, y, 12, row->unit_low, unit_fmt);
+        write_number(w, ws, y, 13, row->unit_high, unit_fmt);
+    }
+    tco_strbuf_free(&f);
+    worksheet_set_column(ws, 0, 0, 30, NULL);
+    worksheet_set_column(ws, 1, 1, 28, NULL);
+    worksheet_set_column(ws, 2, 4, 11, NULL);
+    worksheet_set_column(ws, 5, 11, 15, NULL);
+    worksheet_set_column(ws, 12, 13, 16, NULL);
+    worksheet_freeze_panes(ws, ROW_FIRST, 1);
+    if (r->n_rows == 0 || w->err != TCO_OK)
+        return;
+    /* The tornado: the change in TCO at LOW and at HIGH, the largest swing on top. */
+    size_t k = r->n_rows < TORNADO_ROWS ? r->n_rows : TORNADO_ROWS;
+    lxw_chart *chart = workbook_add_chart(w->wb, LXW_CHART_BAR);
+    lxw_chart_series *lo = add_series(w, chart), *hi = add_series(w, chart);
+    if (lo == NULL || hi == NULL)
+        return;
+    lxw_row_t first = ROW_FIRST, last = (lxw_row_t)(ROW_FIRST + k - 1);
+    double *dl = malloc(k * sizeof *dl), *dh = malloc(k * sizeof *dh);
+    if (dl == NULL || dh == NULL) {
+        free(dl);
+        free(dh);
+        nomem(w);
+        return;
+    }
+    for (size_t j = 0; j < k; j++) {
+        dl[j] = r->rows[j].tco_low - r->base_tco;
+        dh[j] = r->rows[j].tco_high - r->base_tco;
+    }
+    chart_series_set_categories(lo, "Sensitivity", first, 0, last, 0);
+    chart_series_set_values(lo, "Sensitivity", first, 8, last, 8);
+    chart_series_set_name_range(lo, "Sensitivity", ROW_HEADER, 8);
+    chart_series_set_categories(hi, "Sensitivity", first, 0, last, 0);
+    chart_series_set_values(hi, "Sensitivity", first, 9, last, 9);
+    chart_series_set_name_range(hi, "Sensitivity", ROW_HEADER, 9);
+    wb_chart_cache(w, lo->values, dl, NULL, k);
+    wb_chart_cache(w, hi->values, dh, NULL, k);
+    free(dl);
+    free(dh);
+    chart_set_series_overlap(chart, 100);
+    chart_set_series_gap(chart, 40);
+    chart_title_set_name(chart, "Change in TCO with each input alone at LOW and HIGH");
+    chart_axis_set_reverse(chart->y_axis); /* a bar chart's category axis: the first row on top */
+    chart_axis_set_label_position(chart->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW); /* names left of the bars */
+    chart_axis_set_num_format(chart->x_axis, "#,##0");
+    chart_axis_set_name(chart->x_axis, w->opts->currency);
+    chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+    lxw_chart_options opt = {.x_scale = 1.6, .y_scale = 1.4};
+    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(ROW_FIRST + r->n_rows + 2), 0, chart, &opt), "chart");
+    (void)m;
+}
+
+/* One row of the percentile table: a figure's statistics over the draws. */
+static void write_figure_row(writer *w, lxw_worksheet *ws, int y, const char *name, const char *unit,
+                             const tco_risk_figure *fig, lxw_format *fmt)
+{
+    const tco_stats *s = &fig->stats;
+    wb_write_text(w, ws, y, 0, name, w->text);
+    wb_write_text(w, ws, y, 1, unit, w->text);
+    if (s->n == 0) {
+        wb_write_text(w, ws, y, 2, "not applicable in any draw", w->text);
+        return;
+    }
+    const double v[] = {s->p10, s->p50, s->p80, s->p90, s->mean, s->stdev};
+    for (int c = 0; c < 6; c++)
+        write_number(w, ws, y, 2 + c, v[c], fmt);
+    char f[32];
+    snprintf(f, sizeof f, "=E%d - D%d", y + 1, y + 1);
+    write_formula(w, ws, y, 8, f, fmt, s->p80 - s->p50);
+    write_number(w, ws, y, 9, (double)s->n, w->fmt[TCO_FMT_COUNT]);
+    write_number(w, ws, y, 10, (double)fig->na, w->fmt[TCO_FMT_COUNT]);
+}
+
+static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
+{
+    tco_strbuf note = {0};
+    tco_strbuf_printf(&note,
+                      "Probability that the cost is not exceeded, from %zu draws of the %zu ranged inputs (Latin "
+                      "hypercube in blocks of %d, seed %llu; inputs drawn independently, no correlation): each draw "
+                      "the model evaluated by tco (values, not formulas). A range is read as a 90%% interval. "
+                      "Inputs fingerprint %s (Run snapshot).",
+                      r->draws, r->inputs_drawn, TCO_LHS_BLOCK, (unsigned long long)r->seed, r->fingerprint);
+    write_head(w, ws, "Risk: the budget not exceeded with 80% confidence", tco_strbuf_str(&note));
+    tco_strbuf_free(&note);
+    static const char *const heads[] = {"Figure", "Unit", "P10", "P50", "P80", "P90", "Mean", "Std deviation",
+                                        "Contingency P80 - P50", "Draws", "n.a. draws"};
+    for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header : w->header_wrap);
+    lxw_format *money = w->fmt[TCO_FMT_MONEY];
+    write_figure_row(w, ws, ROW_FIRST, "TCO", w->opts->currency, &r->tco, money);
+    write_figure_row(w, ws, ROW_FIRST + 1, "Net present cost", w->opts->currency, &r->npv, money);
+    if (r->unit_item)
+        write_figure_row(w, ws, ROW_FIRST + 2, r->unit_item->label, r->unit_item->unit, &r->unit,
+                         w->fmt[r->unit_item->format]);
+    worksheet_set_column(ws, 0, 0, 34, NULL);
+    worksheet_set_column(ws, 1, 1, 12, NULL);
+    worksheet_set_column(ws, 2, 10, 14, NULL);
+    worksheet_set_row(ws, ROW_HEADER, 30, NULL);
+    if (r->tco.stats.n == 0 || w->err != TCO_OK)
+        return;
+    /* The S-curve: the TCO at each probability 0%, 1%, ..., 100% (the draws' percentiles). */
+    const int curve_head = ROW_FIRST + 5, curve = curve_head + 1;
+    wb_write_text(w, ws, curve_head, 0, "Probability not exceeded", w->header);
+    wb_write_text(w, ws, curve_head, 1, "TCO", w->header_right);
+    double px[CURVE_POINTS], py[CURVE_POINTS];
+    for (int k = 0; k < CURVE_POINTS; k++) {
+        py[k] = k / (double)(CURVE_POINTS - 1);
+        px[k] = tco_percentile_sorted(r->tco.sorted, r->tco.stats.n, py[k]);
+        write_number(w, ws, curve + k, 0, py[k], w->fmt[TCO_FMT_PERCENT]);
+        write_number(w, ws, curve + k, 1, px[k], money);
+    }
+    /* The histogram: the draws' TCO in equal bins from the least to the greatest. */
+    const int hist_head = curve_head, hist = curve;
+    wb_write_text(w, ws, hist_head, 3, "TCO from", w->header_right);
+    wb_write_text(w, ws, hist_head, 4, "TCO to", w->header_right);
+    wb_write_text(w, ws, hist_head, 5, "Draws", w->header_right);
+    double lo = r->tco.stats.min, hi = r->tco.stats.max, width = (hi - lo) / HISTOGRAM_BINS;
+    double counts[HISTOGRAM_BINS] = {0};
+    for (size_t i = 0; i < r->tco.stats.n; i++) {
+        int b = width > 0 ? (int)((r->tco.sorted[i] - lo) / width) : 0;
+        counts[b < 0 ? 0 : b >= HISTOGRAM_BINS ? HISTOGRAM_BINS - 1 : b]++;
+    }
+    for (int b = 0; b < HISTOGRAM_BINS; b++) {
+        write_number(w, ws, hist + b, 3, lo + b * width, money);
+        write_number(w, ws, hist + b, 4, b == HISTOGRAM_BINS - 1 ? hi : lo + (b + 1) * width, money);
+        write_number(w, ws, hist + b, 5, counts[b], w->fmt[TCO_FMT_COUNT]);
+    }
+    lxw_chart *s_curve = workbook_add_chart(w->wb, LXW_CHART_SCATTER_STRAIGHT);
+    lxw_chart_series *s = add_series(w, s_curve);
+    if (s == NULL)
+        return;
+    chart_series_set_categories(s, "Risk", (lxw_row_t)curve, 1, (lxw_row_t)(curve + CURVE_POINTS - 1), 1);
+    chart_series_set_values(s, "Risk", (lxw_row_t)curve, 0, (lxw_row_t)(curve + CURVE_POINTS - 1), 0);
+    chart_series_set_name(s, "Probability that the TCO is not exceeded");
+    chart_title_set_name(s_curve, "S-curve: probability that the TCO is not exceeded");
+    chart_axis_set_num_format(s_curve->x_axis, "#,##0");
+    chart_axis_set_name(s_curve->x_axis, w->opts->currency);
+    chart_axis_set_num_format(s_curve->y_axis, "0%");
+    chart_axis_set_max(s_curve->y_axis, 1);
+    chart_legend_set_position(s_curve, LXW_CHART_LEGEND_NONE);
+    lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
+    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)curve_head, 7, s_curve, &opt), "chart");
+    lxw_chart *histogram = workbook_add_chart(w->wb, LXW_CHART_COLUMN);
+    lxw_chart_series *hs = add_series(w, histogram);
+    if (hs == NULL)
+        return;
+    chart_series_set_categories(hs, "Risk", (lxw_row_t)hist, 3, (lxw_row_t)(hist + HISTOGRAM_BINS - 1), 3);
+    chart_series_set_values(hs, "Risk", (lxw_row_t)hist, 5, (lxw_row_t)(hist + HISTOGRAM_BINS - 1), 5);
+    chart_series_set_name(hs, "Draws");
+    chart_set_series_gap(histogram, 10);
+    chart_title_set_name(histogram, "Histogram of the TCO over the draws (bins from the value shown)");
+    chart_axis_set_num_format(histogram->x_axis, "#,##0");
+    chart_legend_set_position(histogram, LXW_CHART_LEGEND_NONE);
+    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(curve_head + 22), 7, histogram, &opt), "chart");
+}
+
+void wb_write_risk_sheets(writer *w, const tco_risk *r)
+{
+    lxw_worksheet *sens = r->sensitivity ? wb_add_sheet(w, "Sensitivity", 0xC00000, true) : NULL;
+    lxw_worksheet *risk = r->monte_carlo && w->err == TCO_OK ? wb_add_sheet(w, "Risk", 0xC00000, true) : NULL;
+    lxw_worksheet *snap = w->err == TCO_OK ? wb_add_sheet(w, SNAPSHOT_SHEET, 0xA5A5A5, true) : NULL;
+    if (w->err != TCO_OK)
+        return;
+    if (sens)
+        write_sensitivity(w, sens, r);
+    if (risk && w->err == TCO_OK)
+        write_risk(w, risk, r);
+    if (w->err == TCO_OK)
+        write_snapshot(w, snap, r);
+}
+
+void tco_risk_more_sheets(struct writer *w, const void *risk)
+{
+    wb_write_risk_sheets(w, risk);
+}

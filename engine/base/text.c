@@ -1,0 +1,202 @@
+/* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists,
+ * paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one cell, the
+ * check of a path the workbook shows, and joining without printf. */
+#include "base/text.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+
+void tco_format_double(double v, char out[32])
+{
+    /* A whole number below 10^15 (most formula constants: 0, 1, 12, 8760, 1000000) prints as its digits,
+     * which is what "%.15g" gives for it; written directly, without printf's floating-point path. */
+    if (fabs(v) < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+        unsigned long long u = (unsigned long long)(v < 0 ? -(long long)v : (long long)v);
+        char digits[20];
+        int n = 0;
+        do
+            digits[n++] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        char *o = out;
+        if (v < 0)
+            *o++ = '-';
+        while (n > 0)
+            *o++ = digits[--n];
+        *o = '\0';
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            return;
+    }
+}
+
+char *tco_strndup_trim(const char *s, size_t n)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+        s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    char *r = malloc(n + 1);
+    if (r) {
+        memcpy(r, s, n);
+        r[n] = '\0';
+    }
+    return r;
+}
+
+int tco_split_list(const char *s, char ***out)
+{
+    *out = NULL;
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = tco_strndup_trim(p, len);
+        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
+        if (item == NULL || grown == NULL || item[0] == '\0') {
+            free(item);
+            if (grown)
+                *out = grown;
+            for (int i = 0; i < n; i++)
+                free((*out)[i]);
+            free(*out);
+            *out = NULL;
+            return -1;
+        }
+        *out = grown;
+        (*out)[n++] = item;
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}
+
+void tco_free_list(char **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+char *tco_path_join(const char *root, const char *rel)
+{
+    tco_strbuf b = {0};
+    if (root != NULL && root[0] != '\0' && strcmp(root, ".") != 0) {
+        tco_strbuf_append(&b, root);
+        if (b.len > 0 && b.data[b.len - 1] != '/')
+            tco_strbuf_append(&b, "/");
+    }
+    tco_strbuf_append(&b, rel);
+    return tco_strbuf_take(&b);
+}
+
+/* True if "_xH_" to "_xHHHH_" (1 to 4 hex digits) starts at p: Excel decodes the 4-digit form,
+ * LibreOffice also shorter ones ("_x12_" is U+0012 there). */
+static bool xlsx_escape_at(const char *p)
+{
+    if (p[0] != '_' || p[1] != 'x')
+        return false;
+    int i = 2;
+    while (i < 6 && ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') || (p[i] >= 'A' && p[i] <= 'F')))
+        i++;
+    return i > 2 && p[i] == '_';
+}
+
+size_t tco_xlsx_escape(const char *s, tco_strbuf *out)
+{
+    size_t n = 0;
+    const char *run = s;
+    for (const char *p = s; *p; p++)
+        if (xlsx_escape_at(p)) {
+            tco_strbuf_append_n(out, run, (size_t)(p - run));
+            tco_strbuf_append(out, "_x005F");
+            run = p; /* the literal '_' follows its escape */
+            n++;
+        }
+    tco_strbuf_append(out, run);
+    return n;
+}
+
+size_t tco_xlsx_text_units(const char *s)
+{
+    size_t n = tco_utf16_units(s);
+    for (const char *p = s; *p; p++)
+        if (xlsx_escape_at(p))
+            n += 6;
+    return n;
+}
+
+bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units, size_t *held)
+{
+    if (*held == 0 && tco_xlsx_text_units(tco_strbuf_str(b)) + tco_xlsx_text_units(piece) <= max_units) {
+        tco_strbuf_append(b, piece);
+        return true;
+    }
+    (*held)++;
+    return false;
+}
+
+bool tco_number_is_normal(const char *text, double v)
+{
+    if (v != 0)
+        return isnormal(v) && fabs(v) <= TCO_NUMBER_MAX;
+    for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '1' && *p <= '9')
+            return false; /* a non-zero mantissa that underflowed */
+    return true;
+}
+
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
+{
+    size_t bad = 0;
+    long cp = 0;
+    bool ok = tco_xml_text_valid(path, strlen(path), &bad, &cp);
+    for (size_t i = 0; ok && path[i]; i++)
+        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7F) {
+            ok = false;
+            bad = i;
+            cp = (unsigned char)path[i];
+        }
+    if (ok)
+        return TCO_OK;
+    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
+                        path, what,
+                        cp < 0 ? "bytes that are not UTF-8"
+                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                                       : "a control character",
+                        bad + 1);
+}
+
+size_t tco_str_cat(char *out, size_t size, ...)
+{
+    va_list ap;
+    va_start(ap, size);
+    size_t len = 0;
+    for (const char *part; (part = va_arg(ap, const char *)) != NULL;) {
+        size_t n = strlen(part);
+        if (len < size - 1)
+            memcpy(out + len, part, n < size - 1 - len ? n : size - 1 - len);
+        len += n;
+    }
+    va_end(ap);
+    out[len < size - 1 ? len : size - 1] = '\0';
+    return len;
+}
+
+char *tco_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}

@@ -1,0 +1,117 @@
+/*
+ * text.h - text helpers over the growable buffer (strbuf.h): round-trip number formatting, trimmed
+ * copies and comma lists, paths, the XLSX text escape and the cell length it gives, a list capped to
+ * one cell, the limits of a number a workbook holds, the check of a path the workbook shows, and
+ * joining strings without printf.
+ */
+#ifndef TCO_TEXT_H
+#define TCO_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+
+/**
+ * Format @p v as the shortest decimal text that reads back as the same double
+ * (at most 17 significant digits), e.g. 0.7 -> "0.7", 1e22 -> "1e+22".
+ * Writes into @p out (at least 32 bytes).  Used for formula constants and JSON.
+ */
+void tco_format_double(double v, char out[32]);
+
+/**
+ * Copy of the first @p n bytes of @p s without leading and trailing blanks
+ * (spaces, tabs, line ends); heap, NUL-terminated; NULL on allocation failure.
+ */
+char *tco_strndup_trim(const char *s, size_t n);
+
+/**
+ * Split the comma-separated list @p s into trimmed heap strings in *@p out
+ * ("a, b,c" -> "a", "b", "c").  Returns the count, or -1 (nothing allocated)
+ * for an empty entry or on allocation failure.  Free with tco_free_list().
+ */
+int tco_split_list(const char *s, char ***out);
+
+/** Free @p n strings of @p list and the list itself (NULL allowed). */
+void tco_free_list(char **list, int n);
+
+/**
+ * "@p root/@p rel", or @p rel alone when @p root is NULL, "" or "." (so that
+ * paths shown in messages stay relative to the current folder).  Heap; NULL
+ * on allocation failure.
+ */
+char *tco_path_join(const char *root, const char *rel);
+
+/**
+ * Append @p s to @p out as text for an XLSX part: every literal "_xHHHH_" (1
+ * to 4 hex digits, either case), which Excel (4 digits) and LibreOffice (also
+ * fewer: "_x12_") would decode as an escaped character, gets Excel's own escape
+ * "_x005F" before it ("_x005F_x000D_" reads back as "_x000D_"), so the
+ * applications show exactly @p s.  Returns the number of escapes added.
+ */
+size_t tco_xlsx_escape(const char *s, tco_strbuf *out);
+
+/**
+ * Length of @p s in a cell, in UTF-16 units, after tco_xlsx_escape() (6 more
+ * per escape); Excel's cell limit is TCO_XLSX_CELL_MAX of these.
+ */
+size_t tco_xlsx_text_units(const char *s);
+
+/**
+ * Append @p piece to @p b while the text stays within @p max_units cell units
+ * (tco_xlsx_text_units()) and no earlier piece was held back; otherwise count
+ * it in *@p held (so the text is always a prefix of the list, and the caller
+ * says how many more there were).  Returns true when appended.  For texts
+ * built from a variable number of parts that must fit one cell.
+ */
+bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units, size_t *held);
+
+/** Most characters (UTF-16 units) in one cell, Excel's limit. */
+#define TCO_XLSX_CELL_MAX 32767
+
+/**
+ * The largest magnitude a workbook holds: 1.797693134862315e308, the largest
+ * 16-digit decimal below DBL_MAX.  libxlsxwriter writes numbers with 16
+ * significant digits, so a double above this (1.7976931348623157e308, DBL_MAX)
+ * is written as 1.797693134862316E+308, which every application reads back as
+ * an overflow.  Literals and results beyond it are refused (tco_number_is_normal(),
+ * tco_formula_number_ok()).
+ */
+#define TCO_NUMBER_MAX 1.797693134862315e308
+
+/**
+ * False when the decimal text @p text, read as @p v, is not 0 yet below the
+ * smallest normal double (2.2250738585072014e-308): a subnormal, which
+ * LibreOffice shows as #VALUE!, or a value that underflowed to 0 (1e-400);
+ * or when |v| is above TCO_NUMBER_MAX (the workbook could not hold it).
+ * Such literals are refused rather than changed.
+ */
+bool tco_number_is_normal(const char *text, double v);
+
+/** What a refused literal should have been (for messages after tco_number_is_normal()). */
+#define TCO_NORMAL_EXPECTED                                                                                         \
+    "0 or a number of magnitude at least 2.2250738585072014e-308 and at most 1.797693134862315e308 (smaller ones "  \
+    "are not read by LibreOffice, larger ones not written back by a workbook)"
+
+/**
+ * Check a path the workbook shows (the scenario, the project root, a quote file, pricing/fx.ini): UTF-8 XML
+ * text (tco_xml_text_valid()) without a control character (C0, DEL).  Returns
+ * TCO_OK, or TCO_ERR_INI with "PATH: the WHAT, which the workbook shows, holds
+ * ... at byte N; rename it".
+ */
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
+
+/**
+ * Join the strings that follow @p size, up to a NULL, into @p out (@p size >= 1 bytes): the text and
+ * the cut of snprintf(out, size, "%s%s...", ...) (at most size - 1 bytes, then a NUL; a cut may fall
+ * inside a UTF-8 character, as snprintf's does), without printf parsing a format, for text built on
+ * every load (a key's "KEY_source", a section's "FILE [SECTION]").  Returns the length of the whole
+ * text, as snprintf() does.
+ */
+size_t tco_str_cat(char *out, size_t size, ...) __attribute__((sentinel));
+
+/** strdup that returns NULL on allocation failure (portable). */
+char *tco_strdup(const char *s);
+
+#endif /* TCO_TEXT_H */

@@ -1,0 +1,64 @@
+/*
+ * utf8.h - UTF-8 text: validity (and XML 1.0 characters), lengths in characters and in UTF-16 units
+ * (Excel's limits), the longest prefix that does not cut a character, a printf into a fixed buffer
+ * cut the same way, and the spreadsheet applications' case-insensitive comparison.  Depends on
+ * nothing of tco's: the lowest file of the base floor.
+ */
+#ifndef TCO_UTF8_H
+#define TCO_UTF8_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/**
+ * vsnprintf into @p out (@p size bytes) that never leaves a UTF-8 character
+ * cut at the end; "" if formatting fails.  Returns false when the text was cut.
+ */
+bool tco_vformat_cut(char *out, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+
+/**
+ * Check that @p len bytes at @p s are valid UTF-8 (no overlong forms, no
+ * surrogates).  Returns true, or false with the offset of the first bad byte
+ * in *@p bad.
+ */
+bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
+
+/** Number of characters (not bytes) in the UTF-8 string @p s. */
+size_t tco_utf8_chars(const char *s);
+
+/**
+ * Check that @p len bytes at @p s are valid UTF-8 whose every code point is an
+ * XML 1.0 Char (https://www.w3.org/TR/xml/#charsets): tab, LF, CR, U+0020 to
+ * U+D7FF, U+E000 to U+FFFD and U+10000 up; so no other C0 control, no U+FFFE or
+ * U+FFFF.  Returns true, or false with the byte offset of the first bad
+ * sequence in *@p bad and its code point in *@p cp (-1 when the bytes are not
+ * UTF-8 at all).  Either pointer may be NULL.
+ */
+bool tco_xml_text_valid(const char *s, size_t len, size_t *bad, long *cp);
+
+/**
+ * Length of the UTF-8 string @p s in UTF-16 code units, the unit Excel counts
+ * its limits in (sheet names 31, cells 32,767): 1 per code point below
+ * U+10000, 2 for each one above (an emoji is 2).
+ */
+size_t tco_utf16_units(const char *s);
+
+/**
+ * The longest prefix of the UTF-8 string @p s that is at most @p max_bytes
+ * long and does not end inside a multi-byte character (also when @p s itself
+ * was already cut inside one); returns its length in bytes.  Use with "%.*s"
+ * wherever text is cut to fit.
+ */
+size_t tco_utf8_prefix(const char *s, size_t max_bytes);
+
+/**
+ * Compare two UTF-8 strings ignoring case as the spreadsheet applications do
+ * for text and sheet names: each code point folded to lower(upper(c)) in the
+ * C.UTF-8 locale, so "ÜBER" = "über", "ΣΊΣΥΦΟΣ" = "σίσυφος" (final sigma too),
+ * "Ａ" = "ａ", "ǅx" = "ǆx".  (One code point to one: "ß" is not "SS".)
+ * Returns <0, 0 or >0 like strcmp.
+ */
+int tco_utf8_casecmp(const char *a, const char *b);
+
+#endif /* TCO_UTF8_H */

@@ -1,0 +1,250 @@
+/* cli.c - the command line's shared front end (cli.h): help, errors, the root, --out. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "read/scenarios.h"
+#include "base/strbuf.h"
+#include "render/workbook.h"
+
+static const char usage_text[] =
+    "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
+    "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
+    "           [--currency CODE] [--no-workbook]\n"
+    "           [--sensitivity] [--monte-carlo N [--seed S]]\n"
+    "       tco --compare A,B[,...] [options as above]\n"
+    "       tco quotes check FILE.csv... [--format table|json]\n"
+    "       tco init DIR [--scenario NAME] [--root DIR]\n"
+    "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
+    "           [--force] [--root DIR]\n"
+    "       tco diff OLD.json NEW.json [--order effect|file] [--format table|json]\n"
+    "                [--out PATH.xlsx] [--force] [--root DIR]\n"
+    "       tco --list\n"
+    "       tco --help | --version\n"
+    "\n"
+    "Turn a scenario (accelerator cards, machines, facility) into a total-cost-\n"
+    "of-ownership workbook over the scenario's years (three in the shipped\n"
+    "scenarios) whose derived cells are live formulas.\n"
+    "\n"
+    "Options:\n"
+    "  -s, --scenario NAME   scenarios/NAME.ini under the project root, a path to\n"
+    "                        an .ini file, or all (every scenario, each to\n"
+    "                        out/NAME.xlsx; JSON then prints an array)\n"
+    "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
+    "                        out/NAME.xlsx; out/NAME-quotes.xlsx with --quotes,\n"
+    "                        out/NAME-whatif.xlsx with --set, NAME-quotes-whatif\n"
+    "                        with both, so the plain run's is never replaced;\n"
+    "                        the out/ folder is created if missing)\n"
+    "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
+    "                        (every input and output, one value per row)\n"
+    "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
+    "                        (default: $TCO_ROOT if set, else the current folder\n"
+    "                        if it has them, else the checkout when tco runs from\n"
+    "                        its build tree, else the installed PREFIX/share/tco)\n"
+    "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
+    "                        item takes the lowest valid quote; repeatable\n"
+    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
+    "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
+    "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
+    "                        checked like the file; repeatable; with --quotes,\n"
+    "                        fx.usd=7.2 sets an exchange rate (pricing/fx.ini);\n"
+    "                        in --compare, NAME:SEC.KEY=V sets it for option\n"
+    "                        NAME only (needed for card.* when the options buy\n"
+    "                        different cards)\n"
+    "      --currency CODE   report in CODE (USD, EUR, ...: a rate in pricing/fx.ini;\n"
+    "                        default [finance] currency, CNY): every money figure\n"
+    "                        is the catalog's CNY over the live input fx_report;\n"
+    "                        default workbook out/NAME-usd.xlsx\n"
+    "      --force           replace the workbook even if Excel or LibreOffice\n"
+    "                        has it open (their lock file exists)\n"
+    "      --no-workbook     the summary alone: write no file (not with --out)\n"
+    "      --sensitivity     each ranged input (KEY_range) alone at LOW and at\n"
+    "                        HIGH: TCO, NPV cost, unit cost, largest swing first\n"
+    "      --monte-carlo N   draw every ranged input N times (Latin hypercube):\n"
+    "                        P10, P50, P80, P90, mean, stdev (docs/uncertainty.md)\n"
+    "      --seed S          seed of the draws (default 1): same seed, same figures\n"
+    "  -c, --compare A,B     options side by side in one workbook: each option's\n"
+    "                        sheets and a Compare sheet (A,B,... or the name of a\n"
+    "                        comparison file in scenarios/, e.g. compare-team70b)\n"
+    "  -l, --list            list the scenarios, comparisons and questions and exit\n"
+    "  -h, --help            show this help and exit\n"
+    "  -V, --version         show the version and exit\n";
+/* The rest of the help (two strings: C11 compilers need only take 4,095 characters in one). */
+static const char usage_more[] =
+    "\n"
+    "Commands:\n"
+    "  quotes check FILE...  read each quote file whole and report every problem\n"
+    "  init DIR              make DIR a working folder to edit: a copy of the\n"
+    "                        scenario (--scenario, default cluster32), of the\n"
+    "                        catalog and of the template, and a README.md that\n"
+    "                        says how to run it; DIR must be new or empty\n"
+    "  advise NAME           answer the question scenarios/NAME.ini (an [advise]\n"
+    "                        section: a job and constraints): every tier, card\n"
+    "                        count and host it allows, gated and priced by the\n"
+    "                        cost model, ranked by cost per unit of work; the\n"
+    "                        top 10, the winner against the runner-up and the\n"
+    "                        rejections by reason (json: every option); writes\n"
+    "                        out/advise-NAME.xlsx (-whatif with --set): a Rank\n"
+    "                        sheet whose figures and RANK() are live, then the\n"
+    "                        options' sheets (docs/advise.md)\n"
+    "  diff OLD.json NEW.json\n"
+    "                        the budget bridge between two JSON summaries of\n"
+    "                        runs: OLD's inputs moved to NEW's one at a time\n"
+    "                        (--order effect: largest effect first, the\n"
+    "                        default; --order file: as the file lists them),\n"
+    "                        the change in TCO at each step, and what no step\n"
+    "                        moves; --out a workbook with a Bridge sheet and a\n"
+    "                        waterfall chart (docs/bridge.md)\n"
+    "\n"
+    "Examples:\n"
+    "  tco --scenario cluster32                 writes out/cluster32.xlsx\n"
+    "  tco --scenario cluster32 --format json   the same, summary as JSON\n"
+    "  tco --scenario all                       every scenario in scenarios/\n"
+    "  tco --compare compare-team70b            3x W-B against 2x D-M for a 70B model\n"
+    "  tco --scenario cluster32 --quotes pricing/example-quotes.csv --as-of 2026-11-30\n"
+    "  tco --scenario cluster32 --currency USD  the same in USD (out/cluster32-usd.xlsx)\n"
+    "  tco quotes check vendor.csv              report every problem in a quote file\n"
+    "  tco advise team-70b                      what to buy to serve 70B FP16 to 16 streams\n"
+    "  tco diff old.json new.json --out bridge.xlsx   what changed between two budgets\n"
+    "  tco init mybudget --scenario team        a folder of your own: cd mybudget &&\n"
+    "                                           tco --scenario team\n"
+    "  tco --scenario my/site.ini --out /tmp/site.xlsx\n"
+    "\n"
+    "Exit status: 0 ok, 64 usage, 65 invalid input data, 66 input file missing,\n"
+    "70 internal error, 71 out of memory, 73 cannot create the workbook,\n"
+    "74 cannot write the summary.  Errors name the file and the place:\n"
+    "file [section] key, or file [section] formula, column N.\n"
+    "See docs/cli.md, docs/advise.md, docs/bridge.md, docs/model.md and docs/formulas.md.\n";
+
+void tco_cli_print_help(FILE *out)
+{
+    fputs(usage_text, out);
+    fputs(usage_more, out);
+}
+
+int tco_cli_fail(const tco_diag *d)
+{
+    fprintf(stderr, "tco: %s\n", d->message);
+    return tco_exit_code(d->code);
+}
+
+int tco_cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tco: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'tco --help'.\n");
+    return 64;
+}
+
+bool tco_cli_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The project root for this run (tco_root_find() with this build's layout). */
+const tco_root_layout tco_cli_layout = {TCO_SOURCE_ROOT, TCO_BUILD_BINDIR, TCO_DATA_RELDIR};
+
+tco_error tco_cli_find_root(const char *given, tco_root *root, tco_diag *d)
+{
+    return tco_root_find(&tco_cli_layout, given, root, d);
+}
+
+/* Whether this run made the default out/ folder (tco_cli_prepare_out()): a run whose workbook then fails removes
+ * it again while it is empty (tco_cli_unmake_out()), so a failure leaves nothing behind. */
+static bool made_out;
+
+void tco_cli_unmake_out(void)
+{
+    if (made_out && rmdir("out") == 0)
+        made_out = false;
+}
+
+tco_error tco_cli_prepare_out(const char **out, char **default_out, const char *stem, const char *suffix, bool force,
+                             tco_diag *d)
+{
+    *default_out = NULL;
+    if (*out == NULL) {
+        /* The default folder is never a link: in a shared folder a planted out -> elsewhere would send
+         * the workbook (or its replacement) into a folder the planter picks. */
+        struct stat st;
+        if (lstat("out", &st) == 0 && S_ISLNK(st.st_mode))
+            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out: is a symbolic link, and tco writes its default "
+                                "workbooks only into a real folder out/; remove the link, or give --out PATH");
+        if (lstat("out", &st) == 0 && !S_ISDIR(st.st_mode))
+            return tco_diag_set(d, TCO_ERR_CANTCREATE, "out: exists and is not a folder; remove it, or give --out "
+                                "PATH");
+        if (!tco_cli_is_dir("out")) {
+            if (mkdir("out", 0777) == 0)
+                made_out = true;
+            else if (errno != EEXIST)
+                return tco_diag_set(d, TCO_ERR_CANTCREATE, "out/: cannot create the output folder: %s",
+                                    strerror(errno));
+        }
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "out/%s%s.xlsx", stem, suffix);
+        if ((*out = *default_out = tco_strbuf_take(&b)) == NULL)
+            return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    }
+    char lock[4200];
+    if (!force && tco_workbook_locked(*out, lock, sizeof lock))
+        return tco_diag_set(d, TCO_ERR_CANTCREATE,
+                            "%s is open in a spreadsheet application (lock file %s); close it there, or pass --force "
+                            "to replace it anyway",
+                            *out, lock);
+    return TCO_OK;
+}
+
+
+/* --out PATH as given (NULL: none), checked before anything is read: a file name ending in .xlsx, not a
+ * folder, and not with --no-workbook.  @p name suggests a file name.  0, or tco_cli_usage()'s code. */
+int tco_cli_check_out(const char *out, bool no_workbook, const char *name)
+{
+    size_t olen = out ? strlen(out) : 0;
+    if (out && !tco_cli_is_dir(out) && olen > 6 && out[olen - 1] == '/' && strncasecmp(out + olen - 6, ".xlsx", 5) == 0)
+        return tco_cli_usage("--out %s: ends with '/', so it names a folder; for the workbook drop the '/': %.*s", out,
+                           (int)(olen - 1), out);
+    if (out && (tco_cli_is_dir(out) || (olen > 0 && out[olen - 1] == '/'))) {
+        char stem[256];
+        return tco_cli_usage("--out %s: is a folder; give a file name such as %s%s%s.xlsx", out, out,
+                           out[olen - 1] == '/' ? "" : "/", tco_scenario_stem(name, stem, sizeof stem));
+    }
+    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
+        return tco_cli_usage("--out %s: expected a file name ending in .xlsx", out);
+    if (out && no_workbook)
+        return tco_cli_usage("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
+                           out);
+    return 0;
+}
+
+/* The workbooks' `created` time: SOURCE_DATE_EPOCH (reproducible-builds.org), a plain decimal integer,
+ * digits only, of seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z); empty is unset, and
+ * then TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */
+int tco_cli_created_time(time_t *created)
+{
+    *created = TCO_FIXED_CREATED;
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && sde[0]) {
+        long long v = 0;
+        bool ok = true;
+        for (const char *p = sde; *p && ok; p++)
+            ok = *p >= '0' && *p <= '9' && (v = v * 10 + (*p - '0')) <= 253402300799LL;
+        if (!ok)
+            return tco_cli_usage("SOURCE_DATE_EPOCH: expected a plain decimal integer (digits only) of seconds since "
+                               "1970, from 0 to 253402300799, found '%.60s'",
+                               sde);
+        /* libxlsxwriter writes the current time for a created time of 0, so 0 (1970-01-01T00:00:00Z)
+         * is written as the closest time it can write, one second later. */
+        *created = v == 0 ? 1 : (time_t)v;
+    }
+    return 0;
+}

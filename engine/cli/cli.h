@@ -1,0 +1,78 @@
+/*
+ * cli.h - what the commands of the `tco` command line share (cli.c): the help text, the way an error
+ * or a usage mistake is told (exit codes of error.h, sysexits), the project root this build finds, and
+ * the checks and defaults of --out.  The command line is main.c (tco --scenario, --compare) and
+ * commands.c (quotes check, init, advise, diff); nothing here is part of the engine's library.
+ */
+#ifndef TCO_CLI_H
+#define TCO_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "base/error.h"
+#include "read/root.h"
+
+#ifndef TCO_VERSION
+#define TCO_VERSION "0.1.0"
+#endif
+/* Where this binary was built and where its installed data lies (root.h; set by CMakeLists.txt). */
+#ifndef TCO_SOURCE_ROOT
+#define TCO_SOURCE_ROOT ""
+#endif
+#ifndef TCO_BUILD_BINDIR
+#define TCO_BUILD_BINDIR ""
+#endif
+#ifndef TCO_DATA_RELDIR
+#define TCO_DATA_RELDIR "../share/tco"
+#endif
+
+/* 2026-01-01T00:00:00Z: the workbook's fixed creation time unless SOURCE_DATE_EPOCH is set. */
+#define TCO_FIXED_CREATED 1767225600
+/* Most --quotes files and --set values in one run. */
+#define TCO_MAX_QUOTE_FILES 32
+#define TCO_MAX_SETS 64
+
+/* How tco advise is called (its errors and the usage lines say it alike). */
+#define ADVISE_USAGE                                                                                        \
+    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]"
+
+/** Print `tco --help` (the usage lines, the options, the commands and examples) to @p out. */
+void tco_cli_print_help(FILE *out);
+
+/** Print "tco: MESSAGE" for @p d on standard error; its exit code (error.h tco_exit_code()). */
+int tco_cli_fail(const tco_diag *d);
+
+/** Print "tco: MESSAGE" and "Try 'tco --help'." on standard error; 64. */
+int tco_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** True if @p path is a folder (following links). */
+bool tco_cli_is_dir(const char *path);
+
+/** Where this binary was built and where its installed data lies (root.h), from the macros above. */
+extern const tco_root_layout tco_cli_layout;
+
+/** The project root for this run: tco_root_find() with this build's layout (--root @p given, TCO_ROOT,
+ *  the current folder, the build tree, the installed data). */
+tco_error tco_cli_find_root(const char *given, tco_root *root, tco_diag *d);
+
+/** The workbook path: *@p out, or out/STEMSUFFIX.xlsx (creating out/, which must not be a link) when it
+ *  is NULL, in which case *@p default_out owns it.  Refuses a workbook a spreadsheet application has open
+ *  unless @p force.  Errors: TCO_ERR_CANTCREATE, TCO_ERR_NOMEM. */
+tco_error tco_cli_prepare_out(const char **out, char **default_out, const char *stem, const char *suffix, bool force,
+                              tco_diag *d);
+
+/** Remove the out/ folder tco_cli_prepare_out() made, while it is empty: a failed run leaves nothing. */
+void tco_cli_unmake_out(void);
+
+/** --out @p out as given (NULL: none), checked before anything is read: a file name ending in .xlsx, not
+ *  a folder, and not with --no-workbook (@p no_workbook).  @p name suggests a file name.  0, or
+ *  tco_cli_usage()'s code. */
+int tco_cli_check_out(const char *out, bool no_workbook, const char *name);
+
+/** The workbooks' `created` time into *@p created: SOURCE_DATE_EPOCH (reproducible-builds.org), digits
+ *  only, 0 to 253402300799; unset or empty: TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */
+int tco_cli_created_time(time_t *created);
+
+#endif

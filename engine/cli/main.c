@@ -1,0 +1,962 @@
+/*
+ * main.c - the `tco` command line.
+ *
+ *   tco --scenario NAME|PATH.ini [--out PATH] [--format table|json|csv] [--root DIR] [--currency CODE]
+ *       [--no-workbook]
+ *   tco quotes check FILE.csv... [--format table|json]
+ *   tco init DIR [--scenario NAME] [--root DIR]     (init.c)
+ *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
+ *       [--root DIR]   (advise.c)
+ *   tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx]   (bridge.c)
+ *   tco --list | --help | --version
+ *
+ * Exit codes (sysexits): 0 ok, 64 usage, 65 bad data, 66 missing input,
+ * 70 internal, 71 out of memory, 73 cannot create the workbook, 74 cannot
+ * write the summary to standard output.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apps/advise.h"
+#include "apps/bridge.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "base/error.h"
+#include "read/ini.h"
+#include "apps/init.h"
+#include "model/model.h"
+#include "render/output.h"
+#include "read/quotes.h"
+#include "render/report.h"
+#include "read/root.h"
+#include "apps/risk.h"
+#include "apps/risk_sheets.h"
+#include "read/scenarios.h"
+#include "base/strbuf.h"
+#include "render/workbook.h"
+#include "base/text.h"
+#include "render/compare.h"
+#include "load/load.h"
+#include "price/pricing.h"
+
+
+
+/* Load one scenario, write its workbook (default out/NAME.xlsx) and print its summary. */
+/* Vendor quotes given on the command line, and the date they are judged on. */
+typedef struct quote_opts {
+    const char *files[TCO_MAX_QUOTE_FILES];
+    size_t n;
+    int32_t as_of;
+    /* --set overrides */
+    tco_override sets[TCO_MAX_SETS];
+    size_t n_sets;
+    /* --set fx.CODE=RATE: exchange rates, replacing pricing/fx.ini's before quotes are read */
+    tco_override fx_sets[TCO_MAX_SETS];
+    size_t n_fx_sets;
+    /* --currency CODE (upper case), or NULL: the scenario's [finance] currency, else CNY */
+    const char *currency;
+    /* --no-workbook: the summary alone; no file (nor out/) is written */
+    bool no_workbook;
+    /* The INI files every scenario of the run shares (catalog, templates, pricing/fx.ini), read once */
+    tco_ini_cache *shared;
+    /* --sensitivity, --monte-carlo N (0: none) and --seed S (risk.h) */
+    bool sensitivity;
+    size_t draws;
+    uint64_t seed;
+} quote_opts;
+
+/* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
+ * (caps TCO_QUOTE_LIST_CAP and TCO_QUOTE_LIST_TOTAL in quotes.h):
+ * for each price the model takes from quotes (each quoted input's item, and each tier row of a
+ * per-tier input, under the tier's own name) the first TCO_QUOTE_LIST_CAP rows and every row that
+ * is the best valid quote so far (so the final choice sees the winner); for other items, the
+ * first TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
+/* And the text of the rows listed is at most this many bytes in all (a row's notes may hold up to
+ * 32,767 characters): past it, only the best so far is set aside.  Flat memory whatever the rows. */
+#define TCO_QUOTE_LIST_BYTES ((size_t)32 << 20)
+
+typedef struct item_best {
+    const char *item;  /* borrowed from the model */
+    double quantity;   /* bought by the scenario */
+    size_t kept;
+    bool any;
+    double converted;  /* best valid so far */
+    int64_t valid_until;
+    tco_quote stash;   /* beyond the listing cap: the best so far, copied */
+    bool stashed;
+    size_t next;       /* the next price of the same item (another quantity), SIZE_MAX if none */
+} item_best;
+
+typedef struct keep_ctx {
+    const tco_model *m;
+    int32_t as_of;
+    item_best *items;
+    size_t n_items;
+    tco_name_index by_item; /* each item's first price in items */
+    size_t others;
+    size_t listed_bytes; /* text of the rows listed so far */
+    size_t listed;       /* rows listed so far, all items together (at most TCO_QUOTE_LIST_TOTAL) */
+} keep_ctx;
+
+static bool keep_quote(void *vctx, const tco_quote *q)
+{
+    keep_ctx *k = vctx;
+    size_t bytes = strlen(q->vendor) + strlen(q->quote_id) + strlen(q->item) + strlen(q->notes) + 64;
+    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES && k->listed < TCO_QUOTE_LIST_TOTAL;
+    bool tracked = false, listed = false;
+    size_t first = SIZE_MAX;
+    tco_name_index_get(&k->by_item, q->item, &first);
+    /* One row may be judged for several prices of its item (the card's input and its tier row). */
+    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
+        item_best *b = &k->items[i];
+        tracked = true;
+        if (b->kept < TCO_QUOTE_LIST_CAP && room) {
+            b->kept++;
+            listed = true;
+        }
+    }
+    if (!tracked) {
+        listed = room && k->others < TCO_QUOTE_LIST_CAP;
+        k->others += listed;
+        k->listed_bytes += listed ? bytes : 0;
+        k->listed += listed;
+        return listed;
+    }
+    k->listed_bytes += listed ? bytes : 0;
+    k->listed += listed;
+    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
+        item_best *b = &k->items[i];
+        bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
+                     (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
+        int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
+        bool best = valid && (!b->any || q->converted < b->converted ||
+                              (q->converted == b->converted && until < b->valid_until));
+        if (!best)
+            continue;
+        b->any = true;
+        b->converted = q->converted;
+        b->valid_until = until;
+        if (b->stashed) { /* a better row replaces the one set aside */
+            tco_quote_free_fields(&b->stash);
+            b->stashed = false;
+        }
+        if (!listed) {
+            /* Past the cap, keep only the best so far, set aside (one per price): memory stays
+             * flat even when a file lists its quotes from the dearest to the cheapest. */
+            tco_quote_set tmp = {0};
+            b->stashed = tco_quotes_append_copy(&tmp, q);
+            if (b->stashed)
+                b->stash = tmp.quotes[0];
+            free(tmp.quotes);
+        }
+    }
+    return listed;
+}
+
+/* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
+static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
+{
+    (void)ctx;
+    if (warning)
+        fprintf(stderr, "tco: warning: %s\n", problem->message);
+    return warning;
+}
+
+/* Load pricing/fx.ini with the run's --set fx.CODE rates. */
+static tco_error load_fx(const char *root, const quote_opts *q, tco_fx *fx, tco_diag *d)
+{
+    char *fx_path = tco_path_join(root, "pricing/fx.ini");
+    if (fx_path == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    tco_error e = tco_fx_load_shared(fx_path, NULL, q->shared, fx, d);
+    free(fx_path);
+    if (e != TCO_OK)
+        return e;
+    if (strcmp(fx->reporting, "CNY") != 0)
+        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: the catalog's prices are in CNY, so its rates must "
+                            "be CNY per unit (reporting = CNY), found %s", fx->path, fx->reporting);
+    for (size_t i = 0; i < q->n_fx_sets; i++)
+        if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
+            return e;
+    return TCO_OK;
+}
+
+/* Read the quote files and price the model from them (@p fx loaded by load_fx()). */
+static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
+                              tco_diag *d)
+{
+    tco_error e = TCO_OK;
+    keep_ctx k = {.m = m, .as_of = q->as_of};
+    /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
+    size_t slots = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].quote_item)
+            slots += m->items[i].kind == TCO_ITEM_TIER_INPUT ? (size_t)m->n_tiers : 1;
+    k.items = calloc(slots ? slots : 1, sizeof *k.items);
+    if (k.items == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
+        for (int r = 0; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 1); r++) {
+            const char *item = it->kind == TCO_ITEM_TIER_INPUT ? m->tier_names[r] : it->quote_item;
+            /* The same item bought in the same quantity is judged once; another quantity is chained. */
+            size_t *head = tco_name_index_put(&k.by_item, item, NULL);
+            if (head == NULL) {
+                e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+                break;
+            }
+            bool dup = false;
+            size_t *link = head;
+            for (; *link != SIZE_MAX && !dup; link = &k.items[*link].next)
+                dup = k.items[*link].quantity == qty;
+            if (!dup) {
+                k.items[k.n_items] = (item_best){.item = item, .quantity = qty, .next = SIZE_MAX};
+                *link = k.n_items++;
+            }
+        }
+    }
+    for (size_t i = 0; i < q->n && e == TCO_OK; i++)
+        e = tco_quotes_read(q->files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
+    for (size_t i = 0; i < k.n_items; i++) {
+        item_best *b = &k.items[i];
+        if (!b->stashed)
+            continue;
+        /* One row set aside for two prices is listed once. */
+        bool dup = false;
+        size_t first = SIZE_MAX;
+        tco_name_index_get(&k.by_item, b->item, &first);
+        for (size_t j = first; j != SIZE_MAX && j < i && !dup; j = k.items[j].next)
+            dup = k.items[j].stashed && k.items[j].stash.file == b->stash.file && k.items[j].stash.line == b->stash.line;
+        if (e == TCO_OK && !dup && !tco_quotes_append_copy(set, &b->stash))
+            e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+        else if (e == TCO_OK && !dup && set->not_kept > 0)
+            set->not_kept--;
+    }
+    for (size_t i = 0; i < k.n_items; i++)
+        if (k.items[i].stashed)
+            tco_quote_free_fields(&k.items[i].stash);
+    free(k.items);
+    tco_name_index_free(&k.by_item);
+    if (e != TCO_OK)
+        return e;
+    char **items = NULL;
+    size_t n_items = 0;
+    if ((e = tco_catalog_quote_items(root, q->shared, &items, &n_items, d)) == TCO_OK)
+        e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, d);
+    for (size_t i = 0; i < n_items; i++)
+        free(items[i]);
+    free(items);
+    return e;
+}
+
+/* The default workbook name's suffix for a run whose inputs are not the scenario files alone
+ * (-usd when --currency USD is not the files' currency). */
+static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[32])
+{
+    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
+    snprintf(buf, 32, "%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "");
+    if (strcmp(code, files_code) != 0) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, 32 - n, "-%c%c%c", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
+                 tolower((unsigned char)code[2]));
+    }
+    return buf;
+}
+
+/* The currency the scenario files choose: the template's text input `currency` ([finance] currency,
+ * pricing/site.ini's default), upper case, else CNY; "" (and the input's source in @p where) when it
+ * is not three letters. */
+static void files_currency(const tco_model *m, char code[4], const char **where)
+{
+    int i = tco_model_find(m, "currency");
+    const char *t = i >= 0 && m->items[i].kind == TCO_ITEM_INPUT && m->items[i].text ? m->items[i].text : "CNY";
+    *where = i >= 0 ? m->items[i].source : "currency";
+    code[0] = '\0';
+    if (strlen(t) == 3 && isalpha((unsigned char)t[0]) && isalpha((unsigned char)t[1]) && isalpha((unsigned char)t[2]))
+        for (int c = 0; c < 4; c++)
+            code[c] = (char)toupper((unsigned char)t[c]);
+}
+
+/* Price @p m from the run's quotes and report it in the run's currency (--currency, else the files'),
+ * loading pricing/fx.ini when either needs it.  Sets @p code and @p files_code (the files' currency). */
+static tco_error price_and_report(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set,
+                                  tco_fx *fx, char code[4], char files_code[4], tco_diag *d)
+{
+    const char *where;
+    files_currency(m, files_code, &where);
+    const char *basis = strstr(where, ": "); /* "FILE [finance] currency: basis": the place alone */
+    int place = basis ? (int)(basis - where) : (int)strlen(where);
+    if (files_code[0] == '\0') {
+        int i = tco_model_find(m, "currency");
+        return tco_diag_set(d, TCO_ERR_INI, "%.*s: expected a currency code of three letters (CNY, USD, ...), found "
+                            "'%.40s'", place, where, m->items[i].text);
+    }
+    snprintf(code, 4, "%s", q->currency ? q->currency : files_code);
+    bool fx_needed = q->n > 0 || q->n_fx_sets > 0 || strcmp(code, "CNY") != 0;
+    /* Without quotes, a --set rate can only be the reporting currency's. */
+    for (size_t i = 0; q->n == 0 && i < q->n_fx_sets; i++)
+        if (strcasecmp(q->fx_sets[i].key, code) != 0)
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: exchange rates convert vendor quotes (give --quotes "
+                                "FILE.csv) and the reporting currency (here %s)\nTry 'tco --help'.",
+                                q->fx_sets[i].arg, code);
+    tco_error e = fx_needed ? load_fx(root, q, fx, d) : TCO_OK;
+    if (e == TCO_OK && fx_needed && strcmp(code, fx->reporting) != 0) {
+        double rate;
+        if (!tco_fx_rate(fx, code, &rate)) {
+            tco_strbuf known = {0};
+            for (size_t k = 0; k < fx->n; k++)
+                tco_strbuf_printf(&known, ", %s", fx->codes[k]);
+            if (q->currency)
+                e = tco_diag_set(d, TCO_ERR_USAGE, "--currency %s: no exchange rate for it in %s; expected %s%s"
+                                 "\nTry 'tco --help'.", code, fx->path, fx->reporting, tco_strbuf_str(&known));
+            else
+                e = tco_diag_set(d, TCO_ERR_INI, "%.*s: no exchange rate for currency %s in %s; expected %s%s", place,
+                                 where, code, fx->path, fx->reporting, tco_strbuf_str(&known));
+            tco_strbuf_free(&known);
+            return e;
+        }
+        snprintf(fx->report, sizeof fx->report, "%s", code);
+    }
+    if (e == TCO_OK && q->n > 0)
+        e = apply_quotes(root, m, q, set, fx, d);
+    char given[32];
+    snprintf(given, sizeof given, "--currency %s", code);
+    if (e == TCO_OK && fx_needed)
+        e = tco_model_set_currency(m, code, fx, q->currency ? given : NULL, d);
+    return e;
+}
+
+/* The --set values for option @p stem: the bare ones and those named for it (NAME:SECTION.KEY=VALUE). */
+static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < q->n_sets; i++)
+        if (q->sets[i].option[0] == '\0' || strcmp(q->sets[i].option, stem) == 0)
+            out[n++] = q->sets[i];
+    return n;
+}
+
+/* What loads a scenario's model as a run prices it: its file, the run's --set values for it and the
+ * quotes options. */
+typedef struct scenario_load {
+    const char *root, *spath;
+    const tco_override *sets;
+    size_t n_sets;
+    const quote_opts *quotes;
+} scenario_load;
+
+/* Load the model @p how says and price it from the run's quotes and currency (price_and_report()) into
+ * *@p m, the quote set and rates it keeps in @p set and @p fx (the caller frees them, also on failure). */
+static tco_error load_priced(const scenario_load *how, tco_quote_set *set, tco_fx *fx, char code[4],
+                             char files_code[4], tco_model **m, tco_diag *d)
+{
+    tco_error e = tco_model_load_shared(how->root, how->spath, how->sets, how->n_sets, how->quotes->shared, m, d);
+    if (e == TCO_OK && (e = price_and_report(how->root, *m, how->quotes, set, fx, code, files_code, d)) != TCO_OK) {
+        tco_model_free(*m);
+        *m = NULL;
+    }
+    return e;
+}
+
+/* A second model loaded and priced as the run's, for the second thread of a Monte Carlo run (risk.h
+ * tco_risk_twin_fn); the quote set and rates it keeps are freed by the run. */
+typedef struct twin_load {
+    scenario_load how;
+    tco_quote_set set;
+    tco_fx fx;
+} twin_load;
+
+static tco_model *load_twin(void *ctx, tco_diag *d)
+{
+    twin_load *t = ctx;
+    tco_model *m = NULL;
+    char code[4], files_code[4];
+    return load_priced(&t->how, &t->set, &t->fx, code, files_code, &m, d) == TCO_OK ? m : NULL;
+}
+
+static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
+                        const tco_workbook_options *wo, const quote_opts *quotes)
+{
+    tco_diag d = {0};
+    char *spath = tco_scenario_path(root, scenario, "--scenario", NULL, &d);
+    if (spath == NULL)
+        return tco_cli_fail(&d);
+    char stem[201];
+    tco_scenario_stem(scenario, stem, sizeof stem);
+    if (tco_scenario_file_is_question(spath)) {
+        fprintf(stderr, "tco: %s is a question ([advise] section), not a scenario: run it with tco advise %s\n", spath,
+                stem);
+        free(spath);
+        return 64;
+    }
+    for (size_t i = 0; i < quotes->n_sets; i++)
+        if (quotes->sets[i].option[0] != '\0' && strcmp(quotes->sets[i].option, stem) != 0) {
+            free(spath);
+            return tco_cli_usage("--set %s: '%s' is not this run's scenario (%s); NAME:SECTION.KEY=VALUE names an option "
+                               "of --compare", quotes->sets[i].arg, quotes->sets[i].option, stem);
+        }
+    tco_override sets[TCO_MAX_SETS];
+    size_t n_sets = sets_for(quotes, stem, sets);
+    tco_model *m = NULL;
+    tco_quote_set set = {0};
+    tco_fx fx = {0};
+    char code[4], files_code[4], suffix[32];
+    scenario_load how = {root, spath, sets, n_sets, quotes};
+    if (load_priced(&how, &set, &fx, code, files_code, &m, &d) != TCO_OK) {
+        free(spath);
+        tco_quotes_free(&set);
+        tco_fx_free(&fx);
+        return tco_cli_fail(&d);
+    }
+    tco_workbook_options o = *wo;
+    o.currency = code;
+
+    /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
+     * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
+    char *default_out = NULL;
+    int rc = 0;
+    if (quotes->no_workbook)
+        out = NULL; /* the summary names no workbook */
+    else if (tco_cli_prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix),
+                         wo->force, &d) != TCO_OK ||
+             ((quotes->sensitivity || quotes->draws > 0) && tco_output_check(out, &d) != TCO_OK)) {
+        rc = tco_cli_fail(&d); /* a long run refuses a target it could not write before its work */
+        tco_cli_unmake_out();
+    }
+    /* Sensitivity and Monte Carlo, before the workbook that shows them. */
+    tco_risk risk = {0};
+    twin_load twin = {.how = how};
+    if (rc == 0 && (quotes->sensitivity || quotes->draws > 0) &&
+        tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
+                     load_twin, &twin, &risk, &d) != TCO_OK) {
+        rc = tco_cli_fail(&d);
+        tco_cli_unmake_out();
+    }
+    free(spath);
+    tco_quotes_free(&twin.set);
+    tco_fx_free(&twin.fx);
+    if (risk.sensitivity || risk.monte_carlo) {
+        o.more_sheets = tco_risk_more_sheets;
+        o.more_ctx = &risk;
+    }
+    if (rc == 0 && out != NULL && tco_workbook_write(m, out, &o, &d) != TCO_OK) {
+        rc = tco_cli_fail(&d);
+        tco_cli_unmake_out();
+    }
+    if (rc == 0) {
+        tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
+        bool risky = risk.sensitivity || risk.monte_carlo;
+        if (strcmp(format, "json") == 0 && risky) {
+            tco_report_json_members(m, code, out, stdout);
+            tco_risk_print_json(&risk, stdout);
+            fputs("\n}\n", stdout);
+        } else if (strcmp(format, "json") == 0)
+            tco_report_json(m, code, out, stdout);
+        else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
+            tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
+        else {
+            tco_report_table(m, code, out, stdout);
+            if (risky)
+                tco_risk_print_table(&risk, code, out, stdout);
+        }
+    }
+    tco_risk_free(&risk);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "tco: writing the summary to standard output failed\n");
+        rc = 74;
+    }
+    free(default_out);
+    tco_model_free(m);
+    tco_quotes_free(&set);
+    tco_fx_free(&fx);
+    return rc;
+}
+
+/* Load one scenario with the run's --set values and quotes (freed with the set and rates). */
+typedef struct loaded {
+    tco_model *m;
+    tco_quote_set set;
+    tco_fx fx;
+} loaded;
+
+static void loaded_free(loaded *l)
+{
+    tco_model_free(l->m);
+    tco_quotes_free(&l->set);
+    tco_fx_free(&l->fx);
+    memset(l, 0, sizeof *l);
+}
+
+/* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
+static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, char **file,
+                         tco_diag *d)
+{
+    const char *list = arg;
+    tco_ini ini = {0};
+    char *path = NULL;
+    *title = NULL;
+    *stem = NULL;
+    *file = NULL;
+    if (strchr(arg, ',') == NULL) {
+        path = tco_scenario_path(root, arg, "--compare", NULL, d);
+        if (path == NULL)
+            return -1;
+        if (tco_ini_load(path, NULL, &ini, d) != TCO_OK) {
+            free(path);
+            return -1;
+        }
+        list = tco_ini_get(&ini, "compare", "scenarios");
+        if (list == NULL) {
+            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected two or more scenario names, found %s", path,
+                         tco_ini_has_section(&ini, "compare") ? "no such key" : "no [compare] section");
+            tco_ini_free(&ini);
+            free(path);
+            return -1;
+        }
+        const char *t = tco_ini_get(&ini, "compare", "title");
+        *title = tco_strdup(t && t[0] ? t : arg);
+        char buf[256];
+        *stem = tco_strdup(tco_scenario_stem(arg, buf, sizeof buf));
+    }
+    int n = 0;
+    *names = NULL;
+    tco_strbuf b = {0};
+    tco_strbuf_append(&b, list);
+    char *copy = tco_strbuf_take(&b);
+    for (char *tok = copy ? strtok(copy, ",") : NULL; tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len > 0 && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        char **grown = realloc(*names, (size_t)(n + 1) * sizeof *grown);
+        if (grown == NULL || (grown[n] = tco_strdup(tok)) == NULL) {
+            if (grown)
+                *names = grown;
+            break;
+        }
+        *names = grown;
+        n++;
+    }
+    free(copy);
+    if (*title == NULL) {
+        tco_strbuf t = {0}, s = {0};
+        tco_strbuf_append(&t, "Comparison:");
+        for (int i = 0; i < n; i++) {
+            char buf[256];
+            const char *st = tco_scenario_stem((*names)[i], buf, sizeof buf);
+            tco_strbuf_printf(&t, "%s %s", i ? " vs" : "", st);
+            tco_strbuf_printf(&s, "%s%.40s", i ? "-vs-" : "", st);
+        }
+        *title = tco_strbuf_take(&t);
+        *stem = tco_strbuf_take(&s);
+    }
+    if (path)
+        tco_ini_free(&ini);
+    *file = path; /* the names came from it */
+    if (n < 2 || n > 26) {
+        tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
+        for (int i = 0; i < n; i++)
+            free((*names)[i]);
+        free(*names);
+        *names = NULL;
+        free(*file);
+        *file = NULL;
+        return -1;
+    }
+    return n;
+}
+
+/* tco --compare: load every option, write one workbook with a Compare sheet, print each summary. */
+static int run_compare(const char *root, const char *arg, const char *out, const char *format,
+                       const tco_workbook_options *wo, const quote_opts *quotes)
+{
+    tco_diag d = {0};
+    char **names = NULL, *title = NULL, *stem = NULL, *file = NULL;
+    int n = compare_names(root, arg, &names, &title, &stem, &file, &d);
+    if (n < 0) {
+        free(title);
+        free(stem);
+        return tco_cli_fail(&d);
+    }
+    loaded opts[26];
+    memset(opts, 0, sizeof opts);
+    int rc = 0;
+    char code[4] = "CNY", files_code[4] = "CNY", suffix[32];
+    /* NAME:SECTION.KEY=VALUE must name one of the options. */
+    char stems[26][201];
+    for (int i = 0; i < n; i++)
+        tco_scenario_stem(names[i], stems[i], sizeof stems[i]);
+    for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
+        if (quotes->sets[s].option[0] == '\0')
+            continue;
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strcmp(quotes->sets[s].option, stems[i]) == 0;
+        if (!found) {
+            tco_strbuf list = {0};
+            for (int i = 0; i < n; i++)
+                tco_strbuf_printf(&list, "%s%s", i ? ", " : "", stems[i]);
+            rc = tco_cli_usage("--set %s: no option '%s' in this comparison (options: %s)", quotes->sets[s].arg,
+                             quotes->sets[s].option, tco_strbuf_str(&list));
+            tco_strbuf_free(&list);
+        }
+    }
+    for (int i = 0; i < n && rc == 0; i++) {
+        char *spath = tco_scenario_path(root, names[i], "--compare", file, &d);
+        char c_i[4], f_i[4];
+        bool question = spath && tco_scenario_file_is_question(spath);
+        if (question)
+            tco_diag_set(&d, TCO_ERR_USAGE, "%s is a question ([advise] section), not a scenario: run it with tco "
+                         "advise %s", spath, stems[i]);
+        tco_override sets[TCO_MAX_SETS];
+        size_t n_sets = sets_for(quotes, stems[i], sets);
+        scenario_load how = {root, spath, sets, n_sets, quotes};
+        if (spath == NULL || question || load_priced(&how, &opts[i].set, &opts[i].fx, c_i, f_i, &opts[i].m, &d) != TCO_OK)
+            rc = tco_cli_fail(&d);
+        else if (i > 0 && strcmp(c_i, code) != 0) {
+            tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
+                         "give --currency CODE", opts[0].m->scenario_name, code, opts[i].m->scenario_name, c_i);
+            rc = tco_cli_fail(&d);
+        } else {
+            memcpy(code, c_i, 4);
+            if (i == 0)
+                memcpy(files_code, f_i, 4);
+        }
+        free(spath);
+    }
+    tco_workbook_options o = *wo;
+    o.currency = code;
+    /* A bare --set of a catalog entry (card.price) changes a different entry in options that buy
+     * different cards: refused, naming the choices, rather than pricing a W-B and a D-M alike. */
+    for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
+        const tco_override *bare = &quotes->sets[s];
+        const char *first = bare->option[0] ? NULL : tco_model_ref_entry(opts[0].m, bare->section);
+        bool differ = false;
+        for (int i = 1; first && i < n; i++) {
+            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
+            differ |= e_i == NULL || strcasecmp(e_i, first) != 0;
+        }
+        if (!differ)
+            continue;
+        tco_strbuf list = {0};
+        for (int i = 0; i < n; i++) {
+            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
+            tco_strbuf_printf(&list, "%s%s (%s): --set %s:%s", i ? "; " : "", opts[i].m->scenario_name,
+                              e_i ? e_i : "none", stems[i], bare->arg);
+        }
+        rc = tco_cli_usage("--set %s: the options name different %s entries, so it would set each of them alike; name "
+                         "the option: %s", bare->arg, bare->section, tco_strbuf_str(&list));
+        tco_strbuf_free(&list);
+    }
+    for (int i = 1; i < n && rc == 0; i++)
+        if (opts[i].m->n_years != opts[0].m->n_years || opts[i].m->n_periods != opts[0].m->n_periods) {
+            tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
+                         opts[0].m->scenario_name, opts[0].m->n_years, opts[i].m->scenario_name, opts[i].m->n_years);
+            rc = tco_cli_fail(&d);
+        }
+    char *default_out = NULL;
+    if (quotes->no_workbook)
+        out = NULL; /* the summary names no workbook */
+    else if (rc == 0 && tco_cli_prepare_out(&out, &default_out, stem, run_suffix(quotes, code, files_code, suffix), wo->force,
+                                    &d) != TCO_OK)
+        rc = tco_cli_fail(&d);
+    if (rc == 0 && out != NULL) {
+        tco_model *models[26];
+        for (int i = 0; i < n; i++)
+            models[i] = opts[i].m;
+        if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK) {
+            rc = tco_cli_fail(&d);
+            tco_cli_unmake_out();
+        }
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        tco_report_warnings(opts[i].m, stderr);
+    if (rc == 0) {
+        bool json = strcmp(format, "json") == 0;
+        if (json)
+            fputs("[\n", stdout);
+        for (int i = 0; i < n; i++) {
+            if (json)
+                fputs(i ? ",\n" : "", stdout);
+            else if (i && strncmp(format, "csv", 3) != 0)
+                fputs("\n", stdout);
+            if (json)
+                tco_report_json(opts[i].m, code, out, stdout);
+            else if (strncmp(format, "csv", 3) == 0)
+                tco_report_csv(opts[i].m, i == 0, stdout);
+            else
+                tco_report_table(opts[i].m, code, i + 1 == n ? out : NULL, stdout);
+        }
+        if (json)
+            fputs("]\n", stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "tco: writing the summary to standard output failed\n");
+            rc = 74;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        loaded_free(&opts[i]);
+        free(names[i]);
+    }
+    free(names);
+    free(title);
+    free(stem);
+    free(file);
+    free(default_out);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "diff") == 0)
+        return tco_cmd_diff(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "init") == 0)
+        return tco_cmd_init(argv[0], argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "advise") == 0)
+        return tco_cmd_advise(argc - 1, argv + 1);
+    static const struct option longopts[] = {
+        {"scenario", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},   {"root", required_argument, NULL, 'r'},
+        {"list", no_argument, NULL, 'l'},           {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},        {"quotes", required_argument, NULL, 'q'},
+        {"as-of", required_argument, NULL, 'a'},    {"force", no_argument, NULL, 'F'},
+        {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
+        {"currency", required_argument, NULL, 'C'}, {"no-workbook", no_argument, NULL, 'N'},
+        {"sensitivity", no_argument, NULL, 'y'},    {"monte-carlo", required_argument, NULL, 'M'},
+        {"seed", required_argument, NULL, 'e'},     {NULL, 0, NULL, 0},
+    };
+    static quote_opts quotes; /* large: --set values */
+    quotes.as_of = (int32_t)(time(NULL) / 86400);
+    const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
+    bool list = false, force = false, seed_given = false;
+    const char *compare = NULL;
+    quotes.seed = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'q':
+            if (quotes.n == TCO_MAX_QUOTE_FILES)
+                return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
+            quotes.files[quotes.n++] = optarg;
+            break;
+        case 'F': force = true; break;
+        case 'N': quotes.no_workbook = true; break;
+        case 'y': quotes.sensitivity = true; break;
+        case 'M': case 'e': {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long v = optarg[0] >= '0' && optarg[0] <= '9' ? strtoull(optarg, &end, 10) : 0;
+            bool ok = end != NULL && *end == '\0' && errno == 0;
+            if (c == 'M' && (!ok || v < 1 || v > TCO_RISK_MAX_DRAWS))
+                return tco_cli_usage("--monte-carlo: expected a whole number of draws from 1 to %d, found '%.40s'",
+                                   TCO_RISK_MAX_DRAWS, optarg);
+            /* A seed is printed in the JSON: below 2^53, so that every JSON reader (jq, JavaScript) holds it
+             * exactly and `--seed` of what a run printed repeats it. */
+            if (c == 'e' && (!ok || v > TCO_RISK_MAX_SEED))
+                return tco_cli_usage("--seed: expected a whole number from 0 to %llu, found '%.40s'",
+                                   (unsigned long long)TCO_RISK_MAX_SEED, optarg);
+            if (c == 'M')
+                quotes.draws = (size_t)v;
+            else
+                quotes.seed = (uint64_t)v, seed_given = true;
+            break;
+        }
+        case 'C': {
+            static char currency[4];
+            size_t len = strlen(optarg);
+            bool ok = len == 3;
+            for (size_t i = 0; ok && i < 3; i++)
+                ok = isalpha((unsigned char)optarg[i]);
+            if (!ok)
+                return tco_cli_usage("--currency: expected a currency code of three letters (CNY, USD, EUR, ...), found "
+                                   "'%.40s'", optarg);
+            for (int i = 0; i < 4; i++)
+                currency[i] = (char)toupper((unsigned char)optarg[i]);
+            quotes.currency = currency;
+            break;
+        }
+        case 'c': compare = optarg; break;
+        case 'S': {
+            if (quotes.n_sets + quotes.n_fx_sets == TCO_MAX_SETS)
+                return tco_cli_usage("--set: at most %d values", TCO_MAX_SETS);
+            tco_diag sd = {0};
+            tco_override *o = &quotes.sets[quotes.n_sets];
+            if (tco_override_parse(optarg, o, &sd) != TCO_OK)
+                return tco_cli_usage("%s", sd.message);
+            if (strcasecmp(o->section, "fx") == 0 && o->option[0] != '\0')
+                /* One rate per currency for the whole run: every option converts at it. */
+                return tco_cli_usage("--set %s: an exchange rate is one for every option of the run; give it "
+                                   "without '%s:' (--set fx.%s=%s)", o->arg, o->option, o->key, o->value);
+            if (strcasecmp(o->section, "fx") == 0) /* an exchange rate (pricing/fx.ini), read with the quotes */
+                quotes.fx_sets[quotes.n_fx_sets++] = *o;
+            else
+                quotes.n_sets++;
+            break;
+        }
+        case 'a': {
+            char why[TCO_DIAG_MAX];
+            if (!tco_date_check(optarg, &quotes.as_of, why, sizeof why))
+                return tco_cli_usage("--as-of: %s", why);
+            break;
+        }
+        case 's': scenario = optarg; break;
+        case 'o': out = optarg; break;
+        case 'f': format = optarg; break;
+        case 'r': root_arg = optarg; break;
+        case 'l': list = true; break;
+        case 'h': tco_cli_print_help(stdout); return 0;
+        case 'V': printf("tco %s\n", TCO_VERSION); return 0;
+        case ':': return tco_cli_usage("option '%s' needs a value", argv[optind - 1]);
+        default: return tco_cli_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    tco_root found;
+    tco_diag rd = {0};
+    if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
+        /* Only --root and --format mean anything to a check; the rest would be silently dropped. */
+        if (scenario || compare || out || list || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
+            quotes.currency || quotes.no_workbook)
+            return tco_cli_usage("%s", "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... "
+                               "[--format table|json]");
+        if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
+            return tco_cli_fail(&rd);
+        return tco_cmd_quotes_check(found.path, format, argc - optind - 2, argv + optind + 2);
+    }
+    if (optind < argc && strcmp(argv[optind], "init") == 0)
+        return tco_cli_usage("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");
+    if (optind < argc && strcmp(argv[optind], "advise") == 0)
+        return tco_cli_usage("%s", "advise takes its options after it: " ADVISE_USAGE);
+    if (optind < argc && strcmp(argv[optind], "diff") == 0)
+        return tco_cli_usage("%s", "diff takes its options after it: tco diff OLD.json NEW.json [--order effect|file] "
+                           "[--format table|json] [--out PATH.xlsx] [--root DIR]");
+    if (optind < argc)
+        return tco_cli_usage("unexpected argument '%s'", argv[optind]);
+    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
+        return tco_cli_usage("--format: expected table, json or csv, found '%s'", format);
+    if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
+        return tco_cli_fail(&rd);
+    const char *root = found.path;
+    if (list && (scenario || compare || out || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
+                 quotes.currency || quotes.no_workbook || quotes.sensitivity || quotes.draws || seed_given ||
+                 strcmp(format, "table") != 0))
+        return tco_cli_usage("%s", "--list prints the scenarios and questions of the root: it takes --root alone "
+                           "(tco [--root DIR] --list)");
+    if (list)
+        return tco_scenario_list(root);
+    if (scenario == NULL && compare == NULL)
+        return tco_cli_usage("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
+    if (scenario != NULL && compare != NULL)
+        return tco_cli_usage("%s", "--scenario and --compare do not go together");
+    if (quotes.n_fx_sets > 0 && quotes.n == 0 && quotes.currency && strcasecmp(quotes.fx_sets[0].key, quotes.currency))
+        return tco_cli_usage("--set %s: exchange rates convert vendor quotes (give --quotes FILE.csv) and the reporting "
+                           "currency (here %s)", quotes.fx_sets[0].arg, quotes.currency);
+
+    int bad_out = tco_cli_check_out(out, quotes.no_workbook, scenario ? scenario : "comparison");
+    time_t created;
+    if (bad_out != 0 || (bad_out = tco_cli_created_time(&created)) != 0)
+        return bad_out;
+    if (seed_given && quotes.draws == 0)
+        return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
+    if ((quotes.sensitivity || quotes.draws) && compare)
+        return tco_cli_usage("%s", "--sensitivity and --monte-carlo run on one scenario at a time (--scenario NAME), not "
+                           "on a comparison");
+    if ((quotes.sensitivity || quotes.draws) && strcmp(format, "csv") == 0)
+        return tco_cli_usage("%s", "--sensitivity and --monte-carlo report as a table or JSON (--format table|json): the "
+                           "CSV summary holds one value per input and output");
+
+    tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
+    bool json = strcmp(format, "json") == 0;
+    /* Issue 12 §4: the files every scenario of the run shares are read once, for the whole run. */
+    tco_ini_cache files = {0};
+    quotes.shared = &files;
+    if (compare != NULL || strcmp(scenario, "all") != 0) {
+        int r = compare != NULL ? run_compare(root, compare, out, format, &wo, &quotes)
+                                : run_scenario(root, scenario, out, format, &wo, &quotes);
+        tco_ini_cache_free(&files);
+        return r;
+    }
+    if (out != NULL)
+        return tco_cli_usage("--scenario all writes out/NAME.xlsx for each scenario; --out is not allowed with it");
+    char **names;
+    int n = tco_scenario_names(root, &names);
+    /* Comparison files (a [compare] section) are run with --compare, questions with tco advise, not here. */
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (tco_scenario_is_comparison(root, names[i]) || tco_scenario_is_question(root, names[i]))
+            free(names[i]);
+        else
+            names[kept++] = names[i];
+    }
+    n = n > 0 ? kept : n;
+    if (n <= 0) {
+        free(names);
+        fprintf(stderr, "tco: %s/scenarios: no scenarios found\n", root);
+        return 66;
+    }
+    /* Every scenario is run even when one fails; the first failure's code is returned. */
+    int rc = 0;
+    bool csv_header = false; /* printed by the first scenario that succeeds */
+    if (json)
+        fputs("[\n", stdout);
+    for (int i = 0; i < n; i++) {
+        char *shown = tco_shown_name(names[i]);
+        fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, shown ? shown : "?");
+        bool csv = strcmp(format, "csv") == 0;
+        if (json && i > 0)
+            fputs(",\n", stdout);
+        else if (!json && !csv && i > 0)
+            fputs("\n", stdout);
+        int r;
+        if (!tco_scenario_name_ok(names[i])) {
+            /* A file the user cannot name with --scenario is not run under a name it cannot have. */
+            char *suggest = tco_scenario_suggested_name(names[i]);
+            tco_strbuf rel = {0};
+            tco_strbuf_printf(&rel, "scenarios/%s.ini", shown ? shown : "?");
+            char *path = tco_path_join(root, tco_strbuf_str(&rel));
+            fprintf(stderr,
+                    "tco: %s: '%s' cannot be a scenario name (at most 200 letters, digits, '-', '_'); rename the "
+                    "file, e.g. to %s.ini\n",
+                    path ? path : tco_strbuf_str(&rel), shown ? shown : "?",
+                    suggest && suggest[0] ? suggest : "scenario");
+            free(path);
+            tco_strbuf_free(&rel);
+            free(suggest);
+            r = 65;
+        } else {
+            /* One CSV table for all scenarios: the header once, before the first that prints. */
+            r = run_scenario(root, names[i], NULL, csv && csv_header ? "csv-body" : format, &wo, &quotes);
+            csv_header |= r == 0;
+        }
+        free(shown);
+        if (r != 0 && json)
+            fputs("null", stdout); /* keep the array valid; the error is on stderr */
+        if (r != 0 && rc == 0)
+            rc = r;
+        free(names[i]);
+    }
+    free(names);
+    tco_ini_cache_free(&files);
+    if (json)
+        fputs("]\n", stdout);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "tco: writing the summary to standard output failed\n");
+        rc = 74;
+    }
+    return rc;
+}

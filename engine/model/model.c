@@ -1,0 +1,93 @@
+/* model.c - the model's items: add one, find one by name, what a set of items needs, the year of a
+ * month, whether a unit is money, and freeing the whole model.  The core every floor above uses
+ * (model.h); loading is load/, evaluating evaluate.c. */
+#include "model/model.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/text.h"
+
+int tco_model_find(const tco_model *model, const char *name)
+{
+    size_t i;
+    if (model->names.cap == 0) { /* a model not built by tco_model_add_item() */
+        for (i = 0; i < model->n_items; i++)
+            if (strcasecmp(model->items[i].name, name) == 0)
+                return (int)i;
+        return -1;
+    }
+    return tco_name_index_get(&model->names, name, &i) ? (int)i : -1;
+}
+
+tco_item *tco_model_add_item(tco_model *m, tco_item_kind kind, const char *name)
+{
+    if (m->n_items == m->cap_items) {
+        size_t cap = m->cap_items ? m->cap_items * 2 : 256;
+        tco_item *grown = realloc(m->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        m->items = grown;
+        m->cap_items = cap;
+    }
+    tco_item *it = &m->items[m->n_items];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->partner = -1;
+    it->min = it->max = NAN;
+    it->name = tco_strdup(name);
+    if (it->name == NULL)
+        return NULL;
+    for (char *p = it->name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    bool added;
+    size_t *slot = tco_name_index_put(&m->names, it->name, &added); /* the first item of a name keeps it */
+    if (slot == NULL) {
+        free(it->name);
+        return NULL;
+    }
+    if (added)
+        *slot = m->n_items;
+    m->n_items++;
+    return it;
+}
+
+int tco_model_year_of_month(const tco_model *m, int month)
+{
+    return month / 12 + (m->first_year == 0 ? 1 : 0);
+}
+
+/* Mark in @p needed every item a NAME of @p n stands for. */
+static void mark_names(const tco_node *n, unsigned char *needed)
+{
+    if (n->kind == TCO_NODE_NAME && n->ref >= 0)
+        needed[n->ref] = 1;
+    for (size_t i = 0; i < n->nargs; i++)
+        mark_names(n->args[i], needed);
+}
+
+void tco_model_needed(const tco_model *m, const int *targets, size_t n, unsigned char *needed)
+{
+    memset(needed, 0, m->n_items ? m->n_items : 1);
+    for (size_t k = 0; k < n; k++)
+        if (targets[k] >= 0 && (size_t)targets[k] < m->n_items)
+            needed[targets[k]] = 1;
+    /* One pass back through the dependency order: the names of an item come before it. */
+    for (size_t k = m->n_order; k-- > 0;) {
+        const tco_item *it = &m->items[m->order[k]];
+        if (!needed[m->order[k]])
+            continue;
+        if (it->formula)
+            mark_names(it->formula, needed);
+        if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
+            needed[it->partner] = 1;
+    }
+}
+
+bool tco_unit_is_money(const char *unit)
+{
+    return unit && strncmp(unit, "CNY", 3) == 0 && (unit[3] == '\0' || unit[3] == '/');
+}

@@ -1,0 +1,1237 @@
+/* program.c - compile a loaded model into flat instructions over slots, and run them (program.h). */
+#include "model/program.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/formula.h"
+#include "model/model.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "model/bind.h"
+
+/* What a slot can hold, as far as the compiler knows: the reading side picks its fast path by it.
+ * T_NONE is the start of a join (no writer seen yet). */
+enum { T_NONE = 0, T_NUM = 1, T_BOOL = 2, T_TEXT = 4, T_ANY = 7 };
+
+typedef enum opcode {
+    OP_ADD,           /* num[dst] = a + b for operands never text (tco_formula_arith) */
+    OP_SUB,           /* a - b, as OP_ADD */
+    OP_MUL,           /* a * b, as OP_ADD */
+    OP_DIV,           /* a / b, as OP_ADD */
+    OP_POW,           /* a ^ b, as OP_ADD */
+    OP_ADD_N,         /* OP_ADD .. OP_POW into a slot that only ever holds numbers: its flag and text stay */
+    OP_SUB_N,
+    OP_MUL_N,
+    OP_DIV_N,
+    OP_POW_N,
+    OP_COMPARE,       /* dst = a OP b for two numbers or two TRUE/FALSE (tco_formula_compare) */
+    OP_BINARY,        /* dst = a OP b for any values (tco_formula_binary) */
+    OP_UNARY,         /* dst = OP a (tco_formula_unary) */
+    OP_MOVE,          /* dst = a */
+    OP_JUMP_FALSE,    /* if a is FALSE or 0 go to c (tco_formula_truth) */
+    OP_JUMP_UNLESS,   /* if not (a OP b) go to c, for two numbers or two TRUE/FALSE (tco_formula_compare) */
+    OP_SELECT,        /* dst = IF(a, b, c) where b and c need no instructions (tco_formula_truth) */
+    OP_SELECT_IF,     /* dst = IF(a OP b, c, d) where c and d need no instructions, as OP_JUMP_UNLESS */
+    OP_JUMP,          /* go to c */
+    OP_FOLD,          /* dst = FUNC(slots args[a .. a+b)) for SUM MIN MAX AND OR (tco_formula_fold) */
+    OP_AGGREGATE,     /* dst = FUNC over num[a .. a+b) (tco_formula_aggregate) */
+    OP_APPLY1,        /* dst = FUNC(a) for NOT ABS ISNUMBER ISTEXT (tco_formula_apply1) */
+    OP_ROUND,         /* dst = FUNC(a, b) for ROUND ROUNDUP ROUNDDOWN (tco_formula_round) */
+    OP_INDEX,         /* dst = slot b + position a - 1 of a vector of c slots */
+    OP_MATCH,         /* dst = position of text args[a] in the c text slots from b, mode args[a+1] */
+    OP_IRR,           /* dst = IRR over num[a .. a+b) */
+    OP_RUNNING_SUM,   /* dst = 0 + num[a] + ... + num[a+b-1] (CUMSUM, a per-year line's Total) */
+    OP_RESULT_NUMBER, /* dst = a, a per-year, per-month or per-tier cell: a number, never text or TRUE/FALSE */
+    OP_RESULT_SCALAR, /* dst = a, a scalar line: never TRUE/FALSE or empty text */
+    OP_FAIL,          /* an error the tree evaluator names */
+    OP_END            /* the end of the program (one, after the last instruction; not counted) */
+} opcode;
+
+typedef struct instr {
+    uint8_t code; /* opcode */
+    uint8_t op;   /* tco_op or tco_func */
+    int32_t dst, a, b, c, d;
+} instr;
+
+/* What a run copies from the model into slots before it starts (texts are compiled in: add_guard). */
+typedef enum copy_kind { COPY_NUMBER, COPY_TIER_NUMBERS } copy_kind;
+typedef struct copy_in {
+    copy_kind kind;
+    int item, slot;
+} copy_in;
+
+/* What a run copies from slots into the model after it ends. */
+typedef enum out_kind { OUT_SCALAR, OUT_LINE_TEXT, OUT_YEARS, OUT_TIERS } out_kind;
+typedef struct copy_out {
+    out_kind kind;
+    int item, slot, count;
+} copy_out;
+
+/* A text the program was compiled with, as a constant: a text input's value (its copy, owned), or a
+ * row of a per-tier text input (the model's pointer).  A run needs the model to hold it still. */
+typedef struct guard {
+    int item, row; /* row -1: a scalar text input */
+    const char *seen; /* the model's pointer at the last check */
+    char *copy;       /* the text compiled with (scalar inputs; NULL for tier rows) */
+} guard;
+
+struct tco_program {
+    bool partial; /* compiled for some targets only (tco_program_compile_for()) */
+    instr *code;
+    size_t n_code, cap_code;
+    int32_t *args; /* operand lists of OP_FOLD and OP_MATCH */
+    size_t n_args, cap_args;
+    /* The slots: number, TRUE/FALSE flag, text (borrowed: formula trees, tier names, input texts). */
+    double *num;
+    unsigned char *isb;
+    const char **txt;
+    unsigned char *type;  /* compile time only (freed after compiling) */
+    unsigned char *konst; /* compile time only: 1 for a constant's slot */
+    size_t n_slots, cap_slots;
+    copy_in *ins;
+    size_t n_ins, cap_ins;
+    copy_out *outs;
+    size_t n_outs, cap_outs;
+    int *base; /* first slot of each item's cells, -1 for none */
+    guard *guards;
+    size_t n_guards, cap_guards;
+    /* The structure compiled for (tco_program_fits). */
+    size_t n_items, n_order;
+    int n_tiers, n_periods, n_schedule_periods, n_months, first_year;
+};
+
+/* A pure instruction or a constant, as a key of the compiler's table: opcode and operator, then
+ * operands (for a constant: its bits, flag and text). */
+typedef struct cse_key {
+    int64_t w[8];
+} cse_key;
+
+typedef struct entry {
+    cse_key k;
+    int slot; /* -1: empty */
+} entry;
+
+typedef struct compiler {
+    const tco_model *m;
+    tco_program *p;
+    int year, tier, month; /* the cell compiled, as eval_ctx in evaluate.c: -1 where none */
+    bool nomem;
+    /* Constants and pure instructions already compiled, by key (value numbering): an instruction
+     * outside every IF branch runs in every run, so a later one with the same operator on the same
+     * slots reads its result instead (same operation, same operands, same bits). */
+    entry *table;
+    size_t n_table, cap_table;
+    int depth;  /* IF branches the instruction compiled is in */
+    int trial;  /* > 0: compiling to see whether a node needs instructions; record nothing */
+    size_t *cell_entries; /* table positions recorded for the cell being compiled */
+    size_t n_cell_entries, cap_cell_entries;
+} compiler;
+
+/* ---- growing arrays ------------------------------------------------------------------------ */
+
+static bool grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 64;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *g = realloc(*v, cap2 * size);
+    if (g == NULL)
+        return false;
+    *v = g;
+    *cap = cap2;
+    return true;
+}
+
+/* @p n new slots of type @p type, zero, not TRUE/FALSE, no text; the first's index, or -1. */
+static int new_slots(compiler *c, int n, unsigned char type)
+{
+    tco_program *p = c->p;
+    size_t need = p->n_slots + (size_t)n, cap = p->cap_slots;
+    if (c->nomem || need > INT32_MAX)
+        return c->nomem = true, -1;
+    bool ok = grow((void **)&p->num, &cap, need, sizeof *p->num);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->isb, &cap, need, sizeof *p->isb);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->txt, &cap, need, sizeof *p->txt);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->type, &cap, need, sizeof *p->type);
+    cap = p->cap_slots;
+    ok = ok && grow((void **)&p->konst, &cap, need, sizeof *p->konst);
+    if (!ok)
+        return c->nomem = true, -1;
+    p->cap_slots = cap;
+    int first = (int)p->n_slots;
+    for (size_t s = p->n_slots; s < need; s++) {
+        p->num[s] = 0;
+        p->isb[s] = 0;
+        p->txt[s] = NULL;
+        p->type[s] = type;
+        p->konst[s] = 0;
+    }
+    p->n_slots = need;
+    return first;
+}
+
+static uint64_t key_hash(const cse_key *k)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 8; i++) {
+        h ^= (uint64_t)k->w[i];
+        h *= 0xFF51AFD7ED558CCDu;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* The slot recorded for @p k, or -1. */
+static int table_find(const compiler *c, const cse_key *k)
+{
+    if (c->cap_table == 0)
+        return -1;
+    for (size_t i = key_hash(k) & (c->cap_table - 1);; i = (i + 1) & (c->cap_table - 1)) {
+        const entry *e = &c->table[i];
+        if (e->slot < 0)
+            return -1;
+        if (memcmp(&e->k, k, sizeof *k) == 0)
+            return e->slot;
+    }
+}
+
+static void table_put(compiler *c, const cse_key *k, int slot)
+{
+    if (c->trial || c->nomem)
+        return;
+    if (2 * (c->n_table + 1) > c->cap_table) {
+        size_t cap = c->cap_table ? 2 * c->cap_table : 1024;
+        entry *t = malloc(cap * sizeof *t);
+        if (t == NULL) {
+            c->nomem = true;
+            return;
+        }
+        for (size_t i = 0; i < cap; i++)
+            t[i].slot = -1;
+        for (size_t j = 0; j < c->cap_table; j++)
+            if (c->table[j].slot >= 0) {
+                size_t i = key_hash(&c->table[j].k) & (cap - 1);
+                while (t[i].slot >= 0)
+                    i = (i + 1) & (cap - 1);
+                t[i] = c->table[j];
+            }
+        free(c->table);
+        c->table = t;
+        c->cap_table = cap;
+    }
+    size_t i = key_hash(k) & (c->cap_table - 1);
+    while (c->table[i].slot >= 0)
+        i = (i + 1) & (c->cap_table - 1);
+    c->table[i] = (entry){*k, slot};
+    c->n_table++;
+    if (!grow((void **)&c->cell_entries, &c->cap_cell_entries, c->n_cell_entries + 1, sizeof *c->cell_entries)) {
+        c->nomem = true;
+        return;
+    }
+    c->cell_entries[c->n_cell_entries++] = i;
+}
+
+/* A constant slot holding @p v (one slot per value). */
+static int constant(compiler *c, tco_value v)
+{
+    cse_key k = {{-1, v.is_bool, (int64_t)(intptr_t)v.text, 0, 0, 0, 0, 0}};
+    memcpy(&k.w[3], &v.number, sizeof v.number);
+    int s = table_find(c, &k);
+    if (s >= 0)
+        return s;
+    s = new_slots(c, 1, v.text ? T_TEXT : v.is_bool ? T_BOOL : T_NUM);
+    if (s >= 0) {
+        c->p->num[s] = v.number;
+        c->p->isb[s] = v.is_bool;
+        c->p->txt[s] = v.text;
+        c->p->konst[s] = 1;
+        table_put(c, &k, s);
+    }
+    return s;
+}
+
+static int number_constant(compiler *c, double x)
+{
+    return constant(c, (tco_value){x, false, NULL});
+}
+
+static size_t emit5(compiler *c, opcode code, int op, int dst, int a, int b, int cc, int d)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code)) {
+        c->nomem = true;
+        return 0;
+    }
+    p->code[p->n_code] = (instr){(uint8_t)code, (uint8_t)op, dst, a, b, cc, d};
+    return p->n_code++;
+}
+
+static size_t emit(compiler *c, opcode code, int op, int dst, int a, int b, int cc)
+{
+    return emit5(c, code, op, dst, a, b, cc, 0);
+}
+
+/* Append @p n operand slots to args; the first's offset. */
+static int push_args(compiler *c, const int *slots, size_t n)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->args, &p->cap_args, p->n_args + n, sizeof *p->args))
+        return c->nomem = true, 0;
+    int at = (int)p->n_args;
+    for (size_t i = 0; i < n; i++)
+        p->args[p->n_args++] = slots[i];
+    return at;
+}
+
+static void add_in(compiler *c, copy_kind kind, int item, int slot)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->ins, &p->cap_ins, p->n_ins + 1, sizeof *p->ins)) {
+        c->nomem = true;
+        return;
+    }
+    p->ins[p->n_ins++] = (copy_in){kind, item, slot};
+}
+
+static void add_out(compiler *c, out_kind kind, int item, int slot, int count)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->outs, &p->cap_outs, p->n_outs + 1, sizeof *p->outs)) {
+        c->nomem = true;
+        return;
+    }
+    p->outs[p->n_outs++] = (copy_out){kind, item, slot, count};
+}
+
+/* Compile text @p text of item @p item (row @p row of a per-tier text input, -1 for a scalar text
+ * input) as a constant: the texts are what the model's shape is chosen by (a facility mode, a card
+ * tier, a VAT basis), so comparisons with them fold and their IFs keep one branch.  Returns the
+ * pointer the program uses (its own copy of a scalar input's text), NULL when out of memory.
+ * tco_program_fits() is false once the model holds another text there, and tco_model_evaluate()
+ * compiles again. */
+static const char *add_guard(compiler *c, int item, int row, const char *text)
+{
+    tco_program *p = c->p;
+    char *copy = row < 0 ? strdup(text) : NULL;
+    if ((row < 0 && copy == NULL) || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
+        free(copy);
+        c->nomem = true;
+        return NULL;
+    }
+    p->guards[p->n_guards++] = (guard){item, row, text, copy};
+    return copy ? copy : text;
+}
+
+/* ---- names: the slots a name stands for, as evaluate.c's lookup callbacks read them ----------- */
+
+/* Cells of item @p it: 1 for a scalar, one per year, month or tier row; 0 for `year` and `month`. */
+static int cells_of(const tco_model *m, const tco_item *it)
+{
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: return tco_item_periods(m, it);
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE: return m->n_tiers;
+    case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: return 0;
+    default: return 1;
+    }
+}
+
+/* A slot that always fails when read as an operand of an instruction: the name cannot be read in
+ * this cell (the binder refuses such formulas; this keeps the program total). */
+static int failing(compiler *c)
+{
+    int s = new_slots(c, 1, T_NUM);
+    emit(c, OP_FAIL, 0, s, 0, 0, 0);
+    return s;
+}
+
+/* The value `year` or `month` (@p it) has in the cell compiled: a constant of the cell
+ * (lookup_value in evaluate.c: first_year + year, month + 1). */
+static double cell_constant(const compiler *c, const tco_item *it)
+{
+    return it->kind == TCO_ITEM_YEAR_INDEX ? c->m->first_year + c->year : c->month + 1;
+}
+
+/* The slot of NAME @p n's single value in the cell compiled (lookup_value). */
+static int name_slot(compiler *c, const tco_node *n)
+{
+    const tco_model *m = c->m;
+    const tco_item *it = &m->items[n->ref];
+    int base = c->p->base[n->ref];
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY:
+        return c->year >= 0 && c->year < tco_item_periods(m, it) ? base + c->year : failing(c);
+    case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: return number_constant(c, cell_constant(c, it));
+    case TCO_ITEM_MONTHLY: return c->month >= 0 && c->month < m->n_months ? base + c->month : failing(c);
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        return c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : failing(c);
+    default: return base;
+    }
+}
+
+/* The numbers of a per-year or per-tier NAME (lookup_vector): *first and *count (0: not a vector);
+ * false for a text vector (an error). */
+static bool vector_slots(const compiler *c, const tco_node *n, int *first, int *count)
+{
+    const tco_item *it = &c->m->items[n->ref];
+    *first = c->p->base[n->ref];
+    *count = 0;
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
+        *count = tco_item_periods(c->m, it);
+    else if (it->kind == TCO_ITEM_TIER_LINE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL))
+        *count = c->m->n_tiers;
+    else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_CODE)
+        return false;
+    return true;
+}
+
+/* ---- formulas ------------------------------------------------------------------------------ */
+
+/* The slot NAME @p n stands for in the cell compiled when it holds a constant (a text input, a tier
+ * code, a line compiled to a constant), else -1; nothing is compiled. */
+static int known_slot(const compiler *c, const tco_node *n)
+{
+    const tco_model *m = c->m;
+    const tco_item *it = &m->items[n->ref];
+    int base = c->p->base[n->ref], s = -1;
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        s = c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : -1;
+        break;
+    default: s = base; break;
+    }
+    return s >= 0 && c->p->konst[s] ? s : -1;
+}
+
+/* A per-tier NAME whose every row is a constant (the tier codes, a per-tier text input). */
+static bool known_vector(const compiler *c, const tco_node *n)
+{
+    const tco_item *it = &c->m->items[n->ref];
+    return it->kind == TCO_ITEM_TIER_CODE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts != NULL);
+}
+
+/* True when @p n's names all hold constants in the cell compiled: `year` and `month`, text inputs,
+ * tier codes and texts, lines compiled to constants (INDEX's and MATCH's vector may be a constant
+ * per-tier one).  Then @p n has one value, or one error, in every run of this cell. */
+static bool cell_invariant(const compiler *c, const tco_node *n)
+{
+    if (n->kind == TCO_NODE_NAME) {
+        tco_item_kind k = c->m->items[n->ref].kind;
+        return k == TCO_ITEM_YEAR_INDEX || k == TCO_ITEM_MONTH_INDEX || known_slot(c, n) >= 0;
+    }
+    bool lookup = n->kind == TCO_NODE_CALL && (n->func == TCO_FN_INDEX || n->func == TCO_FN_MATCH);
+    for (size_t i = 0; i < n->nargs; i++) {
+        if (tco_formula_vector_arg(n, i)) {
+            if (!lookup || !known_vector(c, n->args[i]))
+                return false;
+        } else if (!cell_invariant(c, n->args[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static tco_value slot_value(const compiler *c, int s)
+{
+    return (tco_value){c->p->num[s], c->p->isb[s], c->p->txt[s]};
+}
+
+static tco_error cell_value(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
+{
+    (void)diag;
+    const compiler *c = ctx;
+    const tco_item *it = &c->m->items[n->ref];
+    if (it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_MONTH_INDEX)
+        *v = (tco_value){cell_constant(c, it), false, NULL};
+    else
+        *v = slot_value(c, known_slot(c, n));
+    return TCO_OK;
+}
+
+static tco_error cell_element(void *ctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
+{
+    (void)diag;
+    const compiler *c = ctx;
+    *count = (size_t)c->m->n_tiers;
+    if (k < *count)
+        *v = slot_value(c, c->p->base[n->ref] + (int)k);
+    return TCO_OK;
+}
+
+/* True when a slot of @p type never holds text. */
+static bool numeric(unsigned char type)
+{
+    return type != T_NONE && (type & T_TEXT) == 0;
+}
+
+static int compile_node(compiler *c, const tco_node *n, int want);
+
+/* The slot for a result of type @p type: @p want, whose type joins @p type, or a new one. */
+static int result_slot(compiler *c, int want, unsigned char type)
+{
+    if (want < 0)
+        return new_slots(c, 1, type);
+    if (!c->nomem)
+        c->p->type[want] |= type;
+    return want;
+}
+
+/* Leave the value of slot @p s in @p want (if any). */
+static int place(compiler *c, int s, int want)
+{
+    if (want < 0 || s < 0 || s == want)
+        return s;
+    int d = result_slot(c, want, c->nomem ? T_ANY : c->p->type[s]);
+    emit(c, OP_MOVE, 0, d, s, 0, 0);
+    return d;
+}
+
+/* A pure instruction (its result depends on its operand slots alone) giving a value of @p type:
+ * the slot of the same instruction compiled before outside every IF branch, else a new one. */
+static int pure(compiler *c, opcode code, int op, int want, unsigned char type, int a, int b, int cc, int d)
+{
+    if (c->nomem)
+        return -1;
+    cse_key k = {{code, op, a, b, cc, d, 0, 0}};
+    int s = table_find(c, &k);
+    if (s >= 0)
+        return place(c, s, want);
+    int dst = result_slot(c, want, type);
+    emit5(c, code, op, dst, a, b, cc, d);
+    if (c->depth == 0 && want < 0)
+        table_put(c, &k, dst);
+    return dst;
+}
+
+/* Binary @p op on the slots @p a and @p b. */
+static int binary(compiler *c, tco_op op, int a, int b, int want)
+{
+    if (c->nomem)
+        return -1;
+    unsigned char ta = c->p->type[a], tb = c->p->type[b];
+    bool arith = op >= TCO_OP_ADD && op <= TCO_OP_POW;
+    opcode code = OP_BINARY;
+    if (arith && numeric(ta) && numeric(tb))
+        code = (opcode)(OP_ADD + (op - TCO_OP_ADD));
+    else if (!arith && ta == tb && (ta == T_NUM || ta == T_BOOL))
+        code = OP_COMPARE;
+    return pure(c, code, op, want, arith ? T_NUM : T_BOOL, a, b, 0, 0);
+}
+
+/* Compile @p n if it needs no instructions (a name or a constant): its slot, else -1 with nothing
+ * compiled. */
+static int leaf_slot(compiler *c, const tco_node *n)
+{
+    size_t mark = c->p->n_code, slots = c->p->n_slots;
+    c->trial++;
+    int s = compile_node(c, n, -1);
+    c->trial--;
+    if (c->nomem || c->p->n_code == mark)
+        return s;
+    c->p->n_code = mark;
+    c->p->n_slots = slots;
+    return -1;
+}
+
+static int compile_if(compiler *c, const tco_node *n, int want)
+{
+    const tco_node *test = n->args[0];
+    int a = -1, b = -1, cond = -1;
+    bool compare = false;
+    if (test->kind == TCO_NODE_BINARY && test->op <= TCO_OP_GE && !cell_invariant(c, test)) {
+        a = compile_node(c, test->args[0], -1);
+        b = compile_node(c, test->args[1], -1);
+        if (c->nomem)
+            return -1;
+        unsigned char ta = c->p->type[a], tb = c->p->type[b];
+        compare = ta == tb && (ta == T_NUM || ta == T_BOOL);
+        if (!compare)
+            cond = binary(c, test->op, a, b, -1);
+    } else {
+        cond = compile_node(c, test, -1);
+    }
+    if (c->nomem)
+        return -1;
+    bool yes;
+    const char *why;
+    if (!compare && c->p->konst[cond]) {
+        /* A condition known when compiling (e.g. IF(year >= 1, ...)): only its branch. */
+        tco_value v = {c->p->num[cond], c->p->isb[cond], c->p->txt[cond]};
+        if (tco_formula_truth(&v, &yes, &why) == TCO_OK) {
+            if (yes)
+                return compile_node(c, n->args[1], want);
+            if (n->nargs == 3)
+                return compile_node(c, n->args[2], want);
+            return place(c, constant(c, (tco_value){0, true, NULL}), want);
+        }
+    }
+    /* Both branches a name or a constant: choose without jumping. */
+    int then_s = leaf_slot(c, n->args[1]);
+    int else_s = then_s < 0 ? -1 : n->nargs == 3 ? leaf_slot(c, n->args[2]) : constant(c, (tco_value){0, true, NULL});
+    if (then_s >= 0 && else_s >= 0 && !c->nomem) {
+        unsigned char t = c->p->type[then_s] | c->p->type[else_s];
+        if (compare)
+            return pure(c, OP_SELECT_IF, test->op, want, t, a, b, then_s, else_s);
+        return pure(c, OP_SELECT, 0, want, t, cond, then_s, else_s, 0);
+    }
+    int d = want >= 0 ? want : new_slots(c, 1, T_NONE);
+    size_t jf = compare ? emit(c, OP_JUMP_UNLESS, test->op, -1, a, b, 0) : emit(c, OP_JUMP_FALSE, 0, -1, cond, 0, 0);
+    c->depth++;
+    compile_node(c, n->args[1], d);
+    size_t jump = emit(c, OP_JUMP, 0, -1, 0, 0, 0);
+    if (!c->nomem)
+        c->p->code[jf].c = (int32_t)c->p->n_code;
+    if (n->nargs == 3)
+        compile_node(c, n->args[2], d);
+    else
+        place(c, constant(c, (tco_value){0, true, NULL}), d);
+    c->depth--;
+    if (!c->nomem)
+        c->p->code[jump].c = (int32_t)c->p->n_code;
+    return d;
+}
+
+static int compile_call(compiler *c, const tco_node *n, int want)
+{
+    int first = 0, count = 0;
+    if (tco_formula_is_aggregate(n)) {
+        if (!vector_slots(c, n->args[0], &first, &count))
+            return place(c, failing(c), want);
+        if (count > 0)
+            return pure(c, OP_AGGREGATE, n->func, want, T_NUM, first, count, 0, 0);
+    }
+    switch (n->func) {
+    case TCO_FN_IF: return compile_if(c, n, want);
+    case TCO_FN_SUM: case TCO_FN_MIN: case TCO_FN_MAX: case TCO_FN_AND: case TCO_FN_OR: {
+        int slots[TCO_FORMULA_MAX_ARGS];
+        for (size_t i = 0; i < n->nargs; i++)
+            slots[i] = compile_node(c, n->args[i], -1);
+        if (c->nomem)
+            return -1;
+        bool logic = n->func == TCO_FN_AND || n->func == TCO_FN_OR;
+        /* The same function of the same slots (up to 6 of them) was compiled before: its slot. */
+        cse_key k = {{OP_FOLD, n->func, (int64_t)n->nargs, -1, -1, -1, -1, -1}};
+        for (size_t i = 0; i < n->nargs && i < 5; i++)
+            k.w[3 + i] = slots[i];
+        int s = n->nargs <= 5 ? table_find(c, &k) : -1;
+        if (s >= 0)
+            return place(c, s, want);
+        int d = result_slot(c, want, logic ? T_BOOL : T_NUM);
+        emit(c, OP_FOLD, n->func, d, push_args(c, slots, n->nargs), (int)n->nargs, 0);
+        if (n->nargs <= 5 && c->depth == 0 && want < 0)
+            table_put(c, &k, d);
+        return d;
+    }
+    case TCO_FN_NOT: case TCO_FN_ABS: case TCO_FN_ISNUMBER: case TCO_FN_ISTEXT: {
+        int a = compile_node(c, n->args[0], -1);
+        return pure(c, OP_APPLY1, n->func, want, n->func == TCO_FN_ABS ? T_NUM : T_BOOL, a, 0, 0, 0);
+    }
+    case TCO_FN_ROUND: case TCO_FN_ROUNDUP: case TCO_FN_ROUNDDOWN: {
+        int a = compile_node(c, n->args[0], -1);
+        int b = compile_node(c, n->args[1], -1);
+        return pure(c, OP_ROUND, n->func, want, T_NUM, a, b, 0, 0);
+    }
+    case TCO_FN_INDEX: case TCO_FN_MATCH: {
+        bool index = n->func == TCO_FN_INDEX;
+        const tco_node *vec = n->args[index ? 0 : 1];
+        if (vec->kind != TCO_NODE_NAME || tco_item_dim(&c->m->items[vec->ref]) != 2 || c->m->n_tiers == 0)
+            return place(c, failing(c), want);
+        first = c->p->base[vec->ref];
+        if (index) {
+            int pos = compile_node(c, n->args[1], -1);
+            size_t k;
+            const char *why;
+            if (!c->nomem && c->p->konst[pos]) { /* a position known when compiling: that row's slot */
+                tco_value v = slot_value(c, pos);
+                if (tco_formula_index_position(&v, (size_t)c->m->n_tiers, &k, &why) == TCO_OK)
+                    return place(c, first + (int)k, want);
+            }
+            return pure(c, OP_INDEX, 0, want, c->nomem ? T_ANY : c->p->type[first], pos, first, c->m->n_tiers, 0);
+        }
+        int km[2] = {compile_node(c, n->args[0], -1), compile_node(c, n->args[2], -1)};
+        int d = result_slot(c, want, T_NUM);
+        emit(c, OP_MATCH, 0, d, push_args(c, km, 2), first, c->m->n_tiers);
+        return d;
+    }
+    case TCO_FN_IRR: case TCO_FN_CUMSUM: {
+        const tco_node *vec = n->args[0];
+        int position = c->month >= 0 ? c->month : c->year; /* tco_eval_env.position */
+        bool ok = vec->kind == TCO_NODE_NAME && vector_slots(c, vec, &first, &count);
+        if (n->func == TCO_FN_IRR)
+            ok = ok && count >= 2;
+        else
+            ok = ok && position >= 0 && count > 0 && position < count;
+        if (!ok)
+            return place(c, failing(c), want);
+        if (n->func == TCO_FN_IRR)
+            return pure(c, OP_IRR, 0, want, T_NUM, first, count, 0, 0);
+        return pure(c, OP_RUNNING_SUM, 0, want, T_NUM, first, position + 1, 0, 0);
+    }
+    case TCO_FN_COUNT: break;
+    }
+    return place(c, failing(c), want);
+}
+
+/* Compile @p n for the cell c->year/tier/month; its value ends in @p want (-1: any slot); returns
+ * the slot holding it. */
+static int compile_node(compiler *c, const tco_node *n, int want)
+{
+    if (c->nomem)
+        return -1;
+    if (n->kind != TCO_NODE_NAME && n->nargs > 0 && cell_invariant(c, n)) {
+        /* No names but `year` and `month`: its value, or its error, is the same in every run of
+         * this cell; fold a value, as the tree evaluator gives it. */
+        tco_eval_env env = {cell_value, NULL, cell_element, c, c->month >= 0 ? c->month : c->year};
+        tco_value v;
+        if (tco_formula_eval(n, &env, "", &v, NULL) == TCO_OK)
+            return place(c, constant(c, v), want);
+    }
+    switch (n->kind) {
+    case TCO_NODE_NUMBER: return place(c, constant(c, (tco_value){n->number, false, NULL}), want);
+    case TCO_NODE_BOOL: return place(c, constant(c, (tco_value){n->number, true, NULL}), want);
+    case TCO_NODE_STRING: return place(c, constant(c, (tco_value){0, false, n->name}), want);
+    case TCO_NODE_NAME: return place(c, name_slot(c, n), want);
+    case TCO_NODE_UNARY: {
+        int a = compile_node(c, n->args[0], -1);
+        unsigned char t = c->nomem ? T_ANY : c->p->type[a];
+        unsigned char r = n->op == TCO_OP_NEG ? T_NUM : (t & (T_NUM | T_BOOL)) ? t & (T_NUM | T_BOOL) : T_NUM;
+        return pure(c, OP_UNARY, n->op, want, r, a, 0, 0, 0);
+    }
+    case TCO_NODE_BINARY: {
+        int a = compile_node(c, n->args[0], -1);
+        int b = compile_node(c, n->args[1], -1);
+        return binary(c, n->op, a, b, want);
+    }
+    case TCO_NODE_CALL: return compile_call(c, n, want);
+    }
+    return place(c, failing(c), want);
+}
+
+/* Compile the formula of @p it for one cell into slot @p cell; @p number: the cell must be a number. */
+static void compile_cell(compiler *c, const tco_item *it, int year, int tier, int month, int cell, bool number)
+{
+    c->year = month >= 0 ? tco_model_year_of_month(c->m, month) : year;
+    c->tier = tier;
+    c->month = month;
+    c->n_cell_entries = 0;
+    size_t start = c->p->n_code, first_slot = c->p->n_slots;
+    int s = compile_node(c, it->formula, -1);
+    if (c->nomem)
+        return;
+    unsigned char t = c->p->type[s];
+    /* A number in a slot made for this formula and written by its instructions (not a name's cell,
+     * a constant or an earlier formula's result): write it straight into the cell.  Nothing in the
+     * formula reads its result; a later formula that would reuse it finds the cell. */
+    bool written = false;
+    for (size_t k = start; k < c->p->n_code && (size_t)s >= first_slot; k++)
+        written = written || c->p->code[k].dst == s;
+    if (t == T_NUM && written) {
+        for (size_t k = start; k < c->p->n_code; k++)
+            if (c->p->code[k].dst == s)
+                c->p->code[k].dst = cell;
+        for (size_t k = 0; k < c->n_cell_entries; k++)
+            if (c->table[c->cell_entries[k]].slot == s)
+                c->table[c->cell_entries[k]].slot = cell;
+    } else if (c->p->konst[s] &&
+               (t == T_NUM || (!number && !c->p->isb[s] && !(c->p->txt[s] && c->p->txt[s][0] == '\0')))) {
+        /* A constant the cell takes without an error: the cell holds it from now on (no run
+         * writes it), and later formulas may fold it. */
+        c->p->num[cell] = c->p->num[s];
+        c->p->isb[cell] = c->p->isb[s];
+        c->p->txt[cell] = c->p->txt[s];
+        c->p->konst[cell] = 1;
+    } else {
+        emit(c, t == T_NUM ? OP_MOVE : number ? OP_RESULT_NUMBER : OP_RESULT_SCALAR, 0, cell, s, 0, 0);
+    }
+    /* A scalar line holds a number or text (never TRUE/FALSE: that is an error). */
+    if (!c->nomem && !number)
+        c->p->type[cell] = t == T_NUM ? T_NUM : T_ANY;
+}
+
+/* ---- compiling a model --------------------------------------------------------------------- */
+
+tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
+{
+    return tco_program_compile_for(m, NULL, 0, out, diag);
+}
+
+tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t n_targets, tco_program **out,
+                                  tco_diag *diag)
+{
+    *out = NULL;
+    /* With targets: only the items they need (tco_model_needed()) are compiled. */
+    unsigned char *needed = NULL;
+    if (targets != NULL) {
+        if ((needed = malloc(m->n_items ? m->n_items : 1)) == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        tco_model_needed(m, targets, n_targets, needed);
+    }
+    tco_program *p = calloc(1, sizeof *p);
+    if (p == NULL || (p->base = malloc((m->n_items ? m->n_items : 1) * sizeof *p->base)) == NULL) {
+        free(p);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    p->n_items = m->n_items;
+    p->partial = needed != NULL;
+    p->n_order = m->n_order;
+    p->n_tiers = m->n_tiers;
+    p->n_periods = m->n_periods;
+    p->n_schedule_periods = m->n_schedule_periods;
+    p->n_months = m->n_months;
+    p->first_year = m->first_year;
+    compiler c = {.m = m, .p = p};
+    /* Every item's cells first, so that the cells are slots 0.. and temporaries come after. */
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        int n = cells_of(m, it);
+        unsigned char type = T_NUM;
+        if (it->kind == TCO_ITEM_LINE)
+            type = T_NONE; /* joined from its formula's result */
+        else if (it->kind == TCO_ITEM_TIER_CODE || ((it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_ERROR_COUNT) &&
+                                                    it->text) || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts))
+            type = T_TEXT;
+        p->base[i] = n ? new_slots(&c, n, type) : -1;
+        if (n == 0 || c.nomem || (needed && !needed[i]))
+            continue; /* an item no target needs: a slot, never read, no copy in or out */
+        int b = p->base[i];
+        switch (it->kind) {
+        case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT:
+            if (it->text == NULL)
+                add_in(&c, COPY_NUMBER, (int)i, b);
+            else if ((p->txt[b] = add_guard(&c, (int)i, -1, it->text)) != NULL)
+                p->konst[b] = 1; /* compiled as the constant it is now (see add_guard) */
+            break;
+        case TCO_ITEM_TIER_INPUT:
+            if (it->tier_texts == NULL)
+                add_in(&c, COPY_TIER_NUMBERS, (int)i, b);
+            for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
+                if ((p->txt[b + r] = add_guard(&c, (int)i, r, it->tier_texts[r])) != NULL)
+                    p->konst[b + r] = 1;
+            break;
+        case TCO_ITEM_TIER_CODE:
+            for (int r = 0; r < m->n_tiers; r++) {
+                p->txt[b + r] = m->tier_names[r];
+                p->konst[b + r] = 1;
+            }
+            break;
+        case TCO_ITEM_LINE: add_out(&c, OUT_LINE_TEXT, (int)i, b, 1); break;
+        case TCO_ITEM_TOTAL: add_out(&c, OUT_SCALAR, (int)i, b, 1); break;
+        case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: add_out(&c, OUT_YEARS, (int)i, b, n); break;
+        case TCO_ITEM_TIER_LINE: add_out(&c, OUT_TIERS, (int)i, b, n); break;
+        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
+        }
+    }
+    for (size_t k = 0; k < m->n_order && !c.nomem; k++) {
+        int i = m->order[k];
+        const tco_item *it = &m->items[i];
+        int b = p->base[i];
+        if (needed && !needed[i])
+            continue;
+        switch (it->kind) {
+        case TCO_ITEM_LINE: compile_cell(&c, it, -1, -1, -1, b, false); break;
+        case TCO_ITEM_YEARLY:
+            for (int y = 0; y < tco_item_periods(m, it); y++)
+                compile_cell(&c, it, y, -1, -1, b + y, true);
+            break;
+        case TCO_ITEM_MONTHLY:
+            for (int mo = 0; mo < m->n_months; mo++)
+                compile_cell(&c, it, -1, -1, mo, b + mo, true);
+            break;
+        case TCO_ITEM_TIER_LINE:
+            for (int r = 0; r < m->n_tiers; r++)
+                compile_cell(&c, it, -1, r, -1, b + r, true);
+            break;
+        case TCO_ITEM_TOTAL: /* summed in year (month) order, as SUM over the year (month) cells does */
+            emit(&c, OP_RUNNING_SUM, 0, b, p->base[it->partner], tco_item_periods(m, &m->items[it->partner]), 0);
+            break;
+        default: break;
+        }
+    }
+    /* Every writer of a slot of type T_NUM writes a number (the type is the join of its writers'),
+     * so its flag and text stay as made (no TRUE/FALSE, no text): arithmetic into it stores the
+     * number alone. */
+    for (size_t k = 0; k < p->n_code && !c.nomem; k++)
+        if (p->code[k].code <= OP_POW && p->type[p->code[k].dst] == T_NUM) /* OP_ADD is 0 */
+            p->code[k].code = (uint8_t)(p->code[k].code - OP_ADD + OP_ADD_N);
+    /* The end: a run stops at it (a jump past the last cell lands on it). */
+    if (!c.nomem && !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code))
+        c.nomem = true;
+    if (!c.nomem)
+        p->code[p->n_code] = (instr){.code = OP_END};
+    free(p->type);
+    p->type = NULL;
+    free(p->konst);
+    p->konst = NULL;
+    free(c.table);
+    free(c.cell_entries);
+    free(needed);
+    if (c.nomem) {
+        tco_program_free(p);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory compiling the model");
+    }
+    *out = p;
+    return TCO_OK;
+}
+
+bool tco_program_fits(tco_program *p, const tco_model *m)
+{
+    if (!(p->n_items == m->n_items && p->n_order == m->n_order && p->n_tiers == m->n_tiers &&
+          p->n_periods == m->n_periods && p->n_schedule_periods == m->n_schedule_periods &&
+          p->n_months == m->n_months && p->first_year == m->first_year))
+        return false;
+    for (size_t g = 0; g < p->n_guards; g++) {
+        guard *gd = &p->guards[g];
+        const tco_item *it = &m->items[gd->item];
+        const char *now = gd->row < 0 ? it->text : it->tier_texts ? it->tier_texts[gd->row] : NULL;
+        if (now == gd->seen)
+            continue;
+        if (now == NULL || gd->copy == NULL || strcmp(now, gd->copy) != 0)
+            return false;
+        gd->seen = now; /* the same text, copied again (tco_model_set_text_input) */
+    }
+    return true;
+}
+
+size_t tco_program_length(const tco_program *p)
+{
+    return p->n_code;
+}
+
+void tco_program_free(tco_program *p)
+{
+    if (p == NULL)
+        return;
+    free(p->code);
+    free(p->args);
+    free(p->num);
+    free(p->isb);
+    free(p->txt);
+    free(p->type);
+    free(p->konst);
+    free(p->ins);
+    free(p->outs);
+    free(p->base);
+    for (size_t g = 0; g < p->n_guards; g++)
+        free(p->guards[g].copy);
+    free(p->guards);
+    free(p);
+}
+
+/* ---- running ------------------------------------------------------------------------------- */
+
+/* The slot arrays, held in locals while a run executes: a store of a TRUE/FALSE flag (a char) may
+ * alias anything, and would make the compiler reload them from the program after every one. */
+typedef struct regs {
+    double *num;
+    unsigned char *isb;
+    const char **txt;
+} regs;
+
+static inline tco_value get(regs r, int s)
+{
+    return (tco_value){r.num[s], r.isb[s], r.txt[s]};
+}
+
+static inline void put(regs r, int s, tco_value v)
+{
+    r.num[s] = v.number;
+    r.isb[s] = v.is_bool;
+    r.txt[s] = v.text;
+}
+
+static inline void put_number(regs r, int s, double x)
+{
+    r.num[s] = x;
+    r.isb[s] = 0;
+    r.txt[s] = NULL;
+}
+
+static void copy_inputs(tco_program *p, const tco_model *m)
+{
+    for (size_t k = 0; k < p->n_ins; k++) {
+        const copy_in *ci = &p->ins[k];
+        const tco_item *it = &m->items[ci->item];
+        switch (ci->kind) {
+        case COPY_NUMBER: p->num[ci->slot] = it->value; break;
+        case COPY_TIER_NUMBERS: memcpy(p->num + ci->slot, it->tiers, (size_t)p->n_tiers * sizeof *p->num); break;
+        }
+    }
+}
+
+static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
+{
+    for (size_t k = 0; k < p->n_outs; k++) {
+        const copy_out *co = &p->outs[k];
+        tco_item *it = &m->items[co->item];
+        switch (co->kind) {
+        case OUT_SCALAR: it->value = p->num[co->slot]; break;
+        case OUT_LINE_TEXT: {
+            /* As evaluate.c's eval_item: the line's own copy of its text, NULL for a number; copied
+             * again only when the text changes. */
+            const char *t = p->txt[co->slot];
+            it->value = p->num[co->slot];
+            if (t == NULL) {
+                if (it->text != NULL) { /* (most lines are numbers: no call to free(NULL)) */
+                    free(it->text);
+                    it->text = NULL;
+                }
+            } else if (it->text == NULL || strcmp(it->text, t) != 0) {
+                char *copy = strdup(t);
+                if (copy == NULL)
+                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+                free(it->text);
+                it->text = copy;
+            }
+            break;
+        }
+        case OUT_YEARS: memcpy(it->years, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
+        case OUT_TIERS: memcpy(it->tiers, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
+        }
+    }
+    return TCO_OK;
+}
+
+/* Dispatch.  With GCC or clang each instruction ends by jumping straight to the next one's code
+ * through a table of label addresses (the GNU C "labels as values" extension): one indirect jump per
+ * instruction, each predicted on its own, where a switch in a loop has a bounds check and one shared
+ * indirect jump.  Any other compiler gets the same bodies as a switch.  The program ends with OP_END,
+ * so no instruction tests for the end. */
+#if defined(__GNUC__) && !defined(TCO_PROGRAM_SWITCH)
+#define THREADED 1
+#define CASE(OPCODE) L_##OPCODE:
+#define NEXT                                                                                                        \
+    do {                                                                                                            \
+        in++;                                                                                                       \
+        goto *labels[in->code];                                                                                     \
+    } while (0)
+#define GO_TO(target)                                                                                               \
+    do {                                                                                                            \
+        in = code + (target);                                                                                       \
+        goto *labels[in->code];                                                                                     \
+    } while (0)
+#else
+#define CASE(OPCODE) case OPCODE:
+#define NEXT                                                                                                        \
+    {                                                                                                               \
+        in++;                                                                                                       \
+        continue;                                                                                                   \
+    }
+#define GO_TO(target)                                                                                               \
+    {                                                                                                               \
+        in = code + (target);                                                                                       \
+        continue;                                                                                                   \
+    }
+#endif
+
+#ifdef THREADED
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic" /* &&label and goto *: GNU C, see above */
+#endif
+tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
+{
+    copy_inputs(p, m);
+    const instr *code = p->code;
+    const int32_t *pool = p->args;
+    const regs R = {p->num, p->isb, p->txt};
+    double *num = R.num;
+    const char *why;
+    const instr *in = code;
+#ifdef THREADED
+    static const void *const labels[] = {
+        [OP_ADD] = &&L_OP_ADD, [OP_SUB] = &&L_OP_SUB, [OP_MUL] = &&L_OP_MUL, [OP_DIV] = &&L_OP_DIV,
+        [OP_POW] = &&L_OP_POW, [OP_ADD_N] = &&L_OP_ADD_N, [OP_SUB_N] = &&L_OP_SUB_N, [OP_MUL_N] = &&L_OP_MUL_N,
+        [OP_DIV_N] = &&L_OP_DIV_N, [OP_POW_N] = &&L_OP_POW_N, [OP_COMPARE] = &&L_OP_COMPARE,
+        [OP_BINARY] = &&L_OP_BINARY, [OP_UNARY] = &&L_OP_UNARY, [OP_MOVE] = &&L_OP_MOVE,
+        [OP_JUMP_FALSE] = &&L_OP_JUMP_FALSE, [OP_JUMP_UNLESS] = &&L_OP_JUMP_UNLESS, [OP_SELECT] = &&L_OP_SELECT,
+        [OP_SELECT_IF] = &&L_OP_SELECT_IF, [OP_JUMP] = &&L_OP_JUMP, [OP_FOLD] = &&L_OP_FOLD,
+        [OP_AGGREGATE] = &&L_OP_AGGREGATE, [OP_APPLY1] = &&L_OP_APPLY1, [OP_ROUND] = &&L_OP_ROUND,
+        [OP_INDEX] = &&L_OP_INDEX, [OP_MATCH] = &&L_OP_MATCH, [OP_IRR] = &&L_OP_IRR,
+        [OP_RUNNING_SUM] = &&L_OP_RUNNING_SUM, [OP_RESULT_NUMBER] = &&L_OP_RESULT_NUMBER,
+        [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_END] = &&L_OP_END,
+    };
+    _Static_assert(sizeof labels / sizeof *labels == OP_END + 1, "a label for every opcode");
+    goto *labels[in->code];
+#else
+    for (;;) {
+        switch ((opcode)in->code) {
+#endif
+#define ARITH(OPCODE, OP)                                                                                           \
+    CASE(OPCODE)                                                                                                    \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+        return TCO_ERR_EVAL;                                                                                        \
+    R.isb[in->dst] = 0;                                                                                             \
+    R.txt[in->dst] = NULL;                                                                                          \
+    NEXT;
+        ARITH(OP_ADD, TCO_OP_ADD)
+        ARITH(OP_SUB, TCO_OP_SUB)
+        ARITH(OP_MUL, TCO_OP_MUL)
+        ARITH(OP_DIV, TCO_OP_DIV)
+        ARITH(OP_POW, TCO_OP_POW)
+#undef ARITH
+#define ARITH(OPCODE, OP)                                                                                           \
+    CASE(OPCODE)                                                                                                    \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+        return TCO_ERR_EVAL;                                                                                        \
+    NEXT;
+        ARITH(OP_ADD_N, TCO_OP_ADD)
+        ARITH(OP_SUB_N, TCO_OP_SUB)
+        ARITH(OP_MUL_N, TCO_OP_MUL)
+        ARITH(OP_DIV_N, TCO_OP_DIV)
+        ARITH(OP_POW_N, TCO_OP_POW)
+#undef ARITH
+        CASE(OP_COMPARE)
+            num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
+            R.isb[in->dst] = 1;
+            R.txt[in->dst] = NULL;
+            NEXT;
+        CASE(OP_BINARY) {
+            tco_value a = get(R, in->a), b = get(R, in->b), r;
+            if (tco_formula_binary((tco_op)in->op, &a, &b, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_UNARY) {
+            tco_value v = get(R, in->a);
+            if (tco_formula_unary((tco_op)in->op, &v, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, v);
+            NEXT;
+        }
+        CASE(OP_MOVE)
+            put(R, in->dst, get(R, in->a));
+            NEXT;
+        CASE(OP_JUMP_FALSE) {
+            tco_value v = get(R, in->a);
+            bool yes;
+            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            if (!yes)
+                GO_TO(in->c);
+            NEXT;
+        }
+        CASE(OP_JUMP)
+            GO_TO(in->c);
+        CASE(OP_JUMP_UNLESS)
+            if (!tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]))
+                GO_TO(in->c);
+            NEXT;
+        CASE(OP_SELECT) {
+            tco_value v = get(R, in->a);
+            bool yes;
+            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, get(R, yes ? in->b : in->c));
+            NEXT;
+        }
+        CASE(OP_SELECT_IF)
+            put(R, in->dst, get(R, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
+            NEXT;
+        CASE(OP_FOLD) {
+            double acc = 0;
+            const int32_t *args = pool + in->a;
+            for (int i = 0; i < in->b; i++) {
+                tco_value v = get(R, args[i]);
+                if (tco_formula_fold((tco_func)in->op, (size_t)i, &acc, &v, &why) != TCO_OK)
+                    return TCO_ERR_EVAL;
+            }
+            tco_value r;
+            if (tco_formula_fold_result((tco_func)in->op, acc, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_AGGREGATE) {
+            double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
+            if (!tco_formula_number_ok(r))
+                return TCO_ERR_EVAL;
+            put_number(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_APPLY1) {
+            tco_value v = get(R, in->a), r;
+            if (tco_formula_apply1((tco_func)in->op, &v, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_ROUND) {
+            tco_value x = get(R, in->a), d = get(R, in->b), r;
+            int at;
+            if (tco_formula_round((tco_func)in->op, &x, &d, &r, &why, &at) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_INDEX) {
+            tco_value pos = get(R, in->a);
+            size_t k;
+            if (tco_formula_index_position(&pos, (size_t)in->c, &k, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            tco_value v = get(R, in->b + (int)k);
+            if (v.is_bool)
+                return TCO_ERR_EVAL;
+            put(R, in->dst, v);
+            NEXT;
+        }
+        CASE(OP_MATCH) {
+            tco_value key = get(R, pool[in->a]), mode = get(R, pool[in->a + 1]);
+            int at;
+            if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
+                return TCO_ERR_EVAL;
+            int k = 0;
+            while (k < in->c && (R.txt[in->b + k] == NULL || tco_utf8_casecmp(key.text, R.txt[in->b + k]) != 0))
+                k++;
+            if (k == in->c)
+                return TCO_ERR_EVAL; /* #N/A */
+            put_number(R, in->dst, k + 1);
+            NEXT;
+        }
+        CASE(OP_IRR) {
+            double r;
+            if (tco_formula_irr(num + in->a, (size_t)in->b, &r, &why) != TCO_OK)
+                return TCO_ERR_EVAL;
+            put_number(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_RUNNING_SUM) {
+            double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
+            if (!tco_formula_number_ok(r))
+                return TCO_ERR_EVAL;
+            put_number(R, in->dst, r);
+            NEXT;
+        }
+        CASE(OP_RESULT_NUMBER)
+            if (R.isb[in->a] || R.txt[in->a])
+                return TCO_ERR_EVAL;
+            put_number(R, in->dst, num[in->a]);
+            NEXT;
+        CASE(OP_RESULT_SCALAR)
+            if (R.isb[in->a] || (R.txt[in->a] && R.txt[in->a][0] == '\0'))
+                return TCO_ERR_EVAL;
+            put(R, in->dst, get(R, in->a));
+            NEXT;
+        CASE(OP_FAIL)
+            return TCO_ERR_EVAL;
+        CASE(OP_END)
+            return copy_lines(p, m, diag);
+#ifndef THREADED
+        }
+    }
+#endif
+}
+#ifdef THREADED
+#pragma GCC diagnostic pop
+#endif
+#undef CASE
+#undef NEXT
+#undef GO_TO
+#undef THREADED

@@ -1,0 +1,362 @@
+/* sample.c - the PRNG, the range distributions and their fits, Latin hypercube blocks, statistics. */
+#include "model/sample.h"
+#include "model/ranges.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- generator ------------------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+void tco_rng_seed(tco_rng *rng, uint64_t seed, uint64_t stream)
+{
+    uint64_t a = seed, b = ~stream;
+    uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 29);
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = splitmix64(&x);
+    if ((rng->s[0] | rng->s[1] | rng->s[2] | rng->s[3]) == 0)
+        rng->s[0] = 1; /* splitmix64 never gives four zeros in a row; kept for the invariant */
+}
+
+uint64_t tco_rng_next(tco_rng *rng)
+{
+    uint64_t *s = rng->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double tco_rng_uniform(tco_rng *rng)
+{
+    return ((double)(tco_rng_next(rng) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+uint64_t tco_rng_below(tco_rng *rng, uint64_t n)
+{
+    /* Reject the lowest 2^64 mod n outputs: what is left is a whole number of runs of n. */
+    uint64_t floor_ = (0 - n) % n;
+    for (;;) {
+        uint64_t x = tco_rng_next(rng);
+        if (x >= floor_)
+            return x % n;
+    }
+}
+
+/* ---- distributions -------------------------------------------------------------------------- */
+
+/* z with Phi(z) = 0.95. */
+static const double Z95 = 1.6448536269514722;
+
+double tco_normal_quantile(double u)
+{
+    /* A start within 5e-4 (Abramowitz and Stegun 26.2.23), then Halley steps on Phi(x) - u with
+     * Phi from erfc, which converge cubically. */
+    double p = u < 0.5 ? u : 1 - u;
+    double t = sqrt(-2 * log(p));
+    double x = t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
+    if (u < 0.5)
+        x = -x;
+    for (int i = 0; i < 4; i++) {
+        double e = 0.5 * erfc(-x / M_SQRT2) - u;
+        double r = e * sqrt(2 * M_PI) * exp(x * x / 2); /* e / phi(x) */
+        x -= r / (1 + x * r / 2);
+    }
+    return x;
+}
+
+static double normal_cdf(double z)
+{
+    return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* The regularized incomplete beta function I_x(a, b), by its continued fraction (modified Lentz),
+ * using the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges faster. */
+static double incomplete_beta(double x, double a, double b, double log_beta_fn)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - incomplete_beta(1 - x, b, a, log_beta_fn);
+    const double tiny = 1e-300;
+    double front = exp(a * log(x) + b * log1p(-x) - log_beta_fn) / a;
+    double f = 1, c = 1, d = 0;
+    for (int i = 0; i <= 300; i++) {
+        double m = i / 2, num;
+        if (i == 0)
+            num = 1;
+        else if (i % 2 == 0)
+            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+        else
+            num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+        d = 1 + num * d;
+        if (fabs(d) < tiny)
+            d = tiny;
+        d = 1 / d;
+        c = 1 + num / c;
+        if (fabs(c) < tiny)
+            c = tiny;
+        double cd = c * d;
+        f *= cd;
+        if (fabs(1 - cd) < 1e-16)
+            break;
+    }
+    return front * (f - 1);
+}
+
+/* PERT shape for minimum a, mode c, maximum b (lambda 4). */
+static void pert_shape(tco_dist_fit *f)
+{
+    f->alpha = 1 + 4 * (f->c - f->a) / (f->b - f->a);
+    f->beta = 1 + 4 * (f->b - f->c) / (f->b - f->a);
+    f->log_beta_fn = lgamma(f->alpha) + lgamma(f->beta) - lgamma(f->alpha + f->beta);
+}
+
+double tco_dist_cdf(const tco_dist_fit *f, double x)
+{
+    if (f->constant)
+        return x < f->c ? 0 : 1;
+    switch (f->dist) {
+    case TCO_DIST_TRIANGULAR:
+        if (x <= f->a)
+            return 0;
+        if (x >= f->b)
+            return 1;
+        if (x <= f->c)
+            return (x - f->a) * (x - f->a) / ((f->b - f->a) * (f->c - f->a));
+        return 1 - (f->b - x) * (f->b - x) / ((f->b - f->a) * (f->b - f->c));
+    case TCO_DIST_UNIFORM:
+        return x <= f->a ? 0 : x >= f->b ? 1 : (x - f->a) / (f->b - f->a);
+    case TCO_DIST_PERT:
+        return incomplete_beta((x - f->a) / (f->b - f->a), f->alpha, f->beta, f->log_beta_fn);
+    case TCO_DIST_NORMAL:
+        return normal_cdf((x - f->mu) / f->sigma);
+    case TCO_DIST_LOGNORMAL:
+        return x <= 0 ? 0 : normal_cdf((log(x) - f->mu) / f->sigma);
+    case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        break;
+    }
+    return x < f->c ? 0 : 1;
+}
+
+double tco_dist_quantile(const tco_dist_fit *f, double u)
+{
+    if (f->constant)
+        return f->c;
+    switch (f->dist) {
+    case TCO_DIST_TRIANGULAR: {
+        double w = f->b - f->a;
+        if (u * w < f->c - f->a)
+            return f->a + sqrt(u * w * (f->c - f->a));
+        return f->b - sqrt((1 - u) * w * (f->b - f->c));
+    }
+    case TCO_DIST_UNIFORM:
+        return f->a + u * (f->b - f->a);
+    case TCO_DIST_PERT: {
+        /* Newton on I_z(alpha, beta) = u, kept inside a bracket that bisection narrows. */
+        double lo = 0, hi = 1, z = (f->c - f->a) / (f->b - f->a);
+        if (z <= 0 || z >= 1)
+            z = 0.5;
+        for (int i = 0; i < 100; i++) {
+            double e = incomplete_beta(z, f->alpha, f->beta, f->log_beta_fn) - u;
+            if (e == 0)
+                break;
+            if (e < 0)
+                lo = z;
+            else
+                hi = z;
+            double pdf = exp((f->alpha - 1) * log(z) + (f->beta - 1) * log1p(-z) - f->log_beta_fn);
+            double next = pdf > 0 ? z - e / pdf : -1;
+            if (!(next > lo && next < hi))
+                next = (lo + hi) / 2;
+            if (fabs(next - z) <= 1e-16 * (1 + z) || hi - lo <= 1e-16) {
+                z = next;
+                break;
+            }
+            z = next;
+        }
+        return f->a + z * (f->b - f->a);
+    }
+    case TCO_DIST_NORMAL:
+        return f->mu + f->sigma * tco_normal_quantile(u);
+    case TCO_DIST_LOGNORMAL:
+        return exp(f->mu + f->sigma * tco_normal_quantile(u));
+    case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        break;
+    }
+    return f->c;
+}
+
+/* The CDF at @p x with the free end (a when @p lower, else b) at @p end, the shape following it. */
+static double cdf_with_end(tco_dist_fit *f, int lower, double end, double x)
+{
+    if (lower)
+        f->a = end;
+    else
+        f->b = end;
+    if (f->dist == TCO_DIST_PERT)
+        pert_shape(f);
+    return tco_dist_cdf(f, x);
+}
+
+/* Solve for the free end of a triangular or PERT fit: with the other end fixed, the end @p lower
+ * (a, else b) such that the CDF at @p x is @p target.  Starting @p step away from x, the end moves
+ * out until it brackets the target, then bisects (the CDF at x falls as a rises toward x and rises
+ * as b falls toward x).  False when no bracket is found. */
+static int solve_end(tco_dist_fit *f, int lower, double x, double target, double step)
+{
+    double near = x, far = lower ? x - step : x + step;
+    for (int k = 0;; k++) {
+        double p = cdf_with_end(f, lower, far, x);
+        if (lower ? p >= target : p <= target)
+            break;
+        if (k == 60)
+            return 0;
+        near = far;
+        far = lower ? x - (x - far) * 2 : x + (far - x) * 2;
+    }
+    for (int i = 0; i < 200; i++) {
+        double mid = (near + far) / 2;
+        if (mid == near || mid == far)
+            break;
+        double p = cdf_with_end(f, lower, mid, x);
+        if (lower ? p >= target : p <= target)
+            far = mid;
+        else
+            near = mid;
+    }
+    cdf_with_end(f, lower, far, x);
+    return 1;
+}
+
+tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
+                             tco_diag *diag)
+{
+    *out = (tco_dist_fit){.dist = dist, .a = low, .c = point, .b = high};
+    if (dist == TCO_DIST_NONE || dist == TCO_DIST_COUNT_OF)
+        return tco_diag_set(diag, TCO_ERR_INI, "no distribution given");
+    if (!(low <= point && point <= high))
+        return tco_diag_set(diag, TCO_ERR_INI, "the range must hold the value: LOW <= value <= HIGH");
+    if (dist == TCO_DIST_LOGNORMAL && !(low > 0))
+        return tco_diag_set(diag, TCO_ERR_INI, "a lognormal range needs LOW > 0");
+    if (low == high) {
+        out->constant = 1;
+        return TCO_OK;
+    }
+    double w = high - low;
+    switch (dist) {
+    case TCO_DIST_UNIFORM: {
+        double full = w / (1 - 2 * TCO_RANGE_TAIL);
+        out->a = low - TCO_RANGE_TAIL * full;
+        out->b = high + TCO_RANGE_TAIL * full;
+        out->c = (out->a + out->b) / 2;
+        return TCO_OK;
+    }
+    case TCO_DIST_NORMAL:
+        out->mu = (low + high) / 2;
+        out->sigma = w / (2 * Z95);
+        return TCO_OK;
+    case TCO_DIST_LOGNORMAL:
+        out->mu = (log(low) + log(high)) / 2;
+        out->sigma = (log(high) - log(low)) / (2 * Z95);
+        return TCO_OK;
+    case TCO_DIST_TRIANGULAR: case TCO_DIST_PERT: case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        break;
+    }
+    /* Both ends at once: alternately the minimum that puts 5% below LOW with the maximum fixed, and
+     * the maximum that puts 5% above HIGH with the minimum fixed, until neither moves. */
+    out->a = low - w / 4;
+    out->b = high + w / 4;
+    for (int i = 0; i < 500; i++) {
+        double a0 = out->a, b0 = out->b;
+        if (!solve_end(out, 1, low, TCO_RANGE_TAIL, w / 4) || !solve_end(out, 0, high, 1 - TCO_RANGE_TAIL, w / 4))
+            break;
+        if (fabs(out->a - a0) <= 1e-14 * w && fabs(out->b - b0) <= 1e-14 * w)
+            return TCO_OK;
+    }
+    if (fabs(tco_dist_cdf(out, low) - TCO_RANGE_TAIL) < 1e-9 && fabs(tco_dist_cdf(out, high) - (1 - TCO_RANGE_TAIL)) < 1e-9)
+        return TCO_OK;
+    return tco_diag_set(diag, TCO_ERR_INI,
+                        "no %s distribution with its mode at the value has 5%% below LOW and 5%% above HIGH "
+                        "(the value sits too close to one end of a wide range)",
+                        tco_dist_name(dist));
+}
+
+/* ---- Latin hypercube ------------------------------------------------------------------------ */
+
+void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)
+{
+    tco_rng r;
+    tco_rng_seed(&r, seed, block);
+    for (size_t j = 0; j < dims; j++) {
+        for (size_t k = 0; k < n; k++)
+            perm[k] = (uint32_t)k;
+        for (size_t k = n; k > 1; k--) { /* Fisher-Yates */
+            size_t pick = (size_t)tco_rng_below(&r, k);
+            uint32_t t = perm[k - 1];
+            perm[k - 1] = perm[pick];
+            perm[pick] = t;
+        }
+        for (size_t i = 0; i < n; i++)
+            u[i * dims + j] = ((double)perm[i] + tco_rng_uniform(&r)) / (double)n;
+    }
+}
+
+/* ---- statistics ----------------------------------------------------------------------------- */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double tco_percentile_sorted(const double *x, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t lo = (size_t)floor(h);
+    if (lo + 1 >= n)
+        return x[n - 1];
+    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+void tco_stats_of(double *x, size_t n, tco_stats *out)
+{
+    /* Welford's updates, in the order given: no sum of N values that could overflow where the mean
+     * cannot. */
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        mean += d / (double)(i + 1);
+        ss += d * (x[i] - mean);
+    }
+    qsort(x, n, sizeof *x, cmp_double);
+    *out = (tco_stats){
+        .n = n,
+        .p10 = tco_percentile_sorted(x, n, 0.10),
+        .p50 = tco_percentile_sorted(x, n, 0.50),
+        .p80 = tco_percentile_sorted(x, n, 0.80),
+        .p90 = tco_percentile_sorted(x, n, 0.90),
+        .mean = mean,
+        .stdev = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN, /* one draw has no sample deviation */
+        .min = x[0],
+        .max = x[n - 1],
+    };
+}

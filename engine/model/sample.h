@@ -1,0 +1,110 @@
+/*
+ * sample.h - random draws for Monte Carlo (issue 14 §3): the project's own PRNG, the five
+ * distributions an input range may have, Latin hypercube blocks and the statistics of N results.
+ *
+ * Nothing here knows the cost model: the risk module draws each ranged input from its fitted
+ * distribution, sets it on the loaded model and reads the model's own lines back.
+ *
+ * Reproducibility: the generator is xoshiro256** (Blackman and Vigna, "Scrambled linear
+ * pseudorandom number generators", 2018), seeded through splitmix64; every block of draws has a
+ * stream of its own, derived from the run's seed and the block's index alone, so the draws do
+ * not depend on how many threads evaluate the blocks or in which order.  Only integer arithmetic
+ * and IEEE-754 double operations (plus libm's log, exp, sqrt, erfc and lgamma) are used.
+ */
+#ifndef TCO_SAMPLE_H
+#define TCO_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "model/model.h" /* tco_dist, tco_dist_name() */
+
+/** xoshiro256** state: four 64-bit words, never all zero. */
+typedef struct tco_rng {
+    uint64_t s[4];
+} tco_rng;
+
+/** Seed @p rng for stream @p stream of seed @p seed (e.g. the block index of a Monte Carlo run):
+ *  splitmix64 over seed and stream gives the four words. */
+void tco_rng_seed(tco_rng *rng, uint64_t seed, uint64_t stream);
+
+/** The next 64 random bits. */
+uint64_t tco_rng_next(tco_rng *rng);
+
+/** A uniform double in (0, 1), never 0 or 1: (k + 1/2) / 2^53 for k the top 53 bits of the next output. */
+double tco_rng_uniform(tco_rng *rng);
+
+/** A uniform integer in [0, @p n) for n >= 1 (Lemire's multiply-and-reject: no modulo bias). */
+uint64_t tco_rng_below(tco_rng *rng, uint64_t n);
+
+/** Probability below LOW and above HIGH: a range is a 90% interval, its ends the 5th and 95th
+ *  percentiles. */
+#define TCO_RANGE_TAIL 0.05
+
+/**
+ * A distribution fitted to a range.  For triangular, uniform and PERT, a (minimum), c (mode) and b
+ * (maximum) are chosen so that the 5th percentile is LOW and the 95th HIGH, with the mode at the
+ * point value (uniform has none); so the ends lie beyond the range.  For normal and lognormal, mu
+ * and sigma of the value (its logarithm) put LOW and HIGH at mu -/+ 1.6449 sigma.  A range with
+ * LOW == HIGH is the constant LOW.
+ */
+typedef struct tco_dist_fit {
+    tco_dist dist;
+    double a, c, b;
+    double mu, sigma;
+    /** PERT only: its Beta shape parameters and log of the Beta function B(alpha, beta). */
+    double alpha, beta, log_beta_fn;
+    /** True for LOW == HIGH (every draw the same value). */
+    int constant;
+} tco_dist_fit;
+
+/**
+ * Fit @p dist to the range @p low .. @p high around @p point (LOW <= point <= HIGH, all finite).
+ * Errors (TCO_ERR_INI, message without a place: the caller prefixes file and key): TCO_DIST_NONE;
+ * LOW > point or
+ * point > HIGH; lognormal with LOW <= 0; a triangular or PERT range whose mode sits at one end
+ * while the other is wider than 10^6 times the near side allows (the fit does not converge).
+ */
+tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
+                             tco_diag *diag);
+
+/** The value at probability @p u (0 < u < 1) of a fitted distribution: its quantile function. */
+double tco_dist_quantile(const tco_dist_fit *fit, double u);
+
+/** The cumulative probability of @p x under a fitted distribution (for tests and the S-curve). */
+double tco_dist_cdf(const tco_dist_fit *fit, double x);
+
+/** The standard normal quantile: x with Phi(x) = @p u, 0 < u < 1 (to about 1e-15). */
+double tco_normal_quantile(double u);
+
+/** Draws per Latin hypercube block: each block stratifies every input into this many equal
+ *  slices of probability, one draw in each (a smaller last block, of what is left). */
+#define TCO_LHS_BLOCK 1000
+
+/**
+ * Fill @p u (@p n x @p dims, draw-major: u[i * dims + j]) with a Latin hypercube of @p n draws
+ * of @p dims uniforms from stream @p block of @p seed: for each input j, the draws fall one in
+ * each of the n slices [k/n, (k+1)/n), in a random order, at a random place in the slice.
+ * @p perm is scratch room for n indexes.
+ */
+void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm);
+
+/** Statistics of N results ("probability that the cost is not exceeded"). */
+typedef struct tco_stats {
+    size_t n;
+    /** Percentiles by linear interpolation between order statistics, as Excel's PERCENTILE.INC
+     *  (rank (N - 1) p, 0-based). */
+    double p10, p50, p80, p90;
+    /** Mean and sample standard deviation (N - 1; NaN for one value), by Welford's updates in the order
+     *  given; min and max. */
+    double mean, stdev, min, max;
+} tco_stats;
+
+/** Sort @p x (@p n values, finite) in place and fill @p out; n >= 1. */
+void tco_stats_of(double *x, size_t n, tco_stats *out);
+
+/** The percentile @p p (0..1) of sorted values @p x (@p n >= 1), as tco_stats_of() computes them. */
+double tco_percentile_sorted(const double *x, size_t n, double p);
+
+#endif

@@ -1,0 +1,1515 @@
+/* quotes.c - vendor quote CSV files: libcsv reading, checks, FX, best-quote choice. */
+#include "read/quotes.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <csv.h>
+
+#include "read/ini.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "base/utf8.h"
+
+/* ---- dates (proleptic Gregorian; H. Hinnant's days_from_civil) ---------------- */
+
+static int32_t days_from_civil(int y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (int32_t)(era * 146097 + (int)doe - 719468);
+}
+
+/* Field text as a message shows it, in @p out (SHOW_MAX bytes): at most about 100 bytes of it,
+ * never ending inside a character, "..." when cut, and control characters written as \r, \n,
+ * \t or \xHH so that a message stays one line.  SHOWN(s) gives "%s" a fresh buffer. */
+#define SHOW_MAX 512
+static const char *show(const char *s, char *out)
+{
+    size_t keep = tco_utf8_prefix(s, 100), n = 0;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == '\n' || c == '\t')
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\%c", c == '\r' ? 'r' : c == '\n' ? 'n' : 't');
+        else if (c < 0x20 || c == 0x7F)
+            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\x%02X", c);
+        else
+            out[n++] = (char)c;
+    }
+    snprintf(out + n, SHOW_MAX - n, "%s", s[keep] ? "..." : "");
+    return out;
+}
+#define SHOWN(s) show((s), (char[SHOW_MAX]){0})
+
+bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
+{
+    static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
+                                         "July",    "August",   "September", "October", "November", "December"};
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    /* YYYY-MM-DD and nothing after it, read left to right (never past the string's end). */
+#define DIGIT_AT(i) ((unsigned)(text[i] - '0') < 10)
+    bool form = DIGIT_AT(0) && DIGIT_AT(1) && DIGIT_AT(2) && DIGIT_AT(3) && text[4] == '-' && DIGIT_AT(5) &&
+                DIGIT_AT(6) && text[7] == '-' && DIGIT_AT(8) && DIGIT_AT(9) && text[10] == '\0';
+#undef DIGIT_AT
+    if (!form) {
+        if (why)
+            snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
+        return false;
+    }
+    /* Ten characters, digits but the two '-': the fields read digit by digit. */
+    int y = ((text[0] - '0') * 10 + (text[1] - '0')) * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+    int m = (text[5] - '0') * 10 + (text[6] - '0'), d = (text[8] - '0') * 10 + (text[9] - '0');
+    if (y < 1900) {
+        if (why)
+            snprintf(why, why_size, "expected a date from 1900-01-01 on, found '%s'", text);
+        return false;
+    }
+    if (m < 1 || m > 12) {
+        if (why)
+            snprintf(why, why_size, "no such day: '%s' names month %02d (months are 01 to 12)", text, m);
+        return false;
+    }
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int dim = mdays[m - 1] + (m == 2 && leap);
+    if (d < 1 || d > dim) {
+        if (why)
+            snprintf(why, why_size, "no such day: '%s' (%s %d has %d days)", text, months[m - 1], y, dim);
+        return false;
+    }
+    *days = days_from_civil(y, (unsigned)m, (unsigned)d);
+    return true;
+}
+
+bool tco_parse_date(const char *text, int32_t *days)
+{
+    return tco_date_check(text, days, NULL, 0);
+}
+
+void tco_format_date(int32_t days, char out[16])
+{
+    /* civil_from_days */
+    int32_t z = days + 719468;
+    const int32_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = (unsigned)(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int y = (int)yoe + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+    snprintf(out, 16, "%04d-%02d-%02d", (y + (m <= 2)) % 10000, (int)(m % 100), (int)(d % 100));
+}
+
+/* ---- prices -------------------------------------------------------------------- */
+
+/* Currency symbols and the codes they may stand for. */
+static const struct {
+    const char *symbol;
+    const char *codes;
+} symbols[] = {
+    {"CN\xC2\xA5", "CNY"}, {"RMB", "CNY"},     {"\xEF\xBF\xA5", "CNY JPY"}, {"\xC2\xA5", "CNY JPY"},
+    {"US$", "USD"},        {"HK$", "HKD"},     {"$", "USD HKD SGD AUD CAD NZD TWD"},
+    {"\xE2\x82\xAC", "EUR"}, {"\xC2\xA3", "GBP"},
+};
+
+/* Strip @p prefix from *s (and blanks after it); true if it was there. */
+static bool strip_prefix(const char **s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncasecmp(*s, prefix, n) != 0)
+        return false;
+    *s += n;
+    while (**s == ' ')
+        (*s)++;
+    return true;
+}
+
+/* Strip @p suffix from the end of [s, *end) (and blanks before it). */
+static bool strip_suffix(const char *s, const char **end, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    if ((size_t)(*end - s) < n || strncasecmp(*end - n, suffix, n) != 0)
+        return false;
+    *end -= n;
+    while (*end > s && (*end)[-1] == ' ')
+        (*end)--;
+    return true;
+}
+
+/* Number of digits starting at p (before end). */
+static size_t digits_run(const char *p, const char *end)
+{
+    const char *q = p;
+    while (q < end && isdigit((unsigned char)*q))
+        q++;
+    return (size_t)(q - p);
+}
+
+bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
+                           size_t why_size)
+{
+    const char *s = text, *end = text + strlen(text);
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (s == end) {
+        snprintf(why, why_size, "expected a price, found an empty field");
+        return false;
+    }
+    /* A currency symbol or code before or after the number must agree with the currency column.  None
+     * begins or ends with a digit, so a price that does (the common case) has none to strip. */
+    size_t cl = strlen(currency);
+    bool bare = isdigit((unsigned char)s[0]) && isdigit((unsigned char)end[-1]) &&
+                (cl == 0 || (!isdigit((unsigned char)currency[0]) && !isdigit((unsigned char)currency[cl - 1])));
+    const char *sym = NULL;
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL && !bare; i++)
+        if (strip_prefix(&s, symbols[i].symbol) || strip_suffix(s, &end, symbols[i].symbol)) {
+            sym = symbols[i].symbol;
+            if (strstr(symbols[i].codes, currency) == NULL) {
+                snprintf(why, why_size, "the price's symbol '%s' does not match the currency %s", sym, currency);
+                return false;
+            }
+        }
+    if (sym == NULL && !bare && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
+        sym = currency;
+    if (sym == NULL && !bare) {
+        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
+        const char *code = NULL;
+        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
+            code = s;
+        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
+                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
+            code = end - 3;
+        if (code) {
+            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
+                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
+            return false;
+        }
+    }
+    if (s < end && (*s == '-' || *s == '(')) {
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
+        return false;
+    }
+    /* Digits with group separators and one decimal mark, by the file's convention. */
+    char decimal = delim == ';' ? ',' : '.';
+    char buf[64];
+    size_t n = 0;
+    bool seen_decimal = false, ambiguous = false;
+    int groups = 0;
+    const char *p = s;
+    size_t lead = digits_run(p, end);
+    if (lead == 0) {
+        snprintf(why, why_size, "expected a price such as %s, found '%s'",
+                 delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
+        return false;
+    }
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= '0' && c <= '9' && n + 1 < sizeof buf) { /* the common case first */
+            buf[n++] = (char)c;
+            p++;
+            continue;
+        }
+        size_t space = 0; /* a space-like group separator: ' ', NBSP, narrow NBSP */
+        if (c == ' ')
+            space = 1;
+        else if (c == 0xC2 && end - p >= 2 && (unsigned char)p[1] == 0xA0)
+            space = 2;
+        else if (c == 0xE2 && end - p >= 3 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0xAF)
+            space = 3;
+        if (isdigit(c)) {
+            if (n + 1 >= sizeof buf)
+                break;
+            buf[n++] = (char)c;
+            p++;
+        } else if (!seen_decimal && c == (unsigned char)decimal) {
+            seen_decimal = true;
+            buf[n++] = '.';
+            p++;
+            /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands?  Only
+             * when the digits before could be a number's first group: 1 to 3 digits, not led by 0
+             * ("123457.250" and "0.125" can only be decimals). */
+            if (groups == 0 && lead <= 3 && *s != '0' && digits_run(p, end) == 3 && p + 3 == end)
+                ambiguous = true;
+            if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
+                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
+                return false;
+            }
+        } else if (!seen_decimal && space && delim != ';') {
+            snprintf(why, why_size, "a %s file groups thousands with ',' only (as in 12,500.00), found a space "
+                     "in '%s'", delim == '\t' ? "tab-delimited" : "','-delimited", SHOWN(text));
+            return false;
+        } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
+            /* A group separator separates groups of exactly three digits, after a first group of
+             * 1 to 3 digits that does not start with 0 ("0,125" and "1234,567" are not grouped). */
+            size_t adv = space ? space : 1;
+            size_t run = digits_run(p + adv, end);
+            bool can_group = run == 3 && (groups > 0 || (lead <= 3 && *s != '0'));
+            /* In a ';' file a single '.' followed by digits to the end and no ',' may be a decimal point. */
+            bool point = delim == ';' && c == '.' && !space && groups == 0 && run > 0 && p + 1 + run == end;
+            if (point && !can_group) { /* "12.5", "1234.500", "0.125": only a decimal point */
+                seen_decimal = true;
+                buf[n++] = '.';
+                p++;
+                continue;
+            }
+            if (!can_group) {
+                snprintf(why, why_size,
+                         "expected '%s' only between groups of three digits (as in %s), found '%s'",
+                         space ? "space" : (c == ',' ? "," : "."), delim == ';' ? "12.500,00" : "12,500.00",
+                         SHOWN(text));
+                return false;
+            }
+            if (point)
+                ambiguous = true; /* "1.500": 1500 with '.' grouping, or 1.5? */
+            groups++;
+            p += adv;
+        } else {
+            snprintf(why, why_size, "expected a price such as %s, found '%s'",
+                     delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
+            return false;
+        }
+    }
+    if (p < end) {
+        snprintf(why, why_size, "price '%s' has too many digits", SHOWN(text));
+        return false;
+    }
+    if (ambiguous) {
+        snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write the whole "
+                 "number without a separator, or the decimal with two decimals", SHOWN(text));
+        return false;
+    }
+    buf[n] = '\0';
+    double v = tco_decimal_value(buf);
+    if (!isfinite(v) || v <= 0) {
+        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
+        return false;
+    }
+    *price = v;
+    return true;
+}
+
+/* ---- FX ---------------------------------------------------------------------------- */
+
+bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate)
+{
+    if (strcasecmp(code, fx->reporting) == 0) {
+        *rate = 1;
+        return true;
+    }
+    for (size_t i = 0; i < fx->n; i++)
+        if (strcasecmp(fx->codes[i], code) == 0) {
+            *rate = fx->rates[i];
+            return true;
+        }
+    return false;
+}
+
+tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag)
+{
+    if (strcasecmp(code, fx->reporting) == 0)
+        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: %s is the reporting currency (its rate is 1)", arg,
+                            fx->reporting);
+    size_t i = 0;
+    while (i < fx->n && strcasecmp(fx->codes[i], code) != 0)
+        i++;
+    if (i == fx->n) {
+        tco_strbuf codes = {0};
+        for (size_t k = 0; k < fx->n; k++)
+            tco_strbuf_printf(&codes, "%s%c%c%c", k ? ", " : "", tolower((unsigned char)fx->codes[k][0]),
+                              tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
+        tco_error e = tco_diag_set(diag, TCO_ERR_INI, "--set %s: no rate '%s' in %s [fx] (it has %s)", arg, code,
+                                   fx->path, codes.len ? tco_strbuf_str(&codes) : "none");
+        tco_strbuf_free(&codes);
+        return e;
+    }
+    double rate;
+    if (!tco_parse_number(value, &rate) || !(rate >= TCO_FX_MIN_RATE) || !(rate <= TCO_FX_MAX_RATE))
+        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: expected %s per %s as a number from 0.000001 to 1000000, "
+                            "found '%s'", arg, fx->reporting, fx->codes[i], value);
+    if (fx->set_args == NULL) {
+        fx->set_args = calloc(fx->n, sizeof *fx->set_args);
+        fx->file_rates = malloc(fx->n * sizeof *fx->file_rates);
+        if (fx->set_args == NULL || fx->file_rates == NULL)
+            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        memcpy(fx->file_rates, fx->rates, fx->n * sizeof *fx->rates);
+    }
+    fx->set_args[i] = arg;
+    fx->rates[i] = rate;
+    return TCO_OK;
+}
+
+void tco_fx_free(tco_fx *fx)
+{
+    free(fx->codes);
+    free(fx->rates);
+    free(fx->set_args);
+    free(fx->file_rates);
+    free(fx->path);
+    memset(fx, 0, sizeof *fx);
+}
+
+static bool is_code(const char *s)
+{
+    return strlen(s) == 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+           isalpha((unsigned char)s[2]);
+}
+
+tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
+{
+    return tco_fx_load_shared(path, display, NULL, fx, diag);
+}
+
+tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
+                             tco_diag *diag)
+{
+    memset(fx, 0, sizeof *fx);
+    tco_error pe = tco_shown_path_check(display ? display : path, "exchange rates' path", diag);
+    if (pe != TCO_OK)
+        return pe;
+    tco_ini_cache own = {0}; /* without a cache given, the file is read for this call alone */
+    const tco_ini *held = NULL;
+    tco_error e = tco_ini_cache_load(files ? files : &own, path, display, &held, diag);
+    if (e != TCO_OK)
+        return e;
+    const char *rep = tco_ini_get(held, "fx", "reporting");
+    const char *as_of = tco_ini_get(held, "fx", "as_of");
+    if (rep == NULL || !is_code(rep))
+        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
+                         held->path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
+    else if (as_of == NULL)
+        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
+                         held->path);
+    else {
+        char why[TCO_DIAG_MAX];
+        if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
+            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", held->path, why);
+    }
+    if (e == TCO_OK) {
+        for (int i = 0; i < 3; i++)
+            fx->reporting[i] = (char)toupper((unsigned char)rep[i]);
+        int n;
+        const char **keys = tco_ini_keys(held, "fx", &n);
+        fx->codes = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->codes);
+        fx->rates = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->rates);
+        fx->path = tco_strdup(held->path);
+        if (fx->codes == NULL || fx->rates == NULL || fx->path == NULL)
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+        for (int k = 0; k < n && e == TCO_OK; k++) {
+            const char *key = strchr(keys[k], ':') + 1;
+            if (strcmp(key, "reporting") == 0 || strcmp(key, "as_of") == 0 || strstr(key, "_source"))
+                continue;
+            double rate;
+            if (!is_code(key))
+                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
+                                 "key of %zu characters", held->path, key, strlen(key));
+            else if (!tco_parse_number(tco_ini_get(held, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
+                     !(rate <= TCO_FX_MAX_RATE))
+                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
+                                 "1000000, found '%s'", held->path, key, fx->reporting, tco_ini_get(held, "fx", key));
+            else {
+                for (int i = 0; i < 3; i++)
+                    fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);
+                fx->rates[fx->n++] = rate;
+            }
+        }
+        free(keys);
+    }
+    tco_ini_cache_free(&own);
+    if (e != TCO_OK)
+        tco_fx_free(fx);
+    return e;
+}
+
+/* ---- CSV reading ---------------------------------------------------------------------- */
+
+enum { COL_VENDOR, COL_ITEM, COL_PRICE, COL_CURRENCY, COL_QUOTE_ID, COL_QUOTE_DATE, COL_VALID_UNTIL, COL_MIN_QTY,
+       COL_LEAD_TIME, COL_NOTES, COL_VAT_INCLUDED, COL_VAT_RATE, N_COLS };
+static const char *const col_names[N_COLS] = {"vendor", "item", "unit_price", "currency", "quote_id",
+                                              "quote_date", "valid_until", "min_qty", "lead_time_weeks", "notes",
+                                              "vat_included", "vat_rate"};
+/* Longest text of each column in UTF-16 units (Excel's unit).  vendor, item and quote_id are
+ * cited in the sources and reasons tco builds (tco_quotes_choose, tco_model_apply_quotes), so
+ * they are capped well below a cell: any text built from them fits a cell (quotes.h). */
+static const size_t col_max[N_COLS] = {TCO_QUOTE_MAX_VENDOR, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL,
+                                       TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL};
+/* Identifier-like columns: format characters are removed and Unicode blanks trimmed (see ident()). */
+static const bool col_ident[N_COLS] = {false, true, true, true, false, true, true, true, true, false, true, true};
+#define REQUIRED_COLS 4
+#define MAX_ROW_LINES 1000
+/* A field longer than this many bytes has more than TCO_QUOTE_MAX_CELL characters whatever they are
+ * (a UTF-8 character is at most 4 bytes, and at least 1 UTF-16 unit): reading stops there. */
+#define MAX_FIELD_BYTES ((size_t)4 * TCO_QUOTE_MAX_CELL)
+/* Bytes read from the file at a time, and libcsv's buffer growth step (its default, 128 bytes,
+ * makes a long field cost one realloc per 128 bytes). */
+#define READ_CHUNK 65536
+#define CSV_BLOCK 65536
+/* Bytes of the header line looked at to choose the delimiter. */
+#define SNIFF_MAX (1u << 20)
+
+typedef struct reader {
+    const char *path;
+    const tco_fx *fx;
+    tco_quote_keep_fn keep;
+    void *keep_ctx;
+    tco_quote_problem_fn problem;
+    void *problem_ctx;
+    tco_quote_set *set;
+    const char *file; /* owned by set->files */
+    char delim;
+    /* header: the column each field is (COL_*, or -1 for an unknown or repeated one) */
+    int *kind;
+    size_t header_fields;
+    bool have_header;
+    bool header_bad; /* the header has errors: rows are counted, not read */
+    int col_of[N_COLS]; /* field index of each known column, -1 if absent */
+    /* the row being assembled: the known columns' text, each NUL-terminated, one after another in
+     * row (heap, grown to the longest row and reused, so a row costs no allocation), each at
+     * cell_at[] (SIZE_MAX when absent); the number of fields seen, and the first problem found in
+     * one of them (reported once the row is whole) */
+    char *row;
+    size_t row_len, row_cap;
+    size_t cell_at[N_COLS];
+    size_t n_fields;
+    bool row_bad;
+    char row_problem[TCO_DIAG_MAX];
+    /* physical line of the byte being read (1-based; LF, CR and CRLF each end one), and the line
+     * the row being assembled starts on */
+    long line, row_line;
+    bool row_pending;
+    bool stop;
+    /* a problem that ends the file's reading (a field past the limit, too many columns) */
+    bool fatal;
+    tco_diag fatal_diag;
+    tco_error err;
+    tco_diag *diag;
+} reader;
+
+static void report(reader *r, bool warning, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report(reader *r, bool warning, long line, const char *fmt, ...)
+{
+    tco_diag d = {TCO_ERR_SYNTAX, ""};
+    char msg[TCO_DIAG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    if (warning)
+        r->set->warnings++;
+    else
+        r->set->errors++;
+    if (r->problem && !r->problem(r->problem_ctx, &d, warning)) {
+        r->stop = true;
+        if (r->diag)
+            *r->diag = d;
+    }
+}
+
+/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX). */
+static void fatal(reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fatal(reader *r, long line, const char *fmt, ...)
+{
+    if (r->fatal)
+        return;
+    char msg[TCO_DIAG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tco_diag_set(&r->fatal_diag, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    r->fatal = r->stop = true;
+}
+
+/* Record the row's first problem; it is reported when the row ends (unless its field count is wrong). */
+static void row_problem(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void row_problem(reader *r, const char *fmt, ...)
+{
+    if (r->row_bad)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
+    va_end(ap);
+    r->row_bad = true;
+}
+
+/* Code point of the valid UTF-8 sequence at *p; advances *p. */
+static long next_cp(const unsigned char **p)
+{
+    const unsigned char *s = *p;
+    long cp;
+    size_t n;
+    if (s[0] < 0x80)
+        cp = s[0], n = 1;
+    else if (s[0] < 0xE0)
+        cp = s[0] & 0x1F, n = 2;
+    else if (s[0] < 0xF0)
+        cp = s[0] & 0x0F, n = 3;
+    else
+        cp = s[0] & 0x07, n = 4;
+    for (size_t i = 1; i < n && s[i]; i++)
+        cp = (cp << 6) | (s[i] & 0x3F);
+    *p = s + n;
+    return cp;
+}
+
+bool tco_quote_format_char(long cp)
+{
+    /* Unicode 15.1, General_Category = Cf. */
+    static const long ranges[][2] = {
+        {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},   {0x070F, 0x070F},
+        {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},   {0x200B, 0x200F},   {0x202A, 0x202E},
+        {0x2060, 0x2064},   {0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+        {0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (cp >= ranges[i][0] && cp <= ranges[i][1])
+            return true;
+    return false;
+}
+
+/* Blanks trimmed around identifiers: ASCII space, tab, CR, LF and Unicode's space separators (Zs). */
+static bool blank_cp(long cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\n' || cp == 0xA0 || cp == 0x1680 ||
+           (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+/* An identifier-like field (item, currency, price, dates, counts, header names) as compared:
+ * without format characters (U+FEFF, U+200B, ...: invisible, they would make "D-M" another
+ * item) and without blanks around it.  @p s (@p len bytes) is valid UTF-8; the result goes to
+ * @p out (room for @p len + 1 bytes), NUL-terminated; returns its length. */
+static size_t ident_into(const char *s, size_t len, char *out)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    bool ascii = true;
+    for (const unsigned char *q = p; q < end && ascii; q++)
+        ascii = *q < 0x80;
+    if (ascii) { /* no format character is ASCII, and the ASCII blanks are these four */
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+            p++;
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+            end--;
+        size_t n = (size_t)(end - p);
+        memcpy(out, p, n);
+        out[n] = '\0';
+        return n;
+    }
+    size_t n = 0, keep = 0; /* keep: length up to the last non-blank */
+    while (p < end) {
+        const unsigned char *start = p;
+        long cp = next_cp(&p);
+        if (tco_quote_format_char(cp) || (n == 0 && blank_cp(cp)))
+            continue;
+        memcpy(out + n, start, (size_t)(p - start));
+        n += (size_t)(p - start);
+        if (!blank_cp(cp))
+            keep = n;
+    }
+    out[keep] = '\0';
+    return keep;
+}
+
+/* ident_into() on the heap; NULL on allocation failure. */
+static char *ident(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len + 1);
+    if (out != NULL)
+        ident_into(s, len, out);
+    return out;
+}
+
+/* Column N (name) for messages: "column 3 (unit_price)" or "column 12". */
+static const char *col_label(const reader *r, size_t i, char *buf, size_t size)
+{
+    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
+    if (k >= 0)
+        snprintf(buf, size, "column %zu (%s)", i + 1, col_names[k]);
+    else
+        snprintf(buf, size, "column %zu", i + 1);
+    return buf;
+}
+
+/* True when the @p len bytes at @p s are printable ASCII (U+0020 to U+007F) without '_': valid UTF-8 and XML
+ * text of @p len UTF-16 units (a literal _xHHHH_, stored escaped, needs a '_'), with no format character.
+ * Most fields are; the checks below answer them in this one pass. */
+static bool plain_text(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)(s[i] - 0x20) >= 0x60 || s[i] == '_')
+            return false;
+    return true;
+}
+
+/* Nonzero when a byte of @p x is >= 0x80, below 0x20 or '_' (bytes that plain_text() refuses), eight at a
+ * time ("Bit Twiddling Hacks", S. E. Anderson: hasless(x, n) = (x - ~0/255*n) & ~x & ~0/255*128, exact
+ * for n <= 128; a '_' is a zero byte of x ^ '_'). */
+static uint64_t unplain8(uint64_t x)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t u = x ^ (ones * '_');
+    return (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+}
+
+/* The same for four bytes. */
+static uint32_t unplain4(uint32_t x)
+{
+    const uint32_t ones = 0x01010101u, highs = 0x80808080u;
+    uint32_t u = x ^ (ones * '_');
+    return (x | ((x - ones * 0x20) & ~x) | ((u - ones) & ~u)) & highs;
+}
+
+/* plain_text() of the @p len bytes at @p s, copied to @p out as they are checked: in words, the last
+ * one overlapping the one before when @p len is not a multiple of its size (a byte checked and copied
+ * twice is the same byte). */
+static bool copy_plain(const char *s, size_t len, char *out)
+{
+    if (len >= 8) {
+        uint64_t bad = 0, x;
+        for (size_t i = 0; i + 8 <= len; i += 8) {
+            memcpy(&x, s + i, 8);
+            memcpy(out + i, &x, 8);
+            bad |= unplain8(x);
+        }
+        memcpy(&x, s + len - 8, 8);
+        memcpy(out + len - 8, &x, 8);
+        return (bad | unplain8(x)) == 0;
+    }
+    if (len >= 4) {
+        uint32_t a, z;
+        memcpy(&a, s, 4);
+        memcpy(&z, s + len - 4, 4);
+        memcpy(out, &a, 4);
+        memcpy(out + len - 4, &z, 4);
+        return (unplain4(a) | unplain4(z)) == 0;
+    }
+    unsigned bad = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[i] = (char)c;
+        bad |= (unsigned)((unsigned char)(c - 0x20) >= 0x60) | (unsigned)(c == '_');
+    }
+    return bad == 0;
+}
+
+/* The @p len bytes at @p s without the blanks (space, tab, CR, LF) around them, moved to @p s and
+ * NUL-terminated; returns the length left. */
+static size_t trim_in_place(char *s, size_t len)
+{
+    size_t a = 0;
+    while (a < len && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
+        a++;
+    while (len > a && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' || s[len - 1] == '\n'))
+        len--;
+    if (a > 0)
+        memmove(s, s + a, len - a);
+    s[len - a] = '\0';
+    return len - a;
+}
+
+/* Why @p len bytes at @p s cannot be a field's text (NULL if they can): not UTF-8, a code point that
+ * XML 1.0 (and so a workbook) cannot hold, or more than @p max UTF-16 units. */
+static const char *text_problem(const char *s, size_t len, size_t max, char *why, size_t size)
+{
+    if (len <= max && plain_text(s, len))
+        return NULL;
+    size_t bad;
+    long cp;
+    if (!tco_utf8_valid(s, len, &bad)) {
+        snprintf(why, size, "not valid UTF-8 (byte 0x%02X); save the file as \"CSV UTF-8\"", (unsigned char)s[bad]);
+        return why;
+    }
+    if (!tco_xml_text_valid(s, len, &bad, &cp)) {
+        size_t at = 0;
+        for (size_t i = 0; i < bad; i++)
+            at += ((unsigned char)s[i] & 0xC0) != 0x80;
+        snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (a workbook cannot hold it; "
+                 "only tab and line breaks are allowed below U+0020, and U+FFFE and U+FFFF never)",
+                 cp < 0x20 ? "control character" : "non-character", (unsigned long)cp, at + 1);
+        return why;
+    }
+    /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2, and each literal
+     * "_xHHHH_" is stored with its 6-character escape (tco_xlsx_escape()). */
+    size_t units = tco_xlsx_text_units(s);
+    if (units > max) {
+        const char *as_excel = units != tco_utf8_chars(s) ? " as Excel stores them (an emoji is 2, a literal _xHHHH_ 13)" : "";
+        if (max == TCO_QUOTE_MAX_CELL)
+            snprintf(why, size, "%zu characters%s, more than an Excel cell holds (32,767)", units, as_excel);
+        else
+            snprintf(why, size, "%zu characters%s, expected at most %zu (it is cited in the sources and reasons "
+                     "tco writes, which must fit a cell)", units, as_excel, max);
+        return why;
+    }
+    return NULL;
+}
+
+static void on_header_field(reader *r, size_t i, const char *text, size_t len)
+{
+    if (i >= TCO_QUOTE_MAX_COLUMNS) {
+        fatal(r, r->row_line, "the header has more than %d columns (the most a spreadsheet holds); expected the "
+              "quote columns (vendor, item, unit_price, currency, ...)", TCO_QUOTE_MAX_COLUMNS);
+        return;
+    }
+    if (i % 64 == 0) {
+        int *grown = realloc(r->kind, (i + 64) * sizeof *grown);
+        if (grown == NULL) {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+            return;
+        }
+        r->kind = grown;
+    }
+    r->kind[i] = -1;
+    r->header_fields = i + 1;
+    char why[300];
+    if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
+        report(r, false, r->row_line, "column %zu: %s", i + 1, why);
+        r->header_bad = true;
+        return;
+    }
+    char *name = ident(text);
+    if (name == NULL) {
+        r->err = TCO_ERR_NOMEM;
+        r->stop = true;
+        return;
+    }
+    int c;
+    for (c = 0; c < N_COLS; c++)
+        if (strcasecmp(name, col_names[c]) == 0)
+            break;
+    if (c < N_COLS && r->col_of[c] >= 0) {
+        report(r, false, r->row_line, "column %zu (%s): the column '%s' appears twice (first as column %d)", i + 1,
+               name, col_names[c], r->col_of[c] + 1);
+        r->header_bad = true;
+    } else if (c < N_COLS) {
+        r->col_of[c] = (int)i;
+        r->kind[i] = c;
+    } else
+        report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
+               "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes, "
+               "vat_included, vat_rate)",
+               i + 1, SHOWN(name));
+    free(name);
+}
+
+/* When the @p len bytes at @p s (field @p i of the row) cannot be its text (text_problem() with @p max), record
+ * why as the row's problem and return true. */
+static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t max)
+{
+    char why[300], where[64];
+    if (text_problem(s, len, max, why, sizeof why) == NULL)
+        return false;
+    row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    return true;
+}
+
+static void on_field(void *data, size_t len, void *vr)
+{
+    reader *r = vr;
+    size_t i = r->n_fields++;
+    if (r->stop)
+        return;
+    const char *text = data; /* NUL-terminated: CSV_APPEND_NULL */
+    if (!r->have_header) {
+        on_header_field(r, i, text, len);
+        return;
+    }
+    if (r->header_bad || i >= r->header_fields || r->row_bad)
+        return; /* only counted */
+    int k = r->kind[i];
+    if (k < 0) { /* an ignored column: checked, not kept */
+        if (!(plain_text(text, len) && len <= TCO_QUOTE_MAX_CELL))
+            field_problem(r, i, text, len, TCO_QUOTE_MAX_CELL);
+        return;
+    }
+    /* The kept text is at most the field and its NUL, at the end of the row's text. */
+    if (r->row_cap - r->row_len < len + 1) {
+        size_t cap = r->row_cap ? r->row_cap : 256;
+        while (cap - r->row_len < len + 1)
+            cap *= 2;
+        char *grown = realloc(r->row, cap);
+        if (grown == NULL) {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+            return;
+        }
+        r->row = grown;
+        r->row_cap = cap;
+    }
+    char *copy = r->row + r->row_len;
+    bool plain = copy_plain(text, len, copy); /* then the checks below pass at once */
+    if (!(plain && len <= TCO_QUOTE_MAX_CELL) && field_problem(r, i, text, len, TCO_QUOTE_MAX_CELL))
+        return;
+    size_t n = len;
+    if (col_ident[k] && !plain)
+        n = ident_into(text, len, copy);
+    else if (k != COL_NOTES) /* blanks around it trimmed (all an identifier loses when it is plain) */
+        n = trim_in_place(copy, len);
+    else /* notes: verbatim */
+        copy[len] = '\0';
+    /* The copy is the checked text less some characters: only a tighter cap can fail. */
+    if (col_max[k] < TCO_QUOTE_MAX_CELL && !(plain && n <= col_max[k]))
+        field_problem(r, i, copy, n, col_max[k]);
+    r->cell_at[k] = r->row_len;
+    r->row_len += n + 1;
+}
+
+static void clear_row(reader *r)
+{
+    for (int c = 0; c < N_COLS; c++)
+        r->cell_at[c] = SIZE_MAX;
+    r->row_len = 0;
+    r->n_fields = 0;
+    r->row_bad = false;
+}
+
+static void on_header(reader *r)
+{
+    r->have_header = true;
+    if (r->header_bad)
+        return;
+    size_t errors = r->set->errors;
+    for (int c = 0; c < REQUIRED_COLS; c++)
+        if (r->col_of[c] < 0)
+            report(r, false, r->row_line, "the header lacks the required column '%s' (required: vendor, item, "
+                   "unit_price, currency)", col_names[c]);
+    r->header_bad = r->set->errors > errors;
+}
+
+/* A known column's text in the current row ("" when the file lacks the column). */
+static char *field(const reader *r, int col)
+{
+    static char none[1];
+    return r->cell_at[col] != SIZE_MAX ? r->row + r->cell_at[col] : none;
+}
+
+static bool blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\0';
+}
+
+static bool parse_count(const char *text, double *out)
+{
+    double v;
+    if (!tco_parse_number(text, &v) || v < 0 || v != floor(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static void check_date(reader *r, long line, int col, const char *text, int32_t *days)
+{
+    char why[TCO_DIAG_MAX];
+    if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
+        report(r, false, line, "column %zu (%s): %s", (size_t)(r->col_of[col] + 1), col_names[col], why);
+}
+
+static void on_data_row(reader *r)
+{
+    long line = r->row_line;
+    r->set->rows++;
+    if (r->header_bad)
+        return;
+    if (r->n_fields != r->header_fields) {
+        report(r, false, line, "expected %zu fields as in the header, found %zu", r->header_fields, r->n_fields);
+        return;
+    }
+    if (r->row_bad) {
+        report(r, false, line, "%s", r->row_problem);
+        return;
+    }
+    size_t errors = r->set->errors;
+    const char *item = field(r, COL_ITEM), *currency = field(r, COL_CURRENCY);
+    char upper[4] = "";
+    if (strlen(currency) == 3)
+        for (int i = 0; i < 4; i++)
+            upper[i] = (char)toupper((unsigned char)currency[i]);
+    tco_quote q = {.file = r->file, .line = line, .item_column = r->col_of[COL_ITEM] + 1,
+                   .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN,
+                   .vat_rate = NAN};
+#define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
+    if (blank(field(r, COL_VENDOR)))
+        report(r, false, line, "column %zu (%s): expected a vendor name, found an empty field", COLREF(COL_VENDOR));
+    if (item[0] == '\0')
+        report(r, false, line, "column %zu (%s): expected a catalog item such as D-M, found an empty field",
+               COLREF(COL_ITEM));
+    if (!is_code(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
+        tco_strbuf codes = {0};
+        tco_strbuf_append(&codes, r->fx->reporting);
+        for (size_t i = 0; i < r->fx->n; i++)
+            tco_strbuf_printf(&codes, ", %s", r->fx->codes[i]);
+        report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%s'",
+               COLREF(COL_CURRENCY), r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes),
+               SHOWN(currency));
+        tco_strbuf_free(&codes);
+    } else {
+        char why[TCO_DIAG_MAX];
+        if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
+            report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
+        else if (!isnormal(q.unit_price * q.rate)) {
+            /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
+            char p[32], rt[32];
+            tco_format_double(q.unit_price, p);
+            tco_format_double(q.rate, rt);
+            report(r, false, line, "column %zu (%s): %s %s x %s %s/%s is %s to hold as a number in %s",
+                   COLREF(COL_PRICE), p, upper, rt, r->fx->reporting, upper,
+                   isfinite(q.unit_price * q.rate) ? "too small" : "too large", r->fx->reporting);
+        }
+    }
+    const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
+    check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
+    check_date(r, line, COL_VALID_UNTIL, vu, &q.valid_until);
+    if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
+        report(r, false, line, "column %zu (%s): valid_until %s is before quote_date %s", COLREF(COL_VALID_UNTIL),
+               vu, qd);
+    const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
+    if (!blank(mq) && !parse_count(mq, &q.min_qty))
+        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'",
+               COLREF(COL_MIN_QTY), SHOWN(mq));
+    if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
+        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
+               SHOWN(lt));
+    /* VAT basis: the model's prices exclude VAT; a price that includes it is divided by 1 + vat_rate. */
+    const char *vi = field(r, COL_VAT_INCLUDED), *vr = field(r, COL_VAT_RATE);
+    if (!blank(vi)) {
+        if (strcasecmp(vi, "yes") == 0)
+            q.vat_included = true;
+        else if (strcasecmp(vi, "no") != 0)
+            report(r, false, line, "column %zu (%s): expected yes or no, found '%s'", COLREF(COL_VAT_INCLUDED),
+                   SHOWN(vi));
+    }
+    if (!blank(vr)) {
+        double v;
+        if (!tco_parse_number(vr, &v) || !(v >= 0 && v <= 1))
+            report(r, false, line, "column %zu (%s): expected a VAT rate as a share from 0 to 1 (0.13 for 13%%), "
+                   "found '%s'", COLREF(COL_VAT_RATE), SHOWN(vr));
+        else
+            q.vat_rate = v;
+    } else if (q.vat_included) {
+        if (r->col_of[COL_VAT_RATE] < 0)
+            report(r, false, line, "column %zu (%s): the price includes VAT, but the file has no vat_rate column "
+                   "to take it out at (add vat_rate, e.g. 0.13)", COLREF(COL_VAT_INCLUDED));
+        else
+            report(r, false, line, "column %zu (%s): the price includes VAT (vat_included = yes): expected its "
+                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field", COLREF(COL_VAT_RATE));
+    }
+#undef COLREF
+    q.converted = q.unit_price * q.rate;
+    if (q.vat_included && !isnan(q.vat_rate)) /* as the workbook computes it: unit price x rate / (1 + VAT) */
+        q.converted = q.converted / (1 + q.vat_rate);
+    q.vendor = field(r, COL_VENDOR);
+    q.quote_id = field(r, COL_QUOTE_ID);
+    q.item = field(r, COL_ITEM);
+    q.currency = upper;
+    q.notes = field(r, COL_NOTES);
+    bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, &q);
+    if (!keep) {
+        r->set->not_kept++;
+        return;
+    }
+    if (!tco_quotes_append_copy(r->set, &q)) {
+        r->err = TCO_ERR_NOMEM;
+        r->stop = true;
+    }
+}
+
+static void on_row(int term, void *vr)
+{
+    (void)term;
+    reader *r = vr;
+    if (!r->stop) {
+        if (!r->have_header)
+            on_header(r);
+        else
+            on_data_row(r);
+    }
+    clear_row(r);
+    r->row_pending = true;
+}
+
+/* Choose the delimiter from the header line: the more frequent of ',' and ';' outside quotes. */
+static char sniff_delim(const char *line, size_t len)
+{
+    size_t commas = 0, semis = 0;
+    bool quoted = false;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && line[i] == ',')
+            commas++;
+        else if (!quoted && line[i] == ';')
+            semis++;
+    }
+    return semis > commas ? ';' : ',';
+}
+
+/* Give @p len bytes to libcsv; false (with the problem in r->fatal_diag) when reading must stop. */
+static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len)
+{
+    if (csv_parse(parser, s, len, on_field, on_row, r) != len && !r->stop) {
+        if (csv_error(parser) == CSV_EPARSE)
+            fatal(r, r->line, "column %zu: malformed quoting (a '\"' inside an unquoted field, or text after a "
+                  "closing '\"'): %s", r->n_fields + 1, csv_strerror(csv_error(parser)));
+        else {
+            r->err = TCO_ERR_NOMEM;
+            r->stop = true;
+        }
+    }
+    /* libcsv keeps the field being read in one buffer: stop as soon as it cannot fit a cell. */
+    if (!r->stop && parser->entry_pos > MAX_FIELD_BYTES) {
+        char where[64];
+        fatal(r, r->row_line, "%s: more than 32,767 characters, more than an Excel cell holds (reading stopped "
+              "after %zu bytes of this field)", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
+    }
+    return !r->stop;
+}
+
+static bool blank_bytes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
+}
+
+tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
+                          tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag)
+{
+    tco_error pe = tco_shown_path_check(path, "quote file's path", diag);
+    if (pe != TCO_OK)
+        return pe;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    char **files = realloc(set->files, (set->n_files + 1) * sizeof *files);
+    char *name = tco_strdup(path);
+    char *buf = malloc(READ_CHUNK);
+    if (files == NULL || name == NULL || buf == NULL) {
+        free(name);
+        free(buf);
+        if (files)
+            set->files = files;
+        fclose(f);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    set->files = files;
+    set->files[set->n_files++] = name;
+
+    reader r = {.path = path, .fx = fx, .keep = keep, .keep_ctx = keep_ctx, .problem = problem,
+                .problem_ctx = problem_ctx, .set = set, .file = name, .delim = ',', .line = 1,
+                .row_pending = true, .diag = diag};
+    for (int c = 0; c < N_COLS; c++)
+        r.col_of[c] = -1;
+    clear_row(&r);
+    struct csv_parser parser;
+    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        fclose(f);
+        free(buf);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    }
+    csv_set_blk_size(&parser, CSV_BLOCK);
+    tco_strbuf head = {0}; /* the header line, held until the delimiter is chosen from it */
+    tco_error e = TCO_OK;
+    bool first = true, delim_set = false, prev_cr = false;
+    size_t n;
+    while (!r.stop && e == TCO_OK && (n = fread(buf, 1, READ_CHUNK, f)) > 0) {
+        size_t off = 0;
+        bool nul = memchr(buf, '\0', n) != NULL; /* then each line is looked at for it, to name the line */
+        if (first) {
+            first = false;
+            if (n >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                           ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
+                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: the file is UTF-16; save it as \"CSV UTF-8\"", path);
+                break;
+            }
+            if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+                off = 3;
+            /* Excel's "sep=;" line names the delimiter. */
+            if (n - off >= 5 && strncasecmp(buf + off, "sep=", 4) == 0 &&
+                (n - off == 5 || buf[off + 5] == '\n' || buf[off + 5] == '\r')) {
+                r.delim = buf[off + 4];
+                delim_set = true;
+                if (r.delim != ',' && r.delim != ';' && r.delim != '\t') {
+                    e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:1: column 5: expected sep=, sep=; or sep= and a tab, "
+                                     "found 'sep=%c'", path, r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
+                    break;
+                }
+                csv_set_delim(&parser, (unsigned char)r.delim);
+                off += 5;
+                if (off < n) {
+                    prev_cr = buf[off] == '\r';
+                    off++;
+                    r.line++;
+                }
+            }
+        }
+        while (off < n && !r.stop) {
+            if (prev_cr && buf[off] == '\n') { /* the LF of a CRLF split between two reads */
+                prev_cr = false;
+                if (!feed(&r, &parser, buf + off, 1))
+                    break;
+                off++;
+                continue;
+            }
+            prev_cr = false;
+            /* The line runs to the first CR or LF. */
+            const char *lf = memchr(buf + off, '\n', n - off);
+            size_t end = lf ? (size_t)(lf - buf) : n;
+            const char *cr = memchr(buf + off, '\r', end - off);
+            if (cr != NULL)
+                end = (size_t)(cr - buf);
+            bool term = end < n;
+            if (term) {
+                if (buf[end] == '\r' && end + 1 < n && buf[end + 1] == '\n')
+                    end += 2;
+                else
+                    prev_cr = buf[end++] == '\r' && end == n;
+            }
+            const char *seg = buf + off;
+            size_t len = end - off;
+            off = end;
+            if (nul && memchr(seg, '\0', len) != NULL) {
+                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
+                                 path, r.line);
+                break;
+            }
+            bool blank_seg = blank_bytes(seg, len);
+            if (r.row_pending && !blank_seg) {
+                r.row_line = r.line;
+                r.row_pending = false;
+            }
+            if (!r.row_pending && r.line - r.row_line > MAX_ROW_LINES) {
+                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here runs past %d "
+                                 "lines; a closing '\"' is missing", path, r.row_line, r.n_fields + 1, MAX_ROW_LINES);
+                break;
+            }
+            if (delim_set)
+                feed(&r, &parser, seg, len);
+            else if (head.len == 0 && blank_seg)
+                feed(&r, &parser, seg, len); /* blank lines before the header make no row */
+            else {
+                tco_strbuf_append_n(&head, seg, len);
+                if (head.failed) {
+                    r.err = TCO_ERR_NOMEM;
+                    break;
+                }
+                if (term || head.len >= SNIFF_MAX) {
+                    r.delim = sniff_delim(head.data, head.len);
+                    csv_set_delim(&parser, (unsigned char)r.delim);
+                    delim_set = true;
+                    feed(&r, &parser, head.data, head.len);
+                    tco_strbuf_free(&head);
+                }
+            }
+            if (term)
+                r.line++;
+            /* Between rows, a run of blank lines goes to libcsv in one call (it starts no row there),
+             * its line ends counted: a file of millions of empty lines costs no call per line. */
+            if (term && r.row_pending && head.len == 0 && !r.stop && e == TCO_OK) {
+                size_t q = off;
+                long lines = 0;
+                bool last_cr = false;
+                for (; q < n; q++) {
+                    char c = buf[q];
+                    if (c == '\r')
+                        lines++, last_cr = true;
+                    else if (c == '\n')
+                        lines += !last_cr, last_cr = false;
+                    else if (c == ' ' || (c == '\t' && r.delim != '\t'))
+                        last_cr = false;
+                    else
+                        break;
+                }
+                if (q > off) {
+                    feed(&r, &parser, buf + off, q - off);
+                    r.line += lines;
+                    prev_cr = q == n && last_cr; /* a LF starting the next read ends no further line */
+                    off = q;
+                }
+            }
+        }
+    }
+    if (e == TCO_OK && !r.stop && ferror(f))
+        e = tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: read error", path);
+    if (e == TCO_OK && !r.stop && head.len > 0) { /* a header line without a line end */
+        r.delim = sniff_delim(head.data, head.len);
+        csv_set_delim(&parser, (unsigned char)r.delim);
+        feed(&r, &parser, head.data, head.len);
+    }
+    if (e == TCO_OK && !r.stop && csv_fini(&parser, on_field, on_row, &r) != 0)
+        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here is never closed",
+                         path, r.row_line, r.n_fields + 1);
+    if (e == TCO_OK && r.fatal) {
+        e = TCO_ERR_SYNTAX;
+        if (diag)
+            *diag = r.fatal_diag;
+    }
+    if (e == TCO_OK && !r.stop && !r.have_header)
+        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: expected a header row (vendor, item, unit_price, currency, ...), "
+                         "found an empty file", path);
+    tco_strbuf_free(&head);
+    free(r.row);
+    free(r.kind);
+    csv_free(&parser);
+    free(buf);
+    fclose(f);
+    if (e != TCO_OK)
+        return e;
+    if (r.err == TCO_ERR_NOMEM)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", path);
+    if (r.stop)
+        return TCO_ERR_SYNTAX; /* the problem callback stopped the read; diag holds the problem */
+    return TCO_OK;
+}
+
+void tco_quote_free_fields(tco_quote *q)
+{
+    free(q->vendor);
+    free(q->quote_id);
+    free(q->item);
+    free(q->currency);
+    free(q->notes);
+    free(q->reason);
+    q->vendor = q->quote_id = q->item = q->currency = q->notes = q->reason = NULL;
+}
+
+bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
+{
+    tco_quote c = *q;
+    c.reason = NULL;
+    c.vendor = tco_strdup(q->vendor ? q->vendor : "");
+    c.quote_id = tco_strdup(q->quote_id ? q->quote_id : "");
+    c.item = tco_strdup(q->item ? q->item : "");
+    c.currency = tco_strdup(q->currency ? q->currency : "");
+    c.notes = tco_strdup(q->notes ? q->notes : "");
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        tco_quote *grown = realloc(set->quotes, cap * sizeof *grown);
+        if (grown == NULL) {
+            tco_quote_free_fields(&c);
+            return false;
+        }
+        set->quotes = grown;
+        set->cap = cap;
+    }
+    if (!c.vendor || !c.quote_id || !c.item || !c.currency || !c.notes) {
+        tco_quote_free_fields(&c);
+        return false;
+    }
+    set->quotes[set->n++] = c;
+    return true;
+}
+
+bool tco_quotes_index(tco_quote_set *set)
+{
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
+    set->indexed = 0;
+    set->next_same = malloc((set->n ? set->n : 1) * sizeof *set->next_same);
+    if (set->next_same == NULL)
+        return false;
+    for (size_t i = set->n; i-- > 0;) { /* backwards, so each chain runs in file order */
+        size_t *head = tco_name_index_put(&set->by_item, set->quotes[i].item, NULL);
+        if (head == NULL) {
+            tco_name_index_free(&set->by_item);
+            free(set->next_same);
+            set->next_same = NULL;
+            return false;
+        }
+        set->next_same[i] = *head;
+        *head = i;
+    }
+    set->indexed = set->n;
+    return true;
+}
+
+/* The first quote of @p item (SIZE_MAX if none), and the next after @p i. */
+static size_t first_of(const tco_quote_set *set, const char *item)
+{
+    if (set->next_same && set->indexed == set->n) {
+        size_t head;
+        return tco_name_index_get(&set->by_item, item, &head) ? head : SIZE_MAX;
+    }
+    for (size_t i = 0; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static size_t next_of(const tco_quote_set *set, const char *item, size_t i)
+{
+    if (set->next_same && set->indexed == set->n)
+        return set->next_same[i];
+    for (i++; i < set->n; i++)
+        if (strcasecmp(set->quotes[i].item, item) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+void tco_quotes_free(tco_quote_set *set)
+{
+    tco_name_index_free(&set->by_item);
+    free(set->next_same);
+    for (size_t i = 0; i < set->n; i++)
+        tco_quote_free_fields(&set->quotes[i]);
+    free(set->quotes);
+    for (size_t i = 0; i < set->n_files; i++)
+        free(set->files[i]);
+    free(set->files);
+    memset(set, 0, sizeof *set);
+}
+
+/* ---- choice ------------------------------------------------------------------------------- */
+
+const char *tco_quote_status_name(tco_quote_status status)
+{
+    switch (status) {
+    case TCO_QUOTE_USED: return "used";
+    case TCO_QUOTE_BEATEN: return "not the best";
+    case TCO_QUOTE_EXPIRED: return "expired";
+    case TCO_QUOTE_NOT_YET_VALID: return "not yet valid";
+    case TCO_QUOTE_UNDER_QTY: return "below minimum quantity";
+    case TCO_QUOTE_NOT_IN_SCENARIO: return "not used by this scenario";
+    case TCO_QUOTE_UNKNOWN_ITEM: return "unknown item";
+    case TCO_QUOTE_OVERRIDDEN: return "replaced by --set";
+    }
+    return "?";
+}
+
+static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, ...)
+{
+    /* Whole, never cut: a reason cites at most a vendor (TCO_QUOTE_MAX_VENDOR), an item, a file
+     * name and a line, so it always fits a cell (quotes.h). */
+    q->status = status;
+    free(q->reason);
+    q->reason = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (q->reason = malloc((size_t)n + 1)) == NULL)
+        return; /* NULL: the callers' out-of-memory check (tco_model_apply_quotes) */
+    va_start(ap, fmt);
+    vsnprintf(q->reason, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+}
+
+long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of)
+{
+    long best = -1;
+    char d1[16], d2[16];
+    for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
+        tco_quote *q = &set->quotes[i];
+        if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
+            tco_format_date(q->valid_until, d1);
+            tco_format_date(as_of, d2);
+            set_reason(q, TCO_QUOTE_EXPIRED, "expired: valid until %s, as of %s", d1, d2);
+        } else if (q->quote_date != TCO_NO_DATE && q->quote_date > as_of) {
+            tco_format_date(q->quote_date, d1);
+            tco_format_date(as_of, d2);
+            set_reason(q, TCO_QUOTE_NOT_YET_VALID, "not yet valid: quoted %s, as of %s", d1, d2);
+        } else if (q->min_qty > quantity) {
+            set_reason(q, TCO_QUOTE_UNDER_QTY, "minimum quantity %.15g, the scenario buys %.15g", q->min_qty,
+                       quantity);
+        } else {
+            set_reason(q, TCO_QUOTE_BEATEN, "a cheaper valid quote was chosen");
+            if (best < 0)
+                best = (long)i;
+            else {
+                const tco_quote *b = &set->quotes[best];
+                /* Lower price; then the earliest valid_until (no date counts as latest); then file order. */
+                int64_t qv = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
+                int64_t bv = b->valid_until == TCO_NO_DATE ? INT64_MAX : b->valid_until;
+                if (q->converted < b->converted || (q->converted == b->converted && qv < bv))
+                    best = (long)i;
+            }
+        }
+    }
+    if (best >= 0) {
+        tco_quote *b = &set->quotes[best];
+        for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
+            tco_quote *q = &set->quotes[i];
+            if ((long)i != best && q->status == TCO_QUOTE_BEATEN)
+                set_reason(q, TCO_QUOTE_BEATEN, "%s from %s (%s:%ld) was chosen",
+                           b->converted < q->converted ? "a cheaper quote" : "an equal quote expiring sooner or listed first",
+                           b->vendor, b->file, b->line);
+        }
+        set_reason(b, TCO_QUOTE_USED, "lowest valid price for %s", b->item);
+    }
+    return best;
+}
+
+/* Reads the decimal number at *p (at least one digit, at most 18) and advances *p; -1 if none. */
+static long place_number(const char **p)
+{
+    long v = 0;
+    int n = 0;
+    for (; **p >= '0' && **p <= '9' && n < 18; (*p)++, n++)
+        v = v * 10 + (**p - '0');
+    return n > 0 ? v : -1;
+}
+
+bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place)
+{
+    *place = (tco_quote_place){.text = message};
+    size_t len = strlen(path);
+    if (strncmp(message, path, len) != 0 || message[len] != ':')
+        return false;
+    const char *p = message + len + 1;
+    long line = place_number(&p);
+    if (line < 0 || p[0] != ':' || p[1] != ' ') { /* "PATH: TEXT" */
+        place->text = message + len + 1 + (message[len + 1] == ' ');
+        return true;
+    }
+    place->line = line;
+    place->text = p += 2;
+    if (strncmp(p, "column ", 7) != 0)
+        return true;
+    p += 7;
+    long column = place_number(&p);
+    if (column < 0)
+        return true;
+    if (p[0] == ':' && p[1] == ' ') {
+        place->column = column;
+        place->text = p + 2;
+    } else if (p[0] == ' ' && p[1] == '(') {
+        size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz_");
+        if (n > 0 && n < sizeof place->column_name && strncmp(p + 2 + n, "): ", 3) == 0) {
+            memcpy(place->column_name, p + 2, n);
+            place->column_name[n] = '\0';
+            place->column = column;
+            place->text = p + 2 + n + 3;
+        }
+    }
+    return true;
+}

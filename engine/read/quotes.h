@@ -1,0 +1,307 @@
+/*
+ * quotes.h - vendor price quotes from CSV files (libcsv): reading, checking,
+ * and choosing the best valid quote for each priced catalog item.
+ *
+ * The format (docs/quotes.md): a header row, columns matched case-insensitively
+ * in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
+ * Optional: quote_id, quote_date, valid_until (YYYY-MM-DD), min_qty,
+ * lead_time_weeks, notes, vat_included (yes/no, default no), vat_rate (a share
+ * 0..1, required when vat_included is yes).  Unknown columns are ignored with a warning.
+ *
+ * What real files contain is accepted: a UTF-8 byte-order mark; CRLF; quoted
+ * fields with commas, doubled quotes and newlines; blank lines; Excel's
+ * "sep=;" first line and semicolon-delimited files; prices with thousands
+ * separators or a currency symbol ("12,500.00", "¥12,500"); decimal commas
+ * where the delimiter is ';'.  What cannot be read unambiguously is a problem
+ * naming file, line and column with the offending text; UTF-16 is refused.
+ *
+ * Reading streams: a row whose item the caller does not keep costs no memory
+ * beyond counters, so a million-row file is read in constant memory.  The file
+ * is read 64 KiB at a time and handed to libcsv (its buffer grows 64 KiB at a
+ * step); a field is never held beyond TCO_QUOTE_MAX_CELL characters' worth of
+ * bytes (4 x 32,767): reading stops there with the line and column, so memory
+ * stays flat (well under 1 MiB) whatever one field or line holds.
+ *
+ * Lines are counted as libcsv ends rows: LF, CR and CRLF each end one line,
+ * inside quoted fields too, so messages name the line an editor shows.
+ *
+ * Limits, each refused with file:line, column and column name (exit 65):
+ * - every field: UTF-8, XML 1.0 characters only (no C0 control but tab, LF,
+ *   CR; no U+FFFE, U+FFFF), at most TCO_QUOTE_MAX_CELL UTF-16 units;
+ * - vendor at most TCO_QUOTE_MAX_VENDOR, item and quote_id at most
+ *   TCO_QUOTE_MAX_ID UTF-16 units: they are cited in the reasons and sources tco
+ *   builds, and these caps keep every such text within a cell (a reason is at
+ *   most about 100 + vendor + file name (PATH_MAX 4,096) characters; a quoted
+ *   input's source at most vendor + quote id + file name + its INI source);
+ * - the header at most TCO_QUOTE_MAX_COLUMNS columns.
+ * Identifier-like fields (item, currency, unit_price, quote_date, valid_until,
+ * min_qty, lead_time_weeks) and header names are read without Unicode format
+ * characters (category Cf: U+FEFF, U+200B to U+200F, U+2060 to U+2064, ...;
+ * tco_quote_format_char()) and without blanks around them (ASCII and Unicode
+ * space separators): "\uFEFFD-M" is the item D-M.  Text fields (vendor,
+ * quote_id, notes) keep them: a zero-width joiner belongs to a name.
+ */
+#ifndef TCO_QUOTES_H
+#define TCO_QUOTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "read/ini.h"
+#include "base/names.h"
+
+/** Longest text of a field, in UTF-16 units: an Excel cell. */
+#define TCO_QUOTE_MAX_CELL 32767
+/** Longest vendor name, in UTF-16 units (cited in reasons and sources). */
+#define TCO_QUOTE_MAX_VENDOR 1000
+/** Longest item and quote_id, in UTF-16 units (cited in reasons and sources). */
+#define TCO_QUOTE_MAX_ID 256
+/** Most columns in a quote file's header (a spreadsheet's width, 16,384 = XFD). */
+#define TCO_QUOTE_MAX_COLUMNS 16384
+
+/** Range of an exchange rate in pricing/fx.ini (reporting units per unit), checked when it is read:
+ *  with prices of at most 15 significant digits, every converted price is then finite and normal. */
+#define TCO_FX_MIN_RATE 1e-6
+#define TCO_FX_MAX_RATE 1e6
+
+/** Rows a scenario run lists on the Quotes sheet: at most TCO_QUOTE_LIST_CAP per price (each quoted
+ *  input's item, each tier row) and for all other items together, and TCO_QUOTE_LIST_TOTAL in all;
+ *  past these, each price's best valid quote so far is still kept (and listed), the rest counted. */
+#define TCO_QUOTE_LIST_CAP 1000
+#define TCO_QUOTE_LIST_TOTAL 20000
+
+/** Why a quote is or is not used. */
+typedef enum tco_quote_status {
+    TCO_QUOTE_USED,            /**< the chosen price for its item */
+    TCO_QUOTE_BEATEN,          /**< valid, but another quote is cheaper (or ties and expires sooner) */
+    TCO_QUOTE_EXPIRED,         /**< valid_until is before the as-of date */
+    TCO_QUOTE_NOT_YET_VALID,   /**< quote_date is after the as-of date */
+    TCO_QUOTE_UNDER_QTY,       /**< the scenario buys fewer than min_qty */
+    TCO_QUOTE_NOT_IN_SCENARIO, /**< a catalog item this scenario does not price */
+    TCO_QUOTE_UNKNOWN_ITEM,    /**< not a catalog item at all */
+    TCO_QUOTE_OVERRIDDEN       /**< the price it would set is given by --set, which quotes never replace */
+} tco_quote_status;
+
+/** Sentinel for an absent date. */
+#define TCO_NO_DATE INT32_MIN
+
+/** One quote row. */
+typedef struct tco_quote {
+    /** File as named on the command line, the line the row starts on (1-based), and the
+     *  1-based column of the item field (for messages). */
+    const char *file;
+    long line;
+    int item_column;
+    /** Text fields as written (never interpreted as formulas); "" when absent. */
+    char *vendor, *quote_id, *item, *currency, *notes;
+    /** Price per unit in the quote's currency (> 0). */
+    double unit_price;
+    /** Reporting currency per unit of the quote's currency, and unit_price x rate (over 1 + vat_rate when
+     *  the price includes VAT: see vat_included). */
+    double rate, converted;
+    /** Days since 1970-01-01, or TCO_NO_DATE. */
+    int32_t quote_date, valid_until;
+    /** Minimum quantity (0 when absent) and lead time in weeks (NaN when absent). */
+    double min_qty, lead_time_weeks;
+    /** Outcome of the choice, and its reason in words ("expired 2026-10-31"). */
+    tco_quote_status status;
+    char *reason;
+    /** VAT basis (columns vat_included, vat_rate): true when unit_price includes VAT, and the VAT rate
+     *  as a share (0.13), NaN when the file gives none.  converted is then ex VAT, the model's basis:
+     *  unit_price x rate / (1 + vat_rate), in that order, as the workbook's formulas compute it. */
+    bool vat_included;
+    double vat_rate;
+} tco_quote;
+
+/** Exchange rates: pricing/fx.ini [fx] reporting = CNY, as_of = DATE, and CODE = rate keys. */
+typedef struct tco_fx {
+    /** Reporting currency code, e.g. "CNY". */
+    char reporting[4];
+    /** Date of the rates (days since 1970), or TCO_NO_DATE. */
+    int32_t as_of;
+    /** Currency codes (upper case) and reporting units per one unit. */
+    char (*codes)[4];
+    double *rates;
+    size_t n;
+    /** Where the rates come from, for sources: "pricing/fx.ini". */
+    char *path;
+    /** Per rate, after tco_fx_set(): the --set argument that replaced it (borrowed, e.g.
+     *  "fx.usd=7.2"), else NULL, and the rate the file gave; both NULL until a rate is set. */
+    const char **set_args;
+    double *file_rates;
+    /** The run's reporting currency when it is not the catalog's (--currency, [finance] currency), else
+     *  "": quotes in it convert at the fx_report input (model.h), not at an fx_CODE input of their own. */
+    char report[4];
+} tco_fx;
+
+/**
+ * Decides whether a checked row is kept in memory: return true for items the
+ * caller prices (or lists).  @p q is valid only during the call (its strings
+ * are freed when the row is not kept: copy what you keep).  NULL keeps nothing.
+ */
+typedef bool (*tco_quote_keep_fn)(void *ctx, const tco_quote *q);
+
+/**
+ * Receives each problem found: @p warning is true for what is reported but not
+ * an error (an unknown column).  Return false to stop reading.
+ */
+typedef bool (*tco_quote_problem_fn)(void *ctx, const tco_diag *problem, bool warning);
+
+/** Quotes read from one or more files. */
+typedef struct tco_quote_set {
+    tco_quote *quotes;
+    size_t n, cap;
+    /** After tco_quotes_index(): each item's first quote, and each quote's next quote of the same
+     *  item (SIZE_MAX ends the chain), in file order; valid while n == indexed. */
+    tco_name_index by_item;
+    size_t *next_same;
+    size_t indexed;
+    /** Data rows read, rows not kept, errors and warnings reported. */
+    size_t rows, not_kept, errors, warnings;
+    /** File names (owned), one per file read. */
+    char **files;
+    size_t n_files;
+} tco_quote_set;
+
+/**
+ * Read quotes from @p path into @p set (appending).  Rows are checked fully;
+ * each problem goes to @p problem (which may stop the read).  Converts prices
+ * with @p fx.  Returns TCO_OK when the file was read (problems are counted in
+ * set->errors), TCO_ERR_NOINPUT when it cannot be opened, TCO_ERR_SYNTAX when
+ * the read was stopped or the file is not a quote CSV at all (no header, UTF-16),
+ * TCO_ERR_NOMEM.
+ */
+tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
+                          tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag);
+
+/**
+ * Append a copy of @p q (its strings duplicated) to @p set, e.g. a row a keep
+ * function set aside.  Returns false on allocation failure.
+ */
+bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);
+
+/** Free one quote's strings (not the quote itself). */
+void tco_quote_free_fields(tco_quote *q);
+
+/**
+ * Index the quotes by item, so that tco_quotes_choose() looks only at the
+ * item's own rows (a choice per tier over a long list is then linear, not
+ * tiers x rows).  Returns false when out of memory (the choice still works,
+ * scanning every row).
+ */
+bool tco_quotes_index(tco_quote_set *set);
+
+/** Free every quote and file name (safe on a zeroed set). */
+void tco_quotes_free(tco_quote_set *set);
+
+/**
+ * Load exchange rates from @p path (display name @p display).
+ * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
+ */
+tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
+
+/** As tco_fx_load(), reading the file through @p files (see tco_ini_cache_load(); NULL: read for this
+ *  call alone), so that the scenarios of one run read it once. */
+tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
+                             tco_diag *diag);
+
+
+/**
+ * Replace the rate of currency @p code (case-insensitive) with @p value, as --set @p arg
+ * (fx.usd=7.2, kept borrowed for sources) asks; quotes read after it convert at the new rate.
+ * Checked as the file's rates are: a code with a rate in the file, not the reporting currency,
+ * a number from TCO_FX_MIN_RATE to TCO_FX_MAX_RATE.  Errors: TCO_ERR_INI naming @p arg, TCO_ERR_NOMEM.
+ */
+tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag);
+
+/** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
+bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);
+
+/** Free the rates (safe on a zeroed struct). */
+void tco_fx_free(tco_fx *fx);
+
+/**
+ * Parse a price as written in a CSV field.  @p delim is the file's delimiter
+ * (',' or ';': with ';' the decimal mark is ','), @p currency the row's
+ * currency (a symbol in the price must agree with it).  Accepts "12500",
+ * "12,500.00", "¥12,500", "12 500,50" (';' files), "USD 1,200".  Returns true
+ * and sets *price (> 0), or false with an explanation in @p why.
+ *
+ * Grouping: a group separator (',' in ',' files; '.', space, NBSP or narrow
+ * NBSP in ';' files) stands only between groups of exactly three digits, after
+ * a first group of 1 to 3 digits that does not start with 0.  Ambiguity: a
+ * number of the form F<m>DDD, with one mark m that is the decimal mark ('.' in
+ * ',' files, ',' in ';' files; also '.' in ';' files) followed by exactly three
+ * digits and nothing else, is refused as ambiguous exactly when F could be a
+ * first group: 1 to 3 digits not led by 0 ("12.500", "1.500" in ';').  With 4
+ * or more digits before the mark, or a leading 0, the mark can only be a
+ * decimal: "123457.250" is 123457.25 and "0.125" is 0.125 (in ';' files
+ * "0,125" and "1234.500" likewise).  Anything else after a group separator
+ * ("12,50", "0,125" in a ',' file) is an error.
+ */
+bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
+                           size_t why_size);
+
+/** Parse YYYY-MM-DD (a real calendar date from 1900 on) into days since 1970-01-01. */
+bool tco_parse_date(const char *text, int32_t *days);
+
+/**
+ * As tco_parse_date(), saying why not in @p why (may be NULL): "expected a
+ * date as YYYY-MM-DD, found '31/12/2026'" when the form is wrong, "no such
+ * day: '2026-02-30' (February 2026 has 28 days)" or "no such day: '2026-13-01'
+ * names month 13 (months are 01 to 12)" when the form is right but names no
+ * day, "expected a date from 1900-01-01 on, found '...'" before 1900.
+ */
+bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size);
+
+/** True if @p cp is a Unicode format character (General_Category Cf, Unicode 15.1). */
+bool tco_quote_format_char(long cp);
+
+/** Format days since 1970-01-01 as YYYY-MM-DD into @p out (at least 11 bytes). */
+void tco_format_date(int32_t days, char out[16]);
+
+/**
+ * Choose for item @p item the quote that prices it: among quotes of that item
+ * valid on @p as_of (quote_date <= as_of <= valid_until) whose min_qty <=
+ * @p quantity, the lowest converted price; ties go to the earliest
+ * valid_until, then to file order.  Sets every quote's status and reason for
+ * that item.  Returns the index of the chosen quote, or -1 if none is valid.
+ */
+long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of);
+
+/** Short words for a status ("used", "expired", ...). */
+const char *tco_quote_status_name(tco_quote_status status);
+
+/** Where a problem in a quote file is: tco_quote_problem_place() splits it from the message. */
+typedef struct tco_quote_place {
+    /** 1-based line, or 0 when the problem is the file's as a whole ("the file is UTF-16"). */
+    long line;
+    /** 1-based column, or 0 when the message names none ("expected 4 fields as in the header"). */
+    long column;
+    /** The column's header name as the message gives it ("unit_price"), or "" when it gives none. */
+    char column_name[32];
+    /** The message after the place (points into the message split); the whole message when
+     *  the split fails. */
+    const char *text;
+} tco_quote_place;
+
+/**
+ * Split a problem @p message that tco_quotes_read() reported for @p path (to its
+ * problem callback or in its diagnostic), or that a caller built the same way,
+ * into its place and text.  Every such message has one of these forms:
+ *
+ *     PATH:LINE: column N (NAME): TEXT
+ *     PATH:LINE: column N: TEXT
+ *     PATH:LINE: TEXT
+ *     PATH: TEXT
+ *
+ * with LINE and N decimal, NAME a header name of lower-case letters and '_'.
+ * PATH is matched as given, so a ':' or digits in it are never taken for a line.
+ * Returns true and fills @p place; false (place->text = @p message, line and
+ * column 0) when @p message does not start with PATH and ':'.
+ */
+bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place);
+
+#endif /* TCO_QUOTES_H */

@@ -1,0 +1,48 @@
+/*
+ * compare.h - several evaluated models in one workbook (compare.c): each option's sheets, prefixed, the
+ * inputs they share on one sheet, and a Compare sheet; the Rank sheet of an advice (apps/rank.c) uses
+ * the same options writer.
+ */
+#ifndef TCO_COMPARE_H
+#define TCO_COMPARE_H
+
+#include "render/book.h"
+#include "render/workbook_kit.h"
+
+/**
+ * Write a comparison of @p n evaluated models (options A, B, ...) to @p path: a
+ * Compare sheet first, then each option's own sheets prefixed "A ", "B ", ...
+ * with its defined names prefixed "a_", "b_", ....  The Compare sheet holds,
+ * as live formulas over those names, the template's [model] compare lines and
+ * opex by year for every option, the difference of each to option A in money
+ * and percent, each option's master check and a master check over all.
+ * @p title heads the Compare sheet.  Errors as tco_workbook_write().
+ */
+tco_error tco_workbook_write_compare(tco_model *const *models, size_t n, const char *title, const char *path,
+                                     const tco_workbook_options *opts, tco_diag *diag);
+
+/** The options of one workbook (a comparison, or the options an advice lists): each option's sheets,
+ *  prefixed "A ", "B ", ... with its names prefixed "a_", "b_", ..., and the site and finance inputs they
+ *  all hold alike on one Shared inputs sheet (compare.c). */
+typedef struct wb_options {
+    /** The evaluated models, 1 to 26 (borrowed), and how many of the first are shown: the sheets of
+     *  the others are written and hidden (their names stay live for formulas elsewhere). */
+    tco_model *const *models;
+    size_t n, visible;
+    /** Footer of the Shared inputs sheet (the workbook's title). */
+    const char *title;
+    /** For the hidden options: the names of the lines read from elsewhere (the Rank sheet's figures and
+     *  gate); their sheets hold only those and what they need (writer.needed).  NULL: whole sheets. */
+    const char *const *slim_names;
+    size_t n_slim;
+    /** Set by wb_write_options(): each option's sheet and name prefixes, and where its opex role
+     *  line landed (-1 if none). */
+    char sp[26][4], np[26][4];
+    int opex_sheet[26], opex_row[26];
+} wb_options;
+
+/** Write the Shared inputs sheet (when the options share any input) and every option's own sheets
+ *  (wb_write_model()), hiding those of the options past @p o->visible.  Sets base->err on failure. */
+void wb_write_options(writer *base, wb_options *o);
+
+#endif /* TCO_COMPARE_H */

@@ -1,0 +1,536 @@
+/* inputs_sheet.c - the Inputs sheet (and a comparison's Shared inputs sheet): each input a named,
+ * formatted value with its unit, range, status, name and source, the status legend, and the tier
+ * catalog table beside them (workbook_kit.h wb_write_inputs(), wb_write_shared_inputs()). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/conventions.h"
+#include "read/quotes.h"
+#include "render/workbook_kit.h"
+#include "base/text.h"
+#include "base/utf8.h"
+#include "render/inputs_sheet.h"
+#include "model/ranges.h"
+#include "price/pricing.h"
+
+/* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
+ * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
+ * wider than Excel's for the same width in characters). */
+#define INPUT_LABEL_WIDTH 42
+#define INPUT_SOURCE_WIDTH 50
+
+static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
+{
+    size_t a = wb_text_lines(label, INPUT_LABEL_WIDTH), b = wb_text_lines(source, INPUT_SOURCE_WIDTH);
+    wb_set_row_lines(w, ws, row, a > b ? a : b);
+}
+
+/* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
+ * loader keeps units and names short enough for Excel's 255-character message. */
+static void set_dv_message(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it,
+                           lxw_data_validation *dv, tco_strbuf *msg)
+{
+    char *text = tco_strbuf_take(msg);
+    const char *t = text ? wb_xl_text(w, text) : NULL;
+    free(text);
+    if (t == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    if (tco_utf16_units(t) > 255 && w->err == TCO_OK) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_INI, "input %s: its data-validation message is %zu characters, Excel "
+                              "allows 255 (shorten its unit)", it->name, tco_utf16_units(t));
+        return;
+    }
+    dv->error_message = (char *)(uintptr_t)t;
+    wb_check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, dv), it->name);
+}
+
+/* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
+static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
+{
+    char lo[32] = "", hi[32] = "";
+    tco_strbuf msg = {0};
+    lxw_data_validation dv;
+    memset(&dv, 0, sizeof dv);
+    dv.validate = it->integer ? LXW_VALIDATION_TYPE_INTEGER : LXW_VALIDATION_TYPE_DECIMAL;
+    /* One of the tier codes: a drop-down of them while they fit a typed list (at most 255 bytes, no
+     * '"' or ','); else a check that the typed code is in the tier table's first column.  (A list
+     * formula would give the drop-down for any catalog, but Debian 12's libxlsxwriter 1.1.5 leaks its
+     * copy of one, fixed upstream in 5c5b3046; a custom formula is copied once.) */
+    size_t list_bytes = 0;
+    bool listable = it->choices_are_tiers;
+    for (size_t c = 0; listable && c < it->n_choices; c++) {
+        list_bytes += strlen(it->choices[c]) + (c ? 1 : 0);
+        listable = strpbrk(it->choices[c], "\",") == NULL && list_bytes <= 255;
+    }
+    if (it->choices_are_tiers && !listable && w->m->n_tiers > 0) {
+        char first[4], self[4];
+        wb_col_letters(COL_TIER_TABLE, first);
+        wb_col_letters(col, self);
+        tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, ROW_FIRST + 1, first,
+                          ROW_FIRST + w->m->n_tiers);
+        char *range = tco_strbuf_take(&msg);
+        if (range == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        dv.validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
+        dv.value_formula = range;
+        dv.ignore_blank = LXW_VALIDATION_OFF;
+        char title[] = "Not a tier";
+        dv.error_title = title;
+        tco_strbuf_printf(&msg, "Type a tier code of the tier table (column %s) for %s.", first, it->name);
+        set_dv_message(w, ws, row, col, it, &dv, &msg);
+        free(range);
+        return;
+    }
+    if (it->choices != NULL) {
+        /* A text input with listed values: a drop-down of exactly those. */
+        char **list = calloc(it->n_choices + 1, sizeof *list);
+        if (list == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        for (size_t c = 0; c < it->n_choices; c++)
+            list[c] = it->choices[c];
+        dv.validate = LXW_VALIDATION_TYPE_LIST;
+        dv.value_list = list;
+        dv.ignore_blank = LXW_VALIDATION_OFF;
+        char title[] = "Not in the list";
+        dv.error_title = title;
+        tco_strbuf_printf(&msg, "Choose one of the listed values for %s.", it->name);
+        set_dv_message(w, ws, row, col, it, &dv, &msg);
+        free(list);
+        return;
+    }
+    if (it->text != NULL || it->tier_texts != NULL)
+        return;
+    if (it->structural) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_EQUAL_TO;
+        dv.value_number = it->value;
+        tco_strbuf_printf(&msg, "%s is fixed by the scenario file (it sets the workbook's columns). "
+                          "Change it there and run tco again.", it->name);
+    } else if (!isnan(it->min) && !isnan(it->max)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
+        dv.minimum_number = it->min;
+        dv.maximum_number = it->max;
+        tco_format_double(it->min, lo);
+        tco_format_double(it->max, hi);
+        tco_strbuf_printf(&msg, "Expected %s from %s to %s (%s).", it->integer ? "a whole number" : "a number", lo,
+                          hi, it->unit);
+    } else if (!isnan(it->min)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_GREATER_THAN_OR_EQUAL_TO;
+        dv.value_number = it->min;
+        tco_format_double(it->min, lo);
+        tco_strbuf_printf(&msg, "Expected %s of at least %s (%s).", it->integer ? "a whole number" : "a number", lo,
+                          it->unit);
+    } else if (!isnan(it->max)) {
+        dv.criteria = LXW_VALIDATION_CRITERIA_LESS_THAN_OR_EQUAL_TO;
+        dv.value_number = it->max;
+        tco_format_double(it->max, hi);
+        tco_strbuf_printf(&msg, "Expected %s of at most %s (%s).", it->integer ? "a whole number" : "a number", hi,
+                          it->unit);
+    } else {
+        tco_strbuf_free(&msg);
+        return;
+    }
+    dv.ignore_blank = LXW_VALIDATION_OFF; /* a cleared input is an error, not a zero */
+    char title[] = "Out of range";
+    dv.error_title = title;
+    set_dv_message(w, ws, row, col, it, &dv, &msg);
+}
+
+/* An input value: a number with its format, or text (always as text). */
+/* A money input of a model reported in another currency (in_report): the live formula =BASE/fx_report,
+ * BASE its CNY value as the files give it; cached @p v, the engine's BASE / fx_report. */
+static void write_report_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double base,
+                               double v, lxw_format *f)
+{
+    char num[32];
+    tco_format_double(base, num);
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=%s/%s%s", num, w->np, TCO_FX_REPORT);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), f ? f : wb_value_format(w, it, v, true), v);
+    tco_strbuf_free(&w->ref);
+}
+
+static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double v,
+                              const char *text)
+{
+    if (text)
+        wb_write_text(w, ws, row, col, text, it->structural ? w->fmt_fixed[it->format] : w->fmt_input_text);
+    else if (it->in_report)
+        write_report_value(w, ws, row, col, it,
+                           it->kind == TCO_ITEM_TIER_INPUT ? it->base_tiers[row - ROW_FIRST] : it->base_value, v, NULL);
+    else
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, wb_value_format(w, it, v, true)),
+                 it->name);
+    validate_input(w, ws, row, col, it);
+}
+
+/* The ends of a value's range @p r (its input @p it) in columns @p low_col and @p low_col + 1: numbers
+ * formatted like the value (not as inputs: a range is read, not typed over), or for a money input reported
+ * in another currency the live =GIVEN/fx_report, as its value.  Nothing without a range. */
+static void write_range(writer *w, lxw_worksheet *ws, int row, int low_col, const tco_item *it, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE)
+        return;
+    const double given[2] = {r->given_low, r->given_high}, v[2] = {r->low, r->high};
+    lxw_format *f = wb_values_format(w, it, v, 2, false);
+    for (int k = 0; k < 2; k++)
+        if (it->in_report)
+            write_report_value(w, ws, row, low_col + k, it, given[k], v[k], f);
+        else
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(low_col + k), v[k], f), it->name);
+}
+
+/* A range's distribution and basis after @p lead (the Low and High columns give the ends): the Inputs
+ * sheet's source reads "...: illustrative. Range, triangular: seed §4.3", a tier note "D-M, triangular: ...". */
+static void range_note(tco_strbuf *out, const char *lead, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE)
+        return;
+    tco_strbuf_printf(out, "%s, %s", lead, tco_dist_name(r->dist));
+    if (r->by_set)
+        tco_strbuf_printf(out, " (%s)", r->given);
+    if (r->basis)
+        tco_strbuf_printf(out, ": %s", r->basis);
+}
+
+
+/* The fx_ input converting quote @p q (fx_usd), or "" for the reporting currency or a rate with no input. */
+void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
+{
+    name[0] = '\0';
+    if (strcasecmp(q->currency, "CNY") == 0)
+        return;
+    if (strcasecmp(q->currency, tco_model_currency(m)) == 0) { /* the reporting currency's own rate */
+        snprintf(name, 16, "%s", TCO_FX_REPORT);
+        return;
+    }
+    snprintf(name, 16, "fx_%c%c%c", tolower((unsigned char)q->currency[0]), tolower((unsigned char)q->currency[1]),
+             tolower((unsigned char)q->currency[2]));
+    if (tco_model_find(m, name) < 0)
+        name[0] = '\0';
+}
+
+/* An input price quote @p qi set (tco_model_apply_quotes() chose it): a live formula, the quote's unit
+ * price on the Quotes sheet times its fx_ rate ('Quotes'!$F$9*fx_usd), or the unit price alone in the
+ * reporting currency; cached @p v, the engine's unit_price x rate, computed in the same order. */
+static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, size_t qi,
+                               double v)
+{
+    const tco_quote *q = &w->m->quotes->quotes[qi];
+    char rate_name[16], c[4];
+    wb_quote_rate_name(w->m, q, rate_name);
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_append(&w->ref, "=");
+    wb_append_sheet_ref(w, &w->ref, "Quotes");
+    wb_col_letters(QCOL_UNIT_PRICE, c);
+    tco_strbuf_printf(&w->ref, "$%s$%zu", c, (size_t)ROW_FIRST + qi + 1);
+    if (rate_name[0])
+        tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
+    else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
+        tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+    if (q->vat_included) { /* to the model's basis, ex VAT: over 1 + the quote's VAT rate (live on Quotes) */
+        wb_col_letters(QCOL_VAT_RATE, c);
+        tco_strbuf_append(&w->ref, "/(1+");
+        wb_append_sheet_ref(w, &w->ref, "Quotes");
+        tco_strbuf_printf(&w->ref, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
+    }
+    if (it->in_report) /* in the reporting currency: the CNY price over its rate */
+        tco_strbuf_printf(&w->ref, "/%s%s", w->np, TCO_FX_REPORT);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_formula(w, ws, row, col, tco_strbuf_str(&w->ref), wb_value_format(w, it, v, true), v);
+    tco_strbuf_free(&w->ref);
+    validate_input(w, ws, row, col, it);
+}
+
+/* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
+#define TIER_RANGE_NOTES_MAX 8000
+
+/* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
+static void write_tier_table(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    if (m->n_tiers == 0)
+        return;
+    tco_strbuf t = {0};
+    tco_strbuf_printf(&t, "Tier catalog (%s)", m->tier_path);
+    wb_write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
+    tco_strbuf_free(&t);
+    wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
+    int col = COL_TIER_TABLE + 1;
+    int notes = ROW_FIRST + m->n_tiers + 1;
+    for (int r = 0; r < m->n_tiers; r++)
+        wb_write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
+            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0};
+        if (it->kind == TCO_ITEM_TIER_INPUT && w->needed && !w->needed[i])
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
+        if (it->kind != TCO_ITEM_TIER_INPUT || w->place[i].sheet == PLACE_NONE)
+            continue;
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
+        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        tco_strbuf_free(&h);
+        for (int r = 0; r < m->n_tiers; r++)
+            if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
+                write_quoted_value(w, ws, ROW_FIRST + r, col, it, (size_t)it->tier_quotes[r], it->tiers[r]);
+            else
+                write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
+                                  it->tier_texts ? it->tier_texts[r] : NULL);
+        w->place[i] = (placement){-1, ROW_FIRST, col, 0};
+        if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
+            tco_strbuf src = {0};
+            tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
+            wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+            tco_strbuf_free(&src);
+        }
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        col++;
+    }
+    if (w->needed)
+        return;
+    /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL || w->place[i].sheet == PLACE_NONE)
+            continue;
+        tco_strbuf h = {0};
+        tco_strbuf_printf(&h, "Status: %s", it->label);
+        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        tco_strbuf_free(&h);
+        for (int r = 0; r < m->n_tiers; r++) {
+            tco_status st = tco_status_of_tier_row(m, it, r);
+            wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+        }
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        col++;
+    }
+    /* The ranges of the rows that have one: Low and High columns per ranged input, each row's
+     * distribution and basis in a note below the table. */
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL || w->place[i].sheet == PLACE_NONE)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            tco_strbuf h = {0};
+            tco_strbuf_printf(&h, "%s: %s (%s)", k ? "High" : "Low", it->label, it->unit);
+            wb_write_text(w, ws, ROW_HEADER, col + k, tco_strbuf_str(&h), w->header_wrap);
+            tco_strbuf_free(&h);
+        }
+        tco_strbuf note = {0}, rows = {0};
+        size_t untold = 0;
+        const tco_range *tr = it->tier_ranges;
+        w->place[i].range_col = col; /* for Run snapshot (risk_sheets.c) */
+        for (int r = 0; r < m->n_tiers; r++)
+            write_range(w, ws, ROW_FIRST + r, col, it, &tr[r]);
+        /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
+        for (int r = 0, end; r < m->n_tiers; r = end) {
+            for (end = r + 1; end < m->n_tiers && tr[r].dist != TCO_DIST_NONE && !tr[r].by_set && tr[end].dist == tr[r].dist &&
+                              !tr[end].by_set && (tr[end].basis && tr[r].basis ? strcmp(tr[end].basis, tr[r].basis) == 0
+                                                                                : tr[end].basis == tr[r].basis);
+                 end++)
+                ;
+            if (tr[r].dist == TCO_DIST_NONE)
+                continue;
+            tco_strbuf one = {0}, lead = {0};
+            for (int k = r; k < end; k++)
+                tco_strbuf_printf(&lead, "%s%s", k > r ? ", " : "", m->tier_names[k]);
+            tco_strbuf_append(&one, rows.len ? "; " : "");
+            range_note(&one, tco_strbuf_str(&lead), &tr[r]);
+            tco_strbuf_append_capped(&rows, tco_strbuf_str(&one), TIER_RANGE_NOTES_MAX, &untold);
+            tco_strbuf_free(&one);
+            tco_strbuf_free(&lead);
+        }
+        tco_strbuf_printf(&note, "Low and High of %s (%s), the 90%% interval of each ranged row: %s", it->label,
+                          it->name, tco_strbuf_str(&rows));
+        if (untold)
+            tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
+        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&note), w->source_nowrap);
+        tco_strbuf_free(&note);
+        tco_strbuf_free(&rows);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), 12, NULL);
+        col += 2;
+    }
+    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
+    lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
+    wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
+}
+
+/* Whether Inputs-style sheet being written lists input @p i: every scalar input on an option's or a
+ * scenario's Inputs sheet, the shared ones only on a comparison's Shared inputs sheet. */
+static bool lists_input(const writer *w, size_t i)
+{
+    return w->m->items[i].kind == TCO_ITEM_INPUT && (!w->shared_sheet || w->shared[i]) &&
+           (w->needed == NULL || w->needed[i]);
+}
+
+/* An option's cell of a shared input: a reference to the Shared inputs sheet's cell, cached alike. */
+static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=%s", it->name);
+    if (w->ref.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(&w->ref),
+                                 it->text ? w->text : w->fmt_fixed[it->format], it->value, it->text);
+    tco_strbuf_free(&w->ref);
+}
+
+/* The Inputs sheet's note: what its cells are, and with quotes, how a quoted price is made. */
+#define INPUTS_NOTE_HEAD                                                                                   \
+    "Blue cells on yellow are inputs: change them and every dependent cell recalculates. Each is a workbook " \
+    "name used by the formulas. Grey cells are fixed by the scenario file. "
+#define INPUTS_NOTE_QUOTES                                                                                 \
+    "A price from a vendor quote is its unit price on the Quotes sheet x its fx_ rate (tco chose the "      \
+    "quote): change the rate and it follows, or type a price over it. "
+#define INPUTS_NOTE_TAIL "Status: the legend below the inputs. \"seed \xC2\xA7N\": see docs/sources.md."
+
+void wb_write_inputs(writer *w, lxw_worksheet *ws)
+{
+    const tco_model *m = w->m;
+    const char *sheet = w->shared_sheet ? TCO_SHARED_SHEET : "Inputs";
+    wb_write_text(w, ws, ROW_TITLE, 0, w->shared_sheet ? "Shared inputs" : "Inputs", w->title);
+    wb_write_text(w, ws, ROW_NOTE, 0,
+                  w->shared_sheet
+                      ? "The site and finance inputs that every option of the comparison uses, one cell each: "
+                        "change one here and every option follows (each option's Inputs sheet refers to it). "
+                        "Blue cells on yellow are inputs. Status: the legend below the inputs."
+                  : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
+                              : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL,
+                  w->note);
+    wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
+    wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_LOW, "Low", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_HIGH, "High", w->header_right);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_STATUS, "Status", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_NAME, "Name", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER, COL_INPUT_SOURCE, "Source / basis", w->header_indent);
+    bool any_original = false;
+    for (size_t i = 0; i < m->n_items; i++)
+        any_original |= m->items[i].original != NULL && lists_input(w, i) && !(w->shared && w->shared[i] &&
+                                                                                 !w->shared_sheet);
+    if (any_original)
+        wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
+    int row = ROW_FIRST;
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (w->needed && !w->needed[i] && it->kind == TCO_ITEM_INPUT)
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
+        if (!lists_input(w, i))
+            continue;
+        /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
+         * per fact; its value and what it replaced are on that sheet. */
+        bool ref = w->shared && w->shared[i] && !w->shared_sheet;
+        double before;
+        if (!ref) {
+            if (it->original && !it->text && it->in_report && tco_parse_number(it->original, &before))
+                write_report_value(w, ws, row, COL_INPUT_BEFORE, it, before,
+                                   before / m->items[tco_model_find(m, TCO_FX_REPORT)].value,
+                                   wb_value_format(w, it, before, false));
+            else if (it->original && !it->text && tco_parse_number(it->original, &before))
+                wb_check(w,
+                         worksheet_write_number(ws, (lxw_row_t)row, COL_INPUT_BEFORE, before,
+                                                wb_value_format(w, it, before, false)),
+                         it->name);
+            else if (it->original)
+                wb_write_text(w, ws, row, COL_INPUT_BEFORE, it->original, w->text);
+        }
+        wb_write_text(w, ws, row, 0, it->label, w->text_wrap);
+        wb_write_text(w, ws, row, 1, it->unit, w->text);
+        if (ref)
+            write_shared_ref(w, ws, row, 2, it);
+        else if (m->quotes && it->quoted)
+            write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
+        else
+            write_input_value(w, ws, row, 2, it, it->value, it->text);
+        if (w->needed) { /* a hidden option's sheet: the value alone, under its name (writer.needed) */
+            wb_define_name(w, it->name, sheet, row, 2);
+            w->place[i] = (placement){-1, row, 2, 0};
+            row++;
+            continue;
+        }
+        if (!ref)
+            write_range(w, ws, row, COL_INPUT_LOW, it, &it->range);
+        tco_strbuf full = {0}, src = {0};
+        tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+        wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
+        tco_strbuf_free(&full);
+        tco_status st = tco_status_of_input(it);
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        if (ref)
+            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
+        else { /* the source, then its range's distribution and basis */
+            tco_strbuf_append(&src, w->shared_sources && w->shared_sources[i] ? w->shared_sources[i] : it->source);
+            range_note(&src, ". Range", &it->range);
+        }
+        const char *source = tco_strbuf_str(&src);
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
+        fit_input_row(w, ws, row, it->label, source);
+        tco_strbuf_free(&src);
+        wb_define_name(w, it->name, sheet, row, 2);
+        w->place[i] = (placement){-1, row, 2, 0};
+        row++;
+    }
+    if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
+        write_tier_table(w, ws);
+        return;
+    }
+    /* The legend of the Status column. */
+    row++;
+    wb_write_text(w, ws, row, 0, "Status legend", w->header);
+    wb_write_text(w, ws, row, 1, "", w->header);
+    for (int c = 2; c <= COL_INPUT_HIGH; c++)
+        wb_write_text(w, ws, row, c, "", w->header);
+    wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
+    wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
+    wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
+    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
+                                        TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
+        fit_input_row(w, ws, row, NULL, tco_status_meaning(legend[k]));
+    }
+    worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
+    worksheet_set_column(ws, 1, 1, 12, NULL);
+    worksheet_set_column(ws, 2, 2, 14, NULL);
+    worksheet_set_column(ws, COL_INPUT_LOW, COL_INPUT_HIGH, 12, NULL);
+    worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
+    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 22, NULL);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
+    if (!any_original) /* no Before --set: a narrow gap before the tier table */
+        worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
+    if (!w->shared_sheet)
+        write_tier_table(w, ws);
+}
+
+void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)
+{
+    w->place = calloc(w->m->n_items ? w->m->n_items : 1, sizeof *w->place);
+    if (w->place == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    w->shared_sheet = true;
+    wb_write_inputs(w, ws);
+    w->shared_sheet = false;
+    free(w->place);
+    w->place = NULL;
+}

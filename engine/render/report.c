@@ -1,0 +1,691 @@
+/* report.c - table and JSON summaries. */
+#include "render/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "base/strbuf.h"
+#include "load/load.h"
+#include "model/bind.h"
+#include "model/evaluate.h"
+#include "model/ranges.h"
+
+void tco_format_grouped(double v, int decimals, char *buf, size_t size)
+{
+    if (!(fabs(v) < 1e15)) { /* beyond 15 digits a grouped figure would be noise */
+        snprintf(buf, size, "%.6e", v);
+        return;
+    }
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
+        v = 0; /* no "-0" */
+    const char *dot = strchr(raw, '.');
+    size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+    char out[96];
+    size_t o = 0;
+    if (v < 0)
+        out[o++] = '-';
+    for (size_t i = 0; i < int_len; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = raw[i];
+    }
+    if (dot)
+        for (const char *p = dot; *p && o < sizeof out - 1; p++)
+            out[o++] = *p;
+    out[o] = '\0';
+    snprintf(buf, size, "%s", out);
+}
+
+static int decimals_for(const tco_item *it, double v)
+{
+    switch (it->format) {
+    case TCO_FMT_MONEY: return (v != floor(v) && fabs(v) < 1000) ? 2 : 0;
+    case TCO_FMT_KW: case TCO_FMT_NEVER: return 1;
+    case TCO_FMT_COUNT: return 0;
+    default: return 2;
+    }
+}
+
+/* The text a scalar line gives instead of a number ("never: ...", "n.a.: ..."), else NULL. */
+static const char *na_reason(const tco_item *it)
+{
+    return it->kind == TCO_ITEM_LINE && !it->text_line ? it->text : NULL;
+}
+
+static void format_value(const tco_item *it, double v, char *buf, size_t size)
+{
+    if (it->text) {
+        snprintf(buf, size, "%s", it->text);
+        return;
+    }
+    if (it->format == TCO_FMT_YESNO) {
+        snprintf(buf, size, "%s", v != 0 ? "yes" : "no");
+        return;
+    }
+    if (it->format == TCO_FMT_NEVER && v == 0) {
+        snprintf(buf, size, "never");
+        return;
+    }
+    if (it->format == TCO_FMT_PERCENT) {
+        snprintf(buf, size, "%.1f%%", v * 100);
+        return;
+    }
+    if (fabs(v) >= 1e10) {
+        snprintf(buf, size, "%.2e", v);
+        return;
+    }
+    tco_format_grouped(v, decimals_for(it, v), buf, size);
+}
+
+/* True if line @p it's warning applies: the line is 0 and its warning_if line, if any, is not. */
+static bool warning_applies(const tco_model *m, const tco_item *it)
+{
+    return it->warning != NULL && it->text == NULL && it->value == 0 &&
+           (it->warning_if < 0 || (m->items[it->warning_if].value != 0 && m->items[it->warning_if].text == NULL));
+}
+
+/* @p it's warning with each {NAME} replaced by NAME's value as the table shows it, e.g.
+ * "serving needs 1,416.1 GB, the cards hold 96.0 GB". */
+static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out)
+{
+    for (const char *p = it->warning; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (open == NULL || close == NULL) {
+            tco_strbuf_append(out, p);
+            break;
+        }
+        tco_strbuf_printf(out, "%.*s", (int)(open - p), p);
+        char name[TCO_NAME_MAX_LEN + 1];
+        size_t n = (size_t)(close - open - 1);
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), open + 1);
+        int idx = tco_model_find(m, name); /* the loader checked every {NAME} */
+        char num[64] = "?";
+        if (idx >= 0 && m->items[idx].text) /* a text, whole: never cut inside a character */
+            tco_strbuf_append(out, m->items[idx].text);
+        else {
+            if (idx >= 0)
+                format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
+            tco_strbuf_append(out, num);
+        }
+        p = close + 1;
+    }
+}
+
+bool tco_report_warning_text(const tco_model *m, size_t index, tco_strbuf *out)
+{
+    if (index >= m->n_items || !warning_applies(m, &m->items[index]))
+        return false;
+    warning_text(m, &m->items[index], out);
+    return true;
+}
+
+size_t tco_report_warnings(const tco_model *m, FILE *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (!warning_applies(m, it))
+            continue;
+        tco_strbuf b = {0};
+        warning_text(m, it, &b);
+        fprintf(out, "tco: warning: %s: %s\n", m->scenario_name, tco_strbuf_str(&b));
+        tco_strbuf_free(&b);
+        n++;
+    }
+    return n;
+}
+
+void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
+    fprintf(out, "%s over %d year%s, costs in %s\n\n", m->title, m->n_years, m->n_years == 1 ? "" : "s", currency);
+    char num[64];
+    int width = 30;
+    for (size_t k = 0; k < m->n_summary; k++) {
+        int n = (int)strlen(m->items[m->summary[k]].label);
+        if (m->items[m->summary[k]].kind != TCO_ITEM_YEARLY && n > width)
+            width = n;
+    }
+    for (size_t k = 0; k < m->n_summary; k++) {
+        const tco_item *it = &m->items[m->summary[k]];
+        if (it->kind == TCO_ITEM_YEARLY)
+            continue;
+        if (na_reason(it)) { /* "never" or "n.a.: why", in full: no unit applies */
+            fprintf(out, "  %-*s %14s\n", width, it->label, it->text);
+            continue;
+        }
+        format_value(it, it->value, num, sizeof num);
+        fprintf(out, "  %-*s %14s  %s\n", width, it->label, num, it->unit);
+    }
+    bool header = false;
+    for (size_t k = 0; k < m->n_summary; k++) {
+        const tco_item *it = &m->items[m->summary[k]];
+        if (it->kind != TCO_ITEM_YEARLY)
+            continue;
+        if (!header) {
+            fprintf(out, "\n  %-30s", "By year");
+            for (int y = 0; y < m->n_periods; y++) {
+                char h[32];
+                snprintf(h, sizeof h, "Year %d", m->first_year + y);
+                fprintf(out, " %14s", h);
+            }
+            fprintf(out, " %14s\n", "Total");
+            header = true;
+        }
+        char label[128];
+        snprintf(label, sizeof label, "%s (%s)", it->label, it->unit);
+        fprintf(out, "  %-30s", label);
+        for (int y = 0; y < m->n_periods; y++) {
+            format_value(it, it->years[y], num, sizeof num);
+            fprintf(out, " %14s", num);
+        }
+        if (it->partner >= 0)
+            format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
+        fprintf(out, " %14s\n", it->partner >= 0 ? num : "");
+    }
+    if (workbook)
+        fprintf(out, "\nWorkbook: %s\n", workbook);
+}
+
+/* True if a spreadsheet would read @p s as a formula (leading = + - @, a tab or CR). */
+static bool formula_like(const char *s)
+{
+    return s && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
+/* One CSV text field (libcsv quotes it); formula-looking text gets a leading apostrophe. */
+static void csv_text(FILE *out, const char *s, bool last)
+{
+    s = s ? s : "";
+    if (formula_like(s)) {
+        tco_strbuf b = {0};
+        tco_strbuf_printf(&b, "'%s", s);
+        csv_fwrite(out, tco_strbuf_str(&b), b.len);
+        tco_strbuf_free(&b);
+    } else {
+        csv_fwrite(out, s, strlen(s));
+    }
+    fputs(last ? "\r\n" : ",", out);
+}
+
+/* One CSV row (columns as TCO_REPORT_CSV_HEADER): @p text is a text value, @p note why a line has no
+ * number; the value field is empty for either, so the column holds numbers only. */
+static void csv_row(FILE *out, const tco_model *m, const tco_item *it, const char *period, double v,
+                    const char *text, const char *note, const tco_range *range)
+{
+    bool input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
+    csv_text(out, m->scenario_name, false);
+    csv_text(out, input ? "input" : "output", false);
+    csv_text(out, it->name, false);
+    csv_text(out, period, false);
+    if (text || note)
+        fputs(",", out);
+    else
+        fprintf(out, "%.16G,", v);
+    csv_text(out, it->unit, false);
+    csv_text(out, text, false);
+    csv_text(out, note, false);
+    csv_text(out, it->label, false);
+    csv_text(out, it->source, false);
+    if (range && range->dist != TCO_DIST_NONE) /* low, high, dist: an input's range, in the value's units */
+        fprintf(out, "%.16G,%.16G,%s\r\n", range->low, range->high, tco_dist_name(range->dist));
+    else
+        fputs(",,\r\n", out);
+}
+
+void tco_report_csv(const tco_model *m, bool header, FILE *out)
+{
+    if (header)
+        fputs(TCO_REPORT_CSV_HEADER "\r\n", out);
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        char period[32];
+        switch (it->kind) {
+        case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_CODE: case TCO_ITEM_ERROR_COUNT: case TCO_ITEM_MONTH_INDEX:
+            break; /* built in */
+        case TCO_ITEM_MONTHLY:
+            for (int k = 0; k < m->n_months; k++) {
+                tco_model_month_label(m, k, period);
+                csv_row(out, m, it, period, it->years[k], NULL, NULL, NULL);
+            }
+            break;
+        case TCO_ITEM_YEARLY:
+            for (int y = 0; y < tco_item_periods(m, it); y++) {
+                snprintf(period, sizeof period, "Year %d", m->first_year + y);
+                csv_row(out, m, it, period, it->years[y], NULL, NULL, NULL);
+            }
+            break;
+        case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE:
+            for (int r = 0; r < m->n_tiers; r++)
+                csv_row(out, m, it, m->tier_names[r], it->tiers ? it->tiers[r] : 0,
+                        it->tier_texts ? it->tier_texts[r] : NULL, NULL, it->tier_ranges ? &it->tier_ranges[r] : NULL);
+            break;
+        default: /* inputs, lines and the NAME_total of each per-year or per-month line */
+            csv_row(out, m, it, "", it->value, na_reason(it) ? NULL : it->text, na_reason(it), &it->range);
+            break;
+        }
+    }
+}
+
+/* A JSON string value, the text verbatim (RFC 8259 escapes only). */
+void tco_report_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* Numbers as the workbook caches them: libxlsxwriter writes a formula's
+ * result with 16 significant digits ("%.16G"), so the JSON says exactly what a
+ * reader of the workbook's cached values sees. */
+void tco_report_json_number(FILE *out, double v)
+{
+    /* The loader refuses every non-finite value (tco_model_evaluate()); JSON has no INF or NAN. */
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.16G", v);
+}
+
+/* An input value's range as JSON: {"low", "high", "dist", "basis", "set"}, or null without one; a money
+ * input of a run in another currency (in_report) adds "given_low", "given_high", its ends in CNY. */
+static void json_range(FILE *out, const tco_model *m, size_t item, int tier, const tco_range *r)
+{
+    if (r == NULL || r->dist == TCO_DIST_NONE) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"low\": ", out);
+    tco_report_json_number(out, r->low);
+    fputs(", \"high\": ", out);
+    tco_report_json_number(out, r->high);
+    if (m->items[item].in_report) {
+        fputs(", \"given_low\": ", out);
+        tco_report_json_number(out, r->given_low);
+        fputs(", \"given_high\": ", out);
+        tco_report_json_number(out, r->given_high);
+    }
+    fprintf(out, ", \"dist\": \"%s\", \"basis\": ", tco_dist_name(r->dist));
+    if (r->basis)
+        tco_report_json_string(out, r->basis);
+    else
+        fputs("null", out);
+    fputs(", \"set\": ", out);
+    char *set = tco_model_set_key(m, (int)item, tier);
+    tco_report_json_string(out, set ? set : "");
+    free(set);
+    fputs("}", out);
+}
+
+static void json_role_scalar(FILE *out, const tco_model *m, int idx)
+{
+    double v;
+    if (tco_model_role_value(m, idx, &v))
+        tco_report_json_number(out, v);
+    else
+        fputs("null", out);
+}
+
+static void json_years(FILE *out, const tco_model *m, const tco_item *it)
+{
+    fputc('[', out);
+    int len = tco_item_periods(m, it);
+    for (int y = 0; y < len; y++) {
+        if (y)
+            fputs(", ", out);
+        tco_report_json_number(out, it->years[y]);
+    }
+    fputc(']', out);
+}
+
+/* The names of @p n year columns from Year first_year: "Year 0", "Year 1", ... in a JSON array. */
+static void json_year_names(FILE *out, const tco_model *m, int n)
+{
+    fputc('[', out);
+    for (int y = 0; y < n; y++)
+        fprintf(out, "%s\"Year %d\"", y ? ", " : "", m->first_year + y);
+    fputc(']', out);
+}
+
+/* ", KEY: [values], ..." for the @p n KEY:LINE pairs of a [model] cash_flow or budget list. */
+static void json_key_lines(FILE *out, const tco_model *m, char *const *keys, const int *items, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        fputs(", ", out);
+        tco_report_json_string(out, keys[k]);
+        fputs(": ", out);
+        json_years(out, m, &m->items[items[k]]);
+    }
+}
+
+/* The schedule sheet ([model] schedule), when the template has one: "schedule": {"sheet", "periods"
+ * (Year 0 to Year max(N, L)), "lines" (the per-year lines on it, whose by_year arrays have one entry per
+ * schedule period, not per period)}. */
+static void json_schedule(FILE *out, const tco_model *m)
+{
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        if (!m->sheets[s].schedule)
+            continue;
+        fputs(",\n  \"schedule\": {\"sheet\": ", out);
+        tco_report_json_string(out, m->sheets[s].name);
+        fputs(", \"periods\": ", out);
+        json_year_names(out, m, m->n_schedule_periods);
+        fputs(", \"lines\": [", out);
+        bool any = false;
+        for (size_t i = 0; i < m->n_items; i++)
+            if (m->items[i].kind == TCO_ITEM_YEARLY && m->items[i].on_schedule) {
+                fputs(any ? ", " : "", out);
+                tco_report_json_string(out, m->items[i].name);
+                any = true;
+            }
+        fputs("]}", out);
+        return;
+    }
+}
+
+/* The --set key of row @p r of per-tier input @p it ("D-M.price"), or NULL when --set cannot name the
+ * row: its code holds '.', '=' or ':' (tco_override_parse() would split it), or is a ref key such as
+ * "card" (which --set reads as the entry the scenario names). */
+static bool tier_set_key(const tco_model *m, const tco_item *it, int r, tco_strbuf *out)
+{
+    const char *row = m->tier_names[r];
+    if (it->set_key == NULL || strpbrk(row, ".=:") != NULL || tco_model_ref_entry(m, row) != NULL)
+        return false;
+    out->len = 0;
+    tco_strbuf_printf(out, "%s.%s", row, it->set_key);
+    return !out->failed;
+}
+
+/* ", \"set\": KEY" of input @p it (null when no --set gives it), or for a per-tier input
+ * ", \"set_by_tier\": {TIER: KEY or null, ...}" (docs/json.md). */
+static void json_set_keys(FILE *out, const tco_model *m, const tco_item *it)
+{
+    if (it->kind != TCO_ITEM_TIER_INPUT) {
+        fputs(", \"set\": ", out);
+        if (it->set_key)
+            tco_report_json_string(out, it->set_key);
+        else
+            fputs("null", out);
+        return;
+    }
+    fputs(", \"set_by_tier\": {", out);
+    tco_strbuf key = {0};
+    for (int r = 0; r < m->n_tiers; r++) {
+        fputs(r ? ", " : "", out);
+        tco_report_json_string(out, m->tier_names[r]);
+        fputs(": ", out);
+        if (tier_set_key(m, it, r, &key))
+            tco_report_json_string(out, tco_strbuf_str(&key));
+        else
+            fputs("null", out);
+    }
+    tco_strbuf_free(&key);
+    fputs("}", out);
+}
+
+void tco_report_json_members(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    fputs("{\n  \"scenario\": ", out);
+    tco_report_json_string(out, m->scenario_name);
+    fputs(",\n  \"title\": ", out);
+    tco_report_json_string(out, m->scenario_title);
+    fputs(",\n  \"currency\": ", out);
+    tco_report_json_string(out, currency);
+    fprintf(out, ",\n  \"years\": %d", m->n_years);
+    fputs(",\n  \"periods\": ", out);
+    json_year_names(out, m, m->n_periods);
+    json_schedule(out, m);
+    fputs(",\n  \"capex\": ", out);
+    json_role_scalar(out, m, m->role_capex);
+    fputs(",\n  \"opex_by_year\": ", out);
+    if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY)
+        json_years(out, m, &m->items[m->role_opex]);
+    else
+        fputs("null", out);
+    fputs(",\n  \"opex_total\": ", out);
+    json_role_scalar(out, m, m->role_opex);
+    fputs(",\n  \"tco\": ", out);
+    json_role_scalar(out, m, m->role_tco);
+    fputs(",\n  \"tco_per_card_year\": ", out);
+    json_role_scalar(out, m, m->role_per_card_year);
+    fputs(",\n  \"workbook\": ", out);
+    if (workbook)
+        tco_report_json_string(out, workbook);
+    else
+        fputs("null", out);
+    if (m->template_file) { /* the template's identity: a later tco diff tells whether it changed */
+        fputs(",\n  \"template\": {\"file\": ", out);
+        tco_report_json_string(out, m->template_file);
+        fprintf(out, ", \"fingerprint\": \"%016llx\"}", (unsigned long long)m->template_fingerprint);
+    }
+    if (m->n_cash_flow > 0) { /* the template's cash_flow lines, every period from its first */
+        fputs(",\n  \"cash_flow\": {\"periods\": ", out);
+        json_year_names(out, m, m->n_periods);
+        json_key_lines(out, m, m->cash_flow_keys, m->cash_flow_items, m->n_cash_flow);
+        fputs("}", out);
+    }
+    if (m->n_budget > 0) { /* the template's per-month budget lines, from the first month */
+        fputs(",\n  \"budget\": {\"months\": [", out);
+        for (int k = 0; k < m->n_months; k++) {
+            char label[16];
+            tco_model_month_label(m, k, label);
+            fprintf(out, "%s\"%s\"", k ? ", " : "", label);
+        }
+        fputs("], \"total\": ", out);
+        json_role_scalar(out, m, m->budget_total);
+        json_key_lines(out, m, m->budget_keys, m->budget_items, m->n_budget);
+        fputs("}", out);
+    }
+    fputs(",\n  \"warnings\": [", out);
+    size_t nw = 0;
+    for (size_t i = 0; i < m->n_items; i++) {
+        if (!warning_applies(m, &m->items[i]))
+            continue;
+        tco_strbuf b = {0};
+        warning_text(m, &m->items[i], &b);
+        fputs(nw++ ? ", " : "", out);
+        fputs("{\"check\": ", out);
+        tco_report_json_string(out, m->items[i].name);
+        fputs(", \"message\": ", out);
+        tco_report_json_string(out, tco_strbuf_str(&b));
+        fputs("}", out);
+        tco_strbuf_free(&b);
+    }
+    fputs("]", out);
+    for (int pass = 0; pass < 2; pass++) {
+        fputs(pass == 0 ? ",\n  \"inputs\": {" : ",\n  \"outputs\": {", out);
+        bool first = true;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            bool is_input = it->kind == TCO_ITEM_INPUT || it->kind == TCO_ITEM_TIER_INPUT;
+            if (it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT ||
+                it->kind == TCO_ITEM_MONTH_INDEX ||
+                is_input != (pass == 0))
+                continue;
+            fputs(first ? "\n    " : ",\n    ", out);
+            first = false;
+            tco_report_json_string(out, it->name);
+            fputs(": {\"label\": ", out);
+            tco_report_json_string(out, it->label);
+            fputs(", \"unit\": ", out);
+            tco_report_json_string(out, it->unit);
+            if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
+                fputs(it->kind == TCO_ITEM_YEARLY ? ", \"by_year\": " : ", \"by_month\": ", out);
+                json_years(out, m, it);
+                if (it->partner >= 0) {
+                    fputs(", \"total\": ", out);
+                    tco_report_json_number(out, m->items[it->partner].value);
+                }
+            } else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE) {
+                /* by_tier, and for a money input in another currency given_by_tier: each row in CNY */
+                for (int rows = 0; rows < (it->in_report ? 2 : 1); rows++) {
+                    fputs(rows ? ", \"given_by_tier\": {" : ", \"by_tier\": {", out);
+                    for (int r = 0; r < m->n_tiers; r++) {
+                        fputs(r ? ", " : "", out);
+                        tco_report_json_string(out, m->tier_names[r]);
+                        fputs(": ", out);
+                        if (it->tier_texts)
+                            tco_report_json_string(out, it->tier_texts[r]);
+                        else
+                            tco_report_json_number(out, rows ? it->base_tiers[r] : it->tiers[r]);
+                    }
+                    fputs("}", out);
+                }
+                if (it->kind == TCO_ITEM_TIER_INPUT) { /* the rows that have a range, in tier order */
+                    fputs(", \"range_by_tier\": {", out);
+                    bool any = false;
+                    for (int r = 0; it->tier_ranges && r < m->n_tiers; r++) {
+                        if (it->tier_ranges[r].dist == TCO_DIST_NONE)
+                            continue;
+                        fputs(any ? ", " : "", out);
+                        any = true;
+                        tco_report_json_string(out, m->tier_names[r]);
+                        fputs(": ", out);
+                        json_range(out, m, i, r, &it->tier_ranges[r]);
+                    }
+                    fputs("}", out);
+                }
+            } else {
+                fputs(", \"value\": ", out);
+                if (na_reason(it)) { /* no number: null, and why ("never: ...", "n.a.: ...") */
+                    fputs("null, \"reason\": ", out);
+                    tco_report_json_string(out, it->text);
+                } else if (it->text) {
+                    tco_report_json_string(out, it->text);
+                } else {
+                    tco_report_json_number(out, it->value);
+                }
+                if (it->in_report) { /* the value in CNY, as the files and --set give it */
+                    fputs(", \"given\": ", out);
+                    tco_report_json_number(out, it->base_value);
+                }
+                if (it->kind == TCO_ITEM_INPUT) {
+                    fputs(", \"range\": ", out);
+                    json_range(out, m, i, -1, &it->range);
+                }
+            }
+            fputs(", \"source\": ", out);
+            tco_report_json_string(out, it->source);
+            if (is_input)
+                json_set_keys(out, m, it);
+            fputs("}", out);
+        }
+        fputs(first ? "}" : "\n  }", out);
+    }
+}
+
+void tco_report_json(const tco_model *m, const char *currency, const char *workbook, FILE *out)
+{
+    tco_report_json_members(m, currency, workbook, out);
+    fputs("\n}\n", out);
+}
+
+void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err)
+{
+    *r = (tco_report_check){.json = json, .out = out, .err = err};
+    if (json)
+        fputs("{\n  \"problems\": [", out);
+}
+
+/* A JSON count, or null for 0 (a place the problem does not have). */
+static void json_place(FILE *out, const char *key, long v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (v > 0)
+        fprintf(out, "%ld", v);
+    else
+        fputs("null", out);
+}
+
+static void check_problem(tco_report_check *r, const char *path, const char *message, bool warning,
+                          const char *text_prefix)
+{
+    if (warning)
+        r->warnings++;
+    else
+        r->errors++;
+    if (!r->json) {
+        fprintf(r->err, "%s%s\n", text_prefix, message);
+        return;
+    }
+    tco_quote_place place;
+    tco_quote_problem_place(path, message, &place);
+    fputs(r->problems++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+    tco_report_json_string(r->out, path);
+    json_place(r->out, "line", place.line);
+    json_place(r->out, "column", place.column);
+    fputs(", \"column_name\": ", r->out);
+    if (place.column_name[0])
+        tco_report_json_string(r->out, place.column_name);
+    else
+        fputs("null", r->out);
+    fprintf(r->out, ", \"severity\": \"%s\", \"message\": ", warning ? "warning" : "error");
+    tco_report_json_string(r->out, place.text);
+    fputs(", \"diagnostic\": ", r->out);
+    tco_report_json_string(r->out, message);
+    fputs("}", r->out);
+}
+
+void tco_report_check_problem(tco_report_check *r, const char *path, const char *message, bool warning)
+{
+    check_problem(r, path, message, warning, warning ? "warning: " : "");
+}
+
+void tco_report_check_unreadable(tco_report_check *r, const char *path, const char *message)
+{
+    check_problem(r, path, message, false, "tco: ");
+}
+
+void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)
+{
+    if (!r->json) {
+        fprintf(r->out, "%s: %zu rows, %zu errors, %zu warnings\n", path, rows, errors, warnings);
+        return;
+    }
+    struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
+    if (grown == NULL) {
+        r->lost = true;
+        return;
+    }
+    r->files = grown;
+    r->files[r->n_files++] = (struct tco_report_check_file){path, rows, errors, warnings};
+}
+
+bool tco_report_check_end(tco_report_check *r)
+{
+    if (r->json) {
+        fputs(r->problems ? "\n  ],\n  \"files\": [" : "],\n  \"files\": [", r->out);
+        for (size_t i = 0; i < r->n_files; i++) {
+            fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
+            tco_report_json_string(r->out, r->files[i].path);
+            fprintf(r->out, ", \"rows\": %zu, \"errors\": %zu, \"warnings\": %zu}", r->files[i].rows,
+                    r->files[i].errors, r->files[i].warnings);
+        }
+        fprintf(r->out, "%s],\n  \"errors\": %zu,\n  \"warnings\": %zu\n}\n", r->n_files ? "\n  " : "",
+                r->errors, r->warnings);
+        if (r->lost)
+            fprintf(r->err, "tco: out of memory: the report's \"files\" list is incomplete\n");
+    }
+    free(r->files);
+    r->files = NULL;
+    r->n_files = 0;
+    return !r->lost;
+}

@@ -1,0 +1,891 @@
+/* workbook_kit.c - the kit every workbook writer uses (workbook_kit.h): where a model's columns are,
+ * references and defined names, formulas and their cached values, number formats, text cells, row
+ * heights, the print layout, and one book's life from a verified temporary to its place (output.h).
+ * The sheets themselves are written by workbook.c (a scenario), inputs_sheet.c, compare.c, and the
+ * apps' own (apps/rank.c, apps/risk_sheets.c, apps/bridge_book.c). */
+#include "render/workbook_kit.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xlsxwriter.h>
+
+#include "base/text.h"
+#include "base/utf8.h"
+#include "model/conventions.h"
+#include "read/ini.h"
+#include "render/output.h"
+#include "model/bind.h"
+#include "model/evaluate.h"
+
+const char *tco_workbook_item_name(const tco_model *model, int index)
+{
+    return model->items[index].name;
+}
+
+/* Year columns of calculation sheet @p s: the schedule sheet's run past Year N (tco_sheet.schedule);
+ * -1 (the Summary's By year table) has the analysis period's. */
+int wb_sheet_periods(const tco_model *m, int s)
+{
+    return s >= 0 && m->sheets[s].schedule ? m->n_schedule_periods : m->n_periods;
+}
+
+/* The Total column after @p periods year columns. */
+int wb_total_col(int periods)
+{
+    return COL_VALUE + periods;
+}
+
+int wb_source_col(int periods, bool yearly)
+{
+    return yearly ? wb_total_col(periods) + 1 : COL_VALUE + 1;
+}
+
+/* A per-month sheet: the month columns from COL_VALUE, then one subtotal column per fiscal year,
+ * then the Total.  Fiscal years are counted from the first month's. */
+int wb_fiscal_years(const tco_model *m)
+{
+    return m->n_months > 0 ? tco_model_fiscal_year(m, m->n_months - 1) - tco_model_fiscal_year(m, 0) + 1 : 0;
+}
+
+int wb_month_total_col(const tco_model *m)
+{
+    return COL_VALUE + m->n_months + wb_fiscal_years(m);
+}
+
+/* Sheet name as it appears in a reference, always quoted ('Opex'!C5): a name
+ * such as 2024, A1 or TRUE would otherwise be read as something else. */
+void wb_append_sheet_ref(const writer *w, tco_strbuf *b, const char *sheet)
+{
+    tco_strbuf_append(b, "'");
+    tco_strbuf_append(b, w->sp);
+    for (const char *p = sheet; *p;) { /* a quote doubled; the runs between as they are */
+        size_t run = strcspn(p, "'");
+        tco_strbuf_append_n(b, p, run);
+        p += run;
+        if (*p == '\'') {
+            tco_strbuf_append(b, "''");
+            p++;
+        }
+    }
+    tco_strbuf_append(b, "'!");
+}
+
+/* Append the cell address of 0-based (@p row, @p col): column letters and row number ("C5"), each
+ * with a '$' when absolute ("$C$5"), as one piece. */
+static void append_address(tco_strbuf *b, int row, int col, bool abs_row, bool abs_col)
+{
+    char t[32], digits[16];
+    size_t n = 0, d = 0;
+    if (abs_col)
+        t[n++] = '$';
+    n += wb_col_letters(col, t + n);
+    if (abs_row)
+        t[n++] = '$';
+    for (unsigned v = (unsigned)row + 1; v > 0 || d == 0; v /= 10)
+        digits[d++] = (char)('0' + v % 10);
+    while (d > 0)
+        t[n++] = digits[--d];
+    tco_strbuf_put(b, t, n);
+}
+
+size_t wb_col_letters(int col, char out[4])
+{
+    char tmp[4];
+    size_t n = 0;
+    col++;
+    while (col > 0 && n < 3) {
+        tmp[n++] = (char)('A' + (col - 1) % 26);
+        col = (col - 1) / 26;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
+/* "=SUM(C7:E7)", the cells of row @p row from column @p c1 to @p c2, in w->ref; NULL (and w->err set)
+ * when out of memory. */
+const char *wb_row_sum_text(writer *w, int row, int c1, int c2)
+{
+    tco_strbuf *b = &w->ref;
+    tco_strbuf_clear(b);
+    tco_strbuf_put(b, "=SUM(", 5);
+    append_address(b, row, c1, false, false);
+    tco_strbuf_put(b, ":", 1);
+    append_address(b, row, c2, false, false);
+    tco_strbuf_put(b, ")", 1);
+    if (!b->failed)
+        return tco_strbuf_str(b);
+    if (w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+/* Append to @p b the reference to cell (row, col) of calc sheet @p sheet (-1 = Inputs), with the
+ * sheet named unless it is the sheet being written; `abs` makes it $C$5. */
+static void append_cell(writer *w, tco_strbuf *b, int sheet, int row, int col, bool abs_row, bool abs_col)
+{
+    if (sheet != w->current_sheet)
+        wb_append_sheet_ref(w, b, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+    append_address(b, row, col, abs_row, abs_col);
+}
+
+/* True if item @p idx uses error_cells, directly or through other lines (such a cell cannot be in
+ * the count: it would refer to itself).  @p seen is a per-item memo: 0 unknown, 1 no, 2 yes. */
+typedef struct err_dep_ctx {
+    const tco_model *m;
+    unsigned char *seen;
+} err_dep_ctx;
+
+static bool counts_errors(const tco_model *m, int idx, unsigned char *seen);
+
+static tco_error err_dep_visit(void *vctx, tco_node *name)
+{
+    err_dep_ctx *c = vctx;
+    return name->ref >= 0 && counts_errors(c->m, name->ref, c->seen) ? TCO_ERR_EVAL : TCO_OK; /* stop: found */
+}
+
+static bool counts_errors(const tco_model *m, int idx, unsigned char *seen)
+{
+    if (seen[idx] != 0)
+        return seen[idx] == 2;
+    const tco_item *it = &m->items[idx];
+    bool uses = it->kind == TCO_ITEM_ERROR_COUNT;
+    if (it->kind == TCO_ITEM_TOTAL)
+        uses = counts_errors(m, it->partner, seen);
+    else if (!uses && it->formula) { /* the loader refused cycles, and formulas nest at most 64 deep */
+        err_dep_ctx c = {m, seen};
+        uses = tco_formula_walk_names(it->formula, err_dep_visit, &c) != TCO_OK;
+    }
+    seen[idx] = uses ? 2 : 1;
+    return uses;
+}
+
+/* Append "+SUM(ISERROR('Sheet'!$C$r1:$N$r2)*1)" for one block of cells (in an array formula: see
+ * write_item_formula). */
+static void append_error_block(writer *w, tco_strbuf *b, int sheet, int r1, int c1, int r2, int c2)
+{
+    char a[4], z[4];
+    wb_col_letters(c1, a);
+    wb_col_letters(c2, z);
+    tco_strbuf_append(b, b->len ? "+SUM(ISERROR(" : "SUM(ISERROR(");
+    wb_append_sheet_ref(w, b, sheet < 0 ? "Inputs" : w->m->sheets[sheet].name);
+    tco_strbuf_printf(b, "$%s$%d:$%s$%d)*1)", a, r1 + 1, z, r2 + 1);
+}
+
+/* The workbook text of error_cells: the number of error values among the input cells and every
+ * line cell (year columns and Totals, tier columns) that does not itself depend on error_cells. */
+static void error_cells_text(writer *w, tco_strbuf *out)
+{
+    const tco_model *m = w->m;
+    unsigned char *seen = calloc(m->n_items ? m->n_items : 1, 1);
+    if (seen == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    tco_strbuf b = {0};
+    /* Inputs: the value column of the scalar inputs, and the tier table (quoted prices are formulas). */
+    int r1 = -1, r2 = -1, c1 = -1, c2 = -1;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const placement *p = &w->place[i];
+        if (p->sheet == PLACE_NONE)
+            continue; /* not written (writer.needed) */
+        if (m->items[i].kind == TCO_ITEM_INPUT) {
+            r1 = r1 < 0 || p->row < r1 ? p->row : r1;
+            r2 = p->row > r2 ? p->row : r2;
+        } else if (m->items[i].kind == TCO_ITEM_TIER_INPUT) {
+            c1 = c1 < 0 || p->col < c1 ? p->col : c1;
+            c2 = p->col > c2 ? p->col : c2;
+        }
+    }
+    if (r1 >= 0)
+        append_error_block(w, &b, -1, r1, 2, r2, 2);
+    if (c1 >= 0 && m->n_tiers > 0)
+        append_error_block(w, &b, -1, ROW_FIRST, c1, ROW_FIRST + m->n_tiers - 1, c2);
+    /* Calculation sheets: runs of rows (or of tier columns) whose lines do not use error_cells. */
+    for (size_t s = 0; s < m->n_sheets; s++) {
+        int run_start = -1, run_end = -1;
+        bool tiered = m->sheets[s].tiered;
+        int last_col = m->sheets[s].yearly    ? wb_total_col(wb_sheet_periods(m, (int)s))
+                       : m->sheets[s].monthly ? wb_month_total_col(m)
+                                              : COL_VALUE;
+        for (size_t i = 0; i <= m->n_items; i++) {
+            bool member = false, cut = i == m->n_items;
+            int at = -1;
+            if (!cut) {
+                const tco_item *it = &m->items[i];
+                if (w->place[i].sheet != (int)s || it->kind == TCO_ITEM_TOTAL || it->sheet == NULL)
+                    continue;
+                at = tiered ? w->place[i].col : w->place[i].row;
+                member = !counts_errors(m, (int)i, seen);
+                cut = !member || (run_start >= 0 && at != run_end + 1);
+            }
+            if (cut && run_start >= 0) {
+                if (tiered)
+                    append_error_block(w, &b, (int)s, ROW_FIRST, run_start, ROW_FIRST + m->n_tiers - 1, run_end);
+                else
+                    append_error_block(w, &b, (int)s, run_start, COL_VALUE, run_end, last_col);
+                run_start = -1;
+            }
+            if (member) {
+                if (run_start < 0)
+                    run_start = at;
+                run_end = at;
+            }
+        }
+    }
+    free(seen);
+    tco_strbuf_printf(out, "(%s)", b.len ? tco_strbuf_str(&b) : "0");
+    tco_strbuf_free(&b);
+}
+
+/* Name text for the printer, appended to @p out: defined names for scalars; cell references for the
+ * same year or tier; a whole row or column range as the only argument of SUM/MIN/MAX.  A use of
+ * error_cells is noted in w->error_cells_used (wb_write_item_formula() writes such a formula as an array). */
+static bool name_text(void *vctx, const tco_node *n, tco_ref_mode mode, tco_strbuf *out)
+{
+    bool whole = mode == TCO_REF_WHOLE;
+    writer *w = vctx;
+    const tco_item *it = &w->m->items[n->ref];
+    const placement *p = &w->place[n->ref];
+    switch (it->kind) {
+    case TCO_ITEM_YEARLY:
+        if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Year 1, up to this year */
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, false, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->current_year, false, false);
+        } else if (whole) {
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + tco_item_periods(w->m, it) - 1, true, true);
+        } else {
+            append_cell(w, out, p->sheet, p->row, COL_VALUE + w->current_year, false, false);
+        }
+        return true;
+    case TCO_ITEM_YEAR_INDEX:
+        append_address(out, ROW_HEADER, COL_VALUE + w->current_year, true, false);
+        return true;
+    case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
+        if (whole) {
+            append_cell(w, out, p->sheet, p->row, p->col, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row + w->m->n_tiers - 1, p->col, true, true);
+        } else {
+            append_cell(w, out, p->sheet, p->row + w->current_tier, p->col, false, false);
+        }
+        return true;
+    case TCO_ITEM_ERROR_COUNT: /* the same text for every use: made once (a walk over the whole model) */
+        if (w->error_cells.len == 0)
+            error_cells_text(w, &w->error_cells);
+        if (w->error_cells.failed && w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        tco_strbuf_put(out, tco_strbuf_str(&w->error_cells), w->error_cells.len);
+        w->error_cells_used = true;
+        return true;
+    case TCO_ITEM_MONTHLY:
+        if (mode == TCO_REF_TO_DATE) { /* $C7:E7: anchored at Month 1, up to this month */
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, false, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->current_month, false, false);
+        } else if (whole) { /* the months only: the fiscal-year subtotals and the Total follow them */
+            append_cell(w, out, p->sheet, p->row, COL_VALUE, true, true);
+            tco_strbuf_put(out, ":", 1);
+            append_address(out, p->row, COL_VALUE + w->m->n_months - 1, true, true);
+        } else {
+            append_cell(w, out, p->sheet, p->row, COL_VALUE + w->current_month, false, false);
+        }
+        return true;
+    case TCO_ITEM_MONTH_INDEX:
+        append_address(out, ROW_HEADER, COL_VALUE + w->current_month, true, false);
+        return true;
+    default:
+        tco_strbuf_put(out, w->np, strlen(w->np));
+        tco_strbuf_put(out, it->name, strlen(it->name));
+        return true;
+    }
+}
+
+/* The worksheet name of sheet @p base in this model: "Opex", or "A Opex" in a comparison. */
+const char *wb_sheet_name(writer *w, const char *base)
+{
+    snprintf(w->sheetbuf, sizeof w->sheetbuf, "%s%s", w->sp, base);
+    return w->sheetbuf;
+}
+
+bool wb_check(writer *w, lxw_error e, const char *what)
+{
+    if (e == LXW_NO_ERROR || w->err != TCO_OK)
+        return w->err == TCO_OK;
+    w->err = tco_diag_set(w->diag, TCO_ERR_CANTCREATE, "%s: %s", what, lxw_strerror(e));
+    return false;
+}
+
+/* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
+/* Widen *@p cents and *@p sci for the @p n values @p v of money item @p money (see wb_value_format()). */
+static void format_needs(const double *v, size_t n, bool money, bool *cents, bool *sci)
+{
+    for (size_t k = 0; v && k < n; k++) {
+        *cents |= money && v[k] != floor(v[k]) && fabs(v[k]) < 1000;
+        *sci |= fabs(v[k]) >= 1e10;
+    }
+}
+
+/* Every value of @p it's cells (value, each year, month or tier), and of its Total or per-year partner. */
+static void item_format_needs(const tco_model *m, const tco_item *it, bool money, bool *cents, bool *sci, int depth)
+{
+    format_needs(&it->value, 1, money, cents, sci);
+    if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
+        format_needs(it->years, (size_t)tco_item_periods(m, it), money, cents, sci);
+    else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE)
+        format_needs(it->tiers, (size_t)m->n_tiers, money, cents, sci);
+    if (depth == 0 && it->partner >= 0 && (size_t)it->partner < m->n_items)
+        item_format_needs(m, &m->items[it->partner], money, cents, sci, 1);
+}
+
+lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
+{
+    return wb_values_format(w, it, &v, 1, input);
+}
+
+/* The format of a cell of @p it whose values need cents (@p cents) or, beyond ten digits, the scientific
+ * format (@p sci); @p input for an input's cell. */
+static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool cents, bool sci)
+{
+    if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
+        return input ? w->fmt_input_sci : w->fmt_sci;
+    if (cents)
+        return input ? w->fmt_input_money_cents : w->fmt_money_cents;
+    if (input)
+        return w->fmt_input[it->format];
+    return it->emphasis ? w->fmt_total[it->format] : w->fmt[it->format];
+}
+
+lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input)
+{
+    if (input && it->structural)
+        return w->fmt_fixed[it->format];
+    /* One format for all of an item's cells (a row of years and its Total, a column of tiers): cents
+     * when a money value below 1,000 has them, and beyond ten digits (FLOP counts, token counts), where
+     * a grouped number would not fit, 4.20E+22. */
+    bool money = it->format == TCO_FMT_MONEY, cents = false, sci = false;
+    format_needs(v, n, money, &cents, &sci);
+    item_format_needs(w->m, it, money, &cents, &sci, 0);
+    return pick_format(w, it, input, cents, sci);
+}
+
+/* wb_value_format(w, @p it, @p v, false) for each cell of a line: what the item's values need
+ * (item_format_needs()) is found once for the item, not for each of its year, month or tier cells. */
+static lxw_format *line_format(writer *w, const tco_item *it, double v)
+{
+    bool money = it->format == TCO_FMT_MONEY;
+    if (w->fmt_item != it) {
+        w->needs_cents = w->needs_sci = false;
+        item_format_needs(w->m, it, money, &w->needs_cents, &w->needs_sci, 0);
+        w->fmt_item = it;
+    }
+    bool cents = w->needs_cents, sci = w->needs_sci;
+    format_needs(&v, 1, money, &cents, &sci);
+    return pick_format(w, it, false, cents, sci);
+}
+
+static lxw_format *header_format(writer *w, bool right)
+{
+    lxw_format *f = workbook_add_format(w->wb);
+    format_set_bold(f);
+    format_set_bottom(f, LXW_BORDER_THIN);
+    format_set_bg_color(f, 0xD9E1F2);
+    if (right)
+        format_set_align(f, LXW_ALIGN_RIGHT);
+    else /* one step in: a left header never runs into a right-aligned one before it ("Value Name") */
+        format_set_indent(f, 1);
+    return f;
+}
+
+static void make_formats(writer *w)
+{
+    lxw_workbook *wb = w->wb;
+    w->title = workbook_add_format(wb);
+    format_set_bold(w->title);
+    format_set_font_size(w->title, 14);
+    w->note = workbook_add_format(wb);
+    format_set_italic(w->note);
+    format_set_font_color(w->note, 0x595959);
+    w->header = header_format(w, false);
+    w->header_right = header_format(w, true);
+    w->header_year = header_format(w, true);
+    format_set_num_format(w->header_year, "\"Year \"0");
+    w->header_month = header_format(w, true);
+    format_set_num_format(w->header_month, "\"Month \"0");
+    w->text = workbook_add_format(wb);
+    w->text_right = workbook_add_format(wb);
+    format_set_align(w->text_right, LXW_ALIGN_RIGHT);
+    w->total_label = workbook_add_format(wb);
+    format_set_bold(w->total_label);
+    format_set_top(w->total_label, LXW_BORDER_THIN);
+    w->text_wrap = workbook_add_format(wb);
+    format_set_text_wrap(w->text_wrap);
+    w->total_label_wrap = workbook_add_format(wb);
+    format_set_bold(w->total_label_wrap);
+    format_set_top(w->total_label_wrap, LXW_BORDER_THIN);
+    format_set_text_wrap(w->total_label_wrap);
+    /* Source text: grey, indented away from the numbers, wrapped. */
+    w->source = workbook_add_format(wb);
+    format_set_font_color(w->source, 0x595959);
+    format_set_indent(w->source, 1);
+    format_set_text_wrap(w->source);
+    w->source_nowrap = workbook_add_format(wb);
+    format_set_font_color(w->source_nowrap, 0x595959);
+    format_set_indent(w->source_nowrap, 1);
+
+    char money[64], cents[64];
+    snprintf(money, sizeof money, "#,##0 \"%s\"", w->opts->currency);
+    snprintf(cents, sizeof cents, "#,##0.00 \"%s\"", w->opts->currency);
+    const char *nums[TCO_FMT_COUNT_OF] = {
+        [TCO_FMT_NUMBER] = "#,##0.00", [TCO_FMT_MONEY] = money,  [TCO_FMT_KW] = "#,##0.0",
+        [TCO_FMT_PERCENT] = "0.0%",    [TCO_FMT_COUNT] = "#,##0", [TCO_FMT_RATIO] = "0.00",
+        [TCO_FMT_YESNO] = "\"yes\";\"yes\";\"no\"",
+        [TCO_FMT_NEVER] = "#,##0.0;-#,##0.0;\"never\"",
+    };
+    for (int i = 0; i < TCO_FMT_COUNT_OF; i++) {
+        w->fmt[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt[i], nums[i]);
+        /* FAST / ICAEW: inputs in blue on pale yellow. */
+        w->fmt_input[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_input[i], nums[i]);
+        format_set_font_color(w->fmt_input[i], 0x0000FF);
+        format_set_bg_color(w->fmt_input[i], 0xFFF2CC);
+        w->fmt_total[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_total[i], nums[i]);
+        format_set_bold(w->fmt_total[i]);
+        format_set_top(w->fmt_total[i], LXW_BORDER_THIN);
+        /* Structural inputs (fixed by the scenario): black on grey. */
+        w->fmt_fixed[i] = workbook_add_format(wb);
+        format_set_num_format(w->fmt_fixed[i], nums[i]);
+        format_set_bg_color(w->fmt_fixed[i], 0xE7E6E6);
+    }
+    w->fmt_input_text = workbook_add_format(wb);
+    format_set_font_color(w->fmt_input_text, 0x0000FF);
+    format_set_bg_color(w->fmt_input_text, 0xFFF2CC);
+    format_set_align(w->fmt_input_text, LXW_ALIGN_RIGHT);
+    w->header_indent = header_format(w, false);
+    format_set_indent(w->header_indent, 1);
+    w->header_wrap = header_format(w, true);
+    format_set_text_wrap(w->header_wrap);
+    format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
+    w->fmt_bool = workbook_add_format(wb);
+    format_set_num_format(w->fmt_bool, "\"TRUE\";\"TRUE\";\"FALSE\"");
+    format_set_bold(w->fmt_bool);
+    w->fmt_sci = workbook_add_format(wb);
+    format_set_num_format(w->fmt_sci, "0.00E+00");
+    w->fmt_input_sci = workbook_add_format(wb);
+    format_set_num_format(w->fmt_input_sci, "0.00E+00");
+    format_set_font_color(w->fmt_input_sci, 0x0000FF);
+    format_set_bg_color(w->fmt_input_sci, 0xFFF2CC);
+    w->fmt_money_cents = workbook_add_format(wb);
+    format_set_num_format(w->fmt_money_cents, cents);
+    w->fmt_input_money_cents = workbook_add_format(wb);
+    format_set_num_format(w->fmt_input_money_cents, cents);
+    format_set_font_color(w->fmt_input_money_cents, 0x0000FF);
+    format_set_bg_color(w->fmt_input_money_cents, 0xFFF2CC);
+    /* Status fills (the legend below the inputs explains them): green for a quote, blue measured,
+     * lavender a seed figure, grey stated, amber a what-if, orange illustrative. */
+    static const lxw_color_t fills[TCO_STATUS_COUNT_OF] = {
+        [TCO_STATUS_QUOTE] = 0xC6EFCE,  [TCO_STATUS_MEASURED] = 0xBDD7EE,     [TCO_STATUS_SEED] = 0xE4DFEC,
+        [TCO_STATUS_STATED] = 0xEDEDED, [TCO_STATUS_WHATIF] = 0xFFEB9C, [TCO_STATUS_ILLUSTRATIVE] = 0xF8CBAD,
+    };
+    for (int i = 0; i < TCO_STATUS_COUNT_OF; i++) {
+        w->fmt_status[i] = workbook_add_format(wb);
+        format_set_bg_color(w->fmt_status[i], fills[i]);
+        format_set_border(w->fmt_status[i], LXW_BORDER_HAIR);
+    }
+}
+
+const char *wb_xl_text(writer *w, const char *s);
+
+
+/* Width of column @p col in pixels, as libxlsxwriter sizes it for charts (64 when not set). */
+static double col_px(const lxw_worksheet *ws, int col)
+{
+    for (int c = 0; c < ws->col_options_max; c++) {
+        const lxw_col_options *o = ws->col_options[c];
+        if (o && col >= o->firstcol && col <= o->lastcol)
+            return o->hidden || o->width == 0 ? 0 : o->width < 1 ? floor(o->width * 12 + 0.5)
+                                                                  : floor(o->width * 7 + 0.5) + 5;
+    }
+    return 64;
+}
+
+double wb_cols_px(const lxw_worksheet *ws, int first, int last)
+{
+    double px = 0;
+    for (int c = first; c <= last; c++)
+        px += col_px(ws, c);
+    return px;
+}
+
+/* The print scale that fits @p px pixels in one page's width, at most 100. */
+int wb_fit_scale(double px)
+{
+    return px <= PRINT_WIDTH_PX ? 100 : (int)floor(PRINT_WIDTH_PX * 100 / px);
+}
+
+/* Print layout of one worksheet once it is written: the columns up to the first manual column break
+ * (Inputs: the inputs, not the tier table to the right) or the last column used, one page wide when
+ * that stays legible.  A sheet with manual breaks takes the scale itself (Excel ignores manual breaks
+ * under "fit to").  A sheet whose writer set a scale (Charts) keeps it. */
+void wb_print_layout(writer *w, lxw_worksheet *ws)
+{
+    if (!ws->fit_page && ws->print_scale != 100) /* laid out by its writer (Charts) */
+        return;
+    int last = ws->vbreaks_count > 0 && ws->vbreaks[0] > 0 ? (int)ws->vbreaks[0] - 1 : (int)ws->dim_colmax;
+    /* A scale tco sets (manual breaks) must hold in LibreOffice too, whose columns print about 8%
+     * wider than Excel's for the same width in characters; "fit to" lets each application fit itself. */
+    double px = wb_cols_px(ws, 0, last);
+    int scale = wb_fit_scale(ws->vbreaks_count > 0 ? px * PRINT_LO_WIDER : px);
+    /* A Quotes sheet repeats who quoted what (Vendor, Quote id, Item); the others their label columns. */
+    size_t n = strlen(ws->name);
+    bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
+    if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0)
+        worksheet_fit_to_pages(ws, 1, 0);
+    else if (scale >= PRINT_MIN_SCALE)
+        worksheet_set_print_scale(ws, (uint16_t)scale);
+    else {
+        worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
+        if (!ws->repeat_cols.in_use) /* a per-tier sheet repeats its Tier column (write_tier_sheet) */
+            wb_check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
+    }
+}
+
+static void print_layout_all(writer *w)
+{
+    lxw_sheet *sh;
+    if (w->err != TCO_OK)
+        return;
+    STAILQ_FOREACH(sh, w->wb->sheets, list_pointers)
+        if (!sh->is_chartsheet)
+            wb_print_layout(w, sh->u.worksheet);
+}
+
+lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool fit_width)
+{
+    const char *name = wb_sheet_name(w, base);
+    lxw_worksheet *ws = workbook_add_worksheet(w->wb, name);
+    if (ws == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_CANTCREATE, "cannot add worksheet '%s'", name);
+        return NULL;
+    }
+    worksheet_set_tab_color(ws, tab);
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, 9); /* A4 */
+    worksheet_set_margins(ws, PRINT_MARGIN_LR, PRINT_MARGIN_LR, 0.75, 0.75); /* Excel's "Narrow" sides */
+    if (fit_width)
+        worksheet_fit_to_pages(ws, 1, 0);
+    wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
+    worksheet_freeze_panes(ws, ROW_FIRST, 1);
+    tco_strbuf footer = {0};
+    /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
+    tco_strbuf_append(&footer, "&L&A&C");
+    /* Excel caps a footer at 255 characters: at most 200 from the scenario name. */
+    const char *fname = w->footer ? w->footer : w->m->scenario_name;
+    /* At most 60 characters (whole UTF-8 sequences) of the name, within Excel's 255. */
+    size_t chars = 0;
+    for (const char *p = fname; *p && !(((unsigned char)*p & 0xC0) != 0x80 && chars++ >= 60); p++)
+        tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
+    tco_strbuf_append(&footer, "&RPage &P of &N");
+    const char *ft = footer.failed ? NULL : wb_xl_text(w, tco_strbuf_str(&footer));
+    if (ft && tco_utf16_units(ft) <= 255)
+        wb_check(w, worksheet_set_footer(ws, ft), name);
+    tco_strbuf_free(&footer);
+    return ws;
+}
+
+/* Text for a cell, data-validation message or footer, with Excel's escape before every literal
+ * "_xHHHH_" (tco_xlsx_escape()).  Valid until the next call; NULL when out of memory. */
+const char *wb_xl_text(writer *w, const char *s)
+{
+    w->text_buf.len = 0;
+    if (w->text_buf.data)
+        w->text_buf.data[0] = '\0';
+    tco_xlsx_escape(s, &w->text_buf);
+    if (w->text_buf.failed) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return tco_strbuf_str(&w->text_buf);
+}
+
+void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f)
+{
+    /* worksheet_write_string always stores text, so "=..." from a file stays text.  The
+     * readers check every text against the cell limit; this is the last guard. */
+    if (s == NULL || s[0] == '\0' || w->err != TCO_OK)
+        return;
+    /* Without a '_' no escape applies, and no text holds more UTF-16 units than bytes: such text of at
+     * most a cell's length in bytes is written as it is (most labels, units and sources). */
+    if (strchr(s, '_') == NULL && strnlen(s, TCO_XLSX_CELL_MAX + 1) <= TCO_XLSX_CELL_MAX) {
+        wb_check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, s, f), "writing text");
+        return;
+    }
+    if (tco_xlsx_text_units(s) > TCO_XLSX_CELL_MAX) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "text '%.*s...' is %zu characters, more than a cell holds (%d)",
+                              (int)tco_utf8_prefix(s, 60), s, tco_xlsx_text_units(s), TCO_XLSX_CELL_MAX);
+        return;
+    }
+    const char *t = wb_xl_text(w, s);
+    if (t)
+        wb_check(w, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, t, f), "writing text");
+}
+
+void wb_write_formula(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                      double value)
+{
+    wb_check(w, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, value), formula);
+}
+
+void wb_chart_cache(writer *w, lxw_series_range *range, const double *values, const bool *numeric, size_t n)
+{
+    if (range == NULL || range->data_cache == NULL || !STAILQ_EMPTY(range->data_cache) || n > UINT16_MAX)
+        return; /* nothing to fill, or not a range this writer made: the library's own cache stays */
+    range->ignore_cache = LXW_TRUE; /* from now the list is ours: the library neither reads nor adds */
+    for (size_t k = 0; k < n; k++) {
+        lxw_series_data_point *p = calloc(1, sizeof *p); /* freed by the library with the chart */
+        if (p == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        p->number = values[k];
+        p->no_data = numeric != NULL && !numeric[k];
+        STAILQ_INSERT_TAIL(range->data_cache, p, list_pointers);
+        range->num_data_points = (uint16_t)(k + 1);
+    }
+}
+
+/* A formula whose cached result is @p text when that is not NULL (a line that says "never" or
+ * "n.a.: ..."), else the number @p value. */
+void wb_write_formula_or_text(writer *w, lxw_worksheet *ws, int row, int col, const char *formula, lxw_format *f,
+                              double value, const char *text)
+{
+    if (text == NULL) {
+        wb_write_formula(w, ws, row, col, formula, f, value);
+        return;
+    }
+    const char *t = wb_xl_text(w, text);
+    if (t)
+        wb_check(w, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)col, formula, f, t), formula);
+}
+
+/* The text a scalar line or text input holds instead of a number, else NULL. */
+const char *wb_item_text(const tco_item *it)
+{
+    return it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_INPUT ? it->text : NULL;
+}
+
+/* Write item @p idx's formula for the current year/scalar context at (row, col). */
+void wb_write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int col, double value)
+{
+    const tco_item *it = &w->m->items[idx];
+    tco_strbuf *f = &w->ref; /* emptied, not freed: one buffer for every formula */
+    tco_strbuf_clear(f);
+    tco_strbuf_put(f, "=", 1);
+    w->error_cells_used = false;
+    tco_formula_print(it->formula, name_text, w, f);
+    if (f->failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else if (f->len - 1 > TCO_FORMULA_MAX_LEN && w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_SYNTAX,
+                              "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
+                              f->len - 1, TCO_FORMULA_MAX_LEN);
+    else if (w->error_cells_used)
+        /* ISERROR over a range counts cell by cell only in an array formula: Gnumeric intersects a
+         * range with the formula's row in an ordinary one, even inside SUMPRODUCT. */
+        wb_check(w,
+                 worksheet_write_array_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row, (lxw_col_t)col,
+                                                   tco_strbuf_str(f), line_format(w, it, value), value),
+                 it->name);
+    else
+        wb_write_formula_or_text(w, ws, row, col, tco_strbuf_str(f), line_format(w, it, value), value,
+                                 it->kind == TCO_ITEM_LINE ? it->text : NULL);
+}
+
+/* Name the cell (@p row, @p col) of @p sheet: held in w->names until define_names().  The key (the name
+ * in lower case), the name and its target ("='Sheet'!$C$5", built in w->ref) share one allocation. */
+void wb_define_name(writer *w, const char *name, const char *sheet, int row, int col)
+{
+    tco_strbuf *b = &w->ref;
+    tco_strbuf_clear(b);
+    tco_strbuf_put(b, "=", 1);
+    wb_append_sheet_ref(w, b, sheet);
+    append_address(b, row, col, true, true);
+    pending_names *p = w->names;
+    size_t pl = strlen(w->np), bl = strlen(name), nl = pl + bl;
+    char *text = b->failed ? NULL : malloc(2 * (nl + 1) + b->len + 1);
+    if (text != NULL && p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 256;
+        pending_name *grown = realloc(p->v, cap * sizeof *grown);
+        if (grown == NULL) {
+            free(text);
+            text = NULL;
+        } else {
+            p->v = grown;
+            p->cap = cap;
+        }
+    }
+    if (text == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    pending_name *pn = &p->v[p->n++];
+    pn->key = text;
+    pn->name = text + nl + 1;
+    pn->formula = pn->name + nl + 1;
+    memcpy(pn->name, w->np, pl);
+    memcpy(pn->name + pl, name, bl + 1);
+    for (size_t i = 0; i <= nl; i++)
+        pn->key[i] = (char)tolower((unsigned char)pn->name[i]);
+    memcpy(pn->formula, tco_strbuf_str(b), b->len + 1);
+}
+
+static int pending_name_descending(const void *a, const void *b)
+{
+    return strcmp(((const pending_name *)b)->key, ((const pending_name *)a)->key);
+}
+
+/* Give libxlsxwriter the held names and free them.  It keeps its names in a list sorted by the lower-case
+ * name and puts a new one before the first that is not smaller, scanning from the head; given in
+ * descending order each goes to the head at once (n^2/2 comparisons otherwise: 30 s for 49,000 names).
+ * The list, and so the workbook, is the same whatever the order of the calls. */
+static void define_names(writer *w)
+{
+    pending_names *p = w->names;
+    if (p->n > 1)
+        qsort(p->v, p->n, sizeof *p->v, pending_name_descending);
+    for (size_t i = 0; i < p->n && w->err == TCO_OK; i++) {
+        /* libxlsxwriter refuses a name it has, except one equal to its head, which it would keep twice. */
+        if (i > 0 && strcmp(p->v[i].key, p->v[i - 1].key) == 0)
+            w->err = tco_diag_set(w->diag, TCO_ERR_DUPLICATE, "%s: the workbook would define this name twice",
+                                  p->v[i].name);
+        else
+            wb_check(w, workbook_define_name(w->wb, p->v[i].name, p->v[i].formula), p->v[i].name);
+    }
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].key);
+    free(p->v);
+    *p = (pending_names){0};
+}
+
+/* Lines @p text takes in a wrapped column @p width characters wide. */
+size_t wb_text_lines(const char *text, size_t width)
+{
+    size_t len = text ? strlen(text) : 0;
+    return (len + width - 9) / (width - 8); /* margin for word breaks and indent */
+}
+
+void wb_set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
+{
+    /* Excel's tallest row is 409 points (27 lines); longer text scrolls within the cell. */
+    double height = lines > 27 ? 409.0 : 15.0 * (double)lines;
+    if (lines > 1)
+        wb_check(w, worksheet_set_row(ws, (lxw_row_t)row, height, NULL), "row height");
+}
+
+
+bool tco_workbook_locked(const char *path, char *lock, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    const char *base = slash ? slash + 1 : path;
+    struct stat st;
+    snprintf(lock, size, "%.*s~$%s", dirlen, path, base);
+    if (lstat(lock, &st) == 0)
+        return true;
+    snprintf(lock, size, "%.*s.~lock.%s#", dirlen, path, base);
+    return lstat(lock, &st) == 0;
+}
+
+/* Create @p path through a verified temporary in its folder (output.h), fill it, close it, put it in place. */
+tco_error wb_write_book(const char *path, const tco_workbook_options *opts, const char *title, const char *subject,
+                        const char *comments, book_fill_fn fill, void *ctx, tco_diag *diag)
+{
+    tco_output out;
+    tco_error e = tco_output_begin(&out, path, diag);
+    if (e != TCO_OK)
+        return e;
+    pending_names names = {0};
+    writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1,
+                .current_month = -1, .np = "", .sp = "", .names = &names};
+    /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
+     * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
+    lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.lib_tmpdir};
+    /* Its own "[ERROR]" lines are held back: tco's message comes first and carries their cause. */
+    if (!tco_output_quiet(&out)) {
+        int err = errno;
+        tco_output_abandon(&out);
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write the workbook: %s (setting aside the "
+                            "library's messages)", path, strerror(err));
+    }
+    w.wb = workbook_new_opt(out.write_path, &wopts);
+    if (w.wb == NULL) {
+        char *detail = NULL;
+        tco_output_loud(&out, &detail);
+        tco_output_abandon(&out);
+        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot create workbook%s%s", path, detail ? ": " : "",
+                         detail ? detail : "");
+        free(detail);
+        return e;
+    }
+    make_formats(&w);
+    char author[] = "tco", category[] = "Total cost of ownership", keywords[] = "TCO, capex, opex, accelerator";
+    char *title_s = tco_strdup(title), *subject_s = tco_strdup(subject), *comments_s = tco_strdup(comments);
+    lxw_doc_properties props = {
+        .title = title_s,
+        .subject = subject_s,
+        .author = author,
+        .category = category,
+        .keywords = keywords,
+        .comments = comments_s,
+        .created = opts->created,
+    };
+    if (title_s == NULL || subject_s == NULL || comments_s == NULL)
+        w.err = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_check(&w, workbook_set_properties(w.wb, &props), "document properties");
+    free(title_s);
+    free(subject_s);
+    free(comments_s);
+    if (w.err == TCO_OK)
+        fill(&w, ctx);
+    print_layout_all(&w);
+    define_names(&w);
+    size_t sheets = w.wb->num_sheets;
+    lxw_error ce = workbook_close(w.wb); /* frees the workbook whatever happens */
+    char *detail = NULL;
+    tco_output_loud(&out, ce != LXW_NO_ERROR || w.err != TCO_OK ? &detail : NULL);
+    if (ce != LXW_NO_ERROR && w.err == TCO_OK) {
+        /* The cause first ("No space left on device"), then libxlsxwriter's description without its full stop. */
+        const char *what = lxw_strerror(ce);
+        int wl = (int)strlen(what);
+        while (wl > 0 && what[wl - 1] == '.')
+            wl--;
+        if (detail)
+            w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %s (libxlsxwriter: %.*s)",
+                                 path, detail, wl, what);
+        else
+            w.err = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the workbook failed: %.*s", path, wl, what);
+    }
+    free(detail);
+    if (w.err != TCO_OK) {
+        tco_output_abandon(&out);
+        return w.err;
+    }
+    return tco_output_commit(&out, sheets, diag);
+}
