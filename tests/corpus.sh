@@ -9,6 +9,11 @@
 #   sh tests/corpus.sh build/tco . /tmp/corpus-after
 #   diff -r /tmp/corpus-before /tmp/corpus-after && echo identical
 #
+# Run both from the same checkout folder (ROOT): workbooks and JSON hold the project's path (a
+# source's "pricing/site.ini" is shown under it), and a longer path even wraps a row differently.
+# To compare a checkout elsewhere (a git worktree) with a corpus made in ROOT, bind-mount it there
+# in a private mount namespace: unshare -m sh -c 'mount --bind WORKTREE ROOT && cd ROOT && ...'.
+#
 # Each run is one numbered folder holding the command line (cmd), its exit code
 # (rc), stdout, stderr and every file it wrote (workbooks, saved scenarios).
 # The runs: every shipped scenario in table, JSON and CSV with its workbook;
