@@ -12,6 +12,7 @@
 #include "model/bind.h"
 #include "model/evaluate.h"
 #include "model/ranges.h"
+#include "read/quote_csv.h"
 
 void tco_format_grouped(double v, int decimals, char *buf, size_t size)
 {
