@@ -168,12 +168,12 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
         }
     if (ok)
         return TCO_OK;
-    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
-                        path, what,
-                        cp < 0 ? "bytes that are not UTF-8"
-                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
-                                                       : "a control character",
-                        bad + 1);
+    return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = path},
+                       "the %s, which the workbook shows, holds %s at byte %zu; rename it", what,
+                       cp < 0 ? "bytes that are not UTF-8"
+                       : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                                      : "a control character",
+                       bad + 1);
 }
 
 size_t tco_str_cat(char *out, size_t size, ...)

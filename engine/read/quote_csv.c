@@ -71,6 +71,7 @@ typedef struct reader {
     size_t n_fields;
     bool row_bad;
     char row_problem[TCO_DIAG_MAX];
+    size_t row_problem_field;
     /* physical line of the byte being read (1-based; LF, CR and CRLF each end one), and the line
      * the row being assembled starts on */
     long line, row_line;
@@ -83,17 +84,28 @@ typedef struct reader {
     tco_diag *diag;
 } reader;
 
-static void report(reader *r, bool warning, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void report(reader *r, bool warning, long line, const char *fmt, ...)
+/* The header name of field @p i of a row, or NULL when it is not a known column. */
+static const char *col_name(const reader *r, size_t i)
 {
-    tco_diag d = {TCO_ERR_SYNTAX, ""};
+    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
+    return k >= 0 ? col_names[k] : NULL;
+}
+
+/* Report a problem of the file at @p line and, when it is a field's, its 1-based @p column (0: none)
+ * and the column's header name @p name (NULL: none). */
+static void report(reader *r, bool warning, long line, size_t column, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void report(reader *r, bool warning, long line, size_t column, const char *name, const char *fmt, ...)
+{
+    tco_diag d = {0};
     char msg[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
     tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    tco_place at = {.file = r->path, .line = line, .column = (long)column, .column_name = name};
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "%s", msg);
     if (warning)
         r->set->warnings++;
     else
@@ -105,10 +117,12 @@ static void report(reader *r, bool warning, long line, const char *fmt, ...)
     }
 }
 
-/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX). */
-static void fatal(reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX); the
+ * place as report()'s. */
+static void fatal(reader *r, long line, size_t column, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void fatal(reader *r, long line, const char *fmt, ...)
+static void fatal(reader *r, long line, size_t column, const char *name, const char *fmt, ...)
 {
     if (r->fatal)
         return;
@@ -117,21 +131,19 @@ static void fatal(reader *r, long line, const char *fmt, ...)
     va_start(ap, fmt);
     tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tco_diag_set(&r->fatal_diag, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    tco_place at = {.file = r->path, .line = line, .column = (long)column, .column_name = name};
+    tco_diag_at(&r->fatal_diag, TCO_ERR_SYNTAX, &at, "%s", msg);
     r->fatal = r->stop = true;
 }
 
-/* Record the row's first problem; it is reported when the row ends (unless its field count is wrong). */
-static void row_problem(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void row_problem(reader *r, const char *fmt, ...)
+/* Record the row's first problem, in field @p i; it is reported when the row ends (unless its field
+ * count is wrong). */
+static void row_problem(reader *r, size_t i, const char *why)
 {
     if (r->row_bad)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    tco_vformat_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
-    va_end(ap);
+    snprintf(r->row_problem, sizeof r->row_problem, "%s", why);
+    r->row_problem_field = i;
     r->row_bad = true;
 }
 
@@ -221,17 +233,6 @@ static char *ident(const char *s)
     if (out != NULL)
         ident_into(s, len, out);
     return out;
-}
-
-/* Column N (name) for messages: "column 3 (unit_price)" or "column 12". */
-static const char *col_label(const reader *r, size_t i, char *buf, size_t size)
-{
-    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
-    if (k >= 0)
-        snprintf(buf, size, "column %zu (%s)", i + 1, col_names[k]);
-    else
-        snprintf(buf, size, "column %zu", i + 1);
-    return buf;
 }
 
 /* True when the @p len bytes at @p s are printable ASCII (U+0020 to U+007F) without '_': valid UTF-8 and XML
@@ -350,7 +351,7 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
 static void on_header_field(reader *r, size_t i, const char *text, size_t len)
 {
     if (i >= TCO_QUOTE_MAX_COLUMNS) {
-        fatal(r, r->row_line, "the header has more than %d columns (the most a spreadsheet holds); expected the "
+        fatal(r, r->row_line, 0, NULL, "the header has more than %d columns (the most a spreadsheet holds); expected the "
               "quote columns (vendor, item, unit_price, currency, ...)", TCO_QUOTE_MAX_COLUMNS);
         return;
     }
@@ -367,7 +368,7 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
     r->header_fields = i + 1;
     char why[300];
     if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
-        report(r, false, r->row_line, "column %zu: %s", i + 1, why);
+        report(r, false, r->row_line, i + 1, NULL, "%s", why);
         r->header_bad = true;
         return;
     }
@@ -382,17 +383,17 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
         if (strcasecmp(name, col_names[c]) == 0)
             break;
     if (c < N_COLS && r->col_of[c] >= 0) {
-        report(r, false, r->row_line, "column %zu (%s): the column '%s' appears twice (first as column %d)", i + 1,
-               name, col_names[c], r->col_of[c] + 1);
+        report(r, false, r->row_line, i + 1, name, "the column '%s' appears twice (first as column %d)",
+               col_names[c], r->col_of[c] + 1);
         r->header_bad = true;
     } else if (c < N_COLS) {
         r->col_of[c] = (int)i;
         r->kind[i] = c;
     } else
-        report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
+        report(r, true, r->row_line, i + 1, NULL, "unknown column '%s' is ignored (known: vendor, item, "
                "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes, "
                "vat_included, vat_rate)",
-               i + 1, TCO_SHOWN(name));
+               TCO_SHOWN(name));
     free(name);
 }
 
@@ -400,10 +401,10 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
  * why as the row's problem and return true. */
 static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t max)
 {
-    char why[300], where[64];
+    char why[300];
     if (text_problem(s, len, max, why, sizeof why) == NULL)
         return false;
-    row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    row_problem(r, i, why);
     return true;
 }
 
@@ -475,7 +476,7 @@ static void on_header(reader *r)
     size_t errors = r->set->errors;
     for (int c = 0; c < REQUIRED_COLS; c++)
         if (r->col_of[c] < 0)
-            report(r, false, r->row_line, "the header lacks the required column '%s' (required: vendor, item, "
+            report(r, false, r->row_line, 0, NULL, "the header lacks the required column '%s' (required: vendor, item, "
                    "unit_price, currency)", col_names[c]);
     r->header_bad = r->set->errors > errors;
 }
@@ -507,7 +508,7 @@ static void check_date(reader *r, long line, int col, const char *text, int32_t 
 {
     char why[TCO_DIAG_MAX];
     if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
-        report(r, false, line, "column %zu (%s): %s", (size_t)(r->col_of[col] + 1), col_names[col], why);
+        report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "%s", why);
 }
 
 static void on_data_row(reader *r)
@@ -517,11 +518,12 @@ static void on_data_row(reader *r)
     if (r->header_bad)
         return;
     if (r->n_fields != r->header_fields) {
-        report(r, false, line, "expected %zu fields as in the header, found %zu", r->header_fields, r->n_fields);
+        report(r, false, line, 0, NULL, "expected %zu fields as in the header, found %zu", r->header_fields,
+               r->n_fields);
         return;
     }
     if (r->row_bad) {
-        report(r, false, line, "%s", r->row_problem);
+        report(r, false, line, r->row_problem_field + 1, col_name(r, r->row_problem_field), "%s", r->row_problem);
         return;
     }
     size_t errors = r->set->errors;
@@ -535,69 +537,63 @@ static void on_data_row(reader *r)
                    .vat_rate = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
     if (blank(field(r, COL_VENDOR)))
-        report(r, false, line, "column %zu (%s): expected a vendor name, found an empty field", COLREF(COL_VENDOR));
+        report(r, false, line, COLREF(COL_VENDOR), "expected a vendor name, found an empty field");
     if (item[0] == '\0')
-        report(r, false, line, "column %zu (%s): expected a catalog item such as D-M, found an empty field",
-               COLREF(COL_ITEM));
+        report(r, false, line, COLREF(COL_ITEM), "expected a catalog item such as D-M, found an empty field");
     if (!tco_fx_code_valid(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
         tco_strbuf codes = {0};
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
             tco_strbuf_printf(&codes, ", %s", r->fx->codes[i]);
-        report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%s'",
-               COLREF(COL_CURRENCY), r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes),
-               TCO_SHOWN(currency));
+        report(r, false, line, COLREF(COL_CURRENCY), "expected a currency code with a rate in %s (%s), found '%s'",
+               r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes), TCO_SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
         char why[TCO_DIAG_MAX];
         if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
-            report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
+            report(r, false, line, COLREF(COL_PRICE), "%s", why);
         else if (!isnormal(q.unit_price * q.rate)) {
             /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
             char p[32], rt[32];
             tco_format_double(q.unit_price, p);
             tco_format_double(q.rate, rt);
-            report(r, false, line, "column %zu (%s): %s %s x %s %s/%s is %s to hold as a number in %s",
-                   COLREF(COL_PRICE), p, upper, rt, r->fx->reporting, upper,
-                   isfinite(q.unit_price * q.rate) ? "too small" : "too large", r->fx->reporting);
+            report(r, false, line, COLREF(COL_PRICE), "%s %s x %s %s/%s is %s to hold as a number in %s", p, upper,
+                   rt, r->fx->reporting, upper, isfinite(q.unit_price * q.rate) ? "too small" : "too large",
+                   r->fx->reporting);
         }
     }
     const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
     check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
     check_date(r, line, COL_VALID_UNTIL, vu, &q.valid_until);
     if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
-        report(r, false, line, "column %zu (%s): valid_until %s is before quote_date %s", COLREF(COL_VALID_UNTIL),
-               vu, qd);
+        report(r, false, line, COLREF(COL_VALID_UNTIL), "valid_until %s is before quote_date %s", vu, qd);
     const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
     if (!blank(mq) && !parse_count(mq, &q.min_qty))
-        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'",
-               COLREF(COL_MIN_QTY), TCO_SHOWN(mq));
+        report(r, false, line, COLREF(COL_MIN_QTY), "expected a whole number of units, found '%s'", TCO_SHOWN(mq));
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
-        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
-               TCO_SHOWN(lt));
+        report(r, false, line, COLREF(COL_LEAD_TIME), "expected weeks as a number, found '%s'", TCO_SHOWN(lt));
     /* VAT basis: the model's prices exclude VAT; a price that includes it is divided by 1 + vat_rate. */
     const char *vi = field(r, COL_VAT_INCLUDED), *vr = field(r, COL_VAT_RATE);
     if (!blank(vi)) {
         if (strcasecmp(vi, "yes") == 0)
             q.vat_included = true;
         else if (strcasecmp(vi, "no") != 0)
-            report(r, false, line, "column %zu (%s): expected yes or no, found '%s'", COLREF(COL_VAT_INCLUDED),
-                   TCO_SHOWN(vi));
+            report(r, false, line, COLREF(COL_VAT_INCLUDED), "expected yes or no, found '%s'", TCO_SHOWN(vi));
     }
     if (!blank(vr)) {
         double v;
         if (!tco_parse_number(vr, &v) || !(v >= 0 && v <= 1))
-            report(r, false, line, "column %zu (%s): expected a VAT rate as a share from 0 to 1 (0.13 for 13%%), "
-                   "found '%s'", COLREF(COL_VAT_RATE), TCO_SHOWN(vr));
+            report(r, false, line, COLREF(COL_VAT_RATE), "expected a VAT rate as a share from 0 to 1 (0.13 for "
+                   "13%%), found '%s'", TCO_SHOWN(vr));
         else
             q.vat_rate = v;
     } else if (q.vat_included) {
         if (r->col_of[COL_VAT_RATE] < 0)
-            report(r, false, line, "column %zu (%s): the price includes VAT, but the file has no vat_rate column "
-                   "to take it out at (add vat_rate, e.g. 0.13)", COLREF(COL_VAT_INCLUDED));
+            report(r, false, line, COLREF(COL_VAT_INCLUDED), "the price includes VAT, but the file has no vat_rate "
+                   "column to take it out at (add vat_rate, e.g. 0.13)");
         else
-            report(r, false, line, "column %zu (%s): the price includes VAT (vat_included = yes): expected its "
-                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field", COLREF(COL_VAT_RATE));
+            report(r, false, line, COLREF(COL_VAT_RATE), "the price includes VAT (vat_included = yes): expected its "
+                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field");
     }
 #undef COLREF
     q.converted = q.unit_price * q.rate;
@@ -654,8 +650,8 @@ static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len
 {
     if (csv_parse(parser, s, len, on_field, on_row, r) != len && !r->stop) {
         if (csv_error(parser) == CSV_EPARSE)
-            fatal(r, r->line, "column %zu: malformed quoting (a '\"' inside an unquoted field, or text after a "
-                  "closing '\"'): %s", r->n_fields + 1, csv_strerror(csv_error(parser)));
+            fatal(r, r->line, r->n_fields + 1, NULL, "malformed quoting (a '\"' inside an unquoted field, or text "
+                  "after a closing '\"'): %s", csv_strerror(csv_error(parser)));
         else {
             r->err = TCO_ERR_NOMEM;
             r->stop = true;
@@ -663,9 +659,8 @@ static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len
     }
     /* libcsv keeps the field being read in one buffer: stop as soon as it cannot fit a cell. */
     if (!r->stop && parser->entry_pos > MAX_FIELD_BYTES) {
-        char where[64];
-        fatal(r, r->row_line, "%s: more than 32,767 characters, more than an Excel cell holds (reading stopped "
-              "after %zu bytes of this field)", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
+        fatal(r, r->row_line, r->n_fields + 1, col_name(r, r->n_fields), "more than 32,767 characters, more than "
+              "an Excel cell holds (reading stopped after %zu bytes of this field)", MAX_FIELD_BYTES);
     }
     return !r->stop;
 }
@@ -681,17 +676,18 @@ static bool blank_bytes(const char *s, size_t n)
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag)
 {
+    const tco_place in_file = {.file = path}; /* a problem of the file as a whole */
     tco_error pe = tco_shown_path_check(path, "quote file's path", diag);
     if (pe != TCO_OK)
         return pe;
     struct stat st;
     if (stat(path, &st) != 0)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "not a regular file");
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));
     char **files = realloc(set->files, (set->n_files + 1) * sizeof *files);
     char *name = tco_strdup(path);
     char *buf = malloc(READ_CHUNK);
@@ -730,7 +726,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             first = false;
             if (n >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
                            ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: the file is UTF-16; save it as \"CSV UTF-8\"", path);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX, &in_file, "the file is UTF-16; save it as \"CSV UTF-8\"");
                 break;
             }
             if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
@@ -741,8 +737,9 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 r.delim = buf[off + 4];
                 delim_set = true;
                 if (r.delim != ',' && r.delim != ';' && r.delim != '\t') {
-                    e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:1: column 5: expected sep=, sep=; or sep= and a tab, "
-                                     "found 'sep=%c'", path, r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
+                    e = tco_diag_at(diag, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = 1, .column = 5},
+                                    "expected sep=, sep=; or sep= and a tab, found 'sep=%c'",
+                                    r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
                     break;
                 }
                 csv_set_delim(&parser, (unsigned char)r.delim);
@@ -780,8 +777,8 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             size_t len = end - off;
             off = end;
             if (nul && memchr(seg, '\0', len) != NULL) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
-                                 path, r.line);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = r.line},
+                                "a NUL byte: not a text CSV file (UTF-16 or binary?)");
                 break;
             }
             bool blank_seg = blank_bytes(seg, len);
@@ -790,8 +787,10 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 r.row_pending = false;
             }
             if (!r.row_pending && r.line - r.row_line > MAX_ROW_LINES) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here runs past %d "
-                                 "lines; a closing '\"' is missing", path, r.row_line, r.n_fields + 1, MAX_ROW_LINES);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX,
+                                &(tco_place){.file = path, .line = r.row_line, .column = (long)r.n_fields + 1},
+                                "a quoted field opened here runs past %d lines; a closing '\"' is missing",
+                                MAX_ROW_LINES);
                 break;
             }
             if (delim_set)
@@ -841,23 +840,24 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
         }
     }
     if (e == TCO_OK && !r.stop && ferror(f))
-        e = tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: read error", path);
+        e = tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "read error");
     if (e == TCO_OK && !r.stop && head.len > 0) { /* a header line without a line end */
         r.delim = sniff_delim(head.data, head.len);
         csv_set_delim(&parser, (unsigned char)r.delim);
         feed(&r, &parser, head.data, head.len);
     }
     if (e == TCO_OK && !r.stop && csv_fini(&parser, on_field, on_row, &r) != 0)
-        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here is never closed",
-                         path, r.row_line, r.n_fields + 1);
+        e = tco_diag_at(diag, TCO_ERR_SYNTAX,
+                        &(tco_place){.file = path, .line = r.row_line, .column = (long)r.n_fields + 1},
+                        "a quoted field opened here is never closed");
     if (e == TCO_OK && r.fatal) {
         e = TCO_ERR_SYNTAX;
         if (diag)
             *diag = r.fatal_diag;
     }
     if (e == TCO_OK && !r.stop && !r.have_header)
-        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: expected a header row (vendor, item, unit_price, currency, ...), "
-                         "found an empty file", path);
+        e = tco_diag_at(diag, TCO_ERR_SYNTAX, &in_file, "expected a header row (vendor, item, unit_price, currency, "
+                        "...), found an empty file");
     tco_strbuf_free(&head);
     free(r.row);
     free(r.kind);
@@ -867,7 +867,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     if (e != TCO_OK)
         return e;
     if (r.err == TCO_ERR_NOMEM)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", path);
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &in_file, "out of memory");
     if (r.stop)
         return TCO_ERR_SYNTAX; /* the problem callback stopped the read; diag holds the problem */
     return TCO_OK;
@@ -945,49 +945,4 @@ void tco_quotes_free(tco_quote_set *set)
         free(set->files[i]);
     free(set->files);
     memset(set, 0, sizeof *set);
-}
-
-/* Reads the decimal number at *p (at least one digit, at most 18) and advances *p; -1 if none. */
-static long place_number(const char **p)
-{
-    long v = 0;
-    int n = 0;
-    for (; **p >= '0' && **p <= '9' && n < 18; (*p)++, n++)
-        v = v * 10 + (**p - '0');
-    return n > 0 ? v : -1;
-}
-
-bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place)
-{
-    *place = (tco_quote_place){.text = message};
-    size_t len = strlen(path);
-    if (strncmp(message, path, len) != 0 || message[len] != ':')
-        return false;
-    const char *p = message + len + 1;
-    long line = place_number(&p);
-    if (line < 0 || p[0] != ':' || p[1] != ' ') { /* "PATH: TEXT" */
-        place->text = message + len + 1 + (message[len + 1] == ' ');
-        return true;
-    }
-    place->line = line;
-    place->text = p += 2;
-    if (strncmp(p, "column ", 7) != 0)
-        return true;
-    p += 7;
-    long column = place_number(&p);
-    if (column < 0)
-        return true;
-    if (p[0] == ':' && p[1] == ' ') {
-        place->column = column;
-        place->text = p + 2;
-    } else if (p[0] == ' ' && p[1] == '(') {
-        size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz_");
-        if (n > 0 && n < sizeof place->column_name && strncmp(p + 2 + n, "): ", 3) == 0) {
-            memcpy(place->column_name, p + 2, n);
-            place->column_name[n] = '\0';
-            place->column = column;
-            place->text = p + 2 + n + 3;
-        }
-    }
-    return true;
 }

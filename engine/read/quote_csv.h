@@ -173,34 +173,4 @@ void tco_quotes_free(tco_quote_set *set);
 /** True if @p cp is a Unicode format character (General_Category Cf, Unicode 15.1). */
 bool tco_quote_format_char(long cp);
 
-/** Where a problem in a quote file is: tco_quote_problem_place() splits it from the message. */
-typedef struct tco_quote_place {
-    /** 1-based line, or 0 when the problem is the file's as a whole ("the file is UTF-16"). */
-    long line;
-    /** 1-based column, or 0 when the message names none ("expected 4 fields as in the header"). */
-    long column;
-    /** The column's header name as the message gives it ("unit_price"), or "" when it gives none. */
-    char column_name[32];
-    /** The message after the place (points into the message split); the whole message when
-     *  the split fails. */
-    const char *text;
-} tco_quote_place;
-
-/**
- * Split a problem @p message that tco_quotes_read() reported for @p path (to its
- * problem callback or in its diagnostic), or that a caller built the same way,
- * into its place and text.  Every such message has one of these forms:
- *
- *     PATH:LINE: column N (NAME): TEXT
- *     PATH:LINE: column N: TEXT
- *     PATH:LINE: TEXT
- *     PATH: TEXT
- *
- * with LINE and N decimal, NAME a header name of lower-case letters and '_'.
- * PATH is matched as given, so a ':' or digits in it are never taken for a line.
- * Returns true and fills @p place; false (place->text = @p message, line and
- * column 0) when @p message does not start with PATH and ':'.
- */
-bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place);
-
 #endif /* TCO_QUOTE_CSV_H */
