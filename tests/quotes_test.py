@@ -552,6 +552,16 @@ if doc:
     check(so_t.splitlines() == ["%s: %d rows, %d errors, %d warnings" % f for f in files],
           "the table form's summary lines differ from the JSON's files: %r" % so_t)
     check((doc["errors"], doc["warnings"]) == (8, 1), "totals: %r" % ((doc["errors"], doc["warnings"]),))
+# The place comes from the diagnostic's fields, never from its text: a repeated column written in
+# capitals ("Vendor") still has its line, column and name, and the message is the text after them.
+dup = write("dup.csv", "vendor,Vendor,item,unit_price,currency\nA,A,D-M,1,CNY\n")
+rc, so, se = tco("quotes", "check", dup, "--format", "json")
+d = json.loads(so) if rc == 65 else None
+p = d["problems"][0] if d and d["problems"] else {}
+check((p.get("line"), p.get("column"), p.get("column_name"), p.get("message")) ==
+      (1, 2, "Vendor", "the column 'vendor' appears twice (first as column 1)") and
+      p.get("diagnostic") == dup + ":1: column 2 (Vendor): " + p.get("message", ""),
+      "quotes check --format json, a repeated column: exit %d: %s" % (rc, so + se))
 # Exit codes as the table form: 0 for a good file, 66 for a missing one (an error with no line).
 rc, so, se = tco("quotes", "check", "--format=json", os.path.join(SRC, "pricing", "example-quotes.csv"))
 d = json.loads(so) if rc == 0 else None

@@ -6,7 +6,11 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "read/quotes.h"
+#include "price/quote_choice.h"
+#include "read/dates.h"
+#include "read/fx.h"
+#include "read/price_text.h"
+#include "read/quote_csv.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "base/utf8.h"

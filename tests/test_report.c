@@ -95,7 +95,7 @@ static void test_csv_mini(void)
     free(buf);
 }
 
-/* `quotes check` as JSON: the place split from each message, also for a path holding ':' and digits. */
+/* `quotes check` as JSON: the place from each diagnostic's fields (a path holding ':' and digits is only a name). */
 static void test_check_json(void)
 {
     char *buf = NULL;
@@ -105,11 +105,20 @@ static void test_check_json(void)
     tco_report_check r;
     tco_report_check_begin(&r, true, f, stderr);
     const char *path = "a:7: b.csv";
-    tco_report_check_problem(&r, path, "a:7: b.csv:12: column 3 (unit_price): expected a price", false);
-    tco_report_check_problem(&r, path, "a:7: b.csv:1: column 5: unknown column 'x' is ignored", true);
-    tco_report_check_problem(&r, path, "a:7: b.csv:4: expected 4 fields as in the header, found 3", false);
-    tco_report_check_problem(&r, path, "a:7: b.csv: the file is UTF-16", false);
-    tco_report_check_unreadable(&r, "c.csv", "c.csv: cannot open: No such file or directory");
+    tco_diag d = {0};
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = 12, .column = 3, .column_name = "unit_price"},
+                "expected a price");
+    CU_ASSERT_STRING_EQUAL(d.message, "a:7: b.csv:12: column 3 (unit_price): expected a price");
+    tco_report_check_problem(&r, path, &d, false);
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = 1, .column = 5}, "unknown column 'x' is ignored");
+    CU_ASSERT_STRING_EQUAL(d.message, "a:7: b.csv:1: column 5: unknown column 'x' is ignored");
+    tco_report_check_problem(&r, path, &d, true);
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = 4}, "expected 4 fields as in the header, found 3");
+    tco_report_check_problem(&r, path, &d, false);
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &(tco_place){.file = path}, "the file is UTF-16");
+    tco_report_check_problem(&r, path, &d, false);
+    tco_diag_at(&d, TCO_ERR_NOINPUT, &(tco_place){.file = "c.csv"}, "cannot open: No such file or directory");
+    tco_report_check_unreadable(&r, "c.csv", &d);
     tco_report_check_file(&r, path, 12, 3, 1);
     tco_report_check_file(&r, "c.csv", 0, 1, 0);
     CU_ASSERT_TRUE(tco_report_check_end(&r));

@@ -13,7 +13,7 @@
 
 #include "model/model.h"
 #include "base/names.h"
-#include "read/quotes.h"
+#include "read/fx.h"
 #include "render/report.h"
 #include "read/scenarios.h"
 #include "base/strbuf.h"

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const messages[] = {
     [TCO_OK] = "no error",
@@ -33,11 +34,90 @@ const char *tco_strerror(tco_error err)
     return messages[err];
 }
 
+/* Copy @p s (NULL: "") into @p out (@p size bytes), cut so that no character is split. */
+static void copy_cut(char *out, size_t size, const char *s)
+{
+    size_t n = s ? tco_utf8_prefix(s, size - 1) : 0;
+    memcpy(out, s ? s : "", n);
+    out[n] = '\0';
+}
+
+/* snprintf() that never cuts inside a character (tco_vformat_cut()). */
+static void format_cut(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void format_cut(char *out, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(out, size, fmt, ap);
+    va_end(ap);
+}
+
+/* The place fields of @p diag set from @p place (NULL: none). */
+static void set_place(tco_diag *diag, const tco_place *place)
+{
+    static const tco_place none;
+    if (place == NULL)
+        place = &none;
+    copy_cut(diag->file, sizeof diag->file, place->file);
+    diag->line = place->line > 0 ? place->line : 0;
+    diag->column = place->column > 0 ? place->column : 0;
+    copy_cut(diag->column_name, sizeof diag->column_name, place->column_name);
+    copy_cut(diag->section, sizeof diag->section, place->section);
+    copy_cut(diag->key, sizeof diag->key, place->key);
+    diag->text = 0;
+}
+
+tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
+{
+    if (diag == NULL)
+        return err;
+    diag->code = err;
+    set_place(diag, place);
+    /* The place, in the first form of error.h that fits it; the file as given (not cut) in the message. */
+    char at[TCO_DIAG_MAX];
+    const char *file = place && place->file ? place->file : "";
+    const char *section = place && place->section && place->section[0] ? place->section : NULL;
+    const char *key = place && place->key && place->key[0] ? place->key : NULL;
+    if (file[0] == '\0')
+        at[0] = '\0';
+    else if (diag->line > 0 && diag->column > 0 && diag->column_name[0])
+        snprintf(at, sizeof at, "%ld: column %ld (%s): ", diag->line, diag->column, place->column_name);
+    else if (diag->line > 0 && diag->column > 0)
+        snprintf(at, sizeof at, "%ld: column %ld: ", diag->line, diag->column);
+    else if (diag->line > 0 && section && key)
+        snprintf(at, sizeof at, "%ld: [%s] %s: ", diag->line, section, key);
+    else if (diag->line > 0 && section)
+        snprintf(at, sizeof at, "%ld: [%s] ", diag->line, section);
+    else if (diag->line > 0)
+        snprintf(at, sizeof at, "%ld: ", diag->line);
+    else if (section && key)
+        snprintf(at, sizeof at, " [%s] %s: ", section, key);
+    else
+        snprintf(at, sizeof at, " ");
+    char text[TCO_DIAG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (file[0] == '\0') {
+        memcpy(diag->message, text, strlen(text) + 1);
+        return err;
+    }
+    /* FILE:LINE... or FILE [SECTION]... or FILE: */
+    const char *sep = diag->line > 0 ? ":" : (section && key) ? "" : ":";
+    size_t place_len = strlen(file) + strlen(sep) + strlen(at);
+    format_cut(diag->message, sizeof diag->message, "%s%s%s%s", file, sep, at, text);
+    diag->text = place_len < strlen(diag->message) ? place_len : 0;
+    return err;
+}
+
 tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
 {
     if (diag == NULL)
         return err;
     diag->code = err;
+    set_place(diag, NULL);
     va_list ap;
     va_start(ap, fmt);
     tco_vformat_cut(diag->message, sizeof diag->message, fmt, ap); /* never cut inside a character */

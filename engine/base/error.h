@@ -4,8 +4,9 @@
  *
  * Every failure in tco is reported as a tco_error code plus a tco_diag: a
  * one-line message that says *where* (file [section] key, or file:line:col)
- * and *what* was expected and found.  All diagnostics are written through
- * tco_diag_set() (Lua's luaX_syntaxerror habit), so the format stays uniform.
+ * and *what* was expected and found, and the place as data beside it.  All
+ * diagnostics are written through tco_diag_at() (the place as data, formatted
+ * in one place) or tco_diag_set() (Lua's luaX_syntaxerror habit).
  */
 #ifndef TCO_ERROR_H
 #define TCO_ERROR_H
@@ -51,27 +52,79 @@ typedef enum tco_error {
 /** Longest diagnostic message kept, in bytes including the NUL. */
 #define TCO_DIAG_MAX 1024
 
+/** Longest section, key or column name a diagnostic keeps as its place, in bytes including the NUL. */
+#define TCO_DIAG_NAME_MAX 128
+
 /**
- * A diagnostic: the error code and a one-line message naming the place.
- * Zero-initialise before use ({0}); tco_diag_set() overwrites it.
+ * A diagnostic: the error code, a one-line message naming the place, and the
+ * place as data (Lua keeps the location apart from the message): the terminal
+ * prints the message, JSON takes the place from the fields; nothing re-parses
+ * a message.  The place holds what applies: "" and 0 for the rest.
+ * Zero-initialise before use ({0}); tco_diag_set() and tco_diag_at() overwrite it.
  */
 typedef struct tco_diag {
     /** The error code; TCO_OK when nothing went wrong. */
     tco_error code;
-    /** NUL-terminated message, truncated (never overflowed) at TCO_DIAG_MAX. */
+    /** NUL-terminated message, truncated (never overflowed) at TCO_DIAG_MAX: the place, then the text. */
     char message[TCO_DIAG_MAX];
+    /** The file as named on the command line or by its catalog (cut at TCO_DIAG_MAX bytes), or "". */
+    char file[TCO_DIAG_MAX];
+    /** 1-based line and column (a CSV field, counted from 1), or 0 when the diagnostic names none. */
+    long line, column;
+    /** A quote file's column by its header name ("unit_price"), an INI file's section and key as
+     *  iniparser reads them (lower case), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
+    char column_name[TCO_DIAG_NAME_MAX], section[TCO_DIAG_NAME_MAX], key[TCO_DIAG_NAME_MAX];
+    /** Offset in message of the text after the place ("expected a price"); 0 when the message
+     *  names no place (tco_diag_set()) or the place alone fills it. */
+    size_t text;
 } tco_diag;
+
+/**
+ * Where a diagnostic is, as tco_diag_at() takes it: each field NULL or 0 when
+ * it does not apply (borrowed for the call only).
+ */
+typedef struct tco_place {
+    /** The file, as the user named it. */
+    const char *file;
+    /** 1-based line and column (CSV field), 0 when none. */
+    long line, column;
+    /** The column's header name in a quote file ("unit_price"), NULL when none. */
+    const char *column_name;
+    /** INI section and key, NULL when none. */
+    const char *section, *key;
+} tco_place;
 
 /** Short English description of @p err; never NULL (unknown codes get a generic text). */
 const char *tco_strerror(tco_error err);
 
 /**
- * Record an error: sets diag->code = @p err and formats the message with
- * printf-style @p fmt.  @p diag may be NULL (the error is then only returned).
+ * Record an error with no place as data: sets diag->code = @p err, formats the
+ * message with printf-style @p fmt (which may still name a place in words) and
+ * clears the place fields.  @p diag may be NULL (the error is then only returned).
  * Returns @p err so callers can write `return tco_diag_set(d, TCO_ERR_INI, ...)`.
  */
 tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/**
+ * Record an error at @p place: sets diag->code = @p err, the place fields, and
+ * the message as the place, then the text formatted printf-style from @p fmt,
+ * in one of these forms (the first that fits what @p place gives):
+ *
+ *     FILE:LINE: column N (NAME): TEXT    a quote file's field (column_name)
+ *     FILE:LINE: column N: TEXT           a quote file's field without a header name
+ *     FILE:LINE: [SECTION] KEY: TEXT      an INI line with its section and key
+ *     FILE:LINE: [SECTION] TEXT           an INI line in a section
+ *     FILE:LINE: TEXT
+ *     FILE [SECTION] KEY: TEXT            an INI value
+ *     FILE: TEXT
+ *     TEXT                                no file
+ *
+ * diag->text is the offset of TEXT (0 when the place alone fills the message).
+ * @p diag may be NULL.  Returns @p err.
+ */
+tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /**
  * Process exit code for @p err, sysexits-style: 0 ok, 64 usage, 65 data error,

@@ -1,6 +1,6 @@
 /* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists,
  * paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one cell, the
- * check of a path the workbook shows, and joining without printf. */
+ * check of a path the workbook shows, joining without printf, and a field's text as a message shows it. */
 #include "base/text.h"
 
 #include <ctype.h>
@@ -168,12 +168,12 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
         }
     if (ok)
         return TCO_OK;
-    return tco_diag_set(diag, TCO_ERR_INI, "%s: the %s, which the workbook shows, holds %s at byte %zu; rename it",
-                        path, what,
-                        cp < 0 ? "bytes that are not UTF-8"
-                        : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
-                                                       : "a control character",
-                        bad + 1);
+    return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = path},
+                       "the %s, which the workbook shows, holds %s at byte %zu; rename it", what,
+                       cp < 0 ? "bytes that are not UTF-8"
+                       : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                                      : "a control character",
+                       bad + 1);
 }
 
 size_t tco_str_cat(char *out, size_t size, ...)
@@ -199,4 +199,20 @@ char *tco_strdup(const char *s)
     if (p)
         memcpy(p, s, n);
     return p;
+}
+
+const char *tco_text_shown(const char *s, char out[TCO_SHOWN_MAX])
+{
+    size_t keep = tco_utf8_prefix(s, 100), n = 0;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == '\n' || c == '\t')
+            n += (size_t)snprintf(out + n, TCO_SHOWN_MAX - n, "\\%c", c == '\r' ? 'r' : c == '\n' ? 'n' : 't');
+        else if (c < 0x20 || c == 0x7F)
+            n += (size_t)snprintf(out + n, TCO_SHOWN_MAX - n, "\\x%02X", c);
+        else
+            out[n++] = (char)c;
+    }
+    snprintf(out + n, TCO_SHOWN_MAX - n, "%s", s[keep] ? "..." : "");
+    return out;
 }

@@ -111,6 +111,19 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
  */
 size_t tco_str_cat(char *out, size_t size, ...) __attribute__((sentinel));
 
+/** Size of the buffer tco_text_shown() writes into, in bytes. */
+#define TCO_SHOWN_MAX 512
+
+/**
+ * A field's text as a message shows it, in @p out (TCO_SHOWN_MAX bytes): at most about 100 bytes of
+ * @p s, never ending inside a character, "..." when cut, and control characters written as \r, \n,
+ * \t or \xHH so that a message stays one line.  Returns @p out.
+ */
+const char *tco_text_shown(const char *s, char out[TCO_SHOWN_MAX]);
+
+/** tco_text_shown() into a fresh buffer that lives to the end of the enclosing block: a "%s" argument. */
+#define TCO_SHOWN(s) tco_text_shown((s), (char[TCO_SHOWN_MAX]){0})
+
 /** strdup that returns NULL on allocation failure (portable). */
 char *tco_strdup(const char *s);
 

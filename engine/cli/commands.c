@@ -16,7 +16,8 @@
 #include "read/ini.h"
 #include "apps/init.h"
 #include "model/model.h"
-#include "read/quotes.h"
+#include "read/fx.h"
+#include "read/quote_csv.h"
 #include "render/report.h"
 #include "read/root.h"
 #include "read/scenarios.h"
@@ -36,7 +37,7 @@ typedef struct check_ctx {
 static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
 {
     check_ctx *c = ctx;
-    tco_report_check_problem(c->report, c->path, problem->message, warning);
+    tco_report_check_problem(c->report, c->path, problem, warning);
     return true;
 }
 
@@ -92,17 +93,16 @@ static bool check_item(void *vctx, const tco_quote *q)
     const char *best = near == SIZE_MAX ? NULL : k->items[near];
     k->unknown++;
     tco_diag d = {0};
+    const tco_place at = {.file = q->file, .line = q->line, .column = q->item_column, .column_name = "item"};
     if (strcasecmp(q->item, "tier") == 0)
-        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s': 'tier' is the template's word "
-                     "for the rows of the card catalog; name the card tier itself, such as W-B", q->file, q->line,
-                     q->item_column, q->item);
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s': 'tier' is the template's word for the rows of the "
+                    "card catalog; name the card tier itself, such as W-B", q->item);
     else if (best)
-        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s' (did you mean '%s'?)", q->file,
-                     q->line, q->item_column, q->item, best);
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s' (did you mean '%s'?)", q->item, best);
     else
-        tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: column %d (item): unknown item '%s'; expected a card tier, a host or "
-                     "one of the template's quote ids", q->file, q->line, q->item_column, q->item);
-    tco_report_check_problem(k->check->report, k->check->path, d.message, false);
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s'; expected a card tier, a host or one of the "
+                    "template's quote ids", q->item);
+    tco_report_check_problem(k->check->report, k->check->path, &d, false);
     return false;
 }
 
@@ -181,13 +181,13 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
         tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, &check, &set, &d);
         set.errors += known.unknown;
         if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
-            tco_report_check_unreadable(&report, argv[i], d.message);
+            tco_report_check_unreadable(&report, argv[i], &d);
             set.errors++;
             rc = rc ? rc : tco_exit_code(e);
         } else if (e == TCO_ERR_SYNTAX) {
             /* print_problem never stops a read, so this is a problem that ended it (a field past
              * the limit, broken quoting, not a CSV file): not reported yet. */
-            tco_report_check_problem(&report, argv[i], d.message, false);
+            tco_report_check_problem(&report, argv[i], &d, false);
             set.errors++;
             rc = rc ? rc : 65;
         }

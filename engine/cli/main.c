@@ -37,7 +37,9 @@
 #include "apps/init.h"
 #include "model/model.h"
 #include "render/output.h"
-#include "read/quotes.h"
+#include "read/dates.h"
+#include "read/fx.h"
+#include "read/quote_csv.h"
 #include "render/report.h"
 #include "read/root.h"
 #include "apps/risk.h"
@@ -77,7 +79,7 @@ typedef struct quote_opts {
 } quote_opts;
 
 /* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
- * (caps TCO_QUOTE_LIST_CAP and TCO_QUOTE_LIST_TOTAL in quotes.h):
+ * (caps TCO_QUOTE_LIST_CAP and TCO_QUOTE_LIST_TOTAL in quote_csv.h):
  * for each price the model takes from quotes (each quoted input's item, and each tier row of a
  * per-tier input, under the tier's own name) the first TCO_QUOTE_LIST_CAP rows and every row that
  * is the best valid quote so far (so the final choice sees the winner); for other items, the

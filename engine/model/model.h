@@ -22,7 +22,7 @@
 #include "model/formula.h"
 #include "read/ini.h"
 #include "base/names.h"
-#include "read/quotes.h"
+#include "read/quote_csv.h"
 
 /** Most per-tier lines on one sheet, and most per-tier inputs: a column each (Excel has 16,384). */
 #define TCO_MAX_TIER_COLUMNS 16000

@@ -19,6 +19,8 @@
 #include "model/evaluate.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
+#include "price/quote_choice.h"
+#include "read/dates.h"
 
 /* A chosen quote @p b outside the range of input @p it (a tier row @p row, or NULL) stops the run, as a
  * --set of the same value does: a quote is never used for a value its input's min/max refuse. */
@@ -264,7 +266,7 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
             tco_strbuf_printf(&src, " x %s = %s %s", rate, conv, fx->reporting);
         char old[32];
         tco_format_double(it->value, old);
-        /* The quote's part is bounded (quotes.h caps); the catalog's source is cited while it fits a cell. */
+        /* The quote's part is bounded (quote_csv.h caps); the catalog's source is cited while it fits a cell. */
         if (tco_utf16_units(tco_strbuf_str(&src)) + tco_utf16_units(it->source) + 64 <= TCO_QUOTE_MAX_CELL)
             tco_strbuf_printf(&src, "; the catalog's value was %s (%s)", old, it->source);
         else

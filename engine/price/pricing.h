@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include "base/error.h"
 #include "model/model.h"
-#include "read/quotes.h"
+#include "read/fx.h"
+#include "read/quote_csv.h"
 
 /**
  * Price the model's quoted inputs from @p set: for each input with a quote key,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/conventions.h"
-#include "read/quotes.h"
+#include "read/quote_csv.h"
 #include "render/workbook_kit.h"
 #include "base/text.h"
 #include "base/utf8.h"

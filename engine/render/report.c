@@ -615,7 +615,7 @@ static void json_place(FILE *out, const char *key, long v)
         fputs("null", out);
 }
 
-static void check_problem(tco_report_check *r, const char *path, const char *message, bool warning,
+static void check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning,
                           const char *text_prefix)
 {
     if (warning)
@@ -623,35 +623,33 @@ static void check_problem(tco_report_check *r, const char *path, const char *mes
     else
         r->errors++;
     if (!r->json) {
-        fprintf(r->err, "%s%s\n", text_prefix, message);
+        fprintf(r->err, "%s%s\n", text_prefix, problem->message);
         return;
     }
-    tco_quote_place place;
-    tco_quote_problem_place(path, message, &place);
     fputs(r->problems++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
     tco_report_json_string(r->out, path);
-    json_place(r->out, "line", place.line);
-    json_place(r->out, "column", place.column);
+    json_place(r->out, "line", problem->line);
+    json_place(r->out, "column", problem->column);
     fputs(", \"column_name\": ", r->out);
-    if (place.column_name[0])
-        tco_report_json_string(r->out, place.column_name);
+    if (problem->column_name[0])
+        tco_report_json_string(r->out, problem->column_name);
     else
         fputs("null", r->out);
     fprintf(r->out, ", \"severity\": \"%s\", \"message\": ", warning ? "warning" : "error");
-    tco_report_json_string(r->out, place.text);
+    tco_report_json_string(r->out, problem->message + problem->text);
     fputs(", \"diagnostic\": ", r->out);
-    tco_report_json_string(r->out, message);
+    tco_report_json_string(r->out, problem->message);
     fputs("}", r->out);
 }
 
-void tco_report_check_problem(tco_report_check *r, const char *path, const char *message, bool warning)
+void tco_report_check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning)
 {
-    check_problem(r, path, message, warning, warning ? "warning: " : "");
+    check_problem(r, path, problem, warning, warning ? "warning: " : "");
 }
 
-void tco_report_check_unreadable(tco_report_check *r, const char *path, const char *message)
+void tco_report_check_unreadable(tco_report_check *r, const char *path, const tco_diag *problem)
 {
-    check_problem(r, path, message, false, "tco: ");
+    check_problem(r, path, problem, false, "tco: ");
 }
 
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)

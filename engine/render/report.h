@@ -138,15 +138,17 @@ typedef struct tco_report_check {
 void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err);
 
 /**
- * Report one problem of the file @p path: @p message is its diagnostic as
- * tco_quotes_read() gives it ("PATH:LINE: column N (NAME): TEXT"; the place is
- * split by tco_quote_problem_place()), @p warning true for a warning.
+ * Report one problem of the file @p path: @p problem is its diagnostic as
+ * tco_quotes_read() gives it (or one built the same way, with tco_diag_at()):
+ * the text form prints its message, the JSON form its place from the fields
+ * (line, column, column_name; null when 0 or ""), the message after the place
+ * and the whole message.  @p warning true for a warning.
  */
-void tco_report_check_problem(tco_report_check *r, const char *path, const char *message, bool warning);
+void tco_report_check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning);
 
-/** Report that the file @p path could not be read at all (@p message: "PATH: cannot open: ..."): an
+/** Report that the file @p path could not be read at all (@p problem: "PATH: cannot open: ..."): an
  *  error with no line; the text form prints it as "tco: MESSAGE". */
-void tco_report_check_unreadable(tco_report_check *r, const char *path, const char *message);
+void tco_report_check_unreadable(tco_report_check *r, const char *path, const tco_diag *problem);
 
 /** Report the totals of one file read (its summary line, or its "files" entry; @p path borrowed). */
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings);

@@ -25,6 +25,9 @@
 #include "model/bind.h"
 #include "model/evaluate.h"
 #include "price/pricing.h"
+#include "price/quote_choice.h"
+#include "read/dates.h"
+#include "read/quote_csv.h"
 
 /* Header row: label, unit, then Year first_year to the last of @p periods year columns and Total
  * (@p yearly), or Value; the source column's header when @p source. */

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "read/quotes.h"
+#include "price/quote_choice.h"
+#include "read/fx.h"
+#include "read/quote_csv.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."

@@ -1,5 +1,5 @@
-/* quotes.c - vendor quote CSV files: libcsv reading, checks, FX, best-quote choice. */
-#include "read/quotes.h"
+/* quote_csv.c - vendor quote CSV files over libcsv: reading and checking every row (quote_csv.h). */
+#include "read/quote_csv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,427 +13,11 @@
 #include <sys/stat.h>
 #include <csv.h>
 
-#include "read/ini.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "base/utf8.h"
-
-/* ---- dates (proleptic Gregorian; H. Hinnant's days_from_civil) ---------------- */
-
-static int32_t days_from_civil(int y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? (unsigned)-3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return (int32_t)(era * 146097 + (int)doe - 719468);
-}
-
-/* Field text as a message shows it, in @p out (SHOW_MAX bytes): at most about 100 bytes of it,
- * never ending inside a character, "..." when cut, and control characters written as \r, \n,
- * \t or \xHH so that a message stays one line.  SHOWN(s) gives "%s" a fresh buffer. */
-#define SHOW_MAX 512
-static const char *show(const char *s, char *out)
-{
-    size_t keep = tco_utf8_prefix(s, 100), n = 0;
-    for (size_t i = 0; i < keep; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\r' || c == '\n' || c == '\t')
-            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\%c", c == '\r' ? 'r' : c == '\n' ? 'n' : 't');
-        else if (c < 0x20 || c == 0x7F)
-            n += (size_t)snprintf(out + n, SHOW_MAX - n, "\\x%02X", c);
-        else
-            out[n++] = (char)c;
-    }
-    snprintf(out + n, SHOW_MAX - n, "%s", s[keep] ? "..." : "");
-    return out;
-}
-#define SHOWN(s) show((s), (char[SHOW_MAX]){0})
-
-bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size)
-{
-    static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
-                                         "July",    "August",   "September", "October", "November", "December"};
-    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    /* YYYY-MM-DD and nothing after it, read left to right (never past the string's end). */
-#define DIGIT_AT(i) ((unsigned)(text[i] - '0') < 10)
-    bool form = DIGIT_AT(0) && DIGIT_AT(1) && DIGIT_AT(2) && DIGIT_AT(3) && text[4] == '-' && DIGIT_AT(5) &&
-                DIGIT_AT(6) && text[7] == '-' && DIGIT_AT(8) && DIGIT_AT(9) && text[10] == '\0';
-#undef DIGIT_AT
-    if (!form) {
-        if (why)
-            snprintf(why, why_size, "expected a date as YYYY-MM-DD, found '%s'", SHOWN(text));
-        return false;
-    }
-    /* Ten characters, digits but the two '-': the fields read digit by digit. */
-    int y = ((text[0] - '0') * 10 + (text[1] - '0')) * 100 + (text[2] - '0') * 10 + (text[3] - '0');
-    int m = (text[5] - '0') * 10 + (text[6] - '0'), d = (text[8] - '0') * 10 + (text[9] - '0');
-    if (y < 1900) {
-        if (why)
-            snprintf(why, why_size, "expected a date from 1900-01-01 on, found '%s'", text);
-        return false;
-    }
-    if (m < 1 || m > 12) {
-        if (why)
-            snprintf(why, why_size, "no such day: '%s' names month %02d (months are 01 to 12)", text, m);
-        return false;
-    }
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    int dim = mdays[m - 1] + (m == 2 && leap);
-    if (d < 1 || d > dim) {
-        if (why)
-            snprintf(why, why_size, "no such day: '%s' (%s %d has %d days)", text, months[m - 1], y, dim);
-        return false;
-    }
-    *days = days_from_civil(y, (unsigned)m, (unsigned)d);
-    return true;
-}
-
-bool tco_parse_date(const char *text, int32_t *days)
-{
-    return tco_date_check(text, days, NULL, 0);
-}
-
-void tco_format_date(int32_t days, char out[16])
-{
-    /* civil_from_days */
-    int32_t z = days + 719468;
-    const int32_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = (unsigned)(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const int y = (int)yoe + era * 400;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-    const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    snprintf(out, 16, "%04d-%02d-%02d", (y + (m <= 2)) % 10000, (int)(m % 100), (int)(d % 100));
-}
-
-/* ---- prices -------------------------------------------------------------------- */
-
-/* Currency symbols and the codes they may stand for. */
-static const struct {
-    const char *symbol;
-    const char *codes;
-} symbols[] = {
-    {"CN\xC2\xA5", "CNY"}, {"RMB", "CNY"},     {"\xEF\xBF\xA5", "CNY JPY"}, {"\xC2\xA5", "CNY JPY"},
-    {"US$", "USD"},        {"HK$", "HKD"},     {"$", "USD HKD SGD AUD CAD NZD TWD"},
-    {"\xE2\x82\xAC", "EUR"}, {"\xC2\xA3", "GBP"},
-};
-
-/* Strip @p prefix from *s (and blanks after it); true if it was there. */
-static bool strip_prefix(const char **s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (strncasecmp(*s, prefix, n) != 0)
-        return false;
-    *s += n;
-    while (**s == ' ')
-        (*s)++;
-    return true;
-}
-
-/* Strip @p suffix from the end of [s, *end) (and blanks before it). */
-static bool strip_suffix(const char *s, const char **end, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    if ((size_t)(*end - s) < n || strncasecmp(*end - n, suffix, n) != 0)
-        return false;
-    *end -= n;
-    while (*end > s && (*end)[-1] == ' ')
-        (*end)--;
-    return true;
-}
-
-/* Number of digits starting at p (before end). */
-static size_t digits_run(const char *p, const char *end)
-{
-    const char *q = p;
-    while (q < end && isdigit((unsigned char)*q))
-        q++;
-    return (size_t)(q - p);
-}
-
-bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
-                           size_t why_size)
-{
-    const char *s = text, *end = text + strlen(text);
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    if (s == end) {
-        snprintf(why, why_size, "expected a price, found an empty field");
-        return false;
-    }
-    /* A currency symbol or code before or after the number must agree with the currency column.  None
-     * begins or ends with a digit, so a price that does (the common case) has none to strip. */
-    size_t cl = strlen(currency);
-    bool bare = isdigit((unsigned char)s[0]) && isdigit((unsigned char)end[-1]) &&
-                (cl == 0 || (!isdigit((unsigned char)currency[0]) && !isdigit((unsigned char)currency[cl - 1])));
-    const char *sym = NULL;
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL && !bare; i++)
-        if (strip_prefix(&s, symbols[i].symbol) || strip_suffix(s, &end, symbols[i].symbol)) {
-            sym = symbols[i].symbol;
-            if (strstr(symbols[i].codes, currency) == NULL) {
-                snprintf(why, why_size, "the price's symbol '%s' does not match the currency %s", sym, currency);
-                return false;
-            }
-        }
-    if (sym == NULL && !bare && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
-        sym = currency;
-    if (sym == NULL && !bare) {
-        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
-        const char *code = NULL;
-        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
-            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
-            code = s;
-        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
-                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
-            code = end - 3;
-        if (code) {
-            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
-                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
-            return false;
-        }
-    }
-    if (s < end && (*s == '-' || *s == '(')) {
-        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
-        return false;
-    }
-    /* Digits with group separators and one decimal mark, by the file's convention. */
-    char decimal = delim == ';' ? ',' : '.';
-    char buf[64];
-    size_t n = 0;
-    bool seen_decimal = false, ambiguous = false;
-    int groups = 0;
-    const char *p = s;
-    size_t lead = digits_run(p, end);
-    if (lead == 0) {
-        snprintf(why, why_size, "expected a price such as %s, found '%s'",
-                 delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
-        return false;
-    }
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        if (c >= '0' && c <= '9' && n + 1 < sizeof buf) { /* the common case first */
-            buf[n++] = (char)c;
-            p++;
-            continue;
-        }
-        size_t space = 0; /* a space-like group separator: ' ', NBSP, narrow NBSP */
-        if (c == ' ')
-            space = 1;
-        else if (c == 0xC2 && end - p >= 2 && (unsigned char)p[1] == 0xA0)
-            space = 2;
-        else if (c == 0xE2 && end - p >= 3 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0xAF)
-            space = 3;
-        if (isdigit(c)) {
-            if (n + 1 >= sizeof buf)
-                break;
-            buf[n++] = (char)c;
-            p++;
-        } else if (!seen_decimal && c == (unsigned char)decimal) {
-            seen_decimal = true;
-            buf[n++] = '.';
-            p++;
-            /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands?  Only
-             * when the digits before could be a number's first group: 1 to 3 digits, not led by 0
-             * ("123457.250" and "0.125" can only be decimals). */
-            if (groups == 0 && lead <= 3 && *s != '0' && digits_run(p, end) == 3 && p + 3 == end)
-                ambiguous = true;
-            if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
-                snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, SHOWN(text));
-                return false;
-            }
-        } else if (!seen_decimal && space && delim != ';') {
-            snprintf(why, why_size, "a %s file groups thousands with ',' only (as in 12,500.00), found a space "
-                     "in '%s'", delim == '\t' ? "tab-delimited" : "','-delimited", SHOWN(text));
-            return false;
-        } else if (!seen_decimal && (c == (delim == ';' ? '.' : ',') || space)) {
-            /* A group separator separates groups of exactly three digits, after a first group of
-             * 1 to 3 digits that does not start with 0 ("0,125" and "1234,567" are not grouped). */
-            size_t adv = space ? space : 1;
-            size_t run = digits_run(p + adv, end);
-            bool can_group = run == 3 && (groups > 0 || (lead <= 3 && *s != '0'));
-            /* In a ';' file a single '.' followed by digits to the end and no ',' may be a decimal point. */
-            bool point = delim == ';' && c == '.' && !space && groups == 0 && run > 0 && p + 1 + run == end;
-            if (point && !can_group) { /* "12.5", "1234.500", "0.125": only a decimal point */
-                seen_decimal = true;
-                buf[n++] = '.';
-                p++;
-                continue;
-            }
-            if (!can_group) {
-                snprintf(why, why_size,
-                         "expected '%s' only between groups of three digits (as in %s), found '%s'",
-                         space ? "space" : (c == ',' ? "," : "."), delim == ';' ? "12.500,00" : "12,500.00",
-                         SHOWN(text));
-                return false;
-            }
-            if (point)
-                ambiguous = true; /* "1.500": 1500 with '.' grouping, or 1.5? */
-            groups++;
-            p += adv;
-        } else {
-            snprintf(why, why_size, "expected a price such as %s, found '%s'",
-                     delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", SHOWN(text));
-            return false;
-        }
-    }
-    if (p < end) {
-        snprintf(why, why_size, "price '%s' has too many digits", SHOWN(text));
-        return false;
-    }
-    if (ambiguous) {
-        snprintf(why, why_size, "'%s' could be a thousand-separated whole number or a decimal; write the whole "
-                 "number without a separator, or the decimal with two decimals", SHOWN(text));
-        return false;
-    }
-    buf[n] = '\0';
-    double v = tco_decimal_value(buf);
-    if (!isfinite(v) || v <= 0) {
-        snprintf(why, why_size, "expected a positive price, found '%s'", SHOWN(text));
-        return false;
-    }
-    *price = v;
-    return true;
-}
-
-/* ---- FX ---------------------------------------------------------------------------- */
-
-bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate)
-{
-    if (strcasecmp(code, fx->reporting) == 0) {
-        *rate = 1;
-        return true;
-    }
-    for (size_t i = 0; i < fx->n; i++)
-        if (strcasecmp(fx->codes[i], code) == 0) {
-            *rate = fx->rates[i];
-            return true;
-        }
-    return false;
-}
-
-tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag)
-{
-    if (strcasecmp(code, fx->reporting) == 0)
-        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: %s is the reporting currency (its rate is 1)", arg,
-                            fx->reporting);
-    size_t i = 0;
-    while (i < fx->n && strcasecmp(fx->codes[i], code) != 0)
-        i++;
-    if (i == fx->n) {
-        tco_strbuf codes = {0};
-        for (size_t k = 0; k < fx->n; k++)
-            tco_strbuf_printf(&codes, "%s%c%c%c", k ? ", " : "", tolower((unsigned char)fx->codes[k][0]),
-                              tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
-        tco_error e = tco_diag_set(diag, TCO_ERR_INI, "--set %s: no rate '%s' in %s [fx] (it has %s)", arg, code,
-                                   fx->path, codes.len ? tco_strbuf_str(&codes) : "none");
-        tco_strbuf_free(&codes);
-        return e;
-    }
-    double rate;
-    if (!tco_parse_number(value, &rate) || !(rate >= TCO_FX_MIN_RATE) || !(rate <= TCO_FX_MAX_RATE))
-        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: expected %s per %s as a number from 0.000001 to 1000000, "
-                            "found '%s'", arg, fx->reporting, fx->codes[i], value);
-    if (fx->set_args == NULL) {
-        fx->set_args = calloc(fx->n, sizeof *fx->set_args);
-        fx->file_rates = malloc(fx->n * sizeof *fx->file_rates);
-        if (fx->set_args == NULL || fx->file_rates == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        memcpy(fx->file_rates, fx->rates, fx->n * sizeof *fx->rates);
-    }
-    fx->set_args[i] = arg;
-    fx->rates[i] = rate;
-    return TCO_OK;
-}
-
-void tco_fx_free(tco_fx *fx)
-{
-    free(fx->codes);
-    free(fx->rates);
-    free(fx->set_args);
-    free(fx->file_rates);
-    free(fx->path);
-    memset(fx, 0, sizeof *fx);
-}
-
-static bool is_code(const char *s)
-{
-    return strlen(s) == 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
-           isalpha((unsigned char)s[2]);
-}
-
-tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag)
-{
-    return tco_fx_load_shared(path, display, NULL, fx, diag);
-}
-
-tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
-                             tco_diag *diag)
-{
-    memset(fx, 0, sizeof *fx);
-    tco_error pe = tco_shown_path_check(display ? display : path, "exchange rates' path", diag);
-    if (pe != TCO_OK)
-        return pe;
-    tco_ini_cache own = {0}; /* without a cache given, the file is read for this call alone */
-    const tco_ini *held = NULL;
-    tco_error e = tco_ini_cache_load(files ? files : &own, path, display, &held, diag);
-    if (e != TCO_OK)
-        return e;
-    const char *rep = tco_ini_get(held, "fx", "reporting");
-    const char *as_of = tco_ini_get(held, "fx", "as_of");
-    if (rep == NULL || !is_code(rep))
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
-                         held->path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
-    else if (as_of == NULL)
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
-                         held->path);
-    else {
-        char why[TCO_DIAG_MAX];
-        if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", held->path, why);
-    }
-    if (e == TCO_OK) {
-        for (int i = 0; i < 3; i++)
-            fx->reporting[i] = (char)toupper((unsigned char)rep[i]);
-        int n;
-        const char **keys = tco_ini_keys(held, "fx", &n);
-        fx->codes = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->codes);
-        fx->rates = calloc((size_t)(n > 0 ? n : 1), sizeof *fx->rates);
-        fx->path = tco_strdup(held->path);
-        if (fx->codes == NULL || fx->rates == NULL || fx->path == NULL)
-            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        for (int k = 0; k < n && e == TCO_OK; k++) {
-            const char *key = strchr(keys[k], ':') + 1;
-            if (strcmp(key, "reporting") == 0 || strcmp(key, "as_of") == 0 || strstr(key, "_source"))
-                continue;
-            double rate;
-            if (!is_code(key))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
-                                 "key of %zu characters", held->path, key, strlen(key));
-            else if (!tco_parse_number(tco_ini_get(held, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
-                     !(rate <= TCO_FX_MAX_RATE))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
-                                 "1000000, found '%s'", held->path, key, fx->reporting, tco_ini_get(held, "fx", key));
-            else {
-                for (int i = 0; i < 3; i++)
-                    fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);
-                fx->rates[fx->n++] = rate;
-            }
-        }
-        free(keys);
-    }
-    tco_ini_cache_free(&own);
-    if (e != TCO_OK)
-        tco_fx_free(fx);
-    return e;
-}
-
-/* ---- CSV reading ---------------------------------------------------------------------- */
+#include "read/ini.h"
+#include "read/price_text.h"
 
 enum { COL_VENDOR, COL_ITEM, COL_PRICE, COL_CURRENCY, COL_QUOTE_ID, COL_QUOTE_DATE, COL_VALID_UNTIL, COL_MIN_QTY,
        COL_LEAD_TIME, COL_NOTES, COL_VAT_INCLUDED, COL_VAT_RATE, N_COLS };
@@ -442,7 +26,7 @@ static const char *const col_names[N_COLS] = {"vendor", "item", "unit_price", "c
                                               "vat_included", "vat_rate"};
 /* Longest text of each column in UTF-16 units (Excel's unit).  vendor, item and quote_id are
  * cited in the sources and reasons tco builds (tco_quotes_choose, tco_model_apply_quotes), so
- * they are capped well below a cell: any text built from them fits a cell (quotes.h). */
+ * they are capped well below a cell: any text built from them fits a cell (quote_csv.h). */
 static const size_t col_max[N_COLS] = {TCO_QUOTE_MAX_VENDOR, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
                                        TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_ID, TCO_QUOTE_MAX_CELL,
                                        TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL, TCO_QUOTE_MAX_CELL,
@@ -487,6 +71,7 @@ typedef struct reader {
     size_t n_fields;
     bool row_bad;
     char row_problem[TCO_DIAG_MAX];
+    size_t row_problem_field;
     /* physical line of the byte being read (1-based; LF, CR and CRLF each end one), and the line
      * the row being assembled starts on */
     long line, row_line;
@@ -499,17 +84,28 @@ typedef struct reader {
     tco_diag *diag;
 } reader;
 
-static void report(reader *r, bool warning, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void report(reader *r, bool warning, long line, const char *fmt, ...)
+/* The header name of field @p i of a row, or NULL when it is not a known column. */
+static const char *col_name(const reader *r, size_t i)
 {
-    tco_diag d = {TCO_ERR_SYNTAX, ""};
+    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
+    return k >= 0 ? col_names[k] : NULL;
+}
+
+/* Report a problem of the file at @p line and, when it is a field's, its 1-based @p column (0: none)
+ * and the column's header name @p name (NULL: none). */
+static void report(reader *r, bool warning, long line, size_t column, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void report(reader *r, bool warning, long line, size_t column, const char *name, const char *fmt, ...)
+{
+    tco_diag d = {0};
     char msg[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
     tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tco_diag_set(&d, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    tco_place at = {.file = r->path, .line = line, .column = (long)column, .column_name = name};
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "%s", msg);
     if (warning)
         r->set->warnings++;
     else
@@ -521,10 +117,12 @@ static void report(reader *r, bool warning, long line, const char *fmt, ...)
     }
 }
 
-/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX). */
-static void fatal(reader *r, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A problem after which the file is not read on (returned by tco_quotes_read as TCO_ERR_SYNTAX); the
+ * place as report()'s. */
+static void fatal(reader *r, long line, size_t column, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void fatal(reader *r, long line, const char *fmt, ...)
+static void fatal(reader *r, long line, size_t column, const char *name, const char *fmt, ...)
 {
     if (r->fatal)
         return;
@@ -533,21 +131,19 @@ static void fatal(reader *r, long line, const char *fmt, ...)
     va_start(ap, fmt);
     tco_vformat_cut(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tco_diag_set(&r->fatal_diag, TCO_ERR_SYNTAX, "%s:%ld: %s", r->path, line, msg);
+    tco_place at = {.file = r->path, .line = line, .column = (long)column, .column_name = name};
+    tco_diag_at(&r->fatal_diag, TCO_ERR_SYNTAX, &at, "%s", msg);
     r->fatal = r->stop = true;
 }
 
-/* Record the row's first problem; it is reported when the row ends (unless its field count is wrong). */
-static void row_problem(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void row_problem(reader *r, const char *fmt, ...)
+/* Record the row's first problem, in field @p i; it is reported when the row ends (unless its field
+ * count is wrong). */
+static void row_problem(reader *r, size_t i, const char *why)
 {
     if (r->row_bad)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    tco_vformat_cut(r->row_problem, sizeof r->row_problem, fmt, ap);
-    va_end(ap);
+    snprintf(r->row_problem, sizeof r->row_problem, "%s", why);
+    r->row_problem_field = i;
     r->row_bad = true;
 }
 
@@ -637,17 +233,6 @@ static char *ident(const char *s)
     if (out != NULL)
         ident_into(s, len, out);
     return out;
-}
-
-/* Column N (name) for messages: "column 3 (unit_price)" or "column 12". */
-static const char *col_label(const reader *r, size_t i, char *buf, size_t size)
-{
-    int k = r->kind && i < r->header_fields ? r->kind[i] : -1;
-    if (k >= 0)
-        snprintf(buf, size, "column %zu (%s)", i + 1, col_names[k]);
-    else
-        snprintf(buf, size, "column %zu", i + 1);
-    return buf;
 }
 
 /* True when the @p len bytes at @p s are printable ASCII (U+0020 to U+007F) without '_': valid UTF-8 and XML
@@ -766,7 +351,7 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
 static void on_header_field(reader *r, size_t i, const char *text, size_t len)
 {
     if (i >= TCO_QUOTE_MAX_COLUMNS) {
-        fatal(r, r->row_line, "the header has more than %d columns (the most a spreadsheet holds); expected the "
+        fatal(r, r->row_line, 0, NULL, "the header has more than %d columns (the most a spreadsheet holds); expected the "
               "quote columns (vendor, item, unit_price, currency, ...)", TCO_QUOTE_MAX_COLUMNS);
         return;
     }
@@ -783,7 +368,7 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
     r->header_fields = i + 1;
     char why[300];
     if (text_problem(text, len, TCO_QUOTE_MAX_CELL, why, sizeof why)) {
-        report(r, false, r->row_line, "column %zu: %s", i + 1, why);
+        report(r, false, r->row_line, i + 1, NULL, "%s", why);
         r->header_bad = true;
         return;
     }
@@ -798,17 +383,17 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
         if (strcasecmp(name, col_names[c]) == 0)
             break;
     if (c < N_COLS && r->col_of[c] >= 0) {
-        report(r, false, r->row_line, "column %zu (%s): the column '%s' appears twice (first as column %d)", i + 1,
-               name, col_names[c], r->col_of[c] + 1);
+        report(r, false, r->row_line, i + 1, name, "the column '%s' appears twice (first as column %d)",
+               col_names[c], r->col_of[c] + 1);
         r->header_bad = true;
     } else if (c < N_COLS) {
         r->col_of[c] = (int)i;
         r->kind[i] = c;
     } else
-        report(r, true, r->row_line, "column %zu: unknown column '%s' is ignored (known: vendor, item, "
+        report(r, true, r->row_line, i + 1, NULL, "unknown column '%s' is ignored (known: vendor, item, "
                "unit_price, currency, quote_id, quote_date, valid_until, min_qty, lead_time_weeks, notes, "
                "vat_included, vat_rate)",
-               i + 1, SHOWN(name));
+               TCO_SHOWN(name));
     free(name);
 }
 
@@ -816,10 +401,10 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
  * why as the row's problem and return true. */
 static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t max)
 {
-    char why[300], where[64];
+    char why[300];
     if (text_problem(s, len, max, why, sizeof why) == NULL)
         return false;
-    row_problem(r, "%s: %s", col_label(r, i, where, sizeof where), why);
+    row_problem(r, i, why);
     return true;
 }
 
@@ -891,7 +476,7 @@ static void on_header(reader *r)
     size_t errors = r->set->errors;
     for (int c = 0; c < REQUIRED_COLS; c++)
         if (r->col_of[c] < 0)
-            report(r, false, r->row_line, "the header lacks the required column '%s' (required: vendor, item, "
+            report(r, false, r->row_line, 0, NULL, "the header lacks the required column '%s' (required: vendor, item, "
                    "unit_price, currency)", col_names[c]);
     r->header_bad = r->set->errors > errors;
 }
@@ -923,7 +508,7 @@ static void check_date(reader *r, long line, int col, const char *text, int32_t 
 {
     char why[TCO_DIAG_MAX];
     if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
-        report(r, false, line, "column %zu (%s): %s", (size_t)(r->col_of[col] + 1), col_names[col], why);
+        report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "%s", why);
 }
 
 static void on_data_row(reader *r)
@@ -933,11 +518,12 @@ static void on_data_row(reader *r)
     if (r->header_bad)
         return;
     if (r->n_fields != r->header_fields) {
-        report(r, false, line, "expected %zu fields as in the header, found %zu", r->header_fields, r->n_fields);
+        report(r, false, line, 0, NULL, "expected %zu fields as in the header, found %zu", r->header_fields,
+               r->n_fields);
         return;
     }
     if (r->row_bad) {
-        report(r, false, line, "%s", r->row_problem);
+        report(r, false, line, r->row_problem_field + 1, col_name(r, r->row_problem_field), "%s", r->row_problem);
         return;
     }
     size_t errors = r->set->errors;
@@ -951,69 +537,63 @@ static void on_data_row(reader *r)
                    .vat_rate = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
     if (blank(field(r, COL_VENDOR)))
-        report(r, false, line, "column %zu (%s): expected a vendor name, found an empty field", COLREF(COL_VENDOR));
+        report(r, false, line, COLREF(COL_VENDOR), "expected a vendor name, found an empty field");
     if (item[0] == '\0')
-        report(r, false, line, "column %zu (%s): expected a catalog item such as D-M, found an empty field",
-               COLREF(COL_ITEM));
-    if (!is_code(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
+        report(r, false, line, COLREF(COL_ITEM), "expected a catalog item such as D-M, found an empty field");
+    if (!tco_fx_code_valid(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
         tco_strbuf codes = {0};
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
             tco_strbuf_printf(&codes, ", %s", r->fx->codes[i]);
-        report(r, false, line, "column %zu (%s): expected a currency code with a rate in %s (%s), found '%s'",
-               COLREF(COL_CURRENCY), r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes),
-               SHOWN(currency));
+        report(r, false, line, COLREF(COL_CURRENCY), "expected a currency code with a rate in %s (%s), found '%s'",
+               r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes), TCO_SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
         char why[TCO_DIAG_MAX];
         if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
-            report(r, false, line, "column %zu (%s): %s", COLREF(COL_PRICE), why);
+            report(r, false, line, COLREF(COL_PRICE), "%s", why);
         else if (!isnormal(q.unit_price * q.rate)) {
             /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
             char p[32], rt[32];
             tco_format_double(q.unit_price, p);
             tco_format_double(q.rate, rt);
-            report(r, false, line, "column %zu (%s): %s %s x %s %s/%s is %s to hold as a number in %s",
-                   COLREF(COL_PRICE), p, upper, rt, r->fx->reporting, upper,
-                   isfinite(q.unit_price * q.rate) ? "too small" : "too large", r->fx->reporting);
+            report(r, false, line, COLREF(COL_PRICE), "%s %s x %s %s/%s is %s to hold as a number in %s", p, upper,
+                   rt, r->fx->reporting, upper, isfinite(q.unit_price * q.rate) ? "too small" : "too large",
+                   r->fx->reporting);
         }
     }
     const char *qd = field(r, COL_QUOTE_DATE), *vu = field(r, COL_VALID_UNTIL);
     check_date(r, line, COL_QUOTE_DATE, qd, &q.quote_date);
     check_date(r, line, COL_VALID_UNTIL, vu, &q.valid_until);
     if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
-        report(r, false, line, "column %zu (%s): valid_until %s is before quote_date %s", COLREF(COL_VALID_UNTIL),
-               vu, qd);
+        report(r, false, line, COLREF(COL_VALID_UNTIL), "valid_until %s is before quote_date %s", vu, qd);
     const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
     if (!blank(mq) && !parse_count(mq, &q.min_qty))
-        report(r, false, line, "column %zu (%s): expected a whole number of units, found '%s'",
-               COLREF(COL_MIN_QTY), SHOWN(mq));
+        report(r, false, line, COLREF(COL_MIN_QTY), "expected a whole number of units, found '%s'", TCO_SHOWN(mq));
     if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
-        report(r, false, line, "column %zu (%s): expected weeks as a number, found '%s'", COLREF(COL_LEAD_TIME),
-               SHOWN(lt));
+        report(r, false, line, COLREF(COL_LEAD_TIME), "expected weeks as a number, found '%s'", TCO_SHOWN(lt));
     /* VAT basis: the model's prices exclude VAT; a price that includes it is divided by 1 + vat_rate. */
     const char *vi = field(r, COL_VAT_INCLUDED), *vr = field(r, COL_VAT_RATE);
     if (!blank(vi)) {
         if (strcasecmp(vi, "yes") == 0)
             q.vat_included = true;
         else if (strcasecmp(vi, "no") != 0)
-            report(r, false, line, "column %zu (%s): expected yes or no, found '%s'", COLREF(COL_VAT_INCLUDED),
-                   SHOWN(vi));
+            report(r, false, line, COLREF(COL_VAT_INCLUDED), "expected yes or no, found '%s'", TCO_SHOWN(vi));
     }
     if (!blank(vr)) {
         double v;
         if (!tco_parse_number(vr, &v) || !(v >= 0 && v <= 1))
-            report(r, false, line, "column %zu (%s): expected a VAT rate as a share from 0 to 1 (0.13 for 13%%), "
-                   "found '%s'", COLREF(COL_VAT_RATE), SHOWN(vr));
+            report(r, false, line, COLREF(COL_VAT_RATE), "expected a VAT rate as a share from 0 to 1 (0.13 for "
+                   "13%%), found '%s'", TCO_SHOWN(vr));
         else
             q.vat_rate = v;
     } else if (q.vat_included) {
         if (r->col_of[COL_VAT_RATE] < 0)
-            report(r, false, line, "column %zu (%s): the price includes VAT, but the file has no vat_rate column "
-                   "to take it out at (add vat_rate, e.g. 0.13)", COLREF(COL_VAT_INCLUDED));
+            report(r, false, line, COLREF(COL_VAT_INCLUDED), "the price includes VAT, but the file has no vat_rate "
+                   "column to take it out at (add vat_rate, e.g. 0.13)");
         else
-            report(r, false, line, "column %zu (%s): the price includes VAT (vat_included = yes): expected its "
-                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field", COLREF(COL_VAT_RATE));
+            report(r, false, line, COLREF(COL_VAT_RATE), "the price includes VAT (vat_included = yes): expected its "
+                   "rate as a share from 0 to 1 (0.13 for 13%%), found an empty field");
     }
 #undef COLREF
     q.converted = q.unit_price * q.rate;
@@ -1070,8 +650,8 @@ static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len
 {
     if (csv_parse(parser, s, len, on_field, on_row, r) != len && !r->stop) {
         if (csv_error(parser) == CSV_EPARSE)
-            fatal(r, r->line, "column %zu: malformed quoting (a '\"' inside an unquoted field, or text after a "
-                  "closing '\"'): %s", r->n_fields + 1, csv_strerror(csv_error(parser)));
+            fatal(r, r->line, r->n_fields + 1, NULL, "malformed quoting (a '\"' inside an unquoted field, or text "
+                  "after a closing '\"'): %s", csv_strerror(csv_error(parser)));
         else {
             r->err = TCO_ERR_NOMEM;
             r->stop = true;
@@ -1079,9 +659,8 @@ static bool feed(reader *r, struct csv_parser *parser, const char *s, size_t len
     }
     /* libcsv keeps the field being read in one buffer: stop as soon as it cannot fit a cell. */
     if (!r->stop && parser->entry_pos > MAX_FIELD_BYTES) {
-        char where[64];
-        fatal(r, r->row_line, "%s: more than 32,767 characters, more than an Excel cell holds (reading stopped "
-              "after %zu bytes of this field)", col_label(r, r->n_fields, where, sizeof where), MAX_FIELD_BYTES);
+        fatal(r, r->row_line, r->n_fields + 1, col_name(r, r->n_fields), "more than 32,767 characters, more than "
+              "an Excel cell holds (reading stopped after %zu bytes of this field)", MAX_FIELD_BYTES);
     }
     return !r->stop;
 }
@@ -1097,17 +676,18 @@ static bool blank_bytes(const char *s, size_t n)
 tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn keep, void *keep_ctx,
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag)
 {
+    const tco_place in_file = {.file = path}; /* a problem of the file as a whole */
     tco_error pe = tco_shown_path_check(path, "quote file's path", diag);
     if (pe != TCO_OK)
         return pe;
     struct stat st;
     if (stat(path, &st) != 0)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "not a regular file");
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));
     char **files = realloc(set->files, (set->n_files + 1) * sizeof *files);
     char *name = tco_strdup(path);
     char *buf = malloc(READ_CHUNK);
@@ -1146,7 +726,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             first = false;
             if (n >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
                            ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: the file is UTF-16; save it as \"CSV UTF-8\"", path);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX, &in_file, "the file is UTF-16; save it as \"CSV UTF-8\"");
                 break;
             }
             if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
@@ -1157,8 +737,9 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 r.delim = buf[off + 4];
                 delim_set = true;
                 if (r.delim != ',' && r.delim != ';' && r.delim != '\t') {
-                    e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:1: column 5: expected sep=, sep=; or sep= and a tab, "
-                                     "found 'sep=%c'", path, r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
+                    e = tco_diag_at(diag, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = 1, .column = 5},
+                                    "expected sep=, sep=; or sep= and a tab, found 'sep=%c'",
+                                    r.delim >= 0x20 && r.delim < 0x7F ? r.delim : '?');
                     break;
                 }
                 csv_set_delim(&parser, (unsigned char)r.delim);
@@ -1196,8 +777,8 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
             size_t len = end - off;
             off = end;
             if (nul && memchr(seg, '\0', len) != NULL) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: a NUL byte: not a text CSV file (UTF-16 or binary?)",
-                                 path, r.line);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX, &(tco_place){.file = path, .line = r.line},
+                                "a NUL byte: not a text CSV file (UTF-16 or binary?)");
                 break;
             }
             bool blank_seg = blank_bytes(seg, len);
@@ -1206,8 +787,10 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                 r.row_pending = false;
             }
             if (!r.row_pending && r.line - r.row_line > MAX_ROW_LINES) {
-                e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here runs past %d "
-                                 "lines; a closing '\"' is missing", path, r.row_line, r.n_fields + 1, MAX_ROW_LINES);
+                e = tco_diag_at(diag, TCO_ERR_SYNTAX,
+                                &(tco_place){.file = path, .line = r.row_line, .column = (long)r.n_fields + 1},
+                                "a quoted field opened here runs past %d lines; a closing '\"' is missing",
+                                MAX_ROW_LINES);
                 break;
             }
             if (delim_set)
@@ -1257,23 +840,24 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
         }
     }
     if (e == TCO_OK && !r.stop && ferror(f))
-        e = tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: read error", path);
+        e = tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "read error");
     if (e == TCO_OK && !r.stop && head.len > 0) { /* a header line without a line end */
         r.delim = sniff_delim(head.data, head.len);
         csv_set_delim(&parser, (unsigned char)r.delim);
         feed(&r, &parser, head.data, head.len);
     }
     if (e == TCO_OK && !r.stop && csv_fini(&parser, on_field, on_row, &r) != 0)
-        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s:%ld: column %zu: a quoted field opened here is never closed",
-                         path, r.row_line, r.n_fields + 1);
+        e = tco_diag_at(diag, TCO_ERR_SYNTAX,
+                        &(tco_place){.file = path, .line = r.row_line, .column = (long)r.n_fields + 1},
+                        "a quoted field opened here is never closed");
     if (e == TCO_OK && r.fatal) {
         e = TCO_ERR_SYNTAX;
         if (diag)
             *diag = r.fatal_diag;
     }
     if (e == TCO_OK && !r.stop && !r.have_header)
-        e = tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: expected a header row (vendor, item, unit_price, currency, ...), "
-                         "found an empty file", path);
+        e = tco_diag_at(diag, TCO_ERR_SYNTAX, &in_file, "expected a header row (vendor, item, unit_price, currency, "
+                        "...), found an empty file");
     tco_strbuf_free(&head);
     free(r.row);
     free(r.kind);
@@ -1283,7 +867,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     if (e != TCO_OK)
         return e;
     if (r.err == TCO_ERR_NOMEM)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", path);
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &in_file, "out of memory");
     if (r.stop)
         return TCO_ERR_SYNTAX; /* the problem callback stopped the read; diag holds the problem */
     return TCO_OK;
@@ -1350,29 +934,6 @@ bool tco_quotes_index(tco_quote_set *set)
     return true;
 }
 
-/* The first quote of @p item (SIZE_MAX if none), and the next after @p i. */
-static size_t first_of(const tco_quote_set *set, const char *item)
-{
-    if (set->next_same && set->indexed == set->n) {
-        size_t head;
-        return tco_name_index_get(&set->by_item, item, &head) ? head : SIZE_MAX;
-    }
-    for (size_t i = 0; i < set->n; i++)
-        if (strcasecmp(set->quotes[i].item, item) == 0)
-            return i;
-    return SIZE_MAX;
-}
-
-static size_t next_of(const tco_quote_set *set, const char *item, size_t i)
-{
-    if (set->next_same && set->indexed == set->n)
-        return set->next_same[i];
-    for (i++; i < set->n; i++)
-        if (strcasecmp(set->quotes[i].item, item) == 0)
-            return i;
-    return SIZE_MAX;
-}
-
 void tco_quotes_free(tco_quote_set *set)
 {
     tco_name_index_free(&set->by_item);
@@ -1384,132 +945,4 @@ void tco_quotes_free(tco_quote_set *set)
         free(set->files[i]);
     free(set->files);
     memset(set, 0, sizeof *set);
-}
-
-/* ---- choice ------------------------------------------------------------------------------- */
-
-const char *tco_quote_status_name(tco_quote_status status)
-{
-    switch (status) {
-    case TCO_QUOTE_USED: return "used";
-    case TCO_QUOTE_BEATEN: return "not the best";
-    case TCO_QUOTE_EXPIRED: return "expired";
-    case TCO_QUOTE_NOT_YET_VALID: return "not yet valid";
-    case TCO_QUOTE_UNDER_QTY: return "below minimum quantity";
-    case TCO_QUOTE_NOT_IN_SCENARIO: return "not used by this scenario";
-    case TCO_QUOTE_UNKNOWN_ITEM: return "unknown item";
-    case TCO_QUOTE_OVERRIDDEN: return "replaced by --set";
-    }
-    return "?";
-}
-
-static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, ...)
-{
-    /* Whole, never cut: a reason cites at most a vendor (TCO_QUOTE_MAX_VENDOR), an item, a file
-     * name and a line, so it always fits a cell (quotes.h). */
-    q->status = status;
-    free(q->reason);
-    q->reason = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (q->reason = malloc((size_t)n + 1)) == NULL)
-        return; /* NULL: the callers' out-of-memory check (tco_model_apply_quotes) */
-    va_start(ap, fmt);
-    vsnprintf(q->reason, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-}
-
-long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of)
-{
-    long best = -1;
-    char d1[16], d2[16];
-    for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
-        tco_quote *q = &set->quotes[i];
-        if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
-            tco_format_date(q->valid_until, d1);
-            tco_format_date(as_of, d2);
-            set_reason(q, TCO_QUOTE_EXPIRED, "expired: valid until %s, as of %s", d1, d2);
-        } else if (q->quote_date != TCO_NO_DATE && q->quote_date > as_of) {
-            tco_format_date(q->quote_date, d1);
-            tco_format_date(as_of, d2);
-            set_reason(q, TCO_QUOTE_NOT_YET_VALID, "not yet valid: quoted %s, as of %s", d1, d2);
-        } else if (q->min_qty > quantity) {
-            set_reason(q, TCO_QUOTE_UNDER_QTY, "minimum quantity %.15g, the scenario buys %.15g", q->min_qty,
-                       quantity);
-        } else {
-            set_reason(q, TCO_QUOTE_BEATEN, "a cheaper valid quote was chosen");
-            if (best < 0)
-                best = (long)i;
-            else {
-                const tco_quote *b = &set->quotes[best];
-                /* Lower price; then the earliest valid_until (no date counts as latest); then file order. */
-                int64_t qv = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
-                int64_t bv = b->valid_until == TCO_NO_DATE ? INT64_MAX : b->valid_until;
-                if (q->converted < b->converted || (q->converted == b->converted && qv < bv))
-                    best = (long)i;
-            }
-        }
-    }
-    if (best >= 0) {
-        tco_quote *b = &set->quotes[best];
-        for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
-            tco_quote *q = &set->quotes[i];
-            if ((long)i != best && q->status == TCO_QUOTE_BEATEN)
-                set_reason(q, TCO_QUOTE_BEATEN, "%s from %s (%s:%ld) was chosen",
-                           b->converted < q->converted ? "a cheaper quote" : "an equal quote expiring sooner or listed first",
-                           b->vendor, b->file, b->line);
-        }
-        set_reason(b, TCO_QUOTE_USED, "lowest valid price for %s", b->item);
-    }
-    return best;
-}
-
-/* Reads the decimal number at *p (at least one digit, at most 18) and advances *p; -1 if none. */
-static long place_number(const char **p)
-{
-    long v = 0;
-    int n = 0;
-    for (; **p >= '0' && **p <= '9' && n < 18; (*p)++, n++)
-        v = v * 10 + (**p - '0');
-    return n > 0 ? v : -1;
-}
-
-bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place)
-{
-    *place = (tco_quote_place){.text = message};
-    size_t len = strlen(path);
-    if (strncmp(message, path, len) != 0 || message[len] != ':')
-        return false;
-    const char *p = message + len + 1;
-    long line = place_number(&p);
-    if (line < 0 || p[0] != ':' || p[1] != ' ') { /* "PATH: TEXT" */
-        place->text = message + len + 1 + (message[len + 1] == ' ');
-        return true;
-    }
-    place->line = line;
-    place->text = p += 2;
-    if (strncmp(p, "column ", 7) != 0)
-        return true;
-    p += 7;
-    long column = place_number(&p);
-    if (column < 0)
-        return true;
-    if (p[0] == ':' && p[1] == ' ') {
-        place->column = column;
-        place->text = p + 2;
-    } else if (p[0] == ' ' && p[1] == '(') {
-        size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz_");
-        if (n > 0 && n < sizeof place->column_name && strncmp(p + 2 + n, "): ", 3) == 0) {
-            memcpy(place->column_name, p + 2, n);
-            place->column_name[n] = '\0';
-            place->column = column;
-            place->text = p + 2 + n + 3;
-        }
-    }
-    return true;
 }

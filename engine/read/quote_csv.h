@@ -1,6 +1,8 @@
 /*
- * quotes.h - vendor price quotes from CSV files (libcsv): reading, checking,
- * and choosing the best valid quote for each priced catalog item.
+ * quote_csv.h - vendor price quotes from CSV files (libcsv): reading and
+ * checking every row.  Prices as written are read by price_text.h, dates by
+ * dates.h, and converted at the rates of fx.h; choosing the quote that prices
+ * an item is pricing's (price/quote_choice.h).
  *
  * The format (docs/quotes.md): a header row, columns matched case-insensitively
  * in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
@@ -41,16 +43,17 @@
  * space separators): "\uFEFFD-M" is the item D-M.  Text fields (vendor,
  * quote_id, notes) keep them: a zero-width joiner belongs to a name.
  */
-#ifndef TCO_QUOTES_H
-#define TCO_QUOTES_H
+#ifndef TCO_QUOTE_CSV_H
+#define TCO_QUOTE_CSV_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
-#include "read/ini.h"
 #include "base/names.h"
+#include "read/dates.h"
+#include "read/fx.h"
 
 /** Longest text of a field, in UTF-16 units: an Excel cell. */
 #define TCO_QUOTE_MAX_CELL 32767
@@ -60,11 +63,6 @@
 #define TCO_QUOTE_MAX_ID 256
 /** Most columns in a quote file's header (a spreadsheet's width, 16,384 = XFD). */
 #define TCO_QUOTE_MAX_COLUMNS 16384
-
-/** Range of an exchange rate in pricing/fx.ini (reporting units per unit), checked when it is read:
- *  with prices of at most 15 significant digits, every converted price is then finite and normal. */
-#define TCO_FX_MIN_RATE 1e-6
-#define TCO_FX_MAX_RATE 1e6
 
 /** Rows a scenario run lists on the Quotes sheet: at most TCO_QUOTE_LIST_CAP per price (each quoted
  *  input's item, each tier row) and for all other items together, and TCO_QUOTE_LIST_TOTAL in all;
@@ -83,9 +81,6 @@ typedef enum tco_quote_status {
     TCO_QUOTE_UNKNOWN_ITEM,    /**< not a catalog item at all */
     TCO_QUOTE_OVERRIDDEN       /**< the price it would set is given by --set, which quotes never replace */
 } tco_quote_status;
-
-/** Sentinel for an absent date. */
-#define TCO_NO_DATE INT32_MIN
 
 /** One quote row. */
 typedef struct tco_quote {
@@ -114,27 +109,6 @@ typedef struct tco_quote {
     bool vat_included;
     double vat_rate;
 } tco_quote;
-
-/** Exchange rates: pricing/fx.ini [fx] reporting = CNY, as_of = DATE, and CODE = rate keys. */
-typedef struct tco_fx {
-    /** Reporting currency code, e.g. "CNY". */
-    char reporting[4];
-    /** Date of the rates (days since 1970), or TCO_NO_DATE. */
-    int32_t as_of;
-    /** Currency codes (upper case) and reporting units per one unit. */
-    char (*codes)[4];
-    double *rates;
-    size_t n;
-    /** Where the rates come from, for sources: "pricing/fx.ini". */
-    char *path;
-    /** Per rate, after tco_fx_set(): the --set argument that replaced it (borrowed, e.g.
-     *  "fx.usd=7.2"), else NULL, and the rate the file gave; both NULL until a rate is set. */
-    const char **set_args;
-    double *file_rates;
-    /** The run's reporting currency when it is not the catalog's (--currency, [finance] currency), else
-     *  "": quotes in it convert at the fx_report input (model.h), not at an fx_CODE input of their own. */
-    char report[4];
-} tco_fx;
 
 /**
  * Decides whether a checked row is kept in memory: return true for items the
@@ -186,7 +160,7 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);
 void tco_quote_free_fields(tco_quote *q);
 
 /**
- * Index the quotes by item, so that tco_quotes_choose() looks only at the
+ * Index the quotes by item, so that tco_quotes_choose() (price/quote_choice.h) looks only at the
  * item's own rows (a choice per tier over a long list is then linear, not
  * tiers x rows).  Returns false when out of memory (the choice still works,
  * scanning every row).
@@ -196,112 +170,7 @@ bool tco_quotes_index(tco_quote_set *set);
 /** Free every quote and file name (safe on a zeroed set). */
 void tco_quotes_free(tco_quote_set *set);
 
-/**
- * Load exchange rates from @p path (display name @p display).
- * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI (bad code, rate or date).
- */
-tco_error tco_fx_load(const char *path, const char *display, tco_fx *fx, tco_diag *diag);
-
-/** As tco_fx_load(), reading the file through @p files (see tco_ini_cache_load(); NULL: read for this
- *  call alone), so that the scenarios of one run read it once. */
-tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cache *files, tco_fx *fx,
-                             tco_diag *diag);
-
-
-/**
- * Replace the rate of currency @p code (case-insensitive) with @p value, as --set @p arg
- * (fx.usd=7.2, kept borrowed for sources) asks; quotes read after it convert at the new rate.
- * Checked as the file's rates are: a code with a rate in the file, not the reporting currency,
- * a number from TCO_FX_MIN_RATE to TCO_FX_MAX_RATE.  Errors: TCO_ERR_INI naming @p arg, TCO_ERR_NOMEM.
- */
-tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag);
-
-/** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
-bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);
-
-/** Free the rates (safe on a zeroed struct). */
-void tco_fx_free(tco_fx *fx);
-
-/**
- * Parse a price as written in a CSV field.  @p delim is the file's delimiter
- * (',' or ';': with ';' the decimal mark is ','), @p currency the row's
- * currency (a symbol in the price must agree with it).  Accepts "12500",
- * "12,500.00", "¥12,500", "12 500,50" (';' files), "USD 1,200".  Returns true
- * and sets *price (> 0), or false with an explanation in @p why.
- *
- * Grouping: a group separator (',' in ',' files; '.', space, NBSP or narrow
- * NBSP in ';' files) stands only between groups of exactly three digits, after
- * a first group of 1 to 3 digits that does not start with 0.  Ambiguity: a
- * number of the form F<m>DDD, with one mark m that is the decimal mark ('.' in
- * ',' files, ',' in ';' files; also '.' in ';' files) followed by exactly three
- * digits and nothing else, is refused as ambiguous exactly when F could be a
- * first group: 1 to 3 digits not led by 0 ("12.500", "1.500" in ';').  With 4
- * or more digits before the mark, or a leading 0, the mark can only be a
- * decimal: "123457.250" is 123457.25 and "0.125" is 0.125 (in ';' files
- * "0,125" and "1234.500" likewise).  Anything else after a group separator
- * ("12,50", "0,125" in a ',' file) is an error.
- */
-bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
-                           size_t why_size);
-
-/** Parse YYYY-MM-DD (a real calendar date from 1900 on) into days since 1970-01-01. */
-bool tco_parse_date(const char *text, int32_t *days);
-
-/**
- * As tco_parse_date(), saying why not in @p why (may be NULL): "expected a
- * date as YYYY-MM-DD, found '31/12/2026'" when the form is wrong, "no such
- * day: '2026-02-30' (February 2026 has 28 days)" or "no such day: '2026-13-01'
- * names month 13 (months are 01 to 12)" when the form is right but names no
- * day, "expected a date from 1900-01-01 on, found '...'" before 1900.
- */
-bool tco_date_check(const char *text, int32_t *days, char *why, size_t why_size);
-
 /** True if @p cp is a Unicode format character (General_Category Cf, Unicode 15.1). */
 bool tco_quote_format_char(long cp);
 
-/** Format days since 1970-01-01 as YYYY-MM-DD into @p out (at least 11 bytes). */
-void tco_format_date(int32_t days, char out[16]);
-
-/**
- * Choose for item @p item the quote that prices it: among quotes of that item
- * valid on @p as_of (quote_date <= as_of <= valid_until) whose min_qty <=
- * @p quantity, the lowest converted price; ties go to the earliest
- * valid_until, then to file order.  Sets every quote's status and reason for
- * that item.  Returns the index of the chosen quote, or -1 if none is valid.
- */
-long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of);
-
-/** Short words for a status ("used", "expired", ...). */
-const char *tco_quote_status_name(tco_quote_status status);
-
-/** Where a problem in a quote file is: tco_quote_problem_place() splits it from the message. */
-typedef struct tco_quote_place {
-    /** 1-based line, or 0 when the problem is the file's as a whole ("the file is UTF-16"). */
-    long line;
-    /** 1-based column, or 0 when the message names none ("expected 4 fields as in the header"). */
-    long column;
-    /** The column's header name as the message gives it ("unit_price"), or "" when it gives none. */
-    char column_name[32];
-    /** The message after the place (points into the message split); the whole message when
-     *  the split fails. */
-    const char *text;
-} tco_quote_place;
-
-/**
- * Split a problem @p message that tco_quotes_read() reported for @p path (to its
- * problem callback or in its diagnostic), or that a caller built the same way,
- * into its place and text.  Every such message has one of these forms:
- *
- *     PATH:LINE: column N (NAME): TEXT
- *     PATH:LINE: column N: TEXT
- *     PATH:LINE: TEXT
- *     PATH: TEXT
- *
- * with LINE and N decimal, NAME a header name of lower-case letters and '_'.
- * PATH is matched as given, so a ':' or digits in it are never taken for a line.
- * Returns true and fills @p place; false (place->text = @p message, line and
- * column 0) when @p message does not start with PATH and ':'.
- */
-bool tco_quote_problem_place(const char *path, const char *message, tco_quote_place *place);
-
-#endif /* TCO_QUOTES_H */
+#endif /* TCO_QUOTE_CSV_H */
