@@ -376,8 +376,9 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_m
     tco_model *m = NULL;
     tco_error e = TCO_OK;
     for (int pass = 0; pass < 2; pass++) {
-        if ((e = tco_model_load_with(c->req->root, c->spath, sets, n_sets, &m, c->d)) != TCO_OK ||
-            (e = set_currency(c, m)) != TCO_OK)
+        tco_load_options lo = {.overrides = sets, .n_overrides = n_sets};
+        if ((e = tco_model_load(c->req->root, c->spath, &lo, &m, c->d)) != TCO_OK ||
+            (e = tco_model_evaluate(m, c->d)) != TCO_OK || (e = set_currency(c, m)) != TCO_OK)
             break;
         size_t wanted = 0;
         for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {

@@ -36,6 +36,7 @@
 #include "read/ini.h"
 #include "apps/init.h"
 #include "model/model.h"
+#include "model/evaluate.h"
 #include "render/output.h"
 #include "read/quotes.h"
 #include "render/report.h"
@@ -364,8 +365,10 @@ typedef struct scenario_load {
 static tco_error load_priced(const scenario_load *how, tco_quote_set *set, tco_fx *fx, char code[4],
                              char files_code[4], tco_model **m, tco_diag *d)
 {
-    tco_error e = tco_model_load_shared(how->root, how->spath, how->sets, how->n_sets, how->quotes->shared, m, d);
-    if (e == TCO_OK && (e = price_and_report(how->root, *m, how->quotes, set, fx, code, files_code, d)) != TCO_OK) {
+    tco_load_options lo = {.overrides = how->sets, .n_overrides = how->n_sets, .files = how->quotes->shared};
+    tco_error e = tco_model_load(how->root, how->spath, &lo, m, d);
+    if (e == TCO_OK && ((e = tco_model_evaluate(*m, d)) != TCO_OK ||
+                        (e = price_and_report(how->root, *m, how->quotes, set, fx, code, files_code, d)) != TCO_OK)) {
         tco_model_free(*m);
         *m = NULL;
     }
