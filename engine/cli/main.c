@@ -50,6 +50,7 @@
 #include "render/compare.h"
 #include "load/load.h"
 #include "price/pricing.h"
+#include "price/run.h"
 
 
 
@@ -77,193 +78,6 @@ typedef struct quote_opts {
     uint64_t seed;
 } quote_opts;
 
-/* Rows kept while reading quotes for a scenario, so memory does not grow with a file's size
- * (caps TCO_QUOTE_LIST_CAP and TCO_QUOTE_LIST_TOTAL in quotes.h):
- * for each price the model takes from quotes (each quoted input's item, and each tier row of a
- * per-tier input, under the tier's own name) the first TCO_QUOTE_LIST_CAP rows and every row that
- * is the best valid quote so far (so the final choice sees the winner); for other items, the
- * first TCO_QUOTE_LIST_CAP rows in all (listed as not used).  The rest are only counted. */
-/* And the text of the rows listed is at most this many bytes in all (a row's notes may hold up to
- * 32,767 characters): past it, only the best so far is set aside.  Flat memory whatever the rows. */
-#define TCO_QUOTE_LIST_BYTES ((size_t)32 << 20)
-
-typedef struct item_best {
-    const char *item;  /* borrowed from the model */
-    double quantity;   /* bought by the scenario */
-    size_t kept;
-    bool any;
-    double converted;  /* best valid so far */
-    int64_t valid_until;
-    tco_quote stash;   /* beyond the listing cap: the best so far, copied */
-    bool stashed;
-    size_t next;       /* the next price of the same item (another quantity), SIZE_MAX if none */
-} item_best;
-
-typedef struct keep_ctx {
-    const tco_model *m;
-    int32_t as_of;
-    item_best *items;
-    size_t n_items;
-    tco_name_index by_item; /* each item's first price in items */
-    size_t others;
-    size_t listed_bytes; /* text of the rows listed so far */
-    size_t listed;       /* rows listed so far, all items together (at most TCO_QUOTE_LIST_TOTAL) */
-} keep_ctx;
-
-static bool keep_quote(void *vctx, const tco_quote *q)
-{
-    keep_ctx *k = vctx;
-    size_t bytes = strlen(q->vendor) + strlen(q->quote_id) + strlen(q->item) + strlen(q->notes) + 64;
-    bool room = k->listed_bytes + bytes <= TCO_QUOTE_LIST_BYTES && k->listed < TCO_QUOTE_LIST_TOTAL;
-    bool tracked = false, listed = false;
-    size_t first = SIZE_MAX;
-    tco_name_index_get(&k->by_item, q->item, &first);
-    /* One row may be judged for several prices of its item (the card's input and its tier row). */
-    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
-        item_best *b = &k->items[i];
-        tracked = true;
-        if (b->kept < TCO_QUOTE_LIST_CAP && room) {
-            b->kept++;
-            listed = true;
-        }
-    }
-    if (!tracked) {
-        listed = room && k->others < TCO_QUOTE_LIST_CAP;
-        k->others += listed;
-        k->listed_bytes += listed ? bytes : 0;
-        k->listed += listed;
-        return listed;
-    }
-    k->listed_bytes += listed ? bytes : 0;
-    k->listed += listed;
-    for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
-        item_best *b = &k->items[i];
-        bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
-                     (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
-        int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
-        bool best = valid && (!b->any || q->converted < b->converted ||
-                              (q->converted == b->converted && until < b->valid_until));
-        if (!best)
-            continue;
-        b->any = true;
-        b->converted = q->converted;
-        b->valid_until = until;
-        if (b->stashed) { /* a better row replaces the one set aside */
-            tco_quote_free_fields(&b->stash);
-            b->stashed = false;
-        }
-        if (!listed) {
-            /* Past the cap, keep only the best so far, set aside (one per price): memory stays
-             * flat even when a file lists its quotes from the dearest to the cheapest. */
-            tco_quote_set tmp = {0};
-            b->stashed = tco_quotes_append_copy(&tmp, q);
-            if (b->stashed)
-                b->stash = tmp.quotes[0];
-            free(tmp.quotes);
-        }
-    }
-    return listed;
-}
-
-/* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
-static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
-{
-    (void)ctx;
-    if (warning)
-        fprintf(stderr, "tco: warning: %s\n", problem->message);
-    return warning;
-}
-
-/* Load pricing/fx.ini with the run's --set fx.CODE rates. */
-static tco_error load_fx(const char *root, const quote_opts *q, tco_fx *fx, tco_diag *d)
-{
-    char *fx_path = tco_path_join(root, "pricing/fx.ini");
-    if (fx_path == NULL)
-        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-    tco_error e = tco_fx_load_shared(fx_path, NULL, q->shared, fx, d);
-    free(fx_path);
-    if (e != TCO_OK)
-        return e;
-    if (strcmp(fx->reporting, "CNY") != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: the catalog's prices are in CNY, so its rates must "
-                            "be CNY per unit (reporting = CNY), found %s", fx->path, fx->reporting);
-    for (size_t i = 0; i < q->n_fx_sets; i++)
-        if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
-            return e;
-    return TCO_OK;
-}
-
-/* Read the quote files and price the model from them (@p fx loaded by load_fx()). */
-static tco_error apply_quotes(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set, tco_fx *fx,
-                              tco_diag *d)
-{
-    tco_error e = TCO_OK;
-    keep_ctx k = {.m = m, .as_of = q->as_of};
-    /* Every price quotes may set: a quoted input's item, and each row of a per-tier input. */
-    size_t slots = 0;
-    for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].quote_item)
-            slots += m->items[i].kind == TCO_ITEM_TIER_INPUT ? (size_t)m->n_tiers : 1;
-    k.items = calloc(slots ? slots : 1, sizeof *k.items);
-    if (k.items == NULL)
-        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
-        const tco_item *it = &m->items[i];
-        if (it->quote_item == NULL)
-            continue;
-        double qty = m->items[tco_model_find(m, it->quote_qty)].value;
-        for (int r = 0; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 1); r++) {
-            const char *item = it->kind == TCO_ITEM_TIER_INPUT ? m->tier_names[r] : it->quote_item;
-            /* The same item bought in the same quantity is judged once; another quantity is chained. */
-            size_t *head = tco_name_index_put(&k.by_item, item, NULL);
-            if (head == NULL) {
-                e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-                break;
-            }
-            bool dup = false;
-            size_t *link = head;
-            for (; *link != SIZE_MAX && !dup; link = &k.items[*link].next)
-                dup = k.items[*link].quantity == qty;
-            if (!dup) {
-                k.items[k.n_items] = (item_best){.item = item, .quantity = qty, .next = SIZE_MAX};
-                *link = k.n_items++;
-            }
-        }
-    }
-    for (size_t i = 0; i < q->n && e == TCO_OK; i++)
-        e = tco_quotes_read(q->files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
-    for (size_t i = 0; i < k.n_items; i++) {
-        item_best *b = &k.items[i];
-        if (!b->stashed)
-            continue;
-        /* One row set aside for two prices is listed once. */
-        bool dup = false;
-        size_t first = SIZE_MAX;
-        tco_name_index_get(&k.by_item, b->item, &first);
-        for (size_t j = first; j != SIZE_MAX && j < i && !dup; j = k.items[j].next)
-            dup = k.items[j].stashed && k.items[j].stash.file == b->stash.file && k.items[j].stash.line == b->stash.line;
-        if (e == TCO_OK && !dup && !tco_quotes_append_copy(set, &b->stash))
-            e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
-        else if (e == TCO_OK && !dup && set->not_kept > 0)
-            set->not_kept--;
-    }
-    for (size_t i = 0; i < k.n_items; i++)
-        if (k.items[i].stashed)
-            tco_quote_free_fields(&k.items[i].stash);
-    free(k.items);
-    tco_name_index_free(&k.by_item);
-    if (e != TCO_OK)
-        return e;
-    char **items = NULL;
-    size_t n_items = 0;
-    if ((e = tco_catalog_quote_items(root, q->shared, &items, &n_items, d)) == TCO_OK)
-        e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, d);
-    for (size_t i = 0; i < n_items; i++)
-        free(items[i]);
-    free(items);
-    return e;
-}
-
 /* The default workbook name's suffix for a run whose inputs are not the scenario files alone
  * (-usd when --currency USD is not the files' currency). */
 static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[32])
@@ -278,69 +92,6 @@ static const char *run_suffix(const quote_opts *quotes, const char *code, const 
     return buf;
 }
 
-/* The currency the scenario files choose: the template's text input `currency` ([finance] currency,
- * pricing/site.ini's default), upper case, else CNY; "" (and the input's source in @p where) when it
- * is not three letters. */
-static void files_currency(const tco_model *m, char code[4], const char **where)
-{
-    int i = tco_model_find(m, "currency");
-    const char *t = i >= 0 && m->items[i].kind == TCO_ITEM_INPUT && m->items[i].text ? m->items[i].text : "CNY";
-    *where = i >= 0 ? m->items[i].source : "currency";
-    code[0] = '\0';
-    if (strlen(t) == 3 && isalpha((unsigned char)t[0]) && isalpha((unsigned char)t[1]) && isalpha((unsigned char)t[2]))
-        for (int c = 0; c < 4; c++)
-            code[c] = (char)toupper((unsigned char)t[c]);
-}
-
-/* Price @p m from the run's quotes and report it in the run's currency (--currency, else the files'),
- * loading pricing/fx.ini when either needs it.  Sets @p code and @p files_code (the files' currency). */
-static tco_error price_and_report(const char *root, tco_model *m, const quote_opts *q, tco_quote_set *set,
-                                  tco_fx *fx, char code[4], char files_code[4], tco_diag *d)
-{
-    const char *where;
-    files_currency(m, files_code, &where);
-    const char *basis = strstr(where, ": "); /* "FILE [finance] currency: basis": the place alone */
-    int place = basis ? (int)(basis - where) : (int)strlen(where);
-    if (files_code[0] == '\0') {
-        int i = tco_model_find(m, "currency");
-        return tco_diag_set(d, TCO_ERR_INI, "%.*s: expected a currency code of three letters (CNY, USD, ...), found "
-                            "'%.40s'", place, where, m->items[i].text);
-    }
-    snprintf(code, 4, "%s", q->currency ? q->currency : files_code);
-    bool fx_needed = q->n > 0 || q->n_fx_sets > 0 || strcmp(code, "CNY") != 0;
-    /* Without quotes, a --set rate can only be the reporting currency's. */
-    for (size_t i = 0; q->n == 0 && i < q->n_fx_sets; i++)
-        if (strcasecmp(q->fx_sets[i].key, code) != 0)
-            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: exchange rates convert vendor quotes (give --quotes "
-                                "FILE.csv) and the reporting currency (here %s)\nTry 'tco --help'.",
-                                q->fx_sets[i].arg, code);
-    tco_error e = fx_needed ? load_fx(root, q, fx, d) : TCO_OK;
-    if (e == TCO_OK && fx_needed && strcmp(code, fx->reporting) != 0) {
-        double rate;
-        if (!tco_fx_rate(fx, code, &rate)) {
-            tco_strbuf known = {0};
-            for (size_t k = 0; k < fx->n; k++)
-                tco_strbuf_printf(&known, ", %s", fx->codes[k]);
-            if (q->currency)
-                e = tco_diag_set(d, TCO_ERR_USAGE, "--currency %s: no exchange rate for it in %s; expected %s%s"
-                                 "\nTry 'tco --help'.", code, fx->path, fx->reporting, tco_strbuf_str(&known));
-            else
-                e = tco_diag_set(d, TCO_ERR_INI, "%.*s: no exchange rate for currency %s in %s; expected %s%s", place,
-                                 where, code, fx->path, fx->reporting, tco_strbuf_str(&known));
-            tco_strbuf_free(&known);
-            return e;
-        }
-        snprintf(fx->report, sizeof fx->report, "%s", code);
-    }
-    if (e == TCO_OK && q->n > 0)
-        e = apply_quotes(root, m, q, set, fx, d);
-    char given[32];
-    snprintf(given, sizeof given, "--currency %s", code);
-    if (e == TCO_OK && fx_needed)
-        e = tco_model_set_currency(m, code, fx, q->currency ? given : NULL, d);
-    return e;
-}
-
 /* The --set values for option @p stem: the bare ones and those named for it (NAME:SECTION.KEY=VALUE). */
 static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
 {
@@ -351,44 +102,15 @@ static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
     return n;
 }
 
-/* What loads a scenario's model as a run prices it: its file, the run's --set values for it and the
- * quotes options. */
-typedef struct scenario_load {
-    const char *root, *spath;
-    const tco_override *sets;
-    size_t n_sets;
-    const quote_opts *quotes;
-} scenario_load;
-
-/* Load the model @p how says and price it from the run's quotes and currency (price_and_report()) into
- * *@p m, the quote set and rates it keeps in @p set and @p fx (the caller frees them, also on failure). */
-static tco_error load_priced(const scenario_load *how, tco_quote_set *set, tco_fx *fx, char code[4],
-                             char files_code[4], tco_model **m, tco_diag *d)
+/* The run of scenario @p spath with the command line's options and the --set values @p sets for it. */
+static tco_run_options run_options(const char *root, const char *spath, const tco_override *sets, size_t n_sets,
+                                   const quote_opts *q)
 {
-    tco_load_options lo = {.overrides = how->sets, .n_overrides = how->n_sets, .files = how->quotes->shared};
-    tco_error e = tco_model_load(how->root, how->spath, &lo, m, d);
-    if (e == TCO_OK && ((e = tco_model_evaluate(*m, d)) != TCO_OK ||
-                        (e = price_and_report(how->root, *m, how->quotes, set, fx, code, files_code, d)) != TCO_OK)) {
-        tco_model_free(*m);
-        *m = NULL;
-    }
-    return e;
-}
-
-/* A second model loaded and priced as the run's, for the second thread of a Monte Carlo run (risk.h
- * tco_risk_twin_fn); the quote set and rates it keeps are freed by the run. */
-typedef struct twin_load {
-    scenario_load how;
-    tco_quote_set set;
-    tco_fx fx;
-} twin_load;
-
-static tco_model *load_twin(void *ctx, tco_diag *d)
-{
-    twin_load *t = ctx;
-    tco_model *m = NULL;
-    char code[4], files_code[4];
-    return load_priced(&t->how, &t->set, &t->fx, code, files_code, &m, d) == TCO_OK ? m : NULL;
+    return (tco_run_options){.root = root, .scenario_path = spath,
+                             .load = {.overrides = sets, .n_overrides = n_sets, .files = q->shared},
+                             .fx_sets = q->fx_sets, .n_fx_sets = q->n_fx_sets, .quote_files = q->files,
+                             .n_quote_files = q->n, .as_of = q->as_of, .currency = q->currency,
+                             .currency_given = q->currency != NULL};
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
@@ -414,17 +136,15 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         }
     tco_override sets[TCO_MAX_SETS];
     size_t n_sets = sets_for(quotes, stem, sets);
-    tco_model *m = NULL;
-    tco_quote_set set = {0};
-    tco_fx fx = {0};
-    char code[4], files_code[4], suffix[32];
-    scenario_load how = {root, spath, sets, n_sets, quotes};
-    if (load_priced(&how, &set, &fx, code, files_code, &m, &d) != TCO_OK) {
+    char suffix[32];
+    tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
+    tco_run *run = NULL;
+    if (tco_run_open(&how, &run, &d) != TCO_OK) {
         free(spath);
-        tco_quotes_free(&set);
-        tco_fx_free(&fx);
         return tco_cli_fail(&d);
     }
+    tco_model *m = run->model;
+    const char *code = run->currency;
     tco_workbook_options o = *wo;
     o.currency = code;
 
@@ -434,7 +154,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     int rc = 0;
     if (quotes->no_workbook)
         out = NULL; /* the summary names no workbook */
-    else if (tco_cli_prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, files_code, suffix),
+    else if (tco_cli_prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, run->files_currency, suffix),
                          wo->force, &d) != TCO_OK ||
              ((quotes->sensitivity || quotes->draws > 0) && tco_output_check(out, &d) != TCO_OK)) {
         rc = tco_cli_fail(&d); /* a long run refuses a target it could not write before its work */
@@ -442,16 +162,12 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     /* Sensitivity and Monte Carlo, before the workbook that shows them. */
     tco_risk risk = {0};
-    twin_load twin = {.how = how};
     if (rc == 0 && (quotes->sensitivity || quotes->draws > 0) &&
-        tco_risk_run(m, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
-                     load_twin, &twin, &risk, &d) != TCO_OK) {
+        tco_risk_run(run, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
+                     &risk, &d) != TCO_OK) {
         rc = tco_cli_fail(&d);
         tco_cli_unmake_out();
     }
-    free(spath);
-    tco_quotes_free(&twin.set);
-    tco_fx_free(&twin.fx);
     if (risk.sensitivity || risk.monte_carlo) {
         o.more_sheets = tco_risk_more_sheets;
         o.more_ctx = &risk;
@@ -483,25 +199,9 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         rc = 74;
     }
     free(default_out);
-    tco_model_free(m);
-    tco_quotes_free(&set);
-    tco_fx_free(&fx);
+    tco_run_free(run);
+    free(spath);
     return rc;
-}
-
-/* Load one scenario with the run's --set values and quotes (freed with the set and rates). */
-typedef struct loaded {
-    tco_model *m;
-    tco_quote_set set;
-    tco_fx fx;
-} loaded;
-
-static void loaded_free(loaded *l)
-{
-    tco_model_free(l->m);
-    tco_quotes_free(&l->set);
-    tco_fx_free(&l->fx);
-    memset(l, 0, sizeof *l);
 }
 
 /* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
@@ -596,8 +296,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         free(stem);
         return tco_cli_fail(&d);
     }
-    loaded opts[26];
-    memset(opts, 0, sizeof opts);
+    tco_run *runs[26] = {NULL};
     int rc = 0;
     char code[4] = "CNY", files_code[4] = "CNY", suffix[32];
     /* NAME:SECTION.KEY=VALUE must name one of the options. */
@@ -621,24 +320,24 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     }
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = tco_scenario_path(root, names[i], "--compare", file, &d);
-        char c_i[4], f_i[4];
         bool question = spath && tco_scenario_file_is_question(spath);
         if (question)
             tco_diag_set(&d, TCO_ERR_USAGE, "%s is a question ([advise] section), not a scenario: run it with tco "
                          "advise %s", spath, stems[i]);
         tco_override sets[TCO_MAX_SETS];
         size_t n_sets = sets_for(quotes, stems[i], sets);
-        scenario_load how = {root, spath, sets, n_sets, quotes};
-        if (spath == NULL || question || load_priced(&how, &opts[i].set, &opts[i].fx, c_i, f_i, &opts[i].m, &d) != TCO_OK)
+        tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
+        if (spath == NULL || question || tco_run_open(&how, &runs[i], &d) != TCO_OK)
             rc = tco_cli_fail(&d);
-        else if (i > 0 && strcmp(c_i, code) != 0) {
+        else if (i > 0 && strcmp(runs[i]->currency, code) != 0) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
-                         "give --currency CODE", opts[0].m->scenario_name, code, opts[i].m->scenario_name, c_i);
+                         "give --currency CODE", runs[0]->model->scenario_name, code, runs[i]->model->scenario_name,
+                         runs[i]->currency);
             rc = tco_cli_fail(&d);
         } else {
-            memcpy(code, c_i, 4);
+            memcpy(code, runs[i]->currency, 4);
             if (i == 0)
-                memcpy(files_code, f_i, 4);
+                memcpy(files_code, runs[i]->files_currency, 4);
         }
         free(spath);
     }
@@ -648,18 +347,18 @@ static int run_compare(const char *root, const char *arg, const char *out, const
      * different cards: refused, naming the choices, rather than pricing a W-B and a D-M alike. */
     for (size_t s = 0; s < quotes->n_sets && rc == 0; s++) {
         const tco_override *bare = &quotes->sets[s];
-        const char *first = bare->option[0] ? NULL : tco_model_ref_entry(opts[0].m, bare->section);
+        const char *first = bare->option[0] ? NULL : tco_model_ref_entry(runs[0]->model, bare->section);
         bool differ = false;
         for (int i = 1; first && i < n; i++) {
-            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
+            const char *e_i = tco_model_ref_entry(runs[i]->model, bare->section);
             differ |= e_i == NULL || strcasecmp(e_i, first) != 0;
         }
         if (!differ)
             continue;
         tco_strbuf list = {0};
         for (int i = 0; i < n; i++) {
-            const char *e_i = tco_model_ref_entry(opts[i].m, bare->section);
-            tco_strbuf_printf(&list, "%s%s (%s): --set %s:%s", i ? "; " : "", opts[i].m->scenario_name,
+            const char *e_i = tco_model_ref_entry(runs[i]->model, bare->section);
+            tco_strbuf_printf(&list, "%s%s (%s): --set %s:%s", i ? "; " : "", runs[i]->model->scenario_name,
                               e_i ? e_i : "none", stems[i], bare->arg);
         }
         rc = tco_cli_usage("--set %s: the options name different %s entries, so it would set each of them alike; name "
@@ -667,9 +366,9 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         tco_strbuf_free(&list);
     }
     for (int i = 1; i < n && rc == 0; i++)
-        if (opts[i].m->n_years != opts[0].m->n_years || opts[i].m->n_periods != opts[0].m->n_periods) {
+        if (runs[i]->model->n_years != runs[0]->model->n_years || runs[i]->model->n_periods != runs[0]->model->n_periods) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
-                         opts[0].m->scenario_name, opts[0].m->n_years, opts[i].m->scenario_name, opts[i].m->n_years);
+                         runs[0]->model->scenario_name, runs[0]->model->n_years, runs[i]->model->scenario_name, runs[i]->model->n_years);
             rc = tco_cli_fail(&d);
         }
     char *default_out = NULL;
@@ -681,14 +380,14 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     if (rc == 0 && out != NULL) {
         tco_model *models[26];
         for (int i = 0; i < n; i++)
-            models[i] = opts[i].m;
+            models[i] = runs[i]->model;
         if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK) {
             rc = tco_cli_fail(&d);
             tco_cli_unmake_out();
         }
     }
     for (int i = 0; rc == 0 && i < n; i++)
-        tco_report_warnings(opts[i].m, stderr);
+        tco_report_warnings(runs[i]->model, stderr);
     if (rc == 0) {
         bool json = strcmp(format, "json") == 0;
         if (json)
@@ -699,11 +398,11 @@ static int run_compare(const char *root, const char *arg, const char *out, const
             else if (i && strncmp(format, "csv", 3) != 0)
                 fputs("\n", stdout);
             if (json)
-                tco_report_json(opts[i].m, code, out, stdout);
+                tco_report_json(runs[i]->model, code, out, stdout);
             else if (strncmp(format, "csv", 3) == 0)
-                tco_report_csv(opts[i].m, i == 0, stdout);
+                tco_report_csv(runs[i]->model, i == 0, stdout);
             else
-                tco_report_table(opts[i].m, code, i + 1 == n ? out : NULL, stdout);
+                tco_report_table(runs[i]->model, code, i + 1 == n ? out : NULL, stdout);
         }
         if (json)
             fputs("]\n", stdout);
@@ -713,7 +412,7 @@ static int run_compare(const char *root, const char *arg, const char *out, const
         }
     }
     for (int i = 0; i < n; i++) {
-        loaded_free(&opts[i]);
+        tco_run_free(runs[i]);
         free(names[i]);
     }
     free(names);
