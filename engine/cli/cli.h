@@ -38,6 +38,20 @@
 #define ADVISE_USAGE                                                                                        \
     "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]"
 
+/** A summary's format on standard output (--format), parsed once by tco_cli_format(). */
+typedef enum tco_output_format {
+    /** For people: aligned columns (the default). */
+    TCO_OUT_TABLE,
+    /** One JSON document (docs/json.md). */
+    TCO_OUT_JSON,
+    /** CSV: every input and output, one value per row (--scenario and --compare only). */
+    TCO_OUT_CSV
+} tco_output_format;
+
+/** --format @p text ("table", "json" or "csv", exactly) into *@p out; false (and *@p out unchanged) for any
+ *  other text.  Each command says which formats it takes and refuses the others. */
+bool tco_cli_format(const char *text, tco_output_format *out);
+
 /** Print `tco --help` (the usage lines, the options, the commands and examples) to @p out. */
 void tco_cli_print_help(FILE *out);
 

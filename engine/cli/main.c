@@ -113,7 +113,7 @@ static tco_run_options run_options(const char *root, const char *spath, const tc
                              .currency_given = q->currency != NULL};
 }
 
-static int run_scenario(const char *root, const char *scenario, const char *out, const char *format,
+static int run_scenario(const char *root, const char *scenario, const char *out, tco_output_format format, bool csv_header,
                         const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
@@ -179,14 +179,14 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     if (rc == 0) {
         tco_report_warnings(m, stderr); /* a valid question with a negative answer: said, and still exit 0 */
         bool risky = risk.sensitivity || risk.monte_carlo;
-        if (strcmp(format, "json") == 0 && risky) {
+        if (format == TCO_OUT_JSON && risky) {
             tco_report_json_members(m, code, out, stdout);
             tco_risk_print_json(&risk, stdout);
             fputs("\n}\n", stdout);
-        } else if (strcmp(format, "json") == 0)
+        } else if (format == TCO_OUT_JSON)
             tco_report_json(m, code, out, stdout);
-        else if (strcmp(format, "csv") == 0 || strcmp(format, "csv-body") == 0)
-            tco_report_csv(m, strcmp(format, "csv") == 0, stdout);
+        else if (format == TCO_OUT_CSV)
+            tco_report_csv(m, csv_header, stdout);
         else {
             tco_report_table(m, code, out, stdout);
             if (risky)
@@ -285,7 +285,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
 }
 
 /* tco --compare: load every option, write one workbook with a Compare sheet, print each summary. */
-static int run_compare(const char *root, const char *arg, const char *out, const char *format,
+static int run_compare(const char *root, const char *arg, const char *out, tco_output_format format,
                        const tco_workbook_options *wo, const quote_opts *quotes)
 {
     tco_diag d = {0};
@@ -389,17 +389,17 @@ static int run_compare(const char *root, const char *arg, const char *out, const
     for (int i = 0; rc == 0 && i < n; i++)
         tco_report_warnings(runs[i]->model, stderr);
     if (rc == 0) {
-        bool json = strcmp(format, "json") == 0;
+        bool json = format == TCO_OUT_JSON;
         if (json)
             fputs("[\n", stdout);
         for (int i = 0; i < n; i++) {
             if (json)
                 fputs(i ? ",\n" : "", stdout);
-            else if (i && strncmp(format, "csv", 3) != 0)
+            else if (i && format != TCO_OUT_CSV)
                 fputs("\n", stdout);
             if (json)
                 tco_report_json(runs[i]->model, code, out, stdout);
-            else if (strncmp(format, "csv", 3) == 0)
+            else if (format == TCO_OUT_CSV)
                 tco_report_csv(runs[i]->model, i == 0, stdout);
             else
                 tco_report_table(runs[i]->model, code, i + 1 == n ? out : NULL, stdout);
@@ -549,14 +549,15 @@ int main(int argc, char **argv)
                            "[--format table|json] [--out PATH.xlsx] [--root DIR]");
     if (optind < argc)
         return tco_cli_usage("unexpected argument '%s'", argv[optind]);
-    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt))
         return tco_cli_usage("--format: expected table, json or csv, found '%s'", format);
     if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
         return tco_cli_fail(&rd);
     const char *root = found.path;
     if (list && (scenario || compare || out || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
                  quotes.currency || quotes.no_workbook || quotes.sensitivity || quotes.draws || seed_given ||
-                 strcmp(format, "table") != 0))
+                 fmt != TCO_OUT_TABLE))
         return tco_cli_usage("%s", "--list prints the scenarios and questions of the root: it takes --root alone "
                            "(tco [--root DIR] --list)");
     if (list)
@@ -578,18 +579,18 @@ int main(int argc, char **argv)
     if ((quotes.sensitivity || quotes.draws) && compare)
         return tco_cli_usage("%s", "--sensitivity and --monte-carlo run on one scenario at a time (--scenario NAME), not "
                            "on a comparison");
-    if ((quotes.sensitivity || quotes.draws) && strcmp(format, "csv") == 0)
+    if ((quotes.sensitivity || quotes.draws) && fmt == TCO_OUT_CSV)
         return tco_cli_usage("%s", "--sensitivity and --monte-carlo report as a table or JSON (--format table|json): the "
                            "CSV summary holds one value per input and output");
 
     tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
-    bool json = strcmp(format, "json") == 0;
+    bool json = fmt == TCO_OUT_JSON;
     /* Issue 12 §4: the files every scenario of the run shares are read once, for the whole run. */
     tco_ini_cache files = {0};
     quotes.shared = &files;
     if (compare != NULL || strcmp(scenario, "all") != 0) {
-        int r = compare != NULL ? run_compare(root, compare, out, format, &wo, &quotes)
-                                : run_scenario(root, scenario, out, format, &wo, &quotes);
+        int r = compare != NULL ? run_compare(root, compare, out, fmt, &wo, &quotes)
+                                : run_scenario(root, scenario, out, fmt, true, &wo, &quotes);
         tco_ini_cache_free(&files);
         return r;
     }
@@ -619,7 +620,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char *shown = tco_shown_name(names[i]);
         fprintf(stderr, "tco: [%d/%d] %s\n", i + 1, n, shown ? shown : "?");
-        bool csv = strcmp(format, "csv") == 0;
+        bool csv = fmt == TCO_OUT_CSV;
         if (json && i > 0)
             fputs(",\n", stdout);
         else if (!json && !csv && i > 0)
@@ -642,7 +643,7 @@ int main(int argc, char **argv)
             r = 65;
         } else {
             /* One CSV table for all scenarios: the header once, before the first that prints. */
-            r = run_scenario(root, names[i], NULL, csv && csv_header ? "csv-body" : format, &wo, &quotes);
+            r = run_scenario(root, names[i], NULL, fmt, !csv_header, &wo, &quotes);
             csv_header |= r == 0;
         }
         free(shown);
