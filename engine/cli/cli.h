@@ -1,7 +1,8 @@
 /*
  * cli.h - what the commands of the `tco` command line share (cli.c): the help text, the way an error
  * or a usage mistake is told (exit codes of error.h, sysexits), the project root this build finds, and
- * the checks and defaults of --out.  The command line is main.c (tco --scenario, --compare) and
+ * the checks and defaults of --out, and --format.  The command line is main.c (the dispatcher), cmd_scenario.c
+ * (tco --scenario, --compare) and
  * commands.c (quotes check, init, advise, diff); nothing here is part of the engine's library.
  */
 #ifndef TCO_CLI_H

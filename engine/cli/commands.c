@@ -278,8 +278,9 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
 /* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
  * [--root DIR]` (argv[0] "advise"): the advice and its workbook, out/advise-NAME.xlsx by default
  * (advise-NAME-whatif.xlsx with --set), in advise.c. */
-int tco_cmd_advise(int argc, char **argv)
+int tco_cmd_advise(const char *invoked, int argc, char **argv)
 {
+    (void)invoked;
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'}, {"set", required_argument, NULL, 'S'},
         {"root", required_argument, NULL, 'r'},   {"out", required_argument, NULL, 'o'},
@@ -371,8 +372,9 @@ int tco_cmd_advise(int argc, char **argv)
 
 /* `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
  * [--root DIR]` (argv[0] "diff"): the budget bridge, bridge.c. */
-int tco_cmd_diff(int argc, char **argv)
+int tco_cmd_diff(const char *invoked, int argc, char **argv)
 {
+    (void)invoked;
     static const struct option opts[] = {
         {"order", required_argument, NULL, 'O'}, {"format", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},   {"force", no_argument, NULL, 'F'},
