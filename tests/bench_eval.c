@@ -41,6 +41,7 @@
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
+#include "loaded.h"
 
 enum { NP = 4, NS = 6, NM = 36, NT = 10 }; /* Year 0-3, schedule Year 0-5, months, tiers */
 
@@ -972,7 +973,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/scenarios/cluster32.ini", root);
     tco_model *m = NULL;
     tco_diag diag = {0};
-    if (tco_model_load(root, path, &m, &diag) != TCO_OK) {
+    if (load_evaluated(root, path, NULL, &m, &diag) != TCO_OK) {
         fprintf(stderr, "bench_eval: %s\n", diag.message);
         return 1;
     }

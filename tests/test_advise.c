@@ -10,6 +10,7 @@
 #include "load/load.h"
 #include "model/evaluate.h"
 #include "suites.h"
+#include "loaded.h"
 
 #define ROOT TCO_SOURCE_DIR
 #define CLUSTER32 TCO_SOURCE_DIR "/scenarios/cluster32.ini"
@@ -27,7 +28,7 @@ static void test_set_text_input(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(ROOT, CLUSTER32, &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(ROOT, CLUSTER32, NULL, &m, &d), TCO_OK);
     CU_ASSERT_DOUBLE_EQUAL(value_of(m, "cluster_memory_gb"), 2560, 1e-9);
     CU_ASSERT_EQUAL(tco_model_set_text_input(m, "card_tier", "d-l", &d), TCO_OK);
     CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "card_tier")].text, "D-L"); /* as the catalog writes it */
@@ -56,9 +57,11 @@ static void test_load_question(void)
     for (int i = 0; i < 4; i++)
         CU_ASSERT_EQUAL_FATAL(tco_override_parse(args[i], &o[i], &d), TCO_OK);
     tco_model *m = NULL;
-    CU_ASSERT_EQUAL(tco_model_load_with(ROOT, SOLO_DEV, o, 4, &m, &d), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(load_evaluated(ROOT, SOLO_DEV,
+        &(tco_load_options){.overrides = o, .n_overrides = 4}, &m, &d), TCO_ERR_INI);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "[advise]: unknown section"));
-    CU_ASSERT_EQUAL_FATAL(tco_model_load_skipping(ROOT, SOLO_DEV, "advise", o, 4, NULL, &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(ROOT, SOLO_DEV,
+        &(tco_load_options){.overrides = o, .n_overrides = 4, .skip_section = "advise"}, &m, &d), TCO_OK);
     /* One C70 and the 7B LoRA fine-tune at batch 4 of 2,048 tokens: 14 + 4 x 2,048 x 0.85 / 1,000 GB. */
     CU_ASSERT_DOUBLE_EQUAL(value_of(m, "lora_job_gb"), 14 + 4 * 2048 * 0.85 / 1000, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(value_of(m, "lora_batch_max"), 1, 0);

@@ -10,6 +10,7 @@
 #include "load/load.h"
 #include "model/evaluate.h"
 #include "suites.h"
+#include "loaded.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 
@@ -39,7 +40,7 @@ static tco_model *load_cluster32(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    tco_error e = tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d);
+    tco_error e = load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d);
     if (e != TCO_OK)
         fprintf(stderr, "\n%s\n", d.message);
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -168,7 +169,7 @@ static void test_mini_by_hand(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(MINI, MINI "/scenarios/good.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(MINI, MINI "/scenarios/good.ini", NULL, &m, &d), TCO_OK);
     CU_ASSERT_EQUAL(m->n_years, 2);
     CU_ASSERT_EQUAL(value_of(m, "cost"), 30);
     int r = tco_model_find(m, "running");
@@ -193,7 +194,7 @@ static tco_model *load_scenario(const char *name)
     snprintf(path, sizeof path, TCO_SOURCE_DIR "/scenarios/%s.ini", name);
     tco_model *m = NULL;
     tco_diag d = {0};
-    tco_error e = tco_model_load(TCO_SOURCE_DIR, path, &m, &d);
+    tco_error e = load_evaluated(TCO_SOURCE_DIR, path, NULL, &m, &d);
     if (e != TCO_OK)
         fprintf(stderr, "\n%s\n", d.message);
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -407,7 +408,8 @@ static void test_facility_and_staff(void)
     tco_diag d = {0};
     CU_ASSERT_EQUAL_FATAL(tco_override_parse("facility.mode=colocation", &o, &d), TCO_OK);
     tco_model *m = NULL;
-    CU_ASSERT_EQUAL_FATAL(tco_model_load_with(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &o, 1, &m, &d),
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini",
+        &(tco_load_options){.overrides = &o, .n_overrides = 1}, &m, &d),
                           TCO_OK);
     CU_ASSERT_EQUAL(value_of(m, "facility_capex"), 0);
     CU_ASSERT_EQUAL(value_of(m, "ups_capex"), 0);
@@ -495,7 +497,7 @@ static void test_tiers_by_hand(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(MINI, MINI "/scenarios/tiered.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(MINI, MINI "/scenarios/tiered.ini", NULL, &m, &d), TCO_OK);
     CU_ASSERT_EQUAL(m->n_tiers, 3);
     CU_ASSERT_STRING_EQUAL(m->tier_names[1], "large");
     CU_ASSERT(near(tier_value(m, "share", "small"), 0.25));
@@ -514,7 +516,7 @@ static void test_bom_and_crlf(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    tco_error e = tco_model_load(MINI, MINI "/scenarios/good_bom_crlf.ini", &m, &d);
+    tco_error e = load_evaluated(MINI, MINI "/scenarios/good_bom_crlf.ini", NULL, &m, &d);
     if (e != TCO_OK)
         fprintf(stderr, "\n%s\n", d.message);
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -528,7 +530,7 @@ static void test_scenario_overrides_catalog_entry(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(MINI, MINI "/scenarios/override.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(MINI, MINI "/scenarios/override.ini", NULL, &m, &d), TCO_OK);
     CU_ASSERT_EQUAL(value_of(m, "price"), 12);
     CU_ASSERT_EQUAL(value_of(m, "cost"), 36);
     int p = tco_model_find(m, "price");
@@ -556,7 +558,7 @@ static void test_bad_fixtures(void)
         const char *fragment = line + off;
         tco_model *m = NULL;
         tco_diag d = {0};
-        tco_error e = tco_model_load(MINI, g.gl_pathv[i], &m, &d);
+        tco_error e = load_evaluated(MINI, g.gl_pathv[i], NULL, &m, &d);
         bool ok = e != TCO_OK && tco_exit_code(e) == code && strstr(d.message, fragment) != NULL && m == NULL;
         if (!ok)
             fprintf(stderr, "\n%s: expected %d '%s'\n  got %d '%s'\n", g.gl_pathv[i], code, fragment,

@@ -14,6 +14,7 @@
 #include "suites.h"
 #include "render/workbook.h"
 #include "load/load.h"
+#include "loaded.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 
@@ -122,7 +123,7 @@ static int setup(void)
     snprintf(good, sizeof good, "%s/good.xlsx", dir);
     tco_model *m = NULL;
     tco_diag d = {0};
-    if (tco_model_load(MINI, MINI "/scenarios/good.ini", &m, &d) != TCO_OK)
+    if (load_evaluated(MINI, MINI "/scenarios/good.ini", NULL, &m, &d) != TCO_OK)
         return 1;
     tco_workbook_options o = {.created = 1, .currency = "CNY"};
     tco_error e = tco_workbook_write(m, good, &o, &d);
@@ -294,7 +295,7 @@ static void test_two_threads(void)
     path_in(q, sizeof q, "cut-two.xlsx");
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
     tco_workbook_options o = {.created = 1, .currency = "CNY"};
     CU_ASSERT_EQUAL_FATAL(tco_workbook_write(m, big, &o, &d), TCO_OK);
     tco_model_free(m);

@@ -18,6 +18,7 @@
 #include "model/evaluate.h"
 #include "model/ranges.h"
 #include "suites.h"
+#include "loaded.h"
 
 /* Every evaluated cell of a model, copied: numbers as bits, texts as copies. */
 typedef struct snapshot {
@@ -200,7 +201,8 @@ static void test_every_scenario(void)
             CU_ASSERT_EQUAL_FATAL(tco_override_parse(sets[i], &o[i], NULL), TCO_OK);
         tco_model *m = NULL;
         tco_diag d = {0};
-        tco_error e = tco_model_load_skipping(TCO_SOURCE_DIR, path, "advise", o, question ? 5 : 0, NULL, &m, &d);
+        tco_error e = load_evaluated(TCO_SOURCE_DIR, path,
+            &(tco_load_options){.overrides = o, .n_overrides = question ? 5 : 0, .skip_section = "advise"}, &m, &d);
         if (e != TCO_OK)
             fprintf(stderr, "\n%s\n", d.message);
         CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -220,7 +222,7 @@ static void test_mini_models(void)
         snprintf(path, sizeof path, TCO_SOURCE_DIR "/tests/fixtures/roots/mini/scenarios/%s.ini", names[k]);
         tco_model *m = NULL;
         tco_diag d = {0};
-        tco_error e = tco_model_load(TCO_SOURCE_DIR "/tests/fixtures/roots/mini", path, &m, &d);
+        tco_error e = load_evaluated(TCO_SOURCE_DIR "/tests/fixtures/roots/mini", path, NULL, &m, &d);
         if (e != TCO_OK)
             fprintf(stderr, "\n%s\n", d.message);
         CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
@@ -235,7 +237,7 @@ static void test_text_input_recompiles(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
     snapshot first = take(m);
     static const char *const modes[] = {"colocation", "owned", "colocation"};
     for (size_t k = 0; k < 3; k++) {
@@ -275,7 +277,7 @@ static void test_electricity_many_times(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
     int price = find(m, "electricity_price"), kw = find(m, "facility_power_kw"), elec = find(m, "electricity");
     int hours = find(m, "hours_per_year"), esc = find(m, "electricity_escalation"), total = find(m, "electricity_total");
     CU_ASSERT_EQUAL(m->items[hours].value, 8760);
@@ -318,7 +320,7 @@ static void test_program_for_targets(void)
     for (size_t f = 0; f < g.gl_pathc; f++) {
         tco_model *m = NULL;
         tco_diag d = {0};
-        if (tco_model_load(TCO_SOURCE_DIR, g.gl_pathv[f], &m, &d) != TCO_OK)
+        if (load_evaluated(TCO_SOURCE_DIR, g.gl_pathv[f], NULL, &m, &d) != TCO_OK)
             continue; /* a comparison or question file, not a scenario */
         int targets[3] = {m->role_tco, m->role_npv, m->role_unit_cost};
         tco_program *part = NULL, *whole = NULL;
@@ -365,7 +367,7 @@ static void test_error_message(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &m, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
     /* book_life_years = 0 is outside its range; the straight-line depreciation divides by it, so set
      * it behind the range check to reach the division. */
     int life = find(m, "book_life_years");

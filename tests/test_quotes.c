@@ -18,6 +18,7 @@
 #include "model/evaluate.h"
 #include "price/pricing.h"
 #include "suites.h"
+#include "loaded.h"
 
 #define Q TCO_SOURCE_DIR "/tests/fixtures/quotes/"
 
@@ -552,8 +553,8 @@ static tco_model *cluster32_usd(const char *set, const char *rate)
     snprintf(arg, sizeof arg, "fx.usd=%s", rate);
     CU_ASSERT_EQUAL_FATAL(tco_fx_set(&fx, arg, "usd", rate, &d), TCO_OK);
     CU_ASSERT_FATAL(set == NULL || tco_override_parse(set, &ov, &d) == TCO_OK);
-    tco_error e = tco_model_load_with(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &ov, set ? 1 : 0,
-                                      &m, &d);
+    tco_error e = load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini",
+        &(tco_load_options){.overrides = &ov, .n_overrides = set ? 1 : 0}, &m, &d);
     if (e == TCO_OK)
         e = tco_model_set_currency(m, "USD", &fx, NULL, &d);
     if (e != TCO_OK)
@@ -609,7 +610,7 @@ static void test_report_rate(void)
     CU_ASSERT(tco_of(m) == t71 && h->base_value == 200000);
     /* In CNY there is no reporting rate; a money input's given value is its value. */
     tco_model *cny = NULL;
-    CU_ASSERT_EQUAL_FATAL(tco_model_load(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", &cny, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &cny, &d), TCO_OK);
     CU_ASSERT_EQUAL(tco_model_set_report_rate(cny, 7.5, &d), TCO_ERR_UNKNOWN_NAME);
     CU_ASSERT_EQUAL(tco_model_set_given_input(cny, "host_price", NULL, 210000, &d), TCO_OK);
     CU_ASSERT(cny->items[tco_model_find(cny, "host_price")].value == 210000);

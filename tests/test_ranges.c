@@ -13,6 +13,7 @@
 #include "model/evaluate.h"
 #include "model/ranges.h"
 #include "suites.h"
+#include "loaded.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 
@@ -25,7 +26,7 @@ static tco_model *load(const char *root, const char *scenario, const char *const
     for (; sets && sets[n] && n < sizeof ov / sizeof ov[0]; n++)
         CU_ASSERT_EQUAL_FATAL(tco_override_parse(sets[n], &ov[n], &d), TCO_OK);
     tco_model *m = NULL;
-    tco_error e = tco_model_load_with(root, scenario, ov, n, &m, &d);
+    tco_error e = load_evaluated(root, scenario, &(tco_load_options){.overrides = ov, .n_overrides = n}, &m, &d);
     if (e != TCO_OK)
         fprintf(stderr, "\n%s\n", d.message);
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);

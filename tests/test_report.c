@@ -8,6 +8,7 @@
 #include "render/report.h"
 #include "load/load.h"
 #include "suites.h"
+#include "loaded.h"
 
 #define MINI TCO_SOURCE_DIR "/tests/fixtures/roots/mini"
 
@@ -37,7 +38,7 @@ static char *mini_summary(bool json)
     tco_diag d = {0};
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = tco_model_load(MINI, MINI "/scenarios/good.ini", &m, &d) == TCO_OK ? open_memstream(&buf, &len) : NULL;
+    FILE *f = load_evaluated(MINI, MINI "/scenarios/good.ini", NULL, &m, &d) == TCO_OK ? open_memstream(&buf, &len) : NULL;
     if (f != NULL) {
         if (json)
             tco_report_json(m, "CNY", "out/good.xlsx", f);

@@ -501,9 +501,12 @@ static tco_error load_models(const question *qq, advise_run *r)
     if (e == TCO_OK)
         e = set_own(&s, 3, "scenario", "acquisition", "own", d);
     for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
+        tco_load_options lo = {.overrides = s.v, .n_overrides = s.n, .files = req->files, .skip_section = "advise"};
         if ((e = set_own(&s, 4, "scenario", "host", a->hosts[h], d)) == TCO_OK &&
-            (e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, &a->models[h], d)) == TCO_OK)
+            (e = tco_model_load(req->root, req->path, &lo, &a->models[h], d)) == TCO_OK)
             a->n_models++;
+        if (e == TCO_OK)
+            e = tco_model_evaluate(a->models[h], d);
     }
     free(s.v);
     if (e != TCO_OK)
@@ -1050,8 +1053,13 @@ static tco_error option_model(const tco_advise_request *req, const tco_advice *a
         e = set_own(&s, 4, "scenario", "host", a->hosts[o->host], d);
     if (e == TCO_OK && o->mode >= 0)
         e = set_own(&s, 5, "facility", "mode", a->modes[o->mode], d);
+    tco_load_options lo = {.overrides = s.v, .n_overrides = s.n, .files = req->files, .skip_section = "advise"};
     if (e == TCO_OK)
-        e = tco_model_load_skipping(req->root, req->path, "advise", s.v, s.n, req->files, out, d);
+        e = tco_model_load(req->root, req->path, &lo, out, d);
+    if (e == TCO_OK && (e = tco_model_evaluate(*out, d)) != TCO_OK) {
+        tco_model_free(*out);
+        *out = NULL;
+    }
     free(s.v);
     return e;
 }

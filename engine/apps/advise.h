@@ -152,7 +152,7 @@ typedef struct tco_advice {
  * [advise] key unknown or malformed, "FILE [advise] KEY: ..."; no bound on the card count; more than
  * TCO_ADVISE_MAX_CANDIDATES; a currency other than CNY), TCO_ERR_USAGE (a --set of a key the advisor
  * sets), TCO_ERR_UNKNOWN_NAME (the template lacks a name the advisor reads), the model's errors
- * (tco_model_load_skipping(), tco_model_evaluate()), TCO_ERR_NOMEM.
+ * (tco_model_load(), tco_model_evaluate()), TCO_ERR_NOMEM.
  */
 tco_error tco_advise(const tco_advise_request *req, tco_advice *out, tco_diag *diag);
 
@@ -204,7 +204,7 @@ size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
  * (train), cluster_memory_gb, inference_memory_gb or training_memory_gb, option_capex, option_cost,
  * option_npv_cost and cost_per_unit, gated by check_feasible; ranked by cost_per_unit, ties to the lower
  * option_capex, then to the earlier candidate, as tco_advise() ranks.
- * Errors: the model's (tco_model_load_skipping()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
+ * Errors: the model's (tco_model_load(), tco_model_evaluate()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
  * candidate, TCO_ERR_NOMEM.  On error no file is left at @p path.
  */
 tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,

@@ -23,6 +23,7 @@
 #include "model/evaluate.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
+#include "price/run.h"
 
 /* Largest JSON summary read: a summary of the shipped scenarios is about 200 KB. */
 #define BRIDGE_MAX_BYTES ((long long)256 << 20)
@@ -345,40 +346,29 @@ static bool shape_moved(const shape *s, const char *name)
     return false;
 }
 
-/* Report the loaded model in the version's currency (pricing/fx.ini), as tco --currency does. */
-static tco_error set_currency(ctx *c, tco_model *m)
-{
-    if (strcmp(c->old.currency, "CNY") == 0)
-        return TCO_OK;
-    char *fx_path = tco_path_join(c->req->root, "pricing/fx.ini");
-    if (fx_path == NULL)
-        return oom(c->d);
-    tco_fx fx = {0};
-    tco_error e = tco_fx_load(fx_path, NULL, &fx, c->d);
-    if (e == TCO_OK)
-        e = tco_model_set_currency(m, c->old.currency, &fx, NULL, c->d);
-    tco_fx_free(&fx);
-    free(fx_path);
-    return e;
-}
-
 /*
- * Load OLD's scenario and set it to a version: the structural inputs at NEW's value when @p s names
- * them, else at OLD's (given with --set SECTION.KEY=VALUE, the JSON's `set`, and reloaded: they fix the
- * model's shape); every other input at @p values' value, through the model's API.
+ * Load OLD's scenario as a run (run.h) reported in OLD's currency, as tco --currency does, and set it to a
+ * version: the structural inputs at NEW's value when @p s names them, else at OLD's (given with --set
+ * SECTION.KEY=VALUE, the JSON's `set`, and reloaded: they fix the model's shape); every other input at
+ * @p values' value, through the model's API.  *@p out is the run (NULL on error).
  */
-static tco_error load_state(ctx *c, const version *values, const shape *s, tco_model **out)
+static tco_error load_state(ctx *c, const version *values, const shape *s, tco_run **out)
 {
     *out = NULL;
+    tco_run *run = NULL;
     tco_override sets[BRIDGE_MAX_SHAPE];
     char args[BRIDGE_MAX_SHAPE][700];
     size_t n_sets = 0;
     tco_model *m = NULL;
     tco_error e = TCO_OK;
     for (int pass = 0; pass < 2; pass++) {
-        if ((e = tco_model_load_with(c->req->root, c->spath, sets, n_sets, &m, c->d)) != TCO_OK ||
-            (e = set_currency(c, m)) != TCO_OK)
+        /* CNY is the catalog's own: no rates are read for it. */
+        tco_run_options ro = {.root = c->req->root, .scenario_path = c->spath,
+                              .load = {.overrides = sets, .n_overrides = n_sets},
+                              .currency = strcmp(c->old.currency, "CNY") == 0 ? NULL : c->old.currency};
+        if ((e = tco_run_open(&ro, &run, c->d)) != TCO_OK)
             break;
+        m = run->model;
         size_t wanted = 0;
         for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
             const tco_item *it = &m->items[i];
@@ -405,7 +395,8 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_m
         }
         if (e != TCO_OK || wanted == 0)
             break;
-        tco_model_free(m);
+        tco_run_free(run);
+        run = NULL;
         m = NULL;
     }
     /* Every other input at the version's value, in the JSON's order. */
@@ -433,10 +424,10 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_m
             }
     }
     if (e != TCO_OK) {
-        tco_model_free(m);
+        tco_run_free(run);
         return e;
     }
-    *out = m;
+    *out = run;
     return TCO_OK;
 }
 
@@ -828,9 +819,10 @@ static tco_error run(ctx *c)
     b->old_fingerprint = c->old.fingerprint;
     b->new_fingerprint = c->new_.fingerprint;
 
-    tco_model *m = NULL;
-    if ((e = load_state(c, &c->old, NULL, &m)) != TCO_OK)
+    tco_run *run = NULL;
+    if ((e = load_state(c, &c->old, NULL, &run)) != TCO_OK)
         return e;
+    tco_model *m = run->model;
     b->template_fingerprint = m->template_fingerprint;
     change *ch = NULL;
     size_t n = 0;
@@ -884,13 +876,16 @@ static tco_error run(ctx *c)
     }
     /* The structural inputs, last: the model loaded again with each moved to NEW's value in turn. */
     for (size_t k = 0; e == TCO_OK && k < s.n; k++) {
-        tco_model_free(m);
+        tco_run_free(run);
+        run = NULL;
+        m = NULL;
         shape moved = {.n = k + 1};
         memcpy(moved.moved, s.moved, (k + 1) * sizeof *s.moved);
         double t = 0;
         const char *name = s.moved[k];
         json_t *en = json_object_get(c->new_.inputs, name);
-        if ((e = load_state(c, &c->new_, &moved, &m)) == TCO_OK && (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK &&
+        if ((e = load_state(c, &c->new_, &moved, &run)) == TCO_OK && (m = run->model) != NULL &&
+            (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK &&
             tco_model_find(m, name) < 0) /* load_state() moved it: the model has it */
             e = tco_diag_set(d, TCO_ERR_EVAL, "%s: the model has no input %s after loading it again", c->new_.path,
                              name);
@@ -935,7 +930,7 @@ static tco_error run(ctx *c)
         e = add_other(b, "inexact", NULL, d, "the deltas, added in step order, give %.17G, and TCO_to - TCO_from is "
                       "%.17G: they differ by rounding doubles", sum, b->tco_to - b->tco_from);
     free(ch);
-    tco_model_free(m);
+    tco_run_free(run);
     return e;
 }
 

@@ -2,6 +2,7 @@
  * init.c - `tco init DIR`: a working folder for a user's own budget (see init.h).
  */
 #include "apps/init.h"
+#include "model/evaluate.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -378,7 +379,9 @@ static tco_error check_loads(init_run *r)
         return tco_diag_set(r->diag, TCO_ERR_NOMEM, "out of memory");
     tco_model *m = NULL;
     tco_diag d = {0};
-    tco_error e = tco_model_load(r->req->dir, path, &m, &d);
+    tco_error e = tco_model_load(r->req->dir, path, NULL, &m, &d);
+    if (e == TCO_OK)
+        e = tco_model_evaluate(m, &d);
     tco_model_free(m);
     free(path);
     if (e != TCO_OK)

@@ -284,12 +284,12 @@ static void *run_share(void *arg)
     return NULL;
 }
 
-static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, size_t draws, uint64_t seed,
-                                 FILE *progress, tco_risk_twin_fn twin, void *twin_ctx, tco_risk *out,
-                                 tco_diag *diag)
+static tco_error run_monte_carlo(const tco_run *run, tco_ranged_input *in, size_t n, size_t draws, uint64_t seed,
+                                 FILE *progress, tco_risk *out, tco_diag *diag)
 {
     tco_dist_fit *fits = calloc(n, sizeof *fits);
     double *saved = malloc(sizeof *saved * n);
+    tco_model *m = run->model;
     double *t = malloc(sizeof *t * draws), *p = malloc(sizeof *p * draws), *c = malloc(sizeof *c * draws);
     tco_error e = TCO_OK;
     if (fits == NULL || saved == NULL || t == NULL || p == NULL || c == NULL)
@@ -309,10 +309,11 @@ static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, s
         {NULL, in, n, fits, draws, seed, blocks, blocks, t, p, c, NULL, TCO_OK, {0}, SIZE_MAX},
     };
     /* A second thread on a twin model for a long run, when the twin has exactly these inputs. */
+    tco_run *twin = NULL;
     tco_model *other = NULL;
-    if (e == TCO_OK && twin != NULL && draws >= TCO_RISK_TWIN_FROM && blocks >= 2) {
+    if (e == TCO_OK && draws >= TCO_RISK_TWIN_FROM && blocks >= 2) {
         tco_diag ignored = {0};
-        other = twin(twin_ctx, &ignored);
+        other = tco_run_twin(run, &twin, &ignored) == TCO_OK ? twin->model : NULL;
         char a[17], b[17];
         tco_model_fingerprint(m, a);
         if (other)
@@ -330,7 +331,7 @@ static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, s
         run_share(&share[0]);
     if (two)
         pthread_join(helper, NULL);
-    tco_model_free(other);
+    tco_run_free(twin);
     if (e == TCO_OK) { /* the first failing draw, as one thread would have found it */
         const mc_share *bad = NULL;
         for (int k = 0; k < 2; k++)
@@ -363,9 +364,10 @@ static tco_error run_monte_carlo(tco_model *m, tco_ranged_input *in, size_t n, s
     return e;
 }
 
-tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t seed, FILE *progress,
-                       tco_risk_twin_fn twin, void *twin_ctx, tco_risk *out, tco_diag *diag)
+tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
+                       tco_diag *diag)
 {
+    tco_model *m = run->model;
     memset(out, 0, sizeof *out);
     if (m->role_tco < 0)
         return tco_diag_set(diag, TCO_ERR_USAGE, "%s names no [model] tco line to vary", m->template_path);
@@ -391,7 +393,7 @@ tco_error tco_risk_run(tco_model *m, bool sensitivity, size_t draws, uint64_t se
         e = run_sensitivity(m, in, n, out, diag);
     }
     if (e == TCO_OK && draws > 0)
-        e = run_monte_carlo(m, in, n, draws, seed, progress, twin, twin_ctx, out, diag);
+        e = run_monte_carlo(run, in, n, draws, seed, progress, out, diag);
     /* Back to the point values, evaluated: what the workbook and the summary show. */
     tco_diag ignored = {0};
     tco_error back = tco_model_evaluate(m, e == TCO_OK ? diag : &ignored);

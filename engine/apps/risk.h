@@ -32,6 +32,7 @@
 #include "base/error.h"
 #include "model/model.h"
 #include "model/sample.h"
+#include "price/run.h"
 
 /** Largest --monte-carlo N: three arrays of N doubles (240 MB at 10^7). */
 #define TCO_RISK_MAX_DRAWS 10000000
@@ -94,28 +95,23 @@ typedef struct tco_risk {
  */
 void tco_model_fingerprint(const tco_model *model, char out[17]);
 
-/** Loads a second model exactly as the run's (the same files, --set values, quotes and currency), for a
- *  second thread of draws; NULL (with @p diag set) when it cannot.  The caller of tco_risk_run() owns
- *  whatever the load keeps beside the model (quote sets); tco_risk_run() frees the model. */
-typedef tco_model *(*tco_risk_twin_fn)(void *ctx, tco_diag *diag);
-
 /** Draws from which a second thread evaluates half of them on a twin model (TCO_RISK_TWIN_FROM). */
 #define TCO_RISK_TWIN_FROM 20000
 
 /**
- * Run what @p sensitivity and @p draws (0: no Monte Carlo) ask for on the evaluated @p model, seed
+ * Run what @p sensitivity and @p draws (0: no Monte Carlo) ask for on the model of @p run (evaluated), seed
  * @p seed, into *@p out (zeroed first; free with tco_risk_free()).  The model is left as it was
  * (every input at its point, evaluated).  @p progress, when not NULL, gets a line now and then on a
- * long run.  With @p twin (may be NULL) and at least TCO_RISK_TWIN_FROM draws, a second thread evaluates
- * the second half of the blocks on a model @p twin loads (used only if its fingerprint is the model's):
+ * long run.  With at least TCO_RISK_TWIN_FROM draws, a second thread evaluates the second half of the
+ * blocks on the model of a twin run (tco_run_twin(), used only if its fingerprint is the model's):
  * the figures are the same either way, since each draw depends only on the seed and its place.
  * Errors: TCO_ERR_USAGE when the model has no ranged input or no [model] tco; an input whose
  * range cannot be fitted (TCO_ERR_INI, naming where the range was given); an evaluation that fails at
  * a drawn or LOW/HIGH value (TCO_ERR_EVAL, naming the run and the inputs' values: the first such draw);
  * TCO_ERR_NOMEM.
  */
-tco_error tco_risk_run(tco_model *model, bool sensitivity, size_t draws, uint64_t seed, FILE *progress,
-                       tco_risk_twin_fn twin, void *twin_ctx, tco_risk *out, tco_diag *diag);
+tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
+                       tco_diag *diag);
 
 /** Free what tco_risk_run() filled (safe on a zeroed tco_risk). */
 void tco_risk_free(tco_risk *risk);

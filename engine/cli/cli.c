@@ -128,6 +128,18 @@ void tco_cli_print_help(FILE *out)
     fputs(usage_more, out);
 }
 
+bool tco_cli_format(const char *text, tco_output_format *out)
+{
+    static const char *const names[] = {[TCO_OUT_TABLE] = "table", [TCO_OUT_JSON] = "json",
+                                        [TCO_OUT_CSV] = "csv"};
+    for (int f = TCO_OUT_TABLE; f <= TCO_OUT_CSV; f++)
+        if (strcmp(text, names[f]) == 0) {
+            *out = (tco_output_format)f;
+            return true;
+        }
+    return false;
+}
+
 int tco_cli_fail(const tco_diag *d)
 {
     fprintf(stderr, "tco: %s\n", d->message);

@@ -1,7 +1,8 @@
 /*
  * cli.h - what the commands of the `tco` command line share (cli.c): the help text, the way an error
  * or a usage mistake is told (exit codes of error.h, sysexits), the project root this build finds, and
- * the checks and defaults of --out.  The command line is main.c (tco --scenario, --compare) and
+ * the checks and defaults of --out, and --format.  The command line is main.c (the dispatcher), cmd_scenario.c
+ * (tco --scenario, --compare) and
  * commands.c (quotes check, init, advise, diff); nothing here is part of the engine's library.
  */
 #ifndef TCO_CLI_H
@@ -37,6 +38,20 @@
 /* How tco advise is called (its errors and the usage lines say it alike). */
 #define ADVISE_USAGE                                                                                        \
     "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]"
+
+/** A summary's format on standard output (--format), parsed once by tco_cli_format(). */
+typedef enum tco_output_format {
+    /** For people: aligned columns (the default). */
+    TCO_OUT_TABLE,
+    /** One JSON document (docs/json.md). */
+    TCO_OUT_JSON,
+    /** CSV: every input and output, one value per row (--scenario and --compare only). */
+    TCO_OUT_CSV
+} tco_output_format;
+
+/** --format @p text ("table", "json" or "csv", exactly) into *@p out; false (and *@p out unchanged) for any
+ *  other text.  Each command says which formats it takes and refuses the others. */
+bool tco_cli_format(const char *text, tco_output_format *out);
 
 /** Print `tco --help` (the usage lines, the options, the commands and examples) to @p out. */
 void tco_cli_print_help(FILE *out);

@@ -136,8 +136,8 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
     }
     argc = n_files;
     argv = files;
-    bool json = strcmp(format, "json") == 0;
-    if (!json && strcmp(format, "table") != 0) {
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV) {
         free(files);
         return tco_cli_usage("quotes check --format: expected table or json, found '%s'", format);
     }
@@ -145,6 +145,7 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
         free(files);
         return tco_cli_usage("quotes check: expected one or more CSV files");
     }
+    bool json = fmt == TCO_OUT_JSON;
     tco_diag d = {0};
     tco_fx fx = {0};
     char *fx_path = tco_path_join(root, "pricing/fx.ini");
@@ -277,8 +278,9 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
 /* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
  * [--root DIR]` (argv[0] "advise"): the advice and its workbook, out/advise-NAME.xlsx by default
  * (advise-NAME-whatif.xlsx with --set), in advise.c. */
-int tco_cmd_advise(int argc, char **argv)
+int tco_cmd_advise(const char *invoked, int argc, char **argv)
 {
+    (void)invoked;
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'}, {"set", required_argument, NULL, 'S'},
         {"root", required_argument, NULL, 'r'},   {"out", required_argument, NULL, 'o'},
@@ -320,7 +322,8 @@ int tco_cmd_advise(int argc, char **argv)
         no_workbook |= c == 'N';
         force |= c == 'F';
     }
-    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV)
         return tco_cli_usage("advise --format: expected table or json, found '%s'", format);
     if (optind + 1 != argc)
         return tco_cli_usage("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
@@ -356,7 +359,7 @@ int tco_cmd_advise(int argc, char **argv)
         tco_strbuf_free(&name);
     }
     if (rc == 0)
-        (strcmp(format, "json") == 0 ? tco_advise_print_json : tco_advise_print_table)(
+        (fmt == TCO_OUT_JSON ? tco_advise_print_json : tco_advise_print_table)(
             &advice, no_workbook ? NULL : out, stdout);
     tco_advice_free(&advice);
     tco_ini_cache_free(&files);
@@ -369,8 +372,9 @@ int tco_cmd_advise(int argc, char **argv)
 
 /* `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
  * [--root DIR]` (argv[0] "diff"): the budget bridge, bridge.c. */
-int tco_cmd_diff(int argc, char **argv)
+int tco_cmd_diff(const char *invoked, int argc, char **argv)
 {
+    (void)invoked;
     static const struct option opts[] = {
         {"order", required_argument, NULL, 'O'}, {"format", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},   {"force", no_argument, NULL, 'F'},
@@ -392,7 +396,8 @@ int tco_cmd_diff(int argc, char **argv)
         root_arg = c == 'r' ? optarg : root_arg;
         force |= c == 'F';
     }
-    if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV)
         return tco_cli_usage("diff --format: expected table or json, found '%s'", format);
     if (strcmp(order, "effect") != 0 && strcmp(order, "file") != 0)
         return tco_cli_usage("diff --order: expected effect (largest first) or file, found '%s'", order);
@@ -416,8 +421,8 @@ int tco_cmd_diff(int argc, char **argv)
                            tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
         rc = tco_cli_fail(&d);
     if (rc == 0)
-        (strcmp(format, "json") == 0 ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
-    if (rc == 0 && out && strcmp(format, "json") != 0)
+        (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
+    if (rc == 0 && out && fmt != TCO_OUT_JSON)
         printf("\nWorkbook: %s\n", out);
     tco_bridge_free(&b);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))

@@ -1,9 +1,14 @@
 /*
- * commands.h - the subcommands of `tco` (commands.c): each takes the command's own arguments (argv[0]
- * the command's name, or for quotes check the files after it) and returns the exit code (sysexits).
+ * commands.h - the subcommands of `tco` (cmd_scenario.c, commands.c): each takes the command's own
+ * arguments (argv[0] the command's name, or for quotes check the files after it; init, advise and diff
+ * also how tco was invoked, main.c's command table) and returns the exit code (sysexits).
  */
 #ifndef TCO_COMMANDS_H
 #define TCO_COMMANDS_H
+
+/** `tco [OPTIONS]` (main()'s @p argc and @p argv): --scenario NAME|PATH.ini|all, --compare A,B[,...], --list,
+ *  --help, --version, and `tco [--root DIR] quotes check` after the options (cmd_scenario.c). */
+int tco_cmd_scenario(int argc, char **argv);
 
 /** `tco [--root DIR] quotes check FILE.csv... [--format table|json]`: read each quote file whole against
  *  the catalog of @p root and report every problem (@p format "table" or "json"). */
@@ -14,10 +19,10 @@ int tco_cmd_init(const char *invoked, int argc, char **argv);
 
 /** `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
  *  [--root DIR]` (advise.c): the advice and its workbook. */
-int tco_cmd_advise(int argc, char **argv);
+int tco_cmd_advise(const char *invoked, int argc, char **argv);
 
 /** `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
  *  [--root DIR]` (bridge.c): the budget bridge. */
-int tco_cmd_diff(int argc, char **argv);
+int tco_cmd_diff(const char *invoked, int argc, char **argv);
 
 #endif

@@ -2,7 +2,7 @@
  * loader's parts in order (loader.h: the catalog and its ref keys, the --set overrides, the template's
  * inputs and lines, the workbook's shape, the cash flow and the budget, and the checks of what nothing
  * read), adds the totals of per-year and per-month lines and the built-in names, and binds and orders
- * the model (model/bind.h) and, last, evaluates it. */
+ * the model (model/bind.h).  It does not evaluate: the caller does (model/evaluate.h). */
 #include "model/model.h"
 
 #include <ctype.h>
@@ -16,8 +16,6 @@
 #include "base/text.h"
 #include "load/loader.h"
 #include "load/load.h"
-#include "model/evaluate.h"
-#include "model/ranges.h"
 
 static const char *const model_keys[] = {"title", "sheets", "summary", "refs", "shared", "schedule", "capex", "opex", "tco", "first_year",
                                          "cash_flow", "capex_prices", "budget_start", "fiscal_year_start", "budget", "budget_total",
@@ -280,7 +278,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = load_budget(ld)) != TCO_OK ||
         (e = tco_model_order(m, ld->diag)) != TCO_OK)
         return e;
-    return tco_model_evaluate(m, ld->diag);
+    return TCO_OK;
 }
 
 static void loader_free(loader *ld)
@@ -303,48 +301,21 @@ static void loader_free(loader *ld)
     free(ld->originals);
 }
 
-tco_error tco_model_load(const char *root, const char *scenario_path, tco_model **out, tco_diag *diag)
+tco_error tco_model_load(const char *root, const char *scenario_path, const tco_load_options *opts, tco_model **out,
+                         tco_diag *diag)
 {
-    return tco_model_load_with(root, scenario_path, NULL, 0, out, diag);
-}
-
-tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
-                              size_t n_overrides, tco_model **out, tco_diag *diag)
-{
-    return tco_model_load_shared(root, scenario_path, overrides, n_overrides, NULL, out, diag);
-}
-
-static tco_error load_model(const char *root, const char *scenario_path, const char *skip_section,
-                            const tco_override *overrides, size_t n_overrides, tco_ini_cache *files, tco_model **out,
-                            tco_diag *diag);
-
-tco_error tco_model_load_shared(const char *root, const char *scenario_path, const tco_override *overrides,
-                                size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag)
-{
-    return load_model(root, scenario_path, NULL, overrides, n_overrides, files, out, diag);
-}
-
-tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
-                                  const tco_override *overrides, size_t n_overrides, tco_ini_cache *files,
-                                  tco_model **out, tco_diag *diag)
-{
-    return load_model(root, scenario_path, skip_section, overrides, n_overrides, files, out, diag);
-}
-
-/* The load behind the public functions: @p skip_section as tco_model_load_skipping(), @p files as
- * tco_model_load_shared(). */
-static tco_error load_model(const char *root, const char *scenario_path, const char *skip_section,
-                            const tco_override *overrides, size_t n_overrides, tco_ini_cache *files, tco_model **out,
-                            tco_diag *diag)
-{
+    static const tco_load_options plain = {0};
+    if (opts == NULL)
+        opts = &plain;
     *out = NULL;
     tco_model *m = calloc(1, sizeof *m);
     if (m == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     m->role_capex = m->role_opex = m->role_tco = m->role_per_card_year = m->role_npv = m->role_unit_cost = -1;
     tco_ini_cache own = {0}; /* without a cache given, the files are read for this load alone */
-    loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = overrides,
-                 .n_overrides = n_overrides, .cache = files ? files : &own, .skip_section = skip_section};
+    loader ld = {.root = root, .model = m, .diag = diag, .tier_file = -1, .overrides = opts->overrides,
+                 .n_overrides = opts->n_overrides, .cache = opts->files ? opts->files : &own,
+                 .skip_section = opts->skip_section};
     tco_error e = load_all(&ld, scenario_path);
     loader_free(&ld);
     tco_ini_cache_free(&own);

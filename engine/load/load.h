@@ -33,43 +33,37 @@ const char *tco_model_ref_entry(const tco_model *model, const char *key);
  */
 tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag);
 
+/** How tco_model_load() reads a scenario; a zeroed struct (or NULL) is a plain load. */
+typedef struct tco_load_options {
+    /** --set values applied to the scenario before anything is read from it (@p n_overrides of them;
+     *  NULL for none): each is validated like the INI value it replaces, and the input it sets records
+     *  its value before. */
+    const tco_override *overrides;
+    size_t n_overrides;
+    /** The template and catalog files read through this cache (tco_ini_cache_load(); the caller keeps it
+     *  for the process and frees it with tco_ini_cache_free()), so that the loads of one run read each
+     *  shared file once (--scenario all, --compare, --quotes, advise).  NULL: the files are read for this
+     *  load alone.  The model keeps no pointer into the cache. */
+    tco_ini_cache *files;
+    /** A scenario section (lower case, e.g. "advise") that belongs to another consumer (tco advise reads a
+     *  question's [advise]): the loader reads none of its keys and does not refuse them as unknown.  NULL:
+     *  none. */
+    const char *skip_section;
+} tco_load_options;
+
 /**
  * Load the scenario @p scenario_path using the catalog in @p root/pricing/ *.ini
- * and the template @p root/templates/<scenario's template>.ini.  @p root is the
+ * and the template @p root/templates/<scenario's template>.ini, as @p opts says
+ * (NULL: no --set values, no shared cache, no section skipped).  @p root is the
  * project directory ("." for the current one).  Binds every name, checks input
- * ranges, orders the lines and evaluates them.
+ * ranges and orders the lines; it does not evaluate them: the caller calls
+ * tco_model_evaluate() (evaluate.h) before it reads a value.
  * Errors: TCO_ERR_NOINPUT, TCO_ERR_INI, TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_NAME,
  * TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY, TCO_ERR_BAD_NAME, TCO_ERR_DUPLICATE,
- * TCO_ERR_CYCLE, TCO_ERR_EVAL, TCO_ERR_TOO_DEEP, TCO_ERR_NOMEM; the diagnostic
- * names the file and section/key.  On error *@p out is NULL.
+ * TCO_ERR_CYCLE, TCO_ERR_TOO_DEEP, TCO_ERR_NOMEM; the diagnostic names the file
+ * and section/key.  On error *@p out is NULL.
  */
-tco_error tco_model_load(const char *root, const char *scenario_path, tco_model **out, tco_diag *diag);
-
-/**
- * As tco_model_load(), with @p n_overrides --set values applied to the scenario
- * before anything is read from it; each is validated like the INI value it
- * replaces, and the input it sets records its value before.
- */
-tco_error tco_model_load_with(const char *root, const char *scenario_path, const tco_override *overrides,
-                              size_t n_overrides, tco_model **out, tco_diag *diag);
-
-/**
- * As tco_model_load_with(), reading the template and the catalog files through @p files (a cache the
- * caller keeps for the process, freed with tco_ini_cache_free()), so that the loads of one run read
- * each shared file once (--scenario all, --compare, --quotes).  NULL: the files are read for this
- * load alone.  The model keeps no pointer into the cache.  Errors as tco_model_load().
- */
-tco_error tco_model_load_shared(const char *root, const char *scenario_path, const tco_override *overrides,
-                                size_t n_overrides, tco_ini_cache *files, tco_model **out, tco_diag *diag);
-
-/**
- * As tco_model_load_with(), except that the scenario's section @p skip_section (lower case, e.g.
- * "advise"; NULL for none) belongs to another consumer (tco advise reads a question's [advise]):
- * the loader reads none of its keys and does not refuse them as unknown.  @p files, when not NULL,
- * holds the shared files as for tco_model_load_shared().
- */
-tco_error tco_model_load_skipping(const char *root, const char *scenario_path, const char *skip_section,
-                                  const tco_override *overrides, size_t n_overrides, tco_ini_cache *files,
-                                  tco_model **out, tco_diag *diag);
+tco_error tco_model_load(const char *root, const char *scenario_path, const tco_load_options *opts, tco_model **out,
+                         tco_diag *diag);
 
 #endif /* TCO_LOAD_H */

@@ -61,7 +61,7 @@ typedef struct loader {
     name_set range_sections; /* every section an input value was read from (lower case) */
     char **shared;          /* [model] shared: the site and finance sections a comparison shares */
     int n_shared;
-    const char *skip_section; /* lower case: a scenario section another consumer reads (tco_model_load_skipping) */
+    const char *skip_section; /* lower case: a scenario section another consumer reads (tco_load_options.skip_section) */
     tco_model *model;
     tco_diag *diag;
 } loader;

@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "load/load.h"
+#include "../loaded.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(f);
     tco_model *m = NULL;
     tco_diag d = {0};
-    if (tco_model_load(TCO_FUZZ_ROOT, path, &m, &d) == TCO_OK)
+    if (load_evaluated(TCO_FUZZ_ROOT, path, NULL, &m, &d) == TCO_OK)
         tco_model_free(m);
     unlink(path);
     return 0;

@@ -15,6 +15,7 @@
 #include "render/output.h"
 #include "render/workbook.h"
 #include "load/load.h"
+#include "../loaded.h"
 
 #ifndef TCO_FUZZ_ROOT
 #define TCO_FUZZ_ROOT "."
@@ -58,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     tco_model *m = NULL;
     tco_diag d = {0};
-    if (tco_model_load(MINI, ini, &m, &d) != TCO_OK)
+    if (load_evaluated(MINI, ini, NULL, &m, &d) != TCO_OK)
         return 0;
     tco_workbook_options o = {.created = 1, .currency = "CNY"};
     tco_error e = tco_workbook_write(m, book, &o, &d);
