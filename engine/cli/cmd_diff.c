@@ -1,0 +1,76 @@
+/* cmd_diff.c - `tco diff OLD.json NEW.json ...`: the budget bridge between two JSON summaries
+ * (commands.h; bridge.c computes it). */
+#include "cli/commands.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "apps/bridge.h"
+#include "base/error.h"
+#include "cli/cli.h"
+#include "read/root.h"
+#include "render/report.h"
+#include "render/workbook.h"
+
+/* `tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx] [--force]
+ * [--root DIR]` (argv[0] "diff"): the budget bridge, bridge.c. */
+int tco_cmd_diff(const char *invoked, int argc, char **argv)
+{
+    (void)invoked;
+    static const struct option opts[] = {
+        {"order", required_argument, NULL, 'O'}, {"format", required_argument, NULL, 'f'},
+        {"out", required_argument, NULL, 'o'},   {"force", no_argument, NULL, 'F'},
+        {"root", required_argument, NULL, 'r'},  {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *format = "table", *order = "effect", *root_arg = NULL, *out = NULL;
+    bool force = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, ":f:o:r:h", opts, NULL)) != -1;) {
+        if (c == 'h')
+            return tco_cli_print_help(stdout), 0;
+        if (c == ':' || c == '?')
+            return tco_cli_usage("diff: %s '%s'; tco diff OLD.json NEW.json [--order effect|file] [--format table|json] "
+                               "[--out PATH.xlsx]", c == ':' ? "option needs a value" : "unknown option",
+                               argv[optind - 1]);
+        format = c == 'f' ? optarg : format;
+        order = c == 'O' ? optarg : order;
+        out = c == 'o' ? optarg : out;
+        root_arg = c == 'r' ? optarg : root_arg;
+        force |= c == 'F';
+    }
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV)
+        return tco_cli_usage("diff --format: expected table or json, found '%s'", format);
+    if (strcmp(order, "effect") != 0 && strcmp(order, "file") != 0)
+        return tco_cli_usage("diff --order: expected effect (largest first) or file, found '%s'", order);
+    if (optind + 2 != argc)
+        return tco_cli_usage("%s", "diff: expected two JSON summaries: tco diff OLD.json NEW.json (each from tco "
+                           "--scenario NAME --format json)");
+    size_t olen = out ? strlen(out) : 0;
+    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0 || tco_cli_is_dir(out)))
+        return tco_cli_usage("diff --out %s: expected a file name ending in .xlsx", out);
+    tco_root root;
+    tco_diag d = {0};
+    if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK)
+        return tco_cli_fail(&d);
+    tco_bridge_request req = {root.path, argv[optind], argv[optind + 1],
+                              strcmp(order, "file") == 0 ? TCO_BRIDGE_ORDER_FILE : TCO_BRIDGE_ORDER_EFFECT};
+    tco_bridge b;
+    char *no_default = NULL;
+    int rc = tco_bridge_run(&req, &b, &d) != TCO_OK ? tco_cli_fail(&d) : 0;
+    tco_workbook_options wo = {.created = TCO_FIXED_CREATED, .currency = b.currency, .force = force};
+    if (rc == 0 && out && (tco_cli_prepare_out(&out, &no_default, "", "", force, &d) != TCO_OK ||
+                           tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
+        rc = tco_cli_fail(&d);
+    if (rc == 0)
+        (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
+    if (rc == 0 && out && fmt != TCO_OUT_JSON)
+        printf("\nWorkbook: %s\n", out);
+    tco_bridge_free(&b);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = (fprintf(stderr, "tco: writing the bridge to standard output failed\n"), 74);
+    return rc;
+}

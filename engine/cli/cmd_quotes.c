@@ -1,0 +1,210 @@
+/* cmd_quotes.c - `tco [--root DIR] quotes check FILE.csv... [--format table|json]`: every problem of
+ * vendor quote files, checked against the catalog (commands.h). */
+#include "cli/commands.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/error.h"
+#include "base/names.h"
+#include "base/text.h"
+#include "cli/cli.h"
+#include "price/pricing.h"
+#include "read/fx.h"
+#include "read/quote_csv.h"
+#include "render/report.h"
+
+/* The file `tco quotes check` is reading, and its report. */
+typedef struct check_ctx {
+    tco_report_check *report;
+    const char *path;
+} check_ctx;
+
+/* Problems of `tco quotes check`: every one is reported, reading goes on. */
+static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
+{
+    check_ctx *c = ctx;
+    tco_report_check_problem(c->report, c->path, problem, warning);
+    return true;
+}
+
+/* Distinct unknown items for which `quotes check` looks for a "did you mean" (each search costs a pass
+ * over the catalog); an unknown item met again reuses its answer.  Past these, no suggestion. */
+#define TCO_SUGGEST_MAX 500
+
+/* The item ids quotes may name (catalog items and template quote ids), for `quotes check`: an index
+ * for the exact match, and the suggestion found for each of the first TCO_SUGGEST_MAX distinct
+ * unknown items (their names owned in guessed[]; the value is the catalog index, or SIZE_MAX). */
+typedef struct known_items {
+    char **items;
+    size_t n;
+    size_t unknown;
+    tco_name_index index;
+    tco_name_index suggested;
+    char *guessed[TCO_SUGGEST_MAX];
+    size_t n_guessed;
+    size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
+    check_ctx *check;   /* where an unknown item is reported */
+} known_items;
+
+/* The catalog item nearest @p item within 2 edits (the first of the nearest), or SIZE_MAX. */
+static size_t nearest_item(const known_items *k, const char *item)
+{
+    size_t best = SIZE_MAX, best_d = 3;
+    for (size_t i = 0; i < k->n && best_d > 1; i++) {
+        size_t dist = tco_edit_distance(item, k->items[i]);
+        if (dist < best_d)
+            best_d = dist, best = i;
+    }
+    return best;
+}
+
+/* Check mode keeps no row; an item that is not in the catalog is an error. */
+static bool check_item(void *vctx, const tco_quote *q)
+{
+    known_items *k = vctx;
+    if (tco_name_index_get(&k->index, q->item, NULL))
+        return false;
+    size_t near = SIZE_MAX;
+    if (!tco_name_index_get(&k->suggested, q->item, &near)) {
+        char *copy = k->n_guessed < TCO_SUGGEST_MAX ? tco_strdup(q->item) : NULL;
+        size_t *slot = copy ? tco_name_index_put(&k->suggested, copy, NULL) : NULL;
+        if (slot) {
+            k->guessed[k->n_guessed++] = copy;
+            near = *slot = nearest_item(k, q->item);
+        } else {
+            free(copy);
+            k->unsuggested++;
+        }
+    }
+    const char *best = near == SIZE_MAX ? NULL : k->items[near];
+    k->unknown++;
+    tco_diag d = {0};
+    const tco_place at = {.file = q->file, .line = q->line, .column = q->item_column, .column_name = "item"};
+    if (strcasecmp(q->item, "tier") == 0)
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s': 'tier' is the template's word for the rows of the "
+                    "card catalog; name the card tier itself, such as W-B", q->item);
+    else if (best)
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s' (did you mean '%s'?)", q->item, best);
+    else
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s'; expected a card tier, a host or one of the "
+                    "template's quote ids", q->item);
+    tco_report_check_problem(k->check->report, k->check->path, &d, false);
+    return false;
+}
+
+/* `tco quotes check FILE... [--format table|json]`: read every file fully, report every problem
+ * (tco_report_check: text, or one JSON document); exit 65 if any, 66 if a file cannot be read. */
+int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **argv)
+{
+    /* Options may follow the subcommand: --format FMT, --format=FMT, -f FMT; "--" ends them. */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    int n_files = 0;
+    if (files == NULL) {
+        fprintf(stderr, "tco: out of memory\n");
+        return 71;
+    }
+    for (int i = 0, options = 1; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0)
+            options = 0;
+        else if (options && (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0)) {
+            if (i + 1 == argc) {
+                free(files);
+                return tco_cli_usage("option '%s' needs a value", argv[i]);
+            }
+            format = argv[++i];
+        } else if (options && strncmp(argv[i], "--format=", 9) == 0)
+            format = argv[i] + 9;
+        else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
+            free(files);
+            return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json and files)", argv[i]);
+        } else
+            files[n_files++] = argv[i];
+    }
+    argc = n_files;
+    argv = files;
+    tco_output_format fmt;
+    if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV) {
+        free(files);
+        return tco_cli_usage("quotes check --format: expected table or json, found '%s'", format);
+    }
+    if (argc == 0) {
+        free(files);
+        return tco_cli_usage("quotes check: expected one or more CSV files");
+    }
+    bool json = fmt == TCO_OUT_JSON;
+    tco_diag d = {0};
+    tco_fx fx = {0};
+    char *fx_path = tco_path_join(root, "pricing/fx.ini");
+    if (fx_path == NULL || tco_fx_load(fx_path, NULL, &fx, &d) != TCO_OK) {
+        free(fx_path);
+        free(files);
+        return tco_cli_fail(&d);
+    }
+    free(fx_path);
+    char **items = NULL;
+    size_t n_items = 0;
+    if (tco_catalog_quote_items(root, NULL, &items, &n_items, &d) != TCO_OK) {
+        tco_fx_free(&fx);
+        free(files);
+        return tco_cli_fail(&d);
+    }
+    int rc = 0;
+    tco_report_check report;
+    check_ctx check = {.report = &report};
+    known_items known = {.items = items, .n = n_items, .check = &check};
+    for (size_t i = 0; i < n_items; i++)
+        if (tco_name_index_put(&known.index, items[i], NULL) == NULL) {
+            tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory");
+            rc = tco_cli_fail(&d);
+            argc = 0; /* nothing is read */
+            break;
+        }
+    if (rc == 0)
+        tco_report_check_begin(&report, json, stdout, stderr);
+    for (int i = 0; i < argc; i++) {
+        tco_quote_set set = {0};
+        known.unknown = 0;
+        check.path = argv[i];
+        tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, &check, &set, &d);
+        set.errors += known.unknown;
+        if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
+            tco_report_check_unreadable(&report, argv[i], &d);
+            set.errors++;
+            rc = rc ? rc : tco_exit_code(e);
+        } else if (e == TCO_ERR_SYNTAX) {
+            /* print_problem never stops a read, so this is a problem that ended it (a field past
+             * the limit, broken quoting, not a CSV file): not reported yet. */
+            tco_report_check_problem(&report, argv[i], &d, false);
+            set.errors++;
+            rc = rc ? rc : 65;
+        }
+        tco_report_check_file(&report, argv[i], set.rows, set.errors, set.warnings);
+        if (set.errors > 0)
+            rc = rc ? rc : 65;
+        tco_quotes_free(&set);
+    }
+    if (argc > 0 && !tco_report_check_end(&report))
+        rc = rc ? rc : 71;
+    if (known.unsuggested > 0)
+        fprintf(stderr, "note: %zu rows name unknown items past the first %d distinct ones; no \"did you mean\" "
+                "was looked for them\n", known.unsuggested, TCO_SUGGEST_MAX);
+    tco_name_index_free(&known.index);
+    tco_name_index_free(&known.suggested);
+    for (size_t i = 0; i < known.n_guessed; i++)
+        free(known.guessed[i]);
+    for (size_t i = 0; i < n_items; i++)
+        free(items[i]);
+    free(items);
+    tco_fx_free(&fx);
+    free(files);
+    if (rc != 71 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "tco: writing the report to standard output failed\n");
+        rc = 74;
+    }
+    return rc;
+}
