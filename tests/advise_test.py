@@ -12,6 +12,11 @@ Usage: advise_test.py TCO_BINARY SOURCE_ROOT
            behind; also with --set.
   shape    the JSON's order and counts: feasible options first by rank, costs in order, ties to the
            cheaper capex, every rejected option with its reasons, the rejection counts adding up.
+  quotes   --quotes pricing/example-quotes.csv --as-of 2026-11-30: a D-M option's card price is the
+           quote valid for the cards it buys (figures from the CSV row by hand), each option equals a
+           fresh tco --scenario run with the same quotes, a row no candidate takes is listed with why.
+  currency --currency USD: every money figure is the CNY advice's over pricing/fx.ini's usd rate, the
+           ranking unchanged.
 Prints one line per failure; the last line is "N passed, N failed".
 """
 import json, os, re, subprocess, sys, tempfile
@@ -35,8 +40,8 @@ def tco(*args, want=0):
     return r
 
 
-def advise(name, *sets):
-    r = tco("advise", name, "--format", "json", "--no-workbook", *sum((["--set", s] for s in sets), []))
+def advise(name, *sets, extra=()):
+    r = tco("advise", name, "--format", "json", "--no-workbook", *sum((["--set", s] for s in sets), []), *extra)
     return json.loads(r.stdout) if r.returncode == 0 else None
 
 
@@ -197,10 +202,10 @@ def scenario_of(question, option, host, job, folder):
     return path
 
 
-def same(question, options, sets=()):
+def same(question, options, sets=(), extra=()):
     """Each option (keys to pick it, and rent_host: the host a rented option's layout uses) against a
-    fresh tco --scenario run of its configuration."""
-    d = advise(question, *sets)
+    fresh tco --scenario run of its configuration (both with the options @extra: --quotes, --currency)."""
+    d = advise(question, *sets, extra=extra)
     with tempfile.TemporaryDirectory() as t:
         for kw in options:
             kw = dict(kw)
@@ -211,12 +216,12 @@ def same(question, options, sets=()):
             path = scenario_of(question, o, rent_host or o["host"], d["job"], t)
             mode = ["--set", "facility.mode=%s" % o["facility"]] if o["facility"] else []
             r = tco("--scenario", path, "--format", "json", "--no-workbook", *mode,
-                    *sum((["--set", x] for x in sets), []))
+                    *sum((["--set", x] for x in sets), []), *extra)
             s = json.loads(r.stdout)["outputs"] if r.returncode == 0 else {}
             for key, name in (("tco", "option_cost"), ("npv_cost", "option_npv_cost"), ("capex", "option_capex"),
                               ("memory_gb", "cluster_memory_gb"), ("cost_per_unit", "cost_per_unit")):
                 got = s.get(name, {}).get("value")
-                check(near(o[key], got), "%s %r: %s %r, tco --scenario gives %s %r" % (question, kw, key, o[key],
+                check(near(o[key], got) or (o[key] is None and got is None and s), "%s %r: %s %r, tco --scenario gives %s %r" % (question, kw, key, o[key],
                                                                                       name, got))
             check(s and o["feasible"] == (s["check_feasible"]["value"] == 1),
                   "%s %r: feasible differs" % (question, kw))
@@ -244,6 +249,94 @@ def shape(name):
           "%s: units" % name)
 
 
+# ---- quotes and currency ------------------------------------------------------------------------
+
+QUOTES = ("--quotes", os.path.join(SRC, "pricing", "example-quotes.csv"), "--as-of", "2026-11-30")
+USD = 7.1           # pricing/fx.ini [fx] usd: CNY per USD
+DM_CATALOG = 95000  # pricing/cards.ini [D-M] price, CNY
+
+
+def key(o):
+    return (o["tier"], o["cards"], o["host"], o["facility"], o["acquisition"])
+
+
+def quotes_price():
+    """pricing/example-quotes.csv on 2026-11-30, for D-M: EU-7731 has expired (valid to 2026-10-31); SG-55
+    is US$12,100 from 8 cards (12,100 x 7.1 = 85,910 CNY); Q-2026-101 88,000 CNY from 16; EU-7732 11,900 USD
+    (84,490 CNY) from 64.  So a D-M option of 1 to 7 cards keeps the catalog's 95,000 CNY, one of 8 cards
+    pays 85,910 a card: its capex is 8 x (95,000 - 85,910) = 72,720 CNY below the catalog's (one host, no
+    switch: no other quote applies; Q-2026-102 prices dc8 from 2 hosts)."""
+    plain, quoted = advise("team-70b"), advise("team-70b", extra=QUOTES)
+    if not plain or not quoted:
+        return
+    before = {key(o): o for o in plain["options"]}
+    sg55 = 12100 * USD
+    check(near(sg55, 85910), "SG-55 is %r CNY" % sg55)
+    seen = 0
+    for o in quoted["options"]:
+        if o["tier"] != "D-M" or o["acquisition"] != "own" or o["cards"] > 8:
+            continue
+        want = before[key(o)]["capex"] - (o["cards"] * (DM_CATALOG - sg55) if o["cards"] == 8 else 0)
+        check(near(o["capex"], want), "team-70b %r with quotes: capex %r, expected %r (card %s)" % (
+            key(o), o["capex"], want, "85,910 x 8 from SG-55" if o["cards"] == 8 else "95,000: no quote from so few"))
+        seen += 1
+    check(seen == 16, "team-70b: %d owned D-M options of 1 to 8 cards, expected 16 (8 on dc4, 8 on dc8)" % seen)
+    for o in quoted["options"]:
+        if key(o) == ("D-M", 8, "dc8", "owned", "own"):
+            check(o["capex"] == 1243930 - 72720, "D-M x8 on dc8: capex %r, expected 1,243,930 - 72,720" % o["capex"])
+    # Each option as tco --scenario prices it with the same quotes: the quote judged at its own quantities
+    # (9 and 16 D-M on dc8 are two hosts, where Q-2026-102 prices dc8; 16 is where Q-2026-101 becomes valid).
+    same("team-70b", [dict(tier="D-M", cards=8, host="dc8"), dict(tier="D-M", cards=9, host="dc8"),
+                      dict(tier="D-M", cards=16, host="dc8"), dict(tier="D-M", cards=3, host="dc4"),
+                      dict(tier="W-B", cards=2, host="ws4")], extra=QUOTES)
+    used = {q["quote_id"]: q for q in quoted["quotes"]["list"]}
+    check(used.get("SG-55", {}).get("candidates", 0) > 0 and used["SG-55"]["reason"] is None,
+          "SG-55 priced no candidate: %r" % used.get("SG-55"))
+    check(used.get("EU-7731", {}).get("reason") == "expired: valid until 2026-10-31, as of 2026-11-30",
+          "EU-7731: %r" % used.get("EU-7731"))
+
+
+def quotes_unused():
+    """X-1 quotes W-B; with W-B left out of the question no candidate buys it: listed as not used, with why,
+    in the JSON and the table, not dropped.  Without --quotes the JSON has no quotes key."""
+    d = advise("team-70b", "advise.exclude_tiers=W-B", extra=QUOTES)
+    if not d:
+        return
+    x1 = [q for q in d["quotes"]["list"] if q["quote_id"] == "X-1"]
+    check(len(x1) == 1 and x1[0]["candidates"] == 0 and x1[0]["reason"] == "no candidate buys W-B"
+          and x1[0]["line"] == 10, "X-1 with W-B excluded: %r" % x1)
+    check(d["quotes"]["rows"] == 9 and len(d["quotes"]["list"]) == 9,
+          "example-quotes.csv has 9 rows, the advice lists %r" % d["quotes"]["rows"])
+    out = tco("advise", "team-70b", "--no-workbook", "--set", "advise.exclude_tiers=W-B", *QUOTES).stdout
+    check(re.search(r"^  X-1 \(Generic Reseller, W-B\), .*example-quotes\.csv:10: no candidate buys W-B$", out, re.M),
+          "the table does not list X-1 as not used:\n" + out[-1500:])
+    check("quotes" not in (advise("team-70b") or {"quotes": 1}), "a run without --quotes lists quotes")
+
+
+def currency_usd():
+    """--currency USD: every money figure over 7.1 (pricing/fx.ini usd), units USD, the same ranking; with
+    and without quotes."""
+    for extra in ((), QUOTES):
+        cny, usd = advise("team-70b", extra=extra), advise("team-70b", extra=(*extra, "--currency", "USD"))
+        if not cny or not usd:
+            continue
+        check(usd["currency"] == "USD" and usd["unit"] == "USD/Mtok" and cny["unit"] == "CNY/Mtok",
+              "units %r %r" % (usd["currency"], usd["unit"]))
+        check([key(o) for o in usd["options"]] == [key(o) for o in cny["options"]]
+              and [o["rank"] for o in usd["options"]] == [o["rank"] for o in cny["options"]],
+              "--currency USD %r: the ranking changed" % (extra,))
+        for a, b in zip(cny["options"], usd["options"]):
+            for k in ("capex", "tco", "npv_cost", "cost_per_unit"):
+                if a[k] is None or b[k] is None:
+                    check(a[k] is None and b[k] is None, "%r %s: %r against %r" % (key(a), k, a[k], b[k]))
+                else:
+                    check(near(b[k], a[k] / USD), "--currency USD %r %r %s: %r, expected %r / 7.1 = %r" % (
+                        extra, key(a), k, b[k], a[k], a[k] / USD))
+    cny, usd = table("team-70b"), tco("advise", "team-70b", "--no-workbook", "--currency", "USD").stdout
+    check("costs in USD over" in usd and "USD/Mtok" in usd and "CNY" not in usd.split("\n\n")[1],
+          "the table in USD still says CNY:\n" + usd[:800])
+
+
 def main():
     seed_solo()
     seed_team70b()
@@ -260,6 +353,9 @@ def main():
          sets=("facility.electricity_price=0.85",))
     for name in ("solo-dev", "team-30b", "team-70b", "train-7b"):
         shape(name)
+    quotes_price()
+    quotes_unused()
+    currency_usd()
     finish()
 
 

@@ -299,6 +299,13 @@ def cmd_schema():
     check(advice.get("team-70b", {}).get("workbook") == os.path.join(T, "advice.xlsx"),
           "advise team-70b --out: workbook %r" % advice.get("team-70b", {}).get("workbook"))
     check(advice.get("solo-dev", {}).get("workbook", 1) is None, "advise --no-workbook: workbook not null")
+    # With quotes and another currency (the run object's): the quotes list and units in USD, against the schema.
+    doc = valid("advise team-30b --quotes --currency USD",
+                tco("advise", "team-30b", "--root", SRC, "--format", "json", "--no-workbook", "--quotes",
+                    os.path.join(SRC, "pricing", "example-quotes.csv"), "--as-of", "2026-11-30", "--currency", "USD"),
+                "advice")
+    check(doc is not None and doc["unit"] == "USD/Mtok" and doc["quotes"]["rows"] == 9
+          and len(doc["quotes"]["list"]) == 9, "advise --quotes --currency USD: %r" % (doc or {}).get("quotes"))
 
     # The negative self-check: the schema rejects what tco must never print.
     base = docs["cluster32"] or {}

@@ -81,7 +81,7 @@ static void test_advise_narrowed(void)
     tco_diag d = {0};
     for (int i = 0; i < 3; i++)
         CU_ASSERT_EQUAL_FATAL(tco_override_parse(args[i], &o[i], &d), TCO_OK);
-    tco_advise_request req = {ROOT, SOLO_DEV, "solo-dev", o, 3, NULL};
+    tco_advise_request req = {.root = ROOT, .path = SOLO_DEV, .name = "solo-dev", .sets = o, .n_sets = 3};
     tco_advice a;
     CU_ASSERT_EQUAL_FATAL(tco_advise(&req, &a, &d), TCO_OK);
     CU_ASSERT_EQUAL(a.n_tiers, 2);

@@ -1,5 +1,6 @@
 /* advise.c - tco advise: enumerate what a question allows, gate and price each candidate with the
- * cost model (inputs set in place on one loaded model per host), rank, report (advise.h). */
+ * cost model (inputs set in place on one run per host, price/run.h, and on a run of its own where a
+ * quote's min_qty says so), rank, report (advise.h). */
 #include "apps/advise.h"
 
 #include <limits.h>
@@ -16,6 +17,10 @@
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
+#include "price/quote_choice.h"
+#include "price/run.h"
+#include "read/dates.h"
+#include "read/quote_csv.h"
 
 /* ---- the names the advisor reads and sets (advise.h) ---------------------------------------- */
 
@@ -279,11 +284,21 @@ static tco_error template_catalogs(const char *root, const tco_ini *q, char tier
 /* What one run of the enumeration holds. */
 typedef struct advise_run {
     tco_advice *a;
+    const tco_advise_request *req;
     names_ix ix;
     int *warn_items; /* lines with a template warning */
     size_t n_warn;
     size_t cap;
     tco_diag *d;
+    /* With quotes: the run of the candidate whose quotes no longer held on its host's run, kept for
+     * the next candidates of the same tier, host, mode and acquisition while its quotes hold */
+    tco_run *spare;
+    int sp_tier, sp_host, sp_mode;
+    bool sp_rent;
+    /* With quotes: each tier's row in the tier table (a->tiers order), and for each row of the first
+     * run's quote set the candidates priced from it */
+    int *tier_row;
+    size_t *quote_used;
 } advise_run;
 
 static tco_error nomem(tco_diag *d)
@@ -291,9 +306,44 @@ static tco_error nomem(tco_diag *d)
     return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
 }
 
-/* Append the candidate model @p m now holds. */
-static tco_error record(advise_run *r, const tco_model *m, int tier, int host, int mode, bool rent, int cards)
+/* The row of the first run's quote set that is row @p q of @p run's (the same files read the same way
+ * keep the same rows, so usually the same index), or SIZE_MAX. */
+static size_t master_row(const advise_run *r, const tco_run *run, size_t q)
 {
+    const tco_quote_set *m = &r->a->runs[0]->quotes, *set = &run->quotes;
+    const tco_quote *x = &set->quotes[q];
+    if (q < m->n && m->quotes[q].line == x->line && strcmp(m->quotes[q].file, x->file) == 0)
+        return q;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->quotes[i].line == x->line && strcmp(m->quotes[i].file, x->file) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Count the quote rows that priced candidate @p run now holds (tier @p tier): each quoted input's
+ * row, and of the per-tier inputs the candidate's tier row. */
+static void count_quotes(advise_run *r, const tco_run *run, int tier)
+{
+    const tco_model *m = run->model;
+    for (size_t k = 0; k < run->n_priced; k++) {
+        const tco_item *it = &m->items[run->priced[k]];
+        long q = -1;
+        if (it->kind == TCO_ITEM_TIER_INPUT && it->tier_quotes && r->tier_row[tier] >= 0)
+            q = it->tier_quotes[r->tier_row[tier]];
+        else if (it->kind != TCO_ITEM_TIER_INPUT && it->quoted)
+            q = (long)it->quote_index;
+        size_t at = q >= 0 ? master_row(r, run, (size_t)q) : SIZE_MAX;
+        if (at != SIZE_MAX)
+            r->quote_used[at]++;
+    }
+}
+
+/* Append the candidate the model of @p run now holds. */
+static tco_error record(advise_run *r, const tco_run *run, int tier, int host, int mode, bool rent, int cards)
+{
+    const tco_model *m = run->model;
+    if (r->quote_used)
+        count_quotes(r, run, tier);
     tco_advice *a = r->a;
     if (a->n_options == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 256;
@@ -356,18 +406,61 @@ static int card_bound(const tco_model *m, const names_ix *ix, int slots)
 
 static void option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out);
 
-/* Every card count from 1 to @p bound on model @p m as it stands; an evaluation that fails names the
- * candidate. */
-static tco_error counts(advise_run *r, tco_model *m, int tier, int host, int mode, bool rent, int bound)
+static tco_error option_run(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                            tco_run **out, tco_diag *d);
+
+/* Set card_count to @p n on @p m and evaluate. */
+static tco_error set_cards(tco_model *m, int n, tco_diag *d)
 {
+    int card_count = tco_model_find(m, "card_count");
+    tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, d)
+                                 : tco_model_set_input_at(m, card_count, n, d);
+    return e == TCO_OK && card_count >= 0 ? tco_model_evaluate(m, d) : e;
+}
+
+/* The run candidate @p o is evaluated on when the quotes of its host's run no longer hold for it: the
+ * spare run while it is of the same tier, host, mode and acquisition and its quotes hold at @p o's card
+ * count, else a run opened for @p o (which then becomes the spare). */
+static tco_error spare_run(advise_run *r, const tco_advise_option *o, const tco_run **out)
+{
+    tco_error e = TCO_OK;
+    if (r->spare && r->sp_tier == o->tier && r->sp_host == o->host && r->sp_mode == o->mode && r->sp_rent == o->rent) {
+        if ((e = set_cards(r->spare->model, o->cards, r->d)) != TCO_OK)
+            return e;
+        if (tco_run_quotes_hold(r->spare)) {
+            *out = r->spare;
+            return TCO_OK;
+        }
+    }
+    tco_run_free(r->spare);
+    r->spare = NULL;
+    if ((e = option_run(r->req, r->a, o, &r->spare, r->d)) != TCO_OK)
+        return e;
+    r->a->runs_opened++;
+    r->sp_tier = o->tier, r->sp_host = o->host, r->sp_mode = o->mode, r->sp_rent = o->rent;
+    *out = r->spare;
+    return TCO_OK;
+}
+
+/* Every card count from 1 to @p bound on the model of @p run as it stands (or, with quotes whose
+ * min_qty a count crosses, on a run of the candidate's own, spare_run()); an evaluation that fails
+ * names the candidate. */
+static tco_error counts(advise_run *r, const tco_run *run, int tier, int host, int mode, bool rent, int bound)
+{
+    tco_model *m = run->model;
     int card_count = tco_model_find(m, "card_count"); /* by index in the loop: no name lookup per candidate */
     for (int n = 1; n <= bound; n++) {
         tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
                                      : tco_model_set_input_at(m, card_count, n, r->d);
         if (e == TCO_OK && card_count >= 0)
             e = tco_model_evaluate(m, r->d);
+        const tco_run *on = run;
+        if (e == TCO_OK && !tco_run_quotes_hold(run)) {
+            tco_advise_option o = {.tier = tier, .host = host, .mode = mode, .rent = rent, .cards = n};
+            e = spare_run(r, &o, &on);
+        }
         if (e == TCO_OK)
-            e = record(r, m, tier, host, mode, rent, n);
+            e = record(r, on, tier, host, mode, rent, n);
         if (e != TCO_OK && e != TCO_ERR_NOMEM) {
             tco_advise_option o = {.tier = tier, .host = host, .mode = mode, .rent = rent, .cards = n};
             tco_strbuf b = {0};
@@ -408,21 +501,48 @@ typedef struct own_sets {
     tco_override *v;
     size_t n, n_user;
     char args[OWN_SETS][700];
+    /* the run's --set fx.CODE=RATE values (exchange rates, not overrides of the files) */
+    tco_override *fx;
+    size_t n_fx;
 } own_sets;
 
-/* Room for the run's --set values and @p n_own of the advisor's; the run's copied in. */
+/* Room for the run's --set values and @p n_own of the advisor's; the run's copied in ([fx] ones apart). */
 static tco_error own_sets_begin(own_sets *s, const tco_advise_request *req, size_t n_own, tco_diag *d)
 {
-    s->n_user = 0;
-    for (size_t i = 0; i < req->n_sets; i++)
-        s->n_user += strcasecmp(req->sets[i].section, "advise") != 0;
+    s->n_user = s->n_fx = 0;
+    for (size_t i = 0; i < req->n_sets; i++) {
+        s->n_user += strcasecmp(req->sets[i].section, "advise") != 0 && strcasecmp(req->sets[i].section, "fx") != 0;
+        s->n_fx += strcasecmp(req->sets[i].section, "fx") == 0;
+    }
     s->n = s->n_user + n_own;
-    if ((s->v = calloc(s->n, sizeof *s->v)) == NULL)
+    if ((s->v = calloc(s->n, sizeof *s->v)) == NULL || (s->fx = calloc(s->n_fx + 1, sizeof *s->fx)) == NULL) {
+        free(s->v);
+        s->v = NULL;
         return nomem(d);
-    for (size_t i = 0, k = 0; i < req->n_sets; i++)
-        if (strcasecmp(req->sets[i].section, "advise") != 0)
+    }
+    for (size_t i = 0, k = 0, f = 0; i < req->n_sets; i++)
+        if (strcasecmp(req->sets[i].section, "fx") == 0)
+            s->fx[f++] = req->sets[i];
+        else if (strcasecmp(req->sets[i].section, "advise") != 0)
             s->v[k++] = req->sets[i];
     return TCO_OK;
+}
+
+static void own_sets_free(own_sets *s)
+{
+    free(s->v);
+    free(s->fx);
+}
+
+/* A run of the question with the overrides of @p s, and the request's quotes and currency (run.h). */
+static tco_error open_run(const tco_advise_request *req, const own_sets *s, tco_run **out, tco_diag *d)
+{
+    tco_run_options o = {.root = req->root, .scenario_path = req->path,
+                         .load = {.overrides = s->v, .n_overrides = s->n, .files = req->files, .skip_section = "advise"},
+                         .fx_sets = s->fx, .n_fx_sets = s->n_fx, .quote_files = req->quote_files,
+                         .n_quote_files = req->n_quote_files, .as_of = req->as_of, .currency = req->currency,
+                         .currency_given = req->currency != NULL};
+    return tco_run_open(&o, out, d);
 }
 
 /* The advisor's override number @p at: SECTION.KEY=VALUE. */
@@ -455,9 +575,9 @@ static tco_error check_sets(const tco_advise_request *req, tco_ini *q, tco_diag 
             return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise chooses [scenario] %s for each candidate; "
                                 "narrow the search with advise.tiers, advise.hosts or the [constraints] limits", o->arg,
                                 o->key);
-        if (strcasecmp(o->section, "fx") == 0)
+        if (strcasecmp(o->section, "fx") == 0 && req->n_quote_files == 0 && req->currency == NULL)
             return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise reads no quotes and reports in CNY, so it "
-                                "takes no exchange rate", o->arg);
+                                "takes no exchange rate (give --quotes FILE.csv or --currency CODE)", o->arg);
         const char *near;
         if (strcasecmp(o->section, "advise") == 0 && !advise_key_known(o->key, &near)) {
             tco_strbuf hint = {0};
@@ -489,8 +609,9 @@ static tco_error load_models(const question *qq, advise_run *r)
     own_sets s = {0};
     if (own_sets_begin(&s, req, 5, d) != TCO_OK)
         return TCO_ERR_NOMEM;
-    if ((a->models = calloc((size_t)a->n_hosts, sizeof *a->models)) == NULL) {
-        free(s.v);
+    if ((a->models = calloc((size_t)a->n_hosts, sizeof *a->models)) == NULL ||
+        (a->runs = calloc((size_t)a->n_hosts, sizeof *a->runs)) == NULL) {
+        own_sets_free(&s);
         return nomem(d);
     }
     tco_error e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
@@ -501,23 +622,33 @@ static tco_error load_models(const question *qq, advise_run *r)
     if (e == TCO_OK)
         e = set_own(&s, 3, "scenario", "acquisition", "own", d);
     for (int h = 0; h < a->n_hosts && e == TCO_OK; h++) {
-        tco_load_options lo = {.overrides = s.v, .n_overrides = s.n, .files = req->files, .skip_section = "advise"};
         if ((e = set_own(&s, 4, "scenario", "host", a->hosts[h], d)) == TCO_OK &&
-            (e = tco_model_load(req->root, req->path, &lo, &a->models[h], d)) == TCO_OK)
+            (e = open_run(req, &s, &a->runs[h], d)) == TCO_OK) {
+            a->models[h] = a->runs[h]->model;
             a->n_models++;
-        if (e == TCO_OK)
-            e = tco_model_evaluate(a->models[h], d);
+            a->runs_opened++;
+        }
     }
-    free(s.v);
+    own_sets_free(&s);
     if (e != TCO_OK)
         return e;
     tco_model *m = a->models[0];
     if ((e = find_names(m, a->train, &r->ix, d)) != TCO_OK)
         return e;
-    if (r->ix.currency >= 0 && m->items[r->ix.currency].text && strcasecmp(m->items[r->ix.currency].text, "CNY") != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: tco advise reports in CNY, the catalog's currency, and the "
-                            "question's currency is %s", m->items[r->ix.currency].source,
-                            m->items[r->ix.currency].text);
+    snprintf(a->currency, sizeof a->currency, "%s", a->runs[0]->currency);
+    snprintf(a->unit, sizeof a->unit, "%s/%s", a->currency, a->train ? "run" : "Mtok");
+    if (req->n_quote_files > 0) {
+        r->tier_row = malloc((size_t)a->n_tiers * sizeof *r->tier_row);
+        r->quote_used = calloc(a->runs[0]->quotes.n + 1, sizeof *r->quote_used);
+        if (r->tier_row == NULL || r->quote_used == NULL)
+            return nomem(d);
+        for (int t = 0; t < a->n_tiers; t++) {
+            r->tier_row[t] = -1;
+            for (int k = 0; k < m->n_tiers && r->tier_row[t] < 0; k++)
+                if (tco_utf8_casecmp(m->tier_names[k], a->tiers[t]) == 0)
+                    r->tier_row[t] = k;
+        }
+    }
     a->years = m->n_years;
     a->target_tokens_per_s = num(m, r->ix.target);
     for (size_t i = 0; i < m->n_items; i++)
@@ -579,6 +710,7 @@ static tco_error enumerate(advise_run *r, bool cloud)
     tco_error e = TCO_OK;
     for (int h = 0; h < a->n_models && e == TCO_OK; h++) {
         tco_model *m = a->models[h];
+        const tco_run *run = a->runs[h];
         double slots = num(m, r->ix.cards_per_host);
         int bound = card_bound(m, &r->ix, (int)slots);
         for (int k = 0; k < (a->n_modes ? a->n_modes : 1) && e == TCO_OK; k++) {
@@ -593,7 +725,7 @@ static tco_error enumerate(advise_run *r, bool cloud)
                 }
                 if (slots > rent_slots[t])
                     rent_host[t] = h, rent_slots[t] = slots;
-                e = counts(r, m, t, h, a->n_modes ? k : -1, false, bound);
+                e = counts(r, run, t, h, a->n_modes ? k : -1, false, bound);
             }
         }
     }
@@ -603,7 +735,7 @@ static tco_error enumerate(advise_run *r, bool cloud)
         tco_model *m = a->models[rent_host[t]];
         if ((e = tco_model_set_text_input(m, "acquisition", "rent", r->d)) == TCO_OK &&
             (e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) == TCO_OK)
-            e = counts(r, m, t, rent_host[t], -1, true, card_bound(m, &r->ix, (int)rent_slots[t]));
+            e = counts(r, a->runs[rent_host[t]], t, rent_host[t], -1, true, card_bound(m, &r->ix, (int)rent_slots[t]));
         if (e == TCO_OK)
             e = tco_model_set_text_input(m, "acquisition", "own", r->d);
     }
@@ -612,12 +744,60 @@ static tco_error enumerate(advise_run *r, bool cloud)
     return e;
 }
 
+/* Why no candidate was priced from quote @p q (of the first run's set), in words, into @p why. */
+static void unused_reason(const tco_advice *a, const tco_quote *q, tco_strbuf *why)
+{
+    const tco_model *m = a->models[0];
+    bool tier = name_index(m->tier_names, m->n_tiers, q->item) >= 0, host = name_index(a->hosts, a->n_hosts, q->item) >= 0;
+    bool bought = false;
+    for (size_t i = 0; i < a->n_options && !bought; i++) {
+        const tco_advise_option *o = &a->options[i];
+        bought = (tier && tco_utf8_casecmp(a->tiers[o->tier], q->item) == 0) ||
+                 (host && !o->rent && tco_utf8_casecmp(a->hosts[o->host], q->item) == 0);
+    }
+    char min[32];
+    snprintf(min, sizeof min, "%g", q->min_qty);
+    if (q->status == TCO_QUOTE_EXPIRED || q->status == TCO_QUOTE_NOT_YET_VALID || q->status == TCO_QUOTE_UNKNOWN_ITEM ||
+        q->status == TCO_QUOTE_OVERRIDDEN)
+        tco_strbuf_append(why, q->reason ? q->reason : tco_quote_status_name(q->status));
+    else if (((tier || host) && !bought) || q->status == TCO_QUOTE_NOT_IN_SCENARIO)
+        tco_strbuf_printf(why, "no candidate buys %s", q->item);
+    else
+        tco_strbuf_printf(why, "no candidate%s%s took it: a cheaper valid quote, or min_qty %s above what each buys",
+                          tier || host ? " buying " : "", tier || host ? q->item : "", min);
+}
+
+/* The quote rows of the first run, each with the candidates priced from it and, with none, why. */
+static tco_error list_quotes(advise_run *r)
+{
+    tco_advice *a = r->a;
+    const tco_quote_set *set = &a->runs[0]->quotes;
+    if ((a->quotes = calloc(set->n + 1, sizeof *a->quotes)) == NULL)
+        return nomem(r->d);
+    for (size_t i = 0; i < set->n; i++) {
+        const tco_quote *q = &set->quotes[i];
+        tco_advise_quote *x = &a->quotes[a->n_quotes++];
+        x->line = q->line;
+        x->candidates = r->quote_used[i];
+        if ((x->quote_id = tco_strdup(q->quote_id)) == NULL || (x->vendor = tco_strdup(q->vendor)) == NULL ||
+            (x->item = tco_strdup(q->item)) == NULL || (x->file = tco_strdup(q->file)) == NULL)
+            return nomem(r->d);
+        if (x->candidates > 0)
+            continue;
+        tco_strbuf why = {0};
+        unused_reason(a, q, &why);
+        if ((x->reason = tco_strbuf_take(&why)) == NULL)
+            return nomem(r->d);
+    }
+    return TCO_OK;
+}
+
 tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
 {
     memset(a, 0, sizeof *a);
     question qq = {.req = req};
     tco_ini *qi = &qq.ini;
-    advise_run r = {.a = a, .d = d};
+    advise_run r = {.a = a, .req = req, .d = d};
     char tier_stem[128], host_stem[128];
     char **all_tiers = NULL, **all_hosts = NULL, **keep = NULL, **drop = NULL;
     int n_all_tiers = 0, n_all_hosts = 0, n_keep = 0, n_drop = 0;
@@ -665,11 +845,16 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
     const char *cloud = e == TCO_OK ? tco_ini_get(qi, "advise", "allow_cloud") : NULL;
     if (e == TCO_OK)
         e = enumerate(&r, cloud && strcasecmp(cloud, "yes") == 0);
+    if (e == TCO_OK && r.quote_used)
+        e = list_quotes(&r);
     if (e == TCO_OK) {
         qsort(a->options, a->n_options, sizeof *a->options, compare_options);
         for (size_t i = 0; i < a->n_options && a->options[i].feasible; i++)
             a->options[i].rank = (int)++a->n_feasible;
     }
+    tco_run_free(r.spare);
+    free(r.tier_row);
+    free(r.quote_used);
     tco_free_list(all_tiers, n_all_tiers);
     tco_free_list(all_hosts, n_all_hosts);
     free(tier_file);
@@ -687,9 +872,19 @@ void tco_advice_free(tco_advice *a)
         free(a->options[i].reasons);
     }
     free(a->options);
-    for (int h = 0; h < a->n_models; h++)
-        tco_model_free(a->models[h]);
+    for (int h = 0; a->runs && h < a->n_hosts; h++)
+        tco_run_free(a->runs[h]);
+    free(a->runs);
     free(a->models);
+    for (size_t i = 0; i < a->n_quotes; i++) {
+        tco_advise_quote *q = &a->quotes[i];
+        free(q->quote_id);
+        free(q->vendor);
+        free(q->item);
+        free(q->file);
+        free(q->reason);
+    }
+    free(a->quotes);
     tco_free_list(a->tiers, a->n_tiers);
     tco_free_list(a->hosts, a->n_hosts);
     tco_free_list(a->modes, a->n_modes);
@@ -718,9 +913,15 @@ static void option_label(const tco_advice *a, const tco_advise_option *o, tco_st
         tco_strbuf_printf(out, "%dx %s in %s, %s", o->cards, a->tiers[o->tier], a->hosts[o->host], mode_of(a, o));
 }
 
+/* The reporting currency of the advice's money figures. */
+static const char *currency_of(const tco_advice *a)
+{
+    return a->currency[0] ? a->currency : "CNY";
+}
+
 static const char *unit_of(const tco_advice *a)
 {
-    return a->train ? "CNY/run" : "CNY/Mtok";
+    return a->unit[0] ? a->unit : a->train ? "CNY/run" : "CNY/Mtok";
 }
 
 /* What option @p o gets, e.g. "70.89 tokens/s" or "75.95 days". */
@@ -769,7 +970,8 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
         tco_strbuf_printf(out, "%s is %.1f%% cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w),
                           100 * (y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, per, tco_strbuf_str(&ru), cx,
                           cy, unit_of(a));
-    tco_strbuf_printf(out, "; capex %s against %s CNY, cost over the period %s against %s CNY", kx, ky, tx, ty);
+    tco_strbuf_printf(out, "; capex %s against %s %s, cost over the period %s against %s %s", kx, ky, currency_of(a), tx,
+                      ty, currency_of(a));
     tco_format_grouped(a->train ? x->train_days : x->tokens_per_s, 2, gx, sizeof gx);
     tco_format_grouped(a->train ? y->train_days : y->tokens_per_s, 2, gy, sizeof gy);
     bool same = x->tier == y->tier && x->cards == y->cards;
@@ -849,11 +1051,12 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
     char n1[64], n2[64], n3[64], n4[64];
     fprintf(out, "%s: %s\n", a->name, a->title);
     if (a->train)
-        fprintf(out, "Training, ranked by the cost of one training run; costs in CNY over %d years\n", a->years);
+        fprintf(out, "Training, ranked by the cost of one training run; costs in %s over %d years\n", currency_of(a),
+                a->years);
     else {
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
-        fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s; costs in CNY "
-                "over %d years\n", n1, a->years);
+        fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s; costs in %s "
+                "over %d years\n", n1, currency_of(a), a->years);
     }
     fprintf(out, "%zu candidates: %zu feasible, %zu rejected; %d tier-host pairs skipped (the card does not fit the "
             "host)\n\n", a->n_options, a->n_feasible, a->n_options - a->n_feasible, a->skipped_pairs);
@@ -909,7 +1112,7 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
                     unit_of(a));
             if (!isnan(best->cost_per_unit) && !isnan(w->cost_per_unit) && w->cost_per_unit > 0)
                 fprintf(out, ", %.1f%% more than the best", 100 * (best->cost_per_unit / w->cost_per_unit - 1));
-            fprintf(out, " (capex %s against %s CNY)\n", n2, n3);
+            fprintf(out, " (capex %s against %s %s)\n", n2, n3, currency_of(a));
         } else if (o) {
             fprintf(out, "  %s: none feasible; closest: %s:", a->tiers[t], tco_strbuf_str(&l));
             for (size_t k = 0; k < o->n_reasons; k++)
@@ -918,6 +1121,18 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
         } else
             fprintf(out, "  %s: no host of the list takes it\n", a->tiers[t]);
         tco_strbuf_free(&l);
+    }
+    if (a->quotes) {
+        size_t used = 0;
+        for (size_t i = 0; i < a->n_quotes; i++)
+            used += a->quotes[i].candidates > 0;
+        fprintf(out, "\nQuotes: %zu rows kept; %zu priced at least one candidate, %zu none (not used)%s\n", a->n_quotes, used,
+                a->n_quotes - used, used < a->n_quotes ? ":" : "");
+        for (size_t i = 0; i < a->n_quotes; i++)
+            if (a->quotes[i].candidates == 0)
+                fprintf(out, "  %s%s(%s, %s), %s:%ld: %s\n", a->quotes[i].quote_id, a->quotes[i].quote_id[0] ? " " : "",
+                        a->quotes[i].vendor, a->quotes[i].item, a->quotes[i].file, a->quotes[i].line,
+                        a->quotes[i].reason);
     }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);
@@ -929,8 +1144,8 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
     tco_report_json_string(out, a->name);
     fputs(",\n  \"title\": ", out);
     tco_report_json_string(out, a->title);
-    fprintf(out, ",\n  \"job\": \"%s\",\n  \"currency\": \"CNY\",\n  \"years\": %d,\n  \"unit\": \"%s\",\n",
-            a->train ? "train" : "serve", a->years, unit_of(a));
+    fprintf(out, ",\n  \"job\": \"%s\",\n  \"currency\": \"%s\",\n  \"years\": %d,\n  \"unit\": \"%s\",\n",
+            a->train ? "train" : "serve", currency_of(a), a->years, unit_of(a));
     if (!a->train) {
         fputs("  \"target_tokens_per_s\": ", out);
         tco_report_json_number(out, a->target_tokens_per_s);
@@ -1008,7 +1223,33 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         }
         fputs("}", out);
     }
-    fputs(a->n_options ? "\n  ]\n}\n" : "]\n}\n", out);
+    fputs(a->n_options ? "\n  ]" : "]", out);
+    if (a->quotes) {
+        size_t used = 0;
+        for (size_t i = 0; i < a->n_quotes; i++)
+            used += a->quotes[i].candidates > 0;
+        fprintf(out, ",\n  \"quotes\": {\"rows\": %zu, \"used\": %zu, \"runs\": %zu, \"list\": [", a->n_quotes, used,
+                a->runs_opened);
+        for (size_t i = 0; i < a->n_quotes; i++) {
+            const tco_advise_quote *q = &a->quotes[i];
+            fputs(i ? ",\n    {\"quote_id\": " : "\n    {\"quote_id\": ", out);
+            tco_report_json_string(out, q->quote_id);
+            fputs(", \"vendor\": ", out);
+            tco_report_json_string(out, q->vendor);
+            fputs(", \"item\": ", out);
+            tco_report_json_string(out, q->item);
+            fputs(", \"file\": ", out);
+            tco_report_json_string(out, q->file);
+            fprintf(out, ", \"line\": %ld, \"candidates\": %zu, \"reason\": ", q->line, q->candidates);
+            if (q->reason)
+                tco_report_json_string(out, q->reason);
+            else
+                fputs("null", out);
+            fputs("}", out);
+        }
+        fputs(a->n_quotes ? "\n  ]}" : "]}", out);
+    }
+    fputs("\n}\n", out);
 }
 
 /* ---- the workbook ---------------------------------------------------------------------------- */
@@ -1031,11 +1272,11 @@ size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out)
     return n;
 }
 
-/* A model of option @p o alone: the question loaded afresh with the run's --set values and the option's
+/* A run of option @p o alone: the question loaded afresh with the run's --set values and the option's
  * card, count, host, kind, acquisition and facility mode as overrides, so that its Inputs sheet names
- * each as the --set that chose it. */
-static tco_error option_model(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
-                              tco_model **out, tco_diag *d)
+ * each as the --set that chose it, priced from the request's quotes at what the option buys. */
+static tco_error option_run(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                            tco_run **out, tco_diag *d)
 {
     own_sets s = {0};
     char cards[16];
@@ -1053,14 +1294,9 @@ static tco_error option_model(const tco_advise_request *req, const tco_advice *a
         e = set_own(&s, 4, "scenario", "host", a->hosts[o->host], d);
     if (e == TCO_OK && o->mode >= 0)
         e = set_own(&s, 5, "facility", "mode", a->modes[o->mode], d);
-    tco_load_options lo = {.overrides = s.v, .n_overrides = s.n, .files = req->files, .skip_section = "advise"};
     if (e == TCO_OK)
-        e = tco_model_load(req->root, req->path, &lo, out, d);
-    if (e == TCO_OK && (e = tco_model_evaluate(*out, d)) != TCO_OK) {
-        tco_model_free(*out);
-        *out = NULL;
-    }
-    free(s.v);
+        e = open_run(req, &s, out, d);
+    own_sets_free(&s);
     return e;
 }
 
@@ -1072,6 +1308,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     if (n == 0)
         return tco_diag_set(d, TCO_ERR_USAGE, "%s: no option to write a workbook of (no candidate)", a->name);
     tco_model *models[TCO_ADVISE_LISTED_MAX] = {NULL};
+    tco_run *runs[TCO_ADVISE_LISTED_MAX] = {NULL};
     tco_rank_row rows[TCO_ADVISE_LISTED_MAX];
     tco_strbuf labels[TCO_ADVISE_LISTED_MAX], reasons[TCO_ADVISE_LISTED_MAX];
     memset(labels, 0, sizeof labels);
@@ -1084,26 +1321,30 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
             tco_strbuf_printf(&reasons[i], "%s%s", k ? "; " : "", o->reasons[k].text);
         if (labels[i].failed || reasons[i].failed)
             e = nomem(d);
-        else
-            e = option_model(req, a, o, &models[i], d);
+        else if ((e = option_run(req, a, o, &runs[i], d)) == TCO_OK)
+            models[i] = runs[i]->model;
         rows[i] = (tco_rank_row){tco_strbuf_str(&labels[i]), o->n_reasons ? tco_strbuf_str(&reasons[i]) : NULL,
                                  (double)o->seq + 1};
     }
     const char *unit = unit_of(a);
+    char capex[32], cost[48], npv[32];
+    snprintf(capex, sizeof capex, "Capex (%s)", currency_of(a));
+    snprintf(cost, sizeof cost, "Cost over the period (%s)", currency_of(a));
+    snprintf(npv, sizeof npv, "NPV cost (%s)", currency_of(a));
     const tco_rank_column serve[] = {{"Throughput (tokens/s)", "layout_tokens_per_s"},
                                      {"Per stream (tokens/s)", "layout_stream_tokens_per_s"},
                                      {"Card memory (GB)", "cluster_memory_gb"},
                                      {"Memory needed (GB)", "inference_memory_gb"},
-                                     {"Capex (CNY)", "option_capex"},
-                                     {"Cost over the period (CNY)", "option_cost"},
-                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {capex, "option_capex"},
+                                     {cost, "option_cost"},
+                                     {npv, "option_npv_cost"},
                                      {unit, "cost_per_unit"}};
     const tco_rank_column train[] = {{"Training run (days)", "layout_train_days"},
                                      {"Card memory (GB)", "cluster_memory_gb"},
                                      {"Memory needed (GB)", "training_memory_gb"},
-                                     {"Capex (CNY)", "option_capex"},
-                                     {"Cost over the period (CNY)", "option_cost"},
-                                     {"NPV cost (CNY)", "option_npv_cost"},
+                                     {capex, "option_capex"},
+                                     {cost, "option_cost"},
+                                     {npv, "option_npv_cost"},
                                      {unit, "cost_per_unit"}};
     size_t n_cols = a->train ? sizeof train / sizeof train[0] : sizeof serve / sizeof serve[0];
     tco_strbuf title = {0}, note = {0}, why = {0}, target = {0};
@@ -1114,15 +1355,18 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
         tco_strbuf_printf(&target, " at the target load of %s tokens/s", t);
     }
     tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
-                      "earlier candidate); costs in CNY over %d years. %zu candidates: %zu feasible, %zu rejected. "
+                      "earlier candidate); costs in %s over %d years. %zu candidates: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
                       "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
                       "over the option's own sheets (A, B, C shown; the others hidden: unhide them to read) and the "
                       "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
                       "fails a check shows no figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
-                      tco_strbuf_str(&target), a->years, a->n_options, a->n_feasible, a->n_options - a->n_feasible,
-                      a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
+                      tco_strbuf_str(&target), currency_of(a), a->years, a->n_options, a->n_feasible,
+                      a->n_options - a->n_feasible, a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
+    if (req->n_quote_files > 0)
+        tco_strbuf_append(&note, " Priced from vendor quotes: each option's Quotes sheet lists every row read and "
+                          "whether it priced that option (a quote's min_qty is judged against what the option buys).");
     tco_advise_explain(a, &why);
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
@@ -1132,7 +1376,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     if (e == TCO_OK)
         e = tco_workbook_write_rank(models, rows, n, &sheet, path, opts, d);
     for (size_t i = 0; i < n; i++) {
-        tco_model_free(models[i]);
+        tco_run_free(runs[i]);
         tco_strbuf_free(&labels[i]);
         tco_strbuf_free(&reasons[i]);
     }

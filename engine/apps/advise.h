@@ -38,8 +38,19 @@
  * cost_per_unit, layout_tokens_per_s, layout_stream_tokens_per_s, decode_efficiency,
  * target_load_tokens_per_s, layout_train_days, train_efficiency, hosts.
  *
- * Money is in CNY, the catalog's currency (a question whose [finance] currency is another is
- * refused); memory in GB (1e9 bytes); throughput in tokens/s; training time in days.
+ * Runs: every model the advice evaluates is made through the run object (price/run.h, tco_run_open()),
+ * as --scenario makes its model: one run per host, with the request's --set values, quote files, as-of
+ * date and currency.  Prices from quotes apply to every candidate that uses the quoted tier, host or
+ * item.  A quote is judged against the quantity the run's model buys (its min_qty against card_count
+ * for a tier, against hosts for a host, ...); after a candidate is evaluated in place, a quote whose
+ * min_qty that quantity has crossed since the run was priced (tco_run_quotes_hold()) makes the advisor
+ * open a run loaded with that candidate (its tier, card count, host, facility mode and acquisition),
+ * kept for the following candidates while its quotes hold.  So every candidate is priced from the
+ * quotes valid for what it buys, as `tco --scenario` of that candidate would be.
+ *
+ * Money is in the run's reporting currency (--currency CODE, else the question's [finance] currency,
+ * else CNY: tco_advice.currency); memory in GB (1e9 bytes); throughput in tokens/s; training time in
+ * days.
  *
  * Workbook (tco_advise_workbook()): a Rank sheet of the options listed (tco_advise_listed()), each
  * with its own sheets as in a comparison, every figure and the rank a live formula (workbook.h,
@@ -52,11 +63,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdint.h>
+
 #include "base/error.h"
 #include "model/model.h"
 #include "base/strbuf.h"
 #include "render/workbook.h"
 #include "load/load.h"
+#include "price/run.h"
 
 /** Most candidates one question may ask for (tiers x hosts x modes x card counts, and the rented ones):
  *  at about 0.1 ms each, about ten seconds. */
@@ -83,7 +97,28 @@ typedef struct tco_advise_request {
     /** The catalog, template and rate files, read once for every model the advice loads (one per host,
      *  and each listed option's for the workbook); NULL: each load reads them. */
     tco_ini_cache *files;
+    /** --quotes files (vendor quote CSV, read/quote_csv.h), in the order given; NULL and 0: every
+     *  candidate is priced from the catalog.  --set fx.CODE=RATE values among @c sets replace
+     *  pricing/fx.ini's rates (price/run.h). */
+    const char *const *quote_files;
+    size_t n_quote_files;
+    /** The day quotes are judged on (days since 1970-01-01, read/dates.h). */
+    int32_t as_of;
+    /** --currency CODE (three upper-case letters), or NULL: the question's [finance] currency, else CNY. */
+    const char *currency;
 } tco_advise_request;
+
+/** One quote row read for the advice, and how many candidates were priced from it. */
+typedef struct tco_advise_quote {
+    /** The row's quote_id, vendor and item as written, and its file and line (heap; file as given). */
+    char *quote_id, *vendor, *item, *file;
+    long line;
+    /** Candidates whose model took a price from this row (a tier row, the host, or another item). */
+    size_t candidates;
+    /** With no candidate: why not, in words ("expired 2026-10-31", "no candidate buys W-B", ...);
+     *  heap; NULL when used. */
+    char *reason;
+} tco_advise_quote;
 
 /** One failing check of a rejected option. */
 typedef struct tco_advise_reason {
@@ -108,9 +143,10 @@ typedef struct tco_advise_option {
     /** Card memory bought (cluster_memory_gb) and the job's need (inference_memory_gb when serving,
      *  training_memory_gb when training), GB. */
     double memory_gb, need_gb;
-    /** option_capex, option_cost (the TCO, or the rental), option_npv_cost: CNY. */
+    /** option_capex, option_cost (the TCO, or the rental), option_npv_cost: in tco_advice.currency. */
     double capex, cost, npv_cost;
-    /** cost_per_unit (CNY/Mtok or CNY per run); NaN where the template gives a reason instead. */
+    /** cost_per_unit (tco_advice.currency per Mtok or per run, tco_advice.unit); NaN where the template
+     *  gives a reason instead. */
     double cost_per_unit;
     /** The layout's throughput (layout_tokens_per_s, per stream layout_stream_tokens_per_s) and
      *  decode_efficiency; the layout's training time (layout_train_days, days) and train_efficiency. */
@@ -141,18 +177,28 @@ typedef struct tco_advice {
     /** Every candidate: the feasible ones in rank order, then the rejected ones in enumeration order. */
     tco_advise_option *options;
     size_t n_options, n_feasible;
-    /** The models, one per host (kept for the check names and labels; owned). */
+    /** The runs, one per host (price/run.h; owned), and their models (models[h] is runs[h]->model, kept
+     *  for the check names and labels). */
+    tco_run **runs;
     tco_model **models;
     int n_models;
+    /** The reporting currency of every money figure ("CNY", "USD", ...) and the unit of cost_per_unit
+     *  ("CNY/Mtok" serving, "CNY/run" training, in that currency). */
+    char currency[4], unit[16];
+    /** With quote files: every quote row the runs kept (those of the first host's run), in file order;
+     *  how many runs were opened in all (one per host, and one more each time a candidate crossed a
+     *  quote's min_qty, see Runs above). */
+    tco_advise_quote *quotes;
+    size_t n_quotes, runs_opened;
 } tco_advice;
 
 /**
  * Answer @p req into @p out (zeroed first; free with tco_advice_free() whatever the result).
  * Errors: TCO_ERR_NOINPUT (the question, template or a catalog file unreadable), TCO_ERR_INI (an
  * [advise] key unknown or malformed, "FILE [advise] KEY: ..."; no bound on the card count; more than
- * TCO_ADVISE_MAX_CANDIDATES; a currency other than CNY), TCO_ERR_USAGE (a --set of a key the advisor
- * sets), TCO_ERR_UNKNOWN_NAME (the template lacks a name the advisor reads), the model's errors
- * (tco_model_load(), tco_model_evaluate()), TCO_ERR_NOMEM.
+ * TCO_ADVISE_MAX_CANDIDATES), TCO_ERR_USAGE (a --set of a key the advisor sets; --set fx.CODE without
+ * quotes or a currency), TCO_ERR_UNKNOWN_NAME (the template lacks a name the advisor reads), the run's
+ * errors (tco_run_open(): the load, the evaluation, the quote files, the currency), TCO_ERR_NOMEM.
  */
 tco_error tco_advise(const tco_advise_request *req, tco_advice *out, tco_diag *diag);
 
@@ -160,13 +206,14 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *out, tco_diag *d
  * Print @p a for people: the question, the top TCO_ADVISE_TOP options (what each gets and costs),
  * the winner against the runner-up in one line, the rejections counted by check, for each
  * tier without an option in the top list its best option (rank) or, with none feasible, its
- * closest rejected one with every reason, and "Workbook: PATH" when @p workbook is not NULL.
+ * closest rejected one with every reason, with quote files the rows read and each row no candidate
+ * was priced from with its reason, and "Workbook: PATH" when @p workbook is not NULL.
  */
 void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out);
 
 /**
  * Print @p a as one JSON object (docs/advise.md):
- *   {"question", "title", "job": "serve"|"train", "currency": "CNY", "years", "unit",
+ *   {"question", "title", "job": "serve"|"train", "currency": "CNY" (a->currency), "years", "unit",
  *    "target_tokens_per_s" (serve) , "candidates": N evaluated, "feasible": N, "skipped_pairs",
  *    "explanation": the one line of tco_advise_explain(), "workbook": @p workbook or null,
  *    "rejections": [{"check", "label", "count"}],
@@ -174,7 +221,10 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
  *                 "facility", "acquisition": "own"|"rent", "feasible", "reasons": [text, ...],
  *                 "checks": [name, ...], "memory_gb", "need_gb", "capex", "tco", "npv_cost",
  *                 "cost_per_unit" (null with no number), "unit", "tokens_per_s" and
- *                 "stream_tokens_per_s" (serve) or "train_days" (train)}, ...]}
+ *                 "stream_tokens_per_s" (serve) or "train_days" (train)}, ...],
+ *    and with quote files "quotes": {"rows" kept, "used" (rows that priced a candidate), "runs" opened,
+ *                 "list": [{"quote_id", "vendor", "item", "file", "line", "candidates", "reason" (null
+ *                 when used)}, ...]}}
  * feasible options first in rank order, then the rejected ones.
  */
 void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out);
@@ -198,13 +248,15 @@ size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
 /**
  * Write the advice's workbook to @p path: a Rank sheet of the options tco_advise_listed() gives, then
  * each option's sheets as in a comparison (the first three shown, the others hidden), every one a fresh
- * model of the question with the run's --set values and the option's scenario.kind, card, cards,
- * acquisition, host and facility.mode as overrides (@p req as given to tco_advise()).  The figures are
+ * run of the question (tco_run_open(): the request's --set values, quotes and currency) with the
+ * option's scenario.kind, card, cards, acquisition, host and facility.mode as overrides (@p req as given
+ * to tco_advise()), its quotes judged at what the option buys; each option's sheets then have their
+ * Quotes sheet, as a scenario's workbook has.  The figures are
  * the template lines layout_tokens_per_s, layout_stream_tokens_per_s (serve) or layout_train_days
  * (train), cluster_memory_gb, inference_memory_gb or training_memory_gb, option_capex, option_cost,
  * option_npv_cost and cost_per_unit, gated by check_feasible; ranked by cost_per_unit, ties to the lower
  * option_capex, then to the earlier candidate, as tco_advise() ranks.
- * Errors: the model's (tco_model_load(), tco_model_evaluate()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
+ * Errors: the run's (tco_run_open()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
  * candidate, TCO_ERR_NOMEM.  On error no file is left at @p path.
  */
 tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,

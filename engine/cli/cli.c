@@ -1,6 +1,7 @@
 /* cli.c - the command line's shared front end (cli.h): help, errors, the root, --out. */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static const char usage_text[] =
     "       tco quotes check FILE.csv... [--format table|json]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
-    "           [--force] [--root DIR]\n"
+    "           [--quotes FILE]... [--as-of DATE] [--currency CODE] [--force] [--root DIR]\n"
     "       tco diff OLD.json NEW.json [--order effect|file] [--format table|json]\n"
     "                [--out PATH.xlsx] [--force] [--root DIR]\n"
     "       tco --list\n"
@@ -90,9 +91,13 @@ static const char usage_more[] =
     "                        cost model, ranked by cost per unit of work; the\n"
     "                        top 10, the winner against the runner-up and the\n"
     "                        rejections by reason (json: every option); writes\n"
-    "                        out/advise-NAME.xlsx (-whatif with --set): a Rank\n"
-    "                        sheet whose figures and RANK() are live, then the\n"
-    "                        options' sheets (docs/advise.md)\n"
+    "                        out/advise-NAME.xlsx (-quotes, -whatif, -usd as for\n"
+    "                        --scenario): a Rank sheet whose figures and RANK()\n"
+    "                        are live, then the options' sheets; --quotes,\n"
+    "                        --as-of and --currency as for --scenario: a quote\n"
+    "                        prices every candidate that buys its item, its\n"
+    "                        min_qty judged against what that candidate buys\n"
+    "                        (docs/advise.md)\n"
     "  diff OLD.json NEW.json\n"
     "                        the budget bridge between two JSON summaries of\n"
     "                        runs: OLD's inputs moved to NEW's one at a time\n"
@@ -126,6 +131,19 @@ void tco_cli_print_help(FILE *out)
 {
     fputs(usage_text, out);
     fputs(usage_more, out);
+}
+
+int tco_cli_currency(const char *text, char out[4])
+{
+    bool ok = strlen(text) == 3;
+    for (size_t i = 0; ok && i < 3; i++)
+        ok = isalpha((unsigned char)text[i]);
+    if (!ok)
+        return tco_cli_usage("--currency: expected a currency code of three letters (CNY, USD, EUR, ...), found "
+                             "'%.40s'", text);
+    for (int i = 0; i < 4; i++)
+        out[i] = (char)toupper((unsigned char)text[i]);
+    return 0;
 }
 
 bool tco_cli_format(const char *text, tco_output_format *out)

@@ -37,7 +37,8 @@
 
 /* How tco advise is called (its errors and the usage lines say it alike). */
 #define ADVISE_USAGE                                                                                        \
-    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]"
+    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE] "         \
+    "[--currency CODE] [--out PATH | --no-workbook] [--force] [--root DIR]"
 
 /** A summary's format on standard output (--format), parsed once by tco_cli_format(). */
 typedef enum tco_output_format {
@@ -52,6 +53,10 @@ typedef enum tco_output_format {
 /** --format @p text ("table", "json" or "csv", exactly) into *@p out; false (and *@p out unchanged) for any
  *  other text.  Each command says which formats it takes and refuses the others. */
 bool tco_cli_format(const char *text, tco_output_format *out);
+
+/** --currency CODE: @p text three letters (any case) into @p out, upper case.  Returns 0, or the exit code
+ *  of a usage error (64, printed: "--currency: expected a currency code of three letters ..."). */
+int tco_cli_currency(const char *text, char out[4]);
 
 /** Print `tco --help` (the usage lines, the options, the commands and examples) to @p out. */
 void tco_cli_print_help(FILE *out);

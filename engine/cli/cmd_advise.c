@@ -2,10 +2,13 @@
  * (commands.h; advise.c answers). */
 #include "cli/commands.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "apps/advise.h"
@@ -13,15 +16,18 @@
 #include "base/strbuf.h"
 #include "cli/cli.h"
 #include "load/load.h"
+#include "price/run.h"
+#include "read/dates.h"
 #include "read/ini.h"
 #include "read/root.h"
 #include "read/scenarios.h"
 #include "render/report.h"
 #include "render/workbook.h"
 
-/* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force]
- * [--root DIR]` (argv[0] "advise"): the advice and its workbook, out/advise-NAME.xlsx by default
- * (advise-NAME-whatif.xlsx with --set), in advise.c. */
+/* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE]
+ * [--currency CODE] [--out PATH | --no-workbook] [--force] [--root DIR]` (argv[0] "advise"): the advice
+ * and its workbook, out/advise-NAME.xlsx by default (-quotes with --quotes, -whatif with --set, -usd
+ * with --currency USD when the question's currency is another, as for --scenario), in advise.c. */
 int tco_cmd_advise(const char *invoked, int argc, char **argv)
 {
     (void)invoked;
@@ -30,12 +36,18 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         {"root", required_argument, NULL, 'r'},   {"out", required_argument, NULL, 'o'},
         {"no-workbook", no_argument, NULL, 'N'},  {"force", no_argument, NULL, 'F'},
         {"quotes", required_argument, NULL, 'q'}, {"currency", required_argument, NULL, 'C'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+        {"as-of", required_argument, NULL, 'a'},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     static tco_override sets[TCO_MAX_SETS];
-    size_t n_sets = 0;
+    size_t n_sets = 0, n_quotes = 0;
+    static const char *quotes[TCO_MAX_QUOTE_FILES];
+    static char currency[4];
+    const char *code = NULL;
+    int32_t as_of = (int32_t)(time(NULL) / 86400); /* today, as for --scenario */
     const char *format = "table", *root_arg = NULL, *out = NULL;
     bool no_workbook = false, force = false;
     tco_diag d = {0};
+    int rc;
     optind = 0;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, ":f:r:o:h", opts, NULL)) != -1;) {
@@ -48,18 +60,16 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         if (c == ':' || c == '?')
             return tco_cli_usage("advise: %s '%s'; %s", c == ':' ? "option needs a value" : "unknown option",
                                argv[optind - 1], ADVISE_USAGE);
-        /* Refused rather than half done (docs/advise.md, Limits): a quote is chosen for the quantity a
-         * scenario buys, and the advisor changes the card count in place on one model; and every
-         * figure, unit and check of the advice is in the catalog's CNY. */
+        if (c == 'q' && n_quotes == TCO_MAX_QUOTE_FILES)
+            return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
         if (c == 'q')
-            return tco_cli_usage("advise --quotes %s: tco advise prices every candidate from the catalog (a quote is "
-                               "chosen for the quantity bought, and each candidate buys another); write the option "
-                               "you choose as a scenario (its card, cards and host) and run tco --scenario FILE.ini "
-                               "--quotes %s", optarg, optarg);
-        if (c == 'C')
-            return tco_cli_usage("advise --currency %s: tco advise reports in CNY, the catalog's currency; write the "
-                               "option you choose as a scenario (its card, cards and host) and run tco --scenario "
-                               "FILE.ini --currency %s", optarg, optarg);
+            quotes[n_quotes++] = optarg;
+        if (c == 'C' && (rc = tco_cli_currency(optarg, currency)) != 0)
+            return rc;
+        code = c == 'C' ? currency : code;
+        char why[TCO_DIAG_MAX];
+        if (c == 'a' && !tco_date_check(optarg, &as_of, why, sizeof why))
+            return tco_cli_usage("--as-of: %s", why);
         format = c == 'f' ? optarg : format;
         root_arg = c == 'r' ? optarg : root_arg;
         out = c == 'o' ? optarg : out;
@@ -72,7 +82,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     if (optind + 1 != argc)
         return tco_cli_usage("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
     time_t created;
-    int rc = tco_cli_check_out(out, no_workbook, argv[optind]);
+    rc = tco_cli_check_out(out, no_workbook, argv[optind]);
     if (rc != 0 || (rc = tco_cli_created_time(&created)) != 0)
         return rc;
     tco_root root;
@@ -81,20 +91,25 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
         return tco_cli_fail(&d);
     tco_ini_cache files = {0};
-    tco_advise_request req = {root.path, path, tco_scenario_stem(argv[optind], stem, sizeof stem), sets, n_sets,
-                              &files};
+    tco_advise_request req = {.root = root.path, .path = path, .name = tco_scenario_stem(argv[optind], stem, sizeof stem),
+                              .sets = sets, .n_sets = n_sets, .files = &files, .quote_files = quotes,
+                              .n_quote_files = n_quotes, .as_of = as_of, .currency = code};
     tco_advice advice;
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail(&d) : 0;
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
-     * model, so that a what-if never replaces the plain answer. */
+     * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -usd when
+     * reported in another currency than the question's, as for --scenario. */
     char *default_out = NULL;
-    tco_workbook_options wo = {.created = created, .currency = "CNY", .force = force};
+    tco_workbook_options wo = {.created = created, .currency = rc == 0 ? advice.currency : "CNY", .force = force};
     if (rc == 0 && !no_workbook) {
         tco_strbuf name = {0};
-        tco_strbuf_printf(&name, "advise-%s", stem);
+        tco_strbuf_printf(&name, "advise-%s%s%s", stem, n_quotes ? "-quotes" : "", n_sets ? "-whatif" : "");
+        if (strcmp(advice.currency, advice.runs[0]->files_currency) != 0)
+            tco_strbuf_printf(&name, "-%c%c%c", tolower((unsigned char)advice.currency[0]),
+                              tolower((unsigned char)advice.currency[1]), tolower((unsigned char)advice.currency[2]));
         if (name.failed)
             rc = (tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory"), tco_cli_fail(&d));
-        else if (tco_cli_prepare_out(&out, &default_out, tco_strbuf_str(&name), n_sets ? "-whatif" : "", force, &d) != TCO_OK)
+        else if (tco_cli_prepare_out(&out, &default_out, tco_strbuf_str(&name), "", force, &d) != TCO_OK)
             rc = tco_cli_fail(&d);
         else if (tco_advise_workbook(&req, &advice, out, &wo, &d) != TCO_OK) {
             rc = tco_cli_fail(&d);

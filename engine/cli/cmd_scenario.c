@@ -465,15 +465,9 @@ int tco_cmd_scenario(int argc, char **argv)
         }
         case 'C': {
             static char currency[4];
-            size_t len = strlen(optarg);
-            bool ok = len == 3;
-            for (size_t i = 0; ok && i < 3; i++)
-                ok = isalpha((unsigned char)optarg[i]);
-            if (!ok)
-                return tco_cli_usage("--currency: expected a currency code of three letters (CNY, USD, EUR, ...), found "
-                                   "'%.40s'", optarg);
-            for (int i = 0; i < 4; i++)
-                currency[i] = (char)toupper((unsigned char)optarg[i]);
+            int rc = tco_cli_currency(optarg, currency);
+            if (rc != 0)
+                return rc;
             quotes.currency = currency;
             break;
         }

@@ -189,6 +189,58 @@ static tco_error apply_quotes(tco_model *m, const tco_run_options *q, tco_quote_
     return e;
 }
 
+/* Note each price quotes may set and the quantity it was judged against (tco_run_quotes_hold()). */
+static tco_error note_priced(tco_run *run, tco_diag *d)
+{
+    const tco_model *m = run->model;
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        n += m->items[i].quote_item != NULL;
+    run->priced = malloc((n ? n : 1) * sizeof *run->priced);
+    run->priced_qty = malloc((n ? n : 1) * sizeof *run->priced_qty);
+    if (run->priced == NULL || run->priced_qty == NULL)
+        return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < m->n_items; i++) {
+        int qty = m->items[i].quote_item ? tco_model_find(m, m->items[i].quote_qty) : -1;
+        if (qty < 0)
+            continue;
+        run->priced[run->n_priced] = i;
+        run->priced_qty[run->n_priced++] = m->items[qty].value;
+    }
+    return TCO_OK;
+}
+
+/* Whether quote row @p q is one of the rows that may price input @p it: its item, or for a per-tier
+ * input any tier. */
+static bool prices(const tco_model *m, const tco_item *it, const tco_quote *q)
+{
+    if (it->kind != TCO_ITEM_TIER_INPUT)
+        return strcasecmp(q->item, it->quote_item) == 0;
+    for (int r = 0; r < m->n_tiers; r++)
+        if (strcasecmp(q->item, m->tier_names[r]) == 0)
+            return true;
+    return false;
+}
+
+bool tco_run_quotes_hold(const tco_run *run)
+{
+    const tco_model *m = run->model;
+    for (size_t k = 0; k < run->n_priced; k++) {
+        const tco_item *it = &m->items[run->priced[k]];
+        double was = run->priced_qty[k], now = m->items[tco_model_find(m, it->quote_qty)].value;
+        if (now == was)
+            continue;
+        double lo = was < now ? was : now, hi = was < now ? now : was;
+        for (size_t i = 0; i < run->quotes.n; i++) {
+            const tco_quote *q = &run->quotes.quotes[i];
+            /* valid for one quantity and not the other: min_qty <= hi but not <= lo (NaN: never) */
+            if (q->min_qty > lo && q->min_qty <= hi && prices(m, it, q))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* The currency the scenario files choose: the template's text input `currency` ([finance] currency,
  * pricing/site.ini's default), upper case, else CNY; "" (and the input's source in @p where) when it
  * is not three letters. */
@@ -205,9 +257,13 @@ static void files_currency(const tco_model *m, char code[4], const char **where)
 
 /* Price @p m from the run's quotes and report it in the run's currency (--currency, else the files'),
  * loading pricing/fx.ini when either needs it.  Sets @p code and @p files_code (the files' currency). */
-static tco_error price_and_report(tco_model *m, const tco_run_options *q, tco_quote_set *set, tco_fx *fx,
-                                  char code[4], char files_code[4], tco_diag *d)
+static tco_error price_and_report(tco_run *run, tco_diag *d)
 {
+    tco_model *m = run->model;
+    const tco_run_options *q = &run->opts;
+    tco_quote_set *set = &run->quotes;
+    tco_fx *fx = &run->fx;
+    char *code = run->currency, *files_code = run->files_currency;
     const char *where;
     files_currency(m, files_code, &where);
     const char *basis = strstr(where, ": "); /* "FILE [finance] currency: basis": the place alone */
@@ -245,6 +301,8 @@ static tco_error price_and_report(tco_model *m, const tco_run_options *q, tco_qu
     }
     if (e == TCO_OK && q->n_quote_files > 0)
         e = apply_quotes(m, q, set, fx, d);
+    if (e == TCO_OK && q->n_quote_files > 0)
+        e = note_priced(run, d);
     char given[32];
     snprintf(given, sizeof given, "--currency %s", code);
     if (e == TCO_OK && fx_needed)
@@ -263,7 +321,7 @@ tco_error tco_run_open(const tco_run_options *opts, tco_run **out, tco_diag *dia
     if (e == TCO_OK)
         e = tco_model_evaluate(r->model, diag);
     if (e == TCO_OK)
-        e = price_and_report(r->model, &r->opts, &r->quotes, &r->fx, r->currency, r->files_currency, diag);
+        e = price_and_report(r, diag);
     if (e != TCO_OK) {
         tco_run_free(r);
         return e;
@@ -282,6 +340,8 @@ void tco_run_free(tco_run *run)
     if (run == NULL)
         return;
     tco_model_free(run->model);
+    free(run->priced);
+    free(run->priced_qty);
     tco_quotes_free(&run->quotes);
     tco_fx_free(&run->fx);
     free(run);

@@ -74,6 +74,12 @@ typedef struct tco_run {
     tco_fx fx;
     /** The reporting currency and the files' own (the input `currency`, else CNY), upper case. */
     char currency[4], files_currency[4];
+    /** With quote files: each input quotes may price (an item with a quote key; for a per-tier input,
+     *  every tier row), as an index into the model's items, and the quantity the quotes were judged
+     *  against (the value of its quote_qty when the run was priced); n_priced of each, owned. */
+    size_t *priced;
+    double *priced_qty;
+    size_t n_priced;
 } tco_run;
 
 /**
@@ -96,6 +102,17 @@ tco_error tco_run_open(const tco_run_options *opts, tco_run **out, tco_diag *dia
  * tco_run_open().
  */
 tco_error tco_run_twin(const tco_run *run, tco_run **out, tco_diag *diag);
+
+/**
+ * Whether the prices @p run took from its quotes still hold for what its model buys now, after inputs
+ * were set in place and the model re-evaluated (tco advise changes card_count, card_tier and
+ * facility_mode on one run's model): true when, for every price quotes may set (run->priced), no quote
+ * row of its item (for a per-tier input, of any tier) has a min_qty that the quantity bought now and the
+ * quantity the run was priced at (run->priced_qty) fall on different sides of, so the same rows are
+ * valid and the same quote would be chosen.  Always true for a run without quote rows.  A false answer
+ * means: open a run loaded with what the model buys now (its quotes then judged at those quantities).
+ */
+bool tco_run_quotes_hold(const tco_run *run);
 
 /** Free @p run, its model, quote set and rates (NULL is ignored). */
 void tco_run_free(tco_run *run);
