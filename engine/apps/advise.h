@@ -16,7 +16,7 @@
  *   allow_cloud    yes | no (default no): also rent each tier's GPU-hours (acquisition = rent)
  *   KEY_source     the basis of KEY, as in every file (not read)
  *
- * Enumeration: every host of the list (one model load each, with scenario.host, scenario.kind,
+ * Enumeration: every host of the list (one run each, tco_run_open(), with scenario.host, scenario.kind,
  * scenario.card, scenario.cards and scenario.acquisition = own given as overrides), every facility
  * mode, every tier whose card fits the host (the template's check_card_fits_host: a pair that fails
  * it is skipped, not a candidate), every card count from 1 to the bound: max_cards, else max_hosts x the host's
@@ -24,7 +24,7 @@
  * neither is refused).  With allow_cloud, each tier is also rented (acquisition = rent) on the
  * fitting host with the most slots, from 1 to the same bound.  A candidate is the model evaluated
  * after setting card_tier, card_count, facility_mode and acquisition in place: no file is read
- * again.
+ * again, unless the candidate crosses a quote's min_qty (Runs, below).
  *
  * Gating: the template's check_feasible (the serving or training gate and every constraint) decides;
  * a rejected candidate keeps the warning text of every failing check (tco_report_warning_text()).
