@@ -23,7 +23,11 @@
     X(report)                                                                                          \
     X(quotes)                                                                                          \
     X(ini)                                                                                             \
+    X(evaluate)                                                                                        \
+    X(pricing)                                                                                         \
     X(scenarios)                                                                                       \
+    X(root)                                                                                            \
+    X(init)                                                                                            \
     X(output)                                                                                          \
     X(advise)                                                                                          \
     X(sample)                                                                                          \
