@@ -20,11 +20,13 @@
     X(names)                                                                                           \
     X(formula)                                                                                         \
     X(model)                                                                                           \
+    X(bind)                                                                                            \
     X(report)                                                                                          \
     X(quotes)                                                                                          \
     X(ini)                                                                                             \
     X(evaluate)                                                                                        \
     X(pricing)                                                                                         \
+    X(conventions)                                                                                     \
     X(scenarios)                                                                                       \
     X(root)                                                                                            \
     X(init)                                                                                            \
