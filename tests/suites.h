@@ -34,7 +34,8 @@
     X(advise)                                                                                          \
     X(sample)                                                                                          \
     X(program)                                                                                         \
-    X(ranges)
+    X(ranges)                                                                                          \
+    X(risk)
 
 #define TCO_TEST_DECLARE(m) CU_ErrorCode register_##m##_suite(void);
 TCO_TEST_SUITES(TCO_TEST_DECLARE)
