@@ -35,7 +35,8 @@
     X(sample)                                                                                          \
     X(program)                                                                                         \
     X(ranges)                                                                                          \
-    X(risk)
+    X(risk)                                                                                            \
+    X(bridge)
 
 #define TCO_TEST_DECLARE(m) CU_ErrorCode register_##m##_suite(void);
 TCO_TEST_SUITES(TCO_TEST_DECLARE)
