@@ -1,4 +1,8 @@
-/* suites.h - each tests/test_<module>.c registers one CUnit suite. */
+/*
+ * suites.h - the one list of CUnit suites: each tests/test_<module>.c registers one suite with
+ * register_<module>_suite().  Adding a suite touches this list and the new file only: runner.c
+ * registers every entry, and tests/CMakeLists.txt builds tests/test_<module>.c for each.
+ */
 #ifndef TCO_TEST_SUITES_H
 #define TCO_TEST_SUITES_H
 
@@ -9,16 +13,35 @@
 #define TCO_SOURCE_DIR "."
 #endif
 
-CU_ErrorCode register_error_suite(void);
-CU_ErrorCode register_formula_suite(void);
-CU_ErrorCode register_model_suite(void);
-CU_ErrorCode register_report_suite(void);
-CU_ErrorCode register_quotes_suite(void);
-CU_ErrorCode register_ini_suite(void);
-CU_ErrorCode register_output_suite(void);
-CU_ErrorCode register_advise_suite(void);
-CU_ErrorCode register_sample_suite(void);
-CU_ErrorCode register_ranges_suite(void);
-CU_ErrorCode register_program_suite(void);
+/* One module a line, X(module); tests/CMakeLists.txt reads these lines. */
+#define TCO_TEST_SUITES(X)                                                                             \
+    X(error)                                                                                           \
+    X(strbuf)                                                                                          \
+    X(utf8)                                                                                            \
+    X(text)                                                                                            \
+    X(names)                                                                                           \
+    X(formula)                                                                                         \
+    X(model)                                                                                           \
+    X(bind)                                                                                            \
+    X(report)                                                                                          \
+    X(quotes)                                                                                          \
+    X(ini)                                                                                             \
+    X(evaluate)                                                                                        \
+    X(pricing)                                                                                         \
+    X(conventions)                                                                                     \
+    X(scenarios)                                                                                       \
+    X(root)                                                                                            \
+    X(init)                                                                                            \
+    X(output)                                                                                          \
+    X(advise)                                                                                          \
+    X(sample)                                                                                          \
+    X(program)                                                                                         \
+    X(ranges)                                                                                          \
+    X(risk)                                                                                            \
+    X(bridge)
+
+#define TCO_TEST_DECLARE(m) CU_ErrorCode register_##m##_suite(void);
+TCO_TEST_SUITES(TCO_TEST_DECLARE)
+#undef TCO_TEST_DECLARE
 
 #endif

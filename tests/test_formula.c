@@ -11,6 +11,8 @@
 #include "fixture.h"
 #include "model/formula.h"
 #include "read/ini.h"
+#include "base/error.h"
+#include "base/strbuf.h"
 #include "suites.h"
 
 static const struct {

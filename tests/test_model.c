@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "load/load.h"
 #include "model/evaluate.h"
+#include "base/error.h"
 #include "suites.h"
 #include "loaded.h"
 

@@ -17,6 +17,7 @@
 #include "model/bind.h"
 #include "model/evaluate.h"
 #include "model/ranges.h"
+#include "model/formula.h"
 #include "suites.h"
 #include "loaded.h"
 

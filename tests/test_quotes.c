@@ -17,6 +17,8 @@
 #include "load/load.h"
 #include "model/evaluate.h"
 #include "price/pricing.h"
+#include "base/error.h"
+#include "base/names.h"
 #include "suites.h"
 #include "loaded.h"
 

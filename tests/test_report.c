@@ -7,6 +7,7 @@
 #include "model/model.h"
 #include "render/report.h"
 #include "load/load.h"
+#include "base/error.h"
 #include "suites.h"
 #include "loaded.h"
 

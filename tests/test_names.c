@@ -1,0 +1,92 @@
+/* test_names.c - engine/base/names.c: SipHash-2-4 against the paper's test vector, fingerprints, names that
+ * hash alike in any ASCII case, and the name index. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/names.h"
+#include "suites.h"
+
+/* SipHash-2-4 with the key 00 01 .. 0f over the 15 bytes 00 01 .. 0e is a129ca6149be45e5
+ * (Aumasson and Bernstein 2012, appendix A; the reference implementation's vectors.h, entry 15). */
+static void test_siphash_paper_vector(void)
+{
+    const uint64_t key[2] = {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL};
+    tco_hash h;
+    tco_hash_begin(&h, key);
+    for (unsigned char c = 0; c < 15; c++)
+        tco_hash_byte(&h, c);
+    CU_ASSERT_EQUAL(tco_hash_end(&h), 0xa129ca6149be45e5ULL);
+    /* The empty message: 726fdb47dd0e0e31 (entry 0). */
+    tco_hash_begin(&h, key);
+    CU_ASSERT_EQUAL(tco_hash_end(&h), 0x726fdb47dd0e0e31ULL);
+}
+
+static void test_lower_feeds_lower_case(void)
+{
+    const uint64_t key[2] = {1, 2};
+    tco_hash a, b;
+    tco_hash_begin(&a, key);
+    tco_hash_lower(&a, "Card_Price:D-M", 14); /* 14 bytes: one block of 8 and 6 more */
+    tco_hash_begin(&b, key);
+    for (const char *p = "card_price:d-m"; *p; p++)
+        tco_hash_byte(&b, (unsigned char)*p);
+    CU_ASSERT_EQUAL(tco_hash_end(&a), tco_hash_end(&b));
+    CU_ASSERT_EQUAL(tco_hash_name(key, "ELECTRICITY_PRICE"), tco_hash_name(key, "electricity_price"));
+    CU_ASSERT_NOT_EQUAL(tco_hash_name(key, "electricity_price"), tco_hash_name(key, "electricity_prices"));
+}
+
+static void test_fingerprint_is_fixed(void)
+{
+    const char *t = "[scenario]\ncards = 32\n";
+    uint64_t f = tco_fingerprint(t, strlen(t));
+    CU_ASSERT_EQUAL(f, tco_fingerprint(t, strlen(t)));
+    CU_ASSERT_NOT_EQUAL(f, tco_fingerprint("[scenario]\ncards = 33\n", strlen(t)));
+    tco_hash h; /* fed in pieces: the same */
+    tco_fingerprint_begin(&h);
+    for (size_t i = 0; t[i]; i++)
+        tco_hash_byte(&h, (unsigned char)t[i]);
+    CU_ASSERT_EQUAL(tco_hash_end(&h), f);
+}
+
+static void test_name_index(void)
+{
+    static char names[1000][8];
+    tco_name_index ix = {0};
+    for (size_t i = 0; i < 1000; i++) {
+        snprintf(names[i], sizeof names[i], "n%zu", i);
+        bool added = false;
+        size_t *slot = tco_name_index_put(&ix, names[i], &added);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(slot);
+        CU_ASSERT_TRUE(added);
+        CU_ASSERT_EQUAL(*slot, SIZE_MAX); /* a new key's value */
+        *slot = i;
+    }
+    CU_ASSERT_EQUAL(ix.n, 1000);
+    CU_ASSERT_TRUE(ix.cap >= 2000 && (ix.cap & (ix.cap - 1)) == 0); /* at most half full, a power of two */
+    size_t v = 0;
+    CU_ASSERT_TRUE(tco_name_index_get(&ix, "n737", &v));
+    CU_ASSERT_EQUAL(v, 737);
+    CU_ASSERT_TRUE(tco_name_index_get(&ix, "N500", &v)); /* names compare in any ASCII case */
+    CU_ASSERT_EQUAL(v, 500);
+    CU_ASSERT_FALSE(tco_name_index_get(&ix, "n1000", &v));
+    bool added = true;
+    size_t *slot = tco_name_index_put(&ix, "N42", &added);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(slot);
+    CU_ASSERT_FALSE(added);
+    CU_ASSERT_EQUAL(*slot, 42);
+    tco_name_index_free(&ix);
+    CU_ASSERT_EQUAL(ix.n, 0);
+    CU_ASSERT_FALSE(tco_name_index_get(&ix, "n1", NULL));
+}
+
+CU_ErrorCode register_names_suite(void)
+{
+    CU_pSuite s = CU_add_suite("names", NULL, NULL);
+    if (s == NULL || !CU_add_test(s, "SipHash-2-4: the paper's vectors", test_siphash_paper_vector) ||
+        !CU_add_test(s, "lower-cased feeding and names in any case", test_lower_feeds_lower_case) ||
+        !CU_add_test(s, "fingerprints: fixed key, in pieces", test_fingerprint_is_fixed) ||
+        !CU_add_test(s, "the name index: 1,000 names", test_name_index))
+        return CU_get_error();
+    return CUE_SUCCESS;
+}
