@@ -92,6 +92,9 @@ typedef struct tco_place {
     const char *column_name;
     /** INI section and key, NULL when none. */
     const char *section, *key;
+    /** True when column counts the characters of a text (an INI line, a formula: "FILE:LINE, column
+     *  N", "FILE [SECTION] KEY, column N"), false for a quote file's field ("FILE:LINE: column N"). */
+    int char_column;
 } tco_place;
 
 /** Short English description of @p err; never NULL (unknown codes get a generic text). */
@@ -113,11 +116,16 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
  *
  *     FILE:LINE: column N (NAME): TEXT    a quote file's field (column_name)
  *     FILE:LINE: column N: TEXT           a quote file's field without a header name
+ *     FILE:LINE, column N: TEXT           a character of an INI line (char_column)
+ *     FILE [SECTION] KEY, column N: TEXT  a character of a formula (char_column; also
+ *     FILE [SECTION], column N: TEXT        without the key, or without the section,
+ *     FILE, column N: TEXT                  or with neither)
  *     FILE:LINE: [SECTION] KEY: TEXT      an INI line with its section and key
  *     FILE:LINE: [SECTION] TEXT           an INI line in a section
  *     FILE:LINE: TEXT
  *     FILE [SECTION] KEY: TEXT            an INI value
- *     FILE: TEXT
+ *     FILE [SECTION]: TEXT                an INI section
+ *     FILE: TEXT                          (a key without a section is data only)
  *     TEXT                                no file
  *
  * diag->text is the offset of TEXT (0 when the place alone fills the message).
