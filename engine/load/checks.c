@@ -20,8 +20,9 @@ tco_error check_shared(loader *ld)
         for (char *c = lower; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         if (strchr(lower, '.') != NULL || !name_set_has(&ld->from_sections, lower))
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: '%s' is not the section of any input's "
-                                "from key (from = SECTION.KEY)", ld->template_ini->path, ld->shared[k]);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "shared"},
+                               "'%s' is not the section of any input's from key (from = SECTION.KEY)", ld->shared[k]);
     }
     return TCO_OK;
 }
@@ -132,12 +133,15 @@ tco_error check_catalog_ranges(loader *ld)
                 }
                 const char *shown = tco_ini_section_as_written(cat, sec);
                 if (suffix != NULL)
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: no input reads [%s] %.*s, so this range "
-                                     "belongs to no value%s%s%s", cat->path, shown, key, shown, (int)(suffix - key), key,
-                                     best[0] ? " (did you mean '" : "", best, best[0] ? "'?)" : "");
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                    &(tco_place){.file = cat->path, .section = shown, .key = key},
+                                    "no input reads [%s] %.*s, so this range belongs to no value%s%s%s", shown,
+                                    (int)(suffix - key), key, best[0] ? " (did you mean '" : "", best,
+                                    best[0] ? "'?)" : "");
                 else if (best[0])
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", cat->path,
-                                     shown, key, best);
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                    &(tco_place){.file = cat->path, .section = shown, .key = key},
+                                    "unknown key (did you mean '%s'?)", best);
             }
             free(read);
             if (e != TCO_OK)
@@ -201,12 +205,11 @@ tco_error check_scenario_consumed(loader *ld)
             }
             if (best) {
                 const char *dot = strchr(best, '.');
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s]: unknown section (did you mean [%.*s]?)", s->path,
-                                    sec, (int)(dot - best), best);
+                return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec},
+                                   "unknown section (did you mean [%.*s]?)", (int)(dot - best), best);
             }
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [%s]: unknown section; the template %s reads nothing from it", s->path, sec,
-                                ld->template_ini->path);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec},
+                               "unknown section; the template %s reads nothing from it", ld->template_ini->path);
         }
         int n;
         const char **keys = tco_ini_keys(s, sec, &n);
@@ -257,8 +260,9 @@ tco_error check_scenario_consumed(loader *ld)
                                      "give --set %s.%.*s=VALUE too", ld->overrides[ov].arg, ld->overrides[ov].section,
                                      (int)(kl - 7), key);
                 else
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: a basis beside no value: expected %.*s = "
-                                     "VALUE in the same section", s->path, sec, key, (int)(kl - 7), key);
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                    "a basis beside no value: expected %.*s = VALUE in the same section", (int)(kl - 7),
+                                    key);
             } else if (ov >= 0 && best)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: unknown key '%s' (did you mean '%s'?)",
                                  ld->overrides[ov].arg, key, best);
@@ -266,12 +270,11 @@ tco_error check_scenario_consumed(loader *ld)
                 e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: no input reads [%s] %s",
                                  ld->overrides[ov].arg, sec, key);
             else if (best)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", s->path, sec,
-                                 key, best);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                "unknown key (did you mean '%s'?)", best);
             else
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s] %s: unknown key; the template %s reads no such input", s->path, sec, key,
-                                 ld->template_ini->path);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                "unknown key; the template %s reads no such input", ld->template_ini->path);
             free(keys);
             return e;
         }

@@ -27,8 +27,9 @@ tco_error load_shared(loader *ld)
     if (ld->n_shared > 0)
         return TCO_OK;
     ld->n_shared = 0;
-    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: expected a comma-separated list of the sections "
-                        "of from keys (facility, finance, ...), found '%s'", t->path, list);
+    return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "shared"},
+                       "expected a comma-separated list of the sections "
+                       "of from keys (facility, finance, ...), found '%s'", list);
 }
 
 /* Find the value of `from = A.B`; sets the INI it came from, its section and a display section. */
@@ -38,9 +39,9 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
 {
     const char *dot = strchr(from, '.');
     if (dot == NULL || dot == from || dot[1] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
-                            ld->template_ini->path, input_section, from);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = ld->template_ini->path, .section = input_section, .key = "from"},
+                           "expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'", from);
     /* Copied as snprintf() would cut them, without its format parsing (once for each input). */
     size_t sl = (size_t)(dot - from) < section_size - 1 ? (size_t)(dot - from) : section_size - 1;
     memcpy(section, from, sl);
@@ -69,9 +70,9 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
             *ini = ld->catalog[i];
             return TCO_OK;
         }
-    return tco_diag_set(ld->diag, TCO_ERR_INI,
-                        "%s [%s] from: no section [%s] in the scenario or in pricing/*.ini (from = '%s')",
-                        ld->template_ini->path, input_section, section, from);
+    return tco_diag_at(ld->diag, TCO_ERR_INI,
+                       &(tco_place){.file = ld->template_ini->path, .section = input_section, .key = "from"},
+                       "no section [%s] in the scenario or in pricing/*.ini (from = '%s')", section, from);
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
@@ -243,11 +244,11 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     const char *section = ts->name;
     tco_model *m = ld->model;
     if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
-                            t->path, section, from);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "from"},
+                           "a per-tier input reads tier.KEY, found '%s'", from);
     if (m->n_tiers == 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
-                            section);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "per"},
+                           "per = tier needs [model] tiers = FILE");
     const char *key = from + 5;
     const char *def = sec_get(ts, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
@@ -283,10 +284,9 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
         int layer = value ? layer_of(ld, src, row, key) : LAYER_DEFAULT;
         if (value == NULL) {
             if (def == NULL) {
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s] %s: expected a value (%s, input %s), found no such key (or give the "
-                                 "template's [%s] a default)",
-                                 cat->path, row, key, it->label, it->name, section);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path, .section = row, .key = key},
+                                "expected a value (%s, input %s), found no such key (or give the "
+                                "template's [%s] a default)", it->label, it->name, section);
                 break;
             }
             value = def;
@@ -394,8 +394,8 @@ tco_error load_input(loader *ld, int index)
         (e = tco_ini_number_in(t, index, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
     if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] max: expected a number >= min (%g), found %g", t->path,
-                            section, it->min, it->max);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "max"},
+                           "expected a number >= min (%g), found %g", it->min, it->max);
     if ((e = yes_no(ld, &ts, "integer", &it->integer)) != TCO_OK ||
         (e = yes_no(ld, &ts, "structural", &it->structural)) != TCO_OK)
         return e;
@@ -485,9 +485,9 @@ tco_error load_input(loader *ld, int index)
     }
     if (value == NULL) {
         const char *near = tco_ini_near_key(src, sec, key);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key%s%s%s",
-                            src->path, shown, key, text ? "a value" : "a number", label, name,
-                            near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = src->path, .section = shown, .key = key},
+                           "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number", label,
+                           name, near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");
     }
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     char place[700];

@@ -135,9 +135,9 @@ tco_error bind_warnings(loader *ld)
         if (cond != NULL) {
             int c = tco_model_find(m, cond);
             if (c < 0 || !scalar_number(&m->items[c]))
-                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                    "%s [%s] warning_if: expected the name of a number input or scalar line, found '%s'",
-                                    t->path, section, cond);
+                return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning_if"},
+                                   "expected the name of a number input or scalar line, found '%s'", cond);
             it->warning_if = c;
         }
         for (const char *p = it->warning; (p = strchr(p, '{')) != NULL;) {
@@ -145,16 +145,17 @@ tco_error bind_warnings(loader *ld)
             char name[TCO_NAME_MAX_LEN + 1];
             size_t n = end ? (size_t)(end - p - 1) : 0;
             if (end == NULL || n == 0 || n > TCO_NAME_MAX_LEN)
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] warning: expected {NAME} (a name of at most %d "
-                                    "characters in braces) at '%.*s'", t->path, section, TCO_NAME_MAX_LEN,
-                                    (int)tco_utf8_prefix(p, 40), p);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning"},
+                                   "expected {NAME} (a name of at most %d characters in braces) at '%.*s'",
+                                   TCO_NAME_MAX_LEN, (int)tco_utf8_prefix(p, 40), p);
             memcpy(name, p + 1, n);
             name[n] = '\0';
             int idx = tco_model_find(m, name);
             if (idx < 0 || !(scalar_number(&m->items[idx]) || m->items[idx].kind == TCO_ITEM_INPUT))
-                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                    "%s [%s] warning: {%s} is not the name of an input or scalar line", t->path,
-                                    section, name);
+                return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning"},
+                                   "{%s} is not the name of an input or scalar line", name);
             p = end + 1;
         }
     }

@@ -32,11 +32,14 @@ static tco_error role(loader *ld, const char *key, int *out)
     if (*out >= 0 && builtin(&ld->model->items[*out]))
         *out = -1;
     if (*out < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
-                            ld->template_ini->path, key, v);
+        return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = key},
+                           "no input or line named '%s'", v);
     if (ld->model->items[*out].on_schedule)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is on the schedule sheet, which runs past "
-                            "Year N; name a line of the analysis period", ld->template_ini->path, key, v);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = key},
+                           "'%s' is on the schedule sheet, which runs past Year N; name a line of the analysis period",
+                           v);
     return TCO_OK;
 }
 
@@ -73,16 +76,15 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (tname == NULL)
         tname = "tco";
     if (tname[0] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [scenario] template: expected a template name from templates/ (e.g. tco), found an "
-                            "empty value",
-                            scenario_path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = scenario_path, .section = "scenario", .key = "template"},
+                           "expected a template name from templates/ (e.g. tco), found an empty value");
     for (const char *p = tname; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_') || p - tname >= 100)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [scenario] template: expected a template name from templates/ (at most 100 "
-                                "letters, digits, '-', '_'), found '%s'",
-                                scenario_path, tname);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = scenario_path, .section = "scenario", .key = "template"},
+                               "expected a template name from templates/ (at most 100 "
+                               "letters, digits, '-', '_'), found '%s'", tname);
     char rel[300];
     snprintf(rel, sizeof rel, "templates/%s.ini", tname);
     m->template_path = tco_path_join(ld->root, rel);
@@ -117,9 +119,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         char key[300];
         snprintf(key, sizeof key, "summary_%s", kind);
         if (kind[0] == '\0' || tco_ini_get(t, "model", key) == NULL)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [scenario] kind: the template %s has no [model] %s for kind '%s'",
-                                ld->scenario.path, t->path, key, kind);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = "kind"},
+                               "the template %s has no [model] %s for kind '%s'", t->path, key, kind);
         if ((m->kind = tco_strdup(kind)) == NULL)
             return oom(ld);
     }
@@ -137,10 +139,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
                      strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0 &&
                      strncmp(sec, "convention.", 11) != 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s]: unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
-                                 "or [convention.NAME]",
-                                 t->path, sec);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec},
+                                "unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
+                                "or [convention.NAME]");
             if (e != TCO_OK)
                 return e;
         }
@@ -229,8 +230,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         const char *fy = tco_ini_get(t, "model", "first_year");
         if (fy != NULL) {
             if (strcmp(fy, "0") != 0 && strcmp(fy, "1") != 0)
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] first_year: expected 0 (Year 0, the purchase, "
-                                    "then Year 1 to N) or 1 (Year 1 to N), found '%s'", t->path, fy);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   &(tco_place){.file = t->path, .section = "model", .key = "first_year"},
+                                   "expected 0 (Year 0, the purchase, then Year 1 to N) or 1 (Year 1 to N), found '%s'",
+                                   fy);
             m->first_year = fy[0] - '0';
         }
         m->n_periods = m->n_years + 1 - m->first_year;

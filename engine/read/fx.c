@@ -94,15 +94,17 @@ tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cach
     const char *rep = tco_ini_get(held, "fx", "reporting");
     const char *as_of = tco_ini_get(held, "fx", "as_of");
     if (rep == NULL || !tco_fx_code_valid(rep))
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
-                         held->path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
+        e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "reporting"},
+                        "expected a currency code such as CNY, found %s%s%s", rep ? "'" : "", rep ? rep : "no such key",
+                        rep ? "'" : "");
     else if (as_of == NULL)
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
-                         held->path);
+        e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "as_of"},
+                        "expected the rates' date as YYYY-MM-DD, found no such key");
     else {
         char why[TCO_DIAG_MAX];
         if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", held->path, why);
+            e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "as_of"}, "%s",
+                            why);
     }
     if (e == TCO_OK) {
         for (int i = 0; i < 3; i++)
@@ -120,12 +122,13 @@ tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cach
                 continue;
             double rate;
             if (!tco_fx_code_valid(key))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
-                                 "key of %zu characters", held->path, key, strlen(key));
+                e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = key},
+                                "expected a currency code (USD = 7.1), found a key of %zu characters", strlen(key));
             else if (!tco_parse_number(tco_ini_get(held, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
                      !(rate <= TCO_FX_MAX_RATE))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
-                                 "1000000, found '%s'", held->path, key, fx->reporting, tco_ini_get(held, "fx", key));
+                e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = key},
+                                "expected %s per unit as a number from 0.000001 to 1000000, found '%s'", fx->reporting,
+                                tco_ini_get(held, "fx", key));
             else {
                 for (int i = 0; i < 3; i++)
                     fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);

@@ -161,8 +161,9 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
     }
     if (!tco_scenario_name_ok(arg)) {
         if (file)
-            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected a scenario name (at most 200 letters, digits, "
-                         "'-', '_') or a path to an .ini file, found '%.200s'", file, arg);
+            tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
+                        "expected a scenario name (at most 200 letters, digits, "
+                        "'-', '_') or a path to an .ini file, found '%.200s'", arg);
         else
             tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
                          "or a path to an .ini file\nTry 'tco --help'.", option, arg);
