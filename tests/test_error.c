@@ -204,6 +204,15 @@ static void test_diag_at_forms(void)
     snprintf(old, sizeof old, "%s: %s", f, t);
     check_form(&(tco_place){.file = f}, old);
     check_form(&(tco_place){0}, t);
+    /* A --set named where a file would be, its section and key as data; a part after the place. */
+    snprintf(old, sizeof old, "%s: %s", "--set facility.pue=abc", t);
+    check_form(&(tco_place){.arg = "--set facility.pue=abc", .section = "facility", .key = "pue"}, old);
+    snprintf(old, sizeof old, "%s: LOW: %s", "--set facility.pue_range=x,2", t);
+    check_form(&(tco_place){.arg = "--set facility.pue_range=x,2", .part = "LOW"}, old);
+    snprintf(old, sizeof old, "%s [%s] %s: HIGH: %s", f, "facility", "pue_range", t);
+    check_form(&(tco_place){.file = f, .section = "facility", .key = "pue_range", .part = "HIGH"}, old);
+    snprintf(old, sizeof old, "%s: inputs.%s: %s", "new.json", "electricity_price", t);
+    check_form(&(tco_place){.file = "new.json", .part = "inputs.electricity_price"}, old);
     /* The column of a text with no column given is no column: the plain forms. */
     snprintf(old, sizeof old, "%s [%s] %s: %s", f, "site", "rate", t);
     check_form(&(tco_place){.file = f, .section = "site", .key = "rate", .char_column = 1}, old);

@@ -109,14 +109,15 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     va_start(ap, fmt);
     tco_vformat_cut(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (file[0] == '\0') {
-        memcpy(diag->message, text, strlen(text) + 1);
-        return err;
-    }
-    /* FILE:LINE... or FILE [SECTION]... or FILE: */
-    const char *sep = diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
-    size_t place_len = strlen(file) + strlen(sep) + strlen(at);
-    format_cut(diag->message, sizeof diag->message, "%s%s%s%s", file, sep, at, text);
+    const char *arg = place && place->arg ? place->arg : "", *part = place && place->part ? place->part : "";
+    /* FILE:LINE... or FILE [SECTION]... or FILE:, else ARG:, then PART: */
+    const char *sep = file[0] == '\0' ? "" : diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
+    if (file[0] == '\0' && arg[0] != '\0')
+        snprintf(at, sizeof at, ": ");
+    size_t place_len = strlen(file) + strlen(arg) * (file[0] == '\0') + strlen(sep) + strlen(at) +
+                       (part[0] ? strlen(part) + 2 : 0);
+    format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", file[0] ? file : arg, sep, at, part,
+               part[0] ? ": " : "", text);
     diag->text = place_len < strlen(diag->message) ? place_len : 0;
     return err;
 }

@@ -71,8 +71,9 @@ typedef struct tco_diag {
     char file[TCO_DIAG_MAX];
     /** 1-based line and column (a CSV field, counted from 1), or 0 when the diagnostic names none. */
     long line, column;
-    /** A quote file's column by its header name ("unit_price"), an INI file's section and key as
-     *  iniparser reads them (lower case), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
+    /** A quote file's column by its header name ("unit_price"), an INI file's section and key as the
+     *  message names them (as iniparser reads them, lower case, except the line checks' key, which
+     *  is as written), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
     char column_name[TCO_DIAG_NAME_MAX], section[TCO_DIAG_NAME_MAX], key[TCO_DIAG_NAME_MAX];
     /** Offset in message of the text after the place ("expected a price"); 0 when the message
      *  names no place (tco_diag_set()) or the place alone fills it. */
@@ -95,6 +96,12 @@ typedef struct tco_place {
     /** True when column counts the characters of a text (an INI line, a formula: "FILE:LINE, column
      *  N", "FILE [SECTION] KEY, column N"), false for a quote file's field ("FILE:LINE: column N"). */
     int char_column;
+    /** A command-line argument that gave the value, named where a file would be ("--set
+     *  facility.pue=abc": "ARG: TEXT"; section and key may still say what it set), NULL when none. */
+    const char *arg;
+    /** The part of the value the text is about, after the place ("LOW" of a range: "PLACE: LOW:
+     *  TEXT"; "inputs.pue" of a JSON file), NULL when none. */
+    const char *part;
 } tco_place;
 
 /** Short English description of @p err; never NULL (unknown codes get a generic text). */
@@ -126,7 +133,10 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
  *     FILE [SECTION] KEY: TEXT            an INI value
  *     FILE [SECTION]: TEXT                an INI section
  *     FILE: TEXT                          (a key without a section is data only)
- *     TEXT                                no file
+ *     ARG: TEXT                           no file, a command-line argument (arg)
+ *     TEXT                                neither
+ *
+ * with "PART: " after the place when @p place gives a part ("FILE [SECTION] KEY: LOW: TEXT").
  *
  * diag->text is the offset of TEXT (0 when the place alone fills the message).
  * @p diag may be NULL.  Returns @p err.

@@ -99,7 +99,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return e;
     const tco_ini *t = ld->template_ini;
     if (!tco_ini_has_section(t, "model"))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "expected a [model] section, found none");
     const ini_sec model = sec_named(t, "model");
     if ((e = check_keys(ld, &model, model_keys)) != TCO_OK)
         return e;
@@ -152,8 +153,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     for (size_t i = 0; i < m->n_items; i++)
         any_line |= m->items[i].kind == TCO_ITEM_LINE || m->items[i].kind == TCO_ITEM_YEARLY;
     if (!any_line)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one [line.NAME] section, found none",
-                            t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "expected at least one [line.NAME] section, found none");
 
     /* Totals of per-year lines, and the year index. */
     size_t n_lines = m->n_items;
@@ -217,10 +218,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return e;
         int yi = tco_model_find(m, "years");
         if (yi < 0 || m->items[yi].kind != TCO_ITEM_INPUT || !m->items[yi].integer)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s: per-year lines need an input named 'years' with integer = yes (the number of "
-                                "year columns)",
-                                t->path);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                               "per-year lines need an input named 'years' with integer = yes (the number of "
+                               "year columns)");
         double years = m->items[yi].value;
         if (!(years >= 1 && years <= 100))
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 year columns, found %g",
@@ -247,8 +247,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                     return oom(ld);
             }
     } else if (any_monthly) {
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: per-month lines need per-year lines and the 'years' input "
-                            "(the months are the years' months)", t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "per-month lines need per-year lines and the 'years' input "
+                           "(the months are the years' months)");
     }
     if (any_monthly && (e = add_builtin(ld, TCO_ITEM_MONTH_INDEX, "month", "the month number in per-month lines",
                                         "Month number", "month", NULL)) != TCO_OK)

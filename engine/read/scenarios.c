@@ -181,8 +181,8 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
             free(names[i]);
         }
         free(names);
-        tco_diag_set(d, TCO_ERR_NOINPUT, "%s: no such scenario '%s'; available: %s", path, arg,
-                     n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
+        tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "no such scenario '%s'; available: %s", arg,
+                    n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
         tco_strbuf_free(&list);
         free(path);
         return NULL;
