@@ -162,8 +162,10 @@ static void check_form(const tco_place *at, const char *old)
     CU_ASSERT_EQUAL(tco_diag_at(&d, TCO_ERR_INI, at, "expected %s, found '%s'", "a number", "x"), TCO_ERR_INI);
     CU_ASSERT_EQUAL(d.code, TCO_ERR_INI);
     CU_ASSERT_STRING_EQUAL(d.message, old);
-    CU_ASSERT_STRING_EQUAL(d.message + d.text, "expected a number, found 'x'");
-    CU_ASSERT_EQUAL(d.text, strlen(old) - strlen("expected a number, found 'x'"));
+    /* The text after the place: the part, if any, then the text. */
+    size_t text = strlen("expected a number, found 'x'") + (at->part ? strlen(at->part) + 2 : 0);
+    CU_ASSERT_EQUAL(d.text, strlen(old) - text);
+    CU_ASSERT_STRING_EQUAL(d.message + d.text, old + strlen(old) - text);
     CU_ASSERT_STRING_EQUAL(d.file, at->file ? at->file : "");
     CU_ASSERT_EQUAL(d.line, at->line);
     CU_ASSERT_EQUAL(d.column, at->column);

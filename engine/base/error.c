@@ -114,8 +114,8 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     const char *sep = file[0] == '\0' ? "" : diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
     if (file[0] == '\0' && arg[0] != '\0')
         snprintf(at, sizeof at, ": ");
-    size_t place_len = strlen(file) + strlen(arg) * (file[0] == '\0') + strlen(sep) + strlen(at) +
-                       (part[0] ? strlen(part) + 2 : 0);
+    /* The part belongs to the text (diag->text points at "LOW: ..."): the fields do not hold it. */
+    size_t place_len = strlen(file) + strlen(arg) * (file[0] == '\0') + strlen(sep) + strlen(at);
     format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", file[0] ? file : arg, sep, at, part,
                part[0] ? ": " : "", text);
     diag->text = place_len < strlen(diag->message) ? place_len : 0;

@@ -75,7 +75,7 @@ typedef struct tco_diag {
      *  message names them (as iniparser reads them, lower case, except the line checks' key, which
      *  is as written), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
     char column_name[TCO_DIAG_NAME_MAX], section[TCO_DIAG_NAME_MAX], key[TCO_DIAG_NAME_MAX];
-    /** Offset in message of the text after the place ("expected a price"); 0 when the message
+    /** Offset in message of the text after the place ("expected a price", "LOW: expected ..."); 0 when the message
      *  names no place (tco_diag_set()) or the place alone fills it. */
     size_t text;
 } tco_diag;
@@ -136,7 +136,8 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
  *     ARG: TEXT                           no file, a command-line argument (arg)
  *     TEXT                                neither
  *
- * with "PART: " after the place when @p place gives a part ("FILE [SECTION] KEY: LOW: TEXT").
+ * with "PART: " after the place when @p place gives a part ("FILE [SECTION] KEY: LOW: TEXT"; diag->text
+ * then points at "LOW: TEXT", since the part is not in the place's fields).
  *
  * diag->text is the offset of TEXT (0 when the place alone fills the message).
  * @p diag may be NULL.  Returns @p err.
