@@ -315,7 +315,14 @@ def cmd_schema():
     bad_char = os.path.join(T, "bad_char.ini")
     with open(bad_char, "w") as fh:
         fh.write("[scenario]\ntitle = t\x01\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n")
+    bad_formula = os.path.join(T, "bad_formula.ini")
+    with open(bad_formula, "w") as fh:  # mini's unknown_name.ini: [line.cost] formula = qty * prise
+        fh.write("[scenario]\ntitle = t\ntemplate = unknown_name\nthing = widget\nqty = 3\nyears = 2\n")
     failures = [
+        ("a formula's unknown name", ("--root", mini, "--scenario", bad_formula), 65,
+         {"file": os.path.join(mini, "templates", "unknown_name.ini"), "line": None, "column": 7,
+          "section": "line.cost", "key": "formula"},
+         "unknown name 'prise' (did you mean 'price'?)"),
         # (label, args, exit, {field: expected}, message)
         ("a bad value", ("--root", mini, "--scenario", bad_value), 65,
          {"file": bad_value, "line": None, "column": None, "section": "scenario", "key": "qty"},

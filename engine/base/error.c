@@ -69,6 +69,14 @@ static void set_place(tco_diag *diag, const tco_place *place)
     diag->text = 0;
 }
 
+tco_place tco_place_column(const tco_place *where, long column)
+{
+    tco_place at = where ? *where : (tco_place){0};
+    at.column = column;
+    at.char_column = 1;
+    return at;
+}
+
 tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
 {
     if (diag == NULL)

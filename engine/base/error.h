@@ -104,6 +104,10 @@ typedef struct tco_place {
     const char *part;
 } tco_place;
 
+/** @p where (NULL: none) at the character @p column of its text, "WHERE, column N" (char_column): the
+ *  place of a character of a formula, from the formula's place. */
+tco_place tco_place_column(const tco_place *where, long column);
+
 /** Short English description of @p err; never NULL (unknown codes get a generic text). */
 const char *tco_strerror(tco_error err);
 

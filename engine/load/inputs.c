@@ -364,7 +364,7 @@ tco_error load_input(loader *ld, int index)
     const char *name = section + strlen("input.");
     char where[600];
     tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
-    tco_error e = tco_name_check(name, where, ld->diag);
+    tco_error e = tco_name_check(name, &(tco_place){.file = t->path, .section = section}, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, &ts, input_keys);
     static const char *const required[] = {"label", "unit", "from", NULL};

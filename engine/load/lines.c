@@ -24,7 +24,7 @@ tco_error load_line(loader *ld, int index)
     const char *name = section + strlen("line.");
     char where[600];
     tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
-    tco_error e = tco_name_check(name, where, ld->diag);
+    tco_error e = tco_name_check(name, &(tco_place){.file = t->path, .section = section}, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, &ts, line_keys);
     static const char *const required[] = {"sheet", "label", "unit", "formula", NULL};
@@ -70,7 +70,13 @@ tco_error load_line(loader *ld, int index)
     tco_strbuf_append(&w, where);
     tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
-    if (it->where == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+    size_t file_len = strlen(t->path), section_len = strlen(section);
+    if ((it->place_text = malloc(file_len + section_len + 2)) != NULL) {
+        memcpy(it->place_text, t->path, file_len + 1);
+        memcpy(it->place_text + file_len + 1, section, section_len + 1);
+        it->place = (tco_place){.file = it->place_text, .section = it->place_text + file_len + 1, .key = "formula"};
+    }
+    if (it->where == NULL || it->place_text == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);
@@ -105,7 +111,7 @@ tco_error load_line(loader *ld, int index)
         return tco_diag_at(ld->diag, TCO_ERR_INI,
                            &(tco_place){.file = t->path, .section = section, .key = "warning_if"},
                            "needs a warning key beside it");
-    return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
+    return tco_formula_parse(formula, &it->place, &it->formula, ld->diag);
 }
 
 /* A scalar number item (input, line or per-year total), for warnings. */
