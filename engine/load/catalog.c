@@ -23,8 +23,9 @@ tco_error load_catalog(loader *ld)
     free(pattern);
     if (rc != 0) {
         char *dir = tco_path_join(ld->root, "pricing/");
-        tco_error e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s: no pricing catalog (*.ini) found; "
-                                   "run tco from the project directory or pass --root DIR", dir ? dir : "pricing/");
+        tco_error e = tco_diag_at(ld->diag, TCO_ERR_NOINPUT, &(tco_place){.file = dir ? dir : "pricing/"},
+                                  "no pricing catalog (*.ini) found; "
+                                  "run tco from the project directory or pass --root DIR");
         free(dir);
         if (rc != GLOB_NOMATCH)
             globfree(&g);
@@ -196,8 +197,8 @@ tco_error load_tiers(loader *ld)
     const tco_ini *cat = ld->catalog[ld->tier_file];
     int n = tco_ini_section_count(cat);
     if (n <= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one section (one per tier), found none",
-                            cat->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path},
+                           "expected at least one section (one per tier), found none");
     m->tier_names = calloc((size_t)n, sizeof *m->tier_names);
     m->tier_path = tco_strdup(cat->path);
     if (m->tier_names == NULL || m->tier_path == NULL)
@@ -220,9 +221,10 @@ tco_error load_tiers(loader *ld)
     tco_error e = TCO_OK;
     for (int i = 1; i < n && e == TCO_OK; i++)
         if (tco_utf8_casecmp(sorted[i - 1], sorted[i]) == 0)
-            e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: tiers [%s] and [%s] differ only in case; a lookup of "
-                             "the tier code (MATCH, as the workbook does) cannot tell them apart: rename one",
-                             cat->path, sorted[i - 1], sorted[i]);
+            e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = cat->path},
+                            "tiers [%s] and [%s] differ only in case; a lookup of "
+                            "the tier code (MATCH, as the workbook does) cannot tell them apart: rename one",
+                            sorted[i - 1], sorted[i]);
     free(sorted);
     return e;
 }

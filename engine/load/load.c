@@ -66,8 +66,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;
     if (!tco_ini_has_section(&ld->scenario, "scenario"))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found %s", scenario_path,
-                            tco_ini_has_section(&ld->scenario, "compare")
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = scenario_path},
+                           "expected a [scenario] section, found %s",
+                           tco_ini_has_section(&ld->scenario, "compare")
                                 ? "a comparison ([compare]): run it with tco --compare"
                                 : "none");
     const char *title = tco_ini_get(&ld->scenario, "scenario", "title");
@@ -171,11 +172,13 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         char name[TCO_NAME_MAX_LEN + 8];
         snprintf(name, sizeof name, "%s_total", m->items[i].name);
         int clash = tco_model_find(m, name);
+        char section[TCO_NAME_MAX_LEN + 16];
+        tco_place at;
         if (clash >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
-                                "%s [line.%s]: name '%s' is taken by the per-year or per-month line '%s', whose "
-                                "total it names",
-                                t->path, name, name, m->items[i].name);
+            return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                               item_place(&at, section, sizeof section, t, "line.", name, NULL),
+                               "name '%s' is taken by the per-year or per-month line '%s', whose total it names", name,
+                               m->items[i].name);
         tco_item *tot = add_item(ld, TCO_ITEM_TOTAL, name);
         if (tot == NULL)
             return oom(ld);
@@ -274,10 +277,12 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (it->quote_qty == NULL)
             continue;
         int q = tco_model_find(m, it->quote_qty);
+        char section[TCO_NAME_MAX_LEN + 16];
+        tco_place at;
         if (q < 0 || tco_item_dim(&m->items[q]) != 0 || m->items[q].text != NULL || m->items[q].kind == TCO_ITEM_YEAR_INDEX)
-            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
-                                t->path, it->name, it->quote_qty);
+            return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                               item_place(&at, section, sizeof section, t, "input.", it->name, "quote_qty"),
+                               "expected the name of a number input or scalar line, found '%s'", it->quote_qty);
     }
     if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = load_budget(ld)) != TCO_OK ||
         (e = tco_model_order(m, ld->diag)) != TCO_OK)

@@ -4,6 +4,7 @@
 #include "load/loader.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -115,6 +116,33 @@ tco_error parse_format(loader *ld, const char *section, const char *text, tco_fo
     return tco_diag_at(ld->diag, TCO_ERR_INI,
                        &(tco_place){.file = ld->template_ini->path, .section = section, .key = "format"},
                        "expected money, kw, percent, count, ratio, number, yesno or never, found '%s'", text);
+}
+
+tco_error set_error(loader *ld, tco_error err, const char *given, const char *section, const char *key,
+                    const char *fmt, ...)
+{
+    tco_strbuf arg = {0}, text = {0};
+    tco_strbuf_printf(&arg, "--set %s", given);
+    va_list ap;
+    va_start(ap, fmt);
+    tco_strbuf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    tco_error e = arg.failed || text.failed
+                      ? oom(ld)
+                      : tco_diag_at(ld->diag, err, &(tco_place){.arg = tco_strbuf_str(&arg), .section = section,
+                                                                .key = key},
+                                    "%s", tco_strbuf_str(&text));
+    tco_strbuf_free(&arg);
+    tco_strbuf_free(&text);
+    return e;
+}
+
+const tco_place *item_place(tco_place *at, char *section, size_t size, const tco_ini *file, const char *prefix,
+                            const char *name, const char *key)
+{
+    tco_str_cat(section, size, prefix, name, NULL);
+    *at = (tco_place){.file = file->path, .section = section, .key = key};
+    return at;
 }
 
 tco_error check_keys(loader *ld, const ini_sec *s, const char *const *allowed)

@@ -170,6 +170,8 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
     tco_model *m = ld->model;
     const tco_ini *t = ld->template_ini;
     static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
+    char section[TCO_NAME_MAX_LEN + 16]; /* a diagnostic's place: [line.NAME] or [input.NAME] */
+    tco_place at;
     for (size_t s = 0; s < m->n_sheets; s++) {
         int first = -1;
         for (size_t i = 0; i < m->n_items; i++) {
@@ -179,11 +181,11 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
             if (first < 0)
                 first = (int)i;
             else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
-                                    "it needs %s",
-                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
-                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   item_place(&at, section, sizeof section, t, "line.", it->name, "sheet"),
+                                   "sheet '%s' holds lines with %s (e.g. %s), so every line on it needs %s",
+                                   m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
+                                   m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
         }
         m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
         m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
@@ -193,26 +195,29 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
         size_t columns = 0;
         for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
             if (m->items[i].kind == TCO_ITEM_TIER_LINE && sheet_of[i] == (int)s && ++columns > TCO_MAX_TIER_COLUMNS)
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
-                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
-                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   item_place(&at, section, sizeof section, t, "line.", m->items[i].name, "sheet"),
+                                   "sheet '%s' would hold more than %d per-tier lines, one "
+                                   "column each (Excel has 16,384 columns); put the rest on another sheet",
+                                   m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
     }
     /* The tier table on Inputs has a column per per-tier input. */
     size_t tier_inputs = 0;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
-                                "(Excel has 16,384 columns)",
-                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               item_place(&at, section, sizeof section, t, "input.", m->items[i].name, NULL),
+                               "more than %d per-tier inputs, one column each in the tier table "
+                               "(Excel has 16,384 columns)",
+                               TCO_MAX_TIER_COLUMNS);
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         if (it->sheet == NULL)
             continue;
         if (sheet_of[i] < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
-                                t->path, it->name, sheets, it->sheet);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               item_place(&at, section, sizeof section, t, "line.", it->name, "sheet"),
+                               "expected one of [model] sheets (%s), found '%s'", sheets, it->sheet);
         const char *listed = m->sheets[sheet_of[i]].name;
         if (strcmp(it->sheet, listed) == 0)
             continue; /* spelt as listed already */
@@ -372,9 +377,9 @@ tco_error load_sheets_and_summary(loader *ld)
                                 &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
                                 "'%s' is %s, not one figure to show", list[i],
                                 m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
-                                 : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
-                                 : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
-                                 : tco_item_dim(&m->items[idx]) == 1
+                                : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
+                                : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
+                                : tco_item_dim(&m->items[idx]) == 1
                                      ? "a row of the schedule sheet, past Year N (show its _total)"
                                      : "a per-tier column");
             else if (idx < 0)
