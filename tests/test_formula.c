@@ -289,10 +289,16 @@ static void test_positions_in_messages(void)
     CU_ASSERT_EQUAL(d.column, 16);
     CU_ASSERT_EQUAL(d.line, 0);
     CU_ASSERT_STRING_EQUAL(d.message + d.text, "expected a number, name, function call or '(', found end of formula");
-    /* A name that reads as a cell reference: tco_name_check() at the formula's column. */
+    /* An unknown function, at its column. */
     CU_ASSERT_EQUAL(tco_formula_parse("1 + SUM(2) + A1(3)", &at, &t, &d), TCO_ERR_UNKNOWN_FUNCTION);
     CU_ASSERT_EQUAL(d.column, 14);
     CU_ASSERT_STRING_EQUAL(d.key, "formula");
+    /* A name that reads as a cell reference: tco_name_check() at the name's column of the formula. */
+    CU_ASSERT_EQUAL(tco_formula_parse("1 + R2C3", &at, &t, &d), TCO_ERR_BAD_NAME);
+    CU_ASSERT_STRING_EQUAL(d.message, "templates/x.ini [line.y] formula, column 5: name 'R2C3' would be read by "
+                                      "Excel as a cell reference; use a name such as 'R2C3_value'");
+    CU_ASSERT_EQUAL(d.column, 5);
+    CU_ASSERT_STRING_EQUAL(d.section, "line.y");
 }
 
 CU_ErrorCode register_formula_suite(void)
