@@ -69,14 +69,15 @@ typedef struct tco_diag {
     char message[TCO_DIAG_MAX];
     /** The file as named on the command line or by its catalog (cut at TCO_DIAG_MAX bytes), or "". */
     char file[TCO_DIAG_MAX];
-    /** 1-based line and column (a CSV field, counted from 1), or 0 when the diagnostic names none. */
+    /** 1-based line and column (a CSV field, or a character of an INI line or of a formula, counted
+     *  from 1), or 0 when the diagnostic names none. */
     long line, column;
     /** A quote file's column by its header name ("unit_price"), an INI file's section and key as the
      *  message names them (as iniparser reads them, lower case, except the line checks' key, which
      *  is as written), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
     char column_name[TCO_DIAG_NAME_MAX], section[TCO_DIAG_NAME_MAX], key[TCO_DIAG_NAME_MAX];
-    /** Offset in message of the text after the place ("expected a price", "LOW: expected ..."); 0 when the message
-     *  names no place (tco_diag_set()) or the place alone fills it. */
+    /** Offset in message of the text after the place ("expected a price", "LOW: expected ..."); 0 when
+     *  the message names no place (tco_diag_set()) or the place alone fills it. */
     size_t text;
 } tco_diag;
 
@@ -87,7 +88,7 @@ typedef struct tco_diag {
 typedef struct tco_place {
     /** The file, as the user named it. */
     const char *file;
-    /** 1-based line and column (CSV field), 0 when none. */
+    /** 1-based line and column (a CSV field; a character with char_column), 0 when none. */
     long line, column;
     /** The column's header name in a quote file ("unit_price"), NULL when none. */
     const char *column_name;
