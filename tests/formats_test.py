@@ -168,7 +168,7 @@ def cmd_schema():
             return None
         errs = errors(doc) + errors(doc, part(shape))
         check(not errs, "%s: does not conform to docs/tco.schema.json: %s" % (label, errs[:5]))
-        sem = semantic_problems(doc) if shape not in ("quotes_check", "advice") else []
+        sem = semantic_problems(doc) if shape not in ("quotes_check", "advice", "error") else []
         check(not sem, "%s: %s" % (label, sem[:5]))
         return doc
 
@@ -306,6 +306,77 @@ def cmd_schema():
                 "advice")
     check(doc is not None and doc["unit"] == "USD/Mtok" and doc["quotes"]["rows"] == 9
           and len(doc["quotes"]["list"]) == 9, "advise --quotes --currency USD: %r" % (doc or {}).get("quotes"))
+
+    # A run that fails prints its error with the place as data (docs/json.md "A failed run"): planted bad
+    # values whose file, line, section and key are known by hand, and the diagnostic standard error prints.
+    mini = os.path.join(SRC, "tests/fixtures/roots/mini")
+    bad_value = os.path.join(T, "bad_value.ini")
+    with open(bad_value, "w") as fh:
+        fh.write("[scenario]\ntitle = t\ntemplate = mini\nthing = widget\nqty = lots\nyears = 2\n")
+    bad_range = os.path.join(T, "bad_range.ini")
+    with open(bad_range, "w") as fh:
+        fh.write("[scenario]\ntitle = t\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\nqty_range = 1, x\n")
+    bad_line = os.path.join(T, "bad_line.ini")
+    with open(bad_line, "w") as fh:
+        fh.write("[scenario]\ntitle = t\ntemplate = mini\nthing = widget\nqty = 3\n[Scenario]\n")
+    bad_char = os.path.join(T, "bad_char.ini")
+    with open(bad_char, "w") as fh:
+        fh.write("[scenario]\ntitle = t\x01\ntemplate = mini\nthing = widget\nqty = 3\nyears = 2\n")
+    bad_formula = os.path.join(T, "bad_formula.ini")
+    with open(bad_formula, "w") as fh:  # mini's unknown_name.ini: [line.cost] formula = qty * prise
+        fh.write("[scenario]\ntitle = t\ntemplate = unknown_name\nthing = widget\nqty = 3\nyears = 2\n")
+    failures = [
+        ("a formula's unknown name", ("--root", mini, "--scenario", bad_formula), 65,
+         {"file": os.path.join(mini, "templates", "unknown_name.ini"), "line": None, "column": 7,
+          "section": "line.cost", "key": "formula"},
+         "unknown name 'prise' (did you mean 'price'?)"),
+        # (label, args, exit, {field: expected}, message)
+        ("a bad value", ("--root", mini, "--scenario", bad_value), 65,
+         {"file": bad_value, "line": None, "column": None, "section": "scenario", "key": "qty"},
+         "expected a number in things (digits, '.' for decimals, no thousands separators or units), found 'lots'"),
+        ("a bad end of a range", ("--root", mini, "--scenario", bad_range), 65,
+         {"file": bad_range, "line": None, "column": None, "section": "scenario", "key": "qty_range"},
+         "HIGH: expected a number in things (digits, '.' for decimals, no thousands separators or units), "
+         "found 'x'"),
+        ("a duplicate section", ("--root", mini, "--scenario", bad_line), 65,
+         {"file": bad_line, "line": 6, "column": None, "section": None, "key": None},
+         "duplicate section [Scenario] (first at line 1)"),
+        ("a control character", ("--root", mini, "--scenario", bad_char), 65,
+         {"file": bad_char, "line": 2, "column": 10, "section": None, "key": None},
+         "control character 0x01 is not allowed"),
+        ("a bad --set", ROOT + ("--scenario", "cluster32", "--set", "facility.pue=abc"), 65,
+         {"file": None, "line": None, "column": None, "section": "facility", "key": "pue"},
+         "expected a number in ratio (digits, '.' for decimals, no thousands separators or units), found 'abc'"),
+        ("a bad --set in a comparison", ROOT + ("--compare", "cluster32,team", "--set", "facility.pue=x"), 65,
+         {"file": None, "line": None, "column": None, "section": "facility", "key": "pue"},
+         "expected a number in ratio (digits, '.' for decimals, no thousands separators or units), found 'x'"),
+        ("no such scenario", ROOT + ("--scenario", "nosuch"), 66,
+         {"file": os.path.join(SRC, "scenarios", "nosuch.ini"), "line": None, "section": None, "key": None},
+         None),
+    ]
+    for label, args, code, place, message in failures:
+        r = subprocess.run([TCO, *args, "--format", "json", "--no-workbook"], capture_output=True, text=True, cwd=T)
+        check(r.returncode == code, "%s: exit %d, expected %d: %s" % (label, r.returncode, code, r.stderr))
+        doc = valid("the error of " + label, r.stdout, "error")
+        if doc is None:
+            continue
+        e = doc["error"]
+        for key, want in place.items():
+            check(e[key] == want, "%s: error.%s %r, expected %r" % (label, key, e[key], want))
+        if message is not None:
+            check(e["message"] == message, "%s: error.message %r, expected %r" % (label, e["message"], message))
+        check(e["exit"] == code, "%s: error.exit %r, expected %d" % (label, e["exit"], code))
+        check(r.stderr == "tco: " + e["diagnostic"] + "\n",
+              "%s: standard error %r is not 'tco: ' + the diagnostic %r" % (label, r.stderr, e["diagnostic"]))
+        check(e["diagnostic"].endswith(e["message"]), "%s: the message is not the diagnostic's end" % label)
+    if doc is not None:  # the negative self-check: every place field is required
+        broken = json.loads(json.dumps(doc))
+        del broken["error"]["key"]
+        check(bool(errors(broken)), "the schema accepts an error without its key")
+    # A usage error prints nothing on standard output.
+    r = subprocess.run([TCO, *ROOT, "--scenario", "cluster32", "--format", "json", "--bogus"], capture_output=True,
+                       text=True, cwd=T)
+    check(r.returncode == 64 and r.stdout == "", "a usage error printed %r (exit %d)" % (r.stdout, r.returncode))
 
     # The negative self-check: the schema rejects what tco must never print.
     base = docs["cluster32"] or {}

@@ -66,8 +66,9 @@ int main(int argc, char **argv)
             tco_node *tree = NULL;
             tco_diag d = {0};
             tco_value v;
-            if (tco_formula_parse(c->formula, "case", &tree, &d) != TCO_OK ||
-                tco_formula_eval(tree, &(tco_eval_env){fixture_lookup, NULL, NULL, (void *)(uintptr_t)c, -1}, "case", &v, &d) != TCO_OK) {
+            if (tco_formula_parse(c->formula, &(tco_place){.file = "case"}, &tree, &d) != TCO_OK ||
+                tco_formula_eval(tree, &(tco_eval_env){fixture_lookup, NULL, NULL, (void *)(uintptr_t)c, -1},
+                                 &(tco_place){.file = "case"}, &v, &d) != TCO_OK) {
                 fprintf(stderr, "%s:%d: %s\n", c->file, c->line, d.message);
                 rc = 1;
                 tco_node_free(tree);

@@ -155,12 +155,92 @@ static void test_str_cat_is_snprintf(void)
     CU_ASSERT_STRING_EQUAL(out, "price_r");
 }
 
+/* One tco_diag_at() form: the message is what the old code formatted by hand (@p old), the place is data. */
+static void check_form(const tco_place *at, const char *old)
+{
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(tco_diag_at(&d, TCO_ERR_INI, at, "expected %s, found '%s'", "a number", "x"), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(d.code, TCO_ERR_INI);
+    CU_ASSERT_STRING_EQUAL(d.message, old);
+    /* The text after the place: the part, if any, then the text. */
+    size_t text = strlen("expected a number, found 'x'") + (at->part ? strlen(at->part) + 2 : 0);
+    CU_ASSERT_EQUAL(d.text, strlen(old) - text);
+    CU_ASSERT_STRING_EQUAL(d.message + d.text, old + strlen(old) - text);
+    CU_ASSERT_STRING_EQUAL(d.file, at->file ? at->file : "");
+    CU_ASSERT_EQUAL(d.line, at->line);
+    CU_ASSERT_EQUAL(d.column, at->column);
+    CU_ASSERT_STRING_EQUAL(d.section, at->section ? at->section : "");
+    CU_ASSERT_STRING_EQUAL(d.key, at->key ? at->key : "");
+    CU_ASSERT_STRING_EQUAL(d.column_name, at->column_name ? at->column_name : "");
+}
+
+static void test_diag_at_forms(void)
+{
+    char old[TCO_DIAG_MAX];
+    const char *f = "pricing/site.ini", *t = "expected a number, found 'x'";
+    /* Each form against the printf() the old code wrote for it. */
+    snprintf(old, sizeof old, "%s:%d: column %d (%s): %s", "q.csv", 2, 3, "unit_price", t);
+    check_form(&(tco_place){.file = "q.csv", .line = 2, .column = 3, .column_name = "unit_price"}, old);
+    snprintf(old, sizeof old, "%s:%d: column %d: %s", "q.csv", 1, 5, t);
+    check_form(&(tco_place){.file = "q.csv", .line = 1, .column = 5}, old);
+    snprintf(old, sizeof old, "%s:%d, column %zu: %s", f, 7, (size_t)12, t);
+    check_form(&(tco_place){.file = f, .line = 7, .column = 12, .char_column = 1}, old);
+    snprintf(old, sizeof old, "%s, column %zu: %s", "templates/tco.ini [line.capex] formula", (size_t)4, t);
+    check_form(&(tco_place){.file = "templates/tco.ini", .section = "line.capex", .key = "formula", .column = 4,
+                            .char_column = 1},
+               old);
+    snprintf(old, sizeof old, "%s [%s], column %zu: %s", "t.ini", "line.x", (size_t)4, t);
+    check_form(&(tco_place){.file = "t.ini", .section = "line.x", .column = 4, .char_column = 1}, old);
+    snprintf(old, sizeof old, "%s, column %zu: %s", "case", (size_t)9, t);
+    check_form(&(tco_place){.file = "case", .column = 9, .char_column = 1}, old);
+    snprintf(old, sizeof old, "%s:%d: [%s] %s: %s", f, 3, "site", "rate", t);
+    check_form(&(tco_place){.file = f, .line = 3, .section = "site", .key = "rate"}, old);
+    snprintf(old, sizeof old, "%s:%d: [%s] %s", f, 3, "site", t);
+    check_form(&(tco_place){.file = f, .line = 3, .section = "site"}, old);
+    snprintf(old, sizeof old, "%s:%d: %s", f, 3, t);
+    check_form(&(tco_place){.file = f, .line = 3}, old);
+    snprintf(old, sizeof old, "%s [%s] %s: %s", f, "site", "rate", t);
+    check_form(&(tco_place){.file = f, .section = "site", .key = "rate"}, old);
+    snprintf(old, sizeof old, "%s [%s]: %s", f, "input.pue", t);
+    check_form(&(tco_place){.file = f, .section = "input.pue"}, old);
+    snprintf(old, sizeof old, "%s: %s", f, t);
+    check_form(&(tco_place){.file = f}, old);
+    check_form(&(tco_place){0}, t);
+    /* A --set named where a file would be, its section and key as data; a part after the place. */
+    snprintf(old, sizeof old, "%s: %s", "--set facility.pue=abc", t);
+    check_form(&(tco_place){.arg = "--set facility.pue=abc", .section = "facility", .key = "pue"}, old);
+    snprintf(old, sizeof old, "%s: LOW: %s", "--set facility.pue_range=x,2", t);
+    check_form(&(tco_place){.arg = "--set facility.pue_range=x,2", .part = "LOW"}, old);
+    snprintf(old, sizeof old, "%s [%s] %s: HIGH: %s", f, "facility", "pue_range", t);
+    check_form(&(tco_place){.file = f, .section = "facility", .key = "pue_range", .part = "HIGH"}, old);
+    snprintf(old, sizeof old, "%s: inputs.%s: %s", "new.json", "electricity_price", t);
+    check_form(&(tco_place){.file = "new.json", .part = "inputs.electricity_price"}, old);
+    /* The column of a text with no column given is no column: the plain forms. */
+    snprintf(old, sizeof old, "%s [%s] %s: %s", f, "site", "rate", t);
+    check_form(&(tco_place){.file = f, .section = "site", .key = "rate", .char_column = 1}, old);
+    /* A NULL place is no place; a NULL diag only returns the code. */
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(tco_diag_at(&d, TCO_ERR_USAGE, NULL, "plain"), TCO_ERR_USAGE);
+    CU_ASSERT_STRING_EQUAL(d.message, "plain");
+    CU_ASSERT_EQUAL(d.line, 0);
+    CU_ASSERT_EQUAL(tco_diag_at(NULL, TCO_ERR_EVAL, &(tco_place){.file = f}, "x"), TCO_ERR_EVAL);
+    /* tco_diag_set() clears the place a diagnostic had. */
+    tco_diag_at(&d, TCO_ERR_INI, &(tco_place){.file = f, .line = 3, .section = "site", .key = "rate"}, "x");
+    tco_diag_set(&d, TCO_ERR_INI, "%s [site] rate: x", f);
+    CU_ASSERT_STRING_EQUAL(d.file, "");
+    CU_ASSERT_STRING_EQUAL(d.section, "");
+    CU_ASSERT_STRING_EQUAL(d.key, "");
+    CU_ASSERT_EQUAL(d.line, 0);
+    CU_ASSERT_EQUAL(d.text, 0);
+}
+
 CU_ErrorCode register_error_suite(void)
 {
     CU_pSuite s = CU_add_suite("error", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "every code has a message", test_every_code_has_a_message) ||
         !CU_add_test(s, "exit codes are sysexits", test_exit_codes_are_sysexits) ||
         !CU_add_test(s, "diagnostic truncates safely", test_diag_truncates_safely) ||
+        !CU_add_test(s, "tco_diag_at(): each form as the messages write it", test_diag_at_forms) ||
         !CU_add_test(s, "XML characters, UTF-16 units, UTF-8 cuts", test_xml_text_and_utf16) ||
         !CU_add_test(s, "Excel's _x005F_ escape", test_xlsx_escape) ||
         !CU_add_test(s, "shortest round-trip numbers", test_format_double) ||

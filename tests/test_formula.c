@@ -29,7 +29,7 @@ static tco_error run_case(const fixture_case *c, const char *text, tco_value *v,
                           tco_diag *d)
 {
     tco_node *tree = NULL;
-    tco_error e = tco_formula_parse(text, "case", &tree, d);
+    tco_error e = tco_formula_parse(text, &(tco_place){.file = "case"}, &tree, d);
     if (e != TCO_OK)
         return e;
     if (printed) {
@@ -39,7 +39,7 @@ static tco_error run_case(const fixture_case *c, const char *text, tco_value *v,
         tco_strbuf_free(&b);
     }
     tco_eval_env env = {fixture_lookup, NULL, NULL, (void *)(uintptr_t)c, -1};
-    e = tco_formula_eval(tree, &env, "case", v, d);
+    e = tco_formula_eval(tree, &env, &(tco_place){.file = "case"}, v, d);
     tco_node_free(tree);
     return e;
 }
@@ -107,11 +107,11 @@ static void test_name_check(void)
                           "year1_cost", "ups_kva"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tco_diag d = {0};
-        CU_ASSERT_EQUAL(tco_name_check(bad[i], "t", &d), TCO_ERR_BAD_NAME);
+        CU_ASSERT_EQUAL(tco_name_check(bad[i], &(tco_place){.file = "t"}, &d), TCO_ERR_BAD_NAME);
     }
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         tco_diag d = {0};
-        tco_error e = tco_name_check(good[i], "t", &d);
+        tco_error e = tco_name_check(good[i], &(tco_place){.file = "t"}, &d);
         if (e != TCO_OK)
             fprintf(stderr, "\n%s: %s\n", good[i], d.message);
         CU_ASSERT_EQUAL(e, TCO_OK);
@@ -120,9 +120,9 @@ static void test_name_check(void)
     char long_name[300];
     memset(long_name, 'a', 101);
     long_name[101] = '\0';
-    CU_ASSERT_EQUAL(tco_name_check(long_name, "t", NULL), TCO_ERR_BAD_NAME);
+    CU_ASSERT_EQUAL(tco_name_check(long_name, &(tco_place){.file = "t"}, NULL), TCO_ERR_BAD_NAME);
     long_name[100] = '\0';
-    CU_ASSERT_EQUAL(tco_name_check(long_name, "t", NULL), TCO_OK);
+    CU_ASSERT_EQUAL(tco_name_check(long_name, &(tco_place){.file = "t"}, NULL), TCO_OK);
 }
 
 static void test_depth_cap(void)
@@ -133,7 +133,7 @@ static void test_depth_cap(void)
     /* 60 nested parentheses parse; 70 exceed the cap of 64. */
     snprintf(text, sizeof text, "%.*s1%.*s", 60, "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((", 60,
              "))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))");
-    CU_ASSERT_EQUAL(tco_formula_parse(text, "deep", &t, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_parse(text, &(tco_place){.file = "deep"}, &t, &d), TCO_OK);
     tco_node_free(t);
     t = NULL;
     char deep[200];
@@ -141,14 +141,14 @@ static void test_depth_cap(void)
     deep[70] = '1';
     memset(deep + 71, ')', 70);
     deep[141] = '\0';
-    CU_ASSERT_EQUAL(tco_formula_parse(deep, "deep", &t, &d), TCO_ERR_TOO_DEEP);
+    CU_ASSERT_EQUAL(tco_formula_parse(deep, &(tco_place){.file = "deep"}, &t, &d), TCO_ERR_TOO_DEEP);
     CU_ASSERT_PTR_NULL(t);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "nesting of at most 64 levels"));
     /* Unary chains count too. */
     memset(deep, '-', 100);
     deep[100] = '1';
     deep[101] = '\0';
-    CU_ASSERT_EQUAL(tco_formula_parse(deep, "deep", &t, &d), TCO_ERR_TOO_DEEP);
+    CU_ASSERT_EQUAL(tco_formula_parse(deep, &(tco_place){.file = "deep"}, &t, &d), TCO_ERR_TOO_DEEP);
 }
 
 /* Builds "1^1^...^1" with @p terms ones. */
@@ -169,7 +169,7 @@ static void test_printed_depth(void)
     } cases[] = {{"1+2", 0}, {"SUM(1)", 1}, {"1^1^1", 1}, {"(1+2)*3", 1}, {"1-(-1)", 1},
                  {"IF(1=1=1,1,0)", 2}, {"-(-1)", 1}, {"SUM(SUM(1)+2)", 2}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        CU_ASSERT_EQUAL_FATAL(tco_formula_parse(cases[i].text, "depth", &t, &d), TCO_OK);
+        CU_ASSERT_EQUAL_FATAL(tco_formula_parse(cases[i].text, &(tco_place){.file = "depth"}, &t, &d), TCO_OK);
         CU_ASSERT_EQUAL(tco_formula_printed_depth(t), cases[i].depth);
         tco_node_free(t);
         t = NULL;
@@ -177,7 +177,7 @@ static void test_printed_depth(void)
     /* 66 powers print (((1^1)^1)...)^1: 64 levels, the most accepted; 67 give 65. */
     char chain[300];
     pow_chain(chain, 66);
-    CU_ASSERT_EQUAL(tco_formula_parse(chain, "pow", &t, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_parse(chain, &(tco_place){.file = "pow"}, &t, &d), TCO_OK);
     tco_strbuf b = {0};
     tco_formula_print(t, NULL, NULL, &b);
     size_t open = 0;
@@ -188,7 +188,7 @@ static void test_printed_depth(void)
     tco_node_free(t);
     t = NULL;
     pow_chain(chain, 67);
-    CU_ASSERT_EQUAL(tco_formula_parse(chain, "pow", &t, &d), TCO_ERR_TOO_DEEP);
+    CU_ASSERT_EQUAL(tco_formula_parse(chain, &(tco_place){.file = "pow"}, &t, &d), TCO_ERR_TOO_DEEP);
     CU_ASSERT_PTR_NULL(t);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "pow: as written to the workbook the formula nests 65 levels"));
 }
@@ -200,14 +200,14 @@ static void test_subnormal_literals(void)
     /* DBL_MIN, the smallest normal double, and 0 written with any exponent are accepted. */
     const char *ok[] = {"2.2250738585072014e-308", "0e-500", "0.000", "1e308", "1.797693134862315e308", "2^-1022"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        CU_ASSERT_EQUAL(tco_formula_parse(ok[i], "ok", &t, &d), TCO_OK);
+        CU_ASSERT_EQUAL(tco_formula_parse(ok[i], &(tco_place){.file = "ok"}, &t, &d), TCO_OK);
         tco_node_free(t);
         t = NULL;
     }
     /* A subnormal (LibreOffice shows #VALUE!) and a literal that underflows to 0 are refused. */
     const char *bad[] = {"1e-309", "2+4.9e-324", "1e-400", "0.5e-330"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CU_ASSERT_EQUAL(tco_formula_parse(bad[i], "tiny", &t, &d), TCO_ERR_SYNTAX);
+        CU_ASSERT_EQUAL(tco_formula_parse(bad[i], &(tco_place){.file = "tiny"}, &t, &d), TCO_ERR_SYNTAX);
         CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "2.2250738585072014e-308"));
         CU_ASSERT_PTR_NULL(t);
     }
@@ -215,7 +215,7 @@ static void test_subnormal_literals(void)
      * overflow: DBL_MAX itself is refused, in a formula and as an INI value. */
     const char *huge[] = {"1.7976931348623157e308", "-1.797693134862316e308", "1+1.7976931348623155e308"};
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
-        CU_ASSERT_EQUAL(tco_formula_parse(huge[i], "huge", &t, &d), TCO_ERR_SYNTAX);
+        CU_ASSERT_EQUAL(tco_formula_parse(huge[i], &(tco_place){.file = "huge"}, &t, &d), TCO_ERR_SYNTAX);
         CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "at most 1.797693134862315e308"));
         CU_ASSERT_PTR_NULL(t);
     }
@@ -238,12 +238,12 @@ static void test_excel_limits(void)
     memset(text, ' ', 8192);
     text[0] = '1';
     text[8192] = '\0';
-    CU_ASSERT_EQUAL(tco_formula_parse(text, "long", &t, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_parse(text, &(tco_place){.file = "long"}, &t, &d), TCO_OK);
     tco_node_free(t);
     t = NULL;
     text[8192] = ' ';
     text[8193] = '\0';
-    CU_ASSERT_EQUAL(tco_formula_parse(text, "long", &t, &d), TCO_ERR_SYNTAX);
+    CU_ASSERT_EQUAL(tco_formula_parse(text, &(tco_place){.file = "long"}, &t, &d), TCO_ERR_SYNTAX);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "8193 characters long, Excel allows 8192"));
     /* SUM of 255 ones is 255; 256 arguments are refused. */
     tco_strbuf b = {0};
@@ -251,15 +251,15 @@ static void test_excel_limits(void)
     for (int i = 1; i < 255; i++)
         tco_strbuf_append(&b, ",1");
     tco_strbuf_append(&b, ")");
-    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), "args", &t, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), &(tco_place){.file = "args"}, &t, &d), TCO_OK);
     tco_value v = {0};
-    CU_ASSERT_EQUAL(tco_formula_eval(t, NULL, "args", &v, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_formula_eval(t, NULL, &(tco_place){.file = "args"}, &v, &d), TCO_OK);
     CU_ASSERT_EQUAL(v.number, 255);
     tco_node_free(t);
     t = NULL;
     b.len -= 1;
     tco_strbuf_append(&b, ",1)");
-    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), "args", &t, &d), TCO_ERR_ARITY);
+    CU_ASSERT_EQUAL(tco_formula_parse(tco_strbuf_str(&b), &(tco_place){.file = "args"}, &t, &d), TCO_ERR_ARITY);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "at most 255 arguments"));
     tco_strbuf_free(&b);
     free(text);
@@ -280,9 +280,27 @@ static void test_positions_in_messages(void)
 {
     tco_diag d = {0};
     tco_node *t = NULL;
-    CU_ASSERT_EQUAL(tco_formula_parse("a + b * (c_x - ", "templates/x.ini [line.y] formula", &t, &d), TCO_ERR_SYNTAX);
+    const tco_place at = {.file = "templates/x.ini", .section = "line.y", .key = "formula"};
+    CU_ASSERT_EQUAL(tco_formula_parse("a + b * (c_x - ", &at, &t, &d), TCO_ERR_SYNTAX);
     CU_ASSERT_STRING_EQUAL(d.message, "templates/x.ini [line.y] formula, column 16: expected a number, name, "
                                       "function call or '(', found end of formula");
+    /* The place as data: the file, section, key and column, and the text after them. */
+    CU_ASSERT_STRING_EQUAL(d.file, "templates/x.ini");
+    CU_ASSERT_STRING_EQUAL(d.section, "line.y");
+    CU_ASSERT_STRING_EQUAL(d.key, "formula");
+    CU_ASSERT_EQUAL(d.column, 16);
+    CU_ASSERT_EQUAL(d.line, 0);
+    CU_ASSERT_STRING_EQUAL(d.message + d.text, "expected a number, name, function call or '(', found end of formula");
+    /* An unknown function, at its column. */
+    CU_ASSERT_EQUAL(tco_formula_parse("1 + SUM(2) + A1(3)", &at, &t, &d), TCO_ERR_UNKNOWN_FUNCTION);
+    CU_ASSERT_EQUAL(d.column, 14);
+    CU_ASSERT_STRING_EQUAL(d.key, "formula");
+    /* A name that reads as a cell reference: tco_name_check() at the name's column of the formula. */
+    CU_ASSERT_EQUAL(tco_formula_parse("1 + R2C3", &at, &t, &d), TCO_ERR_BAD_NAME);
+    CU_ASSERT_STRING_EQUAL(d.message, "templates/x.ini [line.y] formula, column 5: name 'R2C3' would be read by "
+                                      "Excel as a cell reference; use a name such as 'R2C3_value'");
+    CU_ASSERT_EQUAL(d.column, 5);
+    CU_ASSERT_STRING_EQUAL(d.section, "line.y");
 }
 
 CU_ErrorCode register_formula_suite(void)

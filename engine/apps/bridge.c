@@ -288,8 +288,8 @@ static tco_error check_given(const tco_item *it, const char *file, const char *n
         given.max = it->base_max;
     }
     char *unit = given_unit(it, it->unit ? it->unit : "");
-    tco_strbuf place = {0};
-    tco_strbuf_printf(&place, "%s: inputs.%s%s%s%s", file, name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "");
+    tco_strbuf place = {0}; /* the input in the file, as the place's part */
+    tco_strbuf_printf(&place, "inputs.%s%s%s%s", name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "");
     if (unit == NULL || place.failed) {
         free(unit);
         tco_strbuf_free(&place);
@@ -299,7 +299,8 @@ static tco_error check_given(const tco_item *it, const char *file, const char *n
     char text[32];
     double parsed;
     tco_format_double(v, text);
-    tco_error e = tco_input_number(&given, tco_strbuf_str(&place), text, &parsed, d);
+    tco_error e =
+        tco_input_number(&given, &(tco_place){.file = file, .part = tco_strbuf_str(&place)}, text, &parsed, d);
     free(unit);
     tco_strbuf_free(&place);
     return e;

@@ -3,6 +3,7 @@
 #include "base/utf8.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,14 @@ static void set_place(tco_diag *diag, const tco_place *place)
     diag->text = 0;
 }
 
+tco_place tco_place_column(const tco_place *where, long column)
+{
+    tco_place at = where ? *where : (tco_place){0};
+    at.column = column;
+    at.char_column = 1;
+    return at;
+}
+
 tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
 {
     if (diag == NULL)
@@ -79,8 +88,14 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     const char *file = place && place->file ? place->file : "";
     const char *section = place && place->section && place->section[0] ? place->section : NULL;
     const char *key = place && place->key && place->key[0] ? place->key : NULL;
+    bool char_column = place && place->char_column && diag->column > 0;
     if (file[0] == '\0')
         at[0] = '\0';
+    else if (char_column && diag->line > 0)
+        snprintf(at, sizeof at, "%ld, column %ld: ", diag->line, diag->column);
+    else if (char_column)
+        snprintf(at, sizeof at, "%s%s%s%s%s, column %ld: ", section ? " [" : "", section ? section : "",
+                 section ? "]" : "", key ? " " : "", key ? key : "", diag->column);
     else if (diag->line > 0 && diag->column > 0 && diag->column_name[0])
         snprintf(at, sizeof at, "%ld: column %ld (%s): ", diag->line, diag->column, place->column_name);
     else if (diag->line > 0 && diag->column > 0)
@@ -93,6 +108,8 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
         snprintf(at, sizeof at, "%ld: ", diag->line);
     else if (section && key)
         snprintf(at, sizeof at, " [%s] %s: ", section, key);
+    else if (section)
+        snprintf(at, sizeof at, " [%s]: ", section);
     else
         snprintf(at, sizeof at, " ");
     char text[TCO_DIAG_MAX];
@@ -100,14 +117,15 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     va_start(ap, fmt);
     tco_vformat_cut(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (file[0] == '\0') {
-        memcpy(diag->message, text, strlen(text) + 1);
-        return err;
-    }
-    /* FILE:LINE... or FILE [SECTION]... or FILE: */
-    const char *sep = diag->line > 0 ? ":" : (section && key) ? "" : ":";
-    size_t place_len = strlen(file) + strlen(sep) + strlen(at);
-    format_cut(diag->message, sizeof diag->message, "%s%s%s%s", file, sep, at, text);
+    const char *arg = place && place->arg ? place->arg : "", *part = place && place->part ? place->part : "";
+    /* FILE:LINE... or FILE [SECTION]... or FILE:, else ARG:, then PART: */
+    const char *sep = file[0] == '\0' ? "" : diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
+    if (file[0] == '\0' && arg[0] != '\0')
+        snprintf(at, sizeof at, ": ");
+    /* The part belongs to the text (diag->text points at "LOW: ..."): the fields do not hold it. */
+    size_t place_len = strlen(file) + strlen(arg) * (file[0] == '\0') + strlen(sep) + strlen(at);
+    format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", file[0] ? file : arg, sep, at, part,
+               part[0] ? ": " : "", text);
     diag->text = place_len < strlen(diag->message) ? place_len : 0;
     return err;
 }

@@ -69,13 +69,15 @@ typedef struct tco_diag {
     char message[TCO_DIAG_MAX];
     /** The file as named on the command line or by its catalog (cut at TCO_DIAG_MAX bytes), or "". */
     char file[TCO_DIAG_MAX];
-    /** 1-based line and column (a CSV field, counted from 1), or 0 when the diagnostic names none. */
+    /** 1-based line and column (a CSV field, or a character of an INI line or of a formula, counted
+     *  from 1), or 0 when the diagnostic names none. */
     long line, column;
-    /** A quote file's column by its header name ("unit_price"), an INI file's section and key as
-     *  iniparser reads them (lower case), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
+    /** A quote file's column by its header name ("unit_price"), an INI file's section and key as the
+     *  message names them (as iniparser reads them, lower case, except the line checks' key, which
+     *  is as written), each "" when it names none (cut at TCO_DIAG_NAME_MAX). */
     char column_name[TCO_DIAG_NAME_MAX], section[TCO_DIAG_NAME_MAX], key[TCO_DIAG_NAME_MAX];
-    /** Offset in message of the text after the place ("expected a price"); 0 when the message
-     *  names no place (tco_diag_set()) or the place alone fills it. */
+    /** Offset in message of the text after the place ("expected a price", "LOW: expected ..."); 0 when
+     *  the message names no place (tco_diag_set()) or the place alone fills it. */
     size_t text;
 } tco_diag;
 
@@ -86,13 +88,26 @@ typedef struct tco_diag {
 typedef struct tco_place {
     /** The file, as the user named it. */
     const char *file;
-    /** 1-based line and column (CSV field), 0 when none. */
+    /** 1-based line and column (a CSV field; a character with char_column), 0 when none. */
     long line, column;
     /** The column's header name in a quote file ("unit_price"), NULL when none. */
     const char *column_name;
     /** INI section and key, NULL when none. */
     const char *section, *key;
+    /** True when column counts the characters of a text (an INI line, a formula: "FILE:LINE, column
+     *  N", "FILE [SECTION] KEY, column N"), false for a quote file's field ("FILE:LINE: column N"). */
+    int char_column;
+    /** A command-line argument that gave the value, named where a file would be ("--set
+     *  facility.pue=abc": "ARG: TEXT"; section and key may still say what it set), NULL when none. */
+    const char *arg;
+    /** The part of the value the text is about, after the place ("LOW" of a range: "PLACE: LOW:
+     *  TEXT"; "inputs.pue" of a JSON file), NULL when none. */
+    const char *part;
 } tco_place;
+
+/** @p where (NULL: none) at the character @p column of its text, "WHERE, column N" (char_column): the
+ *  place of a character of a formula, from the formula's place. */
+tco_place tco_place_column(const tco_place *where, long column);
 
 /** Short English description of @p err; never NULL (unknown codes get a generic text). */
 const char *tco_strerror(tco_error err);
@@ -113,12 +128,21 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
  *
  *     FILE:LINE: column N (NAME): TEXT    a quote file's field (column_name)
  *     FILE:LINE: column N: TEXT           a quote file's field without a header name
+ *     FILE:LINE, column N: TEXT           a character of an INI line (char_column)
+ *     FILE [SECTION] KEY, column N: TEXT  a character of a formula (char_column; also
+ *     FILE [SECTION], column N: TEXT        without the key, or without the section,
+ *     FILE, column N: TEXT                  or with neither)
  *     FILE:LINE: [SECTION] KEY: TEXT      an INI line with its section and key
  *     FILE:LINE: [SECTION] TEXT           an INI line in a section
  *     FILE:LINE: TEXT
  *     FILE [SECTION] KEY: TEXT            an INI value
- *     FILE: TEXT
- *     TEXT                                no file
+ *     FILE [SECTION]: TEXT                an INI section
+ *     FILE: TEXT                          (a key without a section is data only)
+ *     ARG: TEXT                           no file, a command-line argument (arg)
+ *     TEXT                                neither
+ *
+ * with "PART: " after the place when @p place gives a part ("FILE [SECTION] KEY: LOW: TEXT"; diag->text
+ * then points at "LOW: TEXT", since the part is not in the place's fields).
  *
  * diag->text is the offset of TEXT (0 when the place alone fills the message).
  * @p diag may be NULL.  Returns @p err.

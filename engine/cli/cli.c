@@ -12,6 +12,7 @@
 
 #include "read/scenarios.h"
 #include "base/strbuf.h"
+#include "render/report.h"
 #include "render/workbook.h"
 
 static const char usage_text[] =
@@ -162,6 +163,15 @@ int tco_cli_fail(const tco_diag *d)
 {
     fprintf(stderr, "tco: %s\n", d->message);
     return tco_exit_code(d->code);
+}
+
+int tco_cli_fail_as(const tco_diag *d, tco_output_format format)
+{
+    if (format == TCO_OUT_JSON && d->code != TCO_ERR_USAGE) {
+        tco_report_json_error(d, stdout);
+        fflush(stdout);
+    }
+    return tco_cli_fail(d);
 }
 
 int tco_cli_usage(const char *fmt, ...)

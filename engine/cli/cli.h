@@ -64,6 +64,11 @@ void tco_cli_print_help(FILE *out);
 /** Print "tco: MESSAGE" for @p d on standard error; its exit code (error.h tco_exit_code()). */
 int tco_cli_fail(const tco_diag *d);
 
+/** tco_cli_fail() for a run printing @p format: with TCO_OUT_JSON, the error's JSON document on standard
+ *  output too (report.h tco_report_json_error()), unless it is a usage error (exit 64: nothing on
+ *  standard output, as before). */
+int tco_cli_fail_as(const tco_diag *d, tco_output_format format);
+
 /** Print "tco: MESSAGE" and "Try 'tco --help'." on standard error; 64. */
 int tco_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -102,12 +102,14 @@ static tco_run_options run_options(const char *root, const char *spath, const tc
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, tco_output_format format, bool csv_header,
-                        const tco_workbook_options *wo, const quote_opts *quotes)
+                        bool json_error, const tco_workbook_options *wo, const quote_opts *quotes)
 {
+    /* A failure prints the error's JSON document when the run prints one document (not in --scenario all). */
+    tco_output_format error_format = json_error ? format : TCO_OUT_TABLE;
     tco_diag d = {0};
     char *spath = tco_scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
-        return tco_cli_fail(&d);
+        return tco_cli_fail_as(&d, error_format);
     char stem[201];
     tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_scenario_file_is_question(spath)) {
@@ -129,7 +131,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     tco_run *run = NULL;
     if (tco_run_open(&how, &run, &d) != TCO_OK) {
         free(spath);
-        return tco_cli_fail(&d);
+        return tco_cli_fail_as(&d, error_format);
     }
     tco_model *m = run->model;
     const char *code = run->currency;
@@ -145,7 +147,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     else if (tco_cli_prepare_out(&out, &default_out, m->scenario_name, run_suffix(quotes, code, run->files_currency, suffix),
                          wo->force, &d) != TCO_OK ||
              ((quotes->sensitivity || quotes->draws > 0) && tco_output_check(out, &d) != TCO_OK)) {
-        rc = tco_cli_fail(&d); /* a long run refuses a target it could not write before its work */
+        rc = tco_cli_fail_as(&d, error_format); /* a long run refuses a target it could not write before its work */
         tco_cli_unmake_out();
     }
     /* Sensitivity and Monte Carlo, before the workbook that shows them. */
@@ -153,7 +155,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     if (rc == 0 && (quotes->sensitivity || quotes->draws > 0) &&
         tco_risk_run(run, quotes->sensitivity, quotes->draws, quotes->seed, isatty(STDERR_FILENO) ? stderr : NULL,
                      &risk, &d) != TCO_OK) {
-        rc = tco_cli_fail(&d);
+        rc = tco_cli_fail_as(&d, error_format);
         tco_cli_unmake_out();
     }
     if (risk.sensitivity || risk.monte_carlo) {
@@ -161,7 +163,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         o.more_ctx = &risk;
     }
     if (rc == 0 && out != NULL && tco_workbook_write(m, out, &o, &d) != TCO_OK) {
-        rc = tco_cli_fail(&d);
+        rc = tco_cli_fail_as(&d, error_format);
         tco_cli_unmake_out();
     }
     if (rc == 0) {
@@ -282,7 +284,7 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
     if (n < 0) {
         free(title);
         free(stem);
-        return tco_cli_fail(&d);
+        return tco_cli_fail_as(&d, format);
     }
     tco_run *runs[26] = {NULL};
     int rc = 0;
@@ -316,12 +318,12 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         size_t n_sets = sets_for(quotes, stems[i], sets);
         tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
         if (spath == NULL || question || tco_run_open(&how, &runs[i], &d) != TCO_OK)
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, format);
         else if (i > 0 && strcmp(runs[i]->currency, code) != 0) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
                          "give --currency CODE", runs[0]->model->scenario_name, code, runs[i]->model->scenario_name,
                          runs[i]->currency);
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, format);
         } else {
             memcpy(code, runs[i]->currency, 4);
             if (i == 0)
@@ -357,20 +359,20 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         if (runs[i]->model->n_years != runs[0]->model->n_years || runs[i]->model->n_periods != runs[0]->model->n_periods) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must cover the same years (%s: %d, %s: %d)",
                          runs[0]->model->scenario_name, runs[0]->model->n_years, runs[i]->model->scenario_name, runs[i]->model->n_years);
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, format);
         }
     char *default_out = NULL;
     if (quotes->no_workbook)
         out = NULL; /* the summary names no workbook */
     else if (rc == 0 && tco_cli_prepare_out(&out, &default_out, stem, run_suffix(quotes, code, files_code, suffix), wo->force,
                                     &d) != TCO_OK)
-        rc = tco_cli_fail(&d);
+        rc = tco_cli_fail_as(&d, format);
     if (rc == 0 && out != NULL) {
         tco_model *models[26];
         for (int i = 0; i < n; i++)
             models[i] = runs[i]->model;
         if (tco_workbook_write_compare(models, (size_t)n, title, out, &o, &d) != TCO_OK) {
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, format);
             tco_cli_unmake_out();
         }
     }
@@ -568,7 +570,7 @@ int tco_cmd_scenario(int argc, char **argv)
     quotes.shared = &files;
     if (compare != NULL || strcmp(scenario, "all") != 0) {
         int r = compare != NULL ? run_compare(root, compare, out, fmt, &wo, &quotes)
-                                : run_scenario(root, scenario, out, fmt, true, &wo, &quotes);
+                                : run_scenario(root, scenario, out, fmt, true, true, &wo, &quotes);
         tco_ini_cache_free(&files);
         return r;
     }
@@ -621,7 +623,7 @@ int tco_cmd_scenario(int argc, char **argv)
             r = 65;
         } else {
             /* One CSV table for all scenarios: the header once, before the first that prints. */
-            r = run_scenario(root, names[i], NULL, fmt, !csv_header, &wo, &quotes);
+            r = run_scenario(root, names[i], NULL, fmt, !csv_header, false, &wo, &quotes);
             csv_header |= r == 0;
         }
         free(shown);

@@ -22,8 +22,8 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
     char **list;
     int n = tco_split_list(spec, &list);
     if (n <= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected KEY:LINE, ... found '%s'", t->path,
-                            key_name, spec);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = key_name},
+                           "expected KEY:LINE, ... found '%s'", spec);
     *keys = calloc((size_t)n, sizeof **keys);
     *items = calloc((size_t)n, sizeof **items);
     tco_error e = *keys && *items ? TCO_OK : oom(ld);
@@ -31,23 +31,26 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
         char *colon = strchr(list[i], ':');
         int idx = colon ? tco_model_find(m, colon + 1) : -1;
         if (colon == NULL || colon == list[i] || strspn(list[i], "abcdefghijklmnopqrstuvwxyz_") != (size_t)(colon - list[i]))
-            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected KEY:LINE with KEY in a-z and _, found "
-                             "'%s'", t->path, key_name, list[i]);
+            e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = key_name},
+                            "expected KEY:LINE with KEY in a-z and _, found '%s'", list[i]);
         else if (idx < 0 || m->items[idx].kind != kind || m->items[idx].on_schedule)
-            e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: '%s' is not a %s line%s", t->path,
-                             key_name, colon + 1, kind == TCO_ITEM_MONTHLY ? "per-month" : "per-year",
-                             idx >= 0 && m->items[idx].on_schedule ? " of the analysis period (it is on the schedule "
+            e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                            &(tco_place){.file = t->path, .section = "model", .key = key_name},
+                            "'%s' is not a %s line%s", colon + 1, kind == TCO_ITEM_MONTHLY ? "per-month" : "per-year",
+                            idx >= 0 && m->items[idx].on_schedule ? " of the analysis period (it is on the schedule "
                                                                      "sheet, which runs past Year N)" : "");
         else {
             *colon = '\0';
             for (size_t k = 0; k < *n_out && e == TCO_OK; k++)
                 if (strcmp((*keys)[k], list[i]) == 0)
-                    e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] %s: key '%s' is given twice", t->path,
-                                     key_name, list[i]);
+                    e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                                    &(tco_place){.file = t->path, .section = "model", .key = key_name},
+                                    "key '%s' is given twice", list[i]);
             for (const char *const *r = reserved; e == TCO_OK && *r; r++)
                 if (strcmp(list[i], *r) == 0)
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is a key of its own and cannot "
-                                     "name a line", t->path, key_name, list[i]);
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                    &(tco_place){.file = t->path, .section = "model", .key = key_name},
+                                    "'%s' is a key of its own and cannot name a line", list[i]);
             if (e == TCO_OK && ((*keys)[*n_out] = tco_strdup(list[i])) == NULL)
                 e = oom(ld);
             if (e == TCO_OK)
@@ -81,8 +84,9 @@ tco_error load_budget(loader *ld)
         int y = 0, mo = 0;
         char tail = 0;
         if (v == NULL)
-            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget_start: expected the name of a text "
-                                "input (YYYY-MM), found '%s'", t->path, start);
+            return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                               &(tco_place){.file = t->path, .section = "model", .key = "budget_start"},
+                               "expected the name of a text input (YYYY-MM), found '%s'", start);
         if (strlen(v) != 7 || sscanf(v, "%4d-%2d%c", &y, &mo, &tail) != 2 || v[4] != '-' ||
             strspn(v, "0123456789") != 4 || strspn(v + 5, "0123456789") != 2 || y < 1900 || y > 9999 || mo < 1 ||
             mo > 12)
@@ -102,8 +106,9 @@ tco_error load_budget(loader *ld)
         int i = tco_model_find(m, fy);
         if (i < 0 || m->items[i].kind != TCO_ITEM_INPUT || m->items[i].text != NULL || !m->items[i].integer ||
             m->items[i].value < 1 || m->items[i].value > 12)
-            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] fiscal_year_start: expected the name of a "
-                                "whole-number input from 1 to 12, found '%s'", t->path, fy);
+            return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                               &(tco_place){.file = t->path, .section = "model", .key = "fiscal_year_start"},
+                               "expected the name of a whole-number input from 1 to 12, found '%s'", fy);
         m->fiscal_start_month = (int)m->items[i].value;
     }
     static const char *const reserved[] = {"months", "total", NULL};
@@ -115,8 +120,9 @@ tco_error load_budget(loader *ld)
     if (total != NULL) {
         m->budget_total = tco_model_find(m, total);
         if (m->budget_total < 0 || tco_item_dim(&m->items[m->budget_total]) != 0 || builtin(&m->items[m->budget_total]))
-            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] budget_total: expected the name of a "
-                                "scalar line or total, found '%s'", t->path, total);
+            return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                               &(tco_place){.file = t->path, .section = "model", .key = "budget_total"},
+                               "expected the name of a scalar line or total, found '%s'", total);
     }
     return TCO_OK;
 }

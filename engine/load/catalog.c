@@ -23,8 +23,9 @@ tco_error load_catalog(loader *ld)
     free(pattern);
     if (rc != 0) {
         char *dir = tco_path_join(ld->root, "pricing/");
-        tco_error e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s: no pricing catalog (*.ini) found; "
-                                   "run tco from the project directory or pass --root DIR", dir ? dir : "pricing/");
+        tco_error e = tco_diag_at(ld->diag, TCO_ERR_NOINPUT, &(tco_place){.file = dir ? dir : "pricing/"},
+                                  "no pricing catalog (*.ini) found; "
+                                  "run tco from the project directory or pass --root DIR");
         free(dir);
         if (rc != GLOB_NOMATCH)
             globfree(&g);
@@ -60,9 +61,10 @@ tco_error load_catalog(loader *ld)
             const char *name = tco_ini_section_name(ld->catalog[f], s);
             for (size_t g2 = 0; g2 < f; g2++)
                 if (tco_ini_has_section(ld->catalog[g2], name))
-                    return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
-                                        "%s [%s]: section also defined in %s; catalog sections must be unique",
-                                        ld->catalog[f]->path, name, ld->catalog[g2]->path);
+                    return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                                       &(tco_place){.file = ld->catalog[f]->path, .section = name},
+                                       "section also defined in %s; catalog sections must be unique",
+                                       ld->catalog[g2]->path);
         }
     return TCO_OK;
 }
@@ -84,8 +86,9 @@ tco_error load_refs(loader *ld, const char *spec)
     char **list;
     int n = tco_split_list(spec, &list);
     if (n < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, ... found '%s'",
-                            ld->template_ini->path, spec);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "refs"},
+                           "expected KEY:FILE, ... found '%s'", spec);
     ld->refs = calloc((size_t)n, sizeof *ld->refs);
     if (ld->refs == NULL) {
         tco_free_list(list, n);
@@ -95,8 +98,9 @@ tco_error load_refs(loader *ld, const char *spec)
     for (int i = 0; i < n && e == TCO_OK; i++) {
         char *colon = strchr(list[i], ':');
         if (colon == NULL || colon == list[i] || colon[1] == '\0') {
-            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] refs: expected KEY:FILE, found '%s'",
-                             ld->template_ini->path, list[i]);
+            e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                            &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "refs"},
+                            "expected KEY:FILE, found '%s'", list[i]);
             break;
         }
         *colon = '\0';
@@ -109,15 +113,17 @@ tco_error load_refs(loader *ld, const char *spec)
         }
         r->file_index = catalog_file_index(ld, r->file);
         if (r->file_index < 0) {
-            e = tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] refs: catalog file pricing/%s.ini not found",
-                             ld->template_ini->path, r->file);
+            e = tco_diag_at(ld->diag, TCO_ERR_NOINPUT,
+                            &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "refs"},
+                            "catalog file pricing/%s.ini not found", r->file);
             break;
         }
         const char *v = tco_ini_get(&ld->scenario, "scenario", r->key);
         if (v == NULL || v[0] == '\0') {
-            e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: expected an entry of %s, found %s",
-                             ld->scenario.path, r->key, ld->catalog[r->file_index]->path,
-                             v == NULL ? "no such key" : "an empty value");
+            e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                            &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = r->key},
+                            "expected an entry of %s, found %s", ld->catalog[r->file_index]->path,
+                            v == NULL ? "no such key" : "an empty value");
             break;
         }
         const tco_ini *cat = ld->catalog[r->file_index];
@@ -133,11 +139,13 @@ tco_error load_refs(loader *ld, const char *spec)
                     best_d = d, best = sn;
             }
             if (best)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: no entry '%s' in %s (did you mean '%s'?)",
-                                 ld->scenario.path, r->key, v, cat->path, best);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = r->key},
+                                "no entry '%s' in %s (did you mean '%s'?)", v, cat->path, best);
             else
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [scenario] %s: no entry '%s' in %s; expected one of: %s",
-                                 ld->scenario.path, r->key, v, cat->path, tco_strbuf_str(&names));
+                e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = r->key},
+                                "no entry '%s' in %s; expected one of: %s", v, cat->path, tco_strbuf_str(&names));
             tco_strbuf_free(&names);
             break;
         }
@@ -183,13 +191,14 @@ tco_error load_tiers(loader *ld)
         return TCO_OK;
     ld->tier_file = catalog_file_index(ld, stem);
     if (ld->tier_file < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_NOINPUT, "%s [model] tiers: catalog file pricing/%s.ini not found",
-                            ld->template_ini->path, stem);
+        return tco_diag_at(ld->diag, TCO_ERR_NOINPUT,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "tiers"},
+                           "catalog file pricing/%s.ini not found", stem);
     const tco_ini *cat = ld->catalog[ld->tier_file];
     int n = tco_ini_section_count(cat);
     if (n <= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one section (one per tier), found none",
-                            cat->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path},
+                           "expected at least one section (one per tier), found none");
     m->tier_names = calloc((size_t)n, sizeof *m->tier_names);
     m->tier_path = tco_strdup(cat->path);
     if (m->tier_names == NULL || m->tier_path == NULL)
@@ -212,9 +221,10 @@ tco_error load_tiers(loader *ld)
     tco_error e = TCO_OK;
     for (int i = 1; i < n && e == TCO_OK; i++)
         if (tco_utf8_casecmp(sorted[i - 1], sorted[i]) == 0)
-            e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: tiers [%s] and [%s] differ only in case; a lookup of "
-                             "the tier code (MATCH, as the workbook does) cannot tell them apart: rename one",
-                             cat->path, sorted[i - 1], sorted[i]);
+            e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = cat->path},
+                            "tiers [%s] and [%s] differ only in case; a lookup of "
+                            "the tier code (MATCH, as the workbook does) cannot tell them apart: rename one",
+                            sorted[i - 1], sorted[i]);
     free(sorted);
     return e;
 }

@@ -20,8 +20,9 @@ tco_error check_shared(loader *ld)
         for (char *c = lower; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         if (strchr(lower, '.') != NULL || !name_set_has(&ld->from_sections, lower))
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: '%s' is not the section of any input's "
-                                "from key (from = SECTION.KEY)", ld->template_ini->path, ld->shared[k]);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "shared"},
+                               "'%s' is not the section of any input's from key (from = SECTION.KEY)", ld->shared[k]);
     }
     return TCO_OK;
 }
@@ -132,12 +133,15 @@ tco_error check_catalog_ranges(loader *ld)
                 }
                 const char *shown = tco_ini_section_as_written(cat, sec);
                 if (suffix != NULL)
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: no input reads [%s] %.*s, so this range "
-                                     "belongs to no value%s%s%s", cat->path, shown, key, shown, (int)(suffix - key), key,
-                                     best[0] ? " (did you mean '" : "", best, best[0] ? "'?)" : "");
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                    &(tco_place){.file = cat->path, .section = shown, .key = key},
+                                    "no input reads [%s] %.*s, so this range belongs to no value%s%s%s", shown,
+                                    (int)(suffix - key), key, best[0] ? " (did you mean '" : "", best,
+                                    best[0] ? "'?)" : "");
                 else if (best[0])
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", cat->path,
-                                     shown, key, best);
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                    &(tco_place){.file = cat->path, .section = shown, .key = key},
+                                    "unknown key (did you mean '%s'?)", best);
             }
             free(read);
             if (e != TCO_OK)
@@ -183,8 +187,8 @@ tco_error check_scenario_consumed(loader *ld)
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
             for (size_t o = 0; o < ld->n_overrides; o++)
                 if (strcasecmp(override_section(ld, &ld->overrides[o]), sec) == 0)
-                    return tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: no input reads section [%s]",
-                                        ld->overrides[o].arg, ld->overrides[o].section);
+                    return set_error(ld, TCO_ERR_INI, ld->overrides[o].arg, ld->overrides[o].section,
+                                     ld->overrides[o].key, "no input reads section [%s]", ld->overrides[o].section);
             const char *best = NULL;
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
@@ -201,12 +205,11 @@ tco_error check_scenario_consumed(loader *ld)
             }
             if (best) {
                 const char *dot = strchr(best, '.');
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s]: unknown section (did you mean [%.*s]?)", s->path,
-                                    sec, (int)(dot - best), best);
+                return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec},
+                                   "unknown section (did you mean [%.*s]?)", (int)(dot - best), best);
             }
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [%s]: unknown section; the template %s reads nothing from it", s->path, sec,
-                                ld->template_ini->path);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec},
+                               "unknown section; the template %s reads nothing from it", ld->template_ini->path);
         }
         int n;
         const char **keys = tco_ini_keys(s, sec, &n);
@@ -253,25 +256,24 @@ tco_error check_scenario_consumed(loader *ld)
             if (best && strcasecmp(best, key) == 0 && kl > 7 && strcmp(key + kl - 7, "_source") == 0) {
                 /* A basis beside no value of its own layer: what it describes is missing, not misspelt. */
                 if (ov >= 0)
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: a basis describes the value it is given with: "
-                                     "give --set %s.%.*s=VALUE too", ld->overrides[ov].arg, ld->overrides[ov].section,
-                                     (int)(kl - 7), key);
+                    e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key,
+                                  "a basis describes the value it is given with: give --set %s.%.*s=VALUE too",
+                                  ld->overrides[ov].section, (int)(kl - 7), key);
                 else
-                    e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: a basis beside no value: expected %.*s = "
-                                     "VALUE in the same section", s->path, sec, key, (int)(kl - 7), key);
+                    e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                    "a basis beside no value: expected %.*s = VALUE in the same section", (int)(kl - 7),
+                                    key);
             } else if (ov >= 0 && best)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: unknown key '%s' (did you mean '%s'?)",
-                                 ld->overrides[ov].arg, key, best);
+                e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key, "unknown key '%s' (did you mean '%s'?)",
+                              key, best);
             else if (ov >= 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "--set %s: no input reads [%s] %s",
-                                 ld->overrides[ov].arg, sec, key);
+                e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key, "no input reads [%s] %s", sec, key);
             else if (best)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)", s->path, sec,
-                                 key, best);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                "unknown key (did you mean '%s'?)", best);
             else
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s] %s: unknown key; the template %s reads no such input", s->path, sec, key,
-                                 ld->template_ini->path);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
+                                "unknown key; the template %s reads no such input", ld->template_ini->path);
             free(keys);
             return e;
         }

@@ -27,8 +27,9 @@ tco_error load_shared(loader *ld)
     if (ld->n_shared > 0)
         return TCO_OK;
     ld->n_shared = 0;
-    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] shared: expected a comma-separated list of the sections "
-                        "of from keys (facility, finance, ...), found '%s'", t->path, list);
+    return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "shared"},
+                       "expected a comma-separated list of the sections "
+                       "of from keys (facility, finance, ...), found '%s'", list);
 }
 
 /* Find the value of `from = A.B`; sets the INI it came from, its section and a display section. */
@@ -38,9 +39,9 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
 {
     const char *dot = strchr(from, '.');
     if (dot == NULL || dot == from || dot[1] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [%s] from: expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'",
-                            ld->template_ini->path, input_section, from);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = ld->template_ini->path, .section = input_section, .key = "from"},
+                           "expected SECTION.KEY (e.g. facility.pue or card.price), found '%s'", from);
     /* Copied as snprintf() would cut them, without its format parsing (once for each input). */
     size_t sl = (size_t)(dot - from) < section_size - 1 ? (size_t)(dot - from) : section_size - 1;
     memcpy(section, from, sl);
@@ -69,9 +70,9 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
             *ini = ld->catalog[i];
             return TCO_OK;
         }
-    return tco_diag_set(ld->diag, TCO_ERR_INI,
-                        "%s [%s] from: no section [%s] in the scenario or in pricing/*.ini (from = '%s')",
-                        ld->template_ini->path, input_section, section, from);
+    return tco_diag_at(ld->diag, TCO_ERR_INI,
+                       &(tco_place){.file = ld->template_ini->path, .section = input_section, .key = "from"},
+                       "no section [%s] in the scenario or in pricing/*.ini (from = '%s')", section, from);
 }
 
 static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
@@ -81,8 +82,8 @@ static const char *const input_keys[] = {"label", "unit", "from", "min", "max", 
 /* Parse and check one input value @p text found at src [shown] key.  Numbers: strict, within
  * min/max, whole if integer.  Text: one of the choices when the input lists them (stored in
  * the choice's spelling).  On success sets *number or *text_out (heap). */
-static tco_error input_value(loader *ld, const tco_item *it, const char *place, const char *text, double *number,
-                             char **text_out)
+static tco_error input_value(loader *ld, const tco_item *it, const tco_place *place, const char *text,
+                             double *number, char **text_out)
 {
     if (it->choices != NULL || text_out != NULL) {
         const char *chosen = text;
@@ -96,8 +97,8 @@ static tco_error input_value(loader *ld, const tco_item *it, const char *place, 
                 tco_strbuf list = {0};
                 for (size_t c = 0; c < it->n_choices; c++)
                     tco_strbuf_printf(&list, "%s%s", c ? ", " : "", it->choices[c]);
-                tco_error e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected one of %s, found '%s'", place,
-                                           tco_strbuf_str(&list), text);
+                tco_error e = tco_diag_at(ld->diag, TCO_ERR_INI, place, "expected one of %s, found '%s'",
+                                          tco_strbuf_str(&list), text);
                 tco_strbuf_free(&list);
                 return e;
             }
@@ -129,16 +130,20 @@ static void tier_note(tco_strbuf *notes, size_t *untold, const char *fmt, ...)
     tco_strbuf_free(&one);
 }
 
-/* Where a value came from, for messages: "--set ARG" when a --set gave it, else "FILE [SHOWN] KEY"
- * (@p sec is the section looked up, @p shown the section as the message names it). */
+/* Where a value came from: "--set ARG" when a --set gave it, else "FILE [SHOWN] KEY" (@p sec is the
+ * section looked up, @p shown the section as the message names it): as data in *@p at (for tco_diag_at();
+ * it borrows @p out, @p shown, @p key and the file's path) and as text in @p out (a range's `given`). */
 static void value_place(loader *ld, const tco_ini *src, const char *sec, const char *shown, const char *key,
-                        char *out, size_t size)
+                        tco_place *at, char *out, size_t size)
 {
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
-    if (ov >= 0)
+    if (ov >= 0) {
         tco_str_cat(out, size, "--set ", ld->overrides[ov].arg, NULL);
-    else
+        *at = (tco_place){.arg = out, .section = sec, .key = key};
+    } else {
         tco_str_cat(out, size, src->path, " [", shown, "] ", key, NULL);
+        *at = (tco_place){.file = src->path, .section = shown, .key = key};
+    }
 }
 
 /* Layers a value comes from, nearest the user last: the template's default, a catalog file, the
@@ -190,6 +195,7 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     if (!tco_ini_has_range_keys(&ld->scenario, ss) && !(cat && tco_ini_has_range_keys(cat, cs)))
         return TCO_OK;
     char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], place[700];
+    tco_place at;
     tco_str_cat(k_range, sizeof k_range, key, "_range", NULL);
     tco_str_cat(k_dist, sizeof k_dist, key, "_dist", NULL);
     tco_str_cat(k_basis, sizeof k_basis, key, "_range_source", NULL);
@@ -207,26 +213,27 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     if (range == NULL) {
         if (dist == NULL && basis == NULL)
             return TCO_OK;
-        value_place(ld, dist ? s_dist : s_other, sec, shown, dist ? k_dist : k_basis, place, sizeof place);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a %s needs a range beside the value: expected %s = LOW, HIGH "
-                            "in the same place (a range describes the value it is given with)", place,
-                            dist ? "distribution" : "range basis", k_range);
+        value_place(ld, dist ? s_dist : s_other, sec, shown, dist ? k_dist : k_basis, &at, place, sizeof place);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &at, "a %s needs a range beside the value: expected %s = LOW, HIGH "
+                           "in the same place (a range describes the value it is given with)",
+                           dist ? "distribution" : "range basis", k_range);
     }
-    value_place(ld, s_range, sec, shown, k_range, place, sizeof place);
+    value_place(ld, s_range, sec, shown, k_range, &at, place, sizeof place);
     if (!number)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: input %s (%s) is text; a range is for a number input", place,
-                            it->name, it->label);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &at, "input %s (%s) is text; a range is for a number input",
+                           it->name, it->label);
     if (it->structural)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: input %s fixes the workbook's shape (structural) and takes no "
-                            "range", place, it->name);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &at,
+                           "input %s fixes the workbook's shape (structural) and takes no range", it->name);
     tco_dist d = TCO_DIST_TRIANGULAR;
     if (dist != NULL && (d = tco_dist_parse(dist)) == TCO_DIST_NONE) {
         char dplace[700];
-        value_place(ld, s_dist, sec, shown, k_dist, dplace, sizeof dplace);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected triangular, uniform, pert, normal or lognormal, "
-                            "found '%s'", dplace, dist);
+        tco_place dat;
+        value_place(ld, s_dist, sec, shown, k_dist, &dat, dplace, sizeof dplace);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &dat,
+                           "expected triangular, uniform, pert, normal or lognormal, found '%s'", dist);
     }
-    tco_error e = tco_range_parse(it, place, range, point, d, out, ld->diag);
+    tco_error e = tco_range_parse(it, &at, range, point, d, out, ld->diag);
     if (e != TCO_OK)
         return e;
     out->by_set = l_range == LAYER_SET;
@@ -243,11 +250,11 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     const char *section = ts->name;
     tco_model *m = ld->model;
     if (strncasecmp(from, "tier.", 5) != 0 || from[5] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] from: a per-tier input reads tier.KEY, found '%s'",
-                            t->path, section, from);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "from"},
+                           "a per-tier input reads tier.KEY, found '%s'", from);
     if (m->n_tiers == 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] per: per = tier needs [model] tiers = FILE", t->path,
-                            section);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "per"},
+                           "per = tier needs [model] tiers = FILE");
     const char *key = from + 5;
     const char *def = sec_get(ts, "default");
     it->tiers = calloc((size_t)m->n_tiers, sizeof *it->tiers);
@@ -283,10 +290,9 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
         int layer = value ? layer_of(ld, src, row, key) : LAYER_DEFAULT;
         if (value == NULL) {
             if (def == NULL) {
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s] %s: expected a value (%s, input %s), found no such key (or give the "
-                                 "template's [%s] a default)",
-                                 cat->path, row, key, it->label, it->name, section);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path, .section = row, .key = key},
+                                "expected a value (%s, input %s), found no such key (or give the "
+                                "template's [%s] a default)", it->label, it->name, section);
                 break;
             }
             value = def;
@@ -312,8 +318,9 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
         if (e == TCO_OK) {
             /* A --set is named as itself, as for a scalar input: the scenario file has no such section. */
             char place[700];
-            value_place(ld, src, row, row, key, place, sizeof place);
-            e = input_value(ld, it, place, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
+            tco_place at;
+            value_place(ld, src, row, row, key, &at, place, sizeof place);
+            e = input_value(ld, it, &at, value, &it->tiers[r], text ? &it->tier_texts[r] : NULL);
         }
         tco_range range = {0};
         if (e == TCO_OK)
@@ -357,7 +364,7 @@ tco_error load_input(loader *ld, int index)
     const char *name = section + strlen("input.");
     char where[600];
     tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
-    tco_error e = tco_name_check(name, where, ld->diag);
+    tco_error e = tco_name_check(name, &(tco_place){.file = t->path, .section = section}, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, &ts, input_keys);
     static const char *const required[] = {"label", "unit", "from", NULL};
@@ -376,14 +383,16 @@ tco_error load_input(loader *ld, int index)
                      strncasecmp(ld->shared[k], from, (size_t)(dot - from)) == 0;
     const char *per = sec_get(&ts, "per");
     if (per != NULL && strcasecmp(per, "tier") != 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: an input is per = tier or has no per key, found '%s'",
-                            where, per);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "per"},
+                           "an input is per = tier or has no per key, found '%s'", per);
     const char *type = sec_get(&ts, "type");
     if (type != NULL && strcasecmp(type, "text") != 0 && strcasecmp(type, "number") != 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected number or text, found '%s'", where, type);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "type"},
+                           "expected number or text, found '%s'", type);
     bool text = type != NULL && strcasecmp(type, "text") == 0;
     if (tco_model_find(ld->model, name) >= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
+        return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = t->path, .section = section},
+                           "name '%s' is defined twice", name);
     tco_item *it = add_item(ld, per ? TCO_ITEM_TIER_INPUT : TCO_ITEM_INPUT, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->set_key = tco_strdup(per && strncasecmp(from, "tier.", 5) == 0 ? from + 5 : from)) == NULL)
@@ -394,8 +403,8 @@ tco_error load_input(loader *ld, int index)
         (e = tco_ini_number_in(t, index, section, "max", false, &it->max, &found, ld->diag)) != TCO_OK)
         return e;
     if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] max: expected a number >= min (%g), found %g", t->path,
-                            section, it->min, it->max);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "max"},
+                           "expected a number >= min (%g), found %g", it->min, it->max);
     if ((e = yes_no(ld, &ts, "integer", &it->integer)) != TCO_OK ||
         (e = yes_no(ld, &ts, "structural", &it->structural)) != TCO_OK)
         return e;
@@ -404,12 +413,15 @@ tco_error load_input(loader *ld, int index)
     if (values_from != NULL) {
         /* values_from = tier: one of the tier codes (the workbook's drop-down lists them). */
         if (!text || values != NULL)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: only a text input (type = text) without a "
-                                "values key takes its values from the tier table", where);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = section, .key = "values_from"},
+                               "only a text input (type = text) without a "
+                               "values key takes its values from the tier table");
         if (strcasecmp(values_from, "tier") != 0 || ld->model->n_tiers == 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values_from: expected 'tier' (the codes of [model] tiers), "
-                                "found '%s'%s", where, values_from,
-                                ld->model->n_tiers == 0 ? ", and the template has no [model] tiers" : "");
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = section, .key = "values_from"},
+                               "expected 'tier' (the codes of [model] tiers), found '%s'%s", values_from,
+                               ld->model->n_tiers == 0 ? ", and the template has no [model] tiers" : "");
         it->choices = calloc((size_t)ld->model->n_tiers + 1, sizeof *it->choices);
         if (it->choices == NULL)
             return oom(ld);
@@ -420,12 +432,14 @@ tco_error load_input(loader *ld, int index)
     }
     if (values != NULL) {
         if (!text)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: only a text input (type = text) lists values",
-                                where);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = section, .key = "values"},
+                               "only a text input (type = text) lists values");
         int n = tco_split_list(values, &it->choices);
         if (n <= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: expected a comma-separated list, found '%s'", where,
-                                values);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = section, .key = "values"},
+                               "expected a comma-separated list, found '%s'", values);
         it->n_choices = (size_t)n;
         /* The list becomes the cell's drop-down: Excel's list formula is "a,b,c", at most 255
          * characters, and libxlsxwriter copies it into 255 bytes; a '"' would end it early. */
@@ -433,13 +447,16 @@ tco_error load_input(loader *ld, int index)
         for (int c = 0; c < n; c++) {
             bytes += strlen(it->choices[c]) + (c ? 1 : 0);
             if (strchr(it->choices[c], '"') != NULL)
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: item '%s' holds '\"', which a drop-down list "
-                                    "cannot show", where, it->choices[c]);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   &(tco_place){.file = t->path, .section = section, .key = "values"},
+                                   "item '%s' holds '\"', which a drop-down list cannot show", it->choices[c]);
         }
         if (bytes > 255)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s values: the list is %zu bytes as the drop-down's "
-                                "\"a,b,c\" text; at most 255 fit (Excel's limit; a character outside ASCII takes "
-                                "2 to 4 bytes)", where, bytes);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = section, .key = "values"},
+                               "the list is %zu bytes as the drop-down's "
+                               "\"a,b,c\" text; at most 255 fit (Excel's limit; a character outside ASCII takes "
+                               "2 to 4 bytes)", bytes);
     }
     const char *fmt = sec_get(&ts, "format");
     it->format = format_for_unit(unit, it->integer);
@@ -448,13 +465,13 @@ tco_error load_input(loader *ld, int index)
     const char *quote = sec_get(&ts, "quote");
     const char *quote_qty = sec_get(&ts, "quote_qty");
     if ((quote == NULL) != (quote_qty == NULL) || (quote && (quote[0] == '\0' || text)))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: a quoted price needs both quote = ITEM and quote_qty = NAME "
-                            "(a number input)", where);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section},
+                           "a quoted price needs both quote = ITEM and quote_qty = NAME (a number input)");
     if (per != NULL) {
         /* A per-tier price is quoted row by row: quote = tier. */
         if (quote != NULL && strcasecmp(quote, "tier") != 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s quote: a per-tier input is quoted with quote = tier, found '%s'",
-                                where, quote);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "quote"},
+                               "a per-tier input is quoted with quote = tier, found '%s'", quote);
         if (quote != NULL && ((it->quote_item = tco_strdup("tier")) == NULL ||
                               (it->quote_qty = tco_strdup(quote_qty)) == NULL))
             return oom(ld);
@@ -475,7 +492,8 @@ tco_error load_input(loader *ld, int index)
     if ((e = resolve_from(ld, section, from, &src, sec, sizeof sec, shown, sizeof shown, &key)) != TCO_OK)
         return e;
     if (src == NULL || key == NULL) /* resolve_from sets both on success */
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s from: cannot resolve '%s'", where, from);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "from"},
+                           "cannot resolve '%s'", from);
     const char *value = tco_ini_get(src, sec, key);
     const char *def = sec_get(&ts, "default");
     bool defaulted = false;
@@ -485,14 +503,15 @@ tco_error load_input(loader *ld, int index)
     }
     if (value == NULL) {
         const char *near = tco_ini_near_key(src, sec, key);
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected %s (%s, input %s), found no such key%s%s%s",
-                            src->path, shown, key, text ? "a value" : "a number", label, name,
-                            near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = src->path, .section = shown, .key = key},
+                           "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number", label,
+                           name, near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");
     }
     int ov = src == &ld->scenario ? override_of(ld, sec, key) : -1;
     char place[700];
-    value_place(ld, src, sec, shown, key, place, sizeof place);
-    if ((e = input_value(ld, it, place, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
+    tco_place at;
+    value_place(ld, src, sec, shown, key, &at, place, sizeof place);
+    if ((e = input_value(ld, it, &at, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
         return e;
     if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)

@@ -24,7 +24,7 @@ tco_error load_line(loader *ld, int index)
     const char *name = section + strlen("line.");
     char where[600];
     tco_str_cat(where, sizeof where, t->path, " [", section, "]", NULL);
-    tco_error e = tco_name_check(name, where, ld->diag);
+    tco_error e = tco_name_check(name, &(tco_place){.file = t->path, .section = section}, ld->diag);
     if (e == TCO_OK)
         e = check_keys(ld, &ts, line_keys);
     static const char *const required[] = {"sheet", "label", "unit", "formula", NULL};
@@ -43,16 +43,19 @@ tco_error load_line(loader *ld, int index)
         tiered = strcasecmp(per, "tier") == 0;
         monthly = strcasecmp(per, "month") == 0;
         if (!yearly && !tiered && !monthly)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: expected 'year', 'month', 'tier' (or no key), found "
-                                "'%s'", where, per);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "per"},
+                               "expected 'year', 'month', 'tier' (or no key), found '%s'", per);
         if (tiered && ld->model->n_tiers == 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s per: per = tier needs [model] tiers = FILE", where);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "per"},
+                               "per = tier needs [model] tiers = FILE");
     }
     if (tco_model_find(ld->model, name) >= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: name '%s' is defined twice", where, name);
+        return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = t->path, .section = section},
+                           "name '%s' is defined twice", name);
     if ((yearly || monthly) && strlen(name) > TCO_NAME_MAX_LEN - strlen("_total"))
-        return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME, "%s: per-year and per-month line names are limited to %zu "
-                            "characters (tco adds '_total')", where, TCO_NAME_MAX_LEN - strlen("_total"));
+        return tco_diag_at(ld->diag, TCO_ERR_BAD_NAME, &(tco_place){.file = t->path, .section = section},
+                           "per-year and per-month line names are limited to %zu characters (tco adds '_total')",
+                           TCO_NAME_MAX_LEN - strlen("_total"));
     tco_item *it = add_item(ld, yearly    ? TCO_ITEM_YEARLY
                                 : monthly ? TCO_ITEM_MONTHLY
                                 : tiered  ? TCO_ITEM_TIER_LINE
@@ -67,7 +70,13 @@ tco_error load_line(loader *ld, int index)
     tco_strbuf_append(&w, where);
     tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
-    if (it->where == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+    size_t file_len = strlen(t->path), section_len = strlen(section);
+    if ((it->place_text = malloc(file_len + section_len + 2)) != NULL) {
+        memcpy(it->place_text, t->path, file_len + 1);
+        memcpy(it->place_text + file_len + 1, section, section_len + 1);
+        it->place = (tco_place){.file = it->place_text, .section = it->place_text + file_len + 1, .key = "formula"};
+    }
+    if (it->where == NULL || it->place_text == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);
@@ -76,28 +85,33 @@ tco_error load_line(loader *ld, int index)
     const char *sum = sec_get(&ts, "sum");
     if (sum != NULL) {
         if (!yearly && !monthly)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: only a per-year or per-month line has a total", where);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "sum"},
+                               "only a per-year or per-month line has a total");
         if (strcasecmp(sum, "no") == 0)
             it->no_total = true;
         else if (strcasecmp(sum, "yes") != 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s sum: expected yes or no, found '%s'", where, sum);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "sum"},
+                               "expected yes or no, found '%s'", sum);
     }
     const char *fmt = sec_get(&ts, "format");
     if (fmt != NULL && (e = parse_format(ld, section, fmt, &it->format)) != TCO_OK)
         return e;
     const char *type = sec_get(&ts, "type");
     if (type != NULL && (strcasecmp(type, "text") != 0 || yearly || tiered || monthly))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s type: expected text on a scalar line (or no key), found '%s'",
-                            where, type);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "type"},
+                           "expected text on a scalar line (or no key), found '%s'", type);
     it->text_line = type != NULL;
     const char *warning = sec_get(&ts, "warning");
     if (warning != NULL && (yearly || tiered || monthly))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning: only a scalar line (no per key) can warn", where);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "warning"},
+                           "only a scalar line (no per key) can warn");
     if (warning != NULL && warning[0] != '\0' && (it->warning = tco_strdup(warning)) == NULL)
         return oom(ld);
     if (sec_get(&ts, "warning_if") != NULL && it->warning == NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s warning_if: needs a warning key beside it", where);
-    return tco_formula_parse(formula, it->where, &it->formula, ld->diag);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = t->path, .section = section, .key = "warning_if"},
+                           "needs a warning key beside it");
+    return tco_formula_parse(formula, &it->place, &it->formula, ld->diag);
 }
 
 /* A scalar number item (input, line or per-year total), for warnings. */
@@ -111,8 +125,8 @@ tco_error add_builtin(loader *ld, tco_item_kind kind, const char *name, const ch
                              const char *unit, const char *source)
 {
     if (tco_model_find(ld->model, name) >= 0)
-        return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s: '%s' is built in (%s) and cannot be an input or line "
-                            "name", ld->template_ini->path, name, what);
+        return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = ld->template_ini->path},
+                           "'%s' is built in (%s) and cannot be an input or line name", name, what);
     tco_item *it = add_item(ld, kind, name);
     if (it == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (source && (it->source = tco_strdup(source)) == NULL))
@@ -135,9 +149,9 @@ tco_error bind_warnings(loader *ld)
         if (cond != NULL) {
             int c = tco_model_find(m, cond);
             if (c < 0 || !scalar_number(&m->items[c]))
-                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                    "%s [%s] warning_if: expected the name of a number input or scalar line, found '%s'",
-                                    t->path, section, cond);
+                return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning_if"},
+                                   "expected the name of a number input or scalar line, found '%s'", cond);
             it->warning_if = c;
         }
         for (const char *p = it->warning; (p = strchr(p, '{')) != NULL;) {
@@ -145,16 +159,17 @@ tco_error bind_warnings(loader *ld)
             char name[TCO_NAME_MAX_LEN + 1];
             size_t n = end ? (size_t)(end - p - 1) : 0;
             if (end == NULL || n == 0 || n > TCO_NAME_MAX_LEN)
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] warning: expected {NAME} (a name of at most %d "
-                                    "characters in braces) at '%.*s'", t->path, section, TCO_NAME_MAX_LEN,
-                                    (int)tco_utf8_prefix(p, 40), p);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning"},
+                                   "expected {NAME} (a name of at most %d characters in braces) at '%.*s'",
+                                   TCO_NAME_MAX_LEN, (int)tco_utf8_prefix(p, 40), p);
             memcpy(name, p + 1, n);
             name[n] = '\0';
             int idx = tco_model_find(m, name);
             if (idx < 0 || !(scalar_number(&m->items[idx]) || m->items[idx].kind == TCO_ITEM_INPUT))
-                return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                    "%s [%s] warning: {%s} is not the name of an input or scalar line", t->path,
-                                    section, name);
+                return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                   &(tco_place){.file = t->path, .section = section, .key = "warning"},
+                                   "{%s} is not the name of an input or scalar line", name);
             p = end + 1;
         }
     }

@@ -32,11 +32,14 @@ static tco_error role(loader *ld, const char *key, int *out)
     if (*out >= 0 && builtin(&ld->model->items[*out]))
         *out = -1;
     if (*out < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
-                            ld->template_ini->path, key, v);
+        return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = key},
+                           "no input or line named '%s'", v);
     if (ld->model->items[*out].on_schedule)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is on the schedule sheet, which runs past "
-                            "Year N; name a line of the analysis period", ld->template_ini->path, key, v);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = ld->template_ini->path, .section = "model", .key = key},
+                           "'%s' is on the schedule sheet, which runs past Year N; name a line of the analysis period",
+                           v);
     return TCO_OK;
 }
 
@@ -63,8 +66,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if ((e = apply_overrides(ld, 0)) != TCO_OK)
         return e;
     if (!tco_ini_has_section(&ld->scenario, "scenario"))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [scenario] section, found %s", scenario_path,
-                            tco_ini_has_section(&ld->scenario, "compare")
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = scenario_path},
+                           "expected a [scenario] section, found %s",
+                           tco_ini_has_section(&ld->scenario, "compare")
                                 ? "a comparison ([compare]): run it with tco --compare"
                                 : "none");
     const char *title = tco_ini_get(&ld->scenario, "scenario", "title");
@@ -73,16 +77,15 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (tname == NULL)
         tname = "tco";
     if (tname[0] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [scenario] template: expected a template name from templates/ (e.g. tco), found an "
-                            "empty value",
-                            scenario_path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI,
+                           &(tco_place){.file = scenario_path, .section = "scenario", .key = "template"},
+                           "expected a template name from templates/ (e.g. tco), found an empty value");
     for (const char *p = tname; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_') || p - tname >= 100)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [scenario] template: expected a template name from templates/ (at most 100 "
-                                "letters, digits, '-', '_'), found '%s'",
-                                scenario_path, tname);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = scenario_path, .section = "scenario", .key = "template"},
+                               "expected a template name from templates/ (at most 100 "
+                               "letters, digits, '-', '_'), found '%s'", tname);
     char rel[300];
     snprintf(rel, sizeof rel, "templates/%s.ini", tname);
     m->template_path = tco_path_join(ld->root, rel);
@@ -97,7 +100,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         return e;
     const tco_ini *t = ld->template_ini;
     if (!tco_ini_has_section(t, "model"))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected a [model] section, found none", t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "expected a [model] section, found none");
     const ini_sec model = sec_named(t, "model");
     if ((e = check_keys(ld, &model, model_keys)) != TCO_OK)
         return e;
@@ -117,9 +121,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         char key[300];
         snprintf(key, sizeof key, "summary_%s", kind);
         if (kind[0] == '\0' || tco_ini_get(t, "model", key) == NULL)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [scenario] kind: the template %s has no [model] %s for kind '%s'",
-                                ld->scenario.path, t->path, key, kind);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = "kind"},
+                               "the template %s has no [model] %s for kind '%s'", t->path, key, kind);
         if ((m->kind = tco_strdup(kind)) == NULL)
             return oom(ld);
     }
@@ -137,10 +141,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             else if (pass == 0 && strcmp(sec, "model") != 0 && strncmp(sec, "input.", 6) != 0 &&
                      strncmp(sec, "line.", 5) != 0 && strncmp(sec, "chart.", 6) != 0 &&
                      strncmp(sec, "convention.", 11) != 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                                 "%s [%s]: unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
-                                 "or [convention.NAME]",
-                                 t->path, sec);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec},
+                                "unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
+                                "or [convention.NAME]");
             if (e != TCO_OK)
                 return e;
         }
@@ -151,8 +154,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     for (size_t i = 0; i < m->n_items; i++)
         any_line |= m->items[i].kind == TCO_ITEM_LINE || m->items[i].kind == TCO_ITEM_YEARLY;
     if (!any_line)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected at least one [line.NAME] section, found none",
-                            t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "expected at least one [line.NAME] section, found none");
 
     /* Totals of per-year lines, and the year index. */
     size_t n_lines = m->n_items;
@@ -169,11 +172,13 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         char name[TCO_NAME_MAX_LEN + 8];
         snprintf(name, sizeof name, "%s_total", m->items[i].name);
         int clash = tco_model_find(m, name);
+        char section[TCO_NAME_MAX_LEN + 16];
+        tco_place at;
         if (clash >= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_DUPLICATE,
-                                "%s [line.%s]: name '%s' is taken by the per-year or per-month line '%s', whose "
-                                "total it names",
-                                t->path, name, name, m->items[i].name);
+            return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                               item_place(&at, section, sizeof section, t, "line.", name, NULL),
+                               "name '%s' is taken by the per-year or per-month line '%s', whose total it names", name,
+                               m->items[i].name);
         tco_item *tot = add_item(ld, TCO_ITEM_TOTAL, name);
         if (tot == NULL)
             return oom(ld);
@@ -216,10 +221,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             return e;
         int yi = tco_model_find(m, "years");
         if (yi < 0 || m->items[yi].kind != TCO_ITEM_INPUT || !m->items[yi].integer)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s: per-year lines need an input named 'years' with integer = yes (the number of "
-                                "year columns)",
-                                t->path);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                               "per-year lines need an input named 'years' with integer = yes (the number of "
+                               "year columns)");
         double years = m->items[yi].value;
         if (!(years >= 1 && years <= 100))
             return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 year columns, found %g",
@@ -229,8 +233,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         const char *fy = tco_ini_get(t, "model", "first_year");
         if (fy != NULL) {
             if (strcmp(fy, "0") != 0 && strcmp(fy, "1") != 0)
-                return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] first_year: expected 0 (Year 0, the purchase, "
-                                    "then Year 1 to N) or 1 (Year 1 to N), found '%s'", t->path, fy);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   &(tco_place){.file = t->path, .section = "model", .key = "first_year"},
+                                   "expected 0 (Year 0, the purchase, then Year 1 to N) or 1 (Year 1 to N), found '%s'",
+                                   fy);
             m->first_year = fy[0] - '0';
         }
         m->n_periods = m->n_years + 1 - m->first_year;
@@ -244,8 +250,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                     return oom(ld);
             }
     } else if (any_monthly) {
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: per-month lines need per-year lines and the 'years' input "
-                            "(the months are the years' months)", t->path);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path},
+                           "per-month lines need per-year lines and the 'years' input "
+                           "(the months are the years' months)");
     }
     if (any_monthly && (e = add_builtin(ld, TCO_ITEM_MONTH_INDEX, "month", "the month number in per-month lines",
                                         "Month number", "month", NULL)) != TCO_OK)
@@ -270,10 +277,12 @@ static tco_error load_all(loader *ld, const char *scenario_path)
         if (it->quote_qty == NULL)
             continue;
         int q = tco_model_find(m, it->quote_qty);
+        char section[TCO_NAME_MAX_LEN + 16];
+        tco_place at;
         if (q < 0 || tco_item_dim(&m->items[q]) != 0 || m->items[q].text != NULL || m->items[q].kind == TCO_ITEM_YEAR_INDEX)
-            return tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                "%s [input.%s] quote_qty: expected the name of a number input or scalar line, found '%s'",
-                                t->path, it->name, it->quote_qty);
+            return tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                               item_place(&at, section, sizeof section, t, "input.", it->name, "quote_qty"),
+                               "expected the name of a number input or scalar line, found '%s'", it->quote_qty);
     }
     if ((e = bind_warnings(ld)) != TCO_OK || (e = load_cash_flow(ld)) != TCO_OK || (e = load_budget(ld)) != TCO_OK ||
         (e = tco_model_order(m, ld->diag)) != TCO_OK)

@@ -4,6 +4,7 @@
 #include "load/loader.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -112,9 +113,36 @@ tco_error parse_format(loader *ld, const char *section, const char *text, tco_fo
             *out = table[i].fmt;
             return TCO_OK;
         }
-    return tco_diag_set(ld->diag, TCO_ERR_INI,
-                        "%s [%s] format: expected money, kw, percent, count, ratio, number, yesno or never, found '%s'",
-                        ld->template_ini->path, section, text);
+    return tco_diag_at(ld->diag, TCO_ERR_INI,
+                       &(tco_place){.file = ld->template_ini->path, .section = section, .key = "format"},
+                       "expected money, kw, percent, count, ratio, number, yesno or never, found '%s'", text);
+}
+
+tco_error set_error(loader *ld, tco_error err, const char *given, const char *section, const char *key,
+                    const char *fmt, ...)
+{
+    tco_strbuf arg = {0}, text = {0};
+    tco_strbuf_printf(&arg, "--set %s", given);
+    va_list ap;
+    va_start(ap, fmt);
+    tco_strbuf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    tco_error e = arg.failed || text.failed
+                      ? oom(ld)
+                      : tco_diag_at(ld->diag, err, &(tco_place){.arg = tco_strbuf_str(&arg), .section = section,
+                                                                .key = key},
+                                    "%s", tco_strbuf_str(&text));
+    tco_strbuf_free(&arg);
+    tco_strbuf_free(&text);
+    return e;
+}
+
+const tco_place *item_place(tco_place *at, char *section, size_t size, const tco_ini *file, const char *prefix,
+                            const char *name, const char *key)
+{
+    tco_str_cat(section, size, prefix, name, NULL);
+    *at = (tco_place){.file = file->path, .section = section, .key = key};
+    return at;
 }
 
 tco_error check_keys(loader *ld, const ini_sec *s, const char *const *allowed)
@@ -143,11 +171,11 @@ tco_error check_keys(loader *ld, const ini_sec *s, const char *const *allowed)
             for (const char *const *a = allowed; *a; a++)
                 tco_strbuf_printf(&list, "%s%s", a == allowed ? "" : ", ", *a);
             if (best)
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key (did you mean '%s'?)",
-                                 ini->path, section, key, best);
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
+                                "unknown key (did you mean '%s'?)", best);
             else
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: unknown key; expected one of: %s",
-                                 ini->path, section, key, tco_strbuf_str(&list));
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
+                                "unknown key; expected one of: %s", tco_strbuf_str(&list));
             tco_strbuf_free(&list);
         }
     }
@@ -162,10 +190,9 @@ tco_error check_unit(loader *ld, const tco_ini *ini, const char *section, const 
 {
     size_t n = tco_xlsx_text_units(unit);
     if (n > TCO_UNIT_MAX)
-        return tco_diag_set(ld->diag, TCO_ERR_INI,
-                            "%s [%s] unit: %zu characters; a unit is at most %d (it is shown in each input's "
-                            "data-validation message, which Excel limits to 255)",
-                            ini->path, section, n, TCO_UNIT_MAX);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = "unit"},
+                           "%zu characters; a unit is at most %d (it is shown in each input's "
+                           "data-validation message, which Excel limits to 255)", n, TCO_UNIT_MAX);
     return TCO_OK;
 }
 
@@ -176,10 +203,9 @@ tco_error check_reserved(loader *ld, const tco_ini *ini, const char *section, co
 {
     for (const char *const *p = reserved_prefixes; *p; p++)
         if (strncasecmp(name, *p, strlen(*p)) == 0)
-            return tco_diag_set(ld->diag, TCO_ERR_BAD_NAME,
-                                "%s [%s]: the name '%s' starts with '%s', which tco reserves for the names it adds "
-                                "(exchange rates fx_usd, fx_eur, ... for quotes); rename it",
-                                ini->path, section, name, *p);
+            return tco_diag_at(ld->diag, TCO_ERR_BAD_NAME, &(tco_place){.file = ini->path, .section = section},
+                               "the name '%s' starts with '%s', which tco reserves for the names it adds "
+                               "(exchange rates fx_usd, fx_eur, ... for quotes); rename it", name, *p);
     return TCO_OK;
 }
 
@@ -187,8 +213,8 @@ tco_error need_string(loader *ld, const ini_sec *s, const char *key, const char 
 {
     *out = sec_get(s, key);
     if (*out == NULL || (*out)[0] == '\0')
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected a value, found %s", s->ini->path, s->name,
-                            key, *out == NULL ? "no such key" : "an empty value");
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->ini->path, .section = s->name, .key = key},
+                           "expected a value, found %s", *out == NULL ? "no such key" : "an empty value");
     return TCO_OK;
 }
 
@@ -213,8 +239,9 @@ tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out)
         *out = true;
         return TCO_OK;
     }
-    return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] %s: expected yes or no, found '%s'",
-                        ld->template_ini->path, section, key, v);
+    return tco_diag_at(ld->diag, TCO_ERR_INI,
+                       &(tco_place){.file = ld->template_ini->path, .section = section, .key = key},
+                       "expected yes or no, found '%s'", v);
 }
 
 bool builtin(const tco_item *it)

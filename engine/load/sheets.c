@@ -36,14 +36,16 @@ tco_error load_schedule(loader *ld)
         in = tco_model_find(m, name);
     }
     if (in < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: expected SHEET:INPUT (a sheet of per-year "
-                            "lines and the input giving its last year, e.g. Depreciation:book_life_years), found '%s'",
-                            t->path, spec);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
+                           "expected SHEET:INPUT (a sheet of per-year "
+                           "lines and the input giving its last year, e.g. Depreciation:book_life_years), found '%s'",
+                           spec);
     const tco_item *len = &m->items[in];
     if (len->kind != TCO_ITEM_INPUT || !len->integer || !len->structural || len->text != NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: '%s' sets the schedule's columns, so it "
-                            "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
-                            t->path, len->name);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
+                           "'%s' sets the schedule's columns, so it "
+                           "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
+                           len->name);
     if (!(len->value >= 1 && len->value <= 100))
         return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 years for the schedule sheet, found %g",
                             len->source, len->value);
@@ -58,8 +60,8 @@ tco_error load_schedule(loader *ld)
         }
     }
     if (on == 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] schedule: no per-year line is on sheet '%s'", t->path,
-                            sheet);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
+                           "no per-year line is on sheet '%s'", sheet);
     int last = (int)len->value > m->n_years ? (int)len->value : m->n_years;
     m->n_schedule_periods = last + 1 - m->first_year;
     return TCO_OK;
@@ -92,17 +94,17 @@ static tco_error load_charts(loader *ld)
         else if (strcasecmp(type, "pie") == 0)
             c.type = TCO_CHART_PIE;
         else
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] type: expected column_stacked, line or pie, found '%s'",
-                                t->path, sec, type);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "type"},
+                               "expected column_stacked, line or pie, found '%s'", type);
         char **list;
         int n = tco_split_list(series, &list);
         if (n <= 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected a comma-separated list, found '%s'",
-                                t->path, sec, series);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "series"},
+                               "expected a comma-separated list, found '%s'", series);
         if (n > TCO_MAX_CHART_SERIES) {
             tco_free_list(list, n);
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: %d series; a chart holds at most %d (Excel's "
-                                "limit)", t->path, sec, n, TCO_MAX_CHART_SERIES);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "series"},
+                               "%d series; a chart holds at most %d (Excel's limit)", n, TCO_MAX_CHART_SERIES);
         }
         tco_chart *grown = realloc(m->charts, (m->n_charts + 1) * sizeof *grown);
         c.series = calloc((size_t)n, sizeof *c.series);
@@ -122,10 +124,11 @@ static tco_error load_charts(loader *ld)
             bool yearly = idx >= 0 && m->items[idx].kind == TCO_ITEM_YEARLY;
             bool scalar = idx >= 0 && tco_item_dim(&m->items[idx]) == 0 && m->items[idx].text == NULL;
             if (idx < 0 || (ch->type == TCO_CHART_PIE ? !scalar : !yearly))
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [%s] series: expected %s, found '%s'", t->path, sec,
-                                 ch->type == TCO_CHART_PIE ? "names of scalar numbers for a pie"
+                e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "series"},
+                                "expected %s, found '%s'",
+                                ch->type == TCO_CHART_PIE ? "names of scalar numbers for a pie"
                                                            : "names of per-year lines",
-                                 list[k]);
+                                list[k]);
             else
                 ch->series[ch->n_series++] = idx;
         }
@@ -167,6 +170,8 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
     tco_model *m = ld->model;
     const tco_ini *t = ld->template_ini;
     static const char *const per_words[] = {"no per key", "per = year", "per = tier", "per = month"};
+    char section[TCO_NAME_MAX_LEN + 16]; /* a diagnostic's place: [line.NAME] or [input.NAME] */
+    tco_place at;
     for (size_t s = 0; s < m->n_sheets; s++) {
         int first = -1;
         for (size_t i = 0; i < m->n_items; i++) {
@@ -176,11 +181,11 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
             if (first < 0)
                 first = (int)i;
             else if (tco_item_dim(it) != tco_item_dim(&m->items[first]))
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' holds lines with %s (e.g. %s), so every line on "
-                                    "it needs %s",
-                                    t->path, it->name, m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
-                                    m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   item_place(&at, section, sizeof section, t, "line.", it->name, "sheet"),
+                                   "sheet '%s' holds lines with %s (e.g. %s), so every line on it needs %s",
+                                   m->sheets[s].name, per_words[tco_item_dim(&m->items[first])],
+                                   m->items[first].name, per_words[tco_item_dim(&m->items[first])]);
         }
         m->sheets[s].yearly = first >= 0 && tco_item_dim(&m->items[first]) == 1;
         m->sheets[s].tiered = first >= 0 && tco_item_dim(&m->items[first]) == 2;
@@ -190,26 +195,29 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
         size_t columns = 0;
         for (size_t i = 0; i < m->n_items && m->sheets[s].tiered; i++)
             if (m->items[i].kind == TCO_ITEM_TIER_LINE && sheet_of[i] == (int)s && ++columns > TCO_MAX_TIER_COLUMNS)
-                return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                    "%s [line.%s] sheet: sheet '%s' would hold more than %d per-tier lines, one "
-                                    "column each (Excel has 16,384 columns); put the rest on another sheet",
-                                    t->path, m->items[i].name, m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
+                return tco_diag_at(ld->diag, TCO_ERR_INI,
+                                   item_place(&at, section, sizeof section, t, "line.", m->items[i].name, "sheet"),
+                                   "sheet '%s' would hold more than %d per-tier lines, one "
+                                   "column each (Excel has 16,384 columns); put the rest on another sheet",
+                                   m->sheets[s].name, TCO_MAX_TIER_COLUMNS);
     }
     /* The tier table on Inputs has a column per per-tier input. */
     size_t tier_inputs = 0;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TIER_INPUT && ++tier_inputs > TCO_MAX_TIER_COLUMNS)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [input.%s]: more than %d per-tier inputs, one column each in the tier table "
-                                "(Excel has 16,384 columns)",
-                                t->path, m->items[i].name, TCO_MAX_TIER_COLUMNS);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               item_place(&at, section, sizeof section, t, "input.", m->items[i].name, NULL),
+                               "more than %d per-tier inputs, one column each in the tier table "
+                               "(Excel has 16,384 columns)",
+                               TCO_MAX_TIER_COLUMNS);
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         if (it->sheet == NULL)
             continue;
         if (sheet_of[i] < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [line.%s] sheet: expected one of [model] sheets (%s), found '%s'",
-                                t->path, it->name, sheets, it->sheet);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               item_place(&at, section, sizeof section, t, "line.", it->name, "sheet"),
+                               "expected one of [model] sheets (%s), found '%s'", sheets, it->sheet);
         const char *listed = m->sheets[sheet_of[i]].name;
         if (strcmp(it->sheet, listed) == 0)
             continue; /* spelt as listed already */
@@ -233,8 +241,8 @@ tco_error load_sheets_and_summary(loader *ld)
     char **list;
     int n = tco_split_list(sheets, &list);
     if (n < 0)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] sheets: expected a comma-separated list, found '%s'",
-                            t->path, sheets);
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "sheets"},
+                           "expected a comma-separated list, found '%s'", sheets);
     m->sheets = calloc((size_t)n, sizeof *m->sheets);
     if (m->sheets == NULL) {
         tco_free_list(list, n);
@@ -246,16 +254,17 @@ tco_error load_sheets_and_summary(loader *ld)
         m->n_sheets++;
         const char *nm = m->sheets[i].name;
         if (!sheet_name_ok(nm))
-            e = tco_diag_set(ld->diag, TCO_ERR_INI,
-                             "%s [model] sheets: '%s' cannot be a sheet name (expected at most 29 letters, digits, "
-                             "spaces, '-' or '_', counted as Excel does (a character beyond U+FFFF, such as an "
-                             "emoji, counts 2), starting with a letter, not a cell reference such as A1, no "
-                             "'_xHHHH_', and not Summary, Inputs, Quotes, Charts or Compare, which are built in, "
-                             "or History, which Excel reserves)",
-                             t->path, nm);
+            e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "sheets"},
+                            "'%s' cannot be a sheet name (expected at most 29 letters, digits, "
+                            "spaces, '-' or '_', counted as Excel does (a character beyond U+FFFF, such as an "
+                            "emoji, counts 2), starting with a letter, not a cell reference such as A1, no "
+                            "'_xHHHH_', and not Summary, Inputs, Quotes, Charts or Compare, which are built in, "
+                            "or History, which Excel reserves)", nm);
         for (int j = 0; j < i && e == TCO_OK; j++)
             if (tco_utf8_casecmp(m->sheets[j].name, nm) == 0) /* Excel: case-insensitive in any script */
-                e = tco_diag_set(ld->diag, TCO_ERR_DUPLICATE, "%s [model] sheets: '%s' is listed twice", t->path, nm);
+                e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                                &(tco_place){.file = t->path, .section = "model", .key = "sheets"},
+                                "'%s' is listed twice", nm);
     }
     tco_free_list(list, n);
     if (e != TCO_OK)
@@ -296,8 +305,9 @@ tco_error load_sheets_and_summary(loader *ld)
             continue;
         n = tco_split_list(compare, &list);
         if (n < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: expected a comma-separated list, found '%s'",
-                                t->path, ckeys[k], compare);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = "model", .key = ckeys[k]},
+                               "expected a comma-separated list, found '%s'", compare);
         int *grown = realloc(m->compare, (m->n_compare + (size_t)n) * sizeof *grown);
         if (grown)
             m->compare = grown;
@@ -307,8 +317,9 @@ tco_error load_sheets_and_summary(loader *ld)
                 e = oom(ld);
             else if (idx < 0 || tco_item_dim(&m->items[idx]) != 0 || m->items[idx].text != NULL ||
                      m->items[idx].text_line || builtin(&m->items[idx]))
-                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME,
-                                 "%s [model] compare: expected the name of a scalar number, found '%s'", t->path, list[i]);
+                e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                &(tco_place){.file = t->path, .section = "model", .key = "compare"},
+                                "expected the name of a scalar number, found '%s'", list[i]);
             else
                 m->compare[m->n_compare++] = idx;
         }
@@ -320,16 +331,18 @@ tco_error load_sheets_and_summary(loader *ld)
     if (checks != NULL) {
         n = tco_split_list(checks, &list);
         if (n < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] checks: expected a comma-separated list, found '%s'",
-                                t->path, checks);
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = "model", .key = "checks"},
+                               "expected a comma-separated list, found '%s'", checks);
         m->checks = calloc((size_t)n, sizeof *m->checks);
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
             if (m->checks == NULL)
                 e = oom(ld);
             else if (idx < 0 || m->items[idx].kind != TCO_ITEM_LINE)
-                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] checks: expected a scalar line, found '%s'",
-                                 t->path, list[i]);
+                e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                &(tco_place){.file = t->path, .section = "model", .key = "checks"},
+                                "expected a scalar line, found '%s'", list[i]);
             else
                 m->checks[m->n_checks++] = idx;
         }
@@ -348,9 +361,8 @@ tco_error load_sheets_and_summary(loader *ld)
             continue;
         n = tco_split_list(summary, &list);
         if (n < 0)
-            return tco_diag_set(ld->diag, TCO_ERR_INI,
-                                "%s [model] %s: expected a comma-separated list of names, found '%s'", t->path,
-                                keys[k], summary);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
+                               "expected a comma-separated list of names, found '%s'", summary);
         int *grown = realloc(m->summary, (m->n_summary + (size_t)n) * sizeof *grown);
         if (grown == NULL) {
             tco_free_list(list, n);
@@ -361,17 +373,19 @@ tco_error load_sheets_and_summary(loader *ld)
             int idx = tco_model_find(m, list[i]);
             if (idx >= 0 && (builtin(&m->items[idx]) || tco_item_dim(&m->items[idx]) >= 2 ||
                              (m->items[idx].kind == TCO_ITEM_YEARLY && m->items[idx].on_schedule)))
-                e = tco_diag_set(ld->diag, TCO_ERR_INI, "%s [model] %s: '%s' is %s, not one figure to show", t->path,
-                                 keys[k], list[i],
-                                 m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
-                                 : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
-                                 : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
-                                 : tco_item_dim(&m->items[idx]) == 1
+                e = tco_diag_at(ld->diag, TCO_ERR_INI,
+                                &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
+                                "'%s' is %s, not one figure to show", list[i],
+                                m->items[idx].kind == TCO_ITEM_YEAR_INDEX   ? "the year number of per-year lines"
+                                : m->items[idx].kind == TCO_ITEM_ERROR_COUNT ? "built in (the count behind a check)"
+                                : tco_item_dim(&m->items[idx]) == 3              ? "a per-month row"
+                                : tco_item_dim(&m->items[idx]) == 1
                                      ? "a row of the schedule sheet, past Year N (show its _total)"
                                      : "a per-tier column");
             else if (idx < 0)
-                e = tco_diag_set(ld->diag, TCO_ERR_UNKNOWN_NAME, "%s [model] %s: no input or line named '%s'",
-                                 t->path, keys[k], list[i]);
+                e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
+                                &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
+                                "no input or line named '%s'", list[i]);
             else
                 m->summary[m->n_summary++] = idx;
         }

@@ -36,6 +36,9 @@ int tco_item_periods(const tco_model *m, const tco_item *it)
     return it->on_schedule ? m->n_schedule_periods : m->n_periods;
 }
 
+/* The place of the character column @p n->col of @p owner's formula, for tco_diag_at(). */
+#define AT_COL(owner, n) ((const tco_place[]){tco_place_column(&(owner)->place, (long)(n)->col)})
+
 static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
 {
     tco_model *m = bc->m;
@@ -49,42 +52,40 @@ static tco_error bind_name(bind_ctx *bc, tco_node *n, bool aggregate)
                 best_d = d, best = m->items[i].name;
         }
         if (best)
-            return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                                "%s, column %zu: unknown name '%s' (did you mean '%s'?)", bc->owner->where, n->col,
-                                n->name, best);
-        return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: unknown name '%s'; it is neither an [input.%s] nor a [line.%s]",
-                            bc->owner->where, n->col, n->name, n->name, n->name);
+            return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                               "unknown name '%s' (did you mean '%s'?)", n->name, best);
+        return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                           "unknown name '%s'; it is neither an [input.%s] nor a [line.%s]",
+                           n->name, n->name, n->name);
     }
     const tco_item *target = &m->items[idx];
     int own = tco_item_dim(bc->owner), dim = tco_item_dim(target);
     if (target->kind == TCO_ITEM_YEAR_INDEX && own != 1)
-        return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: 'year' is only defined in per-year lines (per = year; a per-month line "
-                            "has 'month', and ROUNDUP(month / 12, 0) is its year)", bc->owner->where, n->col);
+        return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                           "'year' is only defined in per-year lines (per = year; a per-month line "
+                           "has 'month', and ROUNDUP(month / 12, 0) is its year)");
     if (target->kind == TCO_ITEM_MONTH_INDEX && own != 3)
-        return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: 'month' is only defined in per-month lines (per = month)",
-                            bc->owner->where, n->col);
+        return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                           "'month' is only defined in per-month lines (per = month)");
     /* A schedule line runs past Year N: a per-year line that stops there has no value for it. */
     if (bc->owner->on_schedule && target->kind == TCO_ITEM_YEARLY && !target->on_schedule)
-        return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: '%s' is a per-year line of the analysis period (to Year N), and this "
-                            "line is on the schedule sheet, which runs past it; use a line of the schedule sheet, "
-                            "or '%s_total'", bc->owner->where, n->col, n->name, target->name);
+        return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                           "'%s' is a per-year line of the analysis period (to Year N), and this "
+                           "line is on the schedule sheet, which runs past it; use a line of the schedule sheet, "
+                           "or '%s_total'", n->name, target->name);
     /* A per-month line reads a per-year line in the year its month falls in. */
     bool year_in_month = own == 3 && dim == 1;
     if (dim != 0 && dim != own && !aggregate && !year_in_month) {
         if (target->kind == TCO_ITEM_YEARLY && own == 0)
-            return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                                "%s, column %zu: '%s' is a per-year line and this line is not; use '%s_total' "
-                                "for its total over all years",
-                                bc->owner->where, n->col, n->name, target->name);
-        return tco_diag_set(bc->diag, TCO_ERR_UNKNOWN_NAME,
-                            "%s, column %zu: '%s' is %s and this line is %s; use SUM(%s), MIN(%s) or MAX(%s) "
-                            "for its whole %s",
-                            bc->owner->where, n->col, n->name, dim_words[dim], dim_words[own], n->name, n->name,
-                            n->name, dim == 1 ? "row" : "column");
+            return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                               "'%s' is a per-year line and this line is not; use '%s_total' "
+                               "for its total over all years",
+                               n->name, target->name);
+        return tco_diag_at(bc->diag, TCO_ERR_UNKNOWN_NAME, AT_COL(bc->owner, n),
+                           "'%s' is %s and this line is %s; use SUM(%s), MIN(%s) or MAX(%s) "
+                           "for its whole %s",
+                           n->name, dim_words[dim], dim_words[own], n->name, n->name,
+                           n->name, dim == 1 ? "row" : "column");
     }
     n->ref = idx;
     return TCO_OK;
@@ -101,11 +102,10 @@ static tco_error bind_node(bind_ctx *bc, tco_node *node, bool aggregate)
         if ((bc->owner->kind != TCO_ITEM_YEARLY && bc->owner->kind != TCO_ITEM_MONTHLY) || idx < 0 ||
             bc->m->items[idx].kind != bc->owner->kind ||
             bc->m->items[idx].on_schedule != bc->owner->on_schedule)
-            return tco_diag_set(bc->diag, TCO_ERR_SYNTAX,
-                                "%s, column %zu: CUMSUM takes the name of a per-year (per-month) line, inside a "
-                                "per-year (per-month) line of the same time line (the schedule sheet's or the "
-                                "analysis period's)",
-                                bc->owner->where, node->col);
+            return tco_diag_at(bc->diag, TCO_ERR_SYNTAX, AT_COL(bc->owner, node),
+                               "CUMSUM takes the name of a per-year (per-month) line, inside a "
+                               "per-year (per-month) line of the same time line (the schedule sheet's or the "
+                               "analysis period's)");
         return bind_name(bc, node->args[0], true);
     }
     for (size_t i = 0; i < node->nargs; i++) {
@@ -147,8 +147,10 @@ static tco_error visit_item(dep_ctx *dc, int idx)
             tco_strbuf_printf(&b, "%s -> ", m->items[dc->stack[i]].name);
         tco_strbuf_append(&b, it->name);
         const tco_item *first = &m->items[dc->stack[start]];
-        tco_error e = tco_diag_set(dc->diag, TCO_ERR_CYCLE, "%s: circular reference: %s",
-                                   first->where ? first->where : first->name, tco_strbuf_str(&b));
+        tco_error e = first->where ? tco_diag_at(dc->diag, TCO_ERR_CYCLE, &first->place, "circular reference: %s",
+                                                 tco_strbuf_str(&b))
+                                   : tco_diag_set(dc->diag, TCO_ERR_CYCLE, "%s: circular reference: %s", first->name,
+                                                 tco_strbuf_str(&b));
         tco_strbuf_free(&b);
         return e;
     }

@@ -124,8 +124,8 @@ static tco_error load_capex_prices(tco_model *m, const tco_ini *t, tco_diag *dia
     char **list;
     int n = tco_split_list(v, &list);
     if (n <= 0)
-        return tco_diag_set(diag, TCO_ERR_INI, "%s [model] capex_prices: expected LINE:PRICE ..., ... found '%s'",
-                            t->path, v);
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
+                           "expected LINE:PRICE ..., ... found '%s'", v);
     m->capex_basis = calloc((size_t)n, sizeof *m->capex_basis);
     if (m->capex_basis == NULL) {
         tco_free_list(list, n);
@@ -135,17 +135,17 @@ static tco_error load_capex_prices(tco_model *m, const tco_ini *t, tco_diag *dia
     for (int i = 0; i < n && e == TCO_OK; i++) {
         char *colon = strchr(list[i], ':');
         if (colon == NULL || colon == list[i] || colon[1] == '\0') {
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [model] capex_prices: expected LINE:PRICE ..., found '%s'",
-                             t->path, list[i]);
+            e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
+                            "expected LINE:PRICE ..., found '%s'", list[i]);
             break;
         }
         *colon = '\0';
         int line = tco_model_find(m, list[i]);
         if (line < 0 || m->items[line].kind != TCO_ITEM_LINE || m->items[line].text_line ||
             !tco_unit_is_money(m->items[line].unit)) {
-            e = tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME,
-                             "%s [model] capex_prices: expected a scalar line in money before ':', found '%s'",
-                             t->path, list[i]);
+            e = tco_diag_at(diag, TCO_ERR_UNKNOWN_NAME,
+                            &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
+                            "expected a scalar line in money before ':', found '%s'", list[i]);
             break;
         }
         tco_capex_basis *c = &m->capex_basis[m->n_capex_basis++];
@@ -163,10 +163,9 @@ static tco_error load_capex_prices(tco_model *m, const tco_ini *t, tco_diag *dia
             *end = '\0';
             int idx = tco_model_find(m, p);
             if (idx < 0 || (m->items[idx].kind != TCO_ITEM_INPUT && m->items[idx].kind != TCO_ITEM_LINE))
-                e = tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME,
-                                 "%s [model] capex_prices: line %s: expected the name of a price (an input or a "
-                                 "line), found '%s'",
-                                 t->path, list[i], p);
+                e = tco_diag_at(diag, TCO_ERR_UNKNOWN_NAME,
+                                &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
+                                "line %s: expected the name of a price (an input or a line), found '%s'", list[i], p);
             else {
                 int *grown = realloc(c->prices, (c->n_prices + 1) * sizeof *grown);
                 if (grown == NULL)
@@ -180,8 +179,8 @@ static tco_error load_capex_prices(tco_model *m, const tco_ini *t, tco_diag *dia
             p = end;
         }
         if (e == TCO_OK && c->n_prices == 0)
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [model] capex_prices: line %s names no price", t->path,
-                             list[i]);
+            e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
+                            "line %s names no price", list[i]);
     }
     tco_free_list(list, n);
     return e;
@@ -199,9 +198,8 @@ static tco_error load_rows(tco_model *m, const tco_ini *t, tco_diag *diag)
         for (int k = 0; k < nk; k++) {
             const char *key = strchr(keys[k], ':') + 1;
             if (strcmp(key, "label") != 0 && strcmp(key, "value") != 0 && strcmp(key, "text") != 0) {
-                tco_error e = tco_diag_set(diag, TCO_ERR_INI,
-                                           "%s [%s] %s: unknown key; expected one of: label, value, text", t->path,
-                                           sec, key);
+                tco_error e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = key},
+                                          "unknown key; expected one of: label, value, text");
                 free(keys);
                 return e;
             }
@@ -210,17 +208,18 @@ static tco_error load_rows(tco_model *m, const tco_ini *t, tco_diag *diag)
         const char *label = tco_ini_get(t, sec, "label"), *value = tco_ini_get(t, sec, "value"),
                    *text = tco_ini_get(t, sec, "text");
         if (label == NULL || label[0] == '\0')
-            return tco_diag_set(diag, TCO_ERR_INI, "%s [%s] label: expected a label, found none", t->path, sec);
+            return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "label"},
+                               "expected a label, found none");
         if ((value == NULL || value[0] == '\0') && (text == NULL || text[0] == '\0'))
-            return tco_diag_set(diag, TCO_ERR_INI, "%s [%s]: expected a value (an input or line name) or a text",
-                                t->path, sec);
+            return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec},
+                               "expected a value (an input or line name) or a text");
         int idx = -1;
         if (value && value[0]) {
             idx = tco_model_find(m, value);
             if (idx < 0 || (m->items[idx].kind != TCO_ITEM_INPUT && m->items[idx].kind != TCO_ITEM_LINE))
-                return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME,
-                                    "%s [%s] value: expected the name of a scalar input or line, found '%s'", t->path,
-                                    sec, value);
+                return tco_diag_at(diag, TCO_ERR_UNKNOWN_NAME,
+                                   &(tco_place){.file = t->path, .section = sec, .key = "value"},
+                                   "expected the name of a scalar input or line, found '%s'", value);
         }
         tco_convention *grown = realloc(m->conventions, (m->n_conventions + 1) * sizeof *grown);
         if (grown == NULL)

@@ -157,16 +157,16 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
     eval_ctx ec = {m, month >= 0 ? tco_model_year_of_month(m, month) : year, tier, month};
     tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, month >= 0 ? month : year};
     tco_value v;
-    tco_error e = tco_formula_eval(it->formula, &env, it->where, &v, diag);
+    tco_error e = tco_formula_eval(it->formula, &env, &it->place, &v, diag);
     if (e == TCO_OK && v.is_bool)
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))",
-                         it->where);
+        e = tco_diag_at(diag, TCO_ERR_EVAL, &it->place,
+                        "gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))");
     if (e == TCO_OK && v.text && text == NULL)
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives text ('%.*s'), expected a number (only a scalar line "
-                         "may say \"n.a.\" or \"never\")", it->where, (int)tco_utf8_prefix(v.text, 60), v.text);
+        e = tco_diag_at(diag, TCO_ERR_EVAL, &it->place, "gives text ('%.*s'), expected a number (only a scalar line "
+                        "may say \"n.a.\" or \"never\")", (int)tco_utf8_prefix(v.text, 60), v.text);
     if (e == TCO_OK && text != NULL && v.text && v.text[0] == '\0')
-        e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: gives empty text; say why there is no number (\"n.a.: ...\")",
-                         it->where);
+        e = tco_diag_at(diag, TCO_ERR_EVAL, &it->place,
+                        "gives empty text; say why there is no number (\"n.a.: ...\")");
     if (e == TCO_OK && text != NULL) {
         char *copy = NULL;
         if (v.text && (copy = strdup(v.text)) == NULL)
@@ -240,8 +240,8 @@ tco_error tco_model_evaluate_tree(tco_model *m, tco_diag *diag)
             double sum = tco_formula_running_sum(src->years, (size_t)tco_item_periods(m, src));
             it->value = sum;
             if (!tco_formula_number_ok(sum))
-                e = tco_diag_set(diag, TCO_ERR_EVAL, "%s: the total over the years (%s) overflows (#NUM!)", src->where,
-                                 it->name);
+                e = tco_diag_at(diag, TCO_ERR_EVAL, &src->place, "the total over the years (%s) overflows (#NUM!)",
+                                it->name);
             break;
         }
         case TCO_ITEM_INPUT: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_CODE:

@@ -115,31 +115,33 @@ bool tco_looks_like_reference(const char *text)
     return looks_a1(text) || looks_r1c1(text) || strcasecmp(text, "TRUE") == 0 || strcasecmp(text, "FALSE") == 0;
 }
 
-tco_error tco_name_check(const char *name, const char *where, tco_diag *diag)
+/* @p where at the character column @p col, "WHERE, column N: " (tco_place_column()), as a pointer for
+ * tco_diag_at() (a compound literal, alive in the enclosing block). */
+#define AT_COLUMN(where, col) ((const tco_place[]){tco_place_column((where), (long)(col))})
+
+tco_error tco_name_check(const char *name, const tco_place *where, tco_diag *diag)
 {
     size_t n = strlen(name);
     if (n == 0)
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: expected a name, found an empty one", where);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where, "expected a name, found an empty one");
     if (n > TCO_NAME_MAX_LEN)
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%.40s...' is %zu characters, at most %d are allowed",
-                            where, name, n, TCO_NAME_MAX_LEN);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where, "name '%.40s...' is %zu characters, at most %d are allowed",
+                           name, n, TCO_NAME_MAX_LEN);
     if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME,
-                            "%s: name '%s' must start with a letter or '_'", where, name);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where, "name '%s' must start with a letter or '_'", name);
     for (const char *p = name; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '_'))
-            return tco_diag_set(diag, TCO_ERR_BAD_NAME,
-                                "%s: name '%s' may hold only letters, digits and '_', found '%c'",
-                                where, name, *p);
+            return tco_diag_at(diag, TCO_ERR_BAD_NAME, where,
+                               "name '%s' may hold only letters, digits and '_', found '%c'", name, *p);
     if (strcasecmp(name, "TRUE") == 0 || strcasecmp(name, "FALSE") == 0)
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a boolean constant", where, name);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where, "name '%s' is a boolean constant", name);
     if (looks_a1(name) || looks_r1c1(name))
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME,
-                            "%s: name '%s' would be read by Excel as a cell reference; "
-                            "use a name such as '%s_value'",
-                            where, name, name);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where,
+                           "name '%s' would be read by Excel as a cell reference; "
+                           "use a name such as '%s_value'",
+                           name, name);
     if (func_find(name, n) >= 0)
-        return tco_diag_set(diag, TCO_ERR_BAD_NAME, "%s: name '%s' is a function name", where, name);
+        return tco_diag_at(diag, TCO_ERR_BAD_NAME, where, "name '%s' is a function name", name);
     return TCO_OK;
 }
 
@@ -209,7 +211,7 @@ static size_t depth_through(const tco_node *n, size_t i, size_t d);
 typedef struct parser {
     const char *text; /* whole formula */
     const char *p;    /* cursor */
-    const char *where;
+    const tco_place *where;
     tco_diag *diag;
     tco_error err;
     int depth;
@@ -253,8 +255,8 @@ static tco_node *syntax_error(parser *ps, tco_error code, const char *at, const 
             n++;
         snprintf(found, sizeof found, "'%.*s%s'", (int)n, at, at[n] ? "..." : "");
     }
-    ps->err = tco_diag_set(ps->diag, code, "%s, column %zu: expected %s, found %s", ps->where,
-                           col_of(ps, at), expected, found);
+    ps->err = tco_diag_at(ps->diag, code, AT_COLUMN(ps->where, col_of(ps, at)), "expected %s, found %s", expected,
+                          found);
     return NULL;
 }
 
@@ -262,8 +264,8 @@ static tco_node *syntax_error(parser *ps, tco_error code, const char *at, const 
 static tco_node *outgrown(parser *ps)
 {
     if (ps->err == TCO_OK)
-        ps->err = tco_diag_set(ps->diag, TCO_ERR_NOMEM, "%s: internal error: the formula's tree outgrew its block",
-                               ps->where);
+        ps->err = tco_diag_at(ps->diag, TCO_ERR_NOMEM, ps->where,
+                              "internal error: the formula's tree outgrew its block");
     return NULL;
 }
 
@@ -394,10 +396,10 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
     int f = func_find(start, len);
     if (f < 0) {
         if (ps->err == TCO_OK)
-            ps->err = tco_diag_set(ps->diag, TCO_ERR_UNKNOWN_FUNCTION,
-                                   "%s, column %zu: unknown function '%.*s'; supported: SUM MIN MAX "
-                                   "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH IRR CUMSUM",
-                                   ps->where, col_of(ps, start), (int)len, start);
+            ps->err = tco_diag_at(ps->diag, TCO_ERR_UNKNOWN_FUNCTION, AT_COLUMN(ps->where, col_of(ps, start)),
+                                  "unknown function '%.*s'; supported: SUM MIN MAX "
+                                  "ROUND ROUNDUP ROUNDDOWN IF AND OR NOT ABS ISNUMBER ISTEXT INDEX MATCH IRR CUMSUM",
+                                  (int)len, start);
         return NULL;
     }
     size_t col = col_of(ps, start), base = ps->n_stack, nargs = 0;
@@ -428,15 +430,13 @@ static tco_node *parse_call(parser *ps, const char *start, size_t len)
     if (nargs < func_table[f].min_args || nargs > func_table[f].max_args) {
         if (ps->err == TCO_OK) {
             if (func_table[f].min_args == func_table[f].max_args)
-                ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
-                                       "%s, column %zu: %s takes %zu argument%s, found %zu", ps->where,
-                                       col, func_table[f].name, func_table[f].min_args,
-                                       func_table[f].min_args == 1 ? "" : "s", nargs);
+                ps->err = tco_diag_at(ps->diag, TCO_ERR_ARITY, AT_COLUMN(ps->where, col),
+                                      "%s takes %zu argument%s, found %zu", func_table[f].name,
+                                      func_table[f].min_args, func_table[f].min_args == 1 ? "" : "s", nargs);
             else
-                ps->err = tco_diag_set(ps->diag, TCO_ERR_ARITY,
-                                       "%s, column %zu: %s takes %zu to %zu arguments, found %zu",
-                                       ps->where, col, func_table[f].name, func_table[f].min_args,
-                                       func_table[f].max_args, nargs);
+                ps->err = tco_diag_at(ps->diag, TCO_ERR_ARITY, AT_COLUMN(ps->where, col),
+                                      "%s takes %zu to %zu arguments, found %zu", func_table[f].name,
+                                      func_table[f].min_args, func_table[f].max_args, nargs);
         }
         return NULL;
     }
@@ -505,9 +505,7 @@ static tco_node *parse_primary(parser *ps)
          * tco_name_check() also asks but for the shapes of references and function names.  A name
          * with one of those goes through it, which says what is wrong. */
         if (looks_a1(name) || looks_r1c1(name) || func_find(name, len) >= 0) {
-            char where[TCO_DIAG_MAX / 2];
-            snprintf(where, sizeof where, "%s, column %zu", ps->where, col_of(ps, start));
-            tco_error e = tco_name_check(name, where, ps->diag);
+            tco_error e = tco_name_check(name, AT_COLUMN(ps->where, col_of(ps, start)), ps->diag);
             if (e != TCO_OK) {
                 ps->err = e;
                 return NULL;
@@ -609,7 +607,7 @@ static tco_node *parse_expr(parser *ps, int min_prec)
 }
 
 /* The tree of @p ps's formula, read into its block; NULL on error (the caller frees the block). */
-static tco_node *parse_tree(parser *ps, const char *where)
+static tco_node *parse_tree(parser *ps, const tco_place *where)
 {
     skip_space(ps);
     if (*ps->p == '=')
@@ -628,30 +626,30 @@ static tco_node *parse_tree(parser *ps, const char *where)
     }
     if (root == NULL) {
         if (ps->err == TCO_OK)
-            ps->err = tco_diag_set(ps->diag, TCO_ERR_SYNTAX, "%s: invalid formula", where);
+            ps->err = tco_diag_at(ps->diag, TCO_ERR_SYNTAX, where, "invalid formula");
         return NULL;
     }
     /* The limit holds for the formula as the workbook gets it: the printer adds parentheses
      * (every step of a ^ or comparison chain), and the applications count those. */
     size_t printed = ps->printed[root - ps->nodes];
     if (printed > TCO_FORMULA_MAX_DEPTH) {
-        ps->err = tco_diag_set(ps->diag, TCO_ERR_TOO_DEEP,
-                               "%s: as written to the workbook the formula nests %zu levels of parentheses; Excel "
-                               "and LibreOffice allow %d (split it into several lines)",
-                               where, printed, TCO_FORMULA_MAX_DEPTH);
+        ps->err = tco_diag_at(ps->diag, TCO_ERR_TOO_DEEP, where,
+                              "as written to the workbook the formula nests %zu levels of parentheses; Excel "
+                              "and LibreOffice allow %d (split it into several lines)",
+                              printed, TCO_FORMULA_MAX_DEPTH);
         return NULL;
     }
     ps->nodes[0] = *root; /* the root first: nothing else points to it */
     return &ps->nodes[0];
 }
 
-tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag)
+tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node **out, tco_diag *diag)
 {
     *out = NULL;
     size_t len = strlen(text);
     if (len > TCO_FORMULA_MAX_LEN)
-        return tco_diag_set(diag, TCO_ERR_SYNTAX, "%s: formula is %zu characters long, Excel allows %d",
-                            where, len, TCO_FORMULA_MAX_LEN);
+        return tco_diag_at(diag, TCO_ERR_SYNTAX, where, "formula is %zu characters long, Excel allows %d", len,
+                           TCO_FORMULA_MAX_LEN);
     /* One block for the tree: node_bound() nodes besides the root's first slot, as many operands,
      * and the names' and texts' bytes (each at most its own run or text, plus a NUL). */
     size_t bound = node_bound(text);
@@ -667,7 +665,7 @@ tco_error tco_formula_parse(const char *text, const char *where, tco_node **out,
         free(block);
         if (!small)
             free(stack);
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", where);
+        return tco_diag_at(diag, TCO_ERR_NOMEM, where, "out of memory");
     }
     parser ps = {.text = text, .p = text, .where = where, .diag = diag, .err = TCO_OK,
                  .nodes = (tco_node *)(void *)block, .n_nodes = 1, .max_nodes = max_nodes,
@@ -857,13 +855,13 @@ void tco_formula_print(const tco_node *node, tco_name_text_fn name_text, void *c
 
 typedef struct evaluator {
     const tco_eval_env *env;
-    const char *where;
+    const tco_place *where;
     tco_diag *diag;
 } evaluator;
 
 static tco_error eval_error(const evaluator *ev, const tco_node *n, const char *what)
 {
-    return tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: %s", ev->where, n->col, what);
+    return tco_diag_at(ev->diag, TCO_ERR_EVAL, AT_COLUMN(ev->where, n->col), "%s", what);
 }
 
 static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out);
@@ -1171,8 +1169,9 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
                 return eval_error(ev, n->args[1], why);
             char c[32];
             tco_format_double((double)count, c);
-            return tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: INDEX position must be a whole number from "
-                                "1 to %s, the length of %s (#REF!)", ev->where, n->args[1]->col, c, vec->name);
+            return tco_diag_at(ev->diag, TCO_ERR_EVAL, AT_COLUMN(ev->where, n->args[1]->col),
+                               "INDEX position must be a whole number from 1 to %s, the length of %s (#REF!)", c,
+                               vec->name);
         }
         e = ev->env->element(ev->env->ctx, vec, k, out, &count, ev->diag);
         if (e == TCO_OK && out->is_bool)
@@ -1200,8 +1199,8 @@ static tco_error eval_lookup(const evaluator *ev, const tco_node *n, tco_value *
     }
     char shown[80];
     snprintf(shown, sizeof shown, "'%.*s'", (int)tco_utf8_prefix(key.text, 60), key.text);
-    tco_diag_set(ev->diag, TCO_ERR_EVAL, "%s, column %zu: MATCH finds no %s in %s (#N/A)", ev->where, n->col, shown,
-                 vec->name);
+    tco_diag_at(ev->diag, TCO_ERR_EVAL, AT_COLUMN(ev->where, n->col), "MATCH finds no %s in %s (#N/A)", shown,
+                vec->name);
     return TCO_ERR_EVAL;
 }
 
@@ -1382,8 +1381,8 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
         return TCO_OK;
     case TCO_NODE_NAME:
         if (ev->env == NULL || ev->env->value == NULL)
-            return tco_diag_set(ev->diag, TCO_ERR_UNKNOWN_NAME, "%s, column %zu: unknown name '%s'",
-                                ev->where, n->col, n->name);
+            return tco_diag_at(ev->diag, TCO_ERR_UNKNOWN_NAME, AT_COLUMN(ev->where, n->col), "unknown name '%s'",
+                               n->name);
         return ev->env->value(ev->env->ctx, n, out, ev->diag);
     case TCO_NODE_UNARY: {
         tco_error e = eval(ev, n->args[0], out);
@@ -1402,7 +1401,7 @@ static tco_error eval(const evaluator *ev, const tco_node *n, tco_value *out)
     return eval_error(ev, n, "internal error: unknown node");
 }
 
-tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const char *where, tco_value *out,
+tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const tco_place *where, tco_value *out,
                            tco_diag *diag)
 {
     evaluator ev = {env, where, diag};

@@ -148,13 +148,14 @@ typedef struct tco_value {
 
 /**
  * Parse @p text (an optional leading '=' is allowed) into a tree.
- * @p where names the place for diagnostics, e.g. "templates/tco.ini [line.tco] formula";
- * messages read "<where>, column N: expected ..., found '...'".
+ * @p where is the place for diagnostics (NULL: none), e.g. {.file = "templates/tco.ini", .section =
+ * "line.tco", .key = "formula"}; messages read "templates/tco.ini [line.tco] formula, column N: expected
+ * ..., found '...'", the place and the column as data (error.h tco_diag_at()).
  * On success stores the root in *@p out (caller frees with tco_node_free()); the tree is one heap block.
  * Errors: TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY,
  * TCO_ERR_TOO_DEEP, TCO_ERR_BAD_NAME (a cell-reference-like name), TCO_ERR_NOMEM.
  */
-tco_error tco_formula_parse(const char *text, const char *where, tco_node **out, tco_diag *diag);
+tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node **out, tco_diag *diag);
 
 /** Free a tree from tco_formula_parse(), given its root (NULL is allowed). */
 void tco_node_free(tco_node *node);
@@ -164,9 +165,9 @@ void tco_node_free(tco_node *node);
  * 1..100 characters of [A-Za-z0-9_], not starting with a digit; not TRUE/FALSE;
  * not readable as a cell reference in A1 style (1-3 letters then digits, e.g.
  * PUE1, AB12) or R1C1 style (R, C, R2, C3, R2C3, RC); not a supported function name.
- * Returns TCO_OK or TCO_ERR_BAD_NAME with a message naming @p where.
+ * Returns TCO_OK or TCO_ERR_BAD_NAME with a message at @p where ("FILE [SECTION]: name ...").
  */
-tco_error tco_name_check(const char *name, const char *where, tco_diag *diag);
+tco_error tco_name_check(const char *name, const tco_place *where, tco_diag *diag);
 
 /**
  * True if Excel could read @p text as a cell reference (A1 style such as PUE1,
@@ -458,7 +459,7 @@ typedef struct tco_eval_env {
  * @p where.  Text compares equal case-insensitively, as in Excel.  IF
  * evaluates only the branch it takes.  @p env may be NULL (no names).
  */
-tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const char *where, tco_value *out,
+tco_error tco_formula_eval(const tco_node *node, const tco_eval_env *env, const tco_place *where, tco_value *out,
                            tco_diag *diag);
 
 /** True if @p call is SUM, MIN or MAX with exactly one argument, and that argument is a name. */

@@ -142,6 +142,10 @@ typedef struct tco_item {
     tco_node *formula;
     /** Diagnostic place of the formula: "templates/tco.ini [line.x] formula". */
     char *where;
+    /** The same place as data (file, section "line.x", key "formula"), for tco_diag_at(); its file and
+     *  section are held by place_text ("FILE\0SECTION", heap).  All NULL for an item without a formula. */
+    tco_place place;
+    char *place_text;
     /** For TCO_ITEM_TOTAL: the per-year item it sums; for TCO_ITEM_YEARLY: its total (-1 with
      *  sum = no); else -1. */
     int partner;

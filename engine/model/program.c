@@ -691,7 +691,7 @@ static int compile_node(compiler *c, const tco_node *n, int want)
          * this cell; fold a value, as the tree evaluator gives it. */
         tco_eval_env env = {cell_value, NULL, cell_element, c, c->month >= 0 ? c->month : c->year};
         tco_value v;
-        if (tco_formula_eval(n, &env, "", &v, NULL) == TCO_OK)
+        if (tco_formula_eval(n, &env, NULL, &v, NULL) == TCO_OK)
             return place(c, constant(c, v), want);
     }
     switch (n->kind) {

@@ -47,15 +47,16 @@ void tco_range_clear(tco_range *r)
     *r = (tco_range){0};
 }
 
-tco_error tco_input_number(const tco_item *it, const char *place, const char *text, double *number, tco_diag *diag)
+tco_error tco_input_number(const tco_item *it, const tco_place *place, const char *text, double *number,
+                           tco_diag *diag)
 {
     if (!tco_parse_number(text, number) && tco_number_tiny(text))
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: expected %s, found '%s'", place, TCO_NORMAL_EXPECTED, text);
+        return tco_diag_at(diag, TCO_ERR_INI, place, "expected %s, found '%s'", TCO_NORMAL_EXPECTED, text);
     if (!tco_parse_number(text, number))
-        return tco_diag_set(diag, TCO_ERR_INI,
-                            "%s: expected a number in %s (digits, '.' for decimals, no thousands "
-                            "separators or units), found '%s'",
-                            place, it->unit, text);
+        return tco_diag_at(diag, TCO_ERR_INI, place,
+                           "expected a number in %s (digits, '.' for decimals, no thousands "
+                           "separators or units), found '%s'",
+                           it->unit, text);
     double v = *number;
     if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v))) {
         char lo[32] = "", hi[32] = "";
@@ -63,10 +64,10 @@ tco_error tco_input_number(const tco_item *it, const char *place, const char *te
             tco_format_double(it->min, lo);
         if (!isnan(it->max))
             tco_format_double(it->max, hi);
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: expected %s%s%s%s%s%s %s, found %s", place,
-                            it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
-                            (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
-                            it->unit, text);
+        return tco_diag_at(diag, TCO_ERR_INI, place, "expected %s%s%s%s%s%s %s, found %s",
+                           it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
+                           (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
+                           it->unit, text);
     }
     return TCO_OK;
 }
@@ -81,31 +82,36 @@ static void trimmed(tco_strbuf *out, const char *p, const char *end)
     tco_strbuf_printf(out, "%.*s", (int)(end - p), p);
 }
 
-tco_error tco_range_parse(const tco_item *it, const char *place, const char *text, double point, tco_dist dist,
+tco_error tco_range_parse(const tco_item *it, const tco_place *place, const char *text, double point, tco_dist dist,
                           tco_range *out, tco_diag *diag)
 {
     const char *comma = strchr(text, ',');
     if (comma == NULL || strchr(comma + 1, ',') != NULL)
-        return tco_diag_set(diag, TCO_ERR_INI,
-                            "%s: expected LOW, HIGH (two numbers in %s separated by a comma, e.g. 1.2, 1.6), "
-                            "found '%s'", place, it->unit, text);
-    tco_strbuf low_text = {0}, high_text = {0}, low_place = {0}, high_place = {0};
+        return tco_diag_at(diag, TCO_ERR_INI, place,
+                           "expected LOW, HIGH (two numbers in %s separated by a comma, e.g. 1.2, 1.6), "
+                           "found '%s'", it->unit, text);
+    tco_strbuf low_text = {0}, high_text = {0}, low_part = {0}, high_part = {0};
     trimmed(&low_text, text, comma);
     trimmed(&high_text, comma + 1, comma + 1 + strlen(comma + 1));
-    tco_strbuf_printf(&low_place, "%s: LOW", place);
-    tco_strbuf_printf(&high_place, "%s: HIGH", place);
+    /* Each end is the place's part LOW or HIGH (after a part the place already has). */
+    const char *had = place && place->part ? place->part : NULL;
+    tco_strbuf_printf(&low_part, "%s%sLOW", had ? had : "", had ? ": " : "");
+    tco_strbuf_printf(&high_part, "%s%sHIGH", had ? had : "", had ? ": " : "");
+    tco_place low_place = place ? *place : (tco_place){0}, high_place = low_place;
+    low_place.part = tco_strbuf_str(&low_part);
+    high_place.part = tco_strbuf_str(&high_part);
     double low = 0, high = 0;
-    tco_error e = low_text.failed || high_text.failed || low_place.failed || high_place.failed
+    tco_error e = low_text.failed || high_text.failed || low_part.failed || high_part.failed
                       ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
                       : TCO_OK;
     if (e == TCO_OK)
-        e = tco_input_number(it, tco_strbuf_str(&low_place), tco_strbuf_str(&low_text), &low, diag);
+        e = tco_input_number(it, &low_place, tco_strbuf_str(&low_text), &low, diag);
     if (e == TCO_OK)
-        e = tco_input_number(it, tco_strbuf_str(&high_place), tco_strbuf_str(&high_text), &high, diag);
+        e = tco_input_number(it, &high_place, tco_strbuf_str(&high_text), &high, diag);
     tco_strbuf_free(&low_text);
     tco_strbuf_free(&high_text);
-    tco_strbuf_free(&low_place);
-    tco_strbuf_free(&high_place);
+    tco_strbuf_free(&low_part);
+    tco_strbuf_free(&high_part);
     if (e != TCO_OK)
         return e;
     char lo[32], hi[32], pt[32];
@@ -113,13 +119,13 @@ tco_error tco_range_parse(const tco_item *it, const char *place, const char *tex
     tco_format_double(high, hi);
     tco_format_double(point, pt);
     if (low > high)
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: expected LOW <= HIGH, found LOW %s above HIGH %s", place, lo, hi);
+        return tco_diag_at(diag, TCO_ERR_INI, place, "expected LOW <= HIGH, found LOW %s above HIGH %s", lo, hi);
     if (point < low || point > high)
-        return tco_diag_set(diag, TCO_ERR_INI,
-                            "%s: expected LOW <= value <= HIGH, found the value %s %s the range %s to %s (%s %s)",
-                            place, pt, point < low ? "below" : "above", lo, hi, it->name, it->unit);
+        return tco_diag_at(diag, TCO_ERR_INI, place,
+                           "expected LOW <= value <= HIGH, found the value %s %s the range %s to %s (%s %s)", pt,
+                           point < low ? "below" : "above", lo, hi, it->name, it->unit);
     if (dist == TCO_DIST_LOGNORMAL && low <= 0)
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: a lognormal range needs LOW > 0, found LOW %s", place, lo);
+        return tco_diag_at(diag, TCO_ERR_INI, place, "a lognormal range needs LOW > 0, found LOW %s", lo);
     out->dist = dist;
     out->low = out->given_low = low;
     out->high = out->given_high = high;

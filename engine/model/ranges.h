@@ -52,22 +52,25 @@ tco_error tco_model_ranged_inputs(const tco_model *model, tco_ranged_input **out
 void tco_ranged_inputs_free(tco_ranged_input *v, size_t n);
 
 /**
- * Parse and check @p text, the value of a KEY_range found at @p place (e.g. "pricing/site.ini
- * [facility] pue_range" or "--set facility.pue_range=1.2,1.6"), for input @p it whose point value is
+ * Parse and check @p text, the value of a KEY_range found at @p place (e.g. pricing/site.ini
+ * [facility] pue_range, or the argument --set facility.pue_range=1.2,1.6), for input @p it whose point value is
  * @p point: two numbers "LOW, HIGH", within the input's min/max, whole if it is, LOW <= point <= HIGH;
  * @p dist (TCO_DIST_TRIANGULAR unless KEY_dist chose another) lognormal needs LOW > 0.  On success
  * sets out->low, out->high, out->given_low, out->given_high and out->dist (nothing else).
- * Errors: TCO_ERR_INI with a message naming @p place and what was expected.
+ * Errors: TCO_ERR_INI with a message naming @p place (each end's as its part LOW or HIGH: "PLACE: LOW:
+ * expected ...") and what was expected, the place as data (tco_diag_at()).
  */
-tco_error tco_range_parse(const tco_item *it, const char *place, const char *text, double point, tco_dist dist,
+tco_error tco_range_parse(const tco_item *it, const tco_place *place, const char *text, double point, tco_dist dist,
                           tco_range *out, tco_diag *diag);
 
 /**
  * Parse @p text, found at @p place, strictly as a number for input @p it (tco_parse_number()), within its
  * min/max and whole if it is: what the loader checks of every number input value and of each end of its
- * range.  Errors: TCO_ERR_INI, "PLACE: expected a number >= MIN and <= MAX UNIT, found TEXT".
+ * range.  Errors: TCO_ERR_INI, "PLACE: expected a number >= MIN and <= MAX UNIT, found TEXT", the place
+ * as data (tco_diag_at()).
  */
-tco_error tco_input_number(const tco_item *it, const char *place, const char *text, double *number, tco_diag *diag);
+tco_error tco_input_number(const tco_item *it, const tco_place *place, const char *text, double *number,
+                           tco_diag *diag);
 
 /** Free the strings of @p r and mark it as no range (safe on a zeroed range). */
 void tco_range_clear(tco_range *r);

@@ -48,13 +48,13 @@ static tco_error quote_in_range(const tco_model *m, const tco_item *it, const ch
         tco_strbuf_printf(&place, "the %s row of %s", row, it->name);
     else
         tco_strbuf_printf(&place, "%s", it->name);
-    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
-                               "%s:%ld: quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
-                               "outside its input's range is not used: correct the quote or the range",
-                               b->file, b->line, b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
-                               tco_strbuf_str(&what),
-                               frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
-                               bound, tco_strbuf_str(&place), m->template_path, it->name);
+    tco_error e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = b->file, .line = b->line},
+                              "quote %s%sfrom %s for %s: %s is %s %s of %s (%s [input.%s]); a quote "
+                              "outside its input's range is not used: correct the quote or the range",
+                              b->quote_id, b->quote_id[0] ? " " : "", b->vendor, b->item,
+                              tco_strbuf_str(&what),
+                              frac ? "not a whole number, as required" : low ? "below the min" : "above the max",
+                              bound, tco_strbuf_str(&place), m->template_path, it->name);
     tco_strbuf_free(&place);
     tco_strbuf_free(&what);
     return e;
@@ -529,8 +529,8 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
     }
     memcpy(m->currency, up, 4);
     if (tco_model_find(m, TCO_FX_REPORT) >= 0)
-        return tco_diag_set(diag, TCO_ERR_DUPLICATE, "%s: '%s' is the reporting currency's rate and cannot be an "
-                            "input or line name", m->template_path, TCO_FX_REPORT);
+        return tco_diag_at(diag, TCO_ERR_DUPLICATE, &(tco_place){.file = m->template_path},
+                           "'%s' is the reporting currency's rate and cannot be an input or line name", TCO_FX_REPORT);
     /* The rate: CNY per unit of the reporting currency, from pricing/fx.ini or a --set fx.CODE. */
     const char *set_arg = NULL;
     char was[32] = "", lower[4] = {(char)tolower((unsigned char)up[0]), (char)tolower((unsigned char)up[1]),

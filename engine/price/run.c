@@ -111,8 +111,9 @@ static tco_error load_fx(const tco_run_options *q, tco_fx *fx, tco_diag *d)
     if (e != TCO_OK)
         return e;
     if (strcmp(fx->reporting, "CNY") != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s [fx] reporting: the catalog's prices are in CNY, so its rates must "
-                            "be CNY per unit (reporting = CNY), found %s", fx->path, fx->reporting);
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = fx->path, .section = "fx", .key = "reporting"},
+                           "the catalog's prices are in CNY, so its rates must be CNY per unit (reporting = CNY), "
+                           "found %s", fx->reporting);
     for (size_t i = 0; i < q->n_fx_sets; i++)
         if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
             return e;

@@ -2,6 +2,7 @@
 #include "read/fx.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,11 +31,32 @@ bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate)
     return false;
 }
 
+/* An error about the --set fx.CODE=VALUE @p arg: "--set ARG: TEXT", the place as data [fx] @p code. */
+static tco_error set_error(tco_diag *diag, const char *arg, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static tco_error set_error(tco_diag *diag, const char *arg, const char *code, const char *fmt, ...)
+{
+    tco_strbuf given = {0}, text = {0};
+    tco_strbuf_printf(&given, "--set %s", arg);
+    va_list ap;
+    va_start(ap, fmt);
+    tco_strbuf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    tco_error e = given.failed || text.failed
+                      ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
+                      : tco_diag_at(diag, TCO_ERR_INI,
+                                    &(tco_place){.arg = tco_strbuf_str(&given), .section = "fx", .key = code}, "%s",
+                                    tco_strbuf_str(&text));
+    tco_strbuf_free(&given);
+    tco_strbuf_free(&text);
+    return e;
+}
+
 tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag)
 {
     if (strcasecmp(code, fx->reporting) == 0)
-        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: %s is the reporting currency (its rate is 1)", arg,
-                            fx->reporting);
+        return set_error(diag, arg, code, "%s is the reporting currency (its rate is 1)", fx->reporting);
     size_t i = 0;
     while (i < fx->n && strcasecmp(fx->codes[i], code) != 0)
         i++;
@@ -43,15 +65,15 @@ tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *
         for (size_t k = 0; k < fx->n; k++)
             tco_strbuf_printf(&codes, "%s%c%c%c", k ? ", " : "", tolower((unsigned char)fx->codes[k][0]),
                               tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
-        tco_error e = tco_diag_set(diag, TCO_ERR_INI, "--set %s: no rate '%s' in %s [fx] (it has %s)", arg, code,
-                                   fx->path, codes.len ? tco_strbuf_str(&codes) : "none");
+        tco_error e = set_error(diag, arg, code, "no rate '%s' in %s [fx] (it has %s)", code, fx->path,
+                                codes.len ? tco_strbuf_str(&codes) : "none");
         tco_strbuf_free(&codes);
         return e;
     }
     double rate;
     if (!tco_parse_number(value, &rate) || !(rate >= TCO_FX_MIN_RATE) || !(rate <= TCO_FX_MAX_RATE))
-        return tco_diag_set(diag, TCO_ERR_INI, "--set %s: expected %s per %s as a number from 0.000001 to 1000000, "
-                            "found '%s'", arg, fx->reporting, fx->codes[i], value);
+        return set_error(diag, arg, code, "expected %s per %s as a number from 0.000001 to 1000000, found '%s'",
+                         fx->reporting, fx->codes[i], value);
     if (fx->set_args == NULL) {
         fx->set_args = calloc(fx->n, sizeof *fx->set_args);
         fx->file_rates = malloc(fx->n * sizeof *fx->file_rates);
@@ -94,15 +116,17 @@ tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cach
     const char *rep = tco_ini_get(held, "fx", "reporting");
     const char *as_of = tco_ini_get(held, "fx", "as_of");
     if (rep == NULL || !tco_fx_code_valid(rep))
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] reporting: expected a currency code such as CNY, found %s%s%s",
-                         held->path, rep ? "'" : "", rep ? rep : "no such key", rep ? "'" : "");
+        e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "reporting"},
+                        "expected a currency code such as CNY, found %s%s%s", rep ? "'" : "", rep ? rep : "no such key",
+                        rep ? "'" : "");
     else if (as_of == NULL)
-        e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: expected the rates' date as YYYY-MM-DD, found no such key",
-                         held->path);
+        e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "as_of"},
+                        "expected the rates' date as YYYY-MM-DD, found no such key");
     else {
         char why[TCO_DIAG_MAX];
         if (!tco_date_check(as_of, &fx->as_of, why, sizeof why))
-            e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] as_of: %s", held->path, why);
+            e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = "as_of"}, "%s",
+                            why);
     }
     if (e == TCO_OK) {
         for (int i = 0; i < 3; i++)
@@ -120,12 +144,13 @@ tco_error tco_fx_load_shared(const char *path, const char *display, tco_ini_cach
                 continue;
             double rate;
             if (!tco_fx_code_valid(key))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected a currency code (USD = 7.1), found a "
-                                 "key of %zu characters", held->path, key, strlen(key));
+                e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = key},
+                                "expected a currency code (USD = 7.1), found a key of %zu characters", strlen(key));
             else if (!tco_parse_number(tco_ini_get(held, "fx", key), &rate) || !(rate >= TCO_FX_MIN_RATE) ||
                      !(rate <= TCO_FX_MAX_RATE))
-                e = tco_diag_set(diag, TCO_ERR_INI, "%s [fx] %s: expected %s per unit as a number from 0.000001 to "
-                                 "1000000, found '%s'", held->path, key, fx->reporting, tco_ini_get(held, "fx", key));
+                e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = held->path, .section = "fx", .key = key},
+                                "expected %s per unit as a number from 0.000001 to 1000000, found '%s'", fx->reporting,
+                                tco_ini_get(held, "fx", key));
             else {
                 for (int i = 0; i < 3; i++)
                     fx->codes[fx->n][i] = (char)toupper((unsigned char)key[i]);

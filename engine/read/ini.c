@@ -464,6 +464,17 @@ static int snip(const char *p, const char *end, size_t max)
     return (int)tco_utf8_prefix(p, n < max ? n : max);
 }
 
+/* The place FILE:LINE: [SECTION] KEY of the key line [p, p + kl) as @p at, its key copied into @p key
+ * (TCO_INI_MAX_LINE + 1 bytes: pass 1 has checked the line's length). */
+static const tco_place *key_place(tco_place *at, const lint *l, int line, const char *section, const char *p, int kl,
+                                  char *key)
+{
+    memcpy(key, p, (size_t)kl);
+    key[kl] = '\0';
+    *at = (tco_place){.file = l->display, .line = line, .section = section, .key = key};
+    return at;
+}
+
 /* Check one line [p, end) of the file: line number @p line, starting at byte @p offset. */
 static tco_error lint_line(lint *l, const char *p, const char *end, int line, size_t offset)
 {
@@ -473,39 +484,38 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
     /* iniparser joins a line ending in '\' with the next, comment or not, and drops a
      * continued last line: either way a line would be lost or changed. */
     if (end > p && end[-1] == '\\')
-        return tco_diag_set(l->diag, TCO_ERR_INI,
-                            "%s:%d: the line ends with '\\', which would join it to the next line (even in a comment); "
-                            "tco does not continue lines: remove the '\\', write the value on one line, or put a value "
-                            "that ends in '\\' in double quotes",
-                            l->display, line);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                           "the line ends with '\\', which would join it to the next line (even in a comment); "
+                           "tco does not continue lines: remove the '\\', write the value on one line, or put a value "
+                           "that ends in '\\' in double quotes");
     p = skip_blank(p, end);
     if (p == end || *p == ';' || *p == '#')
         return TCO_OK;
     if (*p == '[') {
         const char *close = memchr(p, ']', (size_t)(end - p));
         if (close == NULL || close != end - 1)
-            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected a section header '[name]', found '%.*s'",
-                                l->display, line, snip(p, end, 60), p);
+            return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                               "expected a section header '[name]', found '%.*s'", snip(p, end, 60), p);
         const char *n0 = skip_blank(p + 1, close), *n1 = close;
         while (n1 > n0 && (n1[-1] == ' ' || n1[-1] == '\t'))
             n1--;
         if (n0 == n1)
-            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: empty section name '[]'", l->display, line);
+            return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                               "empty section name '[]'");
         if (memchr(n0, ':', (size_t)(n1 - n0)) != NULL)
-            return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: section name [%.*s] may not contain ':'",
-                                l->display, line, (int)(n1 - n0), n0);
+            return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                               "section name [%.*s] may not contain ':'", (int)(n1 - n0), n0);
         name_ref sr = {n0, (size_t)(n1 - n0), NULL, 0};
         uint64_t sh = ref_hash(x->seed, &sr);
         long first = find_section_hashed(x, &sr, sh);
         if (first >= 0)
-            return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: duplicate section [%.*s] (first at line %d)",
-                                l->display, line, (int)(n1 - n0), n0, x->secs[first].line);
+            return tco_diag_at(l->diag, TCO_ERR_DUPLICATE, &(tco_place){.file = l->display, .line = line},
+                               "duplicate section [%.*s] (first at line %d)", (int)(n1 - n0), n0, x->secs[first].line);
         if (x->n_secs >= TCO_INI_MAX_SECTIONS)
-            return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: more than %d sections; that is the limit for one file (split it)", l->display,
-                                line, TCO_INI_MAX_SECTIONS);
+            return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                               "more than %d sections; that is the limit for one file (split it)", TCO_INI_MAX_SECTIONS);
         if ((l->section = add_section(l->ini, n0, (size_t)(n1 - n0), sh, line, offset)) < 0)
-            return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
+            return tco_diag_at(l->diag, TCO_ERR_NOMEM, &(tco_place){.file = l->display}, "out of memory");
         return TCO_OK;
     }
     const char *eq = memchr(p, '=', (size_t)(end - p));
@@ -513,16 +523,18 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
     while (k1 && k1 > p && (k1[-1] == ' ' || k1[-1] == '\t'))
         k1--;
     if (eq == NULL || k1 == p)
-        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: expected 'key = value', '[section]' or a comment, found '%.*s'",
-                            l->display, line, snip(p, end, 60), p);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                           "expected 'key = value', '[section]' or a comment, found '%.*s'", snip(p, end, 60), p);
     int kl = (int)(k1 - p);
     if (l->section < 0)
-        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: key '%.*s' comes before any [section]", l->display, line,
-                            kl, p);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                           "key '%.*s' comes before any [section]", kl, p);
     const char *section = l->ini->sections[l->section];
+    char key[TCO_INI_MAX_LINE + 1]; /* the key and its place, for the messages below */
+    tco_place at;
     if (memchr(p, ':', (size_t)kl) != NULL)
-        return tco_diag_set(l->diag, TCO_ERR_INI, "%s:%d: [%s] key '%.*s' may not contain ':'", l->display, line,
-                            section, kl, p);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line, .section = section},
+                           "key '%.*s' may not contain ':'", kl, p);
     const char *v = skip_blank(eq + 1, end);
     if (v < end && (*v == '"' || *v == '\'')) {
         /* iniparser takes what lies between the quote and the next one like it and
@@ -530,10 +542,10 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
         char q = *v;
         const char *close = memchr(v + 1, q, (size_t)(end - v - 1));
         if (close == NULL)
-            return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: [%s] %.*s: the value opens a %s quote (%c) that is not closed on this line; "
-                                "add the closing %c, or remove the opening one",
-                                l->display, line, section, kl, p, q == '"' ? "double" : "single", q, q);
+            return tco_diag_at(l->diag, TCO_ERR_INI, key_place(&at, l, line, section, p, kl, key),
+                               "the value opens a %s quote (%c) that is not closed on this line; "
+                               "add the closing %c, or remove the opening one",
+                               q == '"' ? "double" : "single", q, q);
         const char *rest = skip_blank(close + 1, end);
         const char *lost = rest;
         while (lost < end && *lost != ';' && *lost != '#')
@@ -541,44 +553,43 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
         while (lost > rest && (lost[-1] == ' ' || lost[-1] == '\t'))
             lost--;
         if (lost > rest && close == v + 1) /* iniparser reads "" followed by text as it stands, quotes and all */
-            return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
-                                "would read with the quotes; put the whole value inside the quotes, with nothing but "
-                                "a comment (';' or '#') after them",
-                                l->display, line, section, kl, p, snip(v, lost, 100), v);
+            return tco_diag_at(l->diag, TCO_ERR_INI, key_place(&at, l, line, section, p, kl, key),
+                               "the value %.*s has text after its closing quote, which iniparser "
+                               "would read with the quotes; put the whole value inside the quotes, with nothing but "
+                               "a comment (';' or '#') after them",
+                               snip(v, lost, 100), v);
         if (lost > rest)
-            return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: [%s] %.*s: the value %.*s has text after its closing quote, which iniparser "
-                                "would drop (it keeps only %.*s); put the whole value inside the quotes, with nothing "
-                                "but a comment (';' or '#') after them",
-                                l->display, line, section, kl, p, snip(v, lost, 100), v, snip(v, close + 1, 80), v);
+            return tco_diag_at(l->diag, TCO_ERR_INI, key_place(&at, l, line, section, p, kl, key),
+                               "the value %.*s has text after its closing quote, which iniparser "
+                               "would drop (it keeps only %.*s); put the whole value inside the quotes, with nothing "
+                               "but a comment (';' or '#') after them",
+                               snip(v, lost, 100), v, snip(v, close + 1, 80), v);
     } else if (v < end) {
         /* iniparser ends an unquoted value at ';' or '#' (its inline comment): the rest would be lost.
          * (memchr() for each: a byte loop testing both was a quarter of the checks' instructions.) */
         const char *semi = memchr(v, ';', (size_t)(end - v)), *hash = memchr(v, '#', (size_t)(end - v));
         const char *cut = semi && (!hash || semi < hash) ? semi : hash ? hash : end;
         if (cut < end)
-            return tco_diag_set(l->diag, TCO_ERR_INI,
-                                "%s:%d: [%s] %.*s: the value holds '%c', where iniparser would cut it off (\"%.*s\" "
-                                "would be lost); remove it or put the whole value in double quotes",
-                                l->display, line, section, kl, p, *cut, snip(cut, end, 40), cut);
+            return tco_diag_at(l->diag, TCO_ERR_INI, key_place(&at, l, line, section, p, kl, key),
+                               "the value holds '%c', where iniparser would cut it off (\"%.*s\" "
+                               "would be lost); remove it or put the whole value in double quotes",
+                               *cut, snip(cut, end, 40), cut);
     }
     ini_section *s = &x->secs[l->section];
     long first = section_key(x, l->section, p, (size_t)kl);
     if (first >= 0)
-        return tco_diag_set(l->diag, TCO_ERR_DUPLICATE, "%s:%d: [%s] %.*s: duplicate key (first at line %d)",
-                            l->display, line, section, kl, p, x->keys[first].line);
+        return tco_diag_at(l->diag, TCO_ERR_DUPLICATE, key_place(&at, l, line, section, p, kl, key),
+                           "duplicate key (first at line %d)", x->keys[first].line);
     if (s->n_keys >= TCO_INI_MAX_SECTION_KEYS)
-        return tco_diag_set(l->diag, TCO_ERR_INI,
-                            "%s:%d: [%s] has more than %d keys; that is the limit for one section (split it)",
-                            l->display, line, section, TCO_INI_MAX_SECTION_KEYS);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line, .section = section},
+                           "has more than %d keys; that is the limit for one section (split it)",
+                           TCO_INI_MAX_SECTION_KEYS);
     if (x->n_keys >= TCO_INI_MAX_KEYS)
-        return tco_diag_set(l->diag, TCO_ERR_INI,
-                            "%s:%d: more than %d keys; that is the limit for one file (split it)", l->display, line,
-                            TCO_INI_MAX_KEYS);
+        return tco_diag_at(l->diag, TCO_ERR_INI, &(tco_place){.file = l->display, .line = line},
+                           "more than %d keys; that is the limit for one file (split it)", TCO_INI_MAX_KEYS);
     ini_name name;
     if (!key_make(&name, x, &s->name, p, (size_t)kl) || add_key(x, (int)l->section, name, line) < 0)
-        return tco_diag_set(l->diag, TCO_ERR_NOMEM, "%s: out of memory", l->display);
+        return tco_diag_at(l->diag, TCO_ERR_NOMEM, &(tco_place){.file = l->display}, "out of memory");
     return TCO_OK;
 }
 
@@ -622,8 +633,9 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
         len -= (size_t)crlf;
         /* iniparser reads a line with its line end into 1,024 bytes: a CR takes one of them. */
         if (len > (size_t)(TCO_INI_MAX_LINE - crlf))
-            return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: line is %zu bytes long; at most %d are allowed%s", display,
-                                line, len, TCO_INI_MAX_LINE - crlf, crlf ? " with CRLF line ends" : "");
+            return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display, .line = line},
+                               "line is %zu bytes long; at most %d are allowed%s", len, TCO_INI_MAX_LINE - crlf,
+                               crlf ? " with CRLF line ends" : "");
         /* Printable ASCII and tabs (most lines) pass every check below: answered in one pass. */
         if (plain_prefix(p, len) == len) {
             p = nl ? nl + 1 : end;
@@ -647,27 +659,28 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
         if (!ok) {
             size_t col = chars_in(p, bad) + 1;
             if (cp < 0)
-                return tco_diag_set(diag, TCO_ERR_INI,
-                                    "%s:%d, column %zu: not valid UTF-8 (byte 0x%02X); save the file as UTF-8",
-                                    display, line, col, (unsigned char)p[bad]);
+                return tco_diag_at(diag, TCO_ERR_INI,
+                                   &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
+                                   "not valid UTF-8 (byte 0x%02X); save the file as UTF-8", (unsigned char)p[bad]);
             if (cp < 0x20 || cp == 0x7F)
-                return tco_diag_set(diag, TCO_ERR_INI, "%s:%d, column %zu: control character 0x%02lX is not allowed",
-                                    display, line, col, cp);
+                return tco_diag_at(diag, TCO_ERR_INI,
+                                   &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
+                                   "control character 0x%02lX is not allowed", cp);
             if (cp == 0xFEFF)
-                return tco_diag_set(diag, TCO_ERR_INI,
-                                    "%s:%d, column %zu: U+FEFF (an invisible byte-order mark) is allowed only at the "
-                                    "very start of the file; remove it",
-                                    display, line, col);
-            return tco_diag_set(diag, TCO_ERR_INI,
-                                "%s:%d, column %zu: U+%04lX is not allowed: it is not an XML character, so no "
-                                "workbook can hold it; remove it",
-                                display, line, col, cp);
+                return tco_diag_at(diag, TCO_ERR_INI,
+                                   &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
+                                   "U+FEFF (an invisible byte-order mark) is allowed only at the "
+                                   "very start of the file; remove it");
+            return tco_diag_at(diag, TCO_ERR_INI,
+                               &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
+                               "U+%04lX is not allowed: it is not an XML character, so no "
+                               "workbook can hold it; remove it", cp);
         }
         p = nl ? nl + 1 : end;
     }
     /* Pass 2: the shape of each line, building the index. */
     if ((out->index = index_new()) == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory");
     lint l = {.display = display, .diag = diag, .ini = out, .section = -1};
     tco_error e = TCO_OK;
     line = 1;
@@ -699,13 +712,14 @@ static tco_error parser_failed(char *message, const char *display, const char *f
         int wl = (int)(at - what);
         if (wl >= 4 && strncmp(at - 4, " in ", 4) == 0)
             wl -= 4;
-        return tco_diag_set(diag, TCO_ERR_INI, "%s:%d: iniparser could not read the line (%.*s)%s%s", display,
-                            first_line + rel - 1, wl > 0 ? wl : 0, what, said ? ": " : "", said ? said + 2 : "");
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display, .line = first_line + rel - 1},
+                           "iniparser could not read the line (%.*s)%s%s", wl > 0 ? wl : 0, what, said ? ": " : "",
+                           said ? said + 2 : "");
     }
     if (at)
         memmove(at, at + strlen(fdpath), strlen(at + strlen(fdpath)) + 1);
-    return tco_diag_set(diag, TCO_ERR_INI, "%s: not a valid INI file (%s)", display,
-                        message[0] ? message : "iniparser could not read it");
+    return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display}, "not a valid INI file (%s)",
+                       message[0] ? message : "iniparser could not read it");
 }
 
 /* Take the values of sections @p first..@p last from iniparser's dictionary @p d; every key
@@ -739,17 +753,16 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
         }
         long sec = k < 0 ? -1 : colon ? x->keys[k].section : k;
         if (sec < first || sec > last || (colon && x->keys[k].value != NULL))
-            return tco_diag_set(diag, TCO_ERR_INI,
-                                "%s:%d: iniparser read an entry '%s' that tco's checks did not see (please report "
-                                "this file)",
-                                ini->path, x->secs[first].line, name);
+            return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .line = x->secs[first].line},
+                               "iniparser read an entry '%s' that tco's checks did not see (please report this file)",
+                               name);
         if (colon == NULL)
             continue;
         const char *v = d->val[i] ? d->val[i] : "";
         size_t n = strlen(v) + 1;
         char *copy = arena_alloc(x, n);
         if (copy == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", ini->path);
+            return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "out of memory");
         x->keys[k].value = memcpy(copy, v, n);
         got++;
     }
@@ -758,9 +771,10 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
             for (int j = 0; j < x->secs[s].n_keys; j++) {
                 const ini_key *k = &x->keys[x->secs[s].keys[j]];
                 if (k->value == NULL)
-                    return tco_diag_set(diag, TCO_ERR_INI,
-                                        "%s:%d: [%s] %s: iniparser did not read this key (please report this file)",
-                                        ini->path, k->line, ini->sections[s], k->name.s + x->secs[s].name.len + 1);
+                    return tco_diag_at(diag, TCO_ERR_INI,
+                                       &(tco_place){.file = ini->path, .line = k->line, .section = ini->sections[s],
+                                                    .key = k->name.s + x->secs[s].name.len + 1},
+                                       "iniparser did not read this key (please report this file)");
             }
     return TCO_OK;
 }
@@ -774,7 +788,8 @@ static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_d
         return TCO_OK; /* comments and blank lines only */
     int fd = memfd_create("tco-ini", MFD_CLOEXEC);
     if (fd < 0)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", ini->path, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
+                           strerror(errno));
     char fdpath[64];
     snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
     tco_error e = TCO_OK;
@@ -793,7 +808,8 @@ static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_d
                 done += (size_t)n;
         }
         if (!ok) {
-            e = tco_diag_set(diag, TCO_ERR_NOMEM, "%s: cannot buffer the file: %s", ini->path, strerror(errno));
+            e = tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
+                            strerror(errno));
             break;
         }
         parser_message[0] = '\0';
@@ -819,25 +835,26 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         display = path;
     struct stat st;
     if (stat(path, &st) != 0)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "cannot open: %s", strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: not a regular file", display);
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "not a regular file");
     if ((unsigned long long)st.st_size > TCO_INI_MAX_BYTES)
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: %lld bytes; INI files are limited to %u bytes (8 MiB)", display,
-                            (long long)st.st_size, TCO_INI_MAX_BYTES);
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display},
+                           "%lld bytes; INI files are limited to %u bytes (8 MiB)", (long long)st.st_size,
+                           TCO_INI_MAX_BYTES);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOINPUT, "%s: cannot open: %s", display, strerror(errno));
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "cannot open: %s", strerror(errno));
     char *text = malloc(TCO_INI_MAX_BYTES + 1);
     size_t size = text ? fread(text, 1, TCO_INI_MAX_BYTES + 1, f) : 0;
     bool read_error = ferror(f) != 0;
     fclose(f);
     if (text == NULL)
-        return tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display);
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory");
     if (read_error || size > TCO_INI_MAX_BYTES) {
         free(text);
-        return tco_diag_set(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, "%s: %s", display,
-                            read_error ? "read error" : "file grew past the size limit while reading");
+        return tco_diag_at(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, &(tco_place){.file = display}, "%s",
+                           read_error ? "read error" : "file grew past the size limit while reading");
     }
     uint64_t fingerprint = tco_fingerprint(text, size);
     /* A UTF-8 byte-order mark (Windows editors add one) is dropped; UTF-16 is refused. */
@@ -846,10 +863,10 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         skip = 3;
     else if (size >= 2 && (memcmp(text, "\xFF\xFE", 2) == 0 || memcmp(text, "\xFE\xFF", 2) == 0)) {
         free(text);
-        return tco_diag_set(diag, TCO_ERR_INI, "%s: the file is UTF-16; save it as UTF-8", display);
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display}, "the file is UTF-16; save it as UTF-8");
     }
     tco_error e = (out->path = tco_strdup(display)) == NULL
-                      ? tco_diag_set(diag, TCO_ERR_NOMEM, "%s: out of memory", display)
+                      ? tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory")
                       : lint_file(text + skip, size - skip, display, out, diag);
     if (e == TCO_OK)
         e = parse_values(out, text + skip, size - skip, diag);
@@ -1163,17 +1180,17 @@ tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, co
             return TCO_OK;
     {
         const char *near = tco_ini_near_key(ini, section, key);
-        return tco_diag_set(diag, TCO_ERR_INI, "%s [%s] %s: expected a number, found no such key%s%s%s", ini->path,
-                            section, key, near ? " (the section has '" : "", near ? near : "",
-                            near ? "': a misspelling?)" : "");
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
+                           "expected a number, found no such key%s%s%s", near ? " (the section has '" : "",
+                           near ? near : "", near ? "': a misspelling?)" : "");
     }
     }
     if (!tco_parse_number(s, out))
-        return tco_diag_set(diag, TCO_ERR_INI,
-                            "%s [%s] %s: expected %s, found '%s'", ini->path, section, key,
-                            tco_number_tiny(s) ? TCO_NORMAL_EXPECTED
+        return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
+                           "expected %s, found '%s'",
+                           tco_number_tiny(s) ? TCO_NORMAL_EXPECTED
                                                : "a number (digits, '.' for decimals, no thousands separators)",
-                            s);
+                           s);
     return TCO_OK;
 }
 

@@ -161,8 +161,9 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
     }
     if (!tco_scenario_name_ok(arg)) {
         if (file)
-            tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected a scenario name (at most 200 letters, digits, "
-                         "'-', '_') or a path to an .ini file, found '%.200s'", file, arg);
+            tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
+                        "expected a scenario name (at most 200 letters, digits, "
+                        "'-', '_') or a path to an .ini file, found '%.200s'", arg);
         else
             tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
                          "or a path to an .ini file\nTry 'tco --help'.", option, arg);
@@ -180,8 +181,8 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
             free(names[i]);
         }
         free(names);
-        tco_diag_set(d, TCO_ERR_NOINPUT, "%s: no such scenario '%s'; available: %s", path, arg,
-                     n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
+        tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "no such scenario '%s'; available: %s", arg,
+                    n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
         tco_strbuf_free(&list);
         free(path);
         return NULL;

@@ -598,6 +598,37 @@ void tco_report_json(const tco_model *m, const char *currency, const char *workb
     fputs("\n}\n", out);
 }
 
+/* ", "KEY": "TEXT" or null for "" (a place the diagnostic does not name). */
+static void json_text_or_null(FILE *out, const char *key, const char *text)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (text[0])
+        tco_report_json_string(out, text);
+    else
+        fputs("null", out);
+}
+
+static void json_place(FILE *out, const char *key, long v);
+
+void tco_report_json_error(const tco_diag *d, FILE *out)
+{
+    fputs("{\n  \"error\": {\"file\": ", out);
+    if (d->file[0])
+        tco_report_json_string(out, d->file);
+    else
+        fputs("null", out);
+    json_place(out, "line", d->line);
+    json_place(out, "column", d->column);
+    json_text_or_null(out, "column_name", d->column_name);
+    json_text_or_null(out, "section", d->section);
+    json_text_or_null(out, "key", d->key);
+    fputs(", \"message\": ", out);
+    tco_report_json_string(out, d->message + d->text);
+    fputs(", \"diagnostic\": ", out);
+    tco_report_json_string(out, d->message);
+    fprintf(out, ", \"exit\": %d}\n}\n", tco_exit_code(d->code));
+}
+
 void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err)
 {
     *r = (tco_report_check){.json = json, .out = out, .err = err};

@@ -60,6 +60,13 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  */
 void tco_report_json(const tco_model *model, const char *currency, const char *workbook, FILE *out);
 
+/**
+ * Write the JSON document of a run that failed with @p d (docs/json.md "A failed run"): {"error": {...}}
+ * with the place from the diagnostic's fields (file, line, column, column_name, section, key; null when
+ * the diagnostic names none), the message after the place, the whole diagnostic and the exit code.
+ */
+void tco_report_json_error(const tco_diag *d, FILE *out);
+
 /** tco_report_json() without the object's closing "\n}\n": for a run that adds members of its own
  *  (the risk figures, risk.h), each as ",\n  \"KEY\": ...", then closes the object. */
 void tco_report_json_members(const tco_model *model, const char *currency, const char *workbook, FILE *out);

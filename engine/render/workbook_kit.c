@@ -701,9 +701,9 @@ void wb_write_item_formula(writer *w, lxw_worksheet *ws, int idx, int row, int c
     if (f->failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else if (f->len - 1 > TCO_FORMULA_MAX_LEN && w->err == TCO_OK)
-        w->err = tco_diag_set(w->diag, TCO_ERR_SYNTAX,
-                              "%s: the workbook formula would be %zu characters long, Excel allows %d", it->where,
-                              f->len - 1, TCO_FORMULA_MAX_LEN);
+        w->err = tco_diag_at(w->diag, TCO_ERR_SYNTAX, &it->place,
+                             "the workbook formula would be %zu characters long, Excel allows %d", f->len - 1,
+                             TCO_FORMULA_MAX_LEN);
     else if (w->error_cells_used)
         /* ISERROR over a range counts cell by cell only in an array formula: Gnumeric intersects a
          * range with the formula's row in an ordinary one, even inside SUMPRODUCT. */

@@ -35,19 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     tco_node *tree = NULL;
     tco_diag d = {0};
-    if (tco_formula_parse(text, "fuzz", &tree, &d) == TCO_OK) {
+    if (tco_formula_parse(text, &(tco_place){.file = "fuzz"}, &tree, &d) == TCO_OK) {
         tco_strbuf b = {0};
         tco_formula_print(tree, NULL, NULL, &b);
         /* The printed text parses again. */
         tco_node *again = NULL;
-        if (!b.failed && tco_formula_parse(tco_strbuf_str(&b), "fuzz", &again, &d) != TCO_OK &&
+        if (!b.failed && tco_formula_parse(tco_strbuf_str(&b), &(tco_place){.file = "fuzz"}, &again, &d) != TCO_OK &&
             d.code != TCO_ERR_TOO_DEEP && d.code != TCO_ERR_SYNTAX)
             abort();
         tco_node_free(again);
         tco_strbuf_free(&b);
         tco_eval_env env = {value, vector, NULL, NULL, 1};
         tco_value v;
-        tco_formula_eval(tree, &env, "fuzz", &v, &d);
+        tco_formula_eval(tree, &env, &(tco_place){.file = "fuzz"}, &v, &d);
         tco_node_free(tree);
     }
     free(text);
