@@ -59,6 +59,13 @@ def diff(old, new, *extra, want=0):
     return json.loads(r.stdout) if want == 0 else r
 
 
+def error_as_data(r, path):
+    """A refused tco diff --format json prints its error on stdout as data (docs/json.md, "A failed run"):
+    the line stderr prints after "tco: ", and the file it names."""
+    err = json.loads(r.stdout).get("error", {}) if r.stdout.startswith("{") else {}
+    return err.get("diagnostic") == r.stderr[len("tco: "):].rstrip("\n") and err.get("file") == path
+
+
 def adds_up(d, old, new, what):
     """The deltas, added as the JSON gives them, are NEW - OLD exactly, from the files' own TCOs."""
     total = 0.0
@@ -168,7 +175,7 @@ def in_usd(tmp, p, cny, usd):
         json.dump(older, fh)
     r = diff(p("older.json"), p("usd75.json"), want=65)
     check("older.json: inputs.host_price: a money input of a run in USD without \"given\"" in r.stderr and
-          r.stdout == "", "older USD file: %r" % r.stderr)
+          error_as_data(r, p("older.json")), "older USD file: %r %r" % (r.stderr, r.stdout))
 
 
 def edited(p, base, name, change):
@@ -237,7 +244,7 @@ def hostile(tmp, p, old, usd):
         d["inputs"]["electricity_price"]["given"] = -1
     r = diff(p("usd.json"), edited(p, usd, "neg.json", negative), want=65)
     check("neg.json: inputs.electricity_price: expected a number >= 0 CNY/kWh, found -1" in r.stderr and
-          r.stdout == "", "a negative given: %r" % r.stderr)
+          error_as_data(r, p("neg.json")), "a negative given: %r %r" % (r.stderr, r.stdout))
 
     def no_rate(d):
         d["inputs"]["fx_report"]["value"] = 0
@@ -394,8 +401,13 @@ def run(tmp):
         with open(p(name), "w") as fh:
             fh.write(text)
         r = diff(p(name), p("new.json"), want=code)
-        check(message in r.stderr and r.stdout == "", "%s: stderr %r lacks %r (or stdout not empty)" %
-              (name, r.stderr, message))
+        check(message in r.stderr, "%s: stderr %r lacks %r" % (name, r.stderr, message))
+        # --format json: the same error as data on stdout (docs/json.md, "A failed run"), the file named.
+        err = json.loads(r.stdout)["error"] if r.stdout.startswith("{") else {}
+        check(err.get("diagnostic") == r.stderr[len("tco: "):].rstrip("\n") and err.get("exit") == code,
+              "%s: stdout %r is not the error of stderr %r" % (name, r.stdout, r.stderr))
+        check(name == "notjson.json" or err.get("file") == p(name),
+              "%s: the error's file is %r" % (name, err.get("file")))
     r = diff(p("old.json"), p("missing.json"), want=66)
     check("missing.json: cannot open: No such file or directory" in r.stderr, "missing file: %r" % r.stderr)
     usd = summary(p("usd.json"), "--scenario", "cluster32", "--currency", "USD")

@@ -93,15 +93,19 @@ typedef struct question {
     const tco_advise_request *req;
 } question;
 
-/* Where [advise] KEY's value came from: "--set advise.KEY=V" when the run gave it, else "FILE [advise] KEY". */
-static const char *place(const question *q, const char *key, char out[800])
+/* Where [advise] KEY's value came from, as data (error.h): the argument "--set advise.KEY=V" (written into
+ * @p arg) when the run gave it, else the question's file; section advise and key KEY either way.  The
+ * message then starts "--set advise.KEY=V: " or "FILE [advise] KEY: ".  Returns @p out. */
+static const tco_place *place(const question *q, const char *key, tco_place *out, char arg[800])
 {
+    *out = (tco_place){.file = q->ini.path, .section = "advise", .key = key};
     for (size_t i = q->req->n_sets; i-- > 0;)
         if (strcasecmp(q->req->sets[i].section, "advise") == 0 && strcasecmp(q->req->sets[i].key, key) == 0) {
-            snprintf(out, 800, "--set %.600s", q->req->sets[i].arg);
-            return out;
+            snprintf(arg, 800, "--set %.600s", q->req->sets[i].arg);
+            out->file = NULL;
+            out->arg = arg;
+            break;
         }
-    snprintf(out, 800, "%.600s [advise] %s", q->ini.path, key);
     return out;
 }
 
@@ -146,7 +150,8 @@ static tco_error check_advise_keys(const tco_ini *q, tco_diag *d)
             continue;
         tco_strbuf hint = {0};
         advise_key_hint(near, &hint);
-        e = tco_diag_set(d, TCO_ERR_INI, "%s [advise] %s: unknown key%s", q->path, key, tco_strbuf_str(&hint));
+        e = tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = q->path, .section = "advise", .key = key}, "unknown key%s",
+                        tco_strbuf_str(&hint));
         tco_strbuf_free(&hint);
     }
     free(keys);
@@ -158,6 +163,7 @@ static tco_error advise_list(const question *qq, const char *key, char ***out, i
 {
     const tco_ini *q = &qq->ini;
     char where[800];
+    tco_place at;
     *out = NULL;
     *n = 0;
     const char *v = tco_ini_get(q, "advise", key);
@@ -165,8 +171,8 @@ static tco_error advise_list(const question *qq, const char *key, char ***out, i
         return TCO_OK;
     int k = tco_split_list(v, out);
     if (k <= 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: expected all or a comma-separated list, found '%s'",
-                            place(qq, key, where), v);
+        return tco_diag_at(d, TCO_ERR_INI, place(qq, key, &at, where),
+                           "expected all or a comma-separated list, found '%s'", v);
     *n = k;
     return TCO_OK;
 }
@@ -185,10 +191,11 @@ static tco_error unknown_entry(const question *q, const char *key, const char *e
 {
     tco_strbuf list = {0};
     char where[800];
+    tco_place at;
     for (int i = 0; i < n; i++)
         tco_strbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
-    tco_error e = tco_diag_set(d, TCO_ERR_INI, "%s: no entry '%s' in %s; expected one of: %s", place(q, key, where),
-                               entry, file, tco_strbuf_str(&list));
+    tco_error e = tco_diag_at(d, TCO_ERR_INI, place(q, key, &at, where), "no entry '%s' in %s; expected one of: %s",
+                              entry, file, tco_strbuf_str(&list));
     tco_strbuf_free(&list);
     return e;
 }
@@ -200,6 +207,7 @@ static tco_error choose(const question *q, const char *key, const char *file, ch
                         tco_diag *d)
 {
     char where[800];
+    tco_place at;
     for (int i = 0; i < n_keep; i++)
         if (name_index(all, n_all, keep[i]) < 0)
             return unknown_entry(q, key, keep[i], file, all, n_all, d);
@@ -217,8 +225,8 @@ static tco_error choose(const question *q, const char *key, const char *file, ch
             return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
     }
     if (*n == 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: leaves nothing to consider%s", place(q, key, where),
-                            n_drop ? " once exclude_tiers is left out" : "");
+        return tco_diag_at(d, TCO_ERR_INI, place(q, key, &at, where), "leaves nothing to consider%s",
+                           n_drop ? " once exclude_tiers is left out" : "");
     return TCO_OK;
 }
 
@@ -271,8 +279,9 @@ static tco_error template_catalogs(const char *root, const tco_ini *q, char tier
                 snprintf(hosts, 128, "%s", refs[i] + 5);
         tco_free_list(refs, n);
         if (tiers[0] == '\0' || hosts[0] == '\0')
-            e = tco_diag_set(d, TCO_ERR_INI, "%s [model]: tco advise needs a tier catalog (tiers = FILE) and a host "
-                             "catalog (refs = host:FILE, ...)", path);
+            e = tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = path, .section = "model"},
+                            "tco advise needs a tier "
+                            "catalog (tiers = FILE) and a host catalog (refs = host:FILE, ...)");
     }
     tco_ini_free(&t);
     free(path);
@@ -599,12 +608,13 @@ static tco_error load_models(const question *qq, advise_run *r)
     const tco_advise_request *req = qq->req;
     const tco_ini *q = &qq->ini;
     char where[800];
+    tco_place at;
     tco_advice *a = r->a;
     tco_diag *d = r->d;
     const char *job = tco_ini_get(q, "advise", "job");
     if (job == NULL || (strcasecmp(job, "serve") != 0 && strcasecmp(job, "train") != 0))
-        return tco_diag_set(d, TCO_ERR_INI, "%s: expected serve or train, found %s%s%s", place(qq, "job", where),
-                            job ? "'" : "no such key", job ? job : "", job ? "'" : "");
+        return tco_diag_at(d, TCO_ERR_INI, place(qq, "job", &at, where), "expected serve or train, found %s%s%s",
+                           job ? "'" : "no such key", job ? job : "", job ? "'" : "");
     a->train = strcasecmp(job, "train") == 0;
     own_sets s = {0};
     if (own_sets_begin(&s, req, 5, d) != TCO_OK)
@@ -666,8 +676,8 @@ static tco_error load_models(const question *qq, advise_run *r)
             if (tco_model_set_text_input(a->models[h], "facility_mode", a->modes[k], d) != TCO_OK) {
                 char why[TCO_DIAG_MAX];
                 snprintf(why, sizeof why, "%s", d->message);
-                return tco_diag_set(d, TCO_ERR_INI, "%s: '%s' is not a facility mode (%s)",
-                                    place(qq, "facility_modes", where), a->modes[k], why);
+                return tco_diag_at(d, TCO_ERR_INI, place(qq, "facility_modes", &at, where),
+                                   "'%s' is not a facility mode (%s)", a->modes[k], why);
             }
     /* Bounds, and the size of the search. */
     double total = 0;
@@ -677,14 +687,15 @@ static tco_error load_models(const question *qq, advise_run *r)
         int bound = card_bound(a->models[h], &r->ix, slots);
         largest = bound > largest ? bound : largest;
         if (bound == INT_MAX)
-            return tco_diag_set(d, TCO_ERR_INI, "%s [constraints]: tco advise needs a bound on the card count: give "
-                                "max_cards or max_hosts (both are 0, no limit)", q->path);
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = q->path, .section = "constraints"},
+                               "tco advise needs a bound on the card count: give max_cards or max_hosts (both are 0, "
+                               "no limit)");
         total += (double)bound * a->n_tiers * (a->n_modes ? a->n_modes : 1);
     }
     const char *cloud = tco_ini_get(q, "advise", "allow_cloud");
     if (cloud && strcasecmp(cloud, "yes") != 0 && strcasecmp(cloud, "no") != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: expected yes or no, found '%s'", place(qq, "allow_cloud", where),
-                            cloud);
+        return tco_diag_at(d, TCO_ERR_INI, place(qq, "allow_cloud", &at, where), "expected yes or no, found '%s'",
+                           cloud);
     if (cloud && strcasecmp(cloud, "yes") == 0)
         total += (double)largest * a->n_tiers;
     if (total > TCO_ADVISE_MAX_CANDIDATES)

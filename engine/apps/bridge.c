@@ -69,8 +69,10 @@ static tco_error oom(tco_diag *d)
 
 static tco_error refuse(const version *v, tco_diag *d, const char *what)
 {
-    return tco_diag_set(d, TCO_ERR_INI, "%s: %s; tco diff takes two summaries of one scenario's runs, "
-                        "tco --scenario NAME --format json", v->path, what);
+    return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                       "%s; tco diff takes two summaries of one scenario's runs, "
+                       "tco --scenario NAME --format json",
+                       what);
 }
 
 /* Read @p path into @p v: the bytes (fingerprinted), then the JSON, then its shape. */
@@ -81,19 +83,19 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     /* A FIFO or a device is refused before it is opened: opening a FIFO waits for a writer. */
     struct stat first;
     if (stat(path, &first) == 0 && !S_ISREG(first.st_mode))
-        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "not a regular file");
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: not a regular file", path);
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "not a regular file");
     }
     if ((long long)st.st_size > BRIDGE_MAX_BYTES) {
         fclose(f);
-        return tco_diag_set(d, TCO_ERR_INI, "%s: %lld bytes; a JSON summary is at most %lld bytes", path,
-                            (long long)st.st_size, BRIDGE_MAX_BYTES);
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = path},
+                           "%lld bytes; a JSON summary is at most %lld bytes", (long long)st.st_size, BRIDGE_MAX_BYTES);
     }
     size_t cap = (size_t)st.st_size + 1, n = 0;
     char *text = malloc(cap);
@@ -106,7 +108,7 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     fclose(f);
     if (bad) {
         free(text);
-        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: read error", path);
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "read error");
     }
     v->fingerprint = tco_fingerprint(text, n);
     json_error_t je;
@@ -132,14 +134,16 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                       "and \"tco\"");
     v->scenario = json_string_value(scenario);
     if (!json_is_number(tco))
-        return tco_diag_set(d, TCO_ERR_INI, "%s: \"tco\" is %s, not a number (the template names no [model] tco "
-                            "line, or it has no number): there is no TCO to bridge", v->path,
-                            json_is_null(tco) ? "null" : "not a number");
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                           "\"tco\" is %s, not a number (the template names no [model] tco "
+                           "line, or it has no number): there is no TCO to bridge",
+                           json_is_null(tco) ? "null" : "not a number");
     v->tco = json_number_value(tco);
     json_t *cur = json_object_get(v->doc, "currency"), *years = json_object_get(v->doc, "years");
     if (cur && !json_is_string(cur))
-        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is not a text: expected the code of the run's "
-                            "reporting currency (CNY, USD, ...)", v->path);
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                           "\"currency\" is not a text: expected the code of the run's "
+                           "reporting currency (CNY, USD, ...)");
     v->currency = cur ? json_string_value(cur) : "CNY";
     v->years = json_is_integer(years) ? (int)json_integer_value(years) : 0;
     json_t *title = json_object_get(v->doc, "title");
@@ -147,9 +151,10 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     /* The input that chose the currency says the same code: else every money value is in doubt. */
     json_t *chosen = json_object_get(json_object_get(v->inputs, "currency"), "value");
     if (json_is_string(chosen) && strcasecmp(json_string_value(chosen), v->currency) != 0)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: \"currency\" is %s, and inputs.currency is %s: the file contradicts "
-                            "itself (edited by hand?); expected the run's reporting currency in both", v->path,
-                            v->currency, json_string_value(chosen));
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                           "\"currency\" is %s, and inputs.currency is %s: the file contradicts "
+                           "itself (edited by hand?); expected the run's reporting currency in both",
+                           v->currency, json_string_value(chosen));
     json_t *t = json_object_get(v->doc, "template");
     if (json_is_object(t) && json_is_string(json_object_get(t, "file")) &&
         json_is_string(json_object_get(t, "fingerprint"))) {
@@ -171,14 +176,18 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         if (ok && by_tier)
             json_object_foreach(by_tier, k, row) ok &= json_is_number(row) || json_is_string(row);
         if (!ok)
-            return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected an object with \"value\" (a number or a "
-                                "text) or \"by_tier\" (an object of numbers or texts)", v->path, name);
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                               "inputs.%s: expected an object with \"value\" (a number or a "
+                               "text) or \"by_tier\" (an object of numbers or texts)",
+                               name);
         ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
         if (ok && given_rows)
             json_object_foreach(given_rows, k, row) ok &= json_is_number(row);
         if (!ok)
-            return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: expected \"given\" to be a number and "
-                                "\"given_by_tier\" an object of numbers (the value in CNY)", v->path, name);
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                               "inputs.%s: expected \"given\" to be a number and "
+                               "\"given_by_tier\" an object of numbers (the value in CNY)",
+                               name);
     }
     return TCO_OK;
 }
@@ -249,9 +258,10 @@ static tco_error entry_values(const version *v, const char *name, const json_t *
     *value = json_object_get(entry, it->in_report ? "given" : "value");
     *rows = json_object_get(entry, it->in_report ? "given_by_tier" : "by_tier");
     if (it->in_report && *value == NULL && *rows == NULL)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: inputs.%s: a money input of a run in %s without \"%s\", its value "
-                            "in CNY (the JSON of an older tco): run it again, or bridge two runs in CNY", v->path,
-                            name, v->currency, it->kind == TCO_ITEM_TIER_INPUT ? "given_by_tier" : "given");
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                           "inputs.%s: a money input of a run in %s without \"%s\", its value "
+                           "in CNY (the JSON of an older tco): run it again, or bridge two runs in CNY",
+                           name, v->currency, it->kind == TCO_ITEM_TIER_INPUT ? "given_by_tier" : "given");
     return TCO_OK;
 }
 
@@ -328,9 +338,9 @@ static tco_error set_value(tco_model *m, const char *file, const char *name, con
     if (e == TCO_OK)
         return TCO_OK;
     char buf[32];
-    return tco_diag_set(d, e == TCO_ERR_NOMEM ? e : TCO_ERR_INI, "%s: inputs.%s%s%s%s = %s: the model refuses it: %s",
-                        file, name, tier ? " [" : "", tier ? tier : "", tier ? "]" : "", value_text(v, buf),
-                        why.message);
+    return tco_diag_at(d, e == TCO_ERR_NOMEM ? e : TCO_ERR_INI, &(tco_place){.file = file},
+                       "inputs.%s%s%s%s = %s: the model refuses it: %s", name, tier ? " [" : "", tier ? tier : "",
+                       tier ? "]" : "", value_text(v, buf), why.message);
 }
 
 /* The structural inputs moved to NEW's value in a reload (names borrowed from the model's JSON). */
@@ -384,10 +394,10 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
             const char *key = json_is_string(set) ? json_string_value(set) : it->set_key;
             char buf[32];
             if (pass == 1 || key == NULL || n_sets == BRIDGE_MAX_SHAPE)
-                e = tco_diag_set(c->d, TCO_ERR_INI, "%s: inputs.%s = %s sets the model's shape, and %s", from->path,
-                                 it->name, value_text(v, buf),
-                                 pass == 1 ? "loading the model with it gives another value: the template changed"
-                                           : "no --set key gives it (no \"set\" in the JSON, none in the template)");
+                e = tco_diag_at(c->d, TCO_ERR_INI, &(tco_place){.file = from->path},
+                                "inputs.%s = %s sets the model's shape, and %s", it->name, value_text(v, buf),
+                                pass == 1 ? "loading the model with it gives another value: the template changed"
+                                          : "no --set key gives it (no \"set\" in the JSON, none in the template)");
             else {
                 snprintf(args[n_sets], sizeof args[n_sets], "%s=%s", key, value_text(v, buf));
                 e = tco_override_parse(args[n_sets], &sets[n_sets], c->d);
@@ -611,8 +621,8 @@ static tco_error find_changes(ctx *c, const tco_model *m, change **out, size_t *
                     break;
                 if (it->structural) {
                     if (s->n == BRIDGE_MAX_SHAPE)
-                        e = tco_diag_set(c->d, TCO_ERR_INI, "%s: more than %d structural inputs differ",
-                                         c->new_.path, BRIDGE_MAX_SHAPE);
+                        e = tco_diag_at(c->d, TCO_ERR_INI, &(tco_place){.file = c->new_.path},
+                                        "more than %d structural inputs differ", BRIDGE_MAX_SHAPE);
                     else
                         s->moved[s->n++] = name;
                     break;
@@ -797,8 +807,10 @@ static tco_error run(ctx *c)
                             "run both with the same --currency", c->old.path, c->old.currency, c->new_.path,
                             c->new_.currency);
     if (!tco_scenario_name_ok(c->old.scenario))
-        return tco_diag_set(d, TCO_ERR_INI, "%s: \"scenario\" '%.200s': expected a scenario name (at most 200 "
-                            "letters, digits, '-', '_')", c->old.path, c->old.scenario);
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = c->old.path},
+                           "\"scenario\" '%.200s': expected a scenario name (at most 200 "
+                           "letters, digits, '-', '_')",
+                           c->old.scenario);
     tco_strbuf rel = {0};
     tco_strbuf_printf(&rel, "scenarios/%s.ini", c->old.scenario);
     c->spath = rel.failed ? NULL : tco_path_join(c->req->root, tco_strbuf_str(&rel));
@@ -807,8 +819,10 @@ static tco_error run(ctx *c)
         return oom(d);
     struct stat st;
     if (stat(c->spath, &st) != 0)
-        return tco_diag_set(d, TCO_ERR_NOINPUT, "%s: cannot open %s, the scenario %s names: %s (give --root DIR, the "
-                            "project that ran it)", c->old.path, c->spath, c->old.path, strerror(errno));
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = c->old.path},
+                           "cannot open %s, the scenario %s names: %s (give --root DIR, the "
+                           "project that ran it)",
+                           c->spath, c->old.path, strerror(errno));
     if ((b->old_path = tco_strdup(c->old.path)) == NULL || (b->new_path = tco_strdup(c->new_.path)) == NULL ||
         (b->scenario = tco_strdup(c->old.scenario)) == NULL || (b->new_scenario = tco_strdup(c->new_.scenario)) == NULL ||
         (b->title = tco_strdup(c->old.title)) == NULL || (b->currency = tco_strdup(c->old.currency)) == NULL)
@@ -888,8 +902,8 @@ static tco_error run(ctx *c)
         if ((e = load_state(c, &c->new_, &moved, &run)) == TCO_OK && (m = run->model) != NULL &&
             (e = tco_of(m, c->new_.path, &t, d)) == TCO_OK &&
             tco_model_find(m, name) < 0) /* load_state() moved it: the model has it */
-            e = tco_diag_set(d, TCO_ERR_EVAL, "%s: the model has no input %s after loading it again", c->new_.path,
-                             name);
+            e = tco_diag_at(d, TCO_ERR_EVAL, &(tco_place){.file = c->new_.path},
+                            "the model has no input %s after loading it again", name);
         if (e == TCO_OK)
             e = add_step(b, NULL, &m->items[tco_model_find(m, name)], name,
                          json_object_get(json_object_get(c->old.inputs, name), "value"), json_object_get(en, "value"),

@@ -89,13 +89,13 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     char *path = NULL, stem[256];
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK ||
         (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
-        return tco_cli_fail(&d);
+        return tco_cli_fail_as(&d, fmt);
     tco_ini_cache files = {0};
     tco_advise_request req = {.root = root.path, .path = path, .name = tco_scenario_stem(argv[optind], stem, sizeof stem),
                               .sets = sets, .n_sets = n_sets, .files = &files, .quote_files = quotes,
                               .n_quote_files = n_quotes, .as_of = as_of, .currency = code};
     tco_advice advice;
-    rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail(&d) : 0;
+    rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
      * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -usd when
      * reported in another currency than the question's, as for --scenario. */
@@ -108,11 +108,11 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
             tco_strbuf_printf(&name, "-%c%c%c", tolower((unsigned char)advice.currency[0]),
                               tolower((unsigned char)advice.currency[1]), tolower((unsigned char)advice.currency[2]));
         if (name.failed)
-            rc = (tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory"), tco_cli_fail(&d));
+            rc = (tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory"), tco_cli_fail_as(&d, fmt));
         else if (tco_cli_prepare_out(&out, &default_out, tco_strbuf_str(&name), "", force, &d) != TCO_OK)
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, fmt);
         else if (tco_advise_workbook(&req, &advice, out, &wo, &d) != TCO_OK) {
-            rc = tco_cli_fail(&d);
+            rc = tco_cli_fail_as(&d, fmt);
             tco_cli_unmake_out();
         }
         tco_strbuf_free(&name);

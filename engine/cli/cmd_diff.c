@@ -55,16 +55,16 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     tco_root root;
     tco_diag d = {0};
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK)
-        return tco_cli_fail(&d);
+        return tco_cli_fail_as(&d, fmt);
     tco_bridge_request req = {root.path, argv[optind], argv[optind + 1],
                               strcmp(order, "file") == 0 ? TCO_BRIDGE_ORDER_FILE : TCO_BRIDGE_ORDER_EFFECT};
     tco_bridge b;
     char *no_default = NULL;
-    int rc = tco_bridge_run(&req, &b, &d) != TCO_OK ? tco_cli_fail(&d) : 0;
+    int rc = tco_bridge_run(&req, &b, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
     tco_workbook_options wo = {.created = TCO_FIXED_CREATED, .currency = b.currency, .force = force};
     if (rc == 0 && out && (tco_cli_prepare_out(&out, &no_default, "", "", force, &d) != TCO_OK ||
                            tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
-        rc = tco_cli_fail(&d);
+        rc = tco_cli_fail_as(&d, fmt);
     if (rc == 0)
         (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
     if (rc == 0 && out && fmt != TCO_OUT_JSON)
