@@ -904,12 +904,12 @@ static draw draw_of(long k)
 static void engine_set(tco_model *m, const draw_ix *ix, draw d)
 {
     tco_diag diag = {0};
-    if (tco_model_set_input_at(m, ix->price, d.price, &diag) != TCO_OK ||
-        tco_model_set_input_at(m, ix->pue, d.pue, &diag) != TCO_OK ||
-        tco_model_set_input_at(m, ix->utilisation, d.utilisation, &diag) != TCO_OK ||
-        tco_model_set_input_at(m, ix->staff, d.staff, &diag) != TCO_OK ||
-        tco_model_set_input_at(m, ix->discount, d.discount, &diag) != TCO_OK ||
-        tco_model_set_tier_input_at(m, ix->card_price, ix->row, d.card_price, &diag) != TCO_OK) {
+    if (tco_model_assign_input(m, ix->price, d.price, &diag) != TCO_OK ||
+        tco_model_assign_input(m, ix->pue, d.pue, &diag) != TCO_OK ||
+        tco_model_assign_input(m, ix->utilisation, d.utilisation, &diag) != TCO_OK ||
+        tco_model_assign_input(m, ix->staff, d.staff, &diag) != TCO_OK ||
+        tco_model_assign_input(m, ix->discount, d.discount, &diag) != TCO_OK ||
+        tco_model_assign_tier_input(m, ix->card_price, ix->row, d.card_price, &diag) != TCO_OK) {
         fprintf(stderr, "bench_eval: %s\n", diag.message);
         exit(1);
     }

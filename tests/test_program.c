@@ -139,7 +139,7 @@ static void check_model(tco_model *m, const char *name)
         if (it->kind == TCO_ITEM_INPUT && it->text == NULL && !it->structural) {
             double v = it->value;
             for (int k = 0; k < 2; k++) {
-                if (tco_model_set_input_at(m, (int)i, changed(it, v, k), &d) != TCO_OK)
+                if (tco_model_assign_input(m, (int)i, changed(it, v, k), &d) != TCO_OK)
                     continue;
                 snprintf(what, sizeof what, "%s with %s = %.17g", name, it->name, it->value);
                 agreed += same_both_ways(m, what);
@@ -161,7 +161,7 @@ static void check_model(tco_model *m, const char *name)
         } else if (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL) {
             for (int r = 0; r < m->n_tiers; r++) {
                 double v = it->tiers[r];
-                if (tco_model_set_tier_input_at(m, (int)i, r, changed(it, v, 0), &d) != TCO_OK)
+                if (tco_model_assign_tier_input(m, (int)i, r, changed(it, v, 0), &d) != TCO_OK)
                     continue;
                 snprintf(what, sizeof what, "%s with %s[%s] = %.17g", name, it->name, m->tier_names[r], it->tiers[r]);
                 agreed += same_both_ways(m, what);
@@ -290,7 +290,7 @@ static void test_electricity_many_times(void)
     int checked = 0;
     for (int k = 0; k < 1000; k++) {
         double p = 0.3 + k * 0.001; /* 0.3 .. 1.299 CNY/kWh */
-        CU_ASSERT_EQUAL_FATAL(tco_model_set_input_at(m, price, p, &d), TCO_OK);
+        CU_ASSERT_EQUAL_FATAL(tco_model_assign_input(m, price, p, &d), TCO_OK);
         CU_ASSERT_EQUAL_FATAL(tco_model_evaluate(m, &d), TCO_OK);
         /* Year 0 is the purchase (no electricity); years 1-3 each the same kW x 8760 x p, in the
          * formula's order of operations, so exactly. */
@@ -303,10 +303,10 @@ static void test_electricity_many_times(void)
     }
     CU_ASSERT_EQUAL(checked, 3000);
     /* An input out of its range is refused and keeps its value. */
-    CU_ASSERT_EQUAL(tco_model_set_input_at(m, price, -1, &d), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(tco_model_assign_input(m, price, -1, &d), TCO_ERR_INI);
     CU_ASSERT(strstr(d.message, "electricity_price") != NULL);
     CU_ASSERT_EQUAL(m->items[price].value, 0.3 + 999 * 0.001);
-    CU_ASSERT_EQUAL(tco_model_set_input_at(m, kw, 1, &d), TCO_ERR_UNKNOWN_NAME); /* a line, not an input */
+    CU_ASSERT_EQUAL(tco_model_assign_input(m, kw, 1, &d), TCO_ERR_UNKNOWN_NAME); /* a line, not an input */
     tco_model_free(m);
 }
 

@@ -423,7 +423,7 @@ static tco_error set_cards(tco_model *m, int n, tco_diag *d)
 {
     int card_count = tco_model_find(m, "card_count");
     tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, d)
-                                 : tco_model_set_input_at(m, card_count, n, d);
+                                 : tco_model_assign_input(m, card_count, n, d);
     return e == TCO_OK && card_count >= 0 ? tco_model_evaluate(m, d) : e;
 }
 
@@ -460,7 +460,7 @@ static tco_error counts(advise_run *r, const tco_run *run, int tier, int host, i
     int card_count = tco_model_find(m, "card_count"); /* by index in the loop: no name lookup per candidate */
     for (int n = 1; n <= bound; n++) {
         tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
-                                     : tco_model_set_input_at(m, card_count, n, r->d);
+                                     : tco_model_assign_input(m, card_count, n, r->d);
         if (e == TCO_OK && card_count >= 0)
             e = tco_model_evaluate(m, r->d);
         const tco_run *on = run;

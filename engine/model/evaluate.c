@@ -290,7 +290,7 @@ static tco_error check_number(const tco_item *it, const char *name, const char *
     return TCO_OK;
 }
 
-tco_error tco_model_set_input_at(tco_model *m, int item, double value, tco_diag *diag)
+tco_error tco_model_assign_input(tco_model *m, int item, double value, tco_diag *diag)
 {
     if (item < 0 || (size_t)item >= m->n_items || m->items[item].kind != TCO_ITEM_INPUT)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no input number %d", item);
@@ -303,7 +303,7 @@ tco_error tco_model_set_input_at(tco_model *m, int item, double value, tco_diag 
     return e;
 }
 
-tco_error tco_model_set_tier_input_at(tco_model *m, int item, int row, double value, tco_diag *diag)
+tco_error tco_model_assign_tier_input(tco_model *m, int item, int row, double value, tco_diag *diag)
 {
     if (item < 0 || (size_t)item >= m->n_items || m->items[item].kind != TCO_ITEM_TIER_INPUT ||
         m->items[item].tiers == NULL || m->items[item].tier_texts != NULL)

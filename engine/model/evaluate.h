@@ -1,8 +1,11 @@
 /*
  * evaluate.h - evaluate a bound, ordered model (evaluate.c): every line in dependency order through
  * the compiled program (program.h) or the tree evaluator, one cell read back, a role's figure, the
- * month and fiscal year of a column; and the input setters.  A setter named _at sets by index and does
- * not evaluate (the caller calls tco_model_evaluate() once after several); the others re-evaluate.
+ * month and fiscal year of a column; and the input setters.  The names say what they do: a
+ * tco_model_set_*() setter checks the value, stores it and re-evaluates the model (what typing into the
+ * cell does); a tco_model_assign_*() one checks and stores by index and does NOT evaluate (the caller
+ * calls tco_model_evaluate() once after several: sensitivity, Monte Carlo, the advisor).  The setters of
+ * price/pricing.h (tco_model_set_currency(), _set_report_rate(), _set_given_input()) re-evaluate too.
  */
 #ifndef TCO_EVALUATE_H
 #define TCO_EVALUATE_H
@@ -77,14 +80,14 @@ bool tco_model_role_value(const tco_model *model, int idx, double *v);
  * Errors: TCO_ERR_UNKNOWN_NAME (not a number input), TCO_ERR_INI (out of range; the input keeps
  * its value).
  */
-tco_error tco_model_set_input_at(tco_model *model, int item, double value, tco_diag *diag);
+tco_error tco_model_assign_input(tco_model *model, int item, double value, tco_diag *diag);
 
 /**
  * Set row @p row (0-based, in tco_model.tier_names order) of the per-tier number input at index
  * @p item to @p value, checked as tco_model_set_tier_input() checks it, without re-evaluating.
  * Errors: TCO_ERR_UNKNOWN_NAME (no such input or row), TCO_ERR_INI (out of range).
  */
-tco_error tco_model_set_tier_input_at(tco_model *model, int item, int row, double value, tco_diag *diag);
+tco_error tco_model_assign_tier_input(tco_model *model, int item, int row, double value, tco_diag *diag);
 
 /**
  * The evaluated number of cell @p cell of the item at index @p item: its value for a scalar

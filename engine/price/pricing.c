@@ -609,7 +609,7 @@ tco_error tco_model_set_report_rate(tco_model *m, double rate, tco_diag *diag)
     int rep = report_rate(m, diag);
     if (rep < 0)
         return TCO_ERR_UNKNOWN_NAME;
-    tco_error e = tco_model_set_input_at(m, rep, rate, diag); /* within TCO_FX_MIN_RATE..TCO_FX_MAX_RATE */
+    tco_error e = tco_model_assign_input(m, rep, rate, diag); /* within TCO_FX_MIN_RATE..TCO_FX_MAX_RATE */
     if (e != TCO_OK)
         return e;
     for (size_t i = 0; i < m->n_items; i++)
@@ -634,7 +634,7 @@ tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *
     if (it->kind == TCO_ITEM_INPUT) {
         if (tier != NULL)
             return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s is a single value, not per tier", name);
-        if ((e = tco_model_set_input_at(m, idx, in_report(given, rate), diag)) != TCO_OK)
+        if ((e = tco_model_assign_input(m, idx, in_report(given, rate), diag)) != TCO_OK)
             return e;
         it->base_value = given;
         return tco_model_evaluate(m, diag);
@@ -642,7 +642,7 @@ tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *
     int r = tco_model_tier_row(m, tier);
     if (r < 0)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier ? tier : "");
-    if ((e = tco_model_set_tier_input_at(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
+    if ((e = tco_model_assign_tier_input(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
         return e;
     it->base_tiers[r] = given;
     return tco_model_evaluate(m, diag);
