@@ -1,10 +1,11 @@
-/* fixture.c - parse tests/fixtures/formulas/ *.test files. */
+/* fixture.c - parse tests/fixtures/formulas/ *.test files; the quote suites' shared helpers (fixture.h). */
 #include "fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "read/ini.h"
 
@@ -120,4 +121,63 @@ fixture_case *fixture_read(const char *path, size_t *n)
         return NULL;
     }
     return cases;
+}
+
+bool fixture_keep_all(void *ctx, const tco_quote *q)
+{
+    (void)ctx;
+    (void)q;
+    return true;
+}
+
+bool fixture_collect(void *ctx, const tco_diag *problem, bool warning)
+{
+    fixture_problems *pr = ctx;
+    if (warning)
+        pr->warnings++;
+    else if (pr->errors++ == 0)
+        snprintf(pr->first, sizeof pr->first, "%s", problem->message);
+    return true;
+}
+
+tco_error fixture_fx(const char *root, tco_fx *fx, tco_diag *d)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/pricing/fx.ini", root);
+    return tco_fx_load(path, "pricing/fx.ini", fx, d);
+}
+
+bool fixture_temp_file(char *path, const char *data, size_t len)
+{
+    snprintf(path, 64, "/tmp/tco-test-quotes-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return false;
+    FILE *f = fdopen(fd, "wb");
+    if (f == NULL) {
+        close(fd);
+        remove(path);
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        remove(path);
+    return ok;
+}
+
+tco_error fixture_read_quote_bytes(const char *root, const char *data, size_t len, fixture_problems *pr,
+                                   tco_quote_set *set, tco_diag *d)
+{
+    char path[64];
+    if (!fixture_temp_file(path, data, len))
+        return tco_diag_set(d, TCO_ERR_NOINPUT, "cannot write a temporary quote file");
+    tco_fx fx = {0};
+    tco_error e = fixture_fx(root, &fx, d);
+    if (e == TCO_OK)
+        e = tco_quotes_read(path, &fx, fixture_keep_all, NULL, fixture_collect, pr, set, d);
+    tco_fx_free(&fx);
+    remove(path);
+    return e;
 }

@@ -80,13 +80,39 @@ static void test_name_index(void)
     CU_ASSERT_FALSE(tco_name_index_get(&ix, "n1", NULL));
 }
 
+/* The name index: 5,000 names found case-insensitively, values kept through growth, absent names absent. */
+static void test_name_index_5000(void)
+{
+    static char names[5000][8];
+    tco_name_index ix = {0};
+    for (int i = 0; i < 5000; i++) {
+        snprintf(names[i], sizeof names[i], "T%05d", i);
+        bool added = false;
+        size_t *v = tco_name_index_put(&ix, names[i], &added);
+        CU_ASSERT_FATAL(v != NULL);
+        CU_ASSERT(added && *v == SIZE_MAX);
+        *v = (size_t)i;
+    }
+    CU_ASSERT_EQUAL(ix.n, 5000);
+    size_t v = 0;
+    CU_ASSERT(tco_name_index_get(&ix, "t04999", &v) && v == 4999);
+    CU_ASSERT(tco_name_index_get(&ix, "T00000", &v) && v == 0);
+    CU_ASSERT(!tco_name_index_get(&ix, "T05000", NULL));
+    bool added = true;
+    size_t *again = tco_name_index_put(&ix, "t00042", &added);
+    CU_ASSERT(again != NULL && !added && *again == 42 && ix.n == 5000);
+    tco_name_index_free(&ix);
+    CU_ASSERT(!tco_name_index_get(&ix, "T00000", NULL));
+}
+
 CU_ErrorCode register_names_suite(void)
 {
     CU_pSuite s = CU_add_suite("names", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "SipHash-2-4: the paper's vectors", test_siphash_paper_vector) ||
         !CU_add_test(s, "lower-cased feeding and names in any case", test_lower_feeds_lower_case) ||
         !CU_add_test(s, "fingerprints: fixed key, in pieces", test_fingerprint_is_fixed) ||
-        !CU_add_test(s, "the name index: 1,000 names", test_name_index))
+        !CU_add_test(s, "the name index: 1,000 names", test_name_index) ||
+        !CU_add_test(s, "the name index: 5,000 names", test_name_index_5000))
         return CU_get_error();
     return CUE_SUCCESS;
 }

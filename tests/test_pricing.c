@@ -1,13 +1,15 @@
-/* test_pricing.c - engine/price/pricing.c: money units, and a run reported in another currency.  cluster32's
+/* test_pricing.c - engine/price/pricing.c: a model reported in another currency, and its reporting rate moved.  cluster32's
  * TCO is 7,615,211.688 CNY; pricing/fx.ini gives 7.1 CNY per USD. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/model.h"
 #include "read/dates.h"
 #include "read/fx.h"
 #include "read/quote_csv.h"
 #include "price/pricing.h"
+#include "fixture.h"
 #include "loaded.h"
 #include "suites.h"
 
@@ -21,16 +23,6 @@ static double value_of(const tco_model *m, const char *name)
     int i = tco_model_find(m, name);
     CU_ASSERT_FATAL(i >= 0);
     return m->items[i].value;
-}
-
-static void test_money_units(void)
-{
-    CU_ASSERT_TRUE(tco_unit_is_money("CNY"));
-    CU_ASSERT_TRUE(tco_unit_is_money("CNY/yr"));
-    CU_ASSERT_TRUE(tco_unit_is_money("CNY/kWh"));
-    CU_ASSERT_FALSE(tco_unit_is_money("kW"));
-    CU_ASSERT_FALSE(tco_unit_is_money("CNYX"));
-    CU_ASSERT_FALSE(tco_unit_is_money("ratio"));
 }
 
 static void test_usd_report(void)
@@ -64,11 +56,99 @@ static void test_usd_report(void)
     tco_model_free(m);
 }
 
+/* pricing/fx.ini: CNY reporting, 7.1 CNY per USD, 7.7 per EUR. */
+static tco_fx test_fx(void)
+{
+    tco_fx fx = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(fixture_fx(TCO_SOURCE_DIR, &fx, &d), TCO_OK);
+    return fx;
+}
+
+/* cluster32 (with --set @p set, or NULL) reported in USD at @p rate CNY per USD, as tco --currency USD
+ * --set fx.usd=RATE loads it. */
+static tco_model *cluster32_usd(const char *set, const char *rate)
+{
+    tco_fx fx = test_fx();
+    tco_diag d = {0};
+    tco_override ov;
+    tco_model *m = NULL;
+    char arg[32];
+    snprintf(arg, sizeof arg, "fx.usd=%s", rate);
+    CU_ASSERT_EQUAL_FATAL(tco_fx_set(&fx, arg, "usd", rate, &d), TCO_OK);
+    CU_ASSERT_FATAL(set == NULL || tco_override_parse(set, &ov, &d) == TCO_OK);
+    tco_error e = load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini",
+        &(tco_load_options){.overrides = &ov, .n_overrides = set ? 1 : 0}, &m, &d);
+    if (e == TCO_OK)
+        e = tco_model_set_currency(m, "USD", &fx, NULL, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    tco_fx_free(&fx);
+    return m;
+}
+
+static double tco_of(const tco_model *m)
+{
+    double v = NAN;
+    CU_ASSERT(tco_model_role_value(m, m->role_tco, &v));
+    return v;
+}
+
+/* The reporting rate moved on a loaded model, and a money input moved by its CNY value, give the model
+ * loaded that way, to the bit: each money input is CNY / fx_report, the one conversion. */
+static void test_report_rate(void)
+{
+    tco_model *m = cluster32_usd(NULL, "7.1"), *at75 = cluster32_usd(NULL, "7.5"),
+              *host = cluster32_usd("host.price=210000", "7.5");
+    tco_diag d = {0};
+    double t71 = tco_of(m);
+    CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 7.5, &d), TCO_OK);
+    CU_ASSERT(tco_of(m) == tco_of(at75));
+    int hp = tco_model_find(m, "host_price"), tp = tco_model_find(m, "tier_price"), dm = 0;
+    CU_ASSERT_FATAL(hp >= 0 && tp >= 0);
+    while (dm < m->n_tiers && strcmp(m->tier_names[dm], "D-M") != 0)
+        dm++;
+    CU_ASSERT_FATAL(dm < m->n_tiers);
+    const tco_item *h = &m->items[hp], *t = &m->items[tp];
+    /* pricing/hosts.ini [dc8] price = 200000, price_range = 140000, 260000; cards.ini [D-M] price = 95000 */
+    CU_ASSERT(h->in_report && h->base_value == 200000 && h->value == 200000 / 7.5);
+    CU_ASSERT(h->range.low == 140000 / 7.5 && h->range.high == 260000 / 7.5);
+    CU_ASSERT(t->base_tiers[dm] == 95000 && t->tiers[dm] == 95000 / 7.5);
+    CU_ASSERT(m->items[tco_model_find(m, TCO_FX_REPORT)].value == 7.5);
+    /* By its CNY value: 210,000 CNY is 28,000 USD at 7.5, the run of --set host.price=210000. */
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 210000, &d), TCO_OK);
+    CU_ASSERT(h->base_value == 210000 && h->value == 28000 && tco_of(m) == tco_of(host));
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "tier_price", "d-m", 88000, &d), TCO_OK);
+    CU_ASSERT(t->base_tiers[dm] == 88000 && t->tiers[dm] == 88000 / 7.5);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "tier_price", "d-m", 95000, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 200000, &d), TCO_OK);
+    /* fx_report by the same call is the rate; back at 7.1 the first figure, to the bit. */
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, TCO_FX_REPORT, NULL, 7.1, &d), TCO_OK);
+    CU_ASSERT(tco_of(m) == t71 && h->value == 200000 / 7.1);
+    /* Refused, and nothing changes: a rate out of bounds, a price below its min of 0, a tier that is none. */
+    CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 0, &d), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, -1, &d), TCO_ERR_INI);
+    CU_ASSERT(strstr(d.message, "input host_price: value") != NULL);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "tier_price", "D-X", 1, &d), TCO_ERR_UNKNOWN_NAME);
+    CU_ASSERT(tco_of(m) == t71 && h->base_value == 200000);
+    /* In CNY there is no reporting rate; a money input's given value is its value. */
+    tco_model *cny = NULL;
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &cny, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_report_rate(cny, 7.5, &d), TCO_ERR_UNKNOWN_NAME);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(cny, "host_price", NULL, 210000, &d), TCO_OK);
+    CU_ASSERT(cny->items[tco_model_find(cny, "host_price")].value == 210000);
+    tco_model_free(cny);
+    tco_model_free(m);
+    tco_model_free(at75);
+    tco_model_free(host);
+}
+
 CU_ErrorCode register_pricing_suite(void)
 {
     CU_pSuite s = CU_add_suite("pricing", NULL, NULL);
-    if (s == NULL || !CU_add_test(s, "money units", test_money_units) ||
-        !CU_add_test(s, "cluster32 reported in USD", test_usd_report))
+    if (s == NULL || !CU_add_test(s, "cluster32 reported in USD", test_usd_report) ||
+        !CU_add_test(s, "the reporting rate and CNY values moved on a loaded model", test_report_rate))
         return CU_get_error();
     return CUE_SUCCESS;
 }
