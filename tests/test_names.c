@@ -105,6 +105,69 @@ static void test_name_index_5000(void)
     CU_ASSERT(!tco_name_index_get(&ix, "T00000", NULL));
 }
 
+/* tco_hash_lower() gives what tco_hash_byte() gives fed the same bytes lower-cased, from any offset. */
+static void test_hash_lower_is_bytewise(void)
+{
+    const uint64_t seed[2] = {UINT64_C(0x0123456789abcdef), UINT64_C(0xfedcba9876543210)};
+    const char *text = "Input.Card_Price:Formula_With_A_Long_Name_0123456789";
+    size_t n = strlen(text);
+    int differ = 0;
+    for (size_t head = 0; head <= 9; head++)
+        for (size_t len = 0; head + len <= n; len++) {
+            tco_hash a, b;
+            tco_hash_begin(&a, seed);
+            tco_hash_begin(&b, seed);
+            for (size_t i = 0; i < head; i++) {
+                tco_hash_byte(&a, (unsigned char)'x');
+                tco_hash_byte(&b, (unsigned char)'x');
+            }
+            tco_hash_lower(&a, text + head, len);
+            for (size_t i = head; i < head + len; i++) {
+                char c = text[i];
+                tco_hash_byte(&b, (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+            }
+            differ += tco_hash_end(&a) != tco_hash_end(&b);
+        }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT_EQUAL(tco_hash_name(seed, "Card_Price"), tco_hash_name(seed, "card_price"));
+}
+
+/* SipHash-2-4 itself: the reference test vectors (key 00 01 .. 0f, message 00 01 .. of each length; the
+ * paper's appendix A gives the 15-byte one), fed byte by byte and 8 at a time; tco_fingerprint() is the
+ * byte-by-byte fingerprint for every length and alignment. */
+static void test_siphash_vectors(void)
+{
+    const uint64_t key[2] = {UINT64_C(0x0706050403020100), UINT64_C(0x0f0e0d0c0b0a0908)};
+    unsigned char msg[64];
+    for (int i = 0; i < 64; i++)
+        msg[i] = (unsigned char)i;
+    const struct {
+        size_t len;
+        uint64_t want;
+    } vectors[] = {{0, UINT64_C(0x726fdb47dd0e0e31)}, {15, UINT64_C(0xa129ca6149be45e5)}};
+    for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+        tco_hash a, b;
+        tco_hash_begin(&a, key);
+        tco_hash_begin(&b, key);
+        for (size_t i = 0; i < vectors[v].len; i++)
+            tco_hash_byte(&a, msg[i]);
+        tco_hash_lower(&b, (const char *)msg, vectors[v].len); /* no letters among bytes 0..14 */
+        CU_ASSERT_EQUAL(tco_hash_end(&a), vectors[v].want);
+        CU_ASSERT_EQUAL(tco_hash_end(&b), vectors[v].want);
+    }
+    const char *text = "[input.Card_Price]\nfrom = card.price\n; a template's bytes, any of them\n\xE7\x94\xB5";
+    int differ = 0;
+    for (size_t head = 0; head < 8; head++)
+        for (size_t len = 0; head + len <= strlen(text); len++) {
+            tco_hash h;
+            tco_fingerprint_begin(&h);
+            for (size_t i = head; i < head + len; i++)
+                tco_hash_byte(&h, (unsigned char)text[i]);
+            differ += tco_hash_end(&h) != tco_fingerprint(text + head, len);
+        }
+    CU_ASSERT_EQUAL(differ, 0);
+}
+
 CU_ErrorCode register_names_suite(void)
 {
     CU_pSuite s = CU_add_suite("names", NULL, NULL);
@@ -112,7 +175,9 @@ CU_ErrorCode register_names_suite(void)
         !CU_add_test(s, "lower-cased feeding and names in any case", test_lower_feeds_lower_case) ||
         !CU_add_test(s, "fingerprints: fixed key, in pieces", test_fingerprint_is_fixed) ||
         !CU_add_test(s, "the name index: 1,000 names", test_name_index) ||
-        !CU_add_test(s, "the name index: 5,000 names", test_name_index_5000))
+        !CU_add_test(s, "the name index: 5,000 names", test_name_index_5000) ||
+        !CU_add_test(s, "tco_hash_lower() hashes as tco_hash_byte()", test_hash_lower_is_bytewise) ||
+        !CU_add_test(s, "SipHash-2-4 test vectors; tco_fingerprint() bytewise", test_siphash_vectors))
         return CU_get_error();
     return CUE_SUCCESS;
 }
