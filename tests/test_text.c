@@ -1,5 +1,6 @@
 /* test_text.c - text helpers (engine/base/text.c): shortest round-trip numbers, trimmed copies and
  * comma lists, paths and bounded joins, the XLSX escape and capped cell text, numbers a workbook holds. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,52 @@ static void test_trim_and_lists(void)
     list = NULL;
     CU_ASSERT_EQUAL(tco_split_list("a,,b", &list), -1); /* an empty entry */
     CU_ASSERT_PTR_NULL(list);
+}
+
+/* A list is a set: the earliest repeat in list order, compared case-insensitively in any script; one
+ * refusal text for every list. */
+static void test_list_repeats(void)
+{
+    char *l1[] = {"owned", "colocation"};
+    int first, again;
+    CU_ASSERT_FALSE(tco_list_repeats(l1, 2, &first, &again));
+    CU_ASSERT_FALSE(tco_list_repeats(l1, 0, &first, &again));
+    /* b repeats at 4 (0-based 3), a at 5: the earlier repeat is named, with its first listing */
+    char *l2[] = {"a", "b", "c", "B", "A"};
+    CU_ASSERT_TRUE(tco_list_repeats(l2, 5, &first, &again));
+    CU_ASSERT_EQUAL(first, 1);
+    CU_ASSERT_EQUAL(again, 3);
+    /* three listings: the second names the first */
+    char *l3[] = {"x", "y", "x", "x"};
+    CU_ASSERT_TRUE(tco_list_repeats(l3, 4, &first, &again));
+    CU_ASSERT_EQUAL(first, 0);
+    CU_ASSERT_EQUAL(again, 2);
+    char *l4[] = {"Σίσυφος", "ΣΊΣΥΦΟΣ"};
+    CU_ASSERT_TRUE(tco_list_repeats(l4, 2, &first, &again));
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(tco_list_check_set(l2, 5, TCO_ERR_DUPLICATE,
+                                       &(tco_place){.file = "t.ini", .section = "model", .key = "summary"}, &d),
+                    TCO_ERR_DUPLICATE);
+    CU_ASSERT_STRING_EQUAL(d.message, "t.ini [model] summary: 'B' is listed twice (entries 2 and 4, first as 'b')");
+    CU_ASSERT_EQUAL(tco_list_check_set(l3, 4, TCO_ERR_USAGE, &(tco_place){.arg = "--compare x,y,x,x"}, &d),
+                    TCO_ERR_USAGE);
+    CU_ASSERT_STRING_EQUAL(d.message, "--compare x,y,x,x: 'x' is listed twice (entries 1 and 3)");
+    CU_ASSERT_EQUAL(tco_list_check_set(l1, 2, TCO_ERR_DUPLICATE, NULL, &d), TCO_OK);
+    /* 200,000 distinct entries and one repeat at the end: sorted, not compared pair by pair (which took
+     * 2e10 comparisons) */
+    enum { N = 200000 };
+    char **big = malloc(N * sizeof *big);
+    char (*text)[12] = malloc(N * sizeof *text);
+    CU_ASSERT_FATAL(big != NULL && text != NULL);
+    for (int i = 0; i < N; i++) {
+        snprintf(text[i], sizeof text[i], "t%d", i < N - 1 ? i : 7);
+        big[i] = text[i];
+    }
+    CU_ASSERT_TRUE(tco_list_repeats(big, N, &first, &again));
+    CU_ASSERT_EQUAL(first, 7);
+    CU_ASSERT_EQUAL(again, N - 1);
+    free(big);
+    free(text);
 }
 
 static void test_paths(void)
@@ -99,6 +146,7 @@ CU_ErrorCode register_text_suite(void)
     if (s == NULL ||
         !CU_add_test(s, "shortest round-trip numbers", test_format_double_shortest) ||
         !CU_add_test(s, "trim and comma lists", test_trim_and_lists) ||
+        !CU_add_test(s, "a list names each entry once", test_list_repeats) ||
         !CU_add_test(s, "path join and bounded concatenation", test_paths) ||
         !CU_add_test(s, "XLSX escapes and capped text", test_xlsx_escapes_and_caps) ||
         !CU_add_test(s, "numbers a workbook holds", test_normal_numbers))

@@ -1,6 +1,7 @@
-/* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists,
- * paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one cell, the
- * check of a path the workbook shows, joining without printf, and a field's text as a message shows it. */
+/* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists (each
+ * entry once), paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one
+ * cell, the check of a path the workbook shows, joining without printf, and a field's text as a message
+ * shows it. */
 #include "base/text.h"
 
 #include <ctype.h>
@@ -85,6 +86,55 @@ void tco_free_list(char **list, int n)
     for (int i = 0; i < n; i++)
         free(list[i]);
     free(list);
+}
+
+/* One entry of a list for the sort of tco_list_repeats(): equal texts by their place in the list. */
+typedef struct list_entry {
+    const char *text;
+    int index;
+} list_entry;
+
+static int list_entry_cmp(const void *a, const void *b)
+{
+    const list_entry *x = a, *y = b;
+    int c = tco_utf8_casecmp(x->text, y->text);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+bool tco_list_repeats(char *const *list, int n, int *first, int *again)
+{
+    *first = *again = -1;
+    if (n < 2)
+        return false;
+    list_entry *e = malloc((size_t)n * sizeof *e);
+    if (e == NULL) { /* out of memory: compare each pair instead (the same answer, quadratic time) */
+        for (int j = 1; j < n && *again < 0; j++)
+            for (int i = 0; i < j && *again < 0; i++)
+                if (tco_utf8_casecmp(list[i], list[j]) == 0)
+                    *first = i, *again = j;
+        return *again >= 0;
+    }
+    for (int i = 0; i < n; i++)
+        e[i] = (list_entry){list[i], i};
+    qsort(e, (size_t)n, sizeof *e, list_entry_cmp);
+    /* Each run of equal texts is in list order: its first two are a first listing and its earliest
+     * repeat; the earliest repeat of all runs is the one to name. */
+    for (int i = 1; i < n; i++)
+        if (tco_utf8_casecmp(e[i - 1].text, e[i].text) == 0 && (i < 2 || tco_utf8_casecmp(e[i - 2].text, e[i].text) != 0) &&
+            (*again < 0 || e[i].index < *again))
+            *first = e[i - 1].index, *again = e[i].index;
+    free(e);
+    return *again >= 0;
+}
+
+tco_error tco_list_check_set(char *const *list, int n, tco_error err, const tco_place *at, tco_diag *d)
+{
+    int first, again;
+    if (!tco_list_repeats(list, n, &first, &again))
+        return TCO_OK;
+    bool same = strcmp(list[first], list[again]) == 0;
+    return tco_diag_at(d, err, at, "'%s' is listed twice (entries %d and %d%s%s%s)", TCO_SHOWN(list[again]), first + 1,
+                       again + 1, same ? "" : ", first as '", same ? "" : TCO_SHOWN(list[first]), same ? "" : "'");
 }
 
 char *tco_path_join(const char *root, const char *rel)

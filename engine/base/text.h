@@ -1,8 +1,8 @@
 /*
  * text.h - text helpers over the growable buffer (strbuf.h): round-trip number formatting, trimmed
- * copies and comma lists, paths, the XLSX text escape and the cell length it gives, a list capped to
- * one cell, the limits of a number a workbook holds, the check of a path the workbook shows, and
- * joining strings without printf.
+ * copies and comma lists (and the check that a list names each entry once), paths, the XLSX text
+ * escape and the cell length it gives, a list capped to one cell, the limits of a number a workbook
+ * holds, the check of a path the workbook shows, and joining strings without printf.
  */
 #ifndef TCO_TEXT_H
 #define TCO_TEXT_H
@@ -35,6 +35,28 @@ int tco_split_list(const char *s, char ***out);
 
 /** Free @p n strings of @p list and the list itself (NULL allowed). */
 void tco_free_list(char **list, int n);
+
+/**
+ * Whether the list @p list (@p n entries) names one entry twice, the entries compared as catalog
+ * entries, INI names and sheet names are: case-insensitively in any script (tco_utf8_casecmp(), so
+ * "C70" and "c70", "ΣΊΣΥΦΟΣ" and "Σίσυφος" are one).  When it does, returns true with *@p again the
+ * 0-based index of the earliest entry that repeats one before it and *@p first that one's index
+ * (*@p first < *@p again); else false.  O(n log n) (a sorted copy of the indexes): a list of any length
+ * is answered at once.  Every list that is a set (choices, names, keys) is checked with this, or with
+ * tco_list_check_set(), so that each says the same.
+ */
+bool tco_list_repeats(char *const *list, int n, int *first, int *again);
+
+/**
+ * Refuse a list that names one entry twice, in the words every list uses: "'B' is listed twice
+ * (entries 2 and 4)", ", first as 'b'" added inside the parentheses when the two spellings differ.
+ * @p err and @p at as tco_diag_at() takes them (the list's place: FILE [SECTION] KEY, or the
+ * command-line argument).  Returns TCO_OK when every entry differs (tco_list_repeats()).  tco refuses
+ * rather than drops a repeat: a list written twice over is as likely a slip for another entry
+ * (owned,owned for owned,colocation) as a harmless echo, and dropping it would answer a question the
+ * user did not ask without a word (docs/robustness.md).
+ */
+tco_error tco_list_check_set(char *const *list, int n, tco_error err, const tco_place *at, tco_diag *d);
 
 /**
  * "@p root/@p rel", or @p rel alone when @p root is NULL, "" or "." (so that
