@@ -158,7 +158,8 @@ static tco_error check_advise_keys(const tco_ini *q, tco_diag *d)
     return e;
 }
 
-/* The [advise] KEY list: "all" or absent gives NULL with *n = 0 (everything); else the items. */
+/* The [advise] KEY list: "all" or absent gives NULL with *n = 0 (everything); else the items, each
+ * listed once (a repeat is refused, tco_list_check_set()). */
 static tco_error advise_list(const question *qq, const char *key, char ***out, int *n, tco_diag *d)
 {
     const tco_ini *q = &qq->ini;
@@ -174,7 +175,7 @@ static tco_error advise_list(const question *qq, const char *key, char ***out, i
         return tco_diag_at(d, TCO_ERR_INI, place(qq, key, &at, where),
                            "expected all or a comma-separated list, found '%s'", v);
     *n = k;
-    return TCO_OK;
+    return tco_list_check_set(*out, k, TCO_ERR_DUPLICATE, place(qq, key, &at, where), d);
 }
 
 /* Index of @p code among @p names (case-insensitive, as the tier lookup), or -1. */
@@ -562,15 +563,42 @@ static tco_error set_own(own_sets *s, size_t at, const char *section, const char
     return tco_override_parse(s->args[at], &s->v[s->n_user + at], d);
 }
 
+/* The [scenario] keys the advisor sets for each candidate: a --set of one is refused, and so is a question
+ * file that gives one (the kind it may give when it is the job's). */
+static const char *const advisor_keys[] = {"card", "host", "cards", "kind", "acquisition", NULL};
+
 static bool advisor_key(const tco_override *o)
 {
-    static const char *const keys[] = {"card", "host", "cards", "kind", "acquisition", NULL};
     if (strcasecmp(o->section, "scenario") != 0)
         return false;
-    for (const char *const *k = keys; *k; k++)
+    for (const char *const *k = advisor_keys; *k; k++)
         if (strcasecmp(o->key, *k) == 0)
             return true;
     return false;
+}
+
+/* The question's [scenario] names none of the keys the advisor chooses (card, host, cards, acquisition):
+ * each would be replaced for every candidate without a word.  Its kind, if any, is advise or the job's own
+ * (inference for serve, training for train); another would contradict the job. */
+static tco_error check_question_scenario(const question *qq, bool train, tco_diag *d)
+{
+    const tco_ini *q = &qq->ini;
+    const char *job_kind = train ? "training" : "inference";
+    for (const char *const *k = advisor_keys; *k; k++) {
+        const char *v = tco_ini_get(q, "scenario", *k);
+        tco_place at = {.file = q->path, .section = "scenario", .key = *k};
+        if (v == NULL)
+            continue;
+        if (strcmp(*k, "kind") != 0)
+            return tco_diag_at(d, TCO_ERR_INI, &at, "a question names no %s: tco advise chooses it for each candidate "
+                               "(found '%s'); remove the key, and %s", *k, TCO_SHOWN(v),
+                               strcmp(*k, "acquisition") == 0 ? "give [advise] allow_cloud = yes to also rent the cards"
+                               : "narrow the search with [advise] tiers, hosts or the [constraints] limits");
+        if (strcasecmp(v, "advise") != 0 && strcasecmp(v, job_kind) != 0)
+            return tco_diag_at(d, TCO_ERR_INI, &at, "expected advise or %s (the kind [advise] job = %s prices), "
+                               "found '%s'", job_kind, train ? "train" : "serve", TCO_SHOWN(v));
+    }
+    return TCO_OK;
 }
 
 static tco_error check_sets(const tco_advise_request *req, tco_ini *q, tco_diag *d)
@@ -616,6 +644,9 @@ static tco_error load_models(const question *qq, advise_run *r)
         return tco_diag_at(d, TCO_ERR_INI, place(qq, "job", &at, where), "expected serve or train, found %s%s%s",
                            job ? "'" : "no such key", job ? job : "", job ? "'" : "");
     a->train = strcasecmp(job, "train") == 0;
+    tco_error e = check_question_scenario(qq, a->train, d);
+    if (e != TCO_OK)
+        return e;
     own_sets s = {0};
     if (own_sets_begin(&s, req, 5, d) != TCO_OK)
         return TCO_ERR_NOMEM;
@@ -624,7 +655,7 @@ static tco_error load_models(const question *qq, advise_run *r)
         own_sets_free(&s);
         return nomem(d);
     }
-    tco_error e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
+    e = set_own(&s, 0, "scenario", "kind", a->train ? "training" : "inference", d);
     if (e == TCO_OK)
         e = set_own(&s, 1, "scenario", "card", a->tiers[0], d);
     if (e == TCO_OK)
