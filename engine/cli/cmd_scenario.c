@@ -225,27 +225,44 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         char buf[256];
         *stem = tco_strdup(tco_scenario_stem(arg, buf, sizeof buf));
     }
-    int n = 0;
+    /* Each entry a name, none empty ("a,,b" is refused, not read as "a,b"), none twice (compared by the
+     * stem that names the option, case-insensitively: tco_list_check_set()). */
+    char where[1100];
+    snprintf(where, sizeof where, "--compare %.1000s", arg);
+    tco_place at = path ? (tco_place){.file = path, .section = "compare", .key = "scenarios"}
+                        : (tco_place){.arg = where};
+    tco_error bad = path ? TCO_ERR_INI : TCO_ERR_USAGE;
     *names = NULL;
-    tco_strbuf b = {0};
-    tco_strbuf_append(&b, list);
-    char *copy = tco_strbuf_take(&b);
-    for (char *tok = copy ? strtok(copy, ",") : NULL; tok; tok = strtok(NULL, ",")) {
-        while (*tok == ' ')
-            tok++;
-        size_t len = strlen(tok);
-        while (len > 0 && tok[len - 1] == ' ')
-            tok[--len] = '\0';
-        char **grown = realloc(*names, (size_t)(n + 1) * sizeof *grown);
-        if (grown == NULL || (grown[n] = tco_strdup(tok)) == NULL) {
-            if (grown)
-                *names = grown;
-            break;
-        }
-        *names = grown;
-        n++;
+    int n = tco_split_list(list, names);
+    if (n < 0)
+        tco_diag_at(d, bad, &at, "expected scenario names separated by commas, none empty%s%s%s",
+                    path ? ", found '" : "", path ? TCO_SHOWN(list) : "", path ? "'" : "");
+    else if (n < 2 || n > 26)
+        tco_diag_at(d, bad, &at, "expected 2 to 26 scenarios, found %d", n);
+    else {
+        char **stems = calloc((size_t)n, sizeof *stems);
+        int k = 0;
+        for (char buf[256]; stems && k < n; k++)
+            if ((stems[k] = tco_strdup(tco_scenario_stem((*names)[k], buf, sizeof buf))) == NULL)
+                break;
+        if (stems == NULL || k < n) {
+            tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+            n = -1;
+        } else if (tco_list_check_set(stems, n, path ? TCO_ERR_DUPLICATE : TCO_ERR_USAGE, &at, d) != TCO_OK)
+            n = -1;
+        tco_free_list(stems, k);
     }
-    free(copy);
+    if (n < 2 || n > 26) {
+        tco_free_list(*names, n > 0 ? n : 0);
+        *names = NULL;
+        if (path)
+            tco_ini_free(&ini);
+        free(path);
+        free(*title);
+        free(*stem);
+        *title = *stem = NULL;
+        return -1;
+    }
     if (*title == NULL) {
         tco_strbuf t = {0}, s = {0};
         tco_strbuf_append(&t, "Comparison:");
@@ -261,16 +278,6 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     if (path)
         tco_ini_free(&ini);
     *file = path; /* the names came from it */
-    if (n < 2 || n > 26) {
-        tco_diag_set(d, TCO_ERR_USAGE, "--compare %s: expected 2 to 26 scenarios, found %d", arg, n);
-        for (int i = 0; i < n; i++)
-            free((*names)[i]);
-        free(*names);
-        *names = NULL;
-        free(*file);
-        *file = NULL;
-        return -1;
-    }
     return n;
 }
 
