@@ -41,11 +41,6 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
                                                                      "sheet, which runs past Year N)" : "");
         else {
             *colon = '\0';
-            for (size_t k = 0; k < *n_out && e == TCO_OK; k++)
-                if (strcmp((*keys)[k], list[i]) == 0)
-                    e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
-                                    &(tco_place){.file = t->path, .section = "model", .key = key_name},
-                                    "key '%s' is given twice", list[i]);
             for (const char *const *r = reserved; e == TCO_OK && *r; r++)
                 if (strcmp(list[i], *r) == 0)
                     e = tco_diag_at(ld->diag, TCO_ERR_INI,
@@ -57,6 +52,10 @@ static tco_error load_key_lines(loader *ld, const char *key_name, tco_item_kind 
                 (*items)[(*n_out)++] = idx;
         }
     }
+    /* Each KEY once (the loop left the keys in the list): the JSON object would hold it twice. */
+    if (e == TCO_OK)
+        e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                               &(tco_place){.file = t->path, .section = "model", .key = key_name}, ld->diag);
     tco_free_list(list, n);
     return e;
 }

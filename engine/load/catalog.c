@@ -153,6 +153,11 @@ tco_error load_refs(loader *ld, const char *spec)
         if (r->value == NULL || !mark_consumed(ld, "scenario", r->key))
             e = oom(ld);
     }
+    /* Each entry's KEY (what the loop left of it) once: a second would read the same scenario key. */
+    if (e == TCO_OK)
+        e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                               &(tco_place){.file = ld->template_ini->path, .section = "model", .key = "refs"},
+                               ld->diag);
     tco_free_list(list, n);
     /* Kept on the model: a comparison asks which entry each option's --set card.price would change. */
     tco_model *m = ld->model;

@@ -25,7 +25,8 @@ tco_error load_shared(loader *ld)
         return TCO_OK;
     ld->n_shared = tco_split_list(list, &ld->shared);
     if (ld->n_shared > 0)
-        return TCO_OK;
+        return tco_list_check_set(ld->shared, ld->n_shared, TCO_ERR_DUPLICATE,
+                                  &(tco_place){.file = t->path, .section = "model", .key = "shared"}, ld->diag);
     ld->n_shared = 0;
     return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "shared"},
                        "expected a comma-separated list of the sections "
@@ -441,6 +442,11 @@ tco_error load_input(loader *ld, int index)
                                &(tco_place){.file = t->path, .section = section, .key = "values"},
                                "expected a comma-separated list, found '%s'", values);
         it->n_choices = (size_t)n;
+        tco_error dup = tco_list_check_set(it->choices, n, TCO_ERR_DUPLICATE,
+                                           &(tco_place){.file = t->path, .section = section, .key = "values"},
+                                           ld->diag);
+        if (dup != TCO_OK)
+            return dup;
         /* The list becomes the cell's drop-down: Excel's list formula is "a,b,c", at most 255
          * characters, and libxlsxwriter copies it into 255 bytes; a '"' would end it early. */
         size_t bytes = 0;

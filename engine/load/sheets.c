@@ -106,6 +106,11 @@ static tco_error load_charts(loader *ld)
             return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec, .key = "series"},
                                "%d series; a chart holds at most %d (Excel's limit)", n, TCO_MAX_CHART_SERIES);
         }
+        if ((e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                                    &(tco_place){.file = t->path, .section = sec, .key = "series"}, ld->diag)) != TCO_OK) {
+            tco_free_list(list, n);
+            return e;
+        }
         tco_chart *grown = realloc(m->charts, (m->n_charts + 1) * sizeof *grown);
         c.series = calloc((size_t)n, sizeof *c.series);
         c.title = tco_strdup(title);
@@ -229,6 +234,24 @@ static tco_error check_sheets(loader *ld, const char *sheets, const int *sheet_o
     return TCO_OK;
 }
 
+/* Whether item @p idx is among the first @p n of @p rows. */
+static bool listed_in(const int *rows, size_t n, int idx)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i] == idx)
+            return true;
+    return false;
+}
+
+/* A name of [model] KEY_KIND (@p keys[1]) that [model] KEY (@p keys[0]) lists already: the row would show
+ * twice.  Each list alone is a set (tco_list_check_set()); the two together are one list of rows. */
+static tco_error listed_in_both(loader *ld, const char *const keys[2], const char *name)
+{
+    return tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
+                       &(tco_place){.file = ld->template_ini->path, .section = "model", .key = keys[1]},
+                       "'%s' is listed twice (in %s and in %s, whose rows are shown together)", name, keys[0], keys[1]);
+}
+
 tco_error load_sheets_and_summary(loader *ld)
 {
     tco_model *m = ld->model;
@@ -243,6 +266,12 @@ tco_error load_sheets_and_summary(loader *ld)
     if (n < 0)
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "sheets"},
                            "expected a comma-separated list, found '%s'", sheets);
+    /* Excel compares sheet names case-insensitively in any script, as tco_list_check_set() does. */
+    if ((e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                                &(tco_place){.file = t->path, .section = "model", .key = "sheets"}, ld->diag)) != TCO_OK) {
+        tco_free_list(list, n);
+        return e;
+    }
     m->sheets = calloc((size_t)n, sizeof *m->sheets);
     if (m->sheets == NULL) {
         tco_free_list(list, n);
@@ -260,11 +289,6 @@ tco_error load_sheets_and_summary(loader *ld)
                             "emoji, counts 2), starting with a letter, not a cell reference such as A1, no "
                             "'_xHHHH_', and not Summary, Inputs, Quotes, Charts or Compare, which are built in, "
                             "or History, which Excel reserves)", nm);
-        for (int j = 0; j < i && e == TCO_OK; j++)
-            if (tco_utf8_casecmp(m->sheets[j].name, nm) == 0) /* Excel: case-insensitive in any script */
-                e = tco_diag_at(ld->diag, TCO_ERR_DUPLICATE,
-                                &(tco_place){.file = t->path, .section = "model", .key = "sheets"},
-                                "'%s' is listed twice", nm);
     }
     tco_free_list(list, n);
     if (e != TCO_OK)
@@ -300,6 +324,7 @@ tco_error load_sheets_and_summary(loader *ld)
         snprintf(ckey, sizeof ckey, "compare_%s", m->kind);
     const char *ckeys[2] = {"compare", ckey};
     for (int k = 0; k < 2; k++) {
+        size_t n_first = k == 0 ? 0 : m->n_compare; /* the rows of [model] compare, for compare_KIND */
         const char *compare = ckeys[k][0] ? tco_ini_get(t, "model", ckeys[k]) : NULL;
         if (compare == NULL)
             continue;
@@ -308,6 +333,12 @@ tco_error load_sheets_and_summary(loader *ld)
             return tco_diag_at(ld->diag, TCO_ERR_INI,
                                &(tco_place){.file = t->path, .section = "model", .key = ckeys[k]},
                                "expected a comma-separated list, found '%s'", compare);
+        if ((e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                                    &(tco_place){.file = t->path, .section = "model", .key = ckeys[k]}, ld->diag)) !=
+            TCO_OK) {
+            tco_free_list(list, n);
+            return e;
+        }
         int *grown = realloc(m->compare, (m->n_compare + (size_t)n) * sizeof *grown);
         if (grown)
             m->compare = grown;
@@ -320,6 +351,8 @@ tco_error load_sheets_and_summary(loader *ld)
                 e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
                                 &(tco_place){.file = t->path, .section = "model", .key = "compare"},
                                 "expected the name of a scalar number, found '%s'", list[i]);
+            else if (listed_in(m->compare, n_first, idx))
+                e = listed_in_both(ld, ckeys, list[i]);
             else
                 m->compare[m->n_compare++] = idx;
         }
@@ -334,6 +367,12 @@ tco_error load_sheets_and_summary(loader *ld)
             return tco_diag_at(ld->diag, TCO_ERR_INI,
                                &(tco_place){.file = t->path, .section = "model", .key = "checks"},
                                "expected a comma-separated list, found '%s'", checks);
+        if ((e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                                    &(tco_place){.file = t->path, .section = "model", .key = "checks"}, ld->diag)) !=
+            TCO_OK) {
+            tco_free_list(list, n);
+            return e;
+        }
         m->checks = calloc((size_t)n, sizeof *m->checks);
         for (int i = 0; i < n && e == TCO_OK; i++) {
             int idx = tco_model_find(m, list[i]);
@@ -356,6 +395,7 @@ tco_error load_sheets_and_summary(loader *ld)
         snprintf(kind_key, sizeof kind_key, "summary_%s", m->kind);
     const char *keys[2] = {"summary", kind_key};
     for (int k = 0; k < 2 && e == TCO_OK; k++) {
+        size_t n_first = k == 0 ? 0 : m->n_summary; /* the rows of [model] summary, for summary_KIND */
         const char *summary = keys[k][0] ? tco_ini_get(t, "model", keys[k]) : NULL;
         if (summary == NULL)
             continue;
@@ -363,6 +403,12 @@ tco_error load_sheets_and_summary(loader *ld)
         if (n < 0)
             return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
                                "expected a comma-separated list of names, found '%s'", summary);
+        if ((e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                                    &(tco_place){.file = t->path, .section = "model", .key = keys[k]}, ld->diag)) !=
+            TCO_OK) {
+            tco_free_list(list, n);
+            return e;
+        }
         int *grown = realloc(m->summary, (m->n_summary + (size_t)n) * sizeof *grown);
         if (grown == NULL) {
             tco_free_list(list, n);
@@ -386,6 +432,8 @@ tco_error load_sheets_and_summary(loader *ld)
                 e = tco_diag_at(ld->diag, TCO_ERR_UNKNOWN_NAME,
                                 &(tco_place){.file = t->path, .section = "model", .key = keys[k]},
                                 "no input or line named '%s'", list[i]);
+            else if (listed_in(m->summary, n_first, idx))
+                e = listed_in_both(ld, keys, list[i]);
             else
                 m->summary[m->n_summary++] = idx;
         }

@@ -182,6 +182,10 @@ static tco_error load_capex_prices(tco_model *m, const tco_ini *t, tco_diag *dia
             e = tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"},
                             "line %s names no price", list[i]);
     }
+    /* Each LINE once (the loop left the lines in the list): a second would be a second basis for it. */
+    if (e == TCO_OK)
+        e = tco_list_check_set(list, n, TCO_ERR_DUPLICATE,
+                               &(tco_place){.file = t->path, .section = "model", .key = "capex_prices"}, diag);
     tco_free_list(list, n);
     return e;
 }
