@@ -21,6 +21,7 @@
 #include "base/utf8.h"
 #include "load/load.h"
 #include "model/evaluate.h"
+#include "model/formula.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
 #include "price/run.h"
@@ -66,6 +67,206 @@ static tco_error oom(tco_diag *d)
 }
 
 /* ---- reading a summary ----------------------------------------------------------------------- */
+
+/* ---- the texts a summary gives, checked as it is read ----------------------------------------- */
+
+/* Longest text a summary holds where the table or the workbook shows it, in bytes: a label, a title, a tier
+ * code, a text value (each an INI value or a --set value, at most 1,022 bytes, as tco writes them). */
+#define BRIDGE_MAX_TEXT 1022
+/* Longest unit, in UTF-16 units: a template's unit (part of its input's data-validation message). */
+#define BRIDGE_MAX_UNIT 64
+/* Longest --set key SECTION.KEY, in bytes (--set takes a section and a key of at most 127 bytes each). */
+#define BRIDGE_MAX_SET 255
+/* Longest template file name, in bytes (a path). */
+#define BRIDGE_MAX_PATH 4096
+
+/* The place of a part of summary @p v (@p key: "inputs.pue", "currency"), as data and in the message:
+ * "FILE: KEY: TEXT". */
+#define AT_KEY(v, k) (&(tco_place){.file = (v)->path, .key = (k), .part = (k)})
+
+/* @p s as a message shows a key that is not a name: printable ASCII as it is, every other byte \xHH
+ * (a terminal never gets a control character, C1 included, from the file). */
+static const char *ascii_shown(const char *s, char out[TCO_SHOWN_MAX])
+{
+    size_t n = 0, i = 0;
+    for (; s[i] && n + 8 < TCO_SHOWN_MAX && i < 100; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F)
+            out[n++] = (char)c;
+        else
+            n += (size_t)snprintf(out + n, TCO_SHOWN_MAX - n, "\\x%02X", c);
+    }
+    snprintf(out + n, TCO_SHOWN_MAX - n, "%s", s[i] ? "..." : "");
+    return out;
+}
+
+/* Characters (code points) in the first @p n bytes of UTF-8 text @p s. */
+static size_t chars_before(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k;
+}
+
+/* Check text @p s, the @p what of @p key in summary @p v, that the table or the workbook shows: UTF-8 XML
+ * text without a control character (C0 with tab and line ends, DEL, C1) and at most @p max_bytes bytes and
+ * @p max_units UTF-16 units (0: no such limit).  TCO_ERR_INI naming the file, the key and the character. */
+static tco_error shown_text(const version *v, const char *key, const char *what, const char *s, size_t max_bytes,
+                            size_t max_units, tco_diag *d)
+{
+    size_t len = strlen(s), bad = len;
+    long cp = 0;
+    bool ok = tco_xml_text_valid(s, len, &bad, &cp);
+    if (ok)
+        bad = len;
+    for (size_t i = 0; i < bad; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7F || (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+                                     (unsigned char)s[i + 1] <= 0x9F)) {
+            ok = false, bad = i, cp = c == 0xC2 ? (unsigned char)s[i + 1] : c;
+            break;
+        }
+    }
+    if (!ok) {
+        const char *kind = cp < 0 ? "a byte that is not UTF-8" : cp == 0xFFFE || cp == 0xFFFF ? "a non-character"
+                                                                                              : "a control character";
+        char code[24];
+        if (cp < 0)
+            snprintf(code, sizeof code, "0x%02X", (unsigned char)s[bad]);
+        else
+            snprintf(code, sizeof code, "U+%04lX", (unsigned long)cp);
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key),
+                           "%s holds %s (%s) at character %zu; expected UTF-8 text without control characters, "
+                           "U+FFFE or U+FFFF (the table and the workbook show it)",
+                           what, kind, code, chars_before(s, bad) + 1);
+    }
+    size_t units = max_units ? tco_utf16_units(s) : 0;
+    if (units > max_units)
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key), "%s is %zu characters long; at most %zu are allowed", what,
+                           units, max_units);
+    if (len > max_bytes)
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key), "%s is %zu bytes long; at most %zu are allowed", what, len,
+                           max_bytes);
+    return TCO_OK;
+}
+
+/* Check member @p member of object @p obj (the place @p key of @p v), when present: a text (@p what) shown
+ * as shown_text() checks it.  *@p out is the text, or NULL when absent. */
+static tco_error shown_member(const version *v, const json_t *obj, const char *member, const char *key,
+                              const char *what, size_t max_bytes, size_t max_units, const char **out, tco_diag *d)
+{
+    json_t *m = json_object_get(obj, member);
+    if (out)
+        *out = NULL;
+    if (m == NULL)
+        return TCO_OK;
+    if (!json_is_string(m))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key), "%s is not a text", what);
+    if (out)
+        *out = json_string_value(m);
+    return shown_text(v, key, what, json_string_value(m), max_bytes, max_units, d);
+}
+
+/* True when @p s is an input name: 1 to TCO_NAME_MAX_LEN ASCII letters, digits and '_', not starting with
+ * a digit (every name a template gives, tco_name_check()). */
+static bool input_name_ok(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; *p; p++, n++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || (n > 0 && *p >= '0' && *p <= '9')))
+            return false;
+    return n > 0 && n <= TCO_NAME_MAX_LEN;
+}
+
+/* Check the texts of the object of tier rows @p rows (@p member of input @p key), when present: each tier
+ * code, and each text row when @p texts (by_tier), each --set key (set_by_tier). */
+static tco_error check_rows(const version *v, const json_t *entry, const char *member, const char *key, tco_diag *d)
+{
+    json_t *rows = json_object_get(entry, member), *row;
+    const char *tier;
+    if (!json_is_object(rows))
+        return TCO_OK; /* absent, or said by the shape check */
+    bool sets = strcmp(member, "set_by_tier") == 0;
+    char what[64];
+    tco_error e = TCO_OK;
+    json_object_foreach(rows, tier, row) {
+        snprintf(what, sizeof what, "a tier code of \"%s\"", member);
+        if ((e = shown_text(v, key, what, tier, BRIDGE_MAX_TEXT, 0, d)) != TCO_OK)
+            break;
+        snprintf(what, sizeof what, "\"%s\" %s", member, sets ? "--set key" : "text");
+        if (sets && !json_is_string(row) && !json_is_null(row))
+            e = tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key), "%s is not a text", what);
+        else if (json_is_string(row))
+            e = shown_text(v, key, what, json_string_value(row), sets ? BRIDGE_MAX_SET : BRIDGE_MAX_TEXT, 0, d);
+        if (e != TCO_OK)
+            break;
+    }
+    return e;
+}
+
+/* Check the texts of summary @p v the table and the workbook show, and their shapes: the file's name, the
+ * scenario, title, currency and template, each input's name, label, unit, --set keys, texts and tier codes. */
+static tco_error check_texts(version *v, tco_diag *d)
+{
+    tco_error e = tco_shown_path_check(v->path, "JSON summary's name", d);
+    if (e != TCO_OK)
+        return e;
+    if (!tco_scenario_name_ok(v->scenario))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "scenario"),
+                           "'%s': expected a scenario name (at most 200 letters, digits, '-', '_')",
+                           ascii_shown(v->scenario, (char[TCO_SHOWN_MAX]){0}));
+    const char *title = NULL;
+    if ((e = shown_member(v, v->doc, "title", "title", "the title", BRIDGE_MAX_TEXT, 0, &title, d)) != TCO_OK)
+        return e;
+    v->title = title ? title : v->scenario;
+    json_t *cur = json_object_get(v->doc, "currency");
+    if (cur && !json_is_string(cur))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "currency"),
+                           "not a text: expected the code of the run's reporting currency (CNY, USD, ...)");
+    v->currency = cur ? json_string_value(cur) : "CNY";
+    if (!tco_fx_code_valid(v->currency))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "currency"),
+                           "'%s': expected the code of the run's reporting currency, three letters (CNY, USD, ...)",
+                           ascii_shown(v->currency, (char[TCO_SHOWN_MAX]){0}));
+    json_t *t = json_object_get(v->doc, "template");
+    if (json_is_object(t)) {
+        const char *file = NULL, *print = NULL;
+        if ((e = shown_member(v, t, "file", "template.file", "the template's file", BRIDGE_MAX_PATH, 0, &file,
+                              d)) != TCO_OK ||
+            (e = shown_member(v, t, "fingerprint", "template.fingerprint", "the template's fingerprint", 16, 0,
+                              &print, d)) != TCO_OK)
+            return e;
+        if (file && print) {
+            v->template_file = file;
+            v->template_fingerprint = print;
+        }
+    }
+    const char *name;
+    json_t *entry;
+    char key[TCO_NAME_MAX_LEN + 16];
+    json_object_foreach(v->inputs, name, entry) {
+        if (!input_name_ok(name))
+            return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "inputs"),
+                               "key '%s': expected an input name (1 to %d letters, digits and '_', not starting with "
+                               "a digit)",
+                               ascii_shown(name, (char[TCO_SHOWN_MAX]){0}), TCO_NAME_MAX_LEN);
+        snprintf(key, sizeof key, "inputs.%s", name);
+        json_t *value = json_object_get(entry, "value");
+        if ((e = shown_member(v, entry, "label", key, "\"label\"", BRIDGE_MAX_TEXT, 0, NULL, d)) != TCO_OK ||
+            (e = shown_member(v, entry, "unit", key, "\"unit\"", BRIDGE_MAX_TEXT, BRIDGE_MAX_UNIT, NULL, d)) !=
+                TCO_OK ||
+            (json_object_get(entry, "set") && !json_is_null(json_object_get(entry, "set")) &&
+             (e = shown_member(v, entry, "set", key, "\"set\"", BRIDGE_MAX_SET, 0, NULL, d)) != TCO_OK) ||
+            (json_is_string(value) &&
+             (e = shown_text(v, key, "\"value\"", json_string_value(value), BRIDGE_MAX_TEXT, 0, d)) != TCO_OK) ||
+            (e = check_rows(v, entry, "by_tier", key, d)) != TCO_OK ||
+            (e = check_rows(v, entry, "given_by_tier", key, d)) != TCO_OK ||
+            (e = check_rows(v, entry, "set_by_tier", key, d)) != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
 
 static tco_error refuse(const version *v, tco_diag *d, const char *what)
 {
@@ -116,7 +317,7 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     free(text);
     if (v->doc == NULL)
         return tco_diag_set(d, TCO_ERR_INI, "%s:%d:%d: not JSON: %s; expected a summary, tco --scenario NAME "
-                            "--format json", path, je.line, je.column, je.text);
+                            "--format json", path, je.line, je.column, ascii_shown(je.text, (char[TCO_SHOWN_MAX]){0}));
     if (json_is_array(v->doc))
         return refuse(v, d, "a JSON array, as --scenario all and --compare print (one object per scenario)");
     if (!json_is_object(v->doc))
@@ -139,15 +340,14 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                            "line, or it has no number): there is no TCO to bridge",
                            json_is_null(tco) ? "null" : "not a number");
     v->tco = json_number_value(tco);
-    json_t *cur = json_object_get(v->doc, "currency"), *years = json_object_get(v->doc, "years");
-    if (cur && !json_is_string(cur))
-        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
-                           "\"currency\" is not a text: expected the code of the run's "
-                           "reporting currency (CNY, USD, ...)");
-    v->currency = cur ? json_string_value(cur) : "CNY";
-    v->years = json_is_integer(years) ? (int)json_integer_value(years) : 0;
-    json_t *title = json_object_get(v->doc, "title");
-    v->title = json_is_string(title) ? json_string_value(title) : v->scenario;
+    /* The analysis period, in the table's and the workbook's title: 1 to 100 years (0 when not given). */
+    json_t *years = json_object_get(v->doc, "years");
+    if (years && (!json_is_integer(years) || json_integer_value(years) < 1 || json_integer_value(years) > 100))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "years"), "expected a whole number of years from 1 to 100");
+    v->years = years ? (int)json_integer_value(years) : 0;
+    tco_error texts = check_texts(v, d);
+    if (texts != TCO_OK)
+        return texts;
     /* The input that chose the currency says the same code: else every money value is in doubt. */
     json_t *chosen = json_object_get(json_object_get(v->inputs, "currency"), "value");
     if (json_is_string(chosen) && strcasecmp(json_string_value(chosen), v->currency) != 0)
@@ -155,12 +355,6 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                            "\"currency\" is %s, and inputs.currency is %s: the file contradicts "
                            "itself (edited by hand?); expected the run's reporting currency in both",
                            v->currency, json_string_value(chosen));
-    json_t *t = json_object_get(v->doc, "template");
-    if (json_is_object(t) && json_is_string(json_object_get(t, "file")) &&
-        json_is_string(json_object_get(t, "fingerprint"))) {
-        v->template_file = json_string_value(json_object_get(t, "file"));
-        v->template_fingerprint = json_string_value(json_object_get(t, "fingerprint"));
-    }
     /* Every input entry is an object with a value (a number or text) or a by_tier object; a money input of
      * a run in another currency has its CNY value too, a number "given" or an object of numbers
      * "given_by_tier". */
@@ -369,6 +563,8 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
     tco_run *run = NULL;
     tco_override sets[BRIDGE_MAX_SHAPE];
     char args[BRIDGE_MAX_SHAPE][700];
+    const char *set_input[BRIDGE_MAX_SHAPE];  /* the input each --set gives */
+    const version *set_from[BRIDGE_MAX_SHAPE]; /* the file whose value it is */
     size_t n_sets = 0;
     tco_model *m = NULL;
     tco_error e = TCO_OK;
@@ -377,8 +573,31 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
         tco_run_options ro = {.root = c->req->root, .scenario_path = c->spath,
                               .load = {.overrides = sets, .n_overrides = n_sets},
                               .currency = strcmp(c->old.currency, "CNY") == 0 ? NULL : c->old.currency};
-        if ((e = tco_run_open(&ro, &run, c->d)) != TCO_OK)
+        if ((e = tco_run_open(&ro, &run, c->d)) != TCO_OK) {
+            /* A value the loader refuses is the file's: named by the file and its key, not by a --set the
+             * user never typed (the loader names it by its --set, section and key). */
+            for (size_t i = 0; i < n_sets && c->d && c->d->file[0] == '\0'; i++) {
+                const char *text = NULL;
+                size_t n = strlen(sets[i].arg);
+                if (c->d->text > 0 && strcasecmp(sets[i].section, c->d->section) == 0 &&
+                    strcasecmp(sets[i].key, c->d->key) == 0)
+                    text = c->d->message + c->d->text; /* the place as data: the text after it */
+                else if (c->d->text == 0 && strncmp(c->d->message, "--set ", 6) == 0 &&
+                         strncmp(c->d->message + 6, sets[i].arg, n) == 0 &&
+                         strchr(": (", c->d->message[6 + n]) != NULL && strstr(c->d->message + 6 + n, ": ") != NULL)
+                    /* A backstop of the loader names the input by its provenance, "--set ARG (was X): TEXT"
+                     * (docs/house.md): the text after it. */
+                    text = strstr(c->d->message + 6 + n, ": ") + 2;
+                if (text == NULL)
+                    continue;
+                char copy[TCO_DIAG_MAX], key[TCO_NAME_MAX_LEN + 16];
+                snprintf(copy, sizeof copy, "%s", text);
+                snprintf(key, sizeof key, "inputs.%s", set_input[i]);
+                e = tco_diag_at(c->d, e, AT_KEY(set_from[i], key), "%s", copy);
+                break;
+            }
             break;
+        }
         m = run->model;
         size_t wanted = 0;
         for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
@@ -399,8 +618,18 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
                                 pass == 1 ? "loading the model with it gives another value: the template changed"
                                           : "no --set key gives it (no \"set\" in the JSON, none in the template)");
             else {
-                snprintf(args[n_sets], sizeof args[n_sets], "%s=%s", key, value_text(v, buf));
-                e = tco_override_parse(args[n_sets], &sets[n_sets], c->d);
+                char shown_key[TCO_NAME_MAX_LEN + 16];
+                snprintf(shown_key, sizeof shown_key, "inputs.%s", it->name);
+                int len = snprintf(args[n_sets], sizeof args[n_sets], "%s=%s", key, value_text(v, buf));
+                tco_diag why = {0};
+                if (len < 0 || (size_t)len >= sizeof args[n_sets] ||
+                    tco_override_parse(args[n_sets], &sets[n_sets], &why) != TCO_OK)
+                    e = tco_diag_at(c->d, TCO_ERR_INI, AT_KEY(from, shown_key),
+                                    "%s sets the model's shape, given as --set %s=VALUE, and that cannot take %s: "
+                                    "expected a --set key SECTION.KEY of at most 127 bytes each side and a value of "
+                                    "at most 511 bytes", it->name, TCO_SHOWN(key), TCO_SHOWN(value_text(v, buf)));
+                set_input[n_sets] = json_object_iter_key(json_object_iter_at(from->inputs, it->name));
+                set_from[n_sets] = from;
                 n_sets++;
             }
         }
@@ -449,10 +678,22 @@ static tco_error add_other(tco_bridge *b, const char *kind, const char *input, t
 
 static tco_error add_other(tco_bridge *b, const char *kind, const char *input, tco_diag *d, const char *fmt, ...)
 {
-    tco_bridge_other *grown = realloc(b->other, (b->n_other + 1) * sizeof *grown);
-    if (grown == NULL)
-        return oom(d);
-    b->other = grown;
+    /* Entries about one input each are as many as a file has inputs: the first TCO_BRIDGE_MAX_OTHER are
+     * listed, the rest counted (a "not_listed" entry says how many); the entries about the files and the
+     * structural steps (at most BRIDGE_MAX_SHAPE) always are.  The list grows by doubling. */
+    bool one_input = input && strcmp(kind, "structural") != 0;
+    if (one_input && b->other_inputs >= TCO_BRIDGE_MAX_OTHER) {
+        b->other_unlisted++;
+        return TCO_OK;
+    }
+    if (b->n_other == b->other_cap) {
+        size_t cap = b->other_cap ? 2 * b->other_cap : 16;
+        tco_bridge_other *grown = realloc(b->other, cap * sizeof *grown);
+        if (grown == NULL)
+            return oom(d);
+        b->other = grown;
+        b->other_cap = cap;
+    }
     tco_bridge_other *o = &b->other[b->n_other];
     tco_strbuf msg = {0};
     va_list ap;
@@ -463,6 +704,7 @@ static tco_error add_other(tco_bridge *b, const char *kind, const char *input, t
     o->input = input ? tco_strdup(input) : NULL;
     o->message = tco_strbuf_take(&msg);
     b->n_other++;
+    b->other_inputs += one_input;
     return o->message == NULL || (input && o->input == NULL) ? oom(d) : TCO_OK;
 }
 
@@ -806,11 +1048,7 @@ static tco_error run(ctx *c)
         return tco_diag_set(d, TCO_ERR_INI, "%s is in %s and %s in %s: tco diff bridges two runs in one currency; "
                             "run both with the same --currency", c->old.path, c->old.currency, c->new_.path,
                             c->new_.currency);
-    if (!tco_scenario_name_ok(c->old.scenario))
-        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = c->old.path},
-                           "\"scenario\" '%.200s': expected a scenario name (at most 200 "
-                           "letters, digits, '-', '_')",
-                           c->old.scenario);
+    /* Both scenario names are names (check_texts()). */
     tco_strbuf rel = {0};
     tco_strbuf_printf(&rel, "scenarios/%s.ini", c->old.scenario);
     c->spath = rel.failed ? NULL : tco_path_join(c->req->root, tco_strbuf_str(&rel));
@@ -823,6 +1061,12 @@ static tco_error run(ctx *c)
                            "cannot open %s, the scenario %s names: %s (give --root DIR, the "
                            "project that ran it)",
                            c->spath, c->old.path, strerror(errno));
+    /* A question or a comparison is not a scenario: said as --scenario says it, naming the file. */
+    if (tco_scenario_file_is_question(c->spath))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(&c->old, "scenario"),
+                           "%s is a question ([advise] section), not a scenario: run it with tco advise %s; tco diff "
+                           "takes two summaries of one scenario's runs, tco --scenario NAME --format json",
+                           c->spath, c->old.scenario);
     if ((b->old_path = tco_strdup(c->old.path)) == NULL || (b->new_path = tco_strdup(c->new_.path)) == NULL ||
         (b->scenario = tco_strdup(c->old.scenario)) == NULL || (b->new_scenario = tco_strdup(c->new_.scenario)) == NULL ||
         (b->title = tco_strdup(c->old.title)) == NULL || (b->currency = tco_strdup(c->old.currency)) == NULL)
@@ -944,6 +1188,9 @@ static tco_error run(ctx *c)
     if (e == TCO_OK && !b->exact)
         e = add_other(b, "inexact", NULL, d, "the deltas, added in step order, give %.17G, and TCO_to - TCO_from is "
                       "%.17G: they differ by rounding doubles", sum, b->tco_to - b->tco_from);
+    if (e == TCO_OK && b->other_unlisted > 0)
+        e = add_other(b, "not_listed", NULL, d, "%zu further differences about one input each were found and counted "
+                      "but not listed: a bridge lists the first %d", b->other_unlisted, TCO_BRIDGE_MAX_OTHER);
     free(ch);
     tco_run_free(run);
     return e;

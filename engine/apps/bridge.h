@@ -79,7 +79,8 @@ typedef struct tco_bridge_other {
      *  "not_settable", "quote_rate" (a vendor quote's exchange rate, an input only of a run with --quotes,
      *  that differs), "value_not_given" (a money input of a run in another currency whose value is not
      *  its given over fx_report: edited by hand), "scenario_changed", "template_changed",
-     *  "template_unknown", "old_not_reproduced", "new_not_reproduced", "structural" or "inexact".
+     *  "template_unknown", "old_not_reproduced", "new_not_reproduced", "structural", "inexact" or
+     *  "not_listed" (how many more entries about one input each were counted, past TCO_BRIDGE_MAX_OTHER).
      *  Static text. */
     const char *kind;
     /** The input it is about (heap), or NULL. */
@@ -106,9 +107,15 @@ typedef struct tco_bridge {
     bool exact;
     tco_bridge_step *steps;
     size_t n_steps;
+    /** What no step moves: at most TCO_BRIDGE_MAX_OTHER entries about one input each are listed (then a
+     *  "not_listed" entry counts the rest, other_unlisted), and every entry about the whole files;
+     *  other_cap entries allocated, other_inputs of them about one input. */
     tco_bridge_other *other;
-    size_t n_other;
+    size_t n_other, other_cap, other_inputs, other_unlisted;
 } tco_bridge;
+
+/** Most entries of `other` about one input each that a bridge lists (docs/bridge.md); more are counted. */
+#define TCO_BRIDGE_MAX_OTHER 1000
 
 /** What to bridge. */
 typedef struct tco_bridge_request {
@@ -127,7 +134,10 @@ typedef struct tco_bridge_request {
  * one scenario's summary: an array of --scenario all or --compare, the answer of tco advise, a quotes
  * check report, a tco diff output; an input entry of the wrong shape; no TCO; a "currency" that is not a
  * text or not the file's inputs.currency; the two in different currencies; a value the model refuses,
- * said in the units --set takes with its bounds), the errors of tco_model_load() for OLD's scenario,
+ * said in the units --set takes with its bounds, a structural one by its file and key too; a text the
+ * table or the workbook shows that holds a control character, U+FFFE or U+FFFF, or is too long, named
+ * "FILE: KEY: ..." with the place as data; a file name that holds a control character; OLD's scenario
+ * a question), the errors of tco_model_load() for OLD's scenario,
  * TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_bridge_run(const tco_bridge_request *req, tco_bridge *out, tco_diag *diag);

@@ -107,9 +107,11 @@ static void fill_bridge(writer *w, void *vctx)
                       b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
     if (t.failed && w->err == TCO_OK)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-    else
-        wb_check(w, worksheet_merge_range(ws, ROW_NOTE + 1, 0, ROW_NOTE + 1, B_ALONE, tco_strbuf_str(&t), w->source),
-                 "note");
+    else {
+        const char *note = wb_xl_text(w, tco_strbuf_str(&t)); /* escaped: a file name may hold "_xHHHH_" */
+        if (note)
+            wb_check(w, worksheet_merge_range(ws, ROW_NOTE + 1, 0, ROW_NOTE + 1, B_ALONE, note, w->source), "note");
+    }
     worksheet_set_row(ws, ROW_NOTE + 1, 32, NULL);
     /* Unit: of From and To, as --set takes them (a money input of a run in another currency in CNY); the
      * deltas and TCOs are in the reporting currency, as the title says. */

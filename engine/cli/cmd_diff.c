@@ -49,9 +49,10 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (optind + 2 != argc)
         return tco_cli_usage("%s", "diff: expected two JSON summaries: tco diff OLD.json NEW.json (each from tco "
                            "--scenario NAME --format json)");
-    size_t olen = out ? strlen(out) : 0;
-    if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0 || tco_cli_is_dir(out)))
-        return tco_cli_usage("diff --out %s: expected a file name ending in .xlsx", out);
+    /* A file name ending in .xlsx, and not a folder (said as such, as --scenario says it). */
+    int bad_out = tco_cli_check_out(out, false, "bridge");
+    if (bad_out != 0)
+        return bad_out;
     tco_root root;
     tco_diag d = {0};
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK)

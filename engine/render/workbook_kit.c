@@ -845,7 +845,13 @@ tco_error wb_write_book(const char *path, const tco_workbook_options *opts, cons
     }
     make_formats(&w);
     char author[] = "tco", category[] = "Total cost of ownership", keywords[] = "TCO, capex, opex, accelerator";
-    char *title_s = tco_strdup(title), *subject_s = tco_strdup(subject), *comments_s = tco_strdup(comments);
+    /* Escaped as cell text is: a literal "_xHHHH_" (a file or folder name) shows as written. */
+    tco_strbuf esc[3] = {{0}};
+    tco_xlsx_escape(title, &esc[0]);
+    tco_xlsx_escape(subject, &esc[1]);
+    tco_xlsx_escape(comments, &esc[2]);
+    char *title_s = tco_strbuf_take(&esc[0]), *subject_s = tco_strbuf_take(&esc[1]),
+         *comments_s = tco_strbuf_take(&esc[2]);
     lxw_doc_properties props = {
         .title = title_s,
         .subject = subject_s,
