@@ -578,16 +578,9 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
              * user never typed (the loader names it by its --set, section and key). */
             for (size_t i = 0; i < n_sets && c->d && c->d->file[0] == '\0'; i++) {
                 const char *text = NULL;
-                size_t n = strlen(sets[i].arg);
                 if (c->d->text > 0 && strcasecmp(sets[i].section, c->d->section) == 0 &&
                     strcasecmp(sets[i].key, c->d->key) == 0)
                     text = c->d->message + c->d->text; /* the place as data: the text after it */
-                else if (c->d->text == 0 && strncmp(c->d->message, "--set ", 6) == 0 &&
-                         strncmp(c->d->message + 6, sets[i].arg, n) == 0 &&
-                         strchr(": (", c->d->message[6 + n]) != NULL && strstr(c->d->message + 6 + n, ": ") != NULL)
-                    /* A backstop of the loader names the input by its provenance, "--set ARG (was X): TEXT"
-                     * (docs/house.md): the text after it. */
-                    text = strstr(c->d->message + 6 + n, ": ") + 2;
                 if (text == NULL)
                     continue;
                 char copy[TCO_DIAG_MAX], key[TCO_NAME_MAX_LEN + 16];

@@ -89,14 +89,13 @@ tco_error load_budget(loader *ld)
         if (strlen(v) != 7 || sscanf(v, "%4d-%2d%c", &y, &mo, &tail) != 2 || v[4] != '-' ||
             strspn(v, "0123456789") != 4 || strspn(v + 5, "0123456789") != 2 || y < 1900 || y > 9999 || mo < 1 ||
             mo > 12)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected the first month as YYYY-MM (e.g. 2027-01), found "
-                                "'%s'", m->items[i].source, v);
+            return value_refused(ld, &m->items[i], "expected the first month as YYYY-MM (e.g. 2027-01), found '%s'",
+                                 v);
         /* The last month, and the last fiscal year's label, must stay within four-digit years. */
         long last = (long)y * 12 + (mo - 1) + m->n_months; /* one past the last month; fiscal year may end a year on */
         if (last / 12 > 9998)
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: the budget's %d months from %s would run past 9998-12 "
-                                "(months and fiscal years are written with four-digit years)", m->items[i].source,
-                                m->n_months, v);
+            return value_refused(ld, &m->items[i], "the budget's %d months from %s would run past 9998-12 (months and "
+                                 "fiscal years are written with four-digit years)", m->n_months, v);
         m->start_year = y;
         m->start_month = mo;
     }

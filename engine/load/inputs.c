@@ -519,6 +519,8 @@ tco_error load_input(loader *ld, int index)
     value_place(ld, src, sec, shown, key, &at, place, sizeof place);
     if ((e = input_value(ld, it, &at, value, &it->value, text ? &it->text : NULL)) != TCO_OK)
         return e;
+    if (!tco_place_keep(&it->value_place, &it->value_place_text, &at)) /* for checks of the value after loading */
+        return oom(ld);
     if ((e = load_range(ld, it, src != &ld->scenario ? src : NULL, sec, shown, key,
                         defaulted ? LAYER_DEFAULT : layer_of(ld, src, sec, key), it->value, !text, &it->range)) != TCO_OK)
         return e;

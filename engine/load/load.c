@@ -226,8 +226,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                                "year columns)");
         double years = m->items[yi].value;
         if (!(years >= 1 && years <= 100))
-            return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 year columns, found %g",
-                                m->items[yi].source, years);
+            return value_refused(ld, &m->items[yi], "expected 1 to 100 year columns, found %g", years);
         m->n_years = (int)years;
         m->first_year = 1;
         const char *fy = tco_ini_get(t, "model", "first_year");

@@ -11,6 +11,7 @@
 
 #include "base/strbuf.h"
 #include "base/text.h"
+#include "base/utf8.h"
 
 /* Add heap string @p text, which @p set does not hold, to @p set, which takes it; false on allocation
  * failure (@p text freed). */
@@ -251,3 +252,15 @@ bool builtin(const tco_item *it)
 }
 
 const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", NULL};
+
+tco_error value_refused(loader *ld, const tco_item *it, const char *fmt, ...)
+{
+    char text[TCO_DIAG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    tco_vformat_cut(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (it->value_place.file == NULL && it->value_place.arg == NULL)
+        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: %s", it->source ? it->source : it->name, text);
+    return tco_diag_at(ld->diag, TCO_ERR_INI, &it->value_place, "%s", text);
+}

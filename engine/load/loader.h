@@ -68,6 +68,12 @@ typedef struct loader {
 
 /* ---- small helpers (here, and loader.c) ---------------------------------------------------------------- */
 
+/* A value the loader refuses after it was read (a backstop behind the input's own checks, e.g. years
+ * past what a sheet can hold): the message at the place the input's value was given (tco_item
+ * value_place: FILE [SECTION] KEY, or the --set), else, for an input not read from a file, after its
+ * provenance text.  Returns TCO_ERR_INI. */
+tco_error value_refused(loader *ld, const tco_item *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /** Report running out of memory: TCO_ERR_NOMEM, always. */
 static inline tco_error oom(loader *ld)
 {

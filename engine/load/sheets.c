@@ -47,8 +47,7 @@ tco_error load_schedule(loader *ld)
                            "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
                            len->name);
     if (!(len->value >= 1 && len->value <= 100))
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: expected 1 to 100 years for the schedule sheet, found %g",
-                            len->source, len->value);
+        return value_refused(ld, len, "expected 1 to 100 years for the schedule sheet, found %g", len->value);
     size_t on = 0;
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];

@@ -24,6 +24,7 @@ void tco_model_free(tco_model *m)
         free(it->sheet);
         free(it->where);
         free(it->place_text);
+        free(it->value_place_text);
         free(it->years);
         free(it->tiers);
         free(it->tier_quotes);

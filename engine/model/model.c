@@ -91,3 +91,28 @@ bool tco_unit_is_money(const char *unit)
 {
     return unit && strncmp(unit, "CNY", 3) == 0 && (unit[3] == '\0' || unit[3] == '/');
 }
+
+bool tco_place_keep(tco_place *dst, char **text, const tco_place *src)
+{
+    const char *const from[] = {src->file, src->column_name, src->section, src->key, src->arg, src->part};
+    size_t need = 0;
+    for (size_t i = 0; i < sizeof from / sizeof from[0]; i++)
+        need += from[i] ? strlen(from[i]) + 1 : 0;
+    *dst = (tco_place){0};
+    *text = need ? malloc(need) : NULL;
+    if (need && *text == NULL)
+        return false;
+    const char *to[sizeof from / sizeof from[0]] = {NULL};
+    char *at = *text;
+    for (size_t i = 0; i < sizeof from / sizeof from[0]; i++)
+        if (from[i]) {
+            size_t n = strlen(from[i]) + 1;
+            memcpy(at, from[i], n);
+            to[i] = at;
+            at += n;
+        }
+    *dst = (tco_place){.file = to[0], .line = src->line, .column = src->column, .column_name = to[1],
+                       .section = to[2], .key = to[3], .char_column = src->char_column, .arg = to[4],
+                       .part = to[5]};
+    return true;
+}

@@ -146,6 +146,12 @@ typedef struct tco_item {
      *  section are held by place_text ("FILE\0SECTION", heap).  All NULL for an item without a formula. */
     tco_place place;
     char *place_text;
+    /** Where a single-valued input's value was given, as data: the file, section and key that held it,
+     *  or the --set argument ("--set scenario.years=200", section and key what it set); its strings
+     *  are held by value_place_text (heap, tco_place_keep()).  All NULL for a line, a per-tier input
+     *  and an input the loader did not read from a file. */
+    tco_place value_place;
+    char *value_place_text;
     /** For TCO_ITEM_TOTAL: the per-year item it sums; for TCO_ITEM_YEARLY: its total (-1 with
      *  sum = no); else -1. */
     int partner;
@@ -402,6 +408,13 @@ void tco_model_needed(const tco_model *model, const int *targets, size_t n, unsi
  * loader and for pricing.c's fx inputs.
  */
 tco_item *tco_model_add_item(tco_model *model, tco_item_kind kind, const char *name);
+
+/**
+ * Copy @p src into *@p dst with its strings (file, section, key, column name, arg, part) in one heap
+ * block, *@p text, which the caller frees (the model frees an item's): for a place kept beyond the
+ * strings it was made from.  Returns false on allocation failure (*@p dst zeroed, *@p text NULL).
+ */
+bool tco_place_keep(tco_place *dst, char **text, const tco_place *src);
 
 /** True if @p unit is a money unit of the catalog: "CNY" alone or followed by '/' ("CNY/yr"). */
 bool tco_unit_is_money(const char *unit);
