@@ -201,6 +201,9 @@ def cmd_schema():
                                                              "facility.pue_range=1.1,1.7", "--sensitivity",
                                                              "--monte-carlo", "500", "--format", "json",
                                                              "--no-workbook"),
+        # One draw: every figure of it, and no sample deviation (null: it needs two draws).
+        "cluster32 --monte-carlo 1": ROOT + ("--scenario", "cluster32", "--monte-carlo", "1", "--format", "json",
+                                             "--no-workbook"),
     }
     docs = {}
     for label, args in runs.items():
@@ -238,6 +241,11 @@ def cmd_schema():
     if d:
         r = d["inputs"]["pue"]["range"]
         check(r["low"] == 1.1 and r["high"] == 1.7 and r["set"] == "facility.pue", "--set pue_range: %r" % r)
+    d = docs["cluster32 --monte-carlo 1"]
+    if d:
+        t = d["monte_carlo"]["tco"]
+        check(t["draws"] == 1 and t["stdev"] is None and t["min"] == t["max"] == t["p50"] == t["mean"],
+              "--monte-carlo 1: %r" % t)
     d = docs["cluster32"]
     if d:
         check(d["workbook"] is None, "--no-workbook: workbook %r, expected null" % d["workbook"])
@@ -402,6 +410,19 @@ def cmd_schema():
         doc = json.loads(json.dumps(base))
         mutate(doc)
         check(bool(errors(doc)), "the schema accepts %s" % what)
+    # A deviation is null exactly for one draw; a figure of no draw has its counts alone.
+    for label, what, mutate in (
+            ("cluster32 --sensitivity --monte-carlo 500", "a null deviation of 500 draws",
+             lambda d: d["monte_carlo"]["tco"].update(stdev=None)),
+            ("cluster32 --sensitivity --monte-carlo 500", "a figure of 500 draws without its P80",
+             lambda d: d["monte_carlo"]["npv_cost"].pop("p80")),
+            ("cluster32 --monte-carlo 1", "a deviation of one draw", lambda d: d["monte_carlo"]["tco"].update(stdev=0)),
+            ("cluster32 --monte-carlo 1", "a figure of no draw with a percentile",
+             lambda d: d["monte_carlo"]["unit_cost"].update(draws=0, na_draws=1))):
+        if docs.get(label):
+            doc = json.loads(json.dumps(docs[label]))
+            mutate(doc)
+            check(bool(errors(doc)), "the schema accepts %s" % what)
     doc = json.loads(json.dumps(base))
     doc["outputs"]["opex"]["by_year"] = doc["outputs"]["opex"]["by_year"][:2]
     check(bool(semantic_problems(doc)), "the cross-field check accepts a by_year shorter than periods")

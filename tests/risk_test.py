@@ -37,12 +37,36 @@ def check(ok, what):
         failures.append(what)
 
 
+_schema = []
+
+
+def conforms(doc, what):
+    """Every JSON document this test reads is checked against docs/tco.schema.json (when python3-jsonschema
+    is there; the test json_schema needs it anyway)."""
+    if not _schema:
+        try:
+            import jsonschema
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "tco.schema.json")) as fh:
+                _schema.append(jsonschema.Draft202012Validator(json.load(fh)))
+        except ImportError:
+            _schema.append(None)
+    if _schema[0] is not None:
+        errors = list(_schema[0].iter_errors(doc))
+        if errors:
+            import jsonschema
+            e = jsonschema.exceptions.best_match(errors)
+            check(False, f"{what}: does not conform to docs/tco.schema.json: "
+                  f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+
+
 def run(a, *args, raw=False):
     cmd = [a.tco, "--root", a.root, "--scenario", "cluster32", "--format", "json", *args]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr}")
-    return r.stdout if raw else json.loads(r.stdout)
+    doc = json.loads(r.stdout)
+    conforms(doc, " ".join(cmd[1:]))
+    return r.stdout if raw else doc
 
 
 def sensitivity(a):

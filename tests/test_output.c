@@ -318,6 +318,108 @@ static void test_two_threads(void)
     expect(p, 0, "docProps/app.xml: XML not well-formed", NULL);
 }
 
+/* Copy of @p xml with the value of its first number cell (a <c> without t=, so a number) replaced by
+ * @p text; its reference into @p ref.  Heap, or NULL when @p xml holds no number cell. */
+static char *plant_number(const char *xml, const char *text, char ref[16])
+{
+    for (const char *c = strstr(xml, "<c r=\""); c != NULL; c = strstr(c + 1, "<c r=\"")) {
+        const char *tag_end = strchr(c, '>'), *v = strstr(c, "<v>"), *close = strstr(c, "</c>");
+        if (tag_end == NULL || v == NULL || close == NULL || v > close || tag_end[-1] == '/')
+            continue;
+        bool typed = false;
+        for (const char *p = c; p < tag_end && !typed; p++)
+            typed = strncmp(p, " t=\"", 4) == 0;
+        if (typed)
+            continue;
+        const char *r = c + 6, *q = strchr(r, '"');
+        snprintf(ref, 16, "%.*s", (int)(q - r), r);
+        const char *end = strstr(v, "</v>");
+        size_t head = (size_t)(v + 3 - xml);
+        char *out = malloc(strlen(xml) + strlen(text) + 1);
+        if (out == NULL)
+            return NULL;
+        memcpy(out, xml, head);
+        strcpy(out + head, text);
+        strcat(out, end);
+        return out;
+    }
+    return NULL;
+}
+
+/* A number that is not finite (what tco once cached as the deviation of a Monte Carlo run with values near
+ * 1E+301: "INF"), or no number at all, in a number cell or in a chart's number cache, is refused by sheet
+ * and cell, whatever wrote it; text cells and string caches are not numbers. */
+static void test_not_finite(void)
+{
+    char p[160], ref[16], want[128];
+    path_in(p, sizeof p, "not-finite.xlsx");
+    char *summary = read_part(good, "xl/worksheets/sheet1.xml");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(summary);
+    static const char *const bad[] = {"INF", "-INF", "NaN", "nan", "1E+309", "-1e400", "0x1p3", "", "1,5", " 1",
+                                      "1e", "."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *planted = plant_number(summary, bad[i], ref);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(planted);
+        CU_ASSERT_EQUAL_FATAL(copy_zip(good, p, "xl/worksheets/sheet1.xml", REPLACE, planted, 0), 0);
+        snprintf(want, sizeof want, "sheet 'Summary' (xl/worksheets/sheet1.xml) cell %s: '%s' is not a finite number",
+                 ref, bad[i]);
+        expect(p, 0, want, NULL);
+        free(planted);
+    }
+    /* Numbers as Excel and libxlsxwriter write them, up to the largest double, pass. */
+    static const char *const fine[] = {"0", "-0", "1.7976931348623157E+308", "-2.5e-310", "1E-400", "+3.", ".5"};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        char *planted = plant_number(summary, fine[i], ref);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(planted);
+        CU_ASSERT_EQUAL_FATAL(copy_zip(good, p, "xl/worksheets/sheet1.xml", REPLACE, planted, 0), 0);
+        expect(p, 0, NULL, NULL);
+        free(planted);
+    }
+    free(summary);
+    /* cluster32: Inputs (sheet2) is checked on the second thread; the first chart's first number cache. */
+    char big[160];
+    path_in(big, sizeof big, "cluster32-numbers.xlsx");
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
+    tco_workbook_options o = {.created = 1, .currency = "CNY"};
+    CU_ASSERT_EQUAL_FATAL(tco_workbook_write(m, big, &o, &d), TCO_OK);
+    tco_model_free(m);
+    char *inputs = read_part(big, "xl/worksheets/sheet2.xml");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inputs);
+    char *planted = plant_number(inputs, "INF", ref);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(planted);
+    CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "xl/worksheets/sheet2.xml", REPLACE, planted, 0), 0);
+    snprintf(want, sizeof want, "sheet 'Inputs' (xl/worksheets/sheet2.xml) cell %s: 'INF' is not a finite number", ref);
+    for (int run = 0; run < 5; run++)
+        expect(p, 0, want, NULL);
+    free(planted);
+    free(inputs);
+    char *chart = read_part(big, "xl/charts/chart1.xml");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(chart);
+    char *cache = strstr(chart, "<c:numCache>"), *v = cache ? strstr(cache, "<c:v>") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    char *end = strstr(v, "</c:v>");
+    char *nan_chart = malloc(strlen(chart) + 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nan_chart);
+    snprintf(nan_chart, strlen(chart) + 8, "%.*sNAN%s", (int)(v + 5 - chart), chart, end);
+    CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "xl/charts/chart1.xml", REPLACE, nan_chart, 0), 0);
+    expect(p, 0, "xl/charts/chart1.xml: the cached point 0 of the series over ", "'NAN' is not a finite number");
+    free(nan_chart);
+    /* A string cache holds text: "NAN" there is a name, not a number. */
+    char *str = strstr(chart, "<c:strCache>"), *sv = str ? strstr(str, "<c:v>") : NULL;
+    if (sv != NULL) {
+        char *send = strstr(sv, "</c:v>");
+        char *text_chart = malloc(strlen(chart) + 8);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text_chart);
+        snprintf(text_chart, strlen(chart) + 8, "%.*sNAN%s", (int)(sv + 5 - chart), chart, send);
+        CU_ASSERT_EQUAL_FATAL(copy_zip(big, p, "xl/charts/chart1.xml", REPLACE, text_chart, 0), 0);
+        expect(p, 0, NULL, NULL);
+        free(text_chart);
+    }
+    free(chart);
+}
+
 CU_ErrorCode register_output_suite(void)
 {
     CU_pSuite s = CU_add_suite("output", setup, teardown);
@@ -329,7 +431,8 @@ CU_ErrorCode register_output_suite(void)
         CU_add_test(s, "a missing part or relationship is caught", test_missing_part) == NULL ||
         CU_add_test(s, "bad text in a part is caught", test_bad_text) == NULL ||
         CU_add_test(s, "a CRC mismatch is caught", test_crc) == NULL ||
-        CU_add_test(s, "a large package is checked on two threads", test_two_threads) == NULL)
+        CU_add_test(s, "a large package is checked on two threads", test_two_threads) == NULL ||
+        CU_add_test(s, "a number that is not finite is caught by sheet and cell", test_not_finite) == NULL)
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -88,11 +88,46 @@ static void test_monte_carlo_seeded(void)
     tco_risk_free(&c);
 }
 
+/* card.price = 1e300 with a uniform range 1e299 to 1.5e300 (the middle 90%, so the draws run from a = 1e299 -
+ * 0.05 x 1.4e300 / 0.9 to b = 1.5e300 + the same): mean (a + b) / 2 = 8e299, deviation (b - a) / sqrt(12) =
+ * 1.4e300 / 0.9 / sqrt(12) = 4.4905e299.  Every other cost is nothing beside it, so the TCO is 32 cards x 1.15
+ * (5% support a year, 3 years) = 36.8 times the price: mean 2.944e301, deviation 1.6525e301.  The squares of
+ * the deviations (about 1e602) are beyond the largest double: tco once reported the deviation as INF. */
+static void test_monte_carlo_near_the_largest_double(void)
+{
+    static const tco_override sets[] = {
+        {.arg = "card.price=1e300", .section = "card", .key = "price", .value = "1e300"},
+        {.arg = "card.price_range=1e299,1.5e300", .section = "card", .key = "price_range", .value = "1e299,1.5e300"},
+        {.arg = "card.price_dist=uniform", .section = "card", .key = "price_dist", .value = "uniform"},
+    };
+    tco_run *run = NULL;
+    tco_diag d = {0};
+    const tco_run_options opts = {.root = TCO_SOURCE_DIR,
+                                  .scenario_path = TCO_SOURCE_DIR "/scenarios/cluster32.ini",
+                                  .load = {.overrides = sets, .n_overrides = 3}};
+    CU_ASSERT_EQUAL_FATAL(tco_run_open(&opts, &run, &d), TCO_OK);
+    tco_risk r = {0};
+    tco_error e = tco_risk_run(run, false, 2000, 1, NULL, &r, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    const tco_stats *s = &r.tco.stats;
+    CU_ASSERT_EQUAL(s->n, 2000);
+    CU_ASSERT(fabs(r.base_tco - 3.68e301) <= 1e-12 * 3.68e301);
+    CU_ASSERT(isfinite(s->mean) && fabs(s->mean - 36.8 * 8e299) <= 1e-3 * 2.944e301);
+    double sd = 36.8 * 1.4e300 / 0.9 / sqrt(12);
+    CU_ASSERT(isfinite(s->stdev) && fabs(s->stdev - sd) <= 5e-3 * sd);
+    CU_ASSERT(isfinite(s->p80 - s->p50) && s->min < s->p10 && s->p90 < s->max);
+    tco_risk_free(&r);
+    tco_run_free(run);
+}
+
 CU_ErrorCode register_risk_suite(void)
 {
     CU_pSuite s = CU_add_suite("risk", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "sensitivity: the PUE row by hand", test_sensitivity_pue_row) ||
-        !CU_add_test(s, "Monte Carlo: ordered percentiles, seeded draws", test_monte_carlo_seeded))
+        !CU_add_test(s, "Monte Carlo: ordered percentiles, seeded draws", test_monte_carlo_seeded) ||
+        !CU_add_test(s, "Monte Carlo: TCOs near 1e301 by hand", test_monte_carlo_near_the_largest_double))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -3,6 +3,7 @@
  * {1, 2, 3, 4} and the normal and Beta(3, 3) quantiles were recomputed independently in Python
  * (the published algorithm; statistics.NormalDist, Wichura's AS241; I_z(3,3) = 10z^3 - 15z^4 + 6z^5
  * solved by bisection); the other figures are worked in the comments. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,66 @@ static void test_stats(void)
     free(draws);
 }
 
+/* Welford's updates on the values themselves, as tco_stats_of() did before it scaled them: for values of
+ * ordinary size the scaled figures must be these, bit for bit. */
+static void welford_plain(const double *x, size_t n, double *mean, double *stdev)
+{
+    double m = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - m;
+        m += d / (double)(i + 1);
+        ss += d * (x[i] - m);
+    }
+    *mean = m;
+    *stdev = sqrt(ss / (double)(n - 1));
+}
+
+static void test_stats_near_the_largest_double(void)
+{
+    tco_stats s;
+    /* 1e308, 1.5e308, 1.7e308: mean 1.4e308; deviations -0.4, 0.1 and 0.3 e308, squares 0.16 + 0.01 + 0.09 =
+     * 0.26 e616, over N - 1 = 2: 0.13 e616, deviation sqrt(0.13) e308 = 3.605551e307.  Unscaled, 1e308 squared
+     * is INF. */
+    double a[] = {1.5e308, 1e308, 1.7e308};
+    tco_stats_of(a, 3, &s);
+    NEAR(s.mean, 1.4e308, 1e294);
+    NEAR(s.stdev, sqrt(0.13) * 1e308, 1e294);
+    CU_ASSERT(s.min == 1e308 && s.max == 1.7e308);
+    NEAR(s.p50, 1.5e308, 0);
+    NEAR(s.p80, 1.5e308 + 0.6 * 0.2e308, 1e294); /* rank 2 x 0.8 = 1.6 */
+    /* The largest double four times: mean exactly it (a last bit of rounding past it would be INF), no spread. */
+    double top[] = {DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX};
+    tco_stats_of(top, 4, &s);
+    CU_ASSERT(s.mean == DBL_MAX && s.stdev == 0 && s.p90 == DBL_MAX);
+    /* -1.7e308, 1.7e308 and 1.7e308: mean 1.7e308 / 3 = 5.666667e307; deviations -2.2667, 1.1333, 1.1333 e308,
+     * squares 5.1378 + 1.2844 + 1.2844 = 7.7067 e616 (= 8/3 x 1.7^2), over 2: 3.8533 e616, deviation 1.963e308:
+     * beyond the largest double, so +INF, which risk.c refuses.  The percentiles lie between neighbours of both
+     * signs, whose gap overflows: P10 at rank 0.2 is 0.8 x -1.7e308 + 0.2 x 1.7e308 = -1.02e308. */
+    double both[] = {1.7e308, -1.7e308, 1.7e308};
+    tco_stats_of(both, 3, &s);
+    NEAR(s.mean, 1.7e308 / 3, 1e294);
+    CU_ASSERT(isinf(s.stdev) && s.stdev > 0);
+    NEAR(s.p10, -1.02e308, 1e294);
+    CU_ASSERT(isfinite(s.p10) && s.p50 == 1.7e308);
+    NEAR(tco_percentile_sorted(both, 3, 0.25), 0, 1e292); /* halfway from -1.7e308 to 1.7e308 */
+    /* Two of both signs whose deviation fits: -8e307 and 8e307, mean 0, deviation 8e307 x sqrt(2). */
+    double pair[] = {8e307, -8e307};
+    tco_stats_of(pair, 2, &s);
+    CU_ASSERT(s.mean == 0);
+    NEAR(s.stdev, 8e307 * sqrt(2), 1e293);
+    /* Ordinary values: bit for bit the unscaled updates (scaling by a power of two is exact). */
+    double ordinary[] = {7615211.688, 6566411.688, 8664011.688, 7320629.1816, 7909794.1944, 0.1, 1e-3, 3e12, 42};
+    enum { K = sizeof ordinary / sizeof ordinary[0] };
+    for (size_t n = 2; n <= K; n++) {
+        double copy[K], mean, stdev;
+        memcpy(copy, ordinary, sizeof copy);
+        welford_plain(ordinary, n, &mean, &stdev);
+        tco_stats_of(copy, n, &s);
+        CU_ASSERT(memcmp(&s.mean, &mean, sizeof mean) == 0);
+        CU_ASSERT(memcmp(&s.stdev, &stdev, sizeof stdev) == 0);
+    }
+}
+
 CU_ErrorCode register_sample_suite(void)
 {
     CU_pSuite s = CU_add_suite("sample", NULL, NULL);
@@ -289,7 +350,8 @@ CU_ErrorCode register_sample_suite(void)
         !CU_add_test(s, "distributions fitted to a 90% range", test_fits) ||
         !CU_add_test(s, "a range of one point is that point", test_one_point) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
-        !CU_add_test(s, "percentiles, mean and deviation", test_stats))
+        !CU_add_test(s, "percentiles, mean and deviation", test_stats) ||
+        !CU_add_test(s, "statistics near the largest double, in scaled units", test_stats_near_the_largest_double))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -124,6 +124,70 @@ static tco_error evaluate(tco_model *m, const tco_ranged_input *in, size_t n, co
     return e;
 }
 
+/* The ranges of the first few inputs, as their files or --set give them, the widest first (by the larger
+ * magnitude of LOW and HIGH), into @p b: "--set card.price_range=1e299,1.5e300 (1e+299 to 1.5e+300)". */
+static double range_size(const tco_ranged_input *r)
+{
+    return fmax(fabs(r->range->given_low), fabs(r->range->given_high));
+}
+
+static void describe_ranges(const tco_ranged_input *in, size_t n, tco_strbuf *b)
+{
+    enum { SHOWN = 3 };
+    size_t pick[SHOWN], k = 0;
+    for (; k < SHOWN && k < n; k++) { /* the widest not yet picked; ties in input order */
+        size_t best = SIZE_MAX;
+        for (size_t j = 0; j < n; j++) {
+            bool taken = false;
+            for (size_t i = 0; i < k; i++)
+                taken = taken || pick[i] == j;
+            if (!taken && (best == SIZE_MAX || range_size(&in[j]) > range_size(&in[best])))
+                best = j;
+        }
+        pick[k] = best;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const tco_range *r = in[pick[i]].range;
+        char lo[32], hi[32];
+        tco_format_double(r->given_low, lo);
+        tco_format_double(r->given_high, hi);
+        tco_strbuf_printf(b, "%s%s (%s to %s)", i ? "; " : "", r->given ? r->given : in[pick[i]].set, lo, hi);
+    }
+    if (n > k)
+        tco_strbuf_printf(b, "; and %zu more", n - k);
+}
+
+/* Refuse a figure that cannot be reported: @p v is @p what, which exceeded the largest double. */
+static tco_error too_large(const char *run, const char *what, const tco_ranged_input *in, size_t n, tco_diag *diag)
+{
+    tco_strbuf b = {0};
+    tco_strbuf_printf(&b, "%s: %s is beyond the largest number a double holds (1.797693134862316E+308), so tco cannot "
+                          "report it; narrow the range%s: ", run, what, n > 1 ? "s" : "");
+    describe_ranges(in, n, &b);
+    tco_error e = tco_diag_set(diag, TCO_ERR_EVAL, "%s", b.failed ? "out of memory" : tco_strbuf_str(&b));
+    tco_strbuf_free(&b);
+    return e;
+}
+
+/* Every number a sensitivity row reports or its sheet caches (the swing, the change from the point TCO at
+ * each end) is finite, or the run is refused naming the row's input. */
+static tco_error check_row(const tco_sensitivity_row *row, double base, const tco_ranged_input *in, tco_diag *diag)
+{
+    const struct {
+        const char *what;
+        double v;
+    } d[] = {{"the swing |TCO at HIGH - TCO at LOW|", row->swing},
+             {"the change of the TCO at LOW from the point TCO", row->tco_low - base},
+             {"the change of the TCO at HIGH from the point TCO", row->tco_high - base}};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
+        if (!isfinite(d[k].v) && !isnan(d[k].v)) {
+            char run[160];
+            snprintf(run, sizeof run, "sensitivity, %s", row->input);
+            return too_large(run, d[k].what, in, 1, diag);
+        }
+    return TCO_OK;
+}
+
 static int cmp_rows(const void *pa, const void *pb)
 {
     const tco_sensitivity_row *a = pa, *b = pb;
@@ -165,6 +229,8 @@ static tco_error run_sensitivity(tco_model *m, tco_ranged_input *in, size_t n, t
         }
         *v = point;
         row->swing = fabs(row->tco_high - row->tco_low);
+        if (e == TCO_OK)
+            e = check_row(row, out->base_tco, &in[j], diag);
     }
     if (e == TCO_OK && out->n_rows > 1) {
         /* A stable insertion sort by swing: ties keep the input order (n is small). */
@@ -200,6 +266,33 @@ static void summarise(double *x, size_t n, tco_risk_figure *f)
         free(x);
         f->sorted = NULL;
     }
+}
+
+/* Every statistic of figure @p name that a report shows or a sheet caches is finite, or the run is refused
+ * saying which and naming the ranges drawn (tco_stats_of() computes in scaled units, so only a deviation or
+ * a contingency of values of both signs near the largest double can exceed it). */
+static tco_error check_figure(const char *name, const tco_risk_figure *f, const tco_ranged_input *in, size_t n,
+                              tco_diag *diag)
+{
+    const tco_stats *s = &f->stats;
+    if (s->n == 0)
+        return TCO_OK;
+    const struct {
+        const char *what;
+        double v;
+    } d[] = {{"P10", s->p10},   {"P50", s->p50},   {"P80", s->p80},
+             {"P90", s->p90},   {"mean", s->mean}, {"standard deviation", s->n > 1 ? s->stdev : 0},
+             {"least value", s->min}, {"greatest value", s->max}, {"contingency P80 - P50", s->p80 - s->p50}};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
+        if (!isfinite(d[k].v)) {
+            char what[200], lo[32], hi[32];
+            tco_format_double(s->min, lo);
+            tco_format_double(s->max, hi);
+            snprintf(what, sizeof what, "the %s of the %s over %zu draws (from %s to %s)", d[k].what, name, s->n, lo,
+                     hi);
+            return too_large("Monte Carlo", what, in, n, diag);
+        }
+    return TCO_OK;
 }
 
 /* One thread's share of a Monte Carlo run: blocks [first, last) of the draws, on its own model (the
@@ -356,6 +449,12 @@ static tco_error run_monte_carlo(const tco_run *run, tco_ranged_input *in, size_
         summarise(t, draws, &out->tco);
         summarise(p, draws, &out->npv);
         summarise(c, draws, &out->unit);
+        const char *unit_name = m->role_unit_cost >= 0 ? m->items[m->role_unit_cost].name : "unit cost";
+        e = check_figure("TCO", &out->tco, in, n, diag);
+        if (e == TCO_OK)
+            e = check_figure("NPV cost", &out->npv, in, n, diag);
+        if (e == TCO_OK)
+            e = check_figure(unit_name, &out->unit, in, n, diag);
     } else {
         free(t);
         free(p);

@@ -108,7 +108,10 @@ void tco_model_fingerprint(const tco_model *model, char out[17]);
  * Errors: TCO_ERR_USAGE when the model has no ranged input or no [model] tco; an input whose
  * range cannot be fitted (TCO_ERR_INI, naming where the range was given); an evaluation that fails at
  * a drawn or LOW/HIGH value (TCO_ERR_EVAL, naming the run and the inputs' values: the first such draw);
- * TCO_ERR_NOMEM.
+ * a figure to report that exceeds the largest double (TCO_ERR_EVAL: a Monte Carlo deviation or contingency
+ * P80 - P50 of draws of both signs near it, a sensitivity swing or change from the point TCO; naming the
+ * widest ranges drawn, or the row's range); TCO_ERR_NOMEM.  Every number in *@p out is then finite, but a
+ * deviation of one draw (NaN) and a figure not applicable in a run (NaN).
  */
 tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
                        tco_diag *diag);

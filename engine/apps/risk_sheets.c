@@ -297,6 +297,28 @@ static void write_figure_row(writer *w, lxw_worksheet *ws, int y, const char *na
     write_number(w, ws, y, 10, (double)fig->na, w->fmt[TCO_FMT_COUNT]);
 }
 
+/* The histogram's bins: HISTOGRAM_BINS equal ones from @p lo to @p hi (the least and greatest draw).  Where
+ * hi - lo overflows (draws of both signs near the largest double) the same in halves, which cannot. */
+static int histogram_bin(double x, double lo, double hi)
+{
+    double width = (hi - lo) / HISTOGRAM_BINS;
+    if (isfinite(width))
+        return width > 0 ? (int)((x - lo) / width) : 0;
+    return (int)((x / 2 - lo / 2) / (hi / 2 - lo / 2) * HISTOGRAM_BINS);
+}
+
+/* The lower edge of bin @p b (HISTOGRAM_BINS: @p hi itself). */
+static double histogram_edge(int b, double lo, double hi)
+{
+    double width = (hi - lo) / HISTOGRAM_BINS;
+    if (b == HISTOGRAM_BINS)
+        return hi;
+    if (isfinite(width))
+        return lo + b * width;
+    double t = (double)b / HISTOGRAM_BINS;
+    return lo * (1 - t) + hi * t;
+}
+
 static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
 {
     tco_strbuf note = {0};
@@ -340,15 +362,14 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     wb_write_text(w, ws, hist_head, 3, "TCO from", w->header_right);
     wb_write_text(w, ws, hist_head, 4, "TCO to", w->header_right);
     wb_write_text(w, ws, hist_head, 5, "Draws", w->header_right);
-    double lo = r->tco.stats.min, hi = r->tco.stats.max, width = (hi - lo) / HISTOGRAM_BINS;
-    double counts[HISTOGRAM_BINS] = {0};
+    double lo = r->tco.stats.min, hi = r->tco.stats.max, counts[HISTOGRAM_BINS] = {0};
     for (size_t i = 0; i < r->tco.stats.n; i++) {
-        int b = width > 0 ? (int)((r->tco.sorted[i] - lo) / width) : 0;
+        int b = histogram_bin(r->tco.sorted[i], lo, hi);
         counts[b < 0 ? 0 : b >= HISTOGRAM_BINS ? HISTOGRAM_BINS - 1 : b]++;
     }
     for (int b = 0; b < HISTOGRAM_BINS; b++) {
-        write_number(w, ws, hist + b, 3, lo + b * width, money);
-        write_number(w, ws, hist + b, 4, b == HISTOGRAM_BINS - 1 ? hi : lo + (b + 1) * width, money);
+        write_number(w, ws, hist + b, 3, histogram_edge(b, lo, hi), money);
+        write_number(w, ws, hist + b, 4, histogram_edge(b + 1, lo, hi), money);
         write_number(w, ws, hist + b, 5, counts[b], w->fmt[TCO_FMT_COUNT]);
     }
     lxw_chart *s_curve = workbook_add_chart(w->wb, LXW_CHART_SCATTER_STRAIGHT);

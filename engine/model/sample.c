@@ -334,19 +334,39 @@ double tco_percentile_sorted(const double *x, size_t n, double p)
     size_t lo = (size_t)floor(h);
     if (lo + 1 >= n)
         return x[n - 1];
-    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+    double w = h - (double)lo, gap = x[lo + 1] - x[lo];
+    if (isfinite(gap))
+        return x[lo] + w * gap;
+    /* Two neighbours of both signs near the largest double: their gap overflows, a weighted sum of the
+     * two does not (each term is at most its value). */
+    return x[lo] * (1 - w) + x[lo + 1] * w;
 }
 
 void tco_stats_of(double *x, size_t n, tco_stats *out)
 {
-    /* Welford's updates, in the order given: no sum of N values that could overflow where the mean
-     * cannot. */
+    /* Welford's updates, in the order given, on the values in units of 2^e, the power of two just above
+     * the largest magnitude: every scaled value lies in (-1, 1), so no sum, difference or square
+     * overflows wherever the values lie (a deviation of values near 1E+308 squares them).  Scaling by a
+     * power of two is exact, and so is every step scaled: for values of any ordinary size the figures
+     * are, bit for bit, those of the updates on the values themselves. */
+    double big = 0, lo = x[0], hi = x[0];
+    for (size_t i = 0; i < n; i++) {
+        big = fmax(big, fabs(x[i]));
+        lo = fmin(lo, x[i]);
+        hi = fmax(hi, x[i]);
+    }
+    int e = 0;
+    if (big > 0)
+        (void)frexp(big, &e); /* big = f 2^e, 0.5 <= f < 1 */
     double mean = 0, ss = 0;
     for (size_t i = 0; i < n; i++) {
-        double d = x[i] - mean;
+        double v = ldexp(x[i], -e), d = v - mean;
         mean += d / (double)(i + 1);
-        ss += d * (x[i] - mean);
+        ss += d * (v - mean);
     }
+    /* The mean lies between the least and the greatest value; a last bit of rounding past either is
+     * taken back, so that it scales back to a finite number even at the largest double. */
+    mean = fmin(fmax(mean, ldexp(lo, -e)), ldexp(hi, -e));
     qsort(x, n, sizeof *x, cmp_double);
     *out = (tco_stats){
         .n = n,
@@ -354,8 +374,10 @@ void tco_stats_of(double *x, size_t n, tco_stats *out)
         .p50 = tco_percentile_sorted(x, n, 0.50),
         .p80 = tco_percentile_sorted(x, n, 0.80),
         .p90 = tco_percentile_sorted(x, n, 0.90),
-        .mean = mean,
-        .stdev = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN, /* one draw has no sample deviation */
+        .mean = ldexp(mean, e),
+        /* One draw has no sample deviation (NaN); values of both signs near the largest double can have
+         * one beyond it (+INF: the caller refuses it). */
+        .stdev = n > 1 ? ldexp(sqrt(ss / (double)(n - 1)), e) : NAN,
         .min = x[0],
         .max = x[n - 1],
     };

@@ -97,14 +97,18 @@ typedef struct tco_stats {
      *  (rank (N - 1) p, 0-based). */
     double p10, p50, p80, p90;
     /** Mean and sample standard deviation (N - 1; NaN for one value), by Welford's updates in the order
-     *  given; min and max. */
+     *  given, on the values in units of the power of two above the largest magnitude (so nothing
+     *  overflows: values near 1E+308 have a finite mean and deviation); min and max.  Every figure is
+     *  finite except the deviation, which is +INF when it exceeds the largest double (only values of
+     *  both signs near it: a caller refuses it, it is never reported). */
     double mean, stdev, min, max;
 } tco_stats;
 
 /** Sort @p x (@p n values, finite) in place and fill @p out; n >= 1. */
 void tco_stats_of(double *x, size_t n, tco_stats *out);
 
-/** The percentile @p p (0..1) of sorted values @p x (@p n >= 1), as tco_stats_of() computes them. */
+/** The percentile @p p (0..1) of sorted values @p x (@p n >= 1, finite), as tco_stats_of() computes them:
+ *  finite, between the two values it lies between (also two of both signs near the largest double). */
 double tco_percentile_sorted(const double *x, size_t n, double p);
 
 #endif

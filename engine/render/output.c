@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <expat.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -581,7 +582,18 @@ typedef struct rel_ref {
     char *id;     /* relationship id */
 } rel_ref;
 
-typedef enum part_kind { PART_OTHER, PART_TYPES, PART_RELS, PART_WORKBOOK } part_kind;
+/* PART_SHEET (xl/worksheets/) and PART_CHART (xl/charts/) are bulk parts whose numbers are checked: a
+ * number cell's <v>, a chart's cached <c:v> of a number series. */
+typedef enum part_kind { PART_OTHER, PART_TYPES, PART_RELS, PART_WORKBOOK, PART_SHEET, PART_CHART } part_kind;
+
+/* The first number in a part that is not a finite number (found, not yet reported: the sheet's name is
+ * known only once xl/workbook.xml is read, which comes after the worksheets). */
+typedef struct bad_number {
+    size_t part;      /* its part's place in the directory; SIZE_MAX: none found */
+    const char *name; /* the part's name (borrowed from the verifier's list of parts) */
+    char where[200]; /* "cell H5", or "the cached point 2 of the series over 'Risk'!$B$7:$B$107" */
+    char text[56];   /* what the <v> holds, cut */
+} bad_number;
 
 typedef struct verifier {
     const char *name; /* file name for messages */
@@ -595,9 +607,23 @@ typedef struct verifier {
     size_t n_refs, cap_refs;
     char **sheet_ids; /* r:id of each <sheet> in xl/workbook.xml */
     size_t n_sheets, cap_sheets;
+    char **sheet_names; /* and its name */
+    size_t n_sheet_names, cap_sheet_names;
     /* the part being parsed */
     const char *part;
+    size_t part_index; /* its place in the directory */
     part_kind kind;
+    /* numbers in a worksheet or chart: the cell or series being read, the <v> text gathered */
+    bool number_cell;  /* in a worksheet: the current <c> holds a number (no t, or t="n") */
+    int num_cache;     /* in a chart: depth of <c:numCache> / <c:numLit> */
+    bool in_f;         /* in a chart: inside <c:f> (the series' reference, for messages) */
+    char cell[16];     /* the current <c>'s r, or the current <c:pt>'s idx */
+    char ref[120];     /* in a chart: the last <c:f> */
+    size_t ref_len;
+    char num[48];      /* the <v> text (cut at 47 bytes: a longer one is no number tco writes) */
+    size_t num_len;
+    bool num_long;
+    bad_number bad;
     char *base; /* folder of the part a .rels part describes ("xl/"), heap */
     XML_Parser parser; /* the one in use: plain or ns */
     XML_Parser plain, ns; /* made once, reset for each part (a new parser per part costs more than parsing) */
@@ -778,15 +804,128 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **atts
     } else if (v->kind == PART_WORKBOOK && strcmp(ln, "sheet") == 0) {
         char rid[sizeof REL_NS + 8];
         snprintf(rid, sizeof rid, "%s|id", REL_NS);
-        const char *id = attr(atts, rid);
+        const char *id = attr(atts, rid), *name = attr(atts, "name");
         if (id == NULL)
-            vfail(v, "xl/workbook.xml: sheet '%.100s' has no r:id", attr(atts, "name") ? attr(atts, "name") : "?");
-        else
-            list_add(v, &v->sheet_ids, &v->n_sheets, &v->cap_sheets, id, strlen(id));
+            vfail(v, "xl/workbook.xml: sheet '%.100s' has no r:id", name ? name : "?");
+        else if (list_add(v, &v->sheet_ids, &v->n_sheets, &v->cap_sheets, id, strlen(id)))
+            list_add(v, &v->sheet_names, &v->n_sheet_names, &v->cap_sheet_names, name ? name : "?",
+                     strlen(name ? name : "?"));
     }
 out:
     if (v->err != TCO_OK)
         XML_StopParser(v->parser, XML_FALSE);
+}
+
+/* ---- numbers: every number a worksheet cell or a chart's cache holds is a finite decimal ------------ */
+
+/* The name after a prefix ("c:v" -> "v"): worksheets and charts are read without namespaces. */
+static const char *after_prefix(const char *n)
+{
+    const char *colon = strrchr(n, ':');
+    return colon ? colon + 1 : n;
+}
+
+/* True when @p s is a decimal number ([+-]digits[.digits][E[+-]digits], as Excel and libxlsxwriter write
+ * them) whose value is finite: not INF, NAN, a hexadecimal or a number beyond the largest double. */
+static bool finite_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    size_t digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (digits == 0)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0' && isfinite(strtod(s, NULL));
+}
+
+static void XMLCALL on_number_text(void *ud, const XML_Char *s, int len)
+{
+    verifier *v = ud;
+    char *buf = v->in_f ? v->ref : v->num;
+    size_t *at = v->in_f ? &v->ref_len : &v->num_len, cap = v->in_f ? sizeof v->ref : sizeof v->num;
+    size_t n = (size_t)len < cap - 1 - *at ? (size_t)len : cap - 1 - *at;
+    if (!v->in_f && (size_t)len > n)
+        v->num_long = true;
+    memcpy(buf + *at, s, n);
+    *at += n;
+    buf[*at] = '\0';
+}
+
+static void XMLCALL on_number_start(void *ud, const XML_Char *el, const XML_Char **atts)
+{
+    verifier *v = ud;
+    const char *ln = after_prefix(el);
+    if (v->kind == PART_SHEET) {
+        if (strcmp(ln, "c") == 0) {
+            const char *t = attr(atts, "t"), *r = attr(atts, "r");
+            v->number_cell = t == NULL || strcmp(t, "n") == 0;
+            snprintf(v->cell, sizeof v->cell, "%s", r ? r : "?");
+        } else if (strcmp(ln, "v") == 0 && v->number_cell) {
+            v->num_len = 0;
+            v->num[0] = '\0';
+            v->num_long = false;
+            XML_SetCharacterDataHandler(v->parser, on_number_text);
+        }
+        return;
+    }
+    if (strcmp(ln, "numCache") == 0 || strcmp(ln, "numLit") == 0) {
+        v->num_cache++;
+    } else if (strcmp(ln, "f") == 0) {
+        v->in_f = true;
+        v->ref_len = 0;
+        v->ref[0] = '\0';
+        XML_SetCharacterDataHandler(v->parser, on_number_text);
+    } else if (strcmp(ln, "pt") == 0) {
+        const char *idx = attr(atts, "idx");
+        snprintf(v->cell, sizeof v->cell, "%s", idx ? idx : "?");
+    } else if (strcmp(ln, "v") == 0 && v->num_cache > 0) {
+        v->num_len = 0;
+        v->num[0] = '\0';
+        v->num_long = false;
+        XML_SetCharacterDataHandler(v->parser, on_number_text);
+    }
+}
+
+static void XMLCALL on_number_end(void *ud, const XML_Char *el)
+{
+    verifier *v = ud;
+    const char *ln = after_prefix(el);
+    if (v->kind == PART_CHART && (strcmp(ln, "numCache") == 0 || strcmp(ln, "numLit") == 0)) {
+        v->num_cache--;
+        return;
+    }
+    if (v->kind == PART_CHART && strcmp(ln, "f") == 0) {
+        v->in_f = false;
+        XML_SetCharacterDataHandler(v->parser, NULL);
+        return;
+    }
+    if (strcmp(ln, "v") != 0 || (v->kind == PART_SHEET ? !v->number_cell : v->num_cache <= 0))
+        return;
+    XML_SetCharacterDataHandler(v->parser, NULL);
+    if (v->bad.part != SIZE_MAX || (!v->num_long && finite_number(v->num)))
+        return;
+    v->bad.part = v->part_index;
+    v->bad.name = v->part;
+    if (v->kind == PART_SHEET)
+        snprintf(v->bad.where, sizeof v->bad.where, "cell %s", v->cell);
+    else
+        snprintf(v->bad.where, sizeof v->bad.where, "the cached point %s of the series over %s", v->cell,
+                 v->ref_len ? v->ref : "(no reference)");
+    snprintf(v->bad.text, sizeof v->bad.text, "%s%s", v->num, v->num_long ? "..." : "");
 }
 
 /* The folder of the part that a .rels part describes: "xl/_rels/workbook.xml.rels" -> "xl/". */
@@ -810,10 +949,16 @@ static void check_entry(verifier *v, unzFile z, const char *part, const unz_file
 {
     bool xml = ends_with(part, ".xml") || ends_with(part, ".rels") || ends_with(part, ".vml");
     v->part = part;
-    v->kind = strcmp(part, "[Content_Types].xml") == 0 ? PART_TYPES
-              : ends_with(part, ".rels")               ? PART_RELS
-              : strcmp(part, "xl/workbook.xml") == 0   ? PART_WORKBOOK
-                                                       : PART_OTHER;
+    v->kind = strcmp(part, "[Content_Types].xml") == 0                     ? PART_TYPES
+              : ends_with(part, ".rels")                                   ? PART_RELS
+              : strcmp(part, "xl/workbook.xml") == 0                       ? PART_WORKBOOK
+              : strncmp(part, "xl/worksheets/", 14) == 0 && ends_with(part, ".xml") ? PART_SHEET
+              : strncmp(part, "xl/charts/", 10) == 0 && ends_with(part, ".xml")     ? PART_CHART
+                                                                           : PART_OTHER;
+    v->number_cell = v->in_f = false;
+    v->num_cache = 0;
+    v->ref_len = 0;
+    v->ref[0] = '\0';
     free(v->base);
     v->base = NULL;
     if (v->kind == PART_RELS && (v->base = rels_base(part)) == NULL) {
@@ -826,14 +971,16 @@ static void check_entry(verifier *v, unzFile z, const char *part, const unz_file
         return;
     }
     /* The parts that describe the package are read with namespaces and a handler; the rest (the bulk:
-     * worksheets, shared strings) only parsed, which is faster. */
+     * worksheets, shared strings) without namespaces, which is faster: only parsed, but for the numbers of
+     * worksheets and charts, which a handler checks. */
     v->parser = NULL;
+    bool plain = v->kind == PART_OTHER || v->kind == PART_SHEET || v->kind == PART_CHART;
     if (xml) {
-        XML_Parser *slot = v->kind == PART_OTHER ? &v->plain : &v->ns;
+        XML_Parser *slot = plain ? &v->plain : &v->ns;
         if (*slot != NULL)
             XML_ParserReset(*slot, NULL);
         else
-            *slot = v->kind == PART_OTHER ? XML_ParserCreate(NULL) : XML_ParserCreateNS(NULL, '|');
+            *slot = plain ? XML_ParserCreate(NULL) : XML_ParserCreateNS(NULL, '|');
         v->parser = *slot;
         if (v->parser == NULL) {
             unzCloseCurrentFile(z);
@@ -841,9 +988,12 @@ static void check_entry(verifier *v, unzFile z, const char *part, const unz_file
             return;
         }
     }
-    if (v->parser && v->kind != PART_OTHER) {
+    if (v->parser && !plain) {
         XML_SetUserData(v->parser, v);
         XML_SetStartElementHandler(v->parser, on_start);
+    } else if (v->parser && v->kind != PART_OTHER) {
+        XML_SetUserData(v->parser, v);
+        XML_SetElementHandler(v->parser, on_number_start, on_number_end);
     }
     uint64_t total = 0;
     int n;
@@ -1011,6 +1161,7 @@ static size_t check_jobs(verifier *v, unzFile z, char *const *parts, const part_
         if (jobs[i].thread != thread)
             continue;
         unz64_file_pos pos = jobs[i].pos;
+        v->part_index = jobs[i].part;
         if (unzGoToFilePos64(z, &pos) != UNZ_OK)
             vfail(v, "%s: its directory record cannot be found again", parts[jobs[i].part]);
         else
@@ -1032,12 +1183,13 @@ typedef struct helper_checks {
     tco_diag diag;
     tco_error err;
     size_t failed;
+    bad_number bad; /* the first number found not finite in its parts */
 } helper_checks;
 
 static void *run_helper_checks(void *arg)
 {
     helper_checks *h = arg;
-    verifier w = {.name = h->name, .diag = &h->diag, .err = TCO_OK};
+    verifier w = {.name = h->name, .diag = &h->diag, .err = TCO_OK, .bad = {.part = SIZE_MAX}};
     char *buf = malloc(XML_CHUNK);
     unzFile z = buf ? unzOpen2_64(h->path, h->io) : NULL;
     h->failed = SIZE_MAX;
@@ -1055,6 +1207,7 @@ static void *run_helper_checks(void *arg)
     if (w.plain)
         XML_ParserFree(w.plain);
     h->err = w.err;
+    h->bad = w.bad;
     return NULL;
 }
 
@@ -1093,7 +1246,7 @@ static bool split_jobs(part_job *jobs, size_t n, char *const *parts)
 
 tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expected_sheets, tco_diag *diag)
 {
-    verifier v = {.name = name ? name : path, .diag = diag, .err = TCO_OK};
+    verifier v = {.name = name ? name : path, .diag = diag, .err = TCO_OK, .bad = {.part = SIZE_MAX}};
     char *buf = malloc(XML_CHUNK);
     if (buf == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
@@ -1153,7 +1306,7 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
         vfail(&dv, "the zip directory is damaged after entry %zu (zip error %d)", v.n_parts, rc);
     if (v.err == TCO_OK) {
         helper_checks h = {.name = v.name, .path = path, .io = &io, .parts = v.parts, .jobs = jobs,
-                           .n_jobs = n_jobs, .err = TCO_OK, .failed = SIZE_MAX};
+                           .n_jobs = n_jobs, .err = TCO_OK, .failed = SIZE_MAX, .bad = {.part = SIZE_MAX}};
         pthread_t helper;
         bool two = split_jobs(jobs, n_jobs, v.parts);
         if (two && pthread_create(&helper, NULL, run_helper_checks, &h) != 0) {
@@ -1168,6 +1321,8 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
                 *diag = h.diag;
                 v.err = h.err;
             }
+            if (h.bad.part < v.bad.part) /* and the first number that is not finite */
+                v.bad = h.bad;
         }
         if (v.err == TCO_OK && dv.err != TCO_OK) {
             *diag = dir_diag;
@@ -1216,11 +1371,26 @@ tco_error tco_output_verify_xlsx(const char *path, const char *name, size_t expe
     }
     if (v.err == TCO_OK && v.n_sheets < expected_sheets)
         vfail(&v, "xl/workbook.xml: %zu sheets, expected %zu", v.n_sheets, expected_sheets);
+    if (v.err == TCO_OK && v.bad.part != SIZE_MAX) {
+        /* A number that is not finite (INF, NAN: Excel repairs the file, openpyxl and pandas stop): named by
+         * its sheet, through xl/workbook.xml and its relationships, and its cell. */
+        const char *part = v.bad.name, *sheet = NULL;
+        for (size_t i = 0; i < v.n_refs && sheet == NULL; i++)
+            if (strcmp(v.refs[i].from, "xl/_rels/workbook.xml.rels") == 0 && strcmp(v.refs[i].target, part) == 0)
+                for (size_t k = 0; k < v.n_sheets && k < v.n_sheet_names && sheet == NULL; k++)
+                    if (strcmp(v.sheet_ids[k], v.refs[i].id) == 0)
+                        sheet = v.sheet_names[k];
+        if (sheet)
+            vfail(&v, "sheet '%.100s' (%s) %s: '%s' is not a finite number", sheet, part, v.bad.where, v.bad.text);
+        else
+            vfail(&v, "%s: %s: '%s' is not a finite number", part, v.bad.where, v.bad.text);
+    }
 
     free_list(v.parts, v.n_parts);
     free_list(v.overrides, v.n_overrides);
     free_list(v.defaults, v.n_defaults);
     free_list(v.sheet_ids, v.n_sheets);
+    free_list(v.sheet_names, v.n_sheet_names);
     for (size_t i = 0; i < v.n_refs; i++) {
         free(v.refs[i].target);
         free(v.refs[i].from);

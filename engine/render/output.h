@@ -131,8 +131,14 @@ void tco_output_abandon(tco_output *out);
  * xl/_rels/workbook.xml.rels and xl/styles.xml present; every part named by a
  * content-type override or an internal relationship present; every part with
  * a content type; every sheet listed in xl/workbook.xml resolved through its
- * relationship to a part that exists; and at least @p expected_sheets sheets
- * (0: any number).  @p name is the file's name for messages (NULL: @p path).
+ * relationship to a part that exists; at least @p expected_sheets sheets
+ * (0: any number); and every number cached a finite decimal
+ * ([+-]digits[.digits][E[+-]digits] within the largest double): the <v> of
+ * each number cell (no t, or t="n") of a worksheet (xl/worksheets/) and each
+ * <c:v> of a <c:numCache> or <c:numLit> of a chart (xl/charts/), reported
+ * once the structure is found whole, by sheet name and cell ("sheet 'Risk'
+ * (xl/worksheets/sheet14.xml) cell H5: 'INF' is not a finite number") or by
+ * chart part, point and series reference.  @p name is the file's name for messages (NULL: @p path).
  * Errors: TCO_ERR_CANTCREATE with "NAME: the workbook written is damaged:
  * PART: what was wrong" (for example "xl/sharedStrings.xml: XML not
  * well-formed at line 2, column 8190: unclosed token"), TCO_ERR_NOMEM.

@@ -57,6 +57,14 @@ A scripted case with its own loop or function may count its own checks:
     script: SHELL        shell text that calls `ok` for each check that
                          passes and `bad MESSAGE` for each that fails
 
+JSON against the schema: the standard output of every tco: step that asks for
+--format json (not `tco diff`, whose JSON the schema does not describe) is kept
+and, after the file has run, validated against docs/tco.schema.json, each
+document one check ("FILE:LINE: JSON does not conform ..." when it fails).
+An empty output (a usage error prints nothing) is skipped.  Needs
+python3-jsonschema (the runner re-runs itself under /usr/bin/python3 for it,
+as tests/formats_test.py does); without it the check is skipped, saying so.
+
 All shell text of one file runs in one sh process, so a variable set by do:
 is seen by later steps.  TCO, SRC, MINI and T are in the environment, $rc
 holds the last command's exit status, and `member BOOK PART` prints one part
@@ -113,7 +121,20 @@ def parse(path):
     return steps
 
 
-def compile_file(path, env):
+def wants_json(args):
+    """True when tco ARGS prints a document docs/tco.schema.json describes: --format json, not tco diff."""
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return False
+    if words and words[0] == "diff":
+        return False
+    return "--format=json" in words or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
+
+
+def compile_file(path, env, json_dir=None, json_docs=None):
+    """The shell script of one .cases file, and its number of checks.  With @p json_dir, each tco: step that
+    prints JSON copies its stdout there, and (label, file) is appended to @p json_docs."""
     name = os.path.basename(path)
     out = [PRELUDE]
     checks = 0
@@ -128,6 +149,10 @@ def compile_file(path, env):
         if key in ("tco", "run"):
             cmd = f'"$TCO" {val}' if key == "tco" else val
             out.append(f'{{ {cmd}\n}} >"$T/out" 2>"$T/err"; rc=$?')
+            if key == "tco" and json_dir is not None and wants_json(val):
+                doc = os.path.join(json_dir, "%d.json" % no)
+                json_docs.append((f"{name}:{no}", doc))
+                out.append(f'cp "$T/out" {sq(doc)}')
             continue
         if key == "do":
             out.append(f'{{ {text}\n}} || bad "setup failed"')
@@ -170,17 +195,66 @@ def compile_file(path, env):
     return "\n".join(out) + "\n", checks
 
 
+def need_jsonschema():
+    """The jsonschema module, or None; re-runs this script under /usr/bin/python3 (Debian's, which has
+    python3-jsonschema) when the python3 running it lacks it."""
+    try:
+        import jsonschema
+        return jsonschema
+    except ImportError:
+        alt = "/usr/bin/python3"
+        if os.path.exists(alt) and os.path.realpath(sys.executable) != os.path.realpath(alt) and \
+                not os.environ.get("TCO_CASES_REEXEC"):
+            os.environ["TCO_CASES_REEXEC"] = "1"
+            os.execv(alt, [alt] + sys.argv)
+        return None
+
+
+def check_json(src, name, docs):
+    """Validate each kept JSON output against docs/tco.schema.json; True when all conform."""
+    docs = [(label, f) for label, f in docs if os.path.exists(f) and os.path.getsize(f) > 0]
+    if not docs:
+        return True
+    jsonschema = need_jsonschema()
+    if jsonschema is None:
+        print(f"{name}: {len(docs)} JSON outputs not checked against docs/tco.schema.json: python3-jsonschema missing")
+        return True
+    import json
+    with open(os.path.join(src, "docs", "tco.schema.json"), encoding="utf-8") as fh:
+        validator = jsonschema.Draft202012Validator(json.load(fh))
+    bad = 0
+    for label, f in docs:
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        try:
+            errors = list(validator.iter_errors(json.loads(text)))
+            why = None
+            if errors:  # the deepest error of the shape it came closest to (oneOf names them all)
+                e = jsonschema.exceptions.best_match(errors)
+                why = "/".join(map(str, e.absolute_path)) + ": " + e.message[:300]
+        except ValueError as e:
+            why = "not JSON: %s" % e
+        if why:
+            bad += 1
+            print(f"FAIL {label}: JSON does not conform to docs/tco.schema.json: {why}")
+    print(f"{name}: {len(docs) - bad} JSON outputs conform to docs/tco.schema.json, {bad} do not")
+    return bad == 0
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit("usage: run_cases.py TCO SOURCE_DIR FILE.cases...")
     tco = os.path.abspath(sys.argv[1])
     src = os.path.abspath(sys.argv[2])
     failed = False
+    need_jsonschema()  # before any work: the re-run under /usr/bin/python3 starts from the beginning
     for path in sys.argv[3:]:
         t = tempfile.mkdtemp(prefix="tco-cli-")
+        json_dir = tempfile.mkdtemp(prefix="tco-cli-json-")
         env = {"TCO": tco, "SRC": src, "MINI": src + "/tests/fixtures/roots/mini", "T": t}
+        json_docs = []
         try:
-            script, _ = compile_file(path, env)
+            script, _ = compile_file(path, env, json_dir, json_docs)
             with tempfile.NamedTemporaryFile("w", suffix=".sh", encoding="utf-8", delete=False) as f:
                 f.write(script)
             try:
@@ -188,8 +262,10 @@ def main():
             finally:
                 os.unlink(f.name)
             failed |= r.returncode != 0
+            failed |= not check_json(src, os.path.basename(path), json_docs)
         finally:
             shutil.rmtree(t, ignore_errors=True)
+            shutil.rmtree(json_dir, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 
