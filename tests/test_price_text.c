@@ -62,11 +62,42 @@ static void test_price_ambiguity_rule(void)
     CU_ASSERT(!tco_quote_parse_price("12,500", ';', "EUR", &v, why, sizeof why));
 }
 
+/* Every other number column of a quote file follows the file's decimal mark and grouping, as unit_price
+ * does (issue 24 §7): "0,13" is 0.13 in a ';' file, "1,000" is 1000 in a ',' file. */
+static void test_file_numbers(void)
+{
+    double v;
+    char why[256];
+    const char *vat = "a VAT rate as a share from 0 to 1";
+    CU_ASSERT(tco_quote_parse_number("0,13", ';', vat, &v, why, sizeof why) && v == 0.13);
+    CU_ASSERT(tco_quote_parse_number(" 0,06 ", ';', vat, &v, why, sizeof why) && v == 0.06);
+    CU_ASSERT(tco_quote_parse_number("0.13", ';', vat, &v, why, sizeof why) && v == 0.13); /* a '.' before two digits */
+    CU_ASSERT(tco_quote_parse_number("0.13", ',', vat, &v, why, sizeof why) && v == 0.13);
+    CU_ASSERT(tco_quote_parse_number("0", ',', vat, &v, why, sizeof why) && v == 0);
+    CU_ASSERT(tco_quote_parse_number("2,5", ';', "weeks", &v, why, sizeof why) && v == 2.5);
+    CU_ASSERT(tco_quote_parse_number("1,000", ',', "units", &v, why, sizeof why) && v == 1000);
+    CU_ASSERT(tco_quote_parse_number("1.000.000", ';', "units", &v, why, sizeof why) && v == 1000000);
+    /* A comma is no decimal mark in a ',' file; "1.000" reads two ways in a ';' file (1 or 1000). */
+    CU_ASSERT(!tco_quote_parse_number("0,13", ',', vat, &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "expected ',' only between groups of three digits") != NULL);
+    CU_ASSERT(!tco_quote_parse_number("1.000", ';', "units", &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "could be a thousand-separated whole number or a decimal") != NULL);
+    /* No sign, exponent, percent or text: the column's expectation. */
+    const char *bad[] = {"13%", "-0.1", "1e-1", "abc", "0.1.2"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        why[0] = '\0';
+        CU_ASSERT(!tco_quote_parse_number(bad[k], ',', vat, &v, why, sizeof why));
+        CU_ASSERT(strncmp(why, "expected a VAT rate as a share from 0 to 1, found '", 51) == 0 ||
+                  strstr(why, "expected digits after the decimal mark") != NULL);
+    }
+}
+
 CU_ErrorCode register_price_text_suite(void)
 {
     CU_pSuite s = CU_add_suite("price_text", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "price parsing", test_price_parser) ||
-        !CU_add_test(s, "price ambiguity rule", test_price_ambiguity_rule))
+        !CU_add_test(s, "price ambiguity rule", test_price_ambiguity_rule) ||
+        !CU_add_test(s, "other number columns", test_file_numbers))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -52,6 +52,20 @@ static void test_usd_report(void)
     /* The rate typed as 7.2: 7,615,211.688 / 7.2 = 1,057,668.290 USD. */
     CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 7.2, &d), TCO_OK);
     CU_ASSERT_TRUE(near(value_of(m, "tco"), 7615211.688 / 7.2));
+    /* A conversion past the largest double is refused at the conversion and changes nothing: 1e303 CNY per
+     * host over 7.2 is 1.4e302 USD, finite; the rate 0.000001 would make it 1e309 (issue 24 §6). */
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 1e303, &d), TCO_OK);
+    CU_ASSERT_TRUE(near(value_of(m, "host_price"), 1e303 / 7.2));
+    CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 0.000001, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "host_price = 1e+303 CNY/host ("));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "over fx_report = 1e-06 CNY/USD"));
+    CU_ASSERT_TRUE(near(value_of(m, "fx_report"), 7.2));
+    CU_ASSERT_TRUE(near(value_of(m, "host_price"), 1e303 / 7.2));
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 200000, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 0.000001, &d), TCO_OK);
+    CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 1e303, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "it passes the largest number (1.8e308)"));
+    CU_ASSERT_TRUE(near(value_of(m, "host_price"), 200000 / 0.000001));
     tco_fx_free(&fx);
     tco_model_free(m);
 }

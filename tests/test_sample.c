@@ -160,6 +160,69 @@ static void test_fits(void)
     CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_NONE, 1, 2, 3, &f, &d), TCO_ERR_INI);
 }
 
+/* Ranges at the ends of the doubles: each fit is the fit of the same range near 1 times a power of ten,
+ * or refused because its draws could pass 1.8e308, never because a width was squared (issue 24 §6). */
+static void test_fits_at_the_edges(void)
+{
+    tco_dist_fit f;
+    tco_diag d = {0};
+    /* The symmetric triangle of test_fits at 1e300 and at 1e-300: half-width h = 0.2 / (1 - sqrt(0.1)) =
+     * 0.292495 units, so the ends are 1.4 -/+ 0.292495 = 1.107505 and 1.692495 units, mean 1.4 units. */
+    const double units[] = {1e300, 1e-300, 1e307};
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+        double x = units[k];
+        CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1.2 * x, 1.4 * x, 1.6 * x, &f, &d), TCO_OK);
+        NEAR(f.a * f.scale / x, 1.107504940885147, 1e-12);
+        NEAR(f.b * f.scale / x, 1.6924950591148529, 1e-12);
+        NEAR((f.a + f.b + f.c) * f.scale / 3 / x, 1.4, 1e-12); /* the mean, (a + b + c) / 3 */
+        check_tails(&f, 1.2 * x, 1.6 * x);
+        /* PERT with the mode in the middle: Beta(3, 3), ends 1.078192 and 1.721808 units (test_fits). */
+        CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_PERT, 1.2 * x, 1.4 * x, 1.6 * x, &f, &d), TCO_OK);
+        NEAR(f.a * f.scale / x, 1.0781923394990554, 1e-9);
+        NEAR(f.b * f.scale / x, 1.7218076605009445, 1e-9);
+        check_tails(&f, 1.2 * x, 1.6 * x);
+    }
+    /* A skewed triangle 1e300 .. 4e300 around 2e300: still 5% in each tail, and every draw finite. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1e300, 2e300, 4e300, &f, &d), TCO_OK);
+    check_tails(&f, 1e300, 4e300);
+    CU_ASSERT(isfinite(tco_dist_quantile(&f, 0x1.0p-54)) && isfinite(tco_dist_quantile(&f, 1 - 0x1.0p-53)));
+    /* Uniform across zero, -1e308 .. 1e308: the range is the middle 90%, so the ends lie 0.05 x 2e308 / 0.9
+     * = 1.111e307 beyond it (the width 2e308 itself is past the largest double); the median is 0. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_UNIFORM, -1e308, 0, 1e308, &f, &d), TCO_OK);
+    NEAR(f.a * f.scale / 1e308, -1 - 0.05 * 2 / 0.9, 1e-12);
+    NEAR(tco_dist_quantile(&f, 0.05) / 1e308, -1, 1e-12);
+    NEAR(tco_dist_quantile(&f, 0.95) / 1e308, 1, 1e-12);
+    NEAR(tco_dist_quantile(&f, 0.5), 0, 1e293);
+    NEAR(tco_dist_cdf(&f, 1e308), 0.95, 1e-12);
+    /* Normal 1e307 .. 2e307: mean 1.5e307, sigma 0.5e307 / 1.6449 = 3.0397e306. */
+    CU_ASSERT_EQUAL_FATAL(tco_dist_fit_range(TCO_DIST_NORMAL, 1e307, 1.5e307, 2e307, &f, &d), TCO_OK);
+    NEAR(f.mu * f.scale / 1e307, 1.5, 1e-15);
+    NEAR(f.sigma * f.scale / 1e307, 0.5 / 1.6448536269514722, 1e-15);
+    check_tails(&f, 1e307, 2e307);
+    /* Refused for the true reason: the draws would pass 1.8e308.  Uniform -1.7e308 .. 1.7e308 ends at
+     * -/+(1.7 + 0.05 x 3.4 / 0.9)e308 = -/+1.889e308; normal -1e308 .. 1e308 has sigma 6.08e307, and a draw
+     * reaches 9.2 sigma; lognormal 1 .. 1e300 has sigma ln(1e300) / 3.29 = 210, and e^(345 + 9.2 x 210) is
+     * past e^709.8. */
+    const struct {
+        tco_dist dist;
+        double low, point, high;
+    } wide[] = {
+        {TCO_DIST_UNIFORM, -1.7e308, 0, 1.7e308},
+        {TCO_DIST_NORMAL, -1e308, 0, 1e308},
+        {TCO_DIST_LOGNORMAL, 1, 2, 1e300},
+        {TCO_DIST_TRIANGULAR, -1.7e308, 0, 1.7e308},
+        {TCO_DIST_PERT, -1.7e308, 0, 1.7e308},
+    };
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        d.message[0] = '\0';
+        CU_ASSERT_EQUAL(tco_dist_fit_range(wide[k].dist, wide[k].low, wide[k].point, wide[k].high, &f, &d), TCO_ERR_INI);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the largest number a draw can hold"));
+    }
+    /* Not a number, or infinite: refused as such. */
+    CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 1, 2, INFINITY, &f, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "finite"));
+}
+
 /* Block @p block of seed @p seed of a Latin hypercube of one input: TCO_LHS_BLOCK uniforms into @p u.
  * False when out of memory. */
 static int lhs_one_input(uint64_t seed, uint64_t block, double *u)
@@ -348,6 +411,7 @@ CU_ErrorCode register_sample_suite(void)
     if (s == NULL || !CU_add_test(s, "xoshiro256** and its streams", test_generator) ||
         !CU_add_test(s, "standard normal quantile", test_normal_quantile) ||
         !CU_add_test(s, "distributions fitted to a 90% range", test_fits) ||
+        !CU_add_test(s, "fits at the ends of the doubles", test_fits_at_the_edges) ||
         !CU_add_test(s, "a range of one point is that point", test_one_point) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
         !CU_add_test(s, "percentiles, mean and deviation", test_stats) ||

@@ -130,10 +130,9 @@ static void pert_shape(tco_dist_fit *f)
     f->log_beta_fn = lgamma(f->alpha) + lgamma(f->beta) - lgamma(f->alpha + f->beta);
 }
 
-double tco_dist_cdf(const tco_dist_fit *f, double x)
+/* The CDF at @p x in the fit's units (x / scale). */
+static double cdf_scaled(const tco_dist_fit *f, double x)
 {
-    if (f->constant)
-        return x < f->c ? 0 : 1;
     switch (f->dist) {
     case TCO_DIST_TRIANGULAR:
         if (x <= f->a)
@@ -157,10 +156,16 @@ double tco_dist_cdf(const tco_dist_fit *f, double x)
     return x < f->c ? 0 : 1;
 }
 
-double tco_dist_quantile(const tco_dist_fit *f, double u)
+double tco_dist_cdf(const tco_dist_fit *f, double x)
 {
     if (f->constant)
-        return f->c;
+        return x < f->c ? 0 : 1;
+    return cdf_scaled(f, x / f->scale);
+}
+
+/* The quantile at @p u in the fit's units. */
+static double quantile_scaled(const tco_dist_fit *f, double u)
+{
     switch (f->dist) {
     case TCO_DIST_TRIANGULAR: {
         double w = f->b - f->a;
@@ -205,6 +210,13 @@ double tco_dist_quantile(const tco_dist_fit *f, double u)
     return f->c;
 }
 
+double tco_dist_quantile(const tco_dist_fit *f, double u)
+{
+    if (f->constant)
+        return f->c;
+    return quantile_scaled(f, u) * f->scale;
+}
+
 /* The CDF at @p x with the free end (a when @p lower, else b) at @p end, the shape following it. */
 static double cdf_with_end(tco_dist_fit *f, int lower, double end, double x)
 {
@@ -214,7 +226,7 @@ static double cdf_with_end(tco_dist_fit *f, int lower, double end, double x)
         f->b = end;
     if (f->dist == TCO_DIST_PERT)
         pert_shape(f);
-    return tco_dist_cdf(f, x);
+    return cdf_scaled(f, x);
 }
 
 /* Solve for the free end of a triangular or PERT fit: with the other end fixed, the end @p lower
@@ -247,12 +259,31 @@ static int solve_end(tco_dist_fit *f, int lower, double x, double target, double
     return 1;
 }
 
+/* Refuse a fit whose draws could pass the largest double: tco_dist_quantile() would give infinity. */
+static tco_error too_wide(const tco_dist_fit *f, tco_diag *diag)
+{
+    return tco_diag_set(diag, TCO_ERR_INI,
+                        "the %s distribution that puts 5%% below LOW and 5%% above HIGH reaches past %s, the "
+                        "largest number a draw can hold: narrow the range or choose another distribution",
+                        tco_dist_name(f->dist), f->dist == TCO_DIST_LOGNORMAL ? "1.8e308" : "-/+1.8e308");
+}
+
+/* The farthest a draw lies from the middle in standard deviations: the normal quantile of the smallest
+ * probability a Latin hypercube draw can have, 2^-54 (tco_rng_uniform()) over TCO_LHS_BLOCK slices (the
+ * largest, 1 - 2^-53 at the most, lies nearer). */
+static double draw_reach(void)
+{
+    return -tco_normal_quantile(0x1.0p-54 / TCO_LHS_BLOCK);
+}
+
 tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
                              tco_diag *diag)
 {
-    *out = (tco_dist_fit){.dist = dist, .a = low, .c = point, .b = high};
+    *out = (tco_dist_fit){.dist = dist, .a = low, .c = point, .b = high, .scale = 1};
     if (dist == TCO_DIST_NONE || dist == TCO_DIST_COUNT_OF)
         return tco_diag_set(diag, TCO_ERR_INI, "no distribution given");
+    if (!isfinite(low) || !isfinite(point) || !isfinite(high))
+        return tco_diag_set(diag, TCO_ERR_INI, "expected finite numbers for LOW, the value and HIGH");
     if (!(low <= point && point <= high))
         return tco_diag_set(diag, TCO_ERR_INI, "the range must hold the value: LOW <= value <= HIGH");
     if (dist == TCO_DIST_LOGNORMAL && !(low > 0))
@@ -261,6 +292,23 @@ tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double hig
         out->constant = 1;
         return TCO_OK;
     }
+    if (dist == TCO_DIST_LOGNORMAL) { /* in logarithms, which every positive double has */
+        out->mu = (log(low) + log(high)) / 2;
+        out->sigma = (log(high) - log(low)) / (2 * Z95);
+        return isfinite(exp(out->mu + draw_reach() * out->sigma)) ? TCO_OK : too_wide(out, diag);
+    }
+    /* In units of a power of two near the largest magnitude (exact: every figure keeps its digits), LOW,
+     * the value and HIGH lie within -/+2, so no width, square or sum below overflows or underflows, whatever finite
+     * doubles the range holds; the figures are those of the unscaled fit wherever that did not. */
+    int e;
+    frexp(fmax(fabs(low), fabs(high)), &e);
+    out->scale = ldexp(1, e - 1);
+    low /= out->scale;
+    point /= out->scale;
+    high /= out->scale;
+    out->a = low;
+    out->c = point;
+    out->b = high;
     double w = high - low;
     switch (dist) {
     case TCO_DIST_UNIFORM: {
@@ -268,36 +316,36 @@ tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double hig
         out->a = low - TCO_RANGE_TAIL * full;
         out->b = high + TCO_RANGE_TAIL * full;
         out->c = (out->a + out->b) / 2;
-        return TCO_OK;
+        return isfinite(out->a * out->scale) && isfinite(out->b * out->scale) ? TCO_OK : too_wide(out, diag);
     }
     case TCO_DIST_NORMAL:
         out->mu = (low + high) / 2;
         out->sigma = w / (2 * Z95);
-        return TCO_OK;
-    case TCO_DIST_LOGNORMAL:
-        out->mu = (log(low) + log(high)) / 2;
-        out->sigma = (log(high) - log(low)) / (2 * Z95);
-        return TCO_OK;
-    case TCO_DIST_TRIANGULAR: case TCO_DIST_PERT: case TCO_DIST_NONE: case TCO_DIST_COUNT_OF:
+        return isfinite((fabs(out->mu) + draw_reach() * out->sigma) * out->scale) ? TCO_OK : too_wide(out, diag);
+    case TCO_DIST_TRIANGULAR: case TCO_DIST_PERT: case TCO_DIST_LOGNORMAL: case TCO_DIST_NONE:
+    case TCO_DIST_COUNT_OF:
         break;
     }
     /* Both ends at once: alternately the minimum that puts 5% below LOW with the maximum fixed, and
      * the maximum that puts 5% above HIGH with the minimum fixed, until neither moves. */
     out->a = low - w / 4;
     out->b = high + w / 4;
-    for (int i = 0; i < 500; i++) {
+    int fitted = 0;
+    for (int i = 0; i < 500 && !fitted; i++) {
         double a0 = out->a, b0 = out->b;
         if (!solve_end(out, 1, low, TCO_RANGE_TAIL, w / 4) || !solve_end(out, 0, high, 1 - TCO_RANGE_TAIL, w / 4))
             break;
-        if (fabs(out->a - a0) <= 1e-14 * w && fabs(out->b - b0) <= 1e-14 * w)
-            return TCO_OK;
+        fitted = fabs(out->a - a0) <= 1e-14 * w && fabs(out->b - b0) <= 1e-14 * w;
     }
-    if (fabs(tco_dist_cdf(out, low) - TCO_RANGE_TAIL) < 1e-9 && fabs(tco_dist_cdf(out, high) - (1 - TCO_RANGE_TAIL)) < 1e-9)
-        return TCO_OK;
-    return tco_diag_set(diag, TCO_ERR_INI,
-                        "no %s distribution with its mode at the value has 5%% below LOW and 5%% above HIGH "
-                        "(the value sits too close to one end of a wide range)",
-                        tco_dist_name(dist));
+    if (!fitted)
+        fitted = fabs(cdf_scaled(out, low) - TCO_RANGE_TAIL) < 1e-9 &&
+                 fabs(cdf_scaled(out, high) - (1 - TCO_RANGE_TAIL)) < 1e-9;
+    if (!fitted)
+        return tco_diag_set(diag, TCO_ERR_INI,
+                            "no %s distribution with its mode at the value has 5%% below LOW and 5%% above HIGH "
+                            "(the value sits too close to one end of a wide range)",
+                            tco_dist_name(dist));
+    return isfinite(out->a * out->scale) && isfinite(out->b * out->scale) ? TCO_OK : too_wide(out, diag);
 }
 
 /* ---- Latin hypercube ------------------------------------------------------------------------ */

@@ -48,11 +48,18 @@ uint64_t tco_rng_below(tco_rng *rng, uint64_t n);
  * point value (uniform has none); so the ends lie beyond the range.  For normal and lognormal, mu
  * and sigma of the value (its logarithm) put LOW and HIGH at mu -/+ 1.6449 sigma.  A range with
  * LOW == HIGH is the constant LOW.
+ *
+ * Units: a, c, b, and the normal's mu and sigma are in units of @c scale, a power of two between half
+ * the largest magnitude of LOW and HIGH and that magnitude (a value is scale times the figure), so
+ * that the fit squares no number near the ends of the doubles' range (1e-308 .. 1.8e308); the
+ * lognormal's mu and sigma are of the logarithm (scale 1), and so is a constant's c.
  */
 typedef struct tco_dist_fit {
     tco_dist dist;
     double a, c, b;
     double mu, sigma;
+    /** The unit of a, c, b, mu and sigma (a power of two; 1 for lognormal and a constant). */
+    double scale;
     /** PERT only: its Beta shape parameters and log of the Beta function B(alpha, beta). */
     double alpha, beta, log_beta_fn;
     /** True for LOW == HIGH (every draw the same value). */
@@ -61,10 +68,13 @@ typedef struct tco_dist_fit {
 
 /**
  * Fit @p dist to the range @p low .. @p high around @p point (LOW <= point <= HIGH, all finite).
+ * Any finite doubles are fitted, or refused for one of these reasons.
  * Errors (TCO_ERR_INI, message without a place: the caller prefixes file and key): TCO_DIST_NONE;
- * LOW > point or
- * point > HIGH; lognormal with LOW <= 0; a triangular or PERT range whose mode sits at one end
- * while the other is wider than 10^6 times the near side allows (the fit does not converge).
+ * a number that is not finite; LOW > point or point > HIGH; lognormal with LOW <= 0; a triangular or
+ * PERT range whose mode sits at one end while the other is wider than 10^6 times the near side allows
+ * (the fit does not converge); a fit whose draws could pass -/+DBL_MAX (the ends of a triangular,
+ * uniform or PERT fit; for normal and lognormal the farthest quantile a draw can take, that of
+ * probability 2^-54 / TCO_LHS_BLOCK: about 9.2 sigma).
  */
 tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
                              tco_diag *diag);

@@ -466,6 +466,69 @@ static double in_report(double base, double rate)
     return base / rate;
 }
 
+/* Refuse the CNY figure @p base of money input @p it (tier row @p row, or -1; @p part: NULL for the value,
+ * "LOW" or "HIGH" of its range) when over @p rate (fx_report, @p rep) it passes the largest double: the
+ * conversion, not a template formula over an infinite input, is what failed.  Names the input, where its
+ * value comes from and the rate with its source. */
+static tco_error converted_check(const tco_model *m, const tco_item *it, int row, const char *part, double base,
+                                 double rate, const tco_item *rep, tco_diag *diag)
+{
+    if (isfinite(in_report(base, rate)))
+        return TCO_OK;
+    char v[32], r[32];
+    tco_format_double(base, v);
+    tco_format_double(rate, r);
+    const char *unit = it->unit && strlen(it->unit) >= 3 ? it->unit + 3 : ""; /* "/card" of "USD/card" */
+    const char *code = m->currency[0] ? m->currency : "the reporting currency";
+    tco_strbuf what = {0}, from = {0};
+    if (row >= 0)
+        tco_strbuf_printf(&what, "%s, row %s", it->name, m->tier_names[row]);
+    else
+        tco_strbuf_append(&what, it->name);
+    if (part)
+        tco_strbuf_printf(&what, ", %s of its range", part);
+    const tco_range *range = part == NULL ? NULL : row >= 0 ? &it->tier_ranges[row] : &it->range;
+    if (range && range->given)
+        tco_strbuf_append(&from, TCO_SHOWN(range->given));
+    else if (row >= 0 && it->tier_set && it->tier_set[row])
+        tco_strbuf_printf(&from, "--set %s", it->tier_set[row]);
+    else
+        tco_strbuf_append(&from, it->source ? TCO_SHOWN(it->source) : "");
+    tco_error e = tco_diag_set(diag, TCO_ERR_INI,
+                               "%s = %s CNY%s (%s) in %s: over %s = %s CNY/%s (%s) it passes the largest number "
+                               "(1.8e308); give a smaller value or report in a currency with a larger rate",
+                               tco_strbuf_str(&what), v, unit, tco_strbuf_str(&from), code, TCO_FX_REPORT, r, code,
+                               rep && rep->source ? TCO_SHOWN(rep->source) : "");
+    tco_strbuf_free(&what);
+    tco_strbuf_free(&from);
+    return e;
+}
+
+/* Check that every figure convert() makes of money input @p it at @p rate is finite (before anything is
+ * converted, so that a refusal changes nothing).  The bounds are not checked: a bound past the largest
+ * number bounds nothing, as none does. */
+static tco_error convert_check(const tco_model *m, const tco_item *it, double rate, const tco_item *rep,
+                               tco_diag *diag)
+{
+    tco_error e = TCO_OK;
+    if (it->kind == TCO_ITEM_INPUT) {
+        e = converted_check(m, it, -1, NULL, it->base_value, rate, rep, diag);
+        if (e == TCO_OK && it->range.dist != TCO_DIST_NONE)
+            e = converted_check(m, it, -1, "LOW", it->range.given_low, rate, rep, diag);
+        if (e == TCO_OK && it->range.dist != TCO_DIST_NONE)
+            e = converted_check(m, it, -1, "HIGH", it->range.given_high, rate, rep, diag);
+        return e;
+    }
+    for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
+        e = converted_check(m, it, r, NULL, it->base_tiers[r], rate, rep, diag);
+        if (e == TCO_OK && it->tier_ranges && it->tier_ranges[r].dist != TCO_DIST_NONE)
+            e = converted_check(m, it, r, "LOW", it->tier_ranges[r].given_low, rate, rep, diag);
+        if (e == TCO_OK && it->tier_ranges && it->tier_ranges[r].dist != TCO_DIST_NONE)
+            e = converted_check(m, it, r, "HIGH", it->tier_ranges[r].given_high, rate, rep, diag);
+    }
+    return e;
+}
+
 /* Money input @p it (in_report) converted from its CNY base at @p rate: its value or tier rows, its
  * range's ends (converted as its value) and its bounds (0 and none stay as they are). */
 static void convert(const tco_model *m, tco_item *it, double rate)
@@ -585,6 +648,9 @@ tco_error tco_model_set_currency(tco_model *m, const char *code, const tco_fx *f
             for (int r = 0; r < m->n_tiers; r++)
                 it->base_tiers[r] = it->tiers[r];
         }
+        tco_error e = convert_check(m, it, rate, rep, diag);
+        if (e != TCO_OK)
+            return e;
         convert(m, it, rate);
     }
     for (size_t c = 0; c < m->n_charts; c++)
@@ -609,7 +675,12 @@ tco_error tco_model_set_report_rate(tco_model *m, double rate, tco_diag *diag)
     int rep = report_rate(m, diag);
     if (rep < 0)
         return TCO_ERR_UNKNOWN_NAME;
-    tco_error e = tco_model_assign_input(m, rep, rate, diag); /* within TCO_FX_MIN_RATE..TCO_FX_MAX_RATE */
+    tco_error e = TCO_OK;
+    for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) /* nothing changes when one would overflow */
+        if (m->items[i].in_report)
+            e = convert_check(m, &m->items[i], rate, &m->items[rep], diag);
+    if (e == TCO_OK)
+        e = tco_model_assign_input(m, rep, rate, diag); /* within TCO_FX_MIN_RATE..TCO_FX_MAX_RATE */
     if (e != TCO_OK)
         return e;
     for (size_t i = 0; i < m->n_items; i++)
@@ -634,7 +705,8 @@ tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *
     if (it->kind == TCO_ITEM_INPUT) {
         if (tier != NULL)
             return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s is a single value, not per tier", name);
-        if ((e = tco_model_assign_input(m, idx, in_report(given, rate), diag)) != TCO_OK)
+        if ((e = converted_check(m, it, -1, NULL, given, rate, &m->items[rep], diag)) != TCO_OK ||
+            (e = tco_model_assign_input(m, idx, in_report(given, rate), diag)) != TCO_OK)
             return e;
         it->base_value = given;
         return tco_model_evaluate(m, diag);
@@ -642,7 +714,8 @@ tco_error tco_model_set_given_input(tco_model *m, const char *name, const char *
     int r = tco_model_tier_row(m, tier);
     if (r < 0)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier named '%s'", name, tier ? tier : "");
-    if ((e = tco_model_assign_tier_input(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
+    if ((e = converted_check(m, it, r, NULL, given, rate, &m->items[rep], diag)) != TCO_OK ||
+        (e = tco_model_assign_tier_input(m, idx, r, in_report(given, rate), diag)) != TCO_OK)
         return e;
     it->base_tiers[r] = given;
     return tco_model_evaluate(m, diag);

@@ -60,7 +60,9 @@ const char *tco_model_currency(const tco_model *model);
  * sets the text input `currency` (if the template has one) to @p code, with @p given_by (e.g.
  * "--currency USD", or NULL when the files chose it) in its source, and re-evaluates.  Call it after
  * tco_model_apply_quotes(): a quoted price is converted like any other money input.
- * Errors: TCO_ERR_INI (no rate for @p code in @p fx), TCO_ERR_EVAL, TCO_ERR_NOMEM.
+ * Errors: TCO_ERR_INI (no rate for @p code in @p fx; a money input's value, tier row or range end
+ * that over the rate passes the largest double, named with where it comes from and the rate),
+ * TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_model_set_currency(tco_model *model, const char *code, const tco_fx *fx, const char *given_by,
                                  tco_diag *diag);
@@ -73,7 +75,8 @@ tco_error tco_model_set_currency(tco_model *model, const char *code, const tco_f
  * base_min / rate and base_max / rate.  Then re-evaluate.  This is what typing a new rate into the
  * workbook's fx_report cell does (each money cell is =BASE/fx_report), and what `--set fx.CODE=RATE`
  * gives.  Errors: TCO_ERR_UNKNOWN_NAME (the model is reported in CNY: no fx_report), TCO_ERR_INI
- * (@p rate outside TCO_FX_MIN_RATE to TCO_FX_MAX_RATE; nothing changes), TCO_ERR_EVAL.
+ * (@p rate outside TCO_FX_MIN_RATE to TCO_FX_MAX_RATE, or a money input that over it would pass the
+ * largest double, as tco_model_set_currency() refuses it; nothing changes), TCO_ERR_EVAL.
  */
 tco_error tco_model_set_report_rate(tco_model *model, double rate, tco_diag *diag);
 

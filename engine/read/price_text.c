@@ -53,53 +53,12 @@ static size_t digits_run(const char *p, const char *end)
     return (size_t)(q - p);
 }
 
-bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
-                           size_t why_size)
+/* The number in [@p s, @p end) of @p text (blanks and any currency already stripped) as a file
+ * delimited by @p delim writes it (price_text.h), into *@p value; false with @p why naming @p expected
+ * (or the rule broken).  @p price: the text is a unit price (its messages say so). */
+static bool parse_file_number(const char *text, const char *s, const char *end, char delim, const char *expected,
+                              bool price, double *value, char *why, size_t why_size)
 {
-    const char *s = text, *end = text + strlen(text);
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    if (s == end) {
-        snprintf(why, why_size, "expected a price, found an empty field");
-        return false;
-    }
-    /* A currency symbol or code before or after the number must agree with the currency column.  None
-     * begins or ends with a digit, so a price that does (the common case) has none to strip. */
-    size_t cl = strlen(currency);
-    bool bare = isdigit((unsigned char)s[0]) && isdigit((unsigned char)end[-1]) &&
-                (cl == 0 || (!isdigit((unsigned char)currency[0]) && !isdigit((unsigned char)currency[cl - 1])));
-    const char *sym = NULL;
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL && !bare; i++)
-        if (strip_prefix(&s, symbols[i].symbol) || strip_suffix(s, &end, symbols[i].symbol)) {
-            sym = symbols[i].symbol;
-            if (strstr(symbols[i].codes, currency) == NULL) {
-                snprintf(why, why_size, "the price's symbol '%s' does not match the currency %s", sym, currency);
-                return false;
-            }
-        }
-    if (sym == NULL && !bare && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
-        sym = currency;
-    if (sym == NULL && !bare) {
-        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
-        const char *code = NULL;
-        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
-            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
-            code = s;
-        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
-                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
-            code = end - 3;
-        if (code) {
-            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
-                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
-            return false;
-        }
-    }
-    if (s < end && (*s == '-' || *s == '(')) {
-        snprintf(why, why_size, "expected a positive price, found '%s'", TCO_SHOWN(text));
-        return false;
-    }
     /* Digits with group separators and one decimal mark, by the file's convention. */
     char decimal = delim == ';' ? ',' : '.';
     char buf[64];
@@ -109,8 +68,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     const char *p = s;
     size_t lead = digits_run(p, end);
     if (lead == 0) {
-        snprintf(why, why_size, "expected a price such as %s, found '%s'",
-                 delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", TCO_SHOWN(text));
+        snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));
         return false;
     }
     while (p < end) {
@@ -175,13 +133,12 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
             groups++;
             p += adv;
         } else {
-            snprintf(why, why_size, "expected a price such as %s, found '%s'",
-                     delim == ';' ? "12500 or 12.500,00" : "12500 or 12,500.00", TCO_SHOWN(text));
+            snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));
             return false;
         }
     }
     if (p < end) {
-        snprintf(why, why_size, "price '%s' has too many digits", TCO_SHOWN(text));
+        snprintf(why, why_size, "%s'%s' has too many digits", price ? "price " : "", TCO_SHOWN(text));
         return false;
     }
     if (ambiguous) {
@@ -190,11 +147,83 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
         return false;
     }
     buf[n] = '\0';
-    double v = tco_decimal_value(buf);
+    *value = tco_decimal_value(buf);
+    return true;
+}
+
+bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
+                           size_t why_size)
+{
+    const char *s = text, *end = text + strlen(text);
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (s == end) {
+        snprintf(why, why_size, "expected a price, found an empty field");
+        return false;
+    }
+    /* A currency symbol or code before or after the number must agree with the currency column.  None
+     * begins or ends with a digit, so a price that does (the common case) has none to strip. */
+    size_t cl = strlen(currency);
+    bool bare = isdigit((unsigned char)s[0]) && isdigit((unsigned char)end[-1]) &&
+                (cl == 0 || (!isdigit((unsigned char)currency[0]) && !isdigit((unsigned char)currency[cl - 1])));
+    const char *sym = NULL;
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0] && sym == NULL && !bare; i++)
+        if (strip_prefix(&s, symbols[i].symbol) || strip_suffix(s, &end, symbols[i].symbol)) {
+            sym = symbols[i].symbol;
+            if (strstr(symbols[i].codes, currency) == NULL) {
+                snprintf(why, why_size, "the price's symbol '%s' does not match the currency %s", sym, currency);
+                return false;
+            }
+        }
+    if (sym == NULL && !bare && currency[0] && (strip_prefix(&s, currency) || strip_suffix(s, &end, currency)))
+        sym = currency;
+    if (sym == NULL && !bare) {
+        /* Another currency's code before or after the number ("100 USD" in a CNY row). */
+        const char *code = NULL;
+        if (end - s > 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+            isalpha((unsigned char)s[2]) && !isalpha((unsigned char)s[3]))
+            code = s;
+        else if (end - s > 3 && isalpha((unsigned char)end[-1]) && isalpha((unsigned char)end[-2]) &&
+                 isalpha((unsigned char)end[-3]) && !isalpha((unsigned char)end[-4]))
+            code = end - 3;
+        if (code) {
+            snprintf(why, why_size, "the price's currency code '%.3s' does not match the currency %s (write the "
+                     "price in %s, or set the row's currency to %.3s)", code, currency, currency, code);
+            return false;
+        }
+    }
+    if (s < end && (*s == '-' || *s == '(')) {
+        snprintf(why, why_size, "expected a positive price, found '%s'", TCO_SHOWN(text));
+        return false;
+    }
+    double v;
+    if (!parse_file_number(text, s, end, delim,
+                           delim == ';' ? "a price such as 12500 or 12.500,00" : "a price such as 12500 or 12,500.00",
+                           true, &v, why, why_size))
+        return false;
     if (!isfinite(v) || v <= 0) {
         snprintf(why, why_size, "expected a positive price, found '%s'", TCO_SHOWN(text));
         return false;
     }
     *price = v;
+    return true;
+}
+
+bool tco_quote_parse_number(const char *text, char delim, const char *expected, double *value, char *why,
+                            size_t why_size)
+{
+    const char *s = text, *end = text + strlen(text);
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (!parse_file_number(text, s, end, delim, expected, false, value, why, why_size))
+        return false;
+    if (!isfinite(*value)) {
+        snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));
+        return false;
+    }
     return true;
 }

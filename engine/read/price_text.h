@@ -31,4 +31,15 @@
 bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
                            size_t why_size);
 
+/**
+ * Parse any other number of a quote file's field (vat_rate, min_qty, lead_time_weeks) as the file
+ * writes numbers: the same digits, group separators, decimal mark and ambiguity rule as a price
+ * (so "0,13" is 0.13 in a ';' file, and "1,000" is 1000 in a ',' file), without a sign, exponent or
+ * currency; blanks around it are ignored.  Returns true and sets *value (finite, >= 0), or false with
+ * an explanation in @p why: "expected EXPECTED, found 'TEXT'" when the text is no number of the form
+ * at all (@p expected: what the column holds, e.g. "a whole number of units"), else the rule broken.
+ */
+bool tco_quote_parse_number(const char *text, char delim, const char *expected, double *value, char *why,
+                            size_t why_size);
+
 #endif /* TCO_PRICE_TEXT_H */

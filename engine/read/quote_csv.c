@@ -495,13 +495,26 @@ static bool blank(const char *s)
     return *s == '\0';
 }
 
-static bool parse_count(const char *text, double *out)
+/* A number column of row @p line (vat_rate, min_qty, lead_time_weeks) read as the file writes numbers
+ * (its decimal mark and grouping: tco_quote_parse_number()), within @p lo .. @p hi and whole when
+ * @p whole; else reported, with @p expected saying what the column holds.  NaN when absent or bad. */
+static double number_field(reader *r, long line, int col, const char *expected, double lo, double hi, bool whole)
 {
+    const char *text = field(r, col);
+    if (blank(text))
+        return NAN;
+    char why[TCO_DIAG_MAX];
     double v;
-    if (!tco_parse_number(text, &v) || v < 0 || v != floor(v))
-        return false;
-    *out = v;
-    return true;
+    if (!tco_quote_parse_number(text, r->delim, expected, &v, why, sizeof why)) {
+        report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "%s", why);
+        return NAN;
+    }
+    if (v < lo || v > hi || (whole && v != floor(v))) {
+        report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "expected %s, found '%s'", expected,
+               TCO_SHOWN(text));
+        return NAN;
+    }
+    return v;
 }
 
 static void check_date(reader *r, long line, int col, const char *text, int32_t *days)
@@ -567,11 +580,11 @@ static void on_data_row(reader *r)
     check_date(r, line, COL_VALID_UNTIL, vu, &q.valid_until);
     if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
         report(r, false, line, COLREF(COL_VALID_UNTIL), "valid_until %s is before quote_date %s", vu, qd);
-    const char *mq = field(r, COL_MIN_QTY), *lt = field(r, COL_LEAD_TIME);
-    if (!blank(mq) && !parse_count(mq, &q.min_qty))
-        report(r, false, line, COLREF(COL_MIN_QTY), "expected a whole number of units, found '%s'", TCO_SHOWN(mq));
-    if (!blank(lt) && (!tco_parse_number(lt, &q.lead_time_weeks) || q.lead_time_weeks < 0))
-        report(r, false, line, COLREF(COL_LEAD_TIME), "expected weeks as a number, found '%s'", TCO_SHOWN(lt));
+    /* Every number column follows the file's decimal mark and grouping, as unit_price does. */
+    double mq = number_field(r, line, COL_MIN_QTY, "a whole number of units", 0, INFINITY, true);
+    if (!isnan(mq))
+        q.min_qty = mq;
+    q.lead_time_weeks = number_field(r, line, COL_LEAD_TIME, "weeks as a number", 0, INFINITY, false);
     /* VAT basis: the model's prices exclude VAT; a price that includes it is divided by 1 + vat_rate. */
     const char *vi = field(r, COL_VAT_INCLUDED), *vr = field(r, COL_VAT_RATE);
     if (!blank(vi)) {
@@ -581,12 +594,10 @@ static void on_data_row(reader *r)
             report(r, false, line, COLREF(COL_VAT_INCLUDED), "expected yes or no, found '%s'", TCO_SHOWN(vi));
     }
     if (!blank(vr)) {
-        double v;
-        if (!tco_parse_number(vr, &v) || !(v >= 0 && v <= 1))
-            report(r, false, line, COLREF(COL_VAT_RATE), "expected a VAT rate as a share from 0 to 1 (0.13 for "
-                   "13%%), found '%s'", TCO_SHOWN(vr));
-        else
-            q.vat_rate = v;
+        q.vat_rate = number_field(r, line, COL_VAT_RATE,
+                                  r->delim == ';' ? "a VAT rate as a share from 0 to 1 (0,13 for 13%)"
+                                                  : "a VAT rate as a share from 0 to 1 (0.13 for 13%)",
+                                  0, 1, false);
     } else if (q.vat_included) {
         if (r->col_of[COL_VAT_RATE] < 0)
             report(r, false, line, COLREF(COL_VAT_INCLUDED), "the price includes VAT, but the file has no vat_rate "

@@ -14,7 +14,8 @@
  * fields with commas, doubled quotes and newlines; blank lines; Excel's
  * "sep=;" first line and semicolon-delimited files; prices with thousands
  * separators or a currency symbol ("12,500.00", "¥12,500"); decimal commas
- * where the delimiter is ';'.  What cannot be read unambiguously is a problem
+ * where the delimiter is ';', in every number column (unit_price, vat_rate, min_qty,
+ * lead_time_weeks: one decimal mark per file, price_text.h).  What cannot be read unambiguously is a problem
  * naming file, line and column with the offending text; UTF-16 is refused.
  *
  * Reading streams: a row whose item the caller does not keep costs no memory
