@@ -66,12 +66,14 @@ typedef struct quote_opts {
     uint64_t seed;
 } quote_opts;
 
-/* The default workbook name's suffix for a run whose inputs are not the scenario files alone
- * (-usd when --currency USD is not the files' currency). */
+/* The default workbook name's suffix for a run whose inputs are not the scenario files alone, or that
+ * adds sheets of its own: -quotes, -whatif, -risk (--sensitivity, --monte-carlo), in that order, then
+ * -usd when --currency USD is not the files' currency. */
 static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[32])
 {
-    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
-    snprintf(buf, 32, "%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "");
+    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0, risk = quotes->sensitivity || quotes->draws > 0;
+    snprintf(buf, 32, "%s%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "",
+             risk ? "-risk" : "");
     if (strcmp(code, files_code) != 0) {
         size_t n = strlen(buf);
         snprintf(buf + n, 32 - n, "-%c%c%c", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
@@ -139,7 +141,8 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     o.currency = code;
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
-     * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both. */
+     * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both,
+     * NAME-risk.xlsx (after those) with --sensitivity or --monte-carlo. */
     char *default_out = NULL;
     int rc = 0;
     if (quotes->no_workbook)
