@@ -236,7 +236,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
                         : (tco_place){.arg = where};
     tco_error bad = path ? TCO_ERR_INI : TCO_ERR_USAGE;
     *names = NULL;
-    int n = tco_split_list(list, names);
+    int n = tco_split_list(list, names), got = n; /* got: the entries *names holds, to free on refusal */
     if (n < 0)
         tco_diag_at(d, bad, &at, "expected scenario names separated by commas, none empty%s%s%s",
                     path ? ", found '" : "", path ? TCO_SHOWN(list) : "", path ? "'" : "");
@@ -256,7 +256,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         tco_free_list(stems, k);
     }
     if (n < 2 || n > 26) {
-        tco_free_list(*names, n > 0 ? n : 0);
+        tco_free_list(*names, got > 0 ? got : 0);
         *names = NULL;
         if (path)
             tco_ini_free(&ini);
