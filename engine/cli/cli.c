@@ -17,8 +17,8 @@
 
 static const char usage_text[] =
     "Usage: tco --scenario NAME [--out PATH] [--format table|json|csv] [--root DIR]\n"
-    "           [--quotes FILE.csv]... [--as-of YYYY-MM-DD] [--set SEC.KEY=V]...\n"
-    "           [--currency CODE] [--no-workbook]\n"
+    "           [--quotes FILE.csv]... [--quotes-strict] [--as-of YYYY-MM-DD]\n"
+    "           [--set SEC.KEY=V]... [--currency CODE] [--no-workbook]\n"
     "           [--sensitivity] [--monte-carlo N [--seed S]]\n"
     "       tco --compare A,B[,...] [options as above]\n"
     "       tco quotes check FILE.csv... [--format table|json]\n"
@@ -52,7 +52,13 @@ static const char usage_text[] =
     "                        its build tree, else the installed PREFIX/share/tco)\n"
     "  -q, --quotes FILE     vendor quotes (CSV, see docs/quotes.md): each priced\n"
     "                        item takes the lowest valid quote; repeatable\n"
-    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
+    "      --quotes-strict   a quote warning is an error (exit 65, nothing written):\n"
+    "                        an item whose quote rows are all expired, not yet\n"
+    "                        valid, below min_qty or not a catalog item, or an\n"
+    "                        unknown column\n"
+    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n";
+/* The options after --as-of (C11 compilers need only take 4,095 characters in one string). */
+static const char usage_options[] =
     "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
     "                        facility.pue=1.2, card.price=80000, scenario.cards=64;\n"
     "                        checked like the file; repeatable; with --quotes,\n"
@@ -132,6 +138,7 @@ static const char usage_more[] =
 void tco_cli_print_help(FILE *out)
 {
     fputs(usage_text, out);
+    fputs(usage_options, out);
     fputs(usage_more, out);
 }
 

@@ -64,7 +64,25 @@ typedef struct quote_opts {
     bool sensitivity;
     size_t draws;
     uint64_t seed;
+    /* --quotes-strict: a quote warning (an unknown column, an item the quotes did not price) is an error */
+    bool strict;
 } quote_opts;
+
+/* --quotes-strict: a run with a quote warning (a file's, printed as it was read, or an item its quotes
+ * tried to price and did not, printed here as an error) stops before anything is written: exit 65. */
+static int strict_refuses(const quote_opts *q, const tco_run *run, tco_output_format format)
+{
+    const tco_model *m = run->model;
+    size_t n = m->n_quote_warnings + run->quotes.warnings;
+    if (!q->strict || n == 0)
+        return 0;
+    for (size_t i = 0; i < m->n_quote_warnings; i++)
+        fprintf(stderr, "tco: %s: quotes: %s\n", m->scenario_name, m->quote_warnings[i]);
+    tco_diag d = {0};
+    tco_diag_set(&d, TCO_ERR_INI, "--quotes-strict: %zu quote warning%s for %s (above), so nothing is written", n,
+                 n == 1 ? "" : "s", m->scenario_name);
+    return tco_cli_fail_as(&d, format);
+}
 
 /* The default workbook name's suffix for a run whose inputs are not the scenario files alone, or that
  * adds sheets of its own: -quotes, -whatif, -risk (--sensitivity, --monte-carlo), in that order, then
@@ -139,6 +157,12 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     const char *code = run->currency;
     tco_workbook_options o = *wo;
     o.currency = code;
+    int strict = strict_refuses(quotes, run, error_format);
+    if (strict != 0) {
+        tco_run_free(run);
+        free(spath);
+        return strict;
+    }
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both,
@@ -329,6 +353,8 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
         if (spath == NULL || question || tco_run_open(&how, &runs[i], &d) != TCO_OK)
             rc = tco_cli_fail_as(&d, format);
+        else if ((rc = strict_refuses(quotes, runs[i], format)) != 0)
+            ;
         else if (i > 0 && strcmp(runs[i]->currency, code) != 0) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "
                          "give --currency CODE", runs[0]->model->scenario_name, code, runs[i]->model->scenario_name,
@@ -436,7 +462,8 @@ int tco_cmd_scenario(int argc, char **argv)
         {"set", required_argument, NULL, 'S'},      {"compare", required_argument, NULL, 'c'},
         {"currency", required_argument, NULL, 'C'}, {"no-workbook", no_argument, NULL, 'N'},
         {"sensitivity", no_argument, NULL, 'y'},    {"monte-carlo", required_argument, NULL, 'M'},
-        {"seed", required_argument, NULL, 'e'},     {NULL, 0, NULL, 0},
+        {"seed", required_argument, NULL, 'e'},     {"quotes-strict", no_argument, NULL, 'Q'},
+        {NULL, 0, NULL, 0},
     };
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
@@ -455,6 +482,7 @@ int tco_cmd_scenario(int argc, char **argv)
             break;
         case 'F': force = true; break;
         case 'N': quotes.no_workbook = true; break;
+        case 'Q': quotes.strict = true; break;
         case 'y': quotes.sensitivity = true; break;
         case 'M': case 'e': {
             char *end = NULL;
@@ -523,7 +551,7 @@ int tco_cmd_scenario(int argc, char **argv)
     if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
         /* Only --root and --format mean anything to a check; the rest would be silently dropped. */
         if (scenario || compare || out || list || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
-            quotes.currency || quotes.no_workbook)
+            quotes.currency || quotes.no_workbook || quotes.strict)
             return tco_cli_usage("%s", "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... "
                                "[--format table|json]");
         if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
@@ -546,7 +574,7 @@ int tco_cmd_scenario(int argc, char **argv)
         return tco_cli_fail(&rd);
     const char *root = found.path;
     if (list && (scenario || compare || out || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
-                 quotes.currency || quotes.no_workbook || quotes.sensitivity || quotes.draws || seed_given ||
+                 quotes.currency || quotes.strict || quotes.no_workbook || quotes.sensitivity || quotes.draws || seed_given ||
                  fmt != TCO_OUT_TABLE))
         return tco_cli_usage("%s", "--list prints the scenarios and questions of the root: it takes --root alone "
                            "(tco [--root DIR] --list)");
@@ -556,6 +584,9 @@ int tco_cmd_scenario(int argc, char **argv)
         return tco_cli_usage("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
     if (scenario != NULL && compare != NULL)
         return tco_cli_usage("%s", "--scenario and --compare do not go together");
+    if (quotes.strict && quotes.n == 0)
+        return tco_cli_usage("%s", "--quotes-strict refuses a run whose quotes price nothing they name: give --quotes "
+                             "FILE.csv");
     if (quotes.n_fx_sets > 0 && quotes.n == 0 && quotes.currency && strcasecmp(quotes.fx_sets[0].key, quotes.currency))
         return tco_cli_usage("--set %s: exchange rates convert vendor quotes (give --quotes FILE.csv) and the reporting "
                            "currency (here %s)", quotes.fx_sets[0].arg, quotes.currency);

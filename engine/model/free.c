@@ -15,6 +15,9 @@ void tco_model_free(tco_model *m)
     if (m == NULL)
         return;
     tco_program_free(m->program);
+    for (size_t i = 0; i < m->n_quote_warnings; i++)
+        free(m->quote_warnings[i]);
+    free(m->quote_warnings);
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
         free(it->name);

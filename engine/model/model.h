@@ -340,6 +340,13 @@ typedef struct tco_model {
     /** Quotes applied by tco_model_apply_quotes() (borrowed, NULL without) and their as-of date. */
     const tco_quote_set *quotes;
     int32_t as_of;
+    /** What the quotes tried to price and did not (tco_model_apply_quotes()): one text per item whose
+     *  quote rows are all expired, not yet valid, under their minimum quantity or not a catalog item,
+     *  e.g. "no quote prices D-M: a.csv:2 expired: valid until 2026-12-31, as of 2027-02-15; the
+     *  catalog's price stays"; owned, NULL without.  The command prints them as warnings, JSON lists
+     *  them under "warnings" (check "quotes"), and --quotes-strict refuses the run for any. */
+    char **quote_warnings;
+    size_t n_quote_warnings;
     /** Evaluation order (indexes into items; every line after what it uses). */
     int *order;
     size_t n_order;

@@ -92,7 +92,9 @@ static tco_item *model_add_input(tco_model *m, const char *name)
 }
 
 static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                     const tco_name_index *known_index, tco_diag *diag);
+                                     const tco_name_index *known_index, char *const *known_items, size_t n_known,
+                                     tco_diag *diag);
+static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, tco_diag *diag);
 
 tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                  char *const *known_items, size_t n_known, tco_diag *diag)
@@ -109,13 +111,112 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
             tco_name_index_free(&known);
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
         }
-    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, diag);
+    tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, known_items, n_known, diag);
     tco_name_index_free(&known);
+    if (e == TCO_OK)
+        e = note_unpriced(m, set, diag);
+    return e;
+}
+
+/* The statuses of a row that tried to price its item and could not. */
+static bool unpriced_status(tco_quote_status s)
+{
+    return s == TCO_QUOTE_EXPIRED || s == TCO_QUOTE_NOT_YET_VALID || s == TCO_QUOTE_UNDER_QTY ||
+           s == TCO_QUOTE_UNKNOWN_ITEM;
+}
+
+/* The most of @p item any price of @p m buys (the quote_qty of each input it prices; for a tier name,
+ * of the per-tier input), or -1 when no price takes @p item. */
+static double bought(const tco_model *m, const char *item)
+{
+    double most = -1;
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->quote_item == NULL)
+            continue;
+        bool takes = it->kind != TCO_ITEM_TIER_INPUT && strcasecmp(it->quote_item, item) == 0;
+        for (int r = 0; !takes && it->kind == TCO_ITEM_TIER_INPUT && r < m->n_tiers; r++)
+            takes = strcasecmp(m->tier_names[r], item) == 0;
+        int q = takes ? tco_model_find(m, it->quote_qty) : -1;
+        if (q >= 0 && m->items[q].value > most)
+            most = m->items[q].value;
+    }
+    return most;
+}
+
+/* Rows a warning cites by place and reason; the others of the same item are counted. */
+#define UNPRICED_CITED 3
+
+/* One warning for each item of @p set whose rows all failed to price it (unpriced_status()): no row
+ * used, none for an item the scenario does not buy (or buys none of) or a value --set gives (those are
+ * choices, not failures).  Items in the order their first row was read. */
+static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, tco_diag *diag)
+{
+    if (set->indexed != set->n || (set->n && set->next_same == NULL))
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory"); /* tco_quotes_index() failed */
+    tco_name_index seen = {0};
+    size_t *first = malloc((set->n ? set->n : 1) * sizeof *first), n_items = 0;
+    bool *failed = malloc((set->n ? set->n : 1) * sizeof *failed);
+    tco_error e = first && failed ? TCO_OK : tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    /* Each item's first row, and whether every row of it failed. */
+    for (size_t i = 0; i < set->n && e == TCO_OK; i++) {
+        const tco_quote *q = &set->quotes[i];
+        bool added = false;
+        size_t *slot = tco_name_index_put(&seen, q->item, &added);
+        if (slot == NULL) {
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (added) {
+            *slot = n_items;
+            first[n_items] = i;
+            failed[n_items++] = true;
+        }
+        failed[*slot] &= unpriced_status(q->status);
+    }
+    for (size_t g = 0; g < n_items && e == TCO_OK; g++) {
+        const char *item = set->quotes[first[g]].item;
+        /* An item the scenario buys none of (0 switches) is not bought: its rows fail on min_qty alone. */
+        if (!failed[g] || bought(m, item) == 0)
+            continue;
+        tco_strbuf b = {0};
+        size_t rows = 0, cited = 0;
+        /* The item's rows in file order: the chain of tco_quotes_index() (made above; no row added since). */
+        for (size_t i = first[g]; i != SIZE_MAX; i = set->next_same[i])
+            rows++;
+        if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
+            tco_strbuf_printf(&b, "no quote prices '%s' (%zu row%s): ", item, rows, rows == 1 ? "" : "s");
+        else
+            tco_strbuf_printf(&b, "no quote prices %s (%zu row%s, none valid): ", item, rows, rows == 1 ? "" : "s");
+        for (size_t i = first[g]; i != SIZE_MAX && cited < UNPRICED_CITED; i = set->next_same[i]) {
+            const tco_quote *q = &set->quotes[i];
+            tco_strbuf_printf(&b, "%s%s:%ld: %s", cited++ ? "; " : "", q->file, q->line, q->reason);
+        }
+        if (rows > cited)
+            tco_strbuf_printf(&b, "; %zu more (see the Quotes sheet)", rows - cited);
+        if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
+            tco_strbuf_append(&b, "; no price is taken from it");
+        else
+            tco_strbuf_append(&b, "; the catalog's price stays");
+        char *text = tco_strbuf_take(&b);
+        char **grown = text ? realloc(m->quote_warnings, (m->n_quote_warnings + 1) * sizeof *grown) : NULL;
+        if (grown == NULL) {
+            free(text);
+            e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            break;
+        }
+        m->quote_warnings = grown;
+        m->quote_warnings[m->n_quote_warnings++] = text;
+    }
+    tco_name_index_free(&seen);
+    free(first);
+    free(failed);
     return e;
 }
 
 static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                     const tco_name_index *known_index, tco_diag *diag)
+                                     const tco_name_index *known_index, char *const *known_items, size_t n_known,
+                                     tco_diag *diag)
 {
     /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
     for (size_t i = 0; i < set->n; i++) {
@@ -318,9 +419,21 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
         tco_strbuf b = {0};
         if (known)
             tco_strbuf_printf(&b, "scenario %s does not buy %s", m->scenario_name, q->item);
-        else
-            tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
-                              q->item);
+        else {
+            /* The catalog item nearest within 2 edits (the first of the nearest), as `quotes check` suggests. */
+            const char *near = NULL;
+            size_t near_d = 3;
+            for (size_t k = 0; k < n_known && near_d > 1; k++) {
+                size_t dist = tco_edit_distance(q->item, known_items[k]);
+                if (dist < near_d)
+                    near_d = dist, near = known_items[k];
+            }
+            if (near)
+                tco_strbuf_printf(&b, "'%s' is not a catalog item (did you mean '%s'?)", q->item, near);
+            else
+                tco_strbuf_printf(&b, "'%s' is not a catalog item (card tiers, hosts, or the template's quote ids)",
+                                  q->item);
+        }
         if ((q->reason = tco_strbuf_take(&b)) == NULL)
             return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }

@@ -84,6 +84,18 @@ typedef struct reader {
     tco_diag *diag;
 } reader;
 
+/* Whether header text @p name is column name @p col as people write it: letters in any case, and a
+ * space where the name has an underscore ("Unit Price" is unit_price, "VALID UNTIL" valid_until). */
+static bool header_is(const char *name, const char *col)
+{
+    for (; *name && *col; name++, col++) {
+        bool gap = (*name == ' ' || *name == '_') && *col == '_';
+        if (!gap && tolower((unsigned char)*name) != tolower((unsigned char)*col))
+            return false;
+    }
+    return *name == '\0' && *col == '\0';
+}
+
 /* The header name of field @p i of a row, or NULL when it is not a known column. */
 static const char *col_name(const reader *r, size_t i)
 {
@@ -380,7 +392,7 @@ static void on_header_field(reader *r, size_t i, const char *text, size_t len)
     }
     int c;
     for (c = 0; c < N_COLS; c++)
-        if (strcasecmp(name, col_names[c]) == 0)
+        if (header_is(name, col_names[c]))
             break;
     if (c < N_COLS && r->col_of[c] >= 0) {
         report(r, false, r->row_line, i + 1, name, "the column '%s' appears twice (first as column %d)",

@@ -137,7 +137,39 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
         tco_strbuf_free(&b);
         n++;
     }
-    return n;
+    for (size_t i = 0; i < m->n_quote_warnings; i++)
+        fprintf(out, "tco: warning: %s: quotes: %s\n", m->scenario_name, m->quote_warnings[i]);
+    return n + m->n_quote_warnings;
+}
+
+/* A quote's price as written, grouped: "88,000" or "12,100.50". */
+static void quote_price(double v, char *buf, size_t size)
+{
+    tco_format_grouped(v, v == floor(v) ? 0 : 2, buf, size);
+}
+
+void tco_report_quotes_line(const tco_model *m, FILE *out)
+{
+    const tco_quote_set *set = m->quotes;
+    if (set == NULL)
+        return;
+    size_t used = 0;
+    for (size_t i = 0; i < set->n; i++)
+        used += set->quotes[i].status == TCO_QUOTE_USED;
+    fprintf(out, "quotes: %zu of %zu row%s used", used, set->rows, set->rows == 1 ? "" : "s");
+    for (size_t i = 0; i < set->n; i++) {
+        const tco_quote *q = &set->quotes[i];
+        if (q->status != TCO_QUOTE_USED)
+            continue;
+        char price[64];
+        quote_price(q->unit_price, price, sizeof price);
+        fprintf(out, "; %s from %s %s:%ld at %s %s%s", q->item, q->vendor, q->file, q->line, price, q->currency,
+                q->vat_included ? " incl. VAT" : "");
+    }
+    if (m->n_quote_warnings)
+        fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_warnings,
+                m->n_quote_warnings == 1 ? "" : "s");
+    fputc('\n', out);
 }
 
 void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
@@ -188,8 +220,75 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
             format_value(&m->items[it->partner], m->items[it->partner].value, num, sizeof num);
         fprintf(out, " %14s\n", it->partner >= 0 ? num : "");
     }
+    if (m->quotes) {
+        fputc('\n', out);
+        tco_report_quotes_line(m, out);
+    }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);
+}
+
+/* A quote row's status as a JSON word (docs/json.md, "quotes"). */
+static const char *quote_status_word(tco_quote_status s)
+{
+    switch (s) {
+    case TCO_QUOTE_USED: return "used";
+    case TCO_QUOTE_BEATEN: return "beaten";
+    case TCO_QUOTE_EXPIRED: return "expired";
+    case TCO_QUOTE_NOT_YET_VALID: return "not_yet_valid";
+    case TCO_QUOTE_UNDER_QTY: return "under_min_qty";
+    case TCO_QUOTE_NOT_IN_SCENARIO: return "not_in_scenario";
+    case TCO_QUOTE_UNKNOWN_ITEM: return "unknown_item";
+    case TCO_QUOTE_OVERRIDDEN: return "overridden";
+    }
+    return "unknown_item";
+}
+
+/* The "quotes" member of a run with quote files: the files, the rows read, and each row kept, used or
+ * not (with why). */
+static void json_quotes(FILE *out, const tco_quote_set *set)
+{
+    fputs(",\n  \"quotes\": {\"files\": [", out);
+    for (size_t i = 0; i < set->n_files; i++) {
+        fputs(i ? ", " : "", out);
+        tco_report_json_string(out, set->files[i]);
+    }
+    fprintf(out, "], \"rows\": %zu, \"not_listed\": %zu,", set->rows, set->not_kept);
+    for (int pass = 0; pass < 2; pass++) {
+        fputs(pass == 0 ? "\n    \"used\": [" : "],\n    \"unused\": [", out);
+        bool first = true;
+        for (size_t i = 0; i < set->n; i++) {
+            const tco_quote *q = &set->quotes[i];
+            if ((q->status == TCO_QUOTE_USED) != (pass == 0))
+                continue;
+            fputs(first ? "\n      {\"item\": " : ",\n      {\"item\": ", out);
+            first = false;
+            tco_report_json_string(out, q->item);
+            fputs(", \"file\": ", out);
+            tco_report_json_string(out, q->file);
+            fprintf(out, ", \"line\": %ld, \"vendor\": ", q->line);
+            tco_report_json_string(out, q->vendor);
+            fputs(", \"quote_id\": ", out);
+            tco_report_json_string(out, q->quote_id);
+            if (pass == 0) {
+                fputs(", \"unit_price\": ", out);
+                tco_report_json_number(out, q->unit_price);
+                fputs(", \"currency\": ", out);
+                tco_report_json_string(out, q->currency);
+                fputs(", \"rate\": ", out);
+                tco_report_json_number(out, q->rate);
+                fputs(", \"converted\": ", out);
+                tco_report_json_number(out, q->converted);
+                fprintf(out, ", \"vat_included\": %s}", q->vat_included ? "true" : "false");
+            } else {
+                fprintf(out, ", \"status\": \"%s\", \"reason\": ", quote_status_word(q->status));
+                tco_report_json_string(out, q->reason);
+                fputs("}", out);
+            }
+        }
+        fputs(first ? "" : "\n    ", out);
+    }
+    fputs("]}", out);
 }
 
 /* True if a spreadsheet would read @p s as a formula (leading = + - @, a tab or CR). */
@@ -509,7 +608,15 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
         fputs("}", out);
         tco_strbuf_free(&b);
     }
+    for (size_t i = 0; i < m->n_quote_warnings; i++) {
+        fputs(nw++ ? ", " : "", out);
+        fputs("{\"check\": \"quotes\", \"message\": ", out);
+        tco_report_json_string(out, m->quote_warnings[i]);
+        fputs("}", out);
+    }
     fputs("]", out);
+    if (m->quotes)
+        json_quotes(out, m->quotes);
     for (int pass = 0; pass < 2; pass++) {
         fputs(pass == 0 ? ",\n  \"inputs\": {" : ",\n  \"outputs\": {", out);
         bool first = true;

@@ -18,10 +18,20 @@
  * Print on @p out one line "tco: warning: SCENARIO: MESSAGE" for each line of
  * @p model whose template warning applies: the line is 0 (a failed check such
  * as "a replica fits one host") and its warning_if line, if any, is not.
- * {NAME} in the message is NAME's value as the table shows it.  Returns the
- * number printed.  JSON carries the same messages ("warnings").
+ * {NAME} in the message is NAME's value as the table shows it.  Then one line
+ * "tco: warning: SCENARIO: quotes: MESSAGE" for each item the run's quotes tried
+ * to price and did not (model.h quote_warnings).  Returns the number printed.
+ * JSON carries the same messages ("warnings"; check "quotes" for the latter).
  */
 size_t tco_report_warnings(const tco_model *model, FILE *out);
+
+/**
+ * Print on @p out the one-line summary of the quotes that priced @p model (nothing without quotes):
+ * "quotes: U of R rows used; ITEM from VENDOR FILE:LINE at PRICE CUR; ..." (R: data rows read in all
+ * files, U: rows that set a price), ending "; N items not priced (warnings above)" when some item's
+ * rows all failed (model.h quote_warnings).  tco_report_table() ends with it.
+ */
+void tco_report_quotes_line(const tco_model *model, FILE *out);
 
 /**
  * If the warning of item @p index of @p model applies (as tco_report_warnings() decides), append its
@@ -46,7 +56,11 @@ void tco_report_table(const tco_model *model, const char *currency, const char *
  *        when the template names none),
  *    "budget": {"months", "total", KEY: [one number per month], ...} (template [model] budget; absent
  *        when the template names none),
- *    "warnings": [{"check": line name, "message"}] (see tco_report_warnings()),
+ *    "warnings": [{"check": line name or "quotes", "message"}] (see tco_report_warnings()),
+ *    "quotes": {"files", "rows", "not_listed", "used": [{"item", "file", "line", "vendor", "quote_id",
+ *               "unit_price", "currency", "rate", "converted", "vat_included"}],
+ *               "unused": [{"item", "file", "line", "vendor", "quote_id", "status", "reason"}]}
+ *        (only with quote files: model.h quotes),
  *    "inputs":  {name: {"label", "unit", "value" or "by_tier": {..}, "source"}},
  *    "outputs": {name: {"label", "unit", "value" | "by_year": [..], "total" | "by_month": [..], "total" |
  *                "by_tier": {..}, "source"}}}
