@@ -135,6 +135,24 @@ void tco_cli_print_help(FILE *out)
     fputs(usage_more, out);
 }
 
+int tco_cli_quotes_add(const char **files, size_t *n, const char *path)
+{
+    if (*n == TCO_MAX_QUOTE_FILES)
+        return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
+    struct stat now;
+    bool known = stat(path, &now) == 0;
+    for (size_t i = 0; i < *n; i++) {
+        struct stat was;
+        bool same = known && stat(files[i], &was) == 0 ? was.st_dev == now.st_dev && was.st_ino == now.st_ino
+                                                       : strcmp(files[i], path) == 0;
+        if (same) /* read twice, each row would be a second quote of its own, cited as unused */
+            return tco_cli_usage("--quotes %s: the same file as --quotes %s (file %zu); give each quote file once",
+                                 path, files[i], i + 1);
+    }
+    files[(*n)++] = path;
+    return 0;
+}
+
 int tco_cli_currency(const char *text, char out[4])
 {
     bool ok = strlen(text) == 3;

@@ -448,11 +448,12 @@ int tco_cmd_scenario(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'q':
-            if (quotes.n == TCO_MAX_QUOTE_FILES)
-                return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
-            quotes.files[quotes.n++] = optarg;
+        case 'q': {
+            int bad = tco_cli_quotes_add(quotes.files, &quotes.n, optarg);
+            if (bad != 0)
+                return bad;
             break;
+        }
         case 'F': force = true; break;
         case 'N': quotes.no_workbook = true; break;
         case 'y': quotes.sensitivity = true; break;
