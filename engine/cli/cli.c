@@ -12,6 +12,7 @@
 
 #include "read/scenarios.h"
 #include "base/strbuf.h"
+#include "base/text.h"
 #include "render/report.h"
 #include "render/workbook.h"
 
@@ -180,7 +181,9 @@ bool tco_cli_format(const char *text, tco_output_format *out)
 
 int tco_cli_fail(const tco_diag *d)
 {
-    fprintf(stderr, "tco: %s\n", d->message);
+    fputs("tco: ", stderr);
+    tco_text_put_terminal(stderr, d->message); /* a file name's ESC or line break shown as \x1B, \x0A */
+    fputc('\n', stderr);
     return tco_exit_code(d->code);
 }
 
@@ -197,9 +200,12 @@ int tco_cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tco: ");
-    vfprintf(stderr, fmt, ap);
+    tco_strbuf msg = {0};
+    tco_strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
+    fputs("tco: ", stderr);
+    tco_text_put_terminal(stderr, tco_strbuf_str(&msg));
+    tco_strbuf_free(&msg);
     fprintf(stderr, "\nTry 'tco --help'.\n");
     return 64;
 }

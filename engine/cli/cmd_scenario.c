@@ -115,8 +115,9 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     char stem[201];
     tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_scenario_file_is_question(spath)) {
-        fprintf(stderr, "tco: %s is a question ([advise] section), not a scenario: run it with tco advise %s\n", spath,
-                stem);
+        fputs("tco: ", stderr);
+        tco_text_put_terminal(stderr, spath);
+        fprintf(stderr, " is a question ([advise] section), not a scenario: run it with tco advise %s\n", stem);
         free(spath);
         return 64;
     }
