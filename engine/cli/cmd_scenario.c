@@ -238,6 +238,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     tco_error bad = path ? TCO_ERR_INI : TCO_ERR_USAGE;
     *names = NULL;
     int n = tco_split_list(list, names);
+    int n_read = n > 0 ? n : 0; /* the names to free if the list is refused below (n then -1) */
     if (n < 0)
         tco_diag_at(d, bad, &at, "expected scenario names separated by commas, none empty%s%s%s",
                     path ? ", found '" : "", path ? TCO_SHOWN(list) : "", path ? "'" : "");
@@ -257,7 +258,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         tco_free_list(stems, k);
     }
     if (n < 2 || n > 26) {
-        tco_free_list(*names, n > 0 ? n : 0);
+        tco_free_list(*names, n_read);
         *names = NULL;
         if (path)
             tco_ini_free(&ini);
