@@ -3,6 +3,7 @@
  * quote's min_qty says so), rank, report (advise.h). */
 #include "apps/advise.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -402,16 +403,18 @@ static tco_error record(advise_run *r, const tco_run *run, int tier, int host, i
 }
 
 /* The largest card count to try on a host of @p slots slots: max_cards, else max_hosts x slots, the
- * smaller where both are set; INT_MAX when neither is. */
-static int card_bound(const tco_model *m, const names_ix *ix, int slots)
+ * smaller where both are set; INFINITY when neither is.  A double, so a bound past INT_MAX (max_hosts =
+ * 1e9, max_cards = 1e15) is not mistaken for "no bound" nor cast out of range: the search's size check
+ * refuses it before any bound is used as a count. */
+static double card_bound(const tco_model *m, const names_ix *ix, int slots)
 {
     double max_cards = num(m, ix->max_cards), max_hosts = num(m, ix->max_hosts);
-    double b = INT_MAX;
+    double b = INFINITY;
     if (max_cards > 0)
         b = max_cards;
-    if (max_hosts > 0 && max_hosts * slots < b)
-        b = max_hosts * slots;
-    return (int)b;
+    if (max_hosts > 0 && fmin(max_hosts * slots, DBL_MAX) < b) /* 1e308 hosts x 8 slots is still a bound */
+        b = fmin(max_hosts * slots, DBL_MAX);
+    return b;
 }
 
 static void option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out);
@@ -712,27 +715,28 @@ static tco_error load_models(const question *qq, advise_run *r)
             }
     /* Bounds, and the size of the search. */
     double total = 0;
-    int largest = 0; /* the most cards of any host: a rented tier's bound is at most this */
+    double largest = 0; /* the most cards of any host: a rented tier's bound is at most this */
     for (int h = 0; h < a->n_models; h++) {
         int slots = (int)num(a->models[h], r->ix.cards_per_host);
-        int bound = card_bound(a->models[h], &r->ix, slots);
+        double bound = card_bound(a->models[h], &r->ix, slots);
         largest = bound > largest ? bound : largest;
-        if (bound == INT_MAX)
+        if (isinf(bound))
             return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = q->path, .section = "constraints"},
                                "tco advise needs a bound on the card count: give max_cards or max_hosts (both are 0, "
                                "no limit)");
-        total += (double)bound * a->n_tiers * (a->n_modes ? a->n_modes : 1);
+        total += bound * a->n_tiers * (a->n_modes ? a->n_modes : 1);
     }
     const char *cloud = tco_ini_get(q, "advise", "allow_cloud");
     if (cloud && strcasecmp(cloud, "yes") != 0 && strcasecmp(cloud, "no") != 0)
         return tco_diag_at(d, TCO_ERR_INI, place(qq, "allow_cloud", &at, where), "expected yes or no, found '%s'",
                            cloud);
     if (cloud && strcasecmp(cloud, "yes") == 0)
-        total += (double)largest * a->n_tiers;
+        total += largest * a->n_tiers;
     if (total > TCO_ADVISE_MAX_CANDIDATES)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: the search would evaluate up to %.0f candidates, more than the %d "
+        return tco_diag_set(d, TCO_ERR_INI, "%s: the search would evaluate up to %.*g candidates, more than the %d "
                             "tco advise takes; lower [constraints] max_cards or max_hosts, or narrow [advise] tiers "
-                            "or hosts", q->path, total, TCO_ADVISE_MAX_CANDIDATES);
+                            "or hosts", q->path, total < 1e15 ? 15 : 3, fmin(total, DBL_MAX),
+                            TCO_ADVISE_MAX_CANDIDATES);
     return TCO_OK;
 }
 
@@ -754,7 +758,7 @@ static tco_error enumerate(advise_run *r, bool cloud)
         tco_model *m = a->models[h];
         const tco_run *run = a->runs[h];
         double slots = num(m, r->ix.cards_per_host);
-        int bound = card_bound(m, &r->ix, (int)slots);
+        int bound = (int)card_bound(m, &r->ix, (int)slots); /* at most the candidate limit: checked */
         for (int k = 0; k < (a->n_modes ? a->n_modes : 1) && e == TCO_OK; k++) {
             if (a->n_modes && (e = tco_model_set_text_input(m, "facility_mode", a->modes[k], r->d)) != TCO_OK)
                 break;
@@ -777,7 +781,7 @@ static tco_error enumerate(advise_run *r, bool cloud)
         tco_model *m = a->models[rent_host[t]];
         if ((e = tco_model_set_text_input(m, "acquisition", "rent", r->d)) == TCO_OK &&
             (e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) == TCO_OK)
-            e = counts(r, a->runs[rent_host[t]], t, rent_host[t], -1, true, card_bound(m, &r->ix, (int)rent_slots[t]));
+            e = counts(r, a->runs[rent_host[t]], t, rent_host[t], -1, true, (int)card_bound(m, &r->ix, (int)rent_slots[t]));
         if (e == TCO_OK)
             e = tco_model_set_text_input(m, "acquisition", "own", r->d);
     }
@@ -890,7 +894,8 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
     if (e == TCO_OK && r.quote_used)
         e = list_quotes(&r);
     if (e == TCO_OK) {
-        qsort(a->options, a->n_options, sizeof *a->options, compare_options);
+        if (a->n_options > 1) /* none: options is NULL, which qsort() must not be given */
+            qsort(a->options, a->n_options, sizeof *a->options, compare_options);
         for (size_t i = 0; i < a->n_options && a->options[i].feasible; i++)
             a->options[i].rank = (int)++a->n_feasible;
     }

@@ -12,6 +12,7 @@
 
 #include "read/scenarios.h"
 #include "base/strbuf.h"
+#include "base/text.h"
 #include "render/report.h"
 #include "render/workbook.h"
 
@@ -142,6 +143,24 @@ void tco_cli_print_help(FILE *out)
     fputs(usage_more, out);
 }
 
+int tco_cli_quotes_add(const char **files, size_t *n, const char *path)
+{
+    if (*n == TCO_MAX_QUOTE_FILES)
+        return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
+    struct stat now;
+    bool known = stat(path, &now) == 0;
+    for (size_t i = 0; i < *n; i++) {
+        struct stat was;
+        bool same = known && stat(files[i], &was) == 0 ? was.st_dev == now.st_dev && was.st_ino == now.st_ino
+                                                       : strcmp(files[i], path) == 0;
+        if (same) /* read twice, each row would be a second quote of its own, cited as unused */
+            return tco_cli_usage("--quotes %s: the same file as --quotes %s (file %zu); give each quote file once",
+                                 path, files[i], i + 1);
+    }
+    files[(*n)++] = path;
+    return 0;
+}
+
 int tco_cli_currency(const char *text, char out[4])
 {
     bool ok = strlen(text) == 3;
@@ -169,7 +188,9 @@ bool tco_cli_format(const char *text, tco_output_format *out)
 
 int tco_cli_fail(const tco_diag *d)
 {
-    fprintf(stderr, "tco: %s\n", d->message);
+    fputs("tco: ", stderr);
+    tco_text_put_terminal(stderr, d->message); /* a file name's ESC or line break shown as \x1B, \x0A */
+    fputc('\n', stderr);
     return tco_exit_code(d->code);
 }
 
@@ -186,9 +207,12 @@ int tco_cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tco: ");
-    vfprintf(stderr, fmt, ap);
+    tco_strbuf msg = {0};
+    tco_strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
+    fputs("tco: ", stderr);
+    tco_text_put_terminal(stderr, tco_strbuf_str(&msg));
+    tco_strbuf_free(&msg);
     fprintf(stderr, "\nTry 'tco --help'.\n");
     return 64;
 }

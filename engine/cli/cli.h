@@ -72,6 +72,11 @@ int tco_cli_fail_as(const tco_diag *d, tco_output_format format);
 /** Print "tco: MESSAGE" and "Try 'tco --help'." on standard error; 64. */
 int tco_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** Add --quotes @p path to @p files (*@p n of them): at most TCO_MAX_QUOTE_FILES, and each file once
+ *  (the same file by another spelling, ./a.csv or a link to it, is the same: compared by device and
+ *  inode where both exist, else by the text).  0, or tco_cli_usage()'s code. */
+int tco_cli_quotes_add(const char **files, size_t *n, const char *path);
+
 /** True if @p path is a folder (following links). */
 bool tco_cli_is_dir(const char *path);
 

@@ -60,10 +60,8 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         if (c == ':' || c == '?')
             return tco_cli_usage("advise: %s '%s'; %s", c == ':' ? "option needs a value" : "unknown option",
                                argv[optind - 1], ADVISE_USAGE);
-        if (c == 'q' && n_quotes == TCO_MAX_QUOTE_FILES)
-            return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
-        if (c == 'q')
-            quotes[n_quotes++] = optarg;
+        if (c == 'q' && (rc = tco_cli_quotes_add(quotes, &n_quotes, optarg)) != 0)
+            return rc;
         if (c == 'C' && (rc = tco_cli_currency(optarg, currency)) != 0)
             return rc;
         code = c == 'C' ? currency : code;

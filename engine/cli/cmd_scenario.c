@@ -133,8 +133,9 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     char stem[201];
     tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_scenario_file_is_question(spath)) {
-        fprintf(stderr, "tco: %s is a question ([advise] section), not a scenario: run it with tco advise %s\n", spath,
-                stem);
+        fputs("tco: ", stderr);
+        tco_text_put_terminal(stderr, spath);
+        fprintf(stderr, " is a question ([advise] section), not a scenario: run it with tco advise %s\n", stem);
         free(spath);
         return 64;
     }
@@ -260,7 +261,8 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
                         : (tco_place){.arg = where};
     tco_error bad = path ? TCO_ERR_INI : TCO_ERR_USAGE;
     *names = NULL;
-    int n = tco_split_list(list, names), got = n; /* got: the entries *names holds, to free on refusal */
+    int n = tco_split_list(list, names);
+    int n_read = n > 0 ? n : 0; /* the names to free if the list is refused below (n then -1) */
     if (n < 0)
         tco_diag_at(d, bad, &at, "expected scenario names separated by commas, none empty%s%s%s",
                     path ? ", found '" : "", path ? TCO_SHOWN(list) : "", path ? "'" : "");
@@ -280,7 +282,7 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         tco_free_list(stems, k);
     }
     if (n < 2 || n > 26) {
-        tco_free_list(*names, got > 0 ? got : 0);
+        tco_free_list(*names, n_read);
         *names = NULL;
         if (path)
             tco_ini_free(&ini);
@@ -475,11 +477,12 @@ int tco_cmd_scenario(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'q':
-            if (quotes.n == TCO_MAX_QUOTE_FILES)
-                return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
-            quotes.files[quotes.n++] = optarg;
+        case 'q': {
+            int bad = tco_cli_quotes_add(quotes.files, &quotes.n, optarg);
+            if (bad != 0)
+                return bad;
             break;
+        }
         case 'F': force = true; break;
         case 'N': quotes.no_workbook = true; break;
         case 'Q': quotes.strict = true; break;

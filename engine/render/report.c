@@ -8,6 +8,7 @@
 #include <csv.h>
 
 #include "base/strbuf.h"
+#include "base/text.h"
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
@@ -137,8 +138,11 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
         tco_strbuf_free(&b);
         n++;
     }
-    for (size_t i = 0; i < m->n_quote_warnings; i++)
-        fprintf(out, "tco: warning: %s: quotes: %s\n", m->scenario_name, m->quote_warnings[i]);
+    for (size_t i = 0; i < m->n_quote_warnings; i++) { /* file and vendor names: no raw control byte */
+        fprintf(out, "tco: warning: %s: quotes: ", m->scenario_name);
+        tco_text_put_terminal(out, m->quote_warnings[i]);
+        fputc('\n', out);
+    }
     return n + m->n_quote_warnings;
 }
 
