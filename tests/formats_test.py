@@ -130,9 +130,14 @@ def semantic_problems(doc):
                                (d["scenario"], name, g))
         for group in ("inputs", "outputs"):
             for name, e in d[group].items():
-                # A line of the schedule sheet has one entry per schedule period (to the end of the book life).
+                # A line of the schedule sheet has one entry per schedule period (to the end of the book life),
+                # and says so ("periods": "schedule"); every other per-year entry follows periods.
                 sched = d.get("schedule", {})
-                want = len(sched["periods"]) if name in sched.get("lines", ()) else n
+                on = name in sched.get("lines", ())
+                if "by_year" in e and (e.get("periods") == "schedule") != on:
+                    out.append("%s: %s is %son the schedule sheet but its periods is %r" %
+                               (d["scenario"], name, "" if on else "not ", e.get("periods")))
+                want = len(sched["periods"]) if on else n
                 if "by_year" in e and len(e["by_year"]) != want:
                     out.append("%s: %s has %d years for %d periods" % (d["scenario"], name, len(e["by_year"]), want))
                 if "by_month" in e and len(e["by_month"]) != months:

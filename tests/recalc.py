@@ -139,14 +139,20 @@ def compare_books(orig, recalculated, label):
             got = other.get(ref)
             a = as_number(cached)
             b = as_number(got[2]) if got else None
-            if got and got[1] == "b" and b is not None:
-                b = float(b)
             if _typ == "str":
                 # A formula whose result is text ("never: ...", "n.a.: ..."): the same text, not a number.
                 if got is None or got[1] not in ("str", "s", "inlineStr") or got[2] != cached:
                     print(f"{label}: {sheet}!{ref} ={formula}: cached text {cached!r}, recalculated "
                           f"{got and got[2]!r} ({got and got[1]})")
                     mismatches += 1
+                continue
+            # The type as well as the text: a cached number 1 where the app computes the boolean TRUE
+            # (a bare =AND(...)) is a mismatch, since =C25=1 is FALSE in Excel there (issue 23 §6).
+            if got is not None and got[1] != "e" and (got[1] == "b") != (_typ == "b"):
+                kind = {"b": "boolean", "n": "number"}
+                print(f"{label}: {sheet}!{ref} ={formula}: cached {kind.get(_typ, _typ)} {cached!r}, recalculated "
+                      f"{kind.get(got[1], got[1])} {got[2]!r}")
+                mismatches += 1
                 continue
             if a is None:
                 print(f"{label}: {sheet}!{ref} ={formula}: no cached number ({cached!r})")

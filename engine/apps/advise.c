@@ -1011,8 +1011,12 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
     money(y->cost, 0, ty, sizeof ty);
     const char *per = a->train ? "per training run" : "per million tokens";
     if (x->cost_per_unit == y->cost_per_unit || isnan(x->cost_per_unit) || isnan(y->cost_per_unit))
-        tco_strbuf_printf(out, "%s costs as much %s as %s (%s %s) and wins on the cheaper capex", tco_strbuf_str(&w),
-                          per, tco_strbuf_str(&ru), cx, unit_of(a));
+        /* The tie-break as the ranking applies it: the cheaper capex, or with the same capex too (two rented
+         * options, capex 0) the earlier candidate. */
+        tco_strbuf_printf(out, "%s costs as much %s as %s (%s %s) and wins %s", tco_strbuf_str(&w), per,
+                          tco_strbuf_str(&ru), cx, unit_of(a),
+                          x->capex == y->capex ? "as the earlier candidate, at the same capex"
+                                               : "on the cheaper capex");
     else
         tco_strbuf_printf(out, "%s is %.1f%% cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w),
                           100 * (y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, per, tco_strbuf_str(&ru), cx,

@@ -1065,6 +1065,7 @@ static tco_error run(ctx *c)
         (b->title = tco_strdup(c->old.title)) == NULL || (b->currency = tco_strdup(c->old.currency)) == NULL)
         return oom(d);
     b->years = c->old.years;
+    b->new_years = c->new_.years;
     b->order = c->req->order;
     b->tco_old = c->old.tco;
     b->tco_new = c->new_.tco;
@@ -1275,6 +1276,10 @@ void tco_bridge_print_json(const tco_bridge *b, FILE *out)
     json_text(out, ",\n  \"to\": ", b->new_path);
     json_text(out, ",\n  \"scenario\": ", b->scenario);
     json_text(out, ",\n  \"currency\": ", b->currency);
+    /* The analysis period of each file (null when it gives none): the bridge's TCOs are over them. */
+    const int yv[] = {b->years, b->new_years};
+    for (int k = 0; k < 2; k++)
+        fprintf(out, yv[k] > 0 ? ",\n  \"%s\": %d" : ",\n  \"%s\": null", k ? "years_new" : "years_old", yv[k]);
     fprintf(out, ",\n  \"order\": \"%s\"", order_name(b->order));
     fprintf(out, ",\n  \"fingerprints\": {\"from\": \"%016llx\", \"to\": \"%016llx\", \"template\": \"%016llx\"}",
             (unsigned long long)b->old_fingerprint, (unsigned long long)b->new_fingerprint,
@@ -1382,9 +1387,26 @@ static void pad(FILE *out, const char *s, size_t width, bool right)
             fputc(' ', out);
 }
 
+void tco_bridge_period(const tco_bridge *b, tco_strbuf *out)
+{
+    if (b->years == b->new_years && b->years > 0)
+        tco_strbuf_printf(out, "TCO over %d years", b->years);
+    else if (b->years > 0 && b->new_years > 0)
+        tco_strbuf_printf(out, "TCO over %d years (OLD) and %d years (NEW)", b->years, b->new_years);
+    else if (b->years > 0 || b->new_years > 0)
+        tco_strbuf_printf(out, "TCO over %d years (%s; %s gives no period)", b->years > 0 ? b->years : b->new_years,
+                          b->years > 0 ? "OLD" : "NEW", b->years > 0 ? "NEW" : "OLD");
+    else
+        tco_strbuf_append(out, "TCO (neither file gives its period)");
+}
+
 void tco_bridge_print_table(const tco_bridge *b, FILE *out)
 {
-    fprintf(out, "Budget bridge: %s, TCO over %d years in %s\n", b->scenario, b->years, b->currency);
+    tco_strbuf period = {0};
+    tco_bridge_period(b, &period);
+    fprintf(out, "Budget bridge: %s, %s in %s\n", b->scenario, period.failed ? "TCO" : tco_strbuf_str(&period),
+            b->currency);
+    tco_strbuf_free(&period);
     fprintf(out, "From %s to %s, order: %s\n\n", b->old_path, b->new_path,
             b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
     /* Column widths from the content. */

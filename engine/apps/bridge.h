@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "render/workbook.h"
 
 /** The order the changed inputs are moved in. */
@@ -93,9 +94,10 @@ typedef struct tco_bridge_other {
 typedef struct tco_bridge {
     /** The two files as named on the command line (heap). */
     char *old_path, *new_path;
-    /** OLD's and NEW's scenario names, OLD's title, the currency and the analysis period (heap). */
+    /** OLD's and NEW's scenario names, OLD's title and the currency (heap). */
     char *scenario, *new_scenario, *title, *currency;
-    int years;
+    /** OLD's and NEW's analysis period in years (the files' `years`; 0 when a file does not give it). */
+    int years, new_years;
     tco_bridge_order order;
     /** The TCO each file gives, and the TCO evaluated from OLD's inputs (start) and after the last step
      *  (end).  When reproduced, tco_from prints as tco_old with 16 digits, tco_to as tco_new. */
@@ -141,6 +143,11 @@ typedef struct tco_bridge_request {
  * TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_bridge_run(const tco_bridge_request *req, tco_bridge *out, tco_diag *diag);
+
+/** Append to @p out the period the two runs' TCOs are over, for a title: "TCO over 3 years" when both
+ *  give the same, "TCO over 3 years (OLD) and 5 years (NEW)" when they differ, and says which file gives
+ *  none.  @p out's failed flag is set when memory runs out. */
+void tco_bridge_period(const tco_bridge *b, tco_strbuf *out);
 
 /** Print @p b as a table for people: each step with from, to, delta, the running TCO and the unit of
  *  from and to (a money input of a run in another currency in CNY), then OLD, NEW and NEW - OLD, in

@@ -88,7 +88,9 @@ static void fill_bridge(writer *w, void *vctx)
         return;
     lxw_format *money = w->fmt[TCO_FMT_MONEY], *total = w->fmt_total[TCO_FMT_MONEY];
     tco_strbuf t = {0};
-    tco_strbuf_printf(&t, "Budget bridge: %s, TCO over %d years (%s)", b->scenario, b->years, b->currency);
+    tco_strbuf_printf(&t, "Budget bridge: %s, ", b->scenario);
+    tco_bridge_period(b, &t); /* each run's period when they differ (issue 23 §4) */
+    tco_strbuf_printf(&t, " (%s)", b->currency);
     wb_write_text(w, ws, ROW_TITLE, 0, tco_strbuf_str(&t), w->title);
     /* The two notes span the table's columns, wrapped: what the sheet is, and where it came from. */
     static const char what[] =

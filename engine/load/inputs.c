@@ -508,7 +508,7 @@ tco_error load_input(loader *ld, int index)
         defaulted = true;
     }
     if (value == NULL) {
-        const char *near = tco_ini_near_key(src, sec, key);
+        const char *near = tco_ini_near_key(src, sec, key, !text);
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = src->path, .section = shown, .key = key},
                            "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number", label,
                            name, near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");

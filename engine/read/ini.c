@@ -1054,17 +1054,49 @@ const char **tco_ini_keys(const tco_ini *ini, const char *section, int *count)
     return keys;
 }
 
-const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key)
+/* The length of a key's stem, its first word ("card" of "card_count" and of "cards"): up to the
+ * first '_', a plural 's' dropped; 0 when shorter than 3 characters (too short to say anything). */
+static size_t key_stem(const char *k)
+{
+    size_t n = strcspn(k, "_");
+    if (n > 3 && k[n - 1] == 's')
+        n--;
+    return n >= 3 ? n : 0;
+}
+
+/* Whether @p a and @p b are the same word written two ways: one holds the other ("card" in "cards",
+ * "count" in "card_count"), or they share a stem ("cards" and "card_count"). */
+static bool keys_related(const char *a, const char *b)
+{
+    if ((strlen(a) >= 3 && strstr(b, a) != NULL) || (strlen(b) >= 3 && strstr(a, b) != NULL))
+        return true;
+    size_t sa = key_stem(a);
+    return sa > 0 && sa == key_stem(b) && strncmp(a, b, sa) == 0;
+}
+
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number)
 {
     int n = 0;
     const char **keys = tco_ini_keys(ini, section, &n);
     const char *best = NULL;
-    size_t best_d = 3;
+    int best_rank = 4;
+    size_t best_d = 0, kl = strlen(key);
     for (int i = 0; i < n; i++) {
         const char *k = strchr(keys[i], ':') ? strchr(keys[i], ':') + 1 : keys[i];
+        if (strncmp(k, key, kl) == 0 && k[kl] == '_')
+            continue; /* a key beside the one asked for (its _source, its _range): that one is missing */
         size_t d = tco_edit_distance(k, key);
-        if (d > 0 && d < best_d)
-            best_d = d, best = k;
+        bool related = keys_related(k, key);
+        if (d == 0 || (d >= 3 && !related))
+            continue;
+        /* Meaning first (a number where a number is expected: not "card = D-M" for a count), then
+         * the same word written two ways, then the fewest edits. */
+        double v;
+        const char *value = tco_ini_get(ini, section, k);
+        bool fits = !number || (value != NULL && tco_parse_number(value, &v));
+        int rank = (fits ? 0 : 2) + (related ? 0 : 1);
+        if (rank < best_rank || (rank == best_rank && d < best_d))
+            best_rank = rank, best_d = d, best = k;
     }
     free(keys);
     return best;
@@ -1179,7 +1211,7 @@ tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, co
         if (!required)
             return TCO_OK;
     {
-        const char *near = tco_ini_near_key(ini, section, key);
+        const char *near = tco_ini_near_key(ini, section, key, true);
         return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
                            "expected a number, found no such key%s%s%s", near ? " (the section has '" : "",
                            near ? near : "", near ? "': a misspelling?)" : "");

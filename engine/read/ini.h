@@ -207,10 +207,16 @@ tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, co
                             double *out, bool *found, tco_diag *diag);
 
 /**
- * A key of [@p section] within two edits of @p key but not equal to it ("utilization" for
- * "utilisation"), for a "found no such key" message; NULL when none.  Points into @p ini.
+ * The key of [@p section] a user most likely wrote for the missing @p key, for a "found no such key"
+ * message; NULL when none.  Points into @p ini.  A candidate is within two edits of @p key
+ * ("utilization" for "utilisation") or the same word written another way: one holds the other, or
+ * they share a stem (the first word, a plural 's' dropped: "card_count" for "cards").  Ranked by
+ * meaning first (when @p number, a key whose value is a number before one whose value is not, so
+ * "card = D-M" is not offered for a count), then the same word before a mere near spelling, then
+ * the fewest edits, then the file's order.  Never @p key itself, nor a key beside it (KEY_source,
+ * KEY_range: those say @p key is missing, not misspelt).
  */
-const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key);
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number);
 
 /**
  * Levenshtein distance between two names, case-insensitive (ASCII), for "did you mean": exact when it

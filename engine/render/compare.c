@@ -350,10 +350,12 @@ static void fill_compare_sheets(writer *base, void *vctx)
         row++;
         wb_write_text(w, ws, row, COL_ITEM, "Master check: every option passes", w->total_label);
         tco_strbuf f = {0};
-        tco_strbuf_append(&f, "=AND(");
+        /* IF(AND(...),1,0) like every other check: a number, which its cache (1 or 0) is; a bare AND()
+         * would be the boolean TRUE, and =C25=1 FALSE in Excel. */
+        tco_strbuf_append(&f, "=IF(AND(");
         for (int k = 0; k < ncols; k++)
             tco_strbuf_printf(&f, "%s%s%s=1", k ? "," : "", np[k], name);
-        tco_strbuf_append(&f, ")");
+        tco_strbuf_append(&f, "),1,0)");
         wb_write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), w->fmt_bool, all ? 1 : 0);
         tco_strbuf_free(&f);
         row++;

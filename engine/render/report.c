@@ -639,6 +639,10 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
             fputs(", \"unit\": ", out);
             tco_report_json_string(out, it->unit);
             if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY) {
+                /* A line of the schedule sheet runs to Year max(N, L): the entry says its by_year follows
+                 * schedule.periods, not periods (issue 23 §4). */
+                if (it->kind == TCO_ITEM_YEARLY && it->on_schedule)
+                    fputs(", \"periods\": \"schedule\"", out);
                 fputs(it->kind == TCO_ITEM_YEARLY ? ", \"by_year\": " : ", \"by_month\": ", out);
                 json_years(out, m, it);
                 if (it->partner >= 0) {

@@ -58,7 +58,7 @@ A scripted case with its own loop or function may count its own checks:
                          passes and `bad MESSAGE` for each that fails
 
 JSON against the schema: the standard output of every tco: step that asks for
---format json (not `tco diff`, whose JSON the schema does not describe) is kept
+--format json (tco diff's bridge too: $defs/bridge) is kept
 and, after the file has run, validated against docs/tco.schema.json, each
 document one check ("FILE:LINE: JSON does not conform ..." when it fails).
 An empty output (a usage error prints nothing) is skipped.  Needs
@@ -122,12 +122,11 @@ def parse(path):
 
 
 def wants_json(args):
-    """True when tco ARGS prints a document docs/tco.schema.json describes: --format json, not tco diff."""
+    """True when tco ARGS prints a document docs/tco.schema.json describes: --format json (every command,
+    tco diff's bridge included)."""
     try:
         words = shlex.split(args)
     except ValueError:
-        return False
-    if words and words[0] == "diff":
         return False
     return "--format=json" in words or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
 
