@@ -151,14 +151,20 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
     return true;
 }
 
+/* [*s, *end) without its leading and trailing spaces and tabs. */
+static void trim_blanks(const char **s, const char **end)
+{
+    while (*s < *end && (**s == ' ' || **s == '\t'))
+        (*s)++;
+    while (*end > *s && ((*end)[-1] == ' ' || (*end)[-1] == '\t'))
+        (*end)--;
+}
+
 bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
                            size_t why_size)
 {
     const char *s = text, *end = text + strlen(text);
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
+    trim_blanks(&s, &end);
     if (s == end) {
         snprintf(why, why_size, "expected a price, found an empty field");
         return false;
@@ -215,10 +221,7 @@ bool tco_quote_parse_number(const char *text, char delim, const char *expected, 
                             size_t why_size)
 {
     const char *s = text, *end = text + strlen(text);
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
+    trim_blanks(&s, &end);
     if (!parse_file_number(text, s, end, delim, expected, false, value, why, why_size))
         return false;
     if (!isfinite(*value)) {
