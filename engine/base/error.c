@@ -77,7 +77,7 @@ tco_place tco_place_column(const tco_place *where, long column)
     return at;
 }
 
-tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
+tco_error tco_diag_vat(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, va_list ap)
 {
     if (diag == NULL)
         return err;
@@ -113,10 +113,7 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     else
         snprintf(at, sizeof at, " ");
     char text[TCO_DIAG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
     tco_vformat_cut(text, sizeof text, fmt, ap);
-    va_end(ap);
     const char *arg = place && place->arg ? place->arg : "", *part = place && place->part ? place->part : "";
     /* FILE:LINE... or FILE [SECTION]... or FILE:, else ARG:, then PART: */
     const char *sep = file[0] == '\0' ? "" : diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
@@ -127,6 +124,27 @@ tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, con
     format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", file[0] ? file : arg, sep, at, part,
                part[0] ? ": " : "", text);
     diag->text = place_len < strlen(diag->message) ? place_len : 0;
+    return err;
+}
+
+tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tco_diag_vat(diag, err, place, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+tco_error tco_diag_at_set(tco_diag *diag, tco_error err, const char *given, const char *section, const char *key,
+                          const char *fmt, ...)
+{
+    char arg[TCO_DIAG_MAX];
+    snprintf(arg, sizeof arg, "--set %s", given);
+    va_list ap;
+    va_start(ap, fmt);
+    tco_diag_vat(diag, err, &(tco_place){.arg = arg, .section = section, .key = key}, fmt, ap);
+    va_end(ap);
     return err;
 }
 

@@ -150,6 +150,17 @@ tco_error tco_diag_set(tco_diag *diag, tco_error err, const char *fmt, ...)
 tco_error tco_diag_at(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/** tco_diag_at() with the arguments of @p fmt in @p ap (consumed, as vprintf). */
+tco_error tco_diag_vat(tco_diag *diag, tco_error err, const tco_place *place, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+/**
+ * tco_diag_at() at a --set argument: the place "--set @p given" (@p given is SECTION.KEY=VALUE as typed),
+ * with @p section and @p key what it sets as data: "--set facility.pue=abc: TEXT".
+ */
+tco_error tco_diag_at_set(tco_diag *diag, tco_error err, const char *given, const char *section, const char *key,
+                          const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 /**
  * Process exit code for @p err, sysexits-style: 0 ok, 64 usage, 65 data error,
  * 66 no input, 70 internal, 71 out of memory (EX_OSERR), 73 cannot create output.

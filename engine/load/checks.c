@@ -187,8 +187,9 @@ tco_error check_scenario_consumed(loader *ld)
         if (strcmp(sec, "scenario") != 0 && !section_is_read(ld, sec)) {
             for (size_t o = 0; o < ld->n_overrides; o++)
                 if (strcasecmp(override_section(ld, &ld->overrides[o]), sec) == 0)
-                    return set_error(ld, TCO_ERR_INI, ld->overrides[o].arg, ld->overrides[o].section,
-                                     ld->overrides[o].key, "no input reads section [%s]", ld->overrides[o].section);
+                    return tco_diag_at_set(ld->diag, TCO_ERR_INI, ld->overrides[o].arg, ld->overrides[o].section,
+                                           ld->overrides[o].key, "no input reads section [%s]",
+                                           ld->overrides[o].section);
             const char *best = NULL;
             size_t best_d = 3;
             const tco_ini *t = ld->template_ini;
@@ -256,18 +257,19 @@ tco_error check_scenario_consumed(loader *ld)
             if (best && strcasecmp(best, key) == 0 && kl > 7 && strcmp(key + kl - 7, "_source") == 0) {
                 /* A basis beside no value of its own layer: what it describes is missing, not misspelt. */
                 if (ov >= 0)
-                    e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key,
-                                  "a basis describes the value it is given with: give --set %s.%.*s=VALUE too",
-                                  ld->overrides[ov].section, (int)(kl - 7), key);
+                    e = tco_diag_at_set(ld->diag, TCO_ERR_INI, ld->overrides[ov].arg, sec, key,
+                                        "a basis describes the value it is given with: give --set %s.%.*s=VALUE too",
+                                        ld->overrides[ov].section, (int)(kl - 7), key);
                 else
                     e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
                                     "a basis beside no value: expected %.*s = VALUE in the same section", (int)(kl - 7),
                                     key);
             } else if (ov >= 0 && best)
-                e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key, "unknown key '%s' (did you mean '%s'?)",
-                              key, best);
+                e = tco_diag_at_set(ld->diag, TCO_ERR_INI, ld->overrides[ov].arg, sec, key,
+                                    "unknown key '%s' (did you mean '%s'?)", key, best);
             else if (ov >= 0)
-                e = set_error(ld, TCO_ERR_INI, ld->overrides[ov].arg, sec, key, "no input reads [%s] %s", sec, key);
+                e = tco_diag_at_set(ld->diag, TCO_ERR_INI, ld->overrides[ov].arg, sec, key, "no input reads [%s] %s",
+                                    sec, key);
             else if (best)
                 e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = s->path, .section = sec, .key = key},
                                 "unknown key (did you mean '%s'?)", best);

@@ -70,13 +70,9 @@ tco_error load_line(loader *ld, int index)
     tco_strbuf_append(&w, where);
     tco_strbuf_append(&w, " formula");
     it->where = tco_strbuf_take(&w);
-    size_t file_len = strlen(t->path), section_len = strlen(section);
-    if ((it->place_text = malloc(file_len + section_len + 2)) != NULL) {
-        memcpy(it->place_text, t->path, file_len + 1);
-        memcpy(it->place_text + file_len + 1, section, section_len + 1);
-        it->place = (tco_place){.file = it->place_text, .section = it->place_text + file_len + 1, .key = "formula"};
-    }
-    if (it->where == NULL || it->place_text == NULL || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
+    bool placed = tco_place_keep(&it->place, &it->place_text,
+                                 &(tco_place){.file = t->path, .section = section, .key = "formula"});
+    if (it->where == NULL || !placed || (it->label = tco_strdup(label)) == NULL || (it->unit = tco_strdup(unit)) == NULL ||
         (it->sheet = tco_strdup(sheet)) == NULL || (it->source = tco_strdup(source ? source : "")) == NULL)
         return oom(ld);
     it->format = format_for_unit(unit, false);

@@ -119,25 +119,6 @@ tco_error parse_format(loader *ld, const char *section, const char *text, tco_fo
                        "expected money, kw, percent, count, ratio, number, yesno or never, found '%s'", text);
 }
 
-tco_error set_error(loader *ld, tco_error err, const char *given, const char *section, const char *key,
-                    const char *fmt, ...)
-{
-    tco_strbuf arg = {0}, text = {0};
-    tco_strbuf_printf(&arg, "--set %s", given);
-    va_list ap;
-    va_start(ap, fmt);
-    tco_strbuf_vprintf(&text, fmt, ap);
-    va_end(ap);
-    tco_error e = arg.failed || text.failed
-                      ? oom(ld)
-                      : tco_diag_at(ld->diag, err, &(tco_place){.arg = tco_strbuf_str(&arg), .section = section,
-                                                                .key = key},
-                                    "%s", tco_strbuf_str(&text));
-    tco_strbuf_free(&arg);
-    tco_strbuf_free(&text);
-    return e;
-}
-
 const tco_place *item_place(tco_place *at, char *section, size_t size, const tco_ini *file, const char *prefix,
                             const char *name, const char *key)
 {
@@ -255,12 +236,15 @@ const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_sou
 
 tco_error value_refused(loader *ld, const tco_item *it, const char *fmt, ...)
 {
-    char text[TCO_DIAG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    tco_vformat_cut(text, sizeof text, fmt, ap);
+    if (it->value_place.file || it->value_place.arg) {
+        tco_diag_vat(ld->diag, TCO_ERR_INI, &it->value_place, fmt, ap);
+    } else { /* an input not read from a file: named by its provenance text, no place as data */
+        char text[TCO_DIAG_MAX];
+        tco_vformat_cut(text, sizeof text, fmt, ap);
+        tco_diag_set(ld->diag, TCO_ERR_INI, "%s: %s", it->source ? it->source : it->name, text);
+    }
     va_end(ap);
-    if (it->value_place.file == NULL && it->value_place.arg == NULL)
-        return tco_diag_set(ld->diag, TCO_ERR_INI, "%s: %s", it->source ? it->source : it->name, text);
-    return tco_diag_at(ld->diag, TCO_ERR_INI, &it->value_place, "%s", text);
+    return TCO_ERR_INI;
 }

@@ -123,12 +123,6 @@ bool name_set_add_lower(name_set *set, const char *section, const char *key);
 /** Free the strings of @p set and the set's own memory; leaves an empty set. */
 void name_set_free(name_set *set);
 
-/** Record an error about the --set @p given (its argument, "facility.pue=abc"): the message "--set GIVEN:
- *  TEXT" (TEXT formatted from @p fmt), the place as data its @p section and @p key (tco_place.arg).
- *  Returns @p err. */
-tco_error set_error(loader *ld, tco_error err, const char *given, const char *section, const char *key,
-                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
 /** The place FILE [PREFIX.NAME] KEY of the template's section for item @p name ("line.", "capex"; @p key
  *  NULL for the section alone) in *@p at, the section written into @p section (@p size bytes); returns
  *  @p at, for tco_diag_at(). */

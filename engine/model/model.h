@@ -142,8 +142,8 @@ typedef struct tco_item {
     tco_node *formula;
     /** Diagnostic place of the formula: "templates/tco.ini [line.x] formula". */
     char *where;
-    /** The same place as data (file, section "line.x", key "formula"), for tco_diag_at(); its file and
-     *  section are held by place_text ("FILE\0SECTION", heap).  All NULL for an item without a formula. */
+    /** The same place as data (file, section "line.x", key "formula"), for tco_diag_at(); its strings
+     *  are held by place_text (heap, tco_place_keep()).  All NULL for an item without a formula. */
     tco_place place;
     char *place_text;
     /** Where a single-valued input's value was given, as data: the file, section and key that held it,

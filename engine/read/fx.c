@@ -31,32 +31,11 @@ bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate)
     return false;
 }
 
-/* An error about the --set fx.CODE=VALUE @p arg: "--set ARG: TEXT", the place as data [fx] @p code. */
-static tco_error set_error(tco_diag *diag, const char *arg, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static tco_error set_error(tco_diag *diag, const char *arg, const char *code, const char *fmt, ...)
-{
-    tco_strbuf given = {0}, text = {0};
-    tco_strbuf_printf(&given, "--set %s", arg);
-    va_list ap;
-    va_start(ap, fmt);
-    tco_strbuf_vprintf(&text, fmt, ap);
-    va_end(ap);
-    tco_error e = given.failed || text.failed
-                      ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
-                      : tco_diag_at(diag, TCO_ERR_INI,
-                                    &(tco_place){.arg = tco_strbuf_str(&given), .section = "fx", .key = code}, "%s",
-                                    tco_strbuf_str(&text));
-    tco_strbuf_free(&given);
-    tco_strbuf_free(&text);
-    return e;
-}
-
 tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *value, tco_diag *diag)
 {
     if (strcasecmp(code, fx->reporting) == 0)
-        return set_error(diag, arg, code, "%s is the reporting currency (its rate is 1)", fx->reporting);
+        return tco_diag_at_set(diag, TCO_ERR_INI, arg, "fx", code, "%s is the reporting currency (its rate is 1)",
+                               fx->reporting);
     size_t i = 0;
     while (i < fx->n && strcasecmp(fx->codes[i], code) != 0)
         i++;
@@ -65,15 +44,16 @@ tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *
         for (size_t k = 0; k < fx->n; k++)
             tco_strbuf_printf(&codes, "%s%c%c%c", k ? ", " : "", tolower((unsigned char)fx->codes[k][0]),
                               tolower((unsigned char)fx->codes[k][1]), tolower((unsigned char)fx->codes[k][2]));
-        tco_error e = set_error(diag, arg, code, "no rate '%s' in %s [fx] (it has %s)", code, fx->path,
-                                codes.len ? tco_strbuf_str(&codes) : "none");
+        tco_error e = tco_diag_at_set(diag, TCO_ERR_INI, arg, "fx", code, "no rate '%s' in %s [fx] (it has %s)", code,
+                                      fx->path, codes.len ? tco_strbuf_str(&codes) : "none");
         tco_strbuf_free(&codes);
         return e;
     }
     double rate;
     if (!tco_parse_number(value, &rate) || !(rate >= TCO_FX_MIN_RATE) || !(rate <= TCO_FX_MAX_RATE))
-        return set_error(diag, arg, code, "expected %s per %s as a number from 0.000001 to 1000000, found '%s'",
-                         fx->reporting, fx->codes[i], value);
+        return tco_diag_at_set(diag, TCO_ERR_INI, arg, "fx", code,
+                               "expected %s per %s as a number from 0.000001 to 1000000, found '%s'", fx->reporting,
+                               fx->codes[i], value);
     if (fx->set_args == NULL) {
         fx->set_args = calloc(fx->n, sizeof *fx->set_args);
         fx->file_rates = malloc(fx->n * sizeof *fx->file_rates);
