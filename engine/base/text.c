@@ -226,15 +226,13 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
                        bad + 1);
 }
 
-void tco_text_put_terminal(FILE *out, const char *s)
+void tco_text_put_terminal(FILE *out, const char *s, size_t n)
 {
-    for (size_t i = 0; s[i]; i++) {
+    for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\n' && strcmp(s + i + 1, "Try 'tco --help'.") == 0)
-            fputc('\n', out);
-        else if (c < 0x20 || c == 0x7F)
+        if (c < 0x20 || c == 0x7F)
             fprintf(out, "\\x%02X", c);
-        else if (c == 0xC2 && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F)
+        else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F)
             fprintf(out, "\\xC2\\x%02X", (unsigned char)s[++i]);
         else
             fputc(c, out);

@@ -126,12 +126,11 @@ bool tco_number_is_normal(const char *text, double v);
 tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /**
- * Write the message @p s to @p out for a terminal: every control character
- * (C0 but the line break before a closing "Try 'tco --help'.", DEL, and the C1
- * controls U+0080 to U+009F) as \xNN, so a file name holding ESC, CR or a line
- * break that a message quotes can neither drive the terminal nor forge a line.
+ * Write the @p n bytes of text at @p s to @p out for a terminal: every control character (C0, the line
+ * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, so a file name holding ESC, CR or a
+ * line break that a message quotes can neither drive the terminal nor forge a line.
  */
-void tco_text_put_terminal(FILE *out, const char *s);
+void tco_text_put_terminal(FILE *out, const char *s, size_t n);
 
 /**
  * Join the strings that follow @p size, up to a NULL, into @p out (@p size >= 1 bytes): the text and

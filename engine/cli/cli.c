@@ -188,8 +188,14 @@ bool tco_cli_format(const char *text, tco_output_format *out)
 
 int tco_cli_fail(const tco_diag *d)
 {
+    /* A usage error of the engine's may end with the hint tco_cli_usage() prints: the hint is the
+     * command line's own line break; any other (a file name's) is shown as \x0A, an ESC as \x1B. */
+    static const char hint[] = "\nTry 'tco --help'.";
+    size_t n = strlen(d->message), h = sizeof hint - 1;
+    bool hinted = n >= h && strcmp(d->message + n - h, hint) == 0;
     fputs("tco: ", stderr);
-    tco_text_put_terminal(stderr, d->message); /* a file name's ESC or line break shown as \x1B, \x0A */
+    tco_text_put_terminal(stderr, d->message, hinted ? n - h : n);
+    fputs(hinted ? hint : "", stderr);
     fputc('\n', stderr);
     return tco_exit_code(d->code);
 }
@@ -211,7 +217,7 @@ int tco_cli_usage(const char *fmt, ...)
     tco_strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
     fputs("tco: ", stderr);
-    tco_text_put_terminal(stderr, tco_strbuf_str(&msg));
+    tco_text_put_terminal(stderr, tco_strbuf_str(&msg), msg.len);
     tco_strbuf_free(&msg);
     fprintf(stderr, "\nTry 'tco --help'.\n");
     return 64;

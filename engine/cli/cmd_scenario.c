@@ -134,7 +134,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_scenario_file_is_question(spath)) {
         fputs("tco: ", stderr);
-        tco_text_put_terminal(stderr, spath);
+        tco_text_put_terminal(stderr, spath, strlen(spath));
         fprintf(stderr, " is a question ([advise] section), not a scenario: run it with tco advise %s\n", stem);
         free(spath);
         return 64;

@@ -96,7 +96,7 @@ static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
 {
     (void)ctx;
     if (warning)
-        fputs("tco: warning: ", stderr), tco_text_put_terminal(stderr, problem->message), fputc('\n', stderr);
+        fputs("tco: warning: ", stderr), tco_text_put_terminal(stderr, problem->message, strlen(problem->message)), fputc('\n', stderr);
     return warning;
 }
 

@@ -140,7 +140,7 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
     }
     for (size_t i = 0; i < m->n_quote_warnings; i++) { /* file and vendor names: no raw control byte */
         fprintf(out, "tco: warning: %s: quotes: ", m->scenario_name);
-        tco_text_put_terminal(out, m->quote_warnings[i]);
+        tco_text_put_terminal(out, m->quote_warnings[i], strlen(m->quote_warnings[i]));
         fputc('\n', out);
     }
     return n + m->n_quote_warnings;
