@@ -823,11 +823,8 @@ static tco_error list_quotes(advise_run *r)
     for (size_t i = 0; i < set->n; i++) {
         const tco_quote *q = &set->quotes[i];
         tco_advise_quote *x = &a->quotes[a->n_quotes++];
-        x->line = q->line;
+        x->row = q;
         x->candidates = r->quote_used[i];
-        if ((x->quote_id = tco_strdup(q->quote_id)) == NULL || (x->vendor = tco_strdup(q->vendor)) == NULL ||
-            (x->item = tco_strdup(q->item)) == NULL || (x->file = tco_strdup(q->file)) == NULL)
-            return nomem(r->d);
         if (x->candidates > 0)
             continue;
         tco_strbuf why = {0};
@@ -924,12 +921,7 @@ void tco_advice_free(tco_advice *a)
     free(a->runs);
     free(a->models);
     for (size_t i = 0; i < a->n_quotes; i++) {
-        tco_advise_quote *q = &a->quotes[i];
-        free(q->quote_id);
-        free(q->vendor);
-        free(q->item);
-        free(q->file);
-        free(q->reason);
+        free(a->quotes[i].reason);
     }
     free(a->quotes);
     tco_free_list(a->tiers, a->n_tiers);
@@ -1181,9 +1173,9 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
                 a->n_quotes - used, used < a->n_quotes ? ":" : "");
         for (size_t i = 0; i < a->n_quotes; i++)
             if (a->quotes[i].candidates == 0)
-                fprintf(out, "  %s%s(%s, %s), %s:%ld: %s\n", a->quotes[i].quote_id, a->quotes[i].quote_id[0] ? " " : "",
-                        a->quotes[i].vendor, a->quotes[i].item, a->quotes[i].file, a->quotes[i].line,
-                        a->quotes[i].reason);
+                fprintf(out, "  %s%s(%s, %s), %s:%ld: %s\n", a->quotes[i].row->quote_id,
+                        a->quotes[i].row->quote_id[0] ? " " : "", a->quotes[i].row->vendor, a->quotes[i].row->item,
+                        a->quotes[i].row->file, a->quotes[i].row->line, a->quotes[i].reason);
     }
     if (workbook)
         fprintf(out, "\nWorkbook: %s\n", workbook);
@@ -1284,14 +1276,14 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         for (size_t i = 0; i < a->n_quotes; i++) {
             const tco_advise_quote *q = &a->quotes[i];
             fputs(i ? ",\n    {\"quote_id\": " : "\n    {\"quote_id\": ", out);
-            tco_report_json_string(out, q->quote_id);
+            tco_report_json_string(out, q->row->quote_id);
             fputs(", \"vendor\": ", out);
-            tco_report_json_string(out, q->vendor);
+            tco_report_json_string(out, q->row->vendor);
             fputs(", \"item\": ", out);
-            tco_report_json_string(out, q->item);
+            tco_report_json_string(out, q->row->item);
             fputs(", \"file\": ", out);
-            tco_report_json_string(out, q->file);
-            fprintf(out, ", \"line\": %ld, \"candidates\": %zu, \"reason\": ", q->line, q->candidates);
+            tco_report_json_string(out, q->row->file);
+            fprintf(out, ", \"line\": %ld, \"candidates\": %zu, \"reason\": ", q->row->line, q->candidates);
             if (q->reason)
                 tco_report_json_string(out, q->reason);
             else

@@ -110,9 +110,9 @@ typedef struct tco_advise_request {
 
 /** One quote row read for the advice, and how many candidates were priced from it. */
 typedef struct tco_advise_quote {
-    /** The row's quote_id, vendor and item as written, and its file and line (heap; file as given). */
-    char *quote_id, *vendor, *item, *file;
-    long line;
+    /** The row as read (quote_id, vendor, item, file, line, ...): borrowed from the first run's quote set
+     *  (tco_advice.runs[0]), which lives as long as the advice. */
+    const tco_quote *row;
     /** Candidates whose model took a price from this row (a tier row, the host, or another item). */
     size_t candidates;
     /** With no candidate: why not, in words ("expired 2026-10-31", "no candidate buys W-B", ...);
