@@ -11,6 +11,7 @@
 #ifndef TCO_ERROR_H
 #define TCO_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /** Error codes.  Keep tco_strerror()'s table in step (checked by a test). */
