@@ -155,8 +155,10 @@ void wb_write_options(writer *base, wb_options *o)
                 targets[nt++] = tco_model_find(models[k], o->slim_names[j]);
             if ((needed = malloc(models[k]->n_items ? models[k]->n_items : 1)) == NULL)
                 base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
-            else
+            else {
                 tco_model_needed(models[k], targets, nt, needed);
+                wb_needed_by_cells(models[k], needed);
+            }
         }
         w.needed = needed;
         size_t before = base->wb->num_sheets;

@@ -221,6 +221,20 @@ void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
         name[0] = '\0';
 }
 
+void wb_needed_by_cells(const tco_model *m, unsigned char *needed)
+{
+    int report = tco_model_find(m, TCO_FX_REPORT); /* only in a model reported in another currency */
+    if (report >= 0)
+        needed[report] = 1;
+    for (size_t q = 0; m->quotes && q < m->quotes->n; q++) {
+        char rate[16];
+        wb_quote_rate_name(m, &m->quotes->quotes[q], rate);
+        int r = rate[0] ? tco_model_find(m, rate) : -1;
+        if (r >= 0)
+            needed[r] = 1;
+    }
+}
+
 /* An input price quote @p qi set (tco_model_apply_quotes() chose it): a live formula, the quote's unit
  * price on the Quotes sheet times its fx_ rate ('Quotes'!$F$9*fx_usd), or the unit price alone in the
  * reporting currency; cached @p v, the engine's unit_price x rate, computed in the same order. */

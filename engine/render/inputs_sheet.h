@@ -20,4 +20,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws);
  *  reference cell uses.  Set w->shared, w->np = "" and w->sp = "" first. */
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws);
 
+/** Mark in @p needed (tco_model_needed()'s, one byte per item of @p m) the inputs that written cells name
+ *  beyond the model's formulas: fx_report, which every money input's cell divides by in a model reported
+ *  in another currency (=BASE/fx_report; the tier table is written whole), and the exchange rate of
+ *  every quote row, which the Quotes sheet (written whole) multiplies by.  For the hidden option sheets of an advice workbook. */
+void wb_needed_by_cells(const tco_model *m, unsigned char *needed);
+
 #endif /* TCO_INPUTS_SHEET_H */
