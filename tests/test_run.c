@@ -59,8 +59,9 @@ static const tco_quote *quote(const tco_run *r, const char *id)
     for (size_t i = 0; i < r->quotes.n; i++)
         if (strcmp(r->quotes.quotes[i].quote_id, id) == 0)
             return &r->quotes.quotes[i];
-    CU_FAIL_FATAL("no such quote row");
-    return NULL;
+    static const tco_quote none; /* status and price 0: every assertion on it fails, no NULL to read */
+    CU_FAIL("no such quote row");
+    return &none;
 }
 
 /* cluster32 as shipped: no quotes, no currency asked for, so no exchange rates are loaded and the
