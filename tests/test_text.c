@@ -140,6 +140,34 @@ static void test_normal_numbers(void)
     CU_ASSERT_FALSE(tco_number_is_normal("1.7976931348623157e308", 1.7976931348623157e308));
 }
 
+/* What a terminal is shown of a quoted name: controls as \xNN, separators and bidi controls as \uXXXX,
+ * every other character (Greek, CJK, the euro sign) as it is. */
+static void shown_on_terminal(const char *in, const char *want)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tco_text_put_terminal(f, in, strlen(in));
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    free(buf);
+}
+
+static void test_terminal_escapes(void)
+{
+    shown_on_terminal("a\x1b" "[31mb", "a\\x1B[31mb");                    /* ESC */
+    shown_on_terminal("x\r\ny", "x\\x0D\\x0Ay");                      /* CR LF */
+    shown_on_terminal("\xc2\x9b", "\\xC2\\x9B");                        /* C1 CSI */
+    shown_on_terminal("a\xe2\x80\xa8" "b", "a\\u2028b");                  /* line separator */
+    shown_on_terminal("\xe2\x80\xae" "evil", "\\u202Eevil");               /* right-to-left override */
+    shown_on_terminal("\xe2\x81\xa6" "x\xe2\x81\xa9", "\\u2066x\\u2069"); /* isolates */
+    shown_on_terminal("\xd8\x9c", "\\u061C");                            /* Arabic letter mark */
+    shown_on_terminal("\xe2\x80\x8f", "\\u200F");                       /* right-to-left mark */
+    shown_on_terminal("\xce\xa3 \xe2\x82\xac \xe4\xb8\xad", "\xce\xa3 \xe2\x82\xac \xe4\xb8\xad"); /* Σ € 中 */
+    shown_on_terminal("\xe2\x80\x94", "\xe2\x80\x94");                 /* em dash: kept */
+}
+
 CU_ErrorCode register_text_suite(void)
 {
     CU_pSuite s = CU_add_suite("text", NULL, NULL);
@@ -149,7 +177,8 @@ CU_ErrorCode register_text_suite(void)
         !CU_add_test(s, "a list names each entry once", test_list_repeats) ||
         !CU_add_test(s, "path join and bounded concatenation", test_paths) ||
         !CU_add_test(s, "XLSX escapes and capped text", test_xlsx_escapes_and_caps) ||
-        !CU_add_test(s, "numbers a workbook holds", test_normal_numbers))
+        !CU_add_test(s, "numbers a workbook holds", test_normal_numbers) ||
+        !CU_add_test(s, "what a terminal is shown of a name", test_terminal_escapes))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -1375,13 +1375,19 @@ static void table_money(double v, bool sign, char *buf, size_t size)
 }
 
 /* @p s padded with spaces to @p width characters (UTF-8), left- or right-aligned. */
+/* Text from a summary file on the terminal: separators and bidi controls escaped (tco_text_put_terminal). */
+static void term(FILE *out, const char *s)
+{
+    tco_text_put_terminal(out, s, strlen(s));
+}
+
 static void pad(FILE *out, const char *s, size_t width, bool right)
 {
     size_t n = tco_utf8_chars(s);
     if (right)
         for (size_t i = n; i < width; i++)
             fputc(' ', out);
-    fputs(s, out);
+    term(out, s);
     if (!right)
         for (size_t i = n; i < width; i++)
             fputc(' ', out);
@@ -1404,10 +1410,11 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
 {
     tco_strbuf period = {0};
     tco_bridge_period(b, &period);
-    fprintf(out, "Budget bridge: %s, %s in %s\n", b->scenario, period.failed ? "TCO" : tco_strbuf_str(&period),
-            b->currency);
+    fputs("Budget bridge: ", out), term(out, b->scenario);
+    fprintf(out, ", %s in %s\n", period.failed ? "TCO" : tco_strbuf_str(&period), b->currency);
     tco_strbuf_free(&period);
-    fprintf(out, "From %s to %s, order: %s\n\n", b->old_path, b->new_path,
+    fputs("From ", out), term(out, b->old_path), fputs(" to ", out), term(out, b->new_path);
+    fprintf(out, ", order: %s\n\n",
             b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
     /* Column widths from the content. */
     /* Unit last: the unit of From and To, as --set takes them (a money input of a run in another currency
@@ -1452,7 +1459,7 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
                 for (int col = C_FROM; col < C_UNIT; col++)
                     fputs("  ", out), pad(out, cell[col], w[col], true);
                 if (cell[C_UNIT][0]) /* left-aligned, last: no trailing blanks */
-                    fputs("  ", out), fputs(cell[C_UNIT], out);
+                    fputs("  ", out), term(out, cell[C_UNIT]);
                 fputc('\n', out);
             }
         }
@@ -1473,6 +1480,6 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
     if (b->n_other > 0) {
         fputs("\nOther differences (no step moves them):\n", out);
         for (size_t k = 0; k < b->n_other; k++)
-            fprintf(out, "  %s: %s\n", b->other[k].kind, b->other[k].message);
+            fprintf(out, "  %s: ", b->other[k].kind), term(out, b->other[k].message), fputc('\n', out);
     }
 }

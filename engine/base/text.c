@@ -226,6 +226,25 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
                        bad + 1);
 }
 
+/* The code point of a line or paragraph separator or a bidirectional control at @p s (UTF-8, @p n bytes
+ * left), or 0: U+061C ALM, U+200E LRM, U+200F RLM, U+2028, U+2029, U+202A..U+202E (embeddings and
+ * overrides) and U+2066..U+2069 (isolates).  They break a line or reorder what follows on a terminal,
+ * so a quoted name could forge or hide text (the "Trojan Source" class, CVE-2021-42574). */
+static unsigned format_char(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (n >= 2 && u[0] == 0xD8 && u[1] == 0x9C)
+        return 0x061C;
+    if (n < 3 || u[0] != 0xE2)
+        return 0;
+    unsigned cp = ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
+    if ((u[1] & 0xC0) != 0x80 || (u[2] & 0xC0) != 0x80)
+        return 0;
+    if (cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+        return cp;
+    return 0;
+}
+
 void tco_text_put_terminal(FILE *out, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -234,7 +253,10 @@ void tco_text_put_terminal(FILE *out, const char *s, size_t n)
             fprintf(out, "\\x%02X", c);
         else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F)
             fprintf(out, "\\xC2\\x%02X", (unsigned char)s[++i]);
-        else
+        else if (format_char(s + i, n - i) != 0) {
+            fprintf(out, "\\u%04X", format_char(s + i, n - i));
+            i += format_char(s + i, n - i) == 0x061C ? 1 : 2;
+        } else
             fputc(c, out);
     }
 }

@@ -127,8 +127,10 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
 
 /**
  * Write the @p n bytes of text at @p s to @p out for a terminal: every control character (C0, the line
- * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, so a file name holding ESC, CR or a
- * line break that a message quotes can neither drive the terminal nor forge a line.
+ * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, and the line and paragraph separators
+ * and the bidirectional controls (U+061C, U+200E, U+200F, U+2028 to U+202E, U+2066 to U+2069) as \uXXXX,
+ * so a file name holding ESC, CR, a line break or a right-to-left override that a message quotes can
+ * neither drive the terminal, forge a line nor reorder what is shown.
  */
 void tco_text_put_terminal(FILE *out, const char *s, size_t n);
 

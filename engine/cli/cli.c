@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,21 @@ int tco_cli_currency(const char *text, char out[4])
     for (int i = 0; i < 4; i++)
         out[i] = (char)toupper((unsigned char)text[i]);
     return 0;
+}
+
+int tco_cli_once(const char *first[256], int c, const struct option *opts, const char *value)
+{
+    if (c < 0 || c > 255 || value == NULL)
+        return 0;
+    if (first[c] == NULL) {
+        first[c] = value;
+        return 0;
+    }
+    const char *name = "?";
+    for (const struct option *o = opts; o->name != NULL; o++)
+        if (o->val == c)
+            name = o->name;
+    return tco_cli_usage("--%s given twice ('%.200s', then '%.200s'): it takes one value", name, first[c], value);
 }
 
 bool tco_cli_format(const char *text, tco_output_format *out)

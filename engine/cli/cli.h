@@ -54,6 +54,17 @@ typedef enum tco_output_format {
  *  other text.  Each command says which formats it takes and refuses the others. */
 bool tco_cli_format(const char *text, tco_output_format *out);
 
+struct option;
+
+/** Refuses a single-value option given a second time, instead of keeping the last one silently
+ *  (docs/robustness.md, "nothing silently ignored": `--currency USD --currency EUR`).  @p first holds,
+ *  per option character, the value it was first given (NULL: not yet); the caller zeroes it before its
+ *  getopt loop.  @p c is what getopt_long() returned, @p opts the command's long options (for the name
+ *  in the message), @p value its optarg.  Options that are lists (--quotes, --set) and flags are not
+ *  passed here.  Returns 0, or the exit code of a usage error (64, printed: "--currency given twice
+ *  ('USD', then 'EUR'): it takes one value"). */
+int tco_cli_once(const char *first[256], int c, const struct option *opts, const char *value);
+
 /** --currency CODE: @p text three letters (any case) into @p out, upper case.  Returns 0, or the exit code
  *  of a usage error (64, printed: "--currency: expected a currency code of three letters ..."). */
 int tco_cli_currency(const char *text, char out[4]);

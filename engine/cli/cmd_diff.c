@@ -28,7 +28,11 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     bool force = false;
     optind = 0;
     opterr = 0;
+    const char *first[256] = {0}; /* each option once (tco_cli_once) */
     for (int c; (c = getopt_long(argc, argv, ":f:o:r:h", opts, NULL)) != -1;) {
+        int once = c != 0 && strchr("fOor", c) != NULL ? tco_cli_once(first, c, opts, optarg) : 0;
+        if (once != 0)
+            return once;
         if (c == 'h')
             return tco_cli_print_help(stdout), 0;
         if (c == ':' || c == '?')

@@ -25,7 +25,11 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
     optind = 0; /* GNU getopt starts afresh; DIR may stand before or after the options */
     opterr = 0;
     int c;
+    const char *first[256] = {0}; /* each option once (tco_cli_once) */
     while ((c = getopt_long(argc, argv, ":s:r:h", opts, NULL)) != -1) {
+        int once = c == 's' || c == 'r' ? tco_cli_once(first, c, opts, optarg) : 0;
+        if (once != 0)
+            return once;
         if (c == 'h')
             return tco_cli_print_help(stdout), 0;
         else if (c == 's')

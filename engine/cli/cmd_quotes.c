@@ -108,7 +108,9 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
         fprintf(stderr, "tco: out of memory\n");
         return 71;
     }
+    const char *given = NULL; /* --format here: once */
     for (int i = 0, options = 1; i < argc; i++) {
+        const char *f = NULL;
         if (options && strcmp(argv[i], "--") == 0)
             options = 0;
         else if (options && (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0)) {
@@ -116,14 +118,20 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
                 free(files);
                 return tco_cli_usage("option '%s' needs a value", argv[i]);
             }
-            format = argv[++i];
+            f = argv[++i];
         } else if (options && strncmp(argv[i], "--format=", 9) == 0)
-            format = argv[i] + 9;
+            f = argv[i] + 9;
         else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
             free(files);
             return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json and files)", argv[i]);
         } else
             files[n_files++] = argv[i];
+        if (f != NULL && given != NULL) {
+            free(files);
+            return tco_cli_usage("--format given twice ('%.200s', then '%.200s'): it takes one value", given, f);
+        }
+        if (f != NULL)
+            format = given = f;
     }
     argc = n_files;
     argv = files;

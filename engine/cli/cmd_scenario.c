@@ -475,7 +475,11 @@ int tco_cmd_scenario(int argc, char **argv)
     quotes.seed = 1;
     opterr = 0;
     int c;
+    const char *first[256] = {0}; /* single-value options: given once (tco_cli_once) */
     while ((c = getopt_long(argc, argv, "+:s:o:f:r:lhVq:a:c:", longopts, NULL)) != -1) {
+        int once = c != 0 && strchr("sofracCMe", c) != NULL ? tco_cli_once(first, c, longopts, optarg) : 0;
+        if (once != 0)
+            return once;
         switch (c) {
         case 'q': {
             int bad = tco_cli_quotes_add(quotes.files, &quotes.n, optarg);
