@@ -97,6 +97,11 @@ static double admissible(const tco_item *it, double v)
     return v;
 }
 
+double tco_risk_draw_value(const tco_item *it, const tco_dist_fit *fit, double u)
+{
+    return admissible(it, tco_dist_quantile(fit, u));
+}
+
 /* "pue = 1.53, tier_price[D-M] = 61000.5" for the first few inputs, as they stand, into @p b. */
 static void describe_inputs(tco_model *m, const tco_ranged_input *in, size_t n, tco_strbuf *b)
 {
@@ -349,8 +354,7 @@ static void *run_share(void *arg)
         tco_lhs_block(sh->seed, block, count, n, u, perm);
         for (size_t i = 0; i < count; i++) {
             for (size_t j = 0; j < n; j++)
-                *slot(sh->m, &sh->in[j]) =
-                    admissible(&sh->m->items[sh->in[j].item], tco_dist_quantile(&sh->fits[j], u[i * n + j]));
+                *slot(sh->m, &sh->in[j]) = tco_risk_draw_value(&sh->m->items[sh->in[j].item], &sh->fits[j], u[i * n + j]);
             if (tco_program_run(prog, sh->m, &sh->diag) != TCO_OK) {
                 char run[64];
                 snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);

@@ -116,6 +116,13 @@ void tco_model_fingerprint(const tco_model *model, char out[17]);
 tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
                        tco_diag *diag);
 
+/**
+ * The value a Monte Carlo draw gives input @p it for the uniform @p u (0 < u < 1) of its fitted range
+ * @p fit: the quantile, held to the input's min/max and, for a whole-number input, rounded to the nearest
+ * whole number (as every draw of tco_risk_run() is; tco advise --monte-carlo draws its options so too).
+ */
+double tco_risk_draw_value(const tco_item *it, const tco_dist_fit *fit, double u);
+
 /** Free what tco_risk_run() filled (safe on a zeroed tco_risk). */
 void tco_risk_free(tco_risk *risk);
 
