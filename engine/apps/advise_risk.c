@@ -232,9 +232,9 @@ void tco_advise_risk_print_table(const tco_advice *a, FILE *out)
         return;
     }
     fprintf(out, "\nUnder uncertainty: %zu draws (seed %llu) of %zu ranged inputs, the same draws for each of the "
-            "top %zu options;\n%s per unit over the draws in which the option passes every check, and how often it "
-            "is the cheapest:\n", a->risk_draws, (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options,
-            a->unit);
+            "top %zu options.\nP10, P50, P90: the cost per unit (%s) over the draws in which the option passes every "
+            "check;\nFeasible: the share of draws it passes; Cheapest: the share of draws in which it is the cheapest "
+            "of them:\n", a->risk_draws, (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options, a->unit);
     fprintf(out, "%4s  %-40s %12s %12s %12s %9s %9s\n", "Rank", "Option", "P10", "P50", "P90", "Feasible", "Cheapest");
     for (size_t i = 0; i < a->n_options && a->options[i].risk.drawn; i++) {
         const tco_advise_option *o = &a->options[i];
