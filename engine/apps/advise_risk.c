@@ -103,7 +103,7 @@ static tco_error prepare(const tco_advise_request *req, const tco_advice *a, con
         return nomem(d);
     for (size_t j = 0; j < x->n && e == TCO_OK; j++) {
         const tco_range *r = x->in[j].range;
-        if ((e = tco_dist_fit_range(r->dist, r->low, *slot(m, &x->in[j]), r->high, &x->fits[j], d)) != TCO_OK) {
+        if ((e = tco_range_fit(r, *slot(m, &x->in[j]), &x->fits[j], d)) != TCO_OK) {
             char why[TCO_DIAG_MAX];
             snprintf(why, sizeof why, "%s", d->message);
             return tco_diag_set(d, TCO_ERR_INI, "%s: %s", r->given ? r->given : x->in[j].label, why);

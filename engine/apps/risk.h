@@ -54,6 +54,15 @@ typedef struct tco_sensitivity_row {
     double tco_low, tco_high, npv_low, npv_high, unit_low, unit_high;
     /** |tco_high - tco_low|: the rows are sorted by it, largest first (ties in input order). */
     double swing;
+    /** |unit_high - unit_low|, the unit cost's swing (NaN when either end has no number), and the row's rank
+     *  by it (1 the largest; ties in the rows' order; 0 when NaN): the order of what decides the cost per
+     *  unit of work, which the TCO's order can hide (a utilisation moves no TCO but every unit cost). */
+    double unit_swing;
+    size_t unit_rank;
+    /** The template line payback_months (the months of saving over renting that repay the capex, the
+     *  number behind the Summary's break-even) at LOW and at HIGH; NaN where it is text ("never") or the
+     *  template has no such line.  An input that moves no TCO (a cloud price) can move the break-even. */
+    double payback_low, payback_high;
 } tco_sensitivity_row;
 
 /** Statistics of one figure over the draws; the draws where it was not applicable are left out
