@@ -17,6 +17,12 @@ Usage: advise_test.py TCO_BINARY SOURCE_ROOT
            fresh tco --scenario run with the same quotes, a row no candidate takes is listed with why.
   currency --currency USD: every money figure is the CNY advice's over pricing/fx.ini's usd rate, the
            ranking unchanged.
+  saved    --save-scenario FILE.ini [--pick RANK]: tco --scenario FILE.ini --format json gives the advice's
+           tco exactly (team-70b ranks 1 and 3, train-7b's winner, with --set and with --quotes); the
+           file names every choice with its source; a rented rank is refused.
+  risk     --monte-carlo N: the top 10 options drawn alike; p_best sums to 1 - none_feasible; P10 <= P50 <=
+           P90; the same seed gives the same bytes; the rented 2x D-M's P10 and P50 worked by hand from the
+           catalog's cloud price range (its cost per Mtok is proportional to that price alone).
 Prints one line per failure; the last line is "N passed, N failed".
 """
 import json, os, re, subprocess, sys, tempfile
@@ -337,6 +343,95 @@ def currency_usd():
           "the table in USD still says CNY:\n" + usd[:800])
 
 
+def saved():
+    """--save-scenario: the saved file prices to the advice's figures (docs/advise.md)."""
+    folder = tempfile.mkdtemp(prefix="tco-saved-")
+    cases = [("team-70b", 1, ()), ("team-70b", 3, ()), ("train-7b", 1, ()),
+             ("team-70b", 1, ("--set", "facility.electricity_price=0.85", "--set", "D-M.price=80000",
+                              "--set", "scenario.utilisation=0.5")),
+             ("team-70b", 1, ("--quotes", os.path.join(SRC, "pricing/example-quotes.csv"), "--as-of", "2026-11-30"))]
+    for k, (q, rank, extra) in enumerate(cases):
+        path = os.path.join(folder, "s%d.ini" % k)
+        r = tco("advise", q, "--format", "json", "--no-workbook", "--save-scenario", path, "--pick", str(rank), *extra)
+        if r.returncode != 0:
+            continue
+        doc = json.loads(r.stdout)
+        opt = doc["options"][rank - 1]
+        check(doc["saved_scenario"]["rank"] == rank and doc["saved_scenario"]["tco"] == opt["tco"],
+              "%s rank %d: saved_scenario %r, option tco %r" % (q, rank, doc["saved_scenario"], opt["tco"]))
+        quoted = list(extra) if extra and extra[0] == "--quotes" else []
+        s = tco("--scenario", path, "--format", "json", "--no-workbook", *quoted)
+        if s.returncode != 0:
+            continue
+        got = json.loads(s.stdout)
+        # The same double printed with 16 significant digits: the saved scenario's TCO is the advice's.
+        check(got["tco"] == opt["tco"], "%s rank %d %s: tco --scenario gives %r, the advice %r" %
+              (q, rank, " ".join(extra), got["tco"], opt["tco"]))
+        # no check fails (a quote row the scenario does not take is a quote warning, as with the advice)
+        check([w for w in got["warnings"] if w["check"] != "quotes"] == [],
+              "%s rank %d: the saved scenario warns %r" % (q, rank, got["warnings"]))
+        text = open(path, encoding="utf-8").read()
+        check("card = %s\n" % opt["tier"] in text and "cards = %d\n" % opt["cards"] in text and
+              "host = %s\n" % opt["host"] in text and "\n[advise]\n" not in text and
+              "cards_source = tco advise %s: rank %d of %d feasible options" % (q, rank, doc["feasible"]) in text,
+              "%s rank %d: the file does not name its choices:\n%s" % (q, rank, text[:1500]))
+        if "--set" in extra:
+            # --set D-M.price=80000 lands in [D-M] with its source; a --set value drops the question's range
+            check("[D-M]\nprice = 80000\nprice_source = --set D-M.price=80000 given to tco advise team-70b" in text,
+                  "the --set catalog value is not in the file:\n" + text)
+        if quoted:
+            check("; Price it: tco --scenario %s --quotes %s --as-of 2026-11-30" % (path, extra[1]) in text,
+                  "the file does not give the command with its quotes:\n" + text[:800])
+    # team-70b's rank 2 is the rented 2x D-M: a scenario budgets owning, so it is refused and nothing written
+    path = os.path.join(folder, "rent.ini")
+    r = tco("advise", "team-70b", "--no-workbook", "--save-scenario", path, "--pick", "2", want=64)
+    check("rank 2, 2x D-M rented (cloud), is rented" in r.stderr and not os.path.exists(path),
+          "a rented pick: " + r.stderr)
+    check(sorted(os.listdir(folder)) == ["s%d.ini" % k for k in range(len(cases))],
+          "files left in the folder: %r" % sorted(os.listdir(folder)))
+
+
+def risk():
+    """--monte-carlo: the ranking under uncertainty (docs/advise.md)."""
+    a = advise("team-70b", extra=("--monte-carlo", "1000"))
+    b = advise("team-70b", extra=("--monte-carlo", "1000"))
+    c = advise("team-70b", extra=("--monte-carlo", "1000", "--seed", "2"))
+    if not (a and b and c):
+        return
+    check(a == b, "the same seed gave other figures")
+    drawn = [o for o in a["options"] if "risk" in o]
+    check([o["rank"] for o in drawn] == list(range(1, 11)), "drawn: ranks %r" % [o["rank"] for o in drawn])
+    mc = a["monte_carlo"]
+    check(mc["draws"] == 1000 and mc["seed"] == 1 and mc["options"] == 10 and mc["inputs_drawn"] > 0, repr(mc))
+    total = sum(o["risk"]["p_best"] for o in drawn)
+    check(abs(total + mc["none_feasible"] - 1) < 1e-12 and total <= 1 + 1e-12,
+          "p_best sum %r, none_feasible %r" % (total, mc["none_feasible"]))
+    for o in drawn:
+        r = o["risk"]
+        check(r["p10"] <= r["p50"] <= r["p90"] and 0 <= r["p_best"] <= 1 and 0 <= r["feasible"] <= 1,
+              "%r: %r" % (key(o), r))
+    check([o["risk"]["p_best"] for o in drawn] != [o["risk"]["p_best"] for o in c["options"] if "risk" in o],
+          "seed 2 drew the same shares as seed 1")
+    # The rented 2x D-M (rank 2) pay cards x hours x cloud_price_per_hour: their cost per Mtok is proportional to
+    # the D-M's cloud price alone, whose range 7, 13 CNY/h (pricing/cards.ini) is symmetric about the point 10.
+    # The triangular fitted with P5 = 7 and P95 = 13 about the mode 10 has half-width h:
+    #   0.05 = (h - 3)^2 / (2 h^2)  ->  h - 3 = sqrt(0.1) h  ->  h = 3 / (1 - 0.31623) = 4.3874
+    # its P10: 10 - h (1 - sqrt(0.2)) = 10 - 4.3874 x 0.55279 = 7.5747, P50 the mode 10.
+    # So P10 = 51.44 x 0.75747 = 38.97 and P50 = 51.44 CNY/Mtok (1,000 Latin hypercube draws: within 0.1%).
+    rent = one(a, rank=2)
+    check(rent.get("acquisition") == "rent" and rent["tier"] == "D-M" and rent["cards"] == 2, repr(key(rent)))
+    unit = rent["cost_per_unit"]
+    check(abs(rent["risk"]["p10"] / unit - 0.75747) < 0.001 and abs(rent["risk"]["p50"] / unit - 1) < 0.001,
+          "rented 2x D-M: P10 %r, P50 %r against %r x 0.75747 and x 1" % (rent["risk"]["p10"], rent["risk"]["p50"], unit))
+    # train-7b: 8x D-L in dc8 (rank 9 at the point values) is the cheapest in most draws: its eff_8 = 0.85 is the
+    # low end of its range 0.85 to 0.95, while eff_16 = 0.8 and eff_32 = 0.75 sit near the top of theirs.
+    t = advise("train-7b", extra=("--monte-carlo", "1000"))
+    if t:
+        best = max((o for o in t["options"] if "risk" in o), key=lambda o: o["risk"]["p_best"])
+        check(best["tier"] == "D-L" and best["cards"] == 8 and best["rank"] > 1 and best["risk"]["p50"] < best["cost_per_unit"],
+              "train-7b: the most often cheapest is %r" % (key(best),))
+
+
 def main():
     seed_solo()
     seed_team70b()
@@ -356,6 +451,8 @@ def main():
     quotes_price()
     quotes_unused()
     currency_usd()
+    saved()
+    risk()
     finish()
 
 

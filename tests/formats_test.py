@@ -235,7 +235,7 @@ def cmd_schema():
               "USD run: fx_report %r" % d["inputs"]["fx_report"])
     d = docs["mini ranged"]
     if d:
-        check(d["inputs"]["rate"]["range"] == {"low": 0.4, "high": 0.7, "dist": "uniform", "basis": None,
+        check(d["inputs"]["rate"]["range"] == {"low": 0.4, "high": 0.7, "dist": "uniform", "kind": "p5p95", "basis": None,
                                                "set": "site.rate"}, "mini ranged: rate %r" % d["inputs"]["rate"])
         check(d["inputs"]["years"]["range"] is None, "mini ranged: years %r" % d["inputs"]["years"])
     d = docs["mini tiered ranged"]

@@ -84,13 +84,13 @@ def sensitivity(a):
 
 
 def root_without_ranges(a, tmp):
-    """A copy of the project root whose INI files give no range (every KEY_range, KEY_dist and
-    KEY_range_source line dropped), so that a run ranges exactly what its --set values give."""
+    """A copy of the project root whose INI files give no range (every KEY_range, KEY_dist,
+    KEY_range_source and KEY_range_kind line dropped), so that a run ranges exactly what its --set values give."""
     import re, shutil
     dst = os.path.join(tmp, "root")
     for sub in ("pricing", "templates", "scenarios"):
         shutil.copytree(os.path.join(a.root, sub), os.path.join(dst, sub))
-    pat = re.compile(r"^\s*[A-Za-z0-9_.-]+_(range|dist|range_source)\s*=", re.I)
+    pat = re.compile(r"^\s*[A-Za-z0-9_.-]+_(range|dist|range_source|range_kind)\s*=", re.I)
     for folder, _dirs, files in os.walk(dst):
         for f in files:
             if f.endswith(".ini"):

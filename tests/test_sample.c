@@ -405,6 +405,41 @@ static void test_stats_near_the_largest_double(void)
     }
 }
 
+/* KEY_range_kind = bounds: LOW and HIGH are the minimum and maximum (cluster32's utilisation 0.5 to 0.9 about
+ * 0.9, seed §4.3: storage drops it from 90% to 50%).  A triangular with its mode at the maximum has
+ * F(x) = (x - a)^2 / (b - a)^2, so its median is 0.5 + 0.4 x sqrt(0.5) = 0.78284 and no quantile passes 0.9;
+ * the p5p95 fit of the same range reaches past 0.9 (its maximum b > HIGH, the issue's 0.93). */
+static void test_bounds(void)
+{
+    tco_dist_fit f, p;
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_TRIANGULAR, 0.5, 0.9, 0.9, &f, NULL), TCO_OK);
+    NEAR(tco_dist_quantile(&f, 0.5), 0.5 + 0.4 * sqrt(0.5), 1e-12);
+    NEAR(tco_dist_quantile(&f, 0.5), 0.78284, 1e-5);
+    CU_ASSERT(tco_dist_quantile(&f, 1 - 1e-12) <= 0.9);
+    CU_ASSERT(tco_dist_quantile(&f, 1e-12) >= 0.5);
+    NEAR(tco_dist_cdf(&f, 0.9), 1, 1e-12);
+    CU_ASSERT_EQUAL(tco_dist_fit_range(TCO_DIST_TRIANGULAR, 0.5, 0.9, 0.9, &p, NULL), TCO_OK);
+    CU_ASSERT(tco_dist_quantile(&p, 0.999) > 0.9);
+    /* Uniform over the bounds: the quantile of u is LOW + u (HIGH - LOW): 4,400 + 0.25 x 2,000 = 4,900 W (the
+     * dc8's base power, seed §4.3's 10 to 12 kW less 8 x 700 W). */
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_UNIFORM, 4400, 4600, 6400, &f, NULL), TCO_OK);
+    NEAR(tco_dist_quantile(&f, 0.25), 4900, 1e-9);
+    /* PERT with minimum 0, mode 0.5, maximum 1 is Beta(3, 3), symmetric: median 0.5. */
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_PERT, 0, 0.5, 1, &f, NULL), TCO_OK);
+    NEAR(tco_dist_quantile(&f, 0.5), 0.5, 1e-9);
+    /* Normal and lognormal have no minimum and maximum; a value outside the bounds is refused. */
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_NORMAL, 0, 0.5, 1, &f, NULL), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_LOGNORMAL, 1, 2, 3, &f, NULL), TCO_ERR_INI);
+    CU_ASSERT_EQUAL(tco_dist_fit_bounds(TCO_DIST_TRIANGULAR, 0.5, 0.95, 0.9, &f, NULL), TCO_ERR_INI);
+    /* tco_range_fit() takes the range's kind. */
+    tco_range r = {.dist = TCO_DIST_TRIANGULAR, .low = 0.5, .high = 0.9, .bounds = true};
+    CU_ASSERT_EQUAL(tco_range_fit(&r, 0.9, &f, NULL), TCO_OK);
+    NEAR(f.b * f.scale, 0.9, 1e-15);
+    r.bounds = false;
+    CU_ASSERT_EQUAL(tco_range_fit(&r, 0.9, &f, NULL), TCO_OK);
+    CU_ASSERT(f.b * f.scale > 0.9);
+}
+
 CU_ErrorCode register_sample_suite(void)
 {
     CU_pSuite s = CU_add_suite("sample", NULL, NULL);
@@ -413,6 +448,7 @@ CU_ErrorCode register_sample_suite(void)
         !CU_add_test(s, "distributions fitted to a 90% range", test_fits) ||
         !CU_add_test(s, "fits at the ends of the doubles", test_fits_at_the_edges) ||
         !CU_add_test(s, "a range of one point is that point", test_one_point) ||
+        !CU_add_test(s, "ranges whose ends are bounds (KEY_range_kind = bounds)", test_bounds) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
         !CU_add_test(s, "percentiles, mean and deviation", test_stats) ||
         !CU_add_test(s, "statistics near the largest double, in scaled units", test_stats_near_the_largest_double))

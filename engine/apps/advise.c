@@ -615,6 +615,10 @@ static tco_error check_sets(const tco_advise_request *req, tco_ini *q, tco_diag 
             return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise chooses [scenario] %s for each candidate; "
                                 "narrow the search with advise.tiers, advise.hosts or the [constraints] limits", o->arg,
                                 o->key);
+        if (strcasecmp(o->section, "card") == 0) /* the card a run is loaded with is no candidate's (tiers[0]) */
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise chooses the card for each candidate, so "
+                                "card.%s names no one tier; give the tier's own entry, e.g. --set D-M.%s=%s", o->arg,
+                                o->key, o->key, o->value);
         if (strcasecmp(o->section, "fx") == 0 && req->n_quote_files == 0 && req->currency == NULL)
             return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise reads no quotes and reports in CNY, so it "
                                 "takes no exchange rate (give --quotes FILE.csv or --currency CODE)", o->arg);
@@ -695,6 +699,7 @@ static tco_error load_models(const question *qq, advise_run *r)
     }
     a->years = m->n_years;
     a->target_tokens_per_s = num(m, r->ix.target);
+    a->utilisation = tco_model_find(m, "utilisation") >= 0 ? num(m, tco_model_find(m, "utilisation")) : NAN;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].warning)
             r->n_warn++;
@@ -929,6 +934,7 @@ void tco_advice_free(tco_advice *a)
     tco_free_list(a->modes, a->n_modes);
     free(a->name);
     free(a->title);
+    free(a->saved_path);
     memset(a, 0, sizeof *a);
 }
 
@@ -950,6 +956,16 @@ static void option_label(const tco_advice *a, const tco_advise_option *o, tco_st
         tco_strbuf_printf(out, "%dx %s rented (cloud)", o->cards, a->tiers[o->tier]);
     else
         tco_strbuf_printf(out, "%dx %s in %s, %s", o->cards, a->tiers[o->tier], a->hosts[o->host], mode_of(a, o));
+}
+
+void tco_advise_option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out)
+{
+    option_label(a, o, out);
+}
+
+const char *tco_advise_option_mode(const tco_advice *a, const tco_advise_option *o)
+{
+    return mode_of(a, o);
 }
 
 /* The reporting currency of the advice's money figures. */
@@ -1098,8 +1114,9 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
                 a->years);
     else {
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
-        fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s; costs in %s "
-                "over %d years\n", n1, currency_of(a), a->years);
+        fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s x utilisation "
+                "%.2f (no credit for a faster layout); costs in %s over %d years\n", n1, a->utilisation, currency_of(a),
+                a->years);
     }
     fprintf(out, "%zu candidates: %zu feasible, %zu rejected; %d tier-host pairs skipped (the card does not fit the "
             "host)\n\n", a->n_options, a->n_feasible, a->n_options - a->n_feasible, a->skipped_pairs);
@@ -1192,6 +1209,8 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
     if (!a->train) {
         fputs("  \"target_tokens_per_s\": ", out);
         tco_report_json_number(out, a->target_tokens_per_s);
+        fputs(",\n  \"utilisation\": ", out);
+        tco_report_json_number(out, a->utilisation);
         fputs(",\n", out);
     }
     fprintf(out, "  \"candidates\": %zu,\n  \"feasible\": %zu,\n  \"skipped_pairs\": %d,\n  \"explanation\": ",
@@ -1264,7 +1283,13 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
             fputs(", \"stream_tokens_per_s\": ", out);
             tco_report_json_number(out, o->stream_tokens_per_s);
         }
-        fputs("}", out);
+        const double risk[] = {o->risk.p10, o->risk.p50, o->risk.p90, o->risk.p_best, o->risk.feasible};
+        const char *risk_keys[] = {"p10", "p50", "p90", "p_best", "feasible"};
+        for (size_t k = 0; o->risk.drawn && k < 5; k++) { /* --monte-carlo (advise_risk.h) */
+            fprintf(out, "%s\"%s\": ", k ? ", " : ", \"risk\": {", risk_keys[k]);
+            tco_report_json_number(out, risk[k]);
+        }
+        fputs(o->risk.drawn ? "}}" : "}", out);
     }
     fputs(a->n_options ? "\n  ]" : "]", out);
     if (a->quotes) {
@@ -1291,6 +1316,21 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
             fputs("}", out);
         }
         fputs(a->n_quotes ? "\n  ]}" : "]}", out);
+    }
+    if (a->risk_draws) { /* --monte-carlo (advise_risk.h) */
+        fprintf(out, ",\n  \"monte_carlo\": {\"draws\": %zu, \"seed\": %llu, \"inputs_drawn\": %zu, \"options\": %zu, "
+                "\"none_feasible\": ", a->risk_draws, (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options);
+        tco_report_json_number(out, a->risk_none_feasible);
+        fputs("}", out);
+    }
+    if (a->saved_path) { /* --save-scenario (advise_save.h) */
+        fputs(",\n  \"saved_scenario\": {\"path\": ", out);
+        tco_report_json_string(out, a->saved_path);
+        fprintf(out, ", \"rank\": %d, \"tco\": ", a->saved_rank);
+        tco_report_json_number(out, a->saved_tco);
+        fputs(", \"cost_per_million_tokens_served\": ", out);
+        tco_report_json_number(out, a->saved_served_unit);
+        fputs("}", out);
     }
     fputs("\n}\n", out);
 }
@@ -1341,6 +1381,12 @@ static tco_error option_run(const tco_advise_request *req, const tco_advice *a, 
         e = open_run(req, &s, out, d);
     own_sets_free(&s);
     return e;
+}
+
+tco_error tco_advise_option_run(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                                tco_run **out, tco_diag *d)
+{
+    return option_run(req, a, o, out, d);
 }
 
 tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
@@ -1411,9 +1457,30 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
         tco_strbuf_append(&note, " Priced from vendor quotes: each option's Quotes sheet lists every row read and "
                           "whether it priced that option (a quote's min_qty is judged against what the option buys).");
     tco_advise_explain(a, &why);
+    /* --monte-carlo (advise_risk.h): the top options' percentiles and shares, values beside the live figures. */
+    double rv[5][TCO_ADVISE_LISTED_MAX];
+    const char *rt[5][TCO_ADVISE_LISTED_MAX];
+    char rh[5][64];
+    tco_rank_values risk[5];
+    const char *rn[5] = {"P10", "P50", "P90", "Feasible (share of draws)", "Cheapest (share of draws)"};
+    for (int k = 0; k < 5 && a->risk_options > 0; k++) {
+        snprintf(rh[k], sizeof rh[k], k < 3 ? "%s (%s, Monte Carlo)" : "%s", rn[k], unit);
+        for (size_t i = 0; i < n; i++) {
+            const tco_advise_option_risk *r = &listed[i]->risk;
+            rv[k][i] = (const double[]){r->p10, r->p50, r->p90, r->feasible, r->p_best}[k];
+            rt[k][i] = !r->drawn ? "not drawn (not in the top 10)" : isnan(rv[k][i]) ? "n.a.: fails a check in every draw" : NULL;
+        }
+        risk[k] = (tco_rank_values){rh[k], rv[k], rt[k], k >= 3};
+    }
+    if (a->risk_options > 0)
+        tco_strbuf_printf(&note, " P10 to Cheapest: tco advise --monte-carlo %zu --seed %llu drew %zu ranged inputs "
+                          "alike for each of the top %zu options (values, not formulas: they stay as drawn when an "
+                          "input is changed here); docs/advise.md.", a->risk_draws,
+                          (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options);
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
-                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3};
+                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3,
+                            .values = a->risk_options > 0 ? risk : NULL, .n_values = a->risk_options > 0 ? 5 : 0};
     if (e == TCO_OK && (title.failed || note.failed || why.failed))
         e = nomem(d);
     if (e == TCO_OK)

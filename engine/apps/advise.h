@@ -128,6 +128,21 @@ typedef struct tco_advise_reason {
     char *text;
 } tco_advise_reason;
 
+/** An option's cost per unit under uncertainty (`tco advise --monte-carlo N`, advise_risk.h): the same
+ *  draws of every ranged input applied to each of the top options (common random numbers). */
+typedef struct tco_advise_option_risk {
+    /** True for an option among those drawn (the top TCO_ADVISE_TOP feasible ones). */
+    bool drawn;
+    /** cost_per_unit's 10th, 50th and 90th percentiles over the draws in which the option passes every
+     *  check (tco_advice.unit); NaN when it passes in none. */
+    double p10, p50, p90;
+    /** The share of draws in which it is the cheapest of the options drawn (the advisor's order: the lowest
+     *  cost_per_unit of those feasible in that draw, then the cheaper capex, then the better rank), 0 to 1. */
+    double p_best;
+    /** The share of draws in which it passes every check (check_feasible = 1), 0 to 1. */
+    double feasible;
+} tco_advise_option_risk;
+
 /** One candidate: a tier, a card count, a host, a facility mode, owned or rented. */
 typedef struct tco_advise_option {
     /** Index into tco_advice.tiers, .hosts and .modes (mode -1: the question's own mode). */
@@ -158,6 +173,8 @@ typedef struct tco_advise_option {
     /** Every failing check's reason (none when feasible); heap. */
     tco_advise_reason *reasons;
     size_t n_reasons;
+    /** With --monte-carlo, for the top options (risk.drawn); zeroed otherwise. */
+    tco_advise_option_risk risk;
 } tco_advise_option;
 
 /** The answer to a question. */
@@ -169,6 +186,9 @@ typedef struct tco_advice {
     /** Years of the analysis period; the target load (target_load_tokens_per_s of the first model). */
     int years;
     double target_tokens_per_s;
+    /** The share of the hours the cards work (the input utilisation of the first model): the tokens a
+     *  serving option is charged for are the target load x this, not its layout's throughput x this. */
+    double utilisation;
     /** Tier codes, host ids and facility modes enumerated (heap strings). */
     char **tiers, **hosts, **modes;
     int n_tiers, n_hosts, n_modes;
@@ -190,6 +210,19 @@ typedef struct tco_advice {
      *  quote's min_qty, see Runs above). */
     tco_advise_quote *quotes;
     size_t n_quotes, runs_opened;
+    /** With --monte-carlo (tco_advise_risk(), advise_risk.h): the draws, their seed, the ranged inputs
+     *  drawn (distinct over the options drawn), how many options were drawn and the share of draws in
+     *  which none of them passed every check; risk_draws 0 without. */
+    size_t risk_draws, risk_inputs, risk_options;
+    uint64_t risk_seed;
+    double risk_none_feasible;
+    /** With --save-scenario (tco_advise_save_scenario(), advise_save.h): the file written (heap), the rank
+     *  saved, and the saved scenario's own figures as `tco --scenario FILE` gives them: its TCO (the
+     *  option's cost over the period), and for serving its cost per million tokens served at the layout's
+     *  throughput x utilisation (NaN for training); saved_path NULL without. */
+    char *saved_path;
+    int saved_rank;
+    double saved_tco, saved_served_unit;
 } tco_advice;
 
 /**
@@ -261,6 +294,23 @@ size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
  */
 tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a, const char *path,
                               const tco_workbook_options *opts, tco_diag *d);
+
+/**
+ * A run of option @p o of @p a alone (heap; tco_run_free()): the question of @p req loaded afresh with the
+ * request's --set values (but [advise]'s), quotes and currency, and the option's scenario.kind, card,
+ * cards, acquisition, host and facility.mode as overrides, so that its Inputs sheet names each as the --set
+ * that chose it; priced from the request's quotes at what the option buys.  The workbook's option sheets,
+ * the Monte Carlo of the top options (advise_risk.h) and the saved scenario's check (advise_save.h) use it.
+ * Errors: tco_run_open()'s, TCO_ERR_NOMEM.
+ */
+tco_error tco_advise_option_run(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
+                                tco_run **out, tco_diag *d);
+
+/** "2x D-M in dc4, owned" or "4x D-M rented (cloud)", appended to @p out. */
+void tco_advise_option_label(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out);
+
+/** The facility mode option @p o runs in: its mode of [advise] facility_modes, else the question's own. */
+const char *tco_advise_option_mode(const tco_advice *a, const tco_advise_option *o);
 
 /** Free what @p a holds (safe on a zeroed struct) and zero it. */
 void tco_advice_free(tco_advice *a);

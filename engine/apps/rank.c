@@ -14,6 +14,12 @@
 /* The Rank sheet's columns before the figures, and after them. */
 enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
 
+/* The column of the candidate numbers: after the figures and the value columns (then the gate, the reasons). */
+static int candidate_col(const tco_rank_sheet *s)
+{
+    return RK_FIGURES + (int)s->n_columns + (int)s->n_values;
+}
+
 /* What the Rank workbook shows: n options, row i of the Rank sheet being model i's. */
 typedef struct rank_ctx {
     tco_model *const *models;
@@ -82,11 +88,11 @@ static void rank_formula(const rank_ctx *c, int row, tco_strbuf *f)
     char k[4], t[4], n[4];
     wb_col_letters(RK_FIGURES + (int)s->key, k);
     wb_col_letters(RK_FIGURES + (int)s->tie, t);
-    wb_col_letters(RK_FIGURES + (int)s->n_columns, n);
+    wb_col_letters(candidate_col(s), n);
     tco_strbuf K = {0}, T = {0}, N = {0};
     column_range(c, RK_FIGURES + (int)s->key, &K);
     column_range(c, RK_FIGURES + (int)s->tie, &T);
-    column_range(c, RK_FIGURES + (int)s->n_columns, &N);
+    column_range(c, candidate_col(s), &N);
     const char *kr = tco_strbuf_str(&K), *tr = tco_strbuf_str(&T), *nr = tco_strbuf_str(&N);
     int r = row + 1;
     tco_strbuf_printf(f, "=IF(ISNUMBER(%s%d),RANK(%s%d,%s,1)+SUMPRODUCT(ISNUMBER(%s)*(%s=%s%d)*((%s<%s%d)+(%s=%s%d)*"
@@ -165,7 +171,7 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
 {
     const tco_rank_row *r = &c->rows[i];
     const tco_rank_sheet *s = c->sheet;
-    int row = ROW_FIRST + (int)i, col_cand = RK_FIGURES + (int)s->n_columns;
+    int row = ROW_FIRST + (int)i, col_cand = candidate_col(s);
     tco_strbuf f = {0};
     wb_write_text(w, ws, row, RK_OPTION, r->label, w->text);
     wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col_cand, r->candidate, w->fmt[TCO_FMT_COUNT]),
@@ -196,6 +202,15 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         f.len = 0;
         tco_strbuf_printf(&f, "=IF(%s%s=1,%s%s,\"%s\")", np, s->gate, np, s->columns[k].name, TCO_RANK_FAILS);
         wb_write_formula_or_text(w, ws, row, RK_FIGURES + (int)k, tco_strbuf_str(&f), fmts[k], v, text);
+    }
+    for (size_t k = 0; k < s->n_values; k++) {
+        const tco_rank_values *v = &s->values[k];
+        int col = RK_FIGURES + (int)s->n_columns + (int)k;
+        if (v->text && v->text[i])
+            wb_write_text(w, ws, row, col, v->text[i], w->text_right);
+        else
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v->v[i],
+                                               v->share ? w->fmt[TCO_FMT_PERCENT] : fmts[s->key]), "value");
     }
     f.len = 0;
     tco_strbuf_printf(&f, "=%s%s", np, s->gate);
@@ -256,12 +271,14 @@ static void fill_rank(writer *base, void *vctx)
     }
     wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
     wb_write_text(w, ws, ROW_NOTE, 0, s->note, w->note);
-    int col_cand = RK_FIGURES + (int)s->n_columns;
+    int col_cand = candidate_col(s);
     wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_right);
     wb_write_text(w, ws, ROW_HEADER, RK_OPTION, "Option", w->header);
     wb_write_text(w, ws, ROW_HEADER, RK_SHEETS, "Sheets", w->header);
     for (size_t k = 0; k < s->n_columns; k++)
         wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)k, s->columns[k].header, w->header_right);
+    for (size_t k = 0; k < s->n_values; k++)
+        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)(s->n_columns + k), s->values[k].header, w->header_right);
     wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_right);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_right);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 2, "Why not (a rejected option's failing checks)", w->header);

@@ -5,6 +5,7 @@
 #ifndef TCO_RANK_H
 #define TCO_RANK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -34,6 +35,18 @@ typedef struct tco_rank_column {
     const char *name;
 } tco_rank_column;
 
+/** A column of numbers tco computed off-sheet (not formulas: e.g. `tco advise --monte-carlo`'s percentiles),
+ *  after the figure columns. */
+typedef struct tco_rank_values {
+    /** Column header with its unit, e.g. "P50 (CNY/Mtok, Monte Carlo)". */
+    const char *header;
+    /** One value per row; a row whose @c text is not NULL shows that text instead. */
+    const double *v;
+    const char *const *text;
+    /** True for a share shown as a percentage (0.25 as 25%); false: the key column's number format. */
+    bool share;
+} tco_rank_values;
+
 /** The Rank sheet's shape. */
 typedef struct tco_rank_sheet {
     /** Heads the sheet (and names the workbook); the note under it says what is ranked and how. */
@@ -48,6 +61,9 @@ typedef struct tco_rank_sheet {
     const char *explanation;
     /** Options whose sheets are shown (the first ones); the others' are written and hidden. */
     size_t visible;
+    /** Columns of values after the figures, before the candidate number (none: NULL, 0). */
+    const tco_rank_values *values;
+    size_t n_values;
 } tco_rank_sheet;
 
 /**

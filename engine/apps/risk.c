@@ -42,6 +42,8 @@ static void hash_range(tco_hash *h, const tco_range *r)
     hash_text(h, tco_dist_name(r->dist));
     hash_number(h, r->low);
     hash_number(h, r->high);
+    if (r->bounds) /* p5p95 ranges hash as before */
+        hash_text(h, "bounds");
 }
 
 void tco_model_fingerprint(const tco_model *m, char out[17])
@@ -95,6 +97,11 @@ static double admissible(const tco_item *it, double v)
     if (!isnan(it->max) && v > it->max)
         v = it->max;
     return v;
+}
+
+double tco_risk_draw_value(const tco_item *it, const tco_dist_fit *fit, double u)
+{
+    return admissible(it, tco_dist_quantile(fit, u));
 }
 
 /* "pue = 1.53, tier_price[D-M] = 61000.5" for the first few inputs, as they stand, into @p b. */
@@ -215,6 +222,7 @@ static tco_error run_sensitivity(tco_model *m, tco_ranged_input *in, size_t n, t
         row->point = m->items[in[j].item].in_report
                          ? (in[j].tier < 0 ? m->items[in[j].item].base_value : m->items[in[j].item].base_tiers[in[j].tier])
                          : point;
+        int pay = tco_model_find(m, "payback_months");
         for (int end = 0; end < 2 && e == TCO_OK; end++) {
             *v = end == 0 ? rg->low : rg->high;
             char run[160];
@@ -222,13 +230,15 @@ static tco_error run_sensitivity(tco_model *m, tco_ranged_input *in, size_t n, t
             if ((e = evaluate(m, in, n, run, diag)) != TCO_OK)
                 break;
             double t = figure(m, m->role_tco), p = figure(m, m->role_npv), u = figure(m, m->role_unit_cost);
+            double b = pay >= 0 && m->items[pay].text == NULL ? m->items[pay].value : NAN;
             if (end == 0)
-                row->tco_low = t, row->npv_low = p, row->unit_low = u;
+                row->tco_low = t, row->npv_low = p, row->unit_low = u, row->payback_low = b;
             else
-                row->tco_high = t, row->npv_high = p, row->unit_high = u;
+                row->tco_high = t, row->npv_high = p, row->unit_high = u, row->payback_high = b;
         }
         *v = point;
         row->swing = fabs(row->tco_high - row->tco_low);
+        row->unit_swing = isfinite(row->unit_low) && isfinite(row->unit_high) ? fabs(row->unit_high - row->unit_low) : NAN;
         if (e == TCO_OK)
             e = check_row(row, out->base_tco, &in[j], diag);
     }
@@ -243,6 +253,19 @@ static tco_error run_sensitivity(tco_model *m, tco_ranged_input *in, size_t n, t
             }
             out->rows[k] = r;
         }
+    }
+    /* Each row's rank by the unit cost's swing: 1 + the rows with a larger one, or an equal one before it. */
+    for (size_t j = 0; e == TCO_OK && j < out->n_rows; j++) {
+        const tco_sensitivity_row *a = &out->rows[j];
+        out->rows[j].unit_rank = 0;
+        if (isnan(a->unit_swing))
+            continue;
+        size_t rank = 1;
+        for (size_t k = 0; k < out->n_rows; k++) {
+            const tco_sensitivity_row *b = &out->rows[k];
+            rank += !isnan(b->unit_swing) && (b->unit_swing > a->unit_swing || (b->unit_swing == a->unit_swing && k < j));
+        }
+        out->rows[j].unit_rank = rank;
     }
     return e;
 }
@@ -349,8 +372,7 @@ static void *run_share(void *arg)
         tco_lhs_block(sh->seed, block, count, n, u, perm);
         for (size_t i = 0; i < count; i++) {
             for (size_t j = 0; j < n; j++)
-                *slot(sh->m, &sh->in[j]) =
-                    admissible(&sh->m->items[sh->in[j].item], tco_dist_quantile(&sh->fits[j], u[i * n + j]));
+                *slot(sh->m, &sh->in[j]) = tco_risk_draw_value(&sh->m->items[sh->in[j].item], &sh->fits[j], u[i * n + j]);
             if (tco_program_run(prog, sh->m, &sh->diag) != TCO_OK) {
                 char run[64];
                 snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
@@ -389,8 +411,7 @@ static tco_error run_monte_carlo(const tco_run *run, tco_ranged_input *in, size_
         e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory for %zu draws", draws);
     for (size_t j = 0; j < n && e == TCO_OK; j++) {
         saved[j] = *slot(m, &in[j]);
-        if ((e = tco_dist_fit_range(in[j].range->dist, in[j].range->low, saved[j], in[j].range->high, &fits[j],
-                                    diag)) != TCO_OK) {
+        if ((e = tco_range_fit(in[j].range, saved[j], &fits[j], diag)) != TCO_OK) {
             char why[TCO_DIAG_MAX];
             snprintf(why, sizeof why, "%s", diag ? diag->message : "");
             e = tco_diag_set(diag, TCO_ERR_INI, "%s: %s", in[j].range->given ? in[j].range->given : in[j].label, why);
@@ -558,6 +579,23 @@ void tco_risk_print_table(const tco_risk *r, const char *currency, const char *w
         if (r->n_rows > TCO_RISK_TOP)
             fprintf(out, "  (%zu more with --format json%s)\n", r->n_rows - TCO_RISK_TOP,
                     workbook ? " and on the workbook's Sensitivity sheet" : "");
+        /* The other order: what moves the unit cost most (a utilisation moves no TCO but every unit cost). */
+        bool any = false;
+        for (size_t rank = 1; rank <= TCO_RISK_TOP; rank++)
+            for (size_t j = 0; j < r->n_rows; j++) {
+                const tco_sensitivity_row *row = &r->rows[j];
+                if (row->unit_rank != rank || row->unit_swing == 0)
+                    continue;
+                if (!any)
+                    fprintf(out, "\n  The same rows by the swing of %s (%s), the largest first:\n  %4s  %-30s %14s %14s "
+                            "%14s\n", unit_name, r->unit_item && r->unit_item->unit ? r->unit_item->unit : "", "rank",
+                            "input", "at LOW", "at HIGH", "swing");
+                any = true;
+                cell(row->unit_low, unit_decimals(row->unit_low), a, sizeof a);
+                cell(row->unit_high, unit_decimals(row->unit_high), b, sizeof b);
+                cell(row->unit_swing, unit_decimals(row->unit_swing), c, sizeof c);
+                fprintf(out, "  %4zu  %-30.30s %14s %14s %14s  (TCO order %zu)\n", rank, row->input, a, b, c, j + 1);
+            }
     }
     if (r->monte_carlo) {
         fprintf(out, "\n  Monte Carlo: %zu draws of %zu ranged inputs (independent, Latin hypercube), seed %llu\n",
@@ -648,11 +686,17 @@ void tco_risk_print_json(const tco_risk *r, FILE *out)
             } f[] = {{"low", row->low},           {"point", row->point},         {"high", row->high},
                      {"tco_low", row->tco_low},   {"tco_high", row->tco_high},   {"swing", row->swing},
                      {"npv_cost_low", row->npv_low}, {"npv_cost_high", row->npv_high},
-                     {"unit_cost_low", row->unit_low}, {"unit_cost_high", row->unit_high}};
+                     {"unit_cost_low", row->unit_low}, {"unit_cost_high", row->unit_high},
+                     {"unit_cost_swing", row->unit_swing}, {"payback_months_low", row->payback_low},
+                     {"payback_months_high", row->payback_high}};
             for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
                 fprintf(out, ", \"%s\": ", f[k].key);
                 json_num(out, f[k].v);
             }
+            if (row->unit_rank)
+                fprintf(out, ", \"unit_cost_rank\": %zu", row->unit_rank);
+            else
+                fputs(", \"unit_cost_rank\": null", out);
             fputs("}", out);
         }
         fputs(r->n_rows ? "\n  ]" : "]", out);

@@ -54,6 +54,15 @@ typedef struct tco_sensitivity_row {
     double tco_low, tco_high, npv_low, npv_high, unit_low, unit_high;
     /** |tco_high - tco_low|: the rows are sorted by it, largest first (ties in input order). */
     double swing;
+    /** |unit_high - unit_low|, the unit cost's swing (NaN when either end has no number), and the row's rank
+     *  by it (1 the largest; ties in the rows' order; 0 when NaN): the order of what decides the cost per
+     *  unit of work, which the TCO's order can hide (a utilisation moves no TCO but every unit cost). */
+    double unit_swing;
+    size_t unit_rank;
+    /** The template line payback_months (the months of saving over renting that repay the capex, the
+     *  number behind the Summary's break-even) at LOW and at HIGH; NaN where it is text ("never") or the
+     *  template has no such line.  An input that moves no TCO (a cloud price) can move the break-even. */
+    double payback_low, payback_high;
 } tco_sensitivity_row;
 
 /** Statistics of one figure over the draws; the draws where it was not applicable are left out
@@ -115,6 +124,13 @@ void tco_model_fingerprint(const tco_model *model, char out[17]);
  */
 tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t seed, FILE *progress, tco_risk *out,
                        tco_diag *diag);
+
+/**
+ * The value a Monte Carlo draw gives input @p it for the uniform @p u (0 < u < 1) of its fitted range
+ * @p fit: the quantile, held to the input's min/max and, for a whole-number input, rounded to the nearest
+ * whole number (as every draw of tco_risk_run() is; tco advise --monte-carlo draws its options so too).
+ */
+double tco_risk_draw_value(const tco_item *it, const tco_dist_fit *fit, double u);
 
 /** Free what tco_risk_run() filled (safe on a zeroed tco_risk). */
 void tco_risk_free(tco_risk *risk);

@@ -180,8 +180,10 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     tco_strbuf_printf(&note,
                       "Each ranged input (KEY_range) alone at its LOW and at its HIGH, every other input at its value: "
                       "the model evaluated by tco for each (values, not formulas; --set SET=LOW reproduces a LOW "
-                      "column). TCO at the point values: %s %s. Sorted by swing. Inputs fingerprint %s (Run "
-                      "snapshot).",
+                      "column). TCO at the point values: %s %s. Sorted by the TCO's swing; the unit cost's swing and the "
+                      "order by it beside (an input that moves no TCO, a utilisation, can move every unit cost), and "
+                      "the payback of owning over renting at each end (payback_months: a cloud price moves it, not "
+                      "the TCO). Inputs fingerprint %s (Run snapshot).",
                       base, w->opts->currency, r->fingerprint);
     write_head(w, ws, "Sensitivity: which assumptions move the TCO most", tco_strbuf_str(&note));
     tco_strbuf_free(&note);
@@ -199,7 +201,17 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     h.len = 0;
     tco_strbuf_printf(&h, "%s at HIGH", unit);
     wb_write_text(w, ws, ROW_HEADER, 13, tco_strbuf_str(&h), w->header_wrap);
+    h.len = 0;
+    tco_strbuf_printf(&h, "%s: swing", unit);
+    wb_write_text(w, ws, ROW_HEADER, 14, tco_strbuf_str(&h), w->header_wrap);
+    wb_write_text(w, ws, ROW_HEADER, 15, "Order by TCO swing", w->header_wrap);
+    h.len = 0;
+    tco_strbuf_printf(&h, "Order by %s swing", unit);
+    wb_write_text(w, ws, ROW_HEADER, 16, tco_strbuf_str(&h), w->header_wrap);
+    wb_write_text(w, ws, ROW_HEADER, 17, "Payback at LOW (months)", w->header_wrap);
+    wb_write_text(w, ws, ROW_HEADER, 18, "Payback at HIGH (months)", w->header_wrap);
     tco_strbuf_free(&h);
+    int last_row = ROW_FIRST + (int)r->n_rows; /* 1-based row of the last input */
     lxw_format *unit_fmt = r->unit_item ? w->fmt[r->unit_item->format] : w->fmt[TCO_FMT_NUMBER];
     tco_strbuf f = {0};
     for (size_t j = 0; j < r->n_rows && w->err == TCO_OK; j++) {
@@ -225,13 +237,30 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
         write_number(w, ws, y, 11, row->npv_high, money);
         write_number(w, ws, y, 12, row->unit_low, unit_fmt);
         write_number(w, ws, y, 13, row->unit_high, unit_fmt);
+        /* Both orders, live: the rank of the row's swing among all (RANK, largest first), ties in row order. */
+        f.len = 0;
+        tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(M%d), ISNUMBER(N%d)), ABS(N%d - M%d), \"n.a.\")", ex, ex, ex, ex);
+        write_formula(w, ws, y, 14, tco_strbuf_str(&f), unit_fmt, row->unit_swing);
+        const char *cols[2] = {"H", "O"};
+        for (int k = 0; k < 2; k++) {
+            f.len = 0;
+            tco_strbuf_printf(&f, "=IF(ISNUMBER(%s%d), RANK(%s%d, %s$%d:%s$%d)", cols[k], ex, cols[k], ex, cols[k],
+                              ROW_FIRST + 1, cols[k], last_row);
+            if (j > 0)
+                tco_strbuf_printf(&f, " + COUNTIF(%s$%d:%s%d, %s%d)", cols[k], ROW_FIRST + 1, cols[k], ex - 1, cols[k], ex);
+            tco_strbuf_append(&f, ", \"n.a.\")");
+            double rank = k == 0 ? (double)(j + 1) : row->unit_rank ? (double)row->unit_rank : NAN;
+            write_formula(w, ws, y, 15 + k, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], rank);
+        }
+        write_number(w, ws, y, 17, row->payback_low, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, y, 18, row->payback_high, w->fmt[TCO_FMT_NUMBER]);
     }
     tco_strbuf_free(&f);
     worksheet_set_column(ws, 0, 0, 30, NULL);
     worksheet_set_column(ws, 1, 1, 28, NULL);
     worksheet_set_column(ws, 2, 4, 11, NULL);
     worksheet_set_column(ws, 5, 11, 15, NULL);
-    worksheet_set_column(ws, 12, 13, 16, NULL);
+    worksheet_set_column(ws, 12, 18, 16, NULL);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
     if (r->n_rows == 0 || w->err != TCO_OK)
         return;

@@ -38,7 +38,8 @@
 /* How tco advise is called (its errors and the usage lines say it alike). */
 #define ADVISE_USAGE                                                                                        \
     "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE] "         \
-    "[--currency CODE] [--out PATH | --no-workbook] [--force] [--root DIR]"
+    "[--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]] "                \
+    "[--out PATH | --no-workbook] [--force] [--root DIR]"
 
 /** A summary's format on standard output (--format), parsed once by tco_cli_format(). */
 typedef enum tco_output_format {

@@ -3,15 +3,20 @@
 #include "cli/commands.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "apps/advise.h"
+#include "apps/advise_risk.h"
+#include "apps/advise_save.h"
+#include "apps/risk.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "cli/cli.h"
@@ -21,13 +26,42 @@
 #include "read/ini.h"
 #include "read/root.h"
 #include "read/scenarios.h"
+#include "render/output.h"
 #include "render/report.h"
 #include "render/workbook.h"
 
+/* A whole number from @p lo to @p hi of option @p name into *@p v; 0, or tco_cli_usage()'s code. */
+static int whole(const char *name, const char *text, unsigned long long lo, unsigned long long hi,
+                 unsigned long long *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+    if (end == NULL || *end != '\0' || errno != 0 || *v < lo || *v > hi)
+        return tco_cli_usage("%s: expected a whole number from %llu to %llu, found '%.40s'", name, lo, hi, text);
+    return 0;
+}
+
+/* --save-scenario @p path as given, checked before anything is read: a file name ending in .ini, not a folder,
+ * and a folder tco can write into (render/output.h).  0, or a usage or output error's code. */
+static int check_save(const char *path, tco_output_format fmt)
+{
+    size_t n = strlen(path);
+    if (tco_cli_is_dir(path) || (n > 0 && path[n - 1] == '/'))
+        return tco_cli_usage("--save-scenario %s: is a folder; give a file name such as %s%sbest.ini", path, path,
+                             n > 0 && path[n - 1] == '/' ? "" : "/");
+    if (n < 5 || strcasecmp(path + n - 4, ".ini") != 0)
+        return tco_cli_usage("--save-scenario %s: expected a file name ending in .ini (a scenario file)", path);
+    tco_diag d = {0};
+    return tco_output_check(path, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
+}
+
 /* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE]
- * [--currency CODE] [--out PATH | --no-workbook] [--force] [--root DIR]` (argv[0] "advise"): the advice
+ * [--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]
+ * [--out PATH | --no-workbook] [--force] [--root DIR]` (argv[0] "advise"): the advice
  * and its workbook, out/advise-NAME.xlsx by default (-quotes with --quotes, -whatif with --set, -usd
- * with --currency USD when the question's currency is another, as for --scenario), in advise.c. */
+ * with --currency USD when the question's currency is another, as for --scenario), in advise.c; the
+ * ranking under uncertainty (advise_risk.h) and the option saved as a scenario (advise_save.h). */
 int tco_cmd_advise(const char *invoked, int argc, char **argv)
 {
     (void)invoked;
@@ -37,6 +71,8 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         {"no-workbook", no_argument, NULL, 'N'},  {"force", no_argument, NULL, 'F'},
         {"quotes", required_argument, NULL, 'q'}, {"currency", required_argument, NULL, 'C'},
         {"as-of", required_argument, NULL, 'a'},  {"help", no_argument, NULL, 'h'},
+        {"monte-carlo", required_argument, NULL, 'M'}, {"seed", required_argument, NULL, 'e'},
+        {"save-scenario", required_argument, NULL, 's'}, {"pick", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
     static tco_override sets[TCO_MAX_SETS];
     size_t n_sets = 0, n_quotes = 0;
@@ -44,8 +80,9 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     static char currency[4];
     const char *code = NULL;
     int32_t as_of = (int32_t)(time(NULL) / 86400); /* today, as for --scenario */
-    const char *format = "table", *root_arg = NULL, *out = NULL;
-    bool no_workbook = false, force = false;
+    const char *format = "table", *root_arg = NULL, *out = NULL, *save = NULL;
+    bool no_workbook = false, force = false, seed_given = false, pick_given = false;
+    unsigned long long draws = 0, seed = 1, pick = 1;
     tco_diag d = {0};
     int rc;
     optind = 0;
@@ -68,6 +105,15 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         char why[TCO_DIAG_MAX];
         if (c == 'a' && !tco_date_check(optarg, &as_of, why, sizeof why))
             return tco_cli_usage("--as-of: %s", why);
+        if (c == 'M' && (rc = whole("--monte-carlo", optarg, 1, TCO_ADVISE_MAX_DRAWS, &draws)) != 0)
+            return rc;
+        if (c == 'e' && (rc = whole("--seed", optarg, 0, TCO_RISK_MAX_SEED, &seed)) != 0)
+            return rc;
+        if (c == 'p' && (rc = whole("--pick", optarg, 1, TCO_ADVISE_MAX_CANDIDATES, &pick)) != 0)
+            return rc;
+        seed_given |= c == 'e';
+        pick_given |= c == 'p';
+        save = c == 's' ? optarg : save;
         format = c == 'f' ? optarg : format;
         root_arg = c == 'r' ? optarg : root_arg;
         out = c == 'o' ? optarg : out;
@@ -79,6 +125,13 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         return tco_cli_usage("advise --format: expected table or json, found '%s'", format);
     if (optind + 1 != argc)
         return tco_cli_usage("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
+    if (seed_given && draws == 0)
+        return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
+    if (pick_given && save == NULL)
+        return tco_cli_usage("%s", "--pick RANK chooses the option --save-scenario FILE.ini writes; give "
+                             "--save-scenario too");
+    if (save && (rc = check_save(save, fmt)) != 0)
+        return rc;
     time_t created;
     rc = tco_cli_check_out(out, no_workbook, argv[optind]);
     if (rc != 0 || (rc = tco_cli_created_time(&created)) != 0)
@@ -94,6 +147,10 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
                               .n_quote_files = n_quotes, .as_of = as_of, .currency = code};
     tco_advice advice;
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
+    if (rc == 0 && draws > 0 && tco_advise_risk(&req, &advice, (size_t)draws, seed, &d) != TCO_OK)
+        rc = tco_cli_fail_as(&d, fmt);
+    if (rc == 0 && save && tco_advise_save_scenario(&req, &advice, (int)pick, save, &d) != TCO_OK)
+        rc = tco_cli_fail_as(&d, fmt);
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
      * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -usd when
      * reported in another currency than the question's, as for --scenario. */
@@ -115,9 +172,15 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         }
         tco_strbuf_free(&name);
     }
-    if (rc == 0)
-        (fmt == TCO_OUT_JSON ? tco_advise_print_json : tco_advise_print_table)(
-            &advice, no_workbook ? NULL : out, stdout);
+    if (rc == 0 && fmt == TCO_OUT_JSON)
+        tco_advise_print_json(&advice, no_workbook ? NULL : out, stdout);
+    else if (rc == 0) {
+        tco_advise_print_table(&advice, NULL, stdout);
+        tco_advise_risk_print_table(&advice, stdout);
+        tco_advise_save_print_table(&advice, stdout);
+        if (!no_workbook)
+            printf("\nWorkbook: %s\n", out);
+    }
     tco_advice_free(&advice);
     tco_ini_cache_free(&files);
     free(path);

@@ -57,7 +57,8 @@ static bool section_is_read(const loader *ld, const char *sec)
     return read;
 }
 
-/* The suffix of @p key that makes it a key beside a value's range (_range, _dist, _range_source), or NULL. */
+/* The suffix of @p key that makes it a key beside a value's range (_range, _dist, _range_source, _range_kind), or
+ * NULL. */
 static const char *range_suffix(const char *key)
 {
     size_t n = strlen(key);
@@ -83,7 +84,8 @@ static bool value_read(const loader *ld, const char *sec, const char *key, size_
     return name_set_has(&ld->values_read, entry);
 }
 
-/* True if @p key (@p kl bytes) is KEY_range, KEY_dist or KEY_range_source of a value KEY read in [@p sec]. */
+/* True if @p key (@p kl bytes) is KEY_range, KEY_dist, KEY_range_source or KEY_range_kind of a value KEY read in
+ * [@p sec]. */
 static bool beside_value_read(const loader *ld, const char *sec, const char *key, size_t kl)
 {
     for (int x = 1; beside_suffixes[x]; x++) {

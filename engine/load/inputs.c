@@ -195,13 +195,15 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     int ss = tco_ini_section_index(&ld->scenario, sec), cs = cat ? tco_ini_section_index(cat, sec) : -1;
     if (!tco_ini_has_range_keys(&ld->scenario, ss) && !(cat && tco_ini_has_range_keys(cat, cs)))
         return TCO_OK;
-    char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], place[700];
+    char k_range[BESIDE_KEY_MAX], k_dist[BESIDE_KEY_MAX], k_basis[BESIDE_KEY_MAX], k_kind[BESIDE_KEY_MAX];
+    char place[700];
     tco_place at;
     tco_str_cat(k_range, sizeof k_range, key, "_range", NULL);
     tco_str_cat(k_dist, sizeof k_dist, key, "_dist", NULL);
     tco_str_cat(k_basis, sizeof k_basis, key, "_range_source", NULL);
-    const char *keys[] = {k_range, k_dist, k_basis};
-    for (int k = 0; k < 3; k++)
+    tco_str_cat(k_kind, sizeof k_kind, key, "_range_kind", NULL);
+    const char *keys[] = {k_range, k_dist, k_basis, k_kind};
+    for (int k = 0; k < 4; k++)
         if (tco_ini_get_in(&ld->scenario, ss, keys[k]) != NULL && !mark_consumed(ld, sec, keys[k]))
             return oom(ld);
     int l_range = layer, l_other = layer;
@@ -211,13 +213,33 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     const char *dist = key_at_layer(ld, cat, sec, ss, cs, k_dist, min, &l_other, &s_other);
     const tco_ini *s_dist = s_other;
     const char *basis = key_at_layer(ld, cat, sec, ss, cs, k_basis, min, &l_other, &s_other);
+    const tco_ini *s_basis = s_other, *s_kind = NULL;
+    int l_kind = layer;
+    const char *kind = key_at_layer(ld, cat, sec, ss, cs, k_kind, min, &l_kind, &s_kind);
     if (range == NULL) {
-        if (dist == NULL && basis == NULL)
+        if (dist == NULL && basis == NULL && kind == NULL)
             return TCO_OK;
-        value_place(ld, dist ? s_dist : s_other, sec, shown, dist ? k_dist : k_basis, &at, place, sizeof place);
+        const char *what = dist ? "distribution" : basis ? "range basis" : "range kind";
+        value_place(ld, dist ? s_dist : basis ? s_basis : s_kind, sec, shown, dist ? k_dist : basis ? k_basis : k_kind,
+                    &at, place, sizeof place);
         return tco_diag_at(ld->diag, TCO_ERR_INI, &at, "a %s needs a range beside the value: expected %s = LOW, HIGH "
-                           "in the same place (a range describes the value it is given with)",
-                           dist ? "distribution" : "range basis", k_range);
+                           "in the same place (a range describes the value it is given with)", what, k_range);
+    }
+    bool bounds = false;
+    if (kind != NULL) {
+        char kplace[700];
+        tco_place kat;
+        value_place(ld, s_kind, sec, shown, k_kind, &kat, kplace, sizeof kplace);
+        if (strcasecmp(kind, "bounds") != 0 && strcasecmp(kind, "p5p95") != 0)
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &kat, "expected p5p95 (LOW and HIGH are the 5th and 95th "
+                               "percentiles, the default) or bounds (LOW and HIGH are the minimum and maximum), "
+                               "found '%s'", kind);
+        bounds = strcasecmp(kind, "bounds") == 0;
+        tco_dist want = dist ? tco_dist_parse(dist) : TCO_DIST_TRIANGULAR;
+        if (bounds && (want == TCO_DIST_NORMAL || want == TCO_DIST_LOGNORMAL))
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &kat, "bounds are a minimum and a maximum, which a %s "
+                               "distribution has not: give %s = triangular, uniform or pert, or p5p95",
+                               tco_dist_name(want), k_dist);
     }
     value_place(ld, s_range, sec, shown, k_range, &at, place, sizeof place);
     if (!number)
@@ -238,6 +260,7 @@ static tco_error load_range(loader *ld, const tco_item *it, const tco_ini *cat, 
     if (e != TCO_OK)
         return e;
     out->by_set = l_range == LAYER_SET;
+    out->bounds = bounds;
     if ((out->given = tco_strdup(place)) == NULL || (basis && basis[0] && (out->basis = tco_strdup(basis)) == NULL))
         return oom(ld);
     return TCO_OK;

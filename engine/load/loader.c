@@ -232,7 +232,7 @@ bool builtin(const tco_item *it)
            it->kind == TCO_ITEM_MONTH_INDEX;
 }
 
-const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", NULL};
+const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", "_range_kind", NULL};
 
 tco_error value_refused(loader *ld, const tco_item *it, const char *fmt, ...)
 {

@@ -190,8 +190,8 @@ tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out);
 /** True for a built-in name (year, tier, month, error_cells): no cell of its own to show on Summary or Compare. */
 bool builtin(const tco_item *it);
 
-/** The suffixes of the keys beside a value KEY: its basis, range, distribution and the range's basis
- *  ("_source", "_range", "_dist", "_range_source"), NULL-terminated. */
+/** The suffixes of the keys beside a value KEY: its basis, range, distribution, the range's basis and its
+ *  kind ("_source", "_range", "_dist", "_range_source", "_range_kind"), NULL-terminated. */
 extern const char *const beside_suffixes[];
 
 /* ---- --set overrides (overrides.c) --------------------------------------------------------------------- */

@@ -93,8 +93,9 @@ typedef enum tco_dist {
 /**
  * The range of one numeric input value (a scalar input, or one tier row of a per-tier input), from
  * `KEY_range = LOW, HIGH` beside the value's `KEY = VALUE` (in a scenario, a catalog file or a --set),
- * with the optional `KEY_dist` and `KEY_range_source`.  LOW and HIGH are read as a 90% interval: the
- * 5th and 95th percentiles of the input's distribution (docs/inputs.md, "Ranges").
+ * with the optional `KEY_dist`, `KEY_range_kind` and `KEY_range_source`.  LOW and HIGH are read as a 90%
+ * interval: the 5th and 95th percentiles of the input's distribution, or with `KEY_range_kind = bounds` as
+ * its minimum and maximum (docs/inputs.md, "Ranges").
  *
  * The loader guarantees, for dist != TCO_DIST_NONE: LOW and HIGH finite, within the input's min/max,
  * whole if the input is, LOW <= point value <= HIGH (LOW = HIGH allowed), LOW > 0 for lognormal; the
@@ -121,6 +122,10 @@ typedef struct tco_range {
     char *given;
     /** True when a --set gave the range (quotes do not drop it). */
     bool by_set;
+    /** KEY_range_kind = bounds: LOW and HIGH are the minimum and maximum of the distribution (a physical or
+     *  stated bound no draw passes; triangular, uniform or pert only); false (p5p95, the default): they
+     *  are its 5th and 95th percentiles. */
+    bool bounds;
 } tco_range;
 
 /** One input or line item. */

@@ -348,6 +348,41 @@ tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double hig
     return isfinite(out->a * out->scale) && isfinite(out->b * out->scale) ? TCO_OK : too_wide(out, diag);
 }
 
+tco_error tco_dist_fit_bounds(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
+                              tco_diag *diag)
+{
+    if (dist == TCO_DIST_NORMAL || dist == TCO_DIST_LOGNORMAL)
+        return tco_diag_set(diag, TCO_ERR_INI, "a %s distribution has no minimum and maximum: bounds take "
+                            "triangular, uniform or pert", tco_dist_name(dist));
+    if (dist != TCO_DIST_TRIANGULAR && dist != TCO_DIST_UNIFORM && dist != TCO_DIST_PERT)
+        return tco_diag_set(diag, TCO_ERR_INI, "no distribution given");
+    *out = (tco_dist_fit){.dist = dist, .a = low, .c = point, .b = high, .scale = 1};
+    if (!isfinite(low) || !isfinite(point) || !isfinite(high))
+        return tco_diag_set(diag, TCO_ERR_INI, "expected finite numbers for LOW, the value and HIGH");
+    if (!(low <= point && point <= high))
+        return tco_diag_set(diag, TCO_ERR_INI, "the range must hold the value: LOW <= value <= HIGH");
+    if (low == high) {
+        out->constant = 1;
+        return TCO_OK;
+    }
+    /* In units of a power of two near the largest magnitude, as tco_dist_fit_range(): a, c and b are LOW, the
+     * value and HIGH themselves (uniform's c the middle), so no draw passes them. */
+    int e;
+    frexp(fmax(fabs(low), fabs(high)), &e);
+    out->scale = ldexp(1, e - 1);
+    out->a = low / out->scale;
+    out->b = high / out->scale;
+    out->c = dist == TCO_DIST_UNIFORM ? (out->a + out->b) / 2 : point / out->scale;
+    if (dist == TCO_DIST_PERT)
+        pert_shape(out);
+    return TCO_OK;
+}
+
+tco_error tco_range_fit(const tco_range *r, double point, tco_dist_fit *out, tco_diag *diag)
+{
+    return (r->bounds ? tco_dist_fit_bounds : tco_dist_fit_range)(r->dist, r->low, point, r->high, out, diag);
+}
+
 /* ---- Latin hypercube ------------------------------------------------------------------------ */
 
 void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)

@@ -79,6 +79,23 @@ typedef struct tco_dist_fit {
 tco_error tco_dist_fit_range(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
                              tco_diag *diag);
 
+/**
+ * Fit @p dist to a range whose ends are its minimum and maximum (KEY_range_kind = bounds: LOW and HIGH are
+ * physical bounds, no draw passes them): triangular and PERT with minimum LOW, mode the value and maximum
+ * HIGH; uniform from LOW to HIGH.  A range with LOW == HIGH is the constant LOW.
+ * Errors (TCO_ERR_INI, message without a place): normal and lognormal (no minimum and maximum), or no
+ * distribution; a number that is not finite; LOW > point or point > HIGH.
+ */
+tco_error tco_dist_fit_bounds(tco_dist dist, double low, double point, double high, tco_dist_fit *out,
+                              tco_diag *diag);
+
+/**
+ * Fit the distribution of range @p r (model.h: its dist, low and high, in the units of the item's value)
+ * around @p point as its kind says: tco_dist_fit_bounds() for a bounds range, else tco_dist_fit_range()
+ * (LOW and HIGH the 5th and 95th percentiles).  What Monte Carlo draws from.  Errors as those.
+ */
+tco_error tco_range_fit(const tco_range *r, double point, tco_dist_fit *out, tco_diag *diag);
+
 /** The value at probability @p u (0 < u < 1) of a fitted distribution: its quantile function. */
 double tco_dist_quantile(const tco_dist_fit *fit, double u);
 

@@ -405,7 +405,7 @@ static void table_add_key(struct tco_ini_index *x, int k)
  * suffixes of the keys beside a value's range. */
 static bool is_range_name(const ini_name *n, size_t sl)
 {
-    static const char *const suffixes[] = {"_range", "_dist", "_range_source"};
+    static const char *const suffixes[] = {"_range", "_dist", "_range_source", "_range_kind"};
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         size_t k = strlen(suffixes[i]);
         if (n->len - sl - 1 >= k && memcmp(n->s + n->len - k, suffixes[i], k) == 0)

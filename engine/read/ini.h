@@ -118,7 +118,7 @@ int tco_ini_key_count(const tco_ini *ini, int s);
 const char *tco_ini_key_at(const tco_ini *ini, int s, int j);
 
 /**
- * True when section number @p s holds a key whose name ends in _range, _dist or _range_source (the keys
+ * True when section number @p s holds a key whose name ends in _range, _dist, _range_source or _range_kind (the keys
  * beside a value's range, model.h), recorded while the file is checked and by tco_ini_set().  False for
  * -1.  A loader that finds no such key in a section need not look any of them up there.
  */

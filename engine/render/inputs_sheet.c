@@ -192,12 +192,13 @@ static void write_range(writer *w, lxw_worksheet *ws, int row, int low_col, cons
 }
 
 /* A range's distribution and basis after @p lead (the Low and High columns give the ends): the Inputs
- * sheet's source reads "...: illustrative. Range, triangular: seed §4.3", a tier note "D-M, triangular: ...". */
+ * sheet's source reads "...: illustrative. Range, triangular: seed §4.3", a tier note "D-M, triangular: ...";
+ * a bounds range (KEY_range_kind) "Range, triangular within the bounds: ...". */
 static void range_note(tco_strbuf *out, const char *lead, const tco_range *r)
 {
     if (r == NULL || r->dist == TCO_DIST_NONE)
         return;
-    tco_strbuf_printf(out, "%s, %s", lead, tco_dist_name(r->dist));
+    tco_strbuf_printf(out, "%s, %s%s", lead, tco_dist_name(r->dist), r->bounds ? " within the bounds" : "");
     if (r->by_set)
         tco_strbuf_printf(out, " (%s)", r->given);
     if (r->basis)

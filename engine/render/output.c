@@ -518,6 +518,10 @@ static mode_t current_umask(void)
     return m;
 }
 
+/* Put the verified temporary of @p out in place (tco_output_commit()'s second half); @p what names the file
+ * in messages ("workbook", "file"). */
+static tco_error put_in_place(tco_output *out, const char *what, tco_diag *diag);
+
 tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *diag)
 {
     if (out->captured >= 0)
@@ -529,6 +533,27 @@ tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *d
         tco_output_abandon(out);
         return e;
     }
+    return put_in_place(out, "workbook", diag);
+}
+
+tco_error tco_output_commit_text(tco_output *out, tco_diag *diag)
+{
+    if (out->captured >= 0)
+        tco_output_loud(out, NULL);
+    if (out->fd < 0)
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: no temporary to put in place", out->path);
+    if (fsync(out->fd) != 0) {
+        tco_error e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: writing the file failed: %s", out->path,
+                                   strerror(errno));
+        tco_output_abandon(out);
+        return e;
+    }
+    return put_in_place(out, "file", diag);
+}
+
+static tco_error put_in_place(tco_output *out, const char *what, tco_diag *diag)
+{
+    tco_error e = TCO_OK;
     struct stat now;
     mode_t mode = 0;
     if (fstat(out->fd, &now) != 0) {
@@ -540,8 +565,8 @@ tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *d
             if ((now.st_uid != out->old.st_uid || now.st_gid != out->old.st_gid) &&
                 fchown(out->fd, out->old.st_uid, out->old.st_gid) != 0)
                 e = tco_diag_set(diag, TCO_ERR_CANTCREATE,
-                                 "%s: cannot give the new workbook the owner of the file it replaces (%ld:%ld): %s",
-                                 out->path, (long)out->old.st_uid, (long)out->old.st_gid, strerror(errno));
+                                 "%s: cannot give the new %s the owner of the file it replaces (%ld:%ld): %s",
+                                 out->path, what, (long)out->old.st_uid, (long)out->old.st_gid, strerror(errno));
         } else if (now.st_gid != out->old.st_gid && fchown(out->fd, (uid_t)-1, out->old.st_gid) != 0) {
             mode &= ~(mode_t)070; /* the group differs now: grant it nothing the old one had */
         }
@@ -549,16 +574,16 @@ tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *d
         mode = 0666 & ~current_umask();
     }
     if (e == TCO_OK && fchmod(out->fd, mode) != 0)
-        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot set the permissions of the new workbook: %s",
-                         out->path, strerror(errno));
+        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot set the permissions of the new %s: %s",
+                         out->path, what, strerror(errno));
     if (e == TCO_OK && !name_is_fd(out->dirfd, base_of(out->tmp), out->fd))
         e = tco_diag_set(diag, TCO_ERR_CANTCREATE,
                          "%s: the temporary '%s' was removed or replaced by another program while tco wrote it",
                          out->path, out->tmp);
     /* In the folder opened at the start, whatever happens to the path's folders meanwhile. */
     if (e == TCO_OK && renameat(out->dirfd, base_of(out->tmp), out->dirfd, base_of(out->path)) != 0)
-        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished workbook into place: %s", out->path,
-                         strerror(errno));
+        e = tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot move the finished %s into place: %s", out->path,
+                         what, strerror(errno));
     if (e != TCO_OK) {
         tco_output_abandon(out);
         return e;

@@ -120,6 +120,15 @@ void tco_output_loud(tco_output *out, char **detail);
  */
 tco_error tco_output_commit(tco_output *out, size_t expected_sheets, tco_diag *diag);
 
+/**
+ * As tco_output_commit(), for a text file the caller wrote to @p out->fd and checked itself (a scenario
+ * file, `tco advise --save-scenario`): no XLSX verification; the temporary is flushed to disk (fsync),
+ * given its permissions and renamed onto the target.  Always closes @p out.
+ * Errors: TCO_ERR_CANTCREATE (fsync, fchmod/fchown or rename failed: strerror).  On error the temporary
+ * is removed and the target is untouched.
+ */
+tco_error tco_output_commit_text(tco_output *out, tco_diag *diag);
+
 /** Give up: remove the temporary (if it is still ours) and close @p out.  Safe to call twice. */
 void tco_output_abandon(tco_output *out);
 

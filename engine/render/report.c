@@ -408,7 +408,7 @@ void tco_report_json_number(FILE *out, double v)
         fprintf(out, "%.16G", v);
 }
 
-/* An input value's range as JSON: {"low", "high", "dist", "basis", "set"}, or null without one; a money
+/* An input value's range as JSON: {"low", "high", "dist", "kind", "basis", "set"}, or null without one; a money
  * input of a run in another currency (in_report) adds "given_low", "given_high", its ends in CNY. */
 static void json_range(FILE *out, const tco_model *m, size_t item, int tier, const tco_range *r)
 {
@@ -426,7 +426,8 @@ static void json_range(FILE *out, const tco_model *m, size_t item, int tier, con
         fputs(", \"given_high\": ", out);
         tco_report_json_number(out, r->given_high);
     }
-    fprintf(out, ", \"dist\": \"%s\", \"basis\": ", tco_dist_name(r->dist));
+    fprintf(out, ", \"dist\": \"%s\", \"kind\": \"%s\", \"basis\": ", tco_dist_name(r->dist),
+            r->bounds ? "bounds" : "p5p95");
     if (r->basis)
         tco_report_json_string(out, r->basis);
     else
