@@ -87,9 +87,12 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     int rc;
     optind = 0;
     opterr = 0;
+    const char *first[256] = {0}; /* single-value options: given once (tco_cli_once) */
     for (int c; (c = getopt_long(argc, argv, ":f:r:o:h", opts, NULL)) != -1;) {
         if (c == 'h')
             return tco_cli_print_help(stdout), 0;
+        if (c != 0 && strchr("froCaMesp", c) != NULL && (rc = tco_cli_once(first, c, opts, optarg)) != 0)
+            return rc;
         if (c == 'S' && n_sets == TCO_MAX_SETS)
             return tco_cli_usage("--set: at most %d values", TCO_MAX_SETS);
         if (c == 'S' && tco_override_parse(optarg, &sets[n_sets++], &d) != TCO_OK)
