@@ -285,7 +285,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double per_host = fmin(card_count, cards_per_host);
     const double hosts = RUP(card_count / cards_per_host);
     const double check_replica_fabric =
-        B(hosts <= 1 || cards_per_replica <= cards_per_host || in->rent || in->fabric_ports_per_host > 0);
+        B(hosts <= 1 || cards_per_replica <= cards_per_host || check_replica_in_host == 0 || in->rent ||
+          in->fabric_ports_per_host > 0);
     o->check_replica_fabric = num(check_replica_fabric);
     const double check_replica_memory = B(replica_memory_gb <= replica_card_memory_gb);
     const double check_replicas_fit = B(in->replicas <= replica_capacity);
