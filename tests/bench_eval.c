@@ -65,7 +65,7 @@ static val txt(const char *t)
 
 #define NUMBER_INPUTS(X)                                                                                            \
     X(card_count) X(years) X(utilisation) X(cards_per_host) X(host_price) X(host_import_duty) X(host_base_power_w)   \
-    X(host_rack_units) X(fabric_ports_per_host) X(pue) X(electricity_price) X(electricity_escalation)                 \
+    X(host_rack_units) X(fabric_ports_per_host) X(fabric_nic_price) X(fabric_port_gbit_s) X(pue) X(electricity_price) X(electricity_escalation)                 \
     X(hours_per_year) X(colo_price_kw_month) X(ups_sizing_factor) X(ups_power_factor) X(ups_module_kva)              \
     X(ups_cost_per_kva) X(rack_power_kw) X(rack_units) X(rack_cost) X(cooling_cost_per_kw)                           \
     X(facility_buildout_per_kw) X(switch_ports) X(switch_price) X(optic_price) X(optics_per_port) X(cable_price)      \
@@ -121,16 +121,16 @@ typedef struct floor_in {
     X(card_import_duty) X(cloud_price_per_gpu_hour) X(weight_gb) X(kv_per_token_kib) X(kv_cache_gb)                   \
     X(replica_memory_gb) X(inference_memory_gb) X(full_ft_gb) X(lora_gb) X(cluster_memory_gb)                       \
     X(cards_needed_inference) X(cards_per_replica_min) X(cards_per_replica) X(replica_card_memory_gb) X(full_hosts)   \
-    X(replica_capacity) X(check_replica_in_host) X(check_replica_memory) X(check_replicas_fit)                       \
+    X(replica_capacity) X(check_replica_in_host) X(check_replica_fabric) X(check_replica_memory) X(check_replicas_fit)                       \
     X(check_pcie_data_parallel) X(fits_inference) X(memory_headroom_gb) X(training_memory_gb)                        \
     X(cards_needed_full_ft) X(fits_full_ft) X(fits_lora) X(lora_job_base_gb) X(lora_job_gb) X(lora_batch_max)        \
-    X(check_lora_job) X(train_flop) X(card_fp16_equiv_tflops) X(train_time_ideal_s) X(grad_sync_gb) X(step_sync_ms)  \
+    X(check_lora_job) X(train_flop) X(card_fp16_equiv_tflops) X(train_time_ideal_s) X(grad_sync_gb) X(fabric_port_gbps) X(fabric_gbps_per_card) X(sync_gbps) X(step_sync_ms)  \
     X(step_time_ms) X(step_efficiency) X(reference_step_efficiency) X(scaling_efficiency) X(train_efficiency)        \
-    X(train_time_s) X(layout_train_days) X(check_train_deadline) X(training_required) X(training_feasible)           \
+    X(train_time_s) X(layout_train_days) X(check_train_deadline) X(check_train_fabric) X(check_consumer_multi_host) X(training_required) X(training_feasible)           \
     X(train_days) X(decode_bound_tps) X(decode_efficiency) X(card_dense_tflops) X(replica_bandwidth_tps)             \
     X(replica_compute_tps) X(layout_tokens_per_s) X(layout_stream_tokens_per_s) X(check_target_tokens_per_s)         \
     X(check_target_stream_tokens_per_s) X(serving_required) X(serving_feasible) X(tokens_per_s) X(ram_gb) X(hosts)    \
-    X(machine_peak_kw) X(psu_w) X(host_links) X(leaf_switches) X(spine_switches) X(switches) X(infra_power_kw)       \
+    X(machine_peak_kw) X(psu_w) X(fabric_needed) X(host_links) X(leaf_switches) X(spine_switches) X(switches) X(infra_power_kw)       \
     X(it_peak_kw) X(it_load_kw) X(facility_power_kw) X(site_peak_kw) X(ups_need_kva) X(ups_modules)                  \
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
     X(network_capex) X(storage_capex) X(rack_capex) X(ups_capex) X(cooling_capex) X(facility_capex)                  \
@@ -282,13 +282,20 @@ static void floor_eval(const floor_in *in, floor_out *o)
             : RDOWN(card_count / cards_per_replica);
     o->replica_capacity = num(replica_capacity);
     const double check_replica_in_host = B(cards_per_replica <= cards_per_host * in->replica_hosts);
+    const double per_host = fmin(card_count, cards_per_host);
+    const double hosts = RUP(card_count / cards_per_host);
+    const double check_replica_fabric =
+        B(hosts <= 1 || cards_per_replica <= cards_per_host || check_replica_in_host == 0 || in->rent ||
+          in->fabric_ports_per_host > 0);
+    o->check_replica_fabric = num(check_replica_fabric);
     const double check_replica_memory = B(replica_memory_gb <= replica_card_memory_gb);
     const double check_replicas_fit = B(in->replicas <= replica_capacity);
     const double check_pcie_data_parallel = card_pcie && cards_per_replica > fmax(1, cards_per_replica_min) ? 0 : 1;
     o->check_replica_in_host = num(check_replica_in_host), o->check_replica_memory = num(check_replica_memory),
         o->check_replicas_fit = num(check_replicas_fit), o->check_pcie_data_parallel = num(check_pcie_data_parallel);
     const double fits_inference =
-        fmin(fmin(fmin(check_replica_in_host, check_replica_memory), check_replicas_fit), check_pcie_data_parallel);
+        fmin(fmin(fmin(fmin(check_replica_in_host, check_replica_fabric), check_replica_memory), check_replicas_fit),
+             check_pcie_data_parallel);
     o->fits_inference = num(fits_inference);
     o->memory_headroom_gb = num(cluster_memory_gb - inference_memory_gb);
     const double training_memory_gb = full_ft_gb * (1 + in->activation_overhead);
@@ -317,7 +324,15 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->train_time_ideal_s = num(train_time_ideal_s);
     const double grad_sync_gb = in->params_b * in->grad_bytes_per_param;
     o->grad_sync_gb = num(grad_sync_gb);
-    const double step_sync_ms = card_count > 1 ? grad_sync_gb / card_interconnect_gbps * 1000 : 0;
+    const double fabric_port_gbps = in->fabric_port_gbit_s * 2 / 8;
+    o->fabric_port_gbps = num(fabric_port_gbps);
+    const double fabric_gbps_per_card =
+        fabric_port_gbps *
+        (in->rent || in->fabric_ports_per_host == 0 ? 1 : fmin(1, in->fabric_ports_per_host / per_host));
+    o->fabric_gbps_per_card = num(fabric_gbps_per_card);
+    const double sync_gbps = hosts > 1 ? fmin(card_interconnect_gbps, fabric_gbps_per_card) : card_interconnect_gbps;
+    o->sync_gbps = num(sync_gbps);
+    const double step_sync_ms = card_count > 1 ? grad_sync_gb / sync_gbps * 1000 : 0;
     o->step_sync_ms = num(step_sync_ms);
     const double step_time_ms = in->train_step_ms + step_sync_ms;
     o->step_time_ms = num(step_time_ms);
@@ -345,7 +360,12 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->check_train_deadline = num(check_train_deadline);
     const double training_required = B(in->training);
     o->training_required = num(training_required);
-    const double training_feasible = fmin(fits_full_ft, check_train_deadline);
+    const double check_train_fabric = B(hosts <= 1 || in->rent || in->fabric_ports_per_host > 0);
+    o->check_train_fabric = num(check_train_fabric);
+    const double check_consumer_multi_host = in->consumer[r] && hosts > 1 ? 0 : 1;
+    o->check_consumer_multi_host = num(check_consumer_multi_host);
+    const double training_feasible =
+        fmin(fmin(fmin(fits_full_ft, check_train_deadline), check_train_fabric), check_consumer_multi_host);
     o->training_feasible = num(training_feasible);
     o->train_days = training_feasible == 1 ? num(layout_train_days) : txt("n.a.: training is not feasible (see the checks)");
     /* Serving */
@@ -377,14 +397,16 @@ static void floor_eval(const floor_in *in, floor_out *o)
         serving_feasible == 1 ? num(layout_tokens_per_s) : txt("n.a.: serving is not feasible (see the checks)");
     o->tokens_per_s = tokens_per_s;
     /* Power and facility */
-    const double per_host = fmin(card_count, cards_per_host);
     o->ram_gb = num(4 * per_host * card_memory_gb);
-    const double hosts = RUP(card_count / cards_per_host);
     o->hosts = num(hosts);
     const double machine_peak_kw = (per_host * card_board_power_w + in->host_base_power_w) / 1000;
     o->machine_peak_kw = num(machine_peak_kw);
     o->psu_w = num(1.5 * machine_peak_kw * 1000);
-    const double host_links = hosts > 1 ? hosts * fmin(in->fabric_ports_per_host, per_host) : 0;
+    const double fabric_needed = B(hosts > 1 && (training_required == 1 || cards_per_replica > cards_per_host));
+    o->fabric_needed = num(fabric_needed);
+    const double host_links = fabric_needed == 1 ? full_hosts * fmin(in->fabric_ports_per_host, cards_per_host) +
+                                                       fmin(in->fabric_ports_per_host, card_count - full_hosts * cards_per_host)
+                                                 : 0;
     o->host_links = num(host_links);
     const double leaf_switches = host_links == 0              ? 0
                                  : host_links <= in->switch_ports ? 1
@@ -430,7 +452,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     /* Capex */
     const double card_capex = card_count * card_price * (1 + card_import_duty);
     const double host_capex = hosts * in->host_price * (1 + in->host_import_duty);
-    const double network_capex = switches * in->switch_price + optics * in->optic_price + fabric_links * in->cable_price;
+    const double network_capex = host_links * in->fabric_nic_price + switches * in->switch_price +
+                                 optics * in->optic_price + fabric_links * in->cable_price;
     const double storage_capex = in->storage_tb * in->storage_price_per_tb;
     const double rack_capex = racks * in->rack_cost;
     const double ups_capex = ups_installed_kva * in->ups_cost_per_kva;

@@ -78,7 +78,7 @@ static void test_capex_lines_and_conventions(void)
     CU_ASSERT_STRING_EQUAL(m->items[card->line].name, "card_capex");
     CU_ASSERT_EQUAL(card->n_prices, 1);
     CU_ASSERT_STRING_EQUAL(m->items[network->line].name, "network_capex");
-    CU_ASSERT_EQUAL(network->n_prices, 3); /* switch, optic and cable prices */
+    CU_ASSERT_EQUAL(network->n_prices, 4); /* switch, optic, cable and NIC prices */
     CU_ASSERT_EQUAL(tco_capex_status(m, 0), TCO_STATUS_ILLUSTRATIVE);
     CU_ASSERT_FATAL(m->n_conventions >= 9);
     CU_ASSERT_STRING_EQUAL(m->conventions[0].label, "Currency of every money figure");

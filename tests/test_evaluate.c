@@ -329,9 +329,11 @@ static void test_seed_sizing_figures(void)
     CU_ASSERT(near(value_of(m, "train_flop"), 4.2e22));
     set(m, "card_count", 64);
     CU_ASSERT(near(value_of(m, "train_time_ideal_s"), 4.2e22 / (64 * 4e14 * 0.4)));
-    /* At the 80% scaling the seed uses for 64 cards (§4.1): about 60 days (59.34).  D-M has the
-     * table's reference link (900 GB/s), so the training efficiency is the table's 80% exactly. */
+    /* At the 80% scaling the seed uses for 64 cards (§4.1): about 60 days (59.34).  The seed's cluster
+     * syncs at 900 GB/s per card across its hosts too (the table's reference link): a fabric port of
+     * 3,600 Gb/s a direction = 3,600 x 2 / 8 = 900 GB/s both ways, so the efficiency is the table's 80%. */
     set(m, "scaling_eff_64", 0.8);
+    set(m, "fabric_port_gbit_s", 3600);
     CU_ASSERT(near(value_of(m, "train_efficiency"), 0.8));
     CU_ASSERT(near(value_of(m, "train_days"), 4.2e22 / (64 * 4e14 * 0.4) / 0.8 / 86400));
     CU_ASSERT(value_of(m, "train_days") > 59 && value_of(m, "train_days") < 60);
@@ -385,29 +387,52 @@ static void test_seed_inference_figures(void)
 }
 
 /* Seed §5.3: gradient sync per step.  7B x 4 B (FP32 gradients) = 28 GB each step; at 900 GB/s per
- * card (D-M) 28e9 / 900e9 = 31.1 ms, a 531.1 ms step with the 500 ms compute step, step efficiency
- * 500 / 531.1 = 94.1%; at 64 GB/s (PCIe 5.0 x16) 28e9 / 64e9 = 0.4375 s, a 937.5 ms step, 76.5% longer
- * (the seed's "about 900 ms, 70% slower"), 500 / 937.5 = 53.3%.  The scaling table describes the
- * seed's 900 GB/s cluster, so a D-M cluster gets the table (32 cards: 75%) and a 64 GB/s link
- * 75% x 0.5333 / 0.9414 = 42.5%.  One card syncs nothing. */
+ * card (D-M, 8 cards in one dc8 host) 28e9 / 900e9 = 31.1 ms, a 531.1 ms step with the 500 ms compute
+ * step, step efficiency 500 / 531.1 = 94.1%; at 64 GB/s (PCIe 5.0 x16) 28e9 / 64e9 = 0.4375 s, a
+ * 937.5 ms step, 76.5% longer (the seed's "about 900 ms, 70% slower"), 500 / 937.5 = 53.3%.  The
+ * scaling table describes the seed's 900 GB/s cluster, so 8 D-M get the table (85%) and a 64 GB/s
+ * link 85% x 0.5333 / 0.9414 = 48.2%.
+ * Across hosts the sync also crosses the fabric, at MIN(card link, fabric per card): cluster32's
+ * 4 hosts of 8 D-M with 8 ports each, 400 Gb/s a direction = 400 x 2 / 8 = 100 GB/s both ways (the
+ * card links' basis), MIN(900, 100) = 100 GB/s: 28e9 / 100e9 = 280 ms, a 780 ms step,
+ * 75% x (500 / 780) / (500 / 531.1) = 75% x 531.1 / 780 = 51.07%.  A 64 GB/s card link is the slower
+ * one: MIN(64, 100) = 64, 437.5 ms as in one host.  A fabric of 900 GB/s (3,600 Gb/s a direction)
+ * is the seed's cluster: 31.1 ms and the table's 75%.  One card syncs nothing. */
 static void test_seed_training_step(void)
 {
     tco_model *m = load_scenario("cluster32");
+    const double ref_step = 500 + 28e9 / 900e9 * 1000; /* 531.1 ms */
     CU_ASSERT(near(value_of(m, "grad_sync_gb"), 28));
+    set(m, "card_count", 8);
+    CU_ASSERT_EQUAL(value_of(m, "hosts"), 1);
+    CU_ASSERT(near(value_of(m, "sync_gbps"), 900));
     CU_ASSERT(near(value_of(m, "step_sync_ms"), 28e9 / 900e9 * 1000));
     CU_ASSERT(fabs(value_of(m, "step_sync_ms") - 31.1) < 0.05);
-    CU_ASSERT(near(value_of(m, "step_time_ms"), 500 + 28e9 / 900e9 * 1000));
-    CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / (500 + 28e9 / 900e9 * 1000)));
+    CU_ASSERT(near(value_of(m, "step_time_ms"), ref_step));
+    CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / ref_step));
     CU_ASSERT(near(value_of(m, "reference_step_efficiency"), value_of(m, "step_efficiency")));
-    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.85));
     set_card(m, "tier_interconnect_gbps", 64);
     CU_ASSERT(near(value_of(m, "step_sync_ms"), 437.5));
     CU_ASSERT(near(value_of(m, "step_time_ms"), 937.5));
     CU_ASSERT(near(value_of(m, "step_efficiency"), 500 / 937.5));
-    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75 * (500 / 937.5) / (500 / (500 + 28e9 / 900e9 * 1000))));
-    /* 32 cards on a 64 GB/s link take 0.75 / 0.425 = 1.765x as long as on 900 GB/s: 937.5 / 531.1. */
-    CU_ASSERT(near(value_of(m, "train_time_s"),
-                   4.2e21 / (32 * 4e14 * 0.4) / 0.75 * 937.5 / (500 + 28e9 / 900e9 * 1000)));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.85 * (500 / 937.5) / (500 / ref_step)));
+    /* Four hosts: the card link (64) is slower than the fabric (100), so the sync is as in one host,
+     * and 32 cards take 0.75 / 0.425 = 1.765x as long as the seed's 900 GB/s cluster: 937.5 / 531.1. */
+    set(m, "card_count", 32);
+    CU_ASSERT_EQUAL(value_of(m, "hosts"), 4);
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 437.5));
+    CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e21 / (32 * 4e14 * 0.4) / 0.75 * 937.5 / ref_step));
+    set_card(m, "tier_interconnect_gbps", 900);
+    CU_ASSERT(near(value_of(m, "fabric_port_gbps"), 100));
+    CU_ASSERT(near(value_of(m, "sync_gbps"), 100));
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 280));
+    CU_ASSERT(near(value_of(m, "step_time_ms"), 780));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75 * ref_step / 780));
+    CU_ASSERT(fabs(value_of(m, "train_efficiency") - 0.5107) < 0.00005);
+    set(m, "fabric_port_gbit_s", 3600); /* 3,600 x 2 / 8 = 900 GB/s: the seed's cluster */
+    CU_ASSERT(near(value_of(m, "step_sync_ms"), 28e9 / 900e9 * 1000));
+    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.75));
     set(m, "card_count", 1);
     CU_ASSERT_EQUAL(value_of(m, "step_sync_ms"), 0);
     CU_ASSERT_EQUAL(value_of(m, "train_efficiency"), 1);
@@ -425,6 +450,7 @@ static void test_seed_cluster_days(void)
     set(m, "train_tokens", 1e12);
     set(m, "scaling_eff_64", 0.8);
     set(m, "scaling_eff_256", 0.8);
+    set(m, "fabric_port_gbit_s", 3600); /* the seed's cluster: 900 GB/s per card across hosts too */
     set(m, "card_count", 64);
     CU_ASSERT(near(value_of(m, "train_time_s"), 4.2e22 / (64 * 4e14 * 0.4) / 0.8));
     CU_ASSERT(fabs(value_of(m, "train_days") - 59.34) < 0.005);
@@ -472,7 +498,9 @@ static void test_ds_training_time(void)
  * 3 years) 5,449,050 - 3 x 1,035,319.5 = 2,343,091.5, 2 x 1,035,319.5 = 2,070,639 still to come;
  * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
  * break-even 5,449,050 / ((3 x 4,036,608 - 2,166,161.688) / 36) = 19.7 months; training 6 x 7e9 x 1e11
- * FLOP on 32 x 400 TFLOPS x 0.4 at 75% (D-M has the table's 900 GB/s link) = 1,093,750 s. */
+ * FLOP on 32 x 400 TFLOPS x 0.4 = 820,312.5 s at perfect scaling; the four hosts sync over the fabric at
+ * MIN(900, 100) = 100 GB/s: 280 ms a step, 780 ms against the table's 531.1 (= 4,780 / 9) on 900 GB/s,
+ * so 75% x 531.1 / 780 = 51.07%: 820,312.5 / 0.75 x 780 / (4,780 / 9) = 1,606,302.3 s = 18.59 days. */
 static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
@@ -486,10 +514,12 @@ static void test_cluster32_finance_by_hand(void)
     CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
     CU_ASSERT(near(value_of(m, "break_even_months"), 5449050 / ((3 * 4036608.0 - 2166161.688) / 36)));
     CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7615211.688 / (3 * 252288.0)));
-    CU_ASSERT(near(value_of(m, "train_time_s"), 1093750));
-    /* A run is charged at the used-GPU-hour rate: 303.8 h x 32 cards x 10.06 CNY = 97,820 CNY. */
-    CU_ASSERT(near(value_of(m, "train_run_cost"), 1093750.0 / 3600 * 32 * 7615211.688 / (3 * 252288.0)));
-    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 97820.45) < 0.01);
+    const double run_s = 820312.5 / 0.75 * 780 / (4780.0 / 9);
+    CU_ASSERT(near(value_of(m, "train_time_s"), run_s));
+    CU_ASSERT(fabs(value_of(m, "train_time_s") - 1606302.3) < 0.05);
+    /* A run is charged at the used-GPU-hour rate: 446.2 h x 32 cards x 10.06 CNY = 143,661 CNY. */
+    CU_ASSERT(near(value_of(m, "train_run_cost"), run_s / 3600 * 32 * 7615211.688 / (3 * 252288.0)));
+    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 143661.00) < 0.01);
     int c = tco_model_find(m, "cumulative_cost");
     CU_ASSERT_FATAL(c >= 0);
     /* The time line: Year 0 pays the capex, Years 1 to 3 the opex. */
