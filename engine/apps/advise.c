@@ -695,6 +695,8 @@ static tco_error load_models(const question *qq, advise_run *r)
     }
     a->years = m->n_years;
     a->target_tokens_per_s = num(m, r->ix.target);
+    int runs = tco_model_find(m, "runs_per_year"); /* optional: a template without it ranks busy at utilisation */
+    a->runs_per_year = runs >= 0 && tco_item_dim(&m->items[runs]) == 0 ? num(m, runs) : NAN;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].warning)
             r->n_warn++;
@@ -1093,9 +1095,15 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
 {
     char n1[64], n2[64], n3[64], n4[64];
     fprintf(out, "%s: %s\n", a->name, a->title);
-    if (a->train)
-        fprintf(out, "Training, ranked by the cost of one training run; costs in %s over %d years\n", currency_of(a),
-                a->years);
+    if (a->train && a->runs_per_year > 0) {
+        tco_format_grouped(a->runs_per_year, a->runs_per_year == floor(a->runs_per_year) ? 0 : 2, n1, sizeof n1);
+        double period_runs = a->runs_per_year * a->years;
+        tco_format_grouped(period_runs, period_runs == floor(period_runs) ? 0 : 2, n2, sizeof n2);
+        fprintf(out, "Training, ranked by the cost of one training run at the demand of %s runs a year (the cost over "
+                "the period / %s runs); costs in %s over %d years\n", n1, n2, currency_of(a), a->years);
+    } else if (a->train)
+        fprintf(out, "Training, ranked by the cost of one training run, the cards busy at utilisation (no "
+                "runs_per_year given); costs in %s over %d years\n", currency_of(a), a->years);
     else {
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
         fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s; costs in %s "
@@ -1192,6 +1200,10 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
     if (!a->train) {
         fputs("  \"target_tokens_per_s\": ", out);
         tco_report_json_number(out, a->target_tokens_per_s);
+        fputs(",\n", out);
+    } else {
+        fputs("  \"runs_per_year\": ", out);
+        tco_report_json_number(out, a->runs_per_year);
         fputs(",\n", out);
     }
     fprintf(out, "  \"candidates\": %zu,\n  \"feasible\": %zu,\n  \"skipped_pairs\": %d,\n  \"explanation\": ",
