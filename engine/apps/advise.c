@@ -1099,8 +1099,9 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
         tco_format_grouped(a->runs_per_year, a->runs_per_year == floor(a->runs_per_year) ? 0 : 2, n1, sizeof n1);
         double period_runs = a->runs_per_year * a->years;
         tco_format_grouped(period_runs, period_runs == floor(period_runs) ? 0 : 2, n2, sizeof n2);
-        fprintf(out, "Training, ranked by the cost of one training run at the demand of %s runs a year (the cost over "
-                "the period / %s runs); costs in %s over %d years\n", n1, n2, currency_of(a), a->years);
+        fprintf(out, "Training, ranked by the cost of one training run at the demand of %s run%s a year (the cost over "
+                "the period / %s run%s); costs in %s over %d years\n", n1, a->runs_per_year == 1 ? "" : "s", n2,
+                period_runs == 1 ? "" : "s", currency_of(a), a->years);
     } else if (a->train)
         fprintf(out, "Training, ranked by the cost of one training run, the cards busy at utilisation (no "
                 "runs_per_year given); costs in %s over %d years\n", currency_of(a), a->years);
