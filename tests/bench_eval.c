@@ -79,9 +79,9 @@ static val txt(const char *t)
     X(scaling_reference_gbps) X(decode_eff_pcie) X(decode_eff_dedicated) X(decode_eff_single)                        \
     X(decode_eff_single_dc) X(params_b) X(bytes_per_param) X(layers) X(kv_heads) X(head_dim) X(seq_len) X(streams)    \
     X(replicas) X(cards_per_replica_set) X(replica_hosts) X(target_tokens_per_s) X(target_stream_tokens_per_s)       \
-    X(train_deadline_days) X(kv_bytes) X(train_tokens) X(full_ft_bytes_per_param) X(lora_bytes_per_param)            \
+    X(train_deadline_days) X(runs_per_year) X(kv_bytes) X(train_tokens) X(full_ft_bytes_per_param) X(lora_bytes_per_param)            \
     X(lora_job_params_b) X(lora_batch) X(lora_seq_len) X(lora_base_bytes_per_param) X(lora_activation_mb_per_token)   \
-    X(activation_overhead) X(mfu) X(train_step_ms) X(grad_bytes_per_param) X(max_capex) X(max_tco) X(max_host_kw)    \
+    X(activation_overhead) X(mfu) X(train_step_ms) X(grad_bytes_per_param) X(full_ft_memory_share) X(max_capex) X(max_tco) X(max_host_kw)    \
     X(max_site_kw) X(max_hosts) X(max_cards) X(w_consumer_compute) X(w_consumer_memory) X(w_consumer_bandwidth)       \
     X(w_consumer_interconnect) X(w_consumer_efficiency) X(w_workstation_compute) X(w_workstation_memory)             \
     X(w_workstation_bandwidth) X(w_workstation_interconnect) X(w_workstation_efficiency) X(w_datacentre_compute)     \
@@ -123,13 +123,14 @@ typedef struct floor_in {
     X(cards_needed_inference) X(cards_per_replica_min) X(cards_per_replica) X(replica_card_memory_gb) X(full_hosts)   \
     X(replica_capacity) X(check_replica_in_host) X(check_replica_fabric) X(check_replica_memory) X(check_replicas_fit)                       \
     X(check_pcie_data_parallel) X(fits_inference) X(memory_headroom_gb) X(training_memory_gb)                        \
-    X(cards_needed_full_ft) X(fits_full_ft) X(fits_lora) X(lora_job_base_gb) X(lora_job_gb) X(lora_batch_max)        \
-    X(check_lora_job) X(train_flop) X(card_fp16_equiv_tflops) X(train_time_ideal_s) X(grad_sync_gb) X(fabric_port_gbps) X(fabric_gbps_per_card) X(sync_gbps) X(step_sync_ms)  \
+    X(full_ft_card_limit_gb) X(train_memory_per_card_gb) X(cards_needed_full_ft) X(fits_full_ft) X(fits_lora) X(lora_job_base_gb) X(lora_job_gb) X(lora_batch_max)        \
+    X(check_lora_job) X(train_flop) X(check_train_compute) X(train_time_ideal_s) X(grad_sync_gb) X(fabric_port_gbps) X(fabric_gbps_per_card) X(sync_gbps) X(step_sync_ms)  \
     X(step_time_ms) X(step_efficiency) X(reference_step_efficiency) X(scaling_efficiency) X(train_efficiency)        \
-    X(train_time_s) X(layout_train_days) X(check_train_deadline) X(check_train_fabric) X(check_consumer_multi_host) X(training_required) X(training_feasible)           \
+    X(train_time_s) X(layout_train_days) X(train_gpu_hours) X(train_time_judged) X(check_train_deadline) X(train_runs_capacity)      \
+    X(train_runs_per_year) X(check_train_demand) X(check_train_fabric) X(check_consumer_multi_host) X(training_required) X(training_feasible)           \
     X(train_days) X(decode_bound_tps) X(decode_efficiency) X(card_dense_tflops) X(replica_bandwidth_tps)             \
     X(replica_compute_tps) X(layout_tokens_per_s) X(layout_stream_tokens_per_s) X(check_target_tokens_per_s)         \
-    X(check_target_stream_tokens_per_s) X(serving_required) X(serving_feasible) X(tokens_per_s) X(ram_gb) X(hosts)    \
+    X(check_serves_tokens) X(check_target_stream_tokens_per_s) X(serving_required) X(serving_feasible) X(tokens_per_s) X(ram_gb) X(hosts)    \
     X(machine_peak_kw) X(psu_w) X(fabric_needed) X(host_links) X(leaf_switches) X(spine_switches) X(switches) X(infra_power_kw)       \
     X(it_peak_kw) X(it_load_kw) X(facility_power_kw) X(site_peak_kw) X(ups_need_kva) X(ups_modules)                  \
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
@@ -300,8 +301,12 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->memory_headroom_gb = num(cluster_memory_gb - inference_memory_gb);
     const double training_memory_gb = full_ft_gb * (1 + in->activation_overhead);
     o->training_memory_gb = num(training_memory_gb);
-    o->cards_needed_full_ft = num(RUP(training_memory_gb / card_memory_gb));
-    const double fits_full_ft = B(training_memory_gb <= cluster_memory_gb);
+    const double full_ft_card_limit_gb = card_memory_gb * in->full_ft_memory_share;
+    o->full_ft_card_limit_gb = num(full_ft_card_limit_gb);
+    const double train_memory_per_card_gb = training_memory_gb / card_count;
+    o->train_memory_per_card_gb = num(train_memory_per_card_gb);
+    o->cards_needed_full_ft = num(RUP(training_memory_gb / full_ft_card_limit_gb));
+    const double fits_full_ft = B(train_memory_per_card_gb <= full_ft_card_limit_gb);
     o->fits_full_ft = num(fits_full_ft);
     o->fits_lora = num(B(lora_gb <= cluster_memory_gb));
     const double lora_job_base_gb = in->lora_job_params_b * in->lora_base_bytes_per_param;
@@ -317,11 +322,12 @@ static void floor_eval(const floor_in *in, floor_out *o)
     /* Training */
     const double train_flop = 6 * in->params_b * 1000000000 * in->train_tokens;
     o->train_flop = num(train_flop);
-    const double card_fp16_equiv_tflops = card_fp16_tflops > 0 ? card_fp16_tflops : card_int8_tops / 2;
-    o->card_fp16_equiv_tflops = num(card_fp16_equiv_tflops);
-    const double train_time_ideal_s =
-        card_fp16_equiv_tflops > 0 ? train_flop / (card_count * card_fp16_equiv_tflops * 1000000000000 * in->mfu) : 0;
-    o->train_time_ideal_s = num(train_time_ideal_s);
+    const bool has_fp16 = card_fp16_tflops > 0; /* no FP16/BF16 figure: no training time (text) */
+    const double check_train_compute = B(has_fp16);
+    o->check_train_compute = num(check_train_compute);
+    const val no_fp16 = txt("n.a.: no FP16 or BF16 compute to train with");
+    const double train_time_ideal_s = has_fp16 ? train_flop / (card_count * card_fp16_tflops * 1000000000000 * in->mfu) : 0;
+    o->train_time_ideal_s = has_fp16 ? num(train_time_ideal_s) : no_fp16;
     const double grad_sync_gb = in->params_b * in->grad_bytes_per_param;
     o->grad_sync_gb = num(grad_sync_gb);
     const double fabric_port_gbps = in->fabric_port_gbit_s * 2 / 8;
@@ -352,20 +358,33 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double train_efficiency =
         card_count > 1 ? fmin(1, scaling_efficiency * step_efficiency / reference_step_efficiency) : 1;
     o->train_efficiency = num(train_efficiency);
-    const double train_time_s = train_time_ideal_s / train_efficiency;
-    o->train_time_s = num(train_time_s);
+    const double train_time_s = has_fp16 ? train_time_ideal_s / train_efficiency : 0;
+    o->train_time_s = has_fp16 ? num(train_time_s) : no_fp16;
     const double layout_train_days = train_time_s / 86400;
-    o->layout_train_days = num(layout_train_days);
-    const double check_train_deadline = B(in->train_deadline_days == 0 || layout_train_days <= in->train_deadline_days);
-    o->check_train_deadline = num(check_train_deadline);
+    o->layout_train_days = has_fp16 ? num(layout_train_days) : no_fp16;
+    const double train_gpu_hours =
+        has_fp16 ? train_flop / (card_fp16_tflops * 1000000000000 * in->mfu * train_efficiency) / 3600 : 0;
+    o->train_gpu_hours = has_fp16 ? num(train_gpu_hours) : no_fp16;
     const double training_required = B(in->training);
+    o->train_time_judged = num(B(training_required == 1 && has_fp16));
+    const double check_train_deadline =
+        has_fp16 ? B(in->train_deadline_days == 0 || layout_train_days <= in->train_deadline_days) : 0;
+    o->check_train_deadline = num(check_train_deadline);
+    const double train_runs_capacity = has_fp16 ? in->hours_per_year * in->utilisation * 3600 / train_time_s : 0;
+    o->train_runs_capacity = has_fp16 ? num(train_runs_capacity) : txt("n.a.: no training time");
+    const val train_runs_per_year = in->runs_per_year > 0 ? num(in->runs_per_year) : o->train_runs_capacity;
+    o->train_runs_per_year = train_runs_per_year;
+    const double check_train_demand =
+        in->runs_per_year == 0 || in->rent ? 1 : has_fp16 ? B(in->runs_per_year <= train_runs_capacity) : 0;
+    o->check_train_demand = num(check_train_demand);
     o->training_required = num(training_required);
     const double check_train_fabric = B(hosts <= 1 || in->rent || in->fabric_ports_per_host > 0);
     o->check_train_fabric = num(check_train_fabric);
     const double check_consumer_multi_host = in->consumer[r] && hosts > 1 ? 0 : 1;
     o->check_consumer_multi_host = num(check_consumer_multi_host);
     const double training_feasible =
-        fmin(fmin(fmin(fits_full_ft, check_train_deadline), check_train_fabric), check_consumer_multi_host);
+        fmin(fmin(fmin(fmin(fmin(check_train_compute, fits_full_ft), check_train_deadline), check_train_demand),
+                  check_train_fabric), check_consumer_multi_host);
     o->training_feasible = num(training_feasible);
     o->train_days = training_feasible == 1 ? num(layout_train_days) : txt("n.a.: training is not feasible (see the checks)");
     /* Serving */
@@ -391,7 +410,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->check_target_tokens_per_s = num(check_target_tokens_per_s),
         o->check_target_stream_tokens_per_s = num(check_target_stream_tokens_per_s);
     o->serving_required = num(in->training ? 0 : 1);
-    const double serving_feasible = fmin(fmin(fits_inference, check_target_tokens_per_s), check_target_stream_tokens_per_s);
+    const double check_serves_tokens = B(layout_tokens_per_s > 0);
+    o->check_serves_tokens = num(check_serves_tokens);
+    const double serving_feasible = fmin(fmin(fmin(fits_inference, check_serves_tokens), check_target_tokens_per_s),
+                                         check_target_stream_tokens_per_s);
     o->serving_feasible = num(serving_feasible);
     const val tokens_per_s =
         serving_feasible == 1 ? num(layout_tokens_per_s) : txt("n.a.: serving is not feasible (see the checks)");
@@ -525,7 +547,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
     }
     const double gpu_hours_per_year = card_count * in->hours_per_year * in->utilisation;
     o->gpu_hours_per_year = num(gpu_hours_per_year);
-    const double rental_gpu_hours_per_year = training_required == 1 ? gpu_hours_per_year : card_count * in->hours_per_year;
+    const double rental_gpu_hours_per_year =
+        training_required == 1
+            ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * train_gpu_hours : gpu_hours_per_year)
+            : card_count * in->hours_per_year;
     o->rental_gpu_hours_per_year = num(rental_gpu_hours_per_year);
     const double services = 1 + (in->vat_yes ? 0 : in->vat_rate_services);
     for (int y = 0; y < NP; y++) {
@@ -610,18 +635,19 @@ static void floor_eval(const floor_in *in, floor_out *o)
             ? (tokens_per_s.v * hours * util > 0 ? num(tco / (tokens_per_s.v * 3600 * hours * util * years / 1000000))
                                                  : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
-    o->train_run_cost = o->train_days.t == NULL && tco_per_gpu_hour.t == NULL
-                            ? num(train_time_s / 3600 * card_count * tco_per_gpu_hour.v)
-                            : txt("n.a.: no training time or no GPU-hour rate");
+    const val not_feasible = txt("n.a.: training is not feasible (see the checks)"), no_runs = txt("n.a.: no runs a year (no hours used)");
+    const bool runs = train_runs_per_year.t == NULL && train_runs_per_year.v > 0;
+    o->train_run_cost = o->train_days.t != NULL ? not_feasible : runs ? num(tco / (train_runs_per_year.v * years)) : no_runs;
     o->cost_per_million_tokens_with_capital =
         tokens_per_s.t == NULL
             ? (tokens_per_s.v * hours * util > 0
                    ? num((capital_charge_per_year + o->opex_total / years) / (tokens_per_s.v * 3600 * hours * util / 1000000))
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
-    o->train_run_cost_with_capital = o->train_days.t == NULL && cost_per_gpu_hour_with_capital.t == NULL
-                                         ? num(train_time_s / 3600 * card_count * cost_per_gpu_hour_with_capital.v)
-                                         : txt("n.a.: no training time or no GPU-hour rate");
+    o->train_run_cost_with_capital =
+        o->train_days.t != NULL ? not_feasible
+        : runs                  ? num((capital_charge_per_year + o->opex_total / years) / train_runs_per_year.v)
+                                : no_runs;
     const double option_capex = in->rent ? 0 : capex_total;
     o->option_capex = num(option_capex);
     const double option_cost = in->rent ? o->rental_cost_total : tco;
@@ -640,9 +666,9 @@ static void floor_eval(const floor_in *in, floor_out *o)
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     o->cost_per_million_tokens_at_target = at_target;
-    const val option_run_cost = training_feasible == 1 && option_cost_per_gpu_hour.t == NULL
-                                    ? num(train_time_s / 3600 * card_count * option_cost_per_gpu_hour.v)
-                                    : txt("n.a.: training is not feasible or no GPU-hour rate");
+    const val option_run_cost = training_feasible != 1 ? not_feasible
+                                : runs                 ? num(option_cost / (train_runs_per_year.v * years))
+                                                       : no_runs;
     o->option_run_cost = option_run_cost;
     o->cost_per_unit = training_required == 1 ? option_run_cost : at_target;
     o->discounted_payback_months = sum_to(o->payback_first_crossing, NP) == 1 ? num(12 * sum_to(o->payback_point, NP))

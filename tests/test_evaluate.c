@@ -469,26 +469,51 @@ static void test_seed_cluster_days(void)
     tco_model_free(m);
 }
 
-/* D-S has no FP16 figure, only INT8 800 TOPS: training uses its FP16 equivalent 800 / 2 = 400 TFLOPS
- * (as tier_fp16_equiv on the Cards sheet).  team-ds4: 30B on 1e12 tokens = 1.8e23 FLOP on
- * 4 x 4e14 x 0.4 = 281,250,000 s ideal; 120 GB synced at 400 GB/s = 300 ms, step efficiency
- * 500 / 800 = 62.5% against 500 / (500 + 120e9 / 900e9 x 1000) = 78.9% on the reference link, so
- * 1 x 0.625 / 0.7895 = 79.2% and 355,263,157.9 s = 4,111.8 days. */
+/* D-S has no FP16 figure, only INT8 800 TOPS (seed §4.2: an inference card): it is not trained at
+ * "INT8 / 2" but refused, with no training time and no run cost (text "n.a.: ...", never 0).  team-ds4
+ * is a serving scenario; as kind training its check_train_compute fails. */
 static void test_ds_training_time(void)
 {
     tco_model *m = load_scenario("team-ds4");
-    CU_ASSERT(near(value_of(m, "card_fp16_equiv_tflops"), 400));
-    CU_ASSERT(near(value_of(m, "train_time_ideal_s"), 1.8e23 / (4 * 4e14 * 0.4)));
-    CU_ASSERT(near(value_of(m, "step_sync_ms"), 300));
-    double ref = 500 / (500 + 120e9 / 900e9 * 1000);
-    CU_ASSERT(near(value_of(m, "train_efficiency"), 0.625 / ref));
-    CU_ASSERT(near(value_of(m, "train_time_s"), 1.8e23 / (4 * 4e14 * 0.4) / (0.625 / ref)));
-    CU_ASSERT(value_of(m, "train_time_s") / 86400 > 4111 && value_of(m, "train_time_s") / 86400 < 4112);
-    /* ... but a full fine-tune of 30B needs 30 x 16 B x 1.2 = 576 GB and the four cards hold 128 GB: not
-     * feasible, so no training time and no run cost (text "n.a.: ...", never 0). */
+    CU_ASSERT_EQUAL(value_of(m, "check_train_compute"), 0);
+    CU_ASSERT(text_of(m, "train_time_ideal_s") != NULL && strncmp(text_of(m, "train_time_ideal_s"), "n.a.", 4) == 0);
+    CU_ASSERT(text_of(m, "train_time_s") != NULL && strncmp(text_of(m, "train_time_s"), "n.a.", 4) == 0);
+    CU_ASSERT_EQUAL(value_of(m, "check_train_deadline"), 0);
     CU_ASSERT_EQUAL(value_of(m, "training_feasible"), 0);
     CU_ASSERT(text_of(m, "train_days") != NULL && strncmp(text_of(m, "train_days"), "n.a.", 4) == 0);
     CU_ASSERT(text_of(m, "train_run_cost") != NULL && strncmp(text_of(m, "train_run_cost"), "n.a.", 4) == 0);
+    /* A tier with no compute figure at all (FP16 0, INT8 0): not 0 days for 0 CNY either; serving it
+     * fails check_serves_tokens (no tokens served is not a free service). */
+    set_card(m, "tier_int8_tops", 0);
+    CU_ASSERT_EQUAL(value_of(m, "check_train_compute"), 0);
+    CU_ASSERT(text_of(m, "train_time_ideal_s") != NULL);
+    CU_ASSERT_EQUAL(value_of(m, "check_serves_tokens"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "serving_feasible"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "check_feasible"), 0);
+    tco_model_free(m);
+}
+
+/* The full fine-tune memory gate per card (seed §5.3): 7B needs 7 x 16 B x 1.2 = 134.4 GB, sharded over
+ * the cards; each 80 GB D-M may hold 0.43 x 80 = 34.4 GB of it: 134.4 / 3 = 44.8 > 34.4 (3 cards no),
+ * 134.4 / 4 = 33.6 <= 34.4 (4 cards yes).  13B: 13 x 16 x 1.2 = 249.6 GB, 249.6 / 7 = 35.66 > 34.4,
+ * 249.6 / 8 = 31.2 <= 34.4: at least eight. */
+static void test_full_ft_per_card(void)
+{
+    tco_model *m = load_scenario("cluster4");
+    CU_ASSERT(near(value_of(m, "full_ft_card_limit_gb"), 34.4));
+    CU_ASSERT(near(value_of(m, "cards_needed_full_ft"), 4));
+    CU_ASSERT(near(value_of(m, "train_memory_per_card_gb"), 33.6));
+    CU_ASSERT_EQUAL(value_of(m, "fits_full_ft"), 1);
+    set(m, "card_count", 3);
+    CU_ASSERT(near(value_of(m, "train_memory_per_card_gb"), 44.8));
+    CU_ASSERT_EQUAL(value_of(m, "fits_full_ft"), 0);
+    CU_ASSERT_EQUAL(value_of(m, "training_feasible"), 0);
+    set(m, "params_b", 13);
+    CU_ASSERT(near(value_of(m, "cards_needed_full_ft"), 8));
+    set(m, "card_count", 7);
+    CU_ASSERT_EQUAL(value_of(m, "fits_full_ft"), 0);
+    set(m, "card_count", 8);
+    CU_ASSERT_EQUAL(value_of(m, "fits_full_ft"), 1);
     tco_model_free(m);
 }
 
@@ -578,7 +603,8 @@ CU_ErrorCode register_evaluate_suite(void)
         !CU_add_test(s, "seed inference figures through the template", test_seed_inference_figures) ||
         !CU_add_test(s, "gradient sync per step: 31 ms at 900 GB/s, 437.5 ms at 64 GB/s", test_seed_training_step) ||
         !CU_add_test(s, "64 cards at 80% about 60 days, 256 cards about 15 (seed 4.1)", test_seed_cluster_days) ||
-        !CU_add_test(s, "D-S trains at its FP16 equivalent, INT8 / 2", test_ds_training_time) ||
+        !CU_add_test(s, "D-S (INT8 only) and a tier with no compute are not trained", test_ds_training_time) ||
+        !CU_add_test(s, "full fine-tune per card: 7B at least four 80 GB cards, 13B eight", test_full_ft_per_card) ||
         !CU_add_test(s, "cluster32 finance worked by hand", test_cluster32_finance_by_hand) ||
         !CU_add_test(s, "per-tier lines, MAX of a column, CUMSUM, text", test_tiers_by_hand))
         return CU_get_error();

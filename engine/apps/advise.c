@@ -700,6 +700,8 @@ static tco_error load_models(const question *qq, advise_run *r)
     a->years = m->n_years;
     a->target_tokens_per_s = num(m, r->ix.target);
     a->utilisation = tco_model_find(m, "utilisation") >= 0 ? num(m, tco_model_find(m, "utilisation")) : NAN;
+    int runs = tco_model_find(m, "runs_per_year"); /* optional: a template without it ranks busy at utilisation */
+    a->runs_per_year = runs >= 0 && tco_item_dim(&m->items[runs]) == 0 ? num(m, runs) : NAN;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].warning)
             r->n_warn++;
@@ -1109,9 +1111,16 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
 {
     char n1[64], n2[64], n3[64], n4[64];
     fprintf(out, "%s: %s\n", a->name, a->title);
-    if (a->train)
-        fprintf(out, "Training, ranked by the cost of one training run; costs in %s over %d years\n", currency_of(a),
-                a->years);
+    if (a->train && a->runs_per_year > 0) {
+        tco_format_grouped(a->runs_per_year, a->runs_per_year == floor(a->runs_per_year) ? 0 : 2, n1, sizeof n1);
+        double period_runs = a->runs_per_year * a->years;
+        tco_format_grouped(period_runs, period_runs == floor(period_runs) ? 0 : 2, n2, sizeof n2);
+        fprintf(out, "Training, ranked by the cost of one training run at the demand of %s run%s a year (the cost over "
+                "the period / %s run%s); costs in %s over %d years\n", n1, a->runs_per_year == 1 ? "" : "s", n2,
+                period_runs == 1 ? "" : "s", currency_of(a), a->years);
+    } else if (a->train)
+        fprintf(out, "Training, ranked by the cost of one training run, the cards busy at utilisation (no "
+                "runs_per_year given); costs in %s over %d years\n", currency_of(a), a->years);
     else {
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
         fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s x utilisation "
@@ -1211,6 +1220,10 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         tco_report_json_number(out, a->target_tokens_per_s);
         fputs(",\n  \"utilisation\": ", out);
         tco_report_json_number(out, a->utilisation);
+        fputs(",\n", out);
+    } else {
+        fputs("  \"runs_per_year\": ", out);
+        tco_report_json_number(out, a->runs_per_year);
         fputs(",\n", out);
     }
     fprintf(out, "  \"candidates\": %zu,\n  \"feasible\": %zu,\n  \"skipped_pairs\": %d,\n  \"explanation\": ",

@@ -189,6 +189,9 @@ typedef struct tco_advice {
     /** The share of the hours the cards work (the input utilisation of the first model): the tokens a
      *  serving option is charged for are the target load x this, not its layout's throughput x this. */
     double utilisation;
+    /** Training: the runs a year the buyer needs (runs_per_year of the first model; 0: none given, a run
+     *  then costs its share of the cards busy at utilisation; NaN when the template has no such input). */
+    double runs_per_year;
     /** Tier codes, host ids and facility modes enumerated (heap strings). */
     char **tiers, **hosts, **modes;
     int n_tiers, n_hosts, n_modes;
@@ -247,7 +250,7 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
 /**
  * Print @p a as one JSON object (docs/advise.md):
  *   {"question", "title", "job": "serve"|"train", "currency": "CNY" (a->currency), "years", "unit",
- *    "target_tokens_per_s" (serve) , "candidates": N evaluated, "feasible": N, "skipped_pairs",
+ *    "target_tokens_per_s" (serve), "runs_per_year" (train), "candidates": N evaluated, "feasible": N, "skipped_pairs",
  *    "explanation": the one line of tco_advise_explain(), "workbook": @p workbook or null,
  *    "rejections": [{"check", "label", "count"}],
  *    "options": [{"rank" (null when rejected), "tier", "cards", "host" ("cloud" when rented),
