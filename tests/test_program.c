@@ -232,6 +232,43 @@ static void test_mini_models(void)
     }
 }
 
+/* The instructions for slots of one kind (program.c, specialise(): SUM, MIN, MAX, AND and OR of
+ * numbers, comparisons into TRUE/FALSE, IFs chosen or jumped over on TRUE/FALSE), in a template of
+ * their own over the mini model (tests/fixtures/roots/mini/templates/specialised.ini, worked there
+ * by hand): the hand values, then program == tree with every input changed. */
+static void test_specialised_instructions(void)
+{
+    tco_override o;
+    CU_ASSERT_EQUAL_FATAL(tco_override_parse("scenario.template=specialised", &o, NULL), TCO_OK);
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    tco_error e = load_evaluated(TCO_SOURCE_DIR "/tests/fixtures/roots/mini",
+                                 TCO_SOURCE_DIR "/tests/fixtures/roots/mini/scenarios/good.ini",
+                                 &(tco_load_options){.overrides = &o, .n_overrides = 1}, &m, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    /* Evaluated twice more: the second time by the program (the first walks the trees). */
+    CU_ASSERT_EQUAL_FATAL(tco_model_evaluate(m, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL(m->program);
+    static const struct { const char *name; double value; } hand[] = {
+        {"sum_args", 43}, {"largest", 30}, {"smallest", 0.5}, {"both", 30}, {"either", 5}, {"larger", 30}};
+    for (size_t k = 0; k < sizeof hand / sizeof hand[0]; k++)
+        CU_ASSERT_EQUAL(m->items[tco_model_find(m, hand[k].name)].value, hand[k].value);
+    const tco_item *late = &m->items[tco_model_find(m, "late")];
+    CU_ASSERT_EQUAL(late->years[0], 16); /* year 1: 15 + 1 */
+    CU_ASSERT_EQUAL(late->years[1], 60); /* year 2: 30 x 2 */
+    check_model(m, "specialised.ini");
+    tco_model_free(m);
+}
+
+/* 10^0 .. 10^22, which tco_excel_round() reads from a table, are what pow(10, k) gives. */
+static void test_pow10_table(void)
+{
+    for (int k = 0; k < TCO_POW10_EXACT; k++)
+        CU_ASSERT_EQUAL(tco_pow10_exact[k], pow(10, k));
+}
+
 /* A text input changed through the model's API: tco_model_evaluate() compiles again (the program
  * holds the texts as constants) and gives the tree's values; set back, the first values again. */
 static void test_text_input_recompiles(void)
@@ -443,6 +480,9 @@ CU_ErrorCode register_program_suite(void)
     if (s == NULL ||
         !CU_add_test(s, "every shipped scenario: program equals tree, inputs changed", test_every_scenario) ||
         !CU_add_test(s, "mini models (lookups, text, CUMSUM, tiers): program equals tree", test_mini_models) ||
+        !CU_add_test(s, "instructions for slots of one kind: hand values, program equals tree",
+                     test_specialised_instructions) ||
+        !CU_add_test(s, "powers of ten read from a table equal pow()", test_pow10_table) ||
         !CU_add_test(s, "electricity = kW x 8760 x price, 1,000 prices", test_electricity_many_times) ||
         !CU_add_test(s, "a text input changed: compiled again, the tree's values", test_text_input_recompiles) ||
         !CU_add_test(s, "an error keeps the tree's message", test_error_message) ||

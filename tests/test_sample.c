@@ -359,6 +359,45 @@ static void welford_plain(const double *x, size_t n, double *mean, double *stdev
     *stdev = sqrt(ss / (double)(n - 1));
 }
 
+static int by_value(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* tco_stats_of() sorts the values as glibc's qsort() (a merge sort: equal values keep their order) does,
+ * to the bit: values of both signs and every magnitude, repeats, -0 and +0 in the order given, a few
+ * values and many.  Each draw: a random sign, exponent and mantissa, or one of a few repeated values. */
+static void test_sort_as_qsort(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 17, 1000, 100003};
+    static const double repeated[] = {0.0, -0.0, 1.5, -2.25, 1e300, -1e-300};
+    tco_rng r;
+    tco_rng_seed(&r, 12345, 0);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t bits = tco_rng_next(&r);
+            if (bits % 4 == 0) {
+                a[i] = repeated[(bits >> 8) % 6];
+            } else {
+                double mantissa = 1 + (double)(bits >> 12) * 0x1p-52;
+                a[i] = ldexp(mantissa, (int)((bits >> 2) % 2000) - 1000) * (bits & 2 ? -1 : 1);
+            }
+        }
+        memcpy(b, a, n * sizeof *a);
+        qsort(b, n, sizeof *b, by_value);
+        tco_stats s;
+        tco_stats_of(a, n, &s);
+        CU_ASSERT_EQUAL(memcmp(a, b, n * sizeof *a), 0);
+        free(a);
+        free(b);
+    }
+}
+
 static void test_stats_near_the_largest_double(void)
 {
     tco_stats s;
@@ -451,6 +490,7 @@ CU_ErrorCode register_sample_suite(void)
         !CU_add_test(s, "ranges whose ends are bounds (KEY_range_kind = bounds)", test_bounds) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
         !CU_add_test(s, "percentiles, mean and deviation", test_stats) ||
+        !CU_add_test(s, "values sorted as qsort() sorts them, to the bit", test_sort_as_qsort) ||
         !CU_add_test(s, "statistics near the largest double, in scaled units", test_stats_near_the_largest_double))
         return CU_get_error();
     return CUE_SUCCESS;

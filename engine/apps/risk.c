@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,16 +319,32 @@ static tco_error check_figure(const char *name, const tco_risk_figure *f, const 
     return TCO_OK;
 }
 
-/* One thread's share of a Monte Carlo run: blocks [first, last) of the draws, on its own model (the
- * ranged inputs are the same items in both), into the shared result arrays at the draws' places. */
+/* The blocks of a Monte Carlo run, shared by its threads: each takes the next block not yet taken, so a
+ * thread that starts late (the helper loads its twin model first) or runs slower takes fewer.  A block's
+ * draws depend only on the seed and the block's index, and land at their places in the result arrays,
+ * so the figures are the same whichever thread evaluates a block. */
+typedef struct mc_blocks {
+    atomic_size_t next;     /* the next block to take */
+    atomic_size_t done;     /* blocks evaluated (for the progress lines) */
+    atomic_size_t failed;   /* the least block in which a draw failed, SIZE_MAX when none */
+    size_t blocks;
+} mc_blocks;
+
+/* One thread's part of a Monte Carlo run: blocks taken from @c shared, on its own model (the ranged
+ * inputs are the same items in both), into the shared result arrays at the draws' places. */
 typedef struct mc_share {
-    tco_model *m;
+    tco_model *m;       /* NULL for the helper until it has opened its twin */
+    const tco_run *run; /* the helper: the run whose twin it opens (tco_run_twin()) */
+    tco_run *twin;      /* the helper's twin, freed by the caller */
+    const char *fingerprint; /* the helper: the run's model's (tco_model_fingerprint()), which the twin must have */
+    int role_tco;
+    size_t n_items;
     const tco_ranged_input *in;
     size_t n;
     const tco_dist_fit *fits;
     size_t draws;
     uint64_t seed;
-    size_t first, last;
+    mc_blocks *shared;
     double *t, *p, *c;
     FILE *progress; /* thread 0 only */
     tco_error err;
@@ -352,7 +369,19 @@ static size_t figure_items(const tco_model *m, int out[6])
 static void *run_share(void *arg)
 {
     mc_share *sh = arg;
+    if (sh->m == NULL) { /* the helper: a twin run, used only if its model is the run's */
+        tco_diag ignored = {0};
+        tco_model *other = tco_run_twin(sh->run, &sh->twin, &ignored) == TCO_OK ? sh->twin->model : NULL;
+        char b[17];
+        if (other)
+            tco_model_fingerprint(other, b);
+        if (other == NULL || strcmp(sh->fingerprint, b) != 0 || other->role_tco != sh->role_tco ||
+            other->n_items != sh->n_items)
+            return NULL; /* the run's own thread takes every block */
+        sh->m = other;
+    }
     size_t n = sh->n;
+    mc_blocks *shared = sh->shared;
     double *u = malloc(sizeof *u * TCO_LHS_BLOCK * (n ? n : 1));
     uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
     sh->err = TCO_OK;
@@ -365,8 +394,11 @@ static void *run_share(void *arg)
         sh->err = tco_diag_set(&sh->diag, TCO_ERR_NOMEM, "out of memory");
     else
         sh->err = tco_program_compile_for(sh->m, targets, figure_items(sh->m, targets), &prog, &sh->diag);
-    size_t blocks = sh->last - sh->first, next_report = 1;
-    for (size_t block = sh->first; block < sh->last && sh->err == TCO_OK; block++) {
+    size_t next_report = 1;
+    while (sh->err == TCO_OK) {
+        size_t block = atomic_fetch_add(&shared->next, 1);
+        if (block >= shared->blocks || block > atomic_load(&shared->failed))
+            break; /* none left, or past a block where a draw failed: the first failure is found */
         size_t start = block * TCO_LHS_BLOCK;
         size_t count = sh->draws - start < TCO_LHS_BLOCK ? sh->draws - start : TCO_LHS_BLOCK;
         tco_lhs_block(sh->seed, block, count, n, u, perm);
@@ -380,14 +412,17 @@ static void *run_share(void *arg)
                     sh->err = tco_diag_set(&sh->diag, TCO_ERR_EVAL, "%s: the compiled model failed where the "
                                            "formulas did not (please report this scenario)", run);
                 sh->failed = start + i;
+                size_t least = atomic_load(&shared->failed);
+                while (block < least && !atomic_compare_exchange_weak(&shared->failed, &least, block))
+                    ;
                 break;
             }
             sh->t[start + i] = figure(sh->m, sh->m->role_tco);
             sh->p[start + i] = figure(sh->m, sh->m->role_npv);
             sh->c[start + i] = figure(sh->m, sh->m->role_unit_cost);
         }
-        size_t done = block - sh->first + 1;
-        if (sh->progress && sh->err == TCO_OK && done * 10 >= next_report * blocks && block + 1 < sh->last) {
+        size_t done = atomic_fetch_add(&shared->done, 1) + 1, blocks = shared->blocks;
+        if (sh->progress && sh->err == TCO_OK && done * 10 >= next_report * blocks && done < blocks) {
             fprintf(sh->progress, "tco: Monte Carlo: %zu%% of %zu draws\n", done * 100 / blocks, sh->draws);
             while (next_report * blocks <= done * 10)
                 next_report++;
@@ -417,35 +452,30 @@ static tco_error run_monte_carlo(const tco_run *run, tco_ranged_input *in, size_
             e = tco_diag_set(diag, TCO_ERR_INI, "%s: %s", in[j].range->given ? in[j].range->given : in[j].label, why);
         }
     }
-    size_t blocks = (draws + TCO_LHS_BLOCK - 1) / TCO_LHS_BLOCK;
+    mc_blocks shared;
+    shared.blocks = (draws + TCO_LHS_BLOCK - 1) / TCO_LHS_BLOCK;
+    atomic_init(&shared.next, 0);
+    atomic_init(&shared.done, 0);
+    atomic_init(&shared.failed, SIZE_MAX);
+    char fingerprint[17];
+    tco_model_fingerprint(m, fingerprint); /* before any draw changes an input */
     mc_share share[2] = {
-        {m, in, n, fits, draws, seed, 0, blocks, t, p, c, progress, TCO_OK, {0}, SIZE_MAX},
-        {NULL, in, n, fits, draws, seed, blocks, blocks, t, p, c, NULL, TCO_OK, {0}, SIZE_MAX},
+        {.m = m, .in = in, .n = n, .fits = fits, .draws = draws, .seed = seed, .shared = &shared, .t = t, .p = p,
+         .c = c, .progress = progress, .failed = SIZE_MAX},
+        /* A second thread on a twin model for a long run, when the twin has exactly these inputs: it opens
+         * the twin itself while this thread draws. */
+        {.run = run, .fingerprint = fingerprint, .role_tco = m->role_tco, .n_items = m->n_items, .in = in, .n = n,
+         .fits = fits, .draws = draws, .seed = seed, .shared = &shared, .t = t, .p = p, .c = c, .failed = SIZE_MAX},
     };
-    /* A second thread on a twin model for a long run, when the twin has exactly these inputs. */
-    tco_run *twin = NULL;
-    tco_model *other = NULL;
-    if (e == TCO_OK && draws >= TCO_RISK_TWIN_FROM && blocks >= 2) {
-        tco_diag ignored = {0};
-        other = tco_run_twin(run, &twin, &ignored) == TCO_OK ? twin->model : NULL;
-        char a[17], b[17];
-        tco_model_fingerprint(m, a);
-        if (other)
-            tco_model_fingerprint(other, b);
-        if (other && strcmp(a, b) == 0 && other->role_tco == m->role_tco && other->n_items == m->n_items) {
-            share[1].m = other;
-            share[0].last = share[1].first = blocks / 2;
-        }
-    }
     pthread_t helper;
-    bool two = e == TCO_OK && share[1].m != NULL && pthread_create(&helper, NULL, run_share, &share[1]) == 0;
-    if (!two)
-        share[0].last = blocks; /* all on this thread */
+    bool two = e == TCO_OK && draws >= TCO_RISK_TWIN_FROM && shared.blocks >= 2 &&
+               pthread_create(&helper, NULL, run_share, &share[1]) == 0;
     if (e == TCO_OK)
         run_share(&share[0]);
     if (two)
         pthread_join(helper, NULL);
-    tco_run_free(twin);
+    two = two && share[1].m != NULL; /* the helper evaluated with its twin */
+    tco_run_free(share[1].twin);
     if (e == TCO_OK) { /* the first failing draw, as one thread would have found it */
         const mc_share *bad = NULL;
         for (int k = 0; k < 2; k++)

@@ -104,16 +104,17 @@ typedef struct tco_risk {
  */
 void tco_model_fingerprint(const tco_model *model, char out[17]);
 
-/** Draws from which a second thread evaluates half of them on a twin model (TCO_RISK_TWIN_FROM). */
+/** Draws from which a second thread evaluates some of them on a twin model (TCO_RISK_TWIN_FROM). */
 #define TCO_RISK_TWIN_FROM 20000
 
 /**
  * Run what @p sensitivity and @p draws (0: no Monte Carlo) ask for on the model of @p run (evaluated), seed
  * @p seed, into *@p out (zeroed first; free with tco_risk_free()).  The model is left as it was
  * (every input at its point, evaluated).  @p progress, when not NULL, gets a line now and then on a
- * long run.  With at least TCO_RISK_TWIN_FROM draws, a second thread evaluates the second half of the
- * blocks on the model of a twin run (tco_run_twin(), used only if its fingerprint is the model's):
- * the figures are the same either way, since each draw depends only on the seed and its place.
+ * long run.  With at least TCO_RISK_TWIN_FROM draws, a second thread opens a twin run (tco_run_twin(),
+ * used only if its fingerprint is the model's) while this one draws, and then the two take the blocks
+ * of draws as they come: the figures are the same either way, since each draw depends only on the seed
+ * and its place.
  * Errors: TCO_ERR_USAGE when the model has no ranged input or no [model] tco; an input whose
  * range cannot be fitted (TCO_ERR_INI, naming where the range was given); an evaluation that fails at
  * a drawn or LOW/HIGH value (TCO_ERR_EVAL, naming the run and the inputs' values: the first such draw);

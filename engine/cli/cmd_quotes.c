@@ -36,6 +36,22 @@ static bool print_problem(void *ctx, const tco_diag *problem, bool warning)
  * over the catalog); an unknown item met again reuses its answer.  Past these, no suggestion. */
 #define TCO_SUGGEST_MAX 500
 
+/* Entries of known_items.seen, and the longest item id they hold. */
+#define TCO_SEEN_ITEMS 64
+#define TCO_SEEN_ITEM_LEN 31
+
+/* The entry of known_items.seen for @p item of @p len bytes (FNV-1a over the bytes), or -1 for an empty
+ * id (an empty entry holds "") or one too long to hold. */
+static int seen_slot(const char *item, size_t len)
+{
+    if (len == 0 || len > TCO_SEEN_ITEM_LEN)
+        return -1;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)item[i]) * 16777619u;
+    return (int)(h % TCO_SEEN_ITEMS);
+}
+
 /* The item ids quotes may name (catalog items and template quote ids), for `quotes check`: an index
  * for the exact match, and the suggestion found for each of the first TCO_SUGGEST_MAX distinct
  * unknown items (their names owned in guessed[]; the value is the catalog index, or SIZE_MAX). */
@@ -49,6 +65,10 @@ typedef struct known_items {
     size_t n_guessed;
     size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
     check_ctx *check;   /* where an unknown item is reported */
+    /* Items found in the index lately, by their exact bytes (a row's item is most often one seen a few rows
+     * before): a match here is a match in the index without its SipHash and strcasecmp().  Direct-mapped by a
+     * cheap hash of the bytes; a collision only replaces an entry, so a file cannot make it slow. */
+    char seen[TCO_SEEN_ITEMS][TCO_SEEN_ITEM_LEN + 1];
 } known_items;
 
 /* The catalog item nearest @p item within 2 edits (the first of the nearest), or SIZE_MAX. */
@@ -67,8 +87,15 @@ static size_t nearest_item(const known_items *k, const char *item)
 static bool check_item(void *vctx, const tco_quote *q)
 {
     known_items *k = vctx;
-    if (tco_name_index_get(&k->index, q->item, NULL))
+    size_t len = strlen(q->item);
+    int seen = seen_slot(q->item, len);
+    if (seen >= 0 && memcmp(k->seen[seen], q->item, len + 1) == 0)
+        return false; /* the same bytes as an item found in the index */
+    if (tco_name_index_get(&k->index, q->item, NULL)) {
+        if (seen >= 0)
+            memcpy(k->seen[seen], q->item, len + 1);
         return false;
+    }
     size_t near = SIZE_MAX;
     if (!tco_name_index_get(&k->suggested, q->item, &near)) {
         char *copy = k->n_guessed < TCO_SUGGEST_MAX ? tco_strdup(q->item) : NULL;

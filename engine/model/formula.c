@@ -953,12 +953,17 @@ static bool snap_cannot_matter(double v, tco_func mode)
     return gap > fabs(v) * 0x1p-40;
 }
 
+const double tco_pow10_exact[TCO_POW10_EXACT] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 double tco_excel_round(double x, double digits, tco_func mode)
 {
     double d = trunc(digits);
     if (d > 308 || d < -308 || !isfinite(x))
         return x;
-    double scale = pow(10, fabs(d));
+    /* 10^0 .. 10^22 are doubles exactly, and pow() gives them exactly (tests/test_program.c): no call */
+    double scale = fabs(d) < TCO_POW10_EXACT ? tco_pow10_exact[(int)fabs(d)] : pow(10, fabs(d));
     double v = d >= 0 ? x * scale : x / scale;
     if (!isfinite(v))
         return x; /* more digits than a double holds: nothing to round */
@@ -979,21 +984,6 @@ double tco_excel_round(double x, double digits, tco_func mode)
     return d >= 0 ? r / scale : r * scale;
 }
 
-double tco_formula_aggregate(tco_func func, const double *values, size_t count)
-{
-    double acc = values[0];
-    for (size_t i = 1; i < count; i++)
-        acc = func == TCO_FN_SUM ? acc + values[i] : func == TCO_FN_MIN ? fmin(acc, values[i]) : fmax(acc, values[i]);
-    return acc;
-}
-
-double tco_formula_running_sum(const double *values, size_t count)
-{
-    double acc = 0;
-    for (size_t i = 0; i < count; i++)
-        acc += values[i];
-    return acc;
-}
 
 /* Sum, minimum or maximum of every value of a vector name (one argument of SUM/MIN/MAX). */
 static tco_error eval_aggregate(const evaluator *ev, const tco_node *n, bool *done, tco_value *out)

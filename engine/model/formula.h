@@ -388,12 +388,24 @@ tco_error tco_formula_round(tco_func func, const tco_value *x, const tco_value *
                             const char **why, int *at);
 
 /** SUM, MIN or MAX (@p func) of @p count >= 1 values, in order from values[0] (a whole row or column);
- *  the caller refuses a non-finite result. */
-double tco_formula_aggregate(tco_func func, const double *values, size_t count);
+ *  the caller refuses a non-finite result.  (Inline: the compiled program runs it without a call.) */
+static inline double tco_formula_aggregate(tco_func func, const double *values, size_t count)
+{
+    double acc = values[0];
+    for (size_t i = 1; i < count; i++)
+        acc = func == TCO_FN_SUM ? acc + values[i] : func == TCO_FN_MIN ? fmin(acc, values[i]) : fmax(acc, values[i]);
+    return acc;
+}
 
 /** 0 + values[0] + ... + values[count-1], in that order: CUMSUM up to a year (count = year + 1),
- *  and a per-year line's Total. */
-double tco_formula_running_sum(const double *values, size_t count);
+ *  and a per-year line's Total.  (Inline: the compiled program runs it without a call.) */
+static inline double tco_formula_running_sum(const double *values, size_t count)
+{
+    double acc = 0;
+    for (size_t i = 0; i < count; i++)
+        acc += values[i];
+    return acc;
+}
 
 /** IRR of the flows @p f[0..count) (count >= 2; see TCO_FN_IRR) into *@p out. */
 tco_error tco_formula_irr(const double *f, size_t count, double *out, const char **why);
@@ -488,5 +500,10 @@ const char *tco_func_name(tco_func func);
  * significant digits, as the applications do, so ROUNDUP(0.1*3, 1) = 0.3.
  */
 double tco_excel_round(double x, double digits, tco_func mode);
+
+/** The powers of ten a double holds exactly, 10^0 .. 10^22: tco_excel_round()'s scales, which pow()
+ *  gives exactly (tests/test_program.c checks it), read from this table without a call. */
+enum { TCO_POW10_EXACT = 23 };
+extern const double tco_pow10_exact[TCO_POW10_EXACT];
 
 #endif /* TCO_FORMULA_H */

@@ -47,6 +47,16 @@ typedef enum opcode {
     OP_RESULT_NUMBER, /* dst = a, a per-year, per-month or per-tier cell: a number, never text or TRUE/FALSE */
     OP_RESULT_SCALAR, /* dst = a, a scalar line: never TRUE/FALSE or empty text */
     OP_FAIL,          /* an error the tree evaluator names */
+    /* The same operations where the compiler knows the slots' kinds (specialise()): a slot of a plain kind
+     * (only numbers, or only TRUE/FALSE) keeps the flag and text it was made with, so these store the
+     * number alone; an operand that never holds text is a condition by its number alone. */
+    OP_COMPARE_B,     /* OP_COMPARE into a slot that only ever holds TRUE/FALSE */
+    OP_MOVE_N,        /* OP_MOVE (or OP_RESULT_NUMBER of a number) into a slot of a plain kind */
+    OP_SELECT_N,      /* OP_SELECT on a condition never text, into a slot of a plain kind */
+    OP_SELECT_IF_N,   /* OP_SELECT_IF into a slot of a plain kind */
+    OP_JUMP_FALSE_N,  /* OP_JUMP_FALSE on a condition never text */
+    OP_FOLD_N,        /* OP_FOLD of operands that never hold text (nor TRUE/FALSE for SUM, MIN and MAX), into
+                       * a slot of a plain kind */
     OP_END            /* the end of the program (one, after the last instruction; not counted) */
 } opcode;
 
@@ -63,8 +73,9 @@ typedef struct copy_in {
     int item, slot;
 } copy_in;
 
-/* What a run copies from slots into the model after it ends. */
-typedef enum out_kind { OUT_SCALAR, OUT_LINE_TEXT, OUT_YEARS, OUT_TIERS } out_kind;
+/* What a run copies from slots into the model after it ends (a scalar line whose slot holds only numbers
+ * is copied as OUT_SCALAR).  In the program, sorted by kind (sort_copies()). */
+typedef enum out_kind { OUT_SCALAR, OUT_LINE_TEXT, OUT_YEARS, OUT_TIERS, OUT_KINDS } out_kind;
 typedef struct copy_out {
     out_kind kind;
     int item, slot, count;
@@ -95,6 +106,7 @@ struct tco_program {
     size_t n_ins, cap_ins;
     copy_out *outs;
     size_t n_outs, cap_outs;
+    size_t n_ins_number, outs_end[OUT_KINDS]; /* the copies sorted by kind: where each kind ends */
     int *base; /* first slot of each item's cells, -1 for none */
     guard *guards;
     size_t n_guards, cap_guards;
@@ -758,6 +770,103 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
 
 /* ---- compiling a model --------------------------------------------------------------------- */
 
+/* Sort the copies in and out by kind, so that a run copies each kind in a loop of its own; a scalar
+ * line whose slot only ever holds numbers is copied as a number.  False when out of memory. */
+static bool sort_copies(tco_program *p)
+{
+    for (size_t k = 0; k < p->n_outs; k++)
+        if (p->outs[k].kind == OUT_LINE_TEXT && p->type[p->outs[k].slot] == T_NUM)
+            p->outs[k].kind = OUT_SCALAR;
+    copy_out *outs = malloc((p->n_outs ? p->n_outs : 1) * sizeof *outs);
+    copy_in *ins = malloc((p->n_ins ? p->n_ins : 1) * sizeof *ins);
+    if (outs == NULL || ins == NULL) {
+        free(outs);
+        free(ins);
+        return false;
+    }
+    size_t n = 0;
+    for (int kind = 0; kind < OUT_KINDS; kind++) {
+        for (size_t k = 0; k < p->n_outs; k++)
+            if (p->outs[k].kind == (out_kind)kind)
+                outs[n++] = p->outs[k];
+        p->outs_end[kind] = n;
+    }
+    n = 0;
+    for (int kind = COPY_NUMBER; kind <= COPY_TIER_NUMBERS; kind++) {
+        for (size_t k = 0; k < p->n_ins; k++)
+            if (p->ins[k].kind == (copy_kind)kind)
+                ins[n++] = p->ins[k];
+        if (kind == COPY_NUMBER)
+            p->n_ins_number = n;
+    }
+    free(p->outs);
+    free(p->ins);
+    p->outs = outs;
+    p->ins = ins;
+    p->cap_outs = p->n_outs;
+    p->cap_ins = p->n_ins;
+    return true;
+}
+
+/* True when a slot of @p type holds one kind of value only, numbers or TRUE/FALSE: every writer
+ * stores that kind, so its flag and text are the ones it was made with (set here for TRUE/FALSE). */
+static bool plain(unsigned char type)
+{
+    return type == T_NUM || type == T_BOOL;
+}
+
+/* The instructions whose slots' kinds are known take their plain forms (OP_COMPARE_B ... OP_FOLD_N):
+ * the same steps on the same numbers, without the flags and texts that cannot change.  Runs once the
+ * kinds of all slots are final (each is the join of its writers'). */
+static void specialise(tco_program *p)
+{
+    const unsigned char *type = p->type;
+    for (size_t s = 0; s < p->n_slots; s++)
+        if (type[s] == T_BOOL)
+            p->isb[s] = 1; /* (its text is NULL, as made) */
+    for (size_t k = 0; k < p->n_code; k++) {
+        instr *in = &p->code[k];
+        bool dst = in->dst >= 0 && plain(type[in->dst]);
+        switch ((opcode)in->code) {
+        case OP_COMPARE:
+            if (dst && type[in->dst] == T_BOOL)
+                in->code = OP_COMPARE_B;
+            break;
+        case OP_MOVE:
+            if (dst)
+                in->code = OP_MOVE_N;
+            break;
+        case OP_RESULT_NUMBER:
+            if (type[in->dst] == T_NUM && type[in->a] == T_NUM)
+                in->code = OP_MOVE_N;
+            break;
+        case OP_SELECT:
+            if (dst && numeric(type[in->a]))
+                in->code = OP_SELECT_N;
+            break;
+        case OP_SELECT_IF:
+            if (dst)
+                in->code = OP_SELECT_IF_N;
+            break;
+        case OP_JUMP_FALSE:
+            if (numeric(type[in->a]))
+                in->code = OP_JUMP_FALSE_N;
+            break;
+        case OP_FOLD: {
+            bool logic = in->op == TCO_FN_AND || in->op == TCO_FN_OR, ok = dst;
+            for (int i = 0; i < in->b && ok; i++) {
+                unsigned char t = type[p->args[in->a + i]];
+                ok = logic ? numeric(t) : t == T_NUM;
+            }
+            if (ok)
+                in->code = OP_FOLD_N;
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
 tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
 {
     return tco_program_compile_for(m, NULL, 0, out, diag);
@@ -861,6 +970,10 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
     for (size_t k = 0; k < p->n_code && !c.nomem; k++)
         if (p->code[k].code <= OP_POW && p->type[p->code[k].dst] == T_NUM) /* OP_ADD is 0 */
             p->code[k].code = (uint8_t)(p->code[k].code - OP_ADD + OP_ADD_N);
+    if (!c.nomem)
+        specialise(p);
+    if (!c.nomem && !sort_copies(p))
+        c.nomem = true;
     /* The end: a run stops at it (a jump past the last cell lands on it). */
     if (!c.nomem && !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code))
         c.nomem = true;
@@ -956,45 +1069,57 @@ static inline void put_number(regs r, int s, double x)
 
 static void copy_inputs(tco_program *p, const tco_model *m)
 {
-    for (size_t k = 0; k < p->n_ins; k++) {
-        const copy_in *ci = &p->ins[k];
-        const tco_item *it = &m->items[ci->item];
-        switch (ci->kind) {
-        case COPY_NUMBER: p->num[ci->slot] = it->value; break;
-        case COPY_TIER_NUMBERS: memcpy(p->num + ci->slot, it->tiers, (size_t)p->n_tiers * sizeof *p->num); break;
-        }
+    const tco_item *items = m->items;
+    double *num = p->num;
+    size_t k = 0;
+    for (; k < p->n_ins_number; k++)
+        num[p->ins[k].slot] = items[p->ins[k].item].value;
+    for (; k < p->n_ins; k++) { /* a few numbers each: a loop, not a call to memcpy */
+        const double *tiers = items[p->ins[k].item].tiers;
+        double *to = num + p->ins[k].slot;
+        for (int r = 0; r < p->n_tiers; r++)
+            to[r] = tiers[r];
     }
 }
 
 static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
 {
-    for (size_t k = 0; k < p->n_outs; k++) {
-        const copy_out *co = &p->outs[k];
-        tco_item *it = &m->items[co->item];
-        switch (co->kind) {
-        case OUT_SCALAR: it->value = p->num[co->slot]; break;
-        case OUT_LINE_TEXT: {
-            /* As evaluate.c's eval_item: the line's own copy of its text, NULL for a number; copied
-             * again only when the text changes. */
-            const char *t = p->txt[co->slot];
-            it->value = p->num[co->slot];
-            if (t == NULL) {
-                if (it->text != NULL) { /* (most lines are numbers: no call to free(NULL)) */
-                    free(it->text);
-                    it->text = NULL;
-                }
-            } else if (it->text == NULL || strcmp(it->text, t) != 0) {
-                char *copy = strdup(t);
-                if (copy == NULL)
-                    return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    tco_item *items = m->items;
+    const double *num = p->num;
+    size_t k = 0;
+    for (; k < p->outs_end[OUT_SCALAR]; k++) {
+        tco_item *it = &items[p->outs[k].item];
+        it->value = num[p->outs[k].slot];
+        if (it->text != NULL) { /* a line that was text before: a number now */
+            free(it->text);
+            it->text = NULL;
+        }
+    }
+    for (; k < p->outs_end[OUT_LINE_TEXT]; k++) {
+        /* As evaluate.c's eval_item: the line's own copy of its text, NULL for a number; copied
+         * again only when the text changes. */
+        tco_item *it = &items[p->outs[k].item];
+        const char *t = p->txt[p->outs[k].slot];
+        it->value = num[p->outs[k].slot];
+        if (t == NULL) {
+            if (it->text != NULL) { /* (most lines are numbers: no call to free(NULL)) */
                 free(it->text);
-                it->text = copy;
+                it->text = NULL;
             }
-            break;
+        } else if (it->text == NULL || strcmp(it->text, t) != 0) {
+            char *copy = strdup(t);
+            if (copy == NULL)
+                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            free(it->text);
+            it->text = copy;
         }
-        case OUT_YEARS: memcpy(it->years, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
-        case OUT_TIERS: memcpy(it->tiers, p->num + co->slot, (size_t)co->count * sizeof *p->num); break;
-        }
+    }
+    for (; k < p->outs_end[OUT_TIERS]; k++) { /* years (months), then tiers: a few numbers each */
+        const copy_out *co = &p->outs[k];
+        double *to = k < p->outs_end[OUT_YEARS] ? items[co->item].years : items[co->item].tiers;
+        const double *from = num + co->slot;
+        for (int y = 0; y < co->count; y++)
+            to[y] = from[y];
     }
     return TCO_OK;
 }
@@ -1043,6 +1168,7 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
     const regs R = {p->num, p->isb, p->txt};
     double *num = R.num;
     const char *why;
+    const char *arith_why; /* (its own: the inlined arithmetic's reason stays in a register) */
     const instr *in = code;
 #ifdef THREADED
     static const void *const labels[] = {
@@ -1055,7 +1181,9 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         [OP_AGGREGATE] = &&L_OP_AGGREGATE, [OP_APPLY1] = &&L_OP_APPLY1, [OP_ROUND] = &&L_OP_ROUND,
         [OP_INDEX] = &&L_OP_INDEX, [OP_MATCH] = &&L_OP_MATCH, [OP_IRR] = &&L_OP_IRR,
         [OP_RUNNING_SUM] = &&L_OP_RUNNING_SUM, [OP_RESULT_NUMBER] = &&L_OP_RESULT_NUMBER,
-        [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_END] = &&L_OP_END,
+        [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_COMPARE_B] = &&L_OP_COMPARE_B,
+        [OP_MOVE_N] = &&L_OP_MOVE_N, [OP_SELECT_N] = &&L_OP_SELECT_N, [OP_SELECT_IF_N] = &&L_OP_SELECT_IF_N,
+        [OP_JUMP_FALSE_N] = &&L_OP_JUMP_FALSE_N, [OP_FOLD_N] = &&L_OP_FOLD_N, [OP_END] = &&L_OP_END,
     };
     _Static_assert(sizeof labels / sizeof *labels == OP_END + 1, "a label for every opcode");
     goto *labels[in->code];
@@ -1065,7 +1193,7 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
 #endif
 #define ARITH(OPCODE, OP)                                                                                           \
     CASE(OPCODE)                                                                                                    \
-    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &arith_why) != TCO_OK)                         \
         return TCO_ERR_EVAL;                                                                                        \
     R.isb[in->dst] = 0;                                                                                             \
     R.txt[in->dst] = NULL;                                                                                          \
@@ -1078,7 +1206,7 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
 #undef ARITH
 #define ARITH(OPCODE, OP)                                                                                           \
     CASE(OPCODE)                                                                                                    \
-    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &why) != TCO_OK)                               \
+    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &arith_why) != TCO_OK)                         \
         return TCO_ERR_EVAL;                                                                                        \
     NEXT;
         ARITH(OP_ADD_N, TCO_OP_ADD)
@@ -1221,6 +1349,48 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
             NEXT;
         CASE(OP_FAIL)
             return TCO_ERR_EVAL;
+        CASE(OP_COMPARE_B)
+            num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
+            NEXT;
+        CASE(OP_MOVE_N)
+            num[in->dst] = num[in->a];
+            NEXT;
+        CASE(OP_SELECT_N)
+            num[in->dst] = num[num[in->a] != 0 ? in->b : in->c]; /* tco_formula_truth() of a number */
+            NEXT;
+        CASE(OP_SELECT_IF_N)
+            num[in->dst] = num[tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d];
+            NEXT;
+        CASE(OP_JUMP_FALSE_N)
+            if (num[in->a] == 0) /* tco_formula_truth() of a number */
+                GO_TO(in->c);
+            NEXT;
+        CASE(OP_FOLD_N) {
+            /* tco_formula_fold() for each function on its own, so that each loop is the function's
+             * step alone (no text or TRUE/FALSE here to refuse). */
+            double acc = 0;
+            const int32_t *args = pool + in->a;
+            tco_value r;
+#define FOLD_N(FUNC)                                                                                                \
+    for (int i = 0; i < in->b; i++) {                                                                               \
+        tco_value v = {num[args[i]], false, NULL};                                                                  \
+        if (tco_formula_fold(FUNC, (size_t)i, &acc, &v, &why) != TCO_OK)                                            \
+            return TCO_ERR_EVAL;                                                                                    \
+    }                                                                                                               \
+    if (tco_formula_fold_result(FUNC, acc, &r, &why) != TCO_OK)                                                     \
+        return TCO_ERR_EVAL;                                                                                        \
+    break;
+            switch ((tco_func)in->op) {
+            case TCO_FN_AND: FOLD_N(TCO_FN_AND)
+            case TCO_FN_OR: FOLD_N(TCO_FN_OR)
+            case TCO_FN_SUM: FOLD_N(TCO_FN_SUM)
+            case TCO_FN_MIN: FOLD_N(TCO_FN_MIN)
+            default: FOLD_N(TCO_FN_MAX)
+            }
+#undef FOLD_N
+            num[in->dst] = r.number;
+            NEXT;
+        }
         CASE(OP_END)
             return copy_lines(p, m, diag);
 #ifndef THREADED

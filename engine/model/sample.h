@@ -14,6 +14,7 @@
 #ifndef TCO_SAMPLE_H
 #define TCO_SAMPLE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,8 +97,30 @@ tco_error tco_dist_fit_bounds(tco_dist dist, double low, double point, double hi
  */
 tco_error tco_range_fit(const tco_range *r, double point, tco_dist_fit *out, tco_diag *diag);
 
-/** The value at probability @p u (0 < u < 1) of a fitted distribution: its quantile function. */
-double tco_dist_quantile(const tco_dist_fit *fit, double u);
+/** The quantile of a triangular or uniform fit in units of its scale (tco_dist_quantile()). */
+static inline double tco_dist_quantile_plain(const tco_dist_fit *f, double u)
+{
+    if (f->dist == TCO_DIST_UNIFORM)
+        return f->a + u * (f->b - f->a);
+    double w = f->b - f->a; /* triangular */
+    if (u * w < f->c - f->a)
+        return f->a + sqrt(u * w * (f->c - f->a));
+    return f->b - sqrt((1 - u) * w * (f->b - f->c));
+}
+
+/** The quantile of a PERT, normal or lognormal fit (tco_dist_quantile(), out of line). */
+double tco_dist_quantile_shaped(const tco_dist_fit *fit, double u);
+
+/** The value at probability @p u (0 < u < 1) of a fitted distribution: its quantile function.  Inline
+ *  for a constant, triangular and uniform fit (a Monte Carlo run draws millions: no call each). */
+static inline double tco_dist_quantile(const tco_dist_fit *f, double u)
+{
+    if (f->constant)
+        return f->c;
+    if (f->dist == TCO_DIST_TRIANGULAR || f->dist == TCO_DIST_UNIFORM)
+        return tco_dist_quantile_plain(f, u) * f->scale;
+    return tco_dist_quantile_shaped(f, u);
+}
 
 /** The cumulative probability of @p x under a fitted distribution (for tests and the S-curve). */
 double tco_dist_cdf(const tco_dist_fit *fit, double x);

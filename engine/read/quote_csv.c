@@ -48,6 +48,10 @@ static const bool col_ident[N_COLS] = {false, true, true, true, false, true, tru
 typedef struct reader {
     const char *path;
     const tco_fx *fx;
+    /* Currency codes whose rate was found lately (upper case, NUL-terminated; "" for none) and their rates:
+     * a row's code is most often one of a few, found here without the search of tco_fx_rate(). */
+    char rate_code[8][4];
+    double rate_of[8];
     tco_quote_keep_fn keep;
     void *keep_ctx;
     tco_quote_problem_fn problem;
@@ -565,7 +569,16 @@ static void on_data_row(reader *r)
         report(r, false, line, COLREF(COL_VENDOR), "expected a vendor name, found an empty field");
     if (item[0] == '\0')
         report(r, false, line, COLREF(COL_ITEM), "expected a catalog item such as D-M, found an empty field");
-    if (!tco_fx_code_valid(upper) || !tco_fx_rate(r->fx, upper, &q.rate)) {
+    int rate_at = (upper[0] ^ upper[1] * 3 ^ upper[2] * 7) & 7; /* the code's entry of rate_code */
+    bool rated = upper[0] != '\0' && memcmp(r->rate_code[rate_at], upper, 4) == 0;
+    if (rated) {
+        q.rate = r->rate_of[rate_at];
+    } else if (tco_fx_code_valid(upper) && tco_fx_rate(r->fx, upper, &q.rate)) {
+        memcpy(r->rate_code[rate_at], upper, 4);
+        r->rate_of[rate_at] = q.rate;
+        rated = true;
+    }
+    if (!rated) {
         tco_strbuf codes = {0};
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
