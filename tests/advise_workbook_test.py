@@ -2,19 +2,21 @@
 """advise_workbook_test.py - the advice workbook's Rank sheet is live (issue 13).
 
 Usage: advise_workbook_test.py TCO_BINARY SOURCE_ROOT [--app gnumeric|libreoffice|both]
-                               [--question team-70b] [--set facility.electricity_price=1]
+                               [--question team-30b] [--set facility.colo_price_kw_month=1500]
 
   1. `tco advise QUESTION --format json` writes the workbook; its Rank sheet, as cached, gives for every
      listed option the JSON's figures (throughput, memory, capex, cost, NPV cost, cost per unit) and
      rank, and for a rejected one no figure and the JSON's reasons.
-  2. The input the --set names (electricity_price: one cell on the Shared inputs sheet) is typed into
+  2. The input the --set names (colo_price_kw_month: one cell on the Shared inputs sheet) is typed into
      the workbook, which Gnumeric and LibreOffice recalculate; every Rank cell then equals
      `tco advise QUESTION --set ... --format json`: each figure, each rank (among the options listed:
      1 + the listed options the CLI ranks before it), the best and the runner-up and how much cheaper
      the best is, (runner-up - best) / runner-up of their cost per unit.
-  3. The order moves where it should: for team-70b, 0.7 -> 1 CNY/kWh moves the owned 2x D-M in dc4
-     from 813,584 to 848,707 CNY over the period (49.77 -> 51.91 CNY/Mtok), and the rented 2x D-M, which
-     pays no electricity bill, stays at 840,960 (51.44): the rented one becomes rank 1.
+  3. The order moves where it should: for team-30b, a colocation fee of 800 -> 1,500 CNY per kW-month
+     moves 2x W-A in ws4 in colocation from 378,856 to 407,332 CNY over the period (20.86 -> 22.42
+     CNY/Mtok), and the same cards owned, which pay no fee, stay at 404,542 (22.27): the owned one becomes
+     rank 1.  (team-70b's electricity swap, owned against rented 2x D-M, went with issue 22 §3: the runtime
+     reserve leaves no feasible 2x D-M.)
 Prints one line per failure; the last line is "N passed, N failed".
 """
 import argparse, json, math, os, subprocess, sys, tempfile
@@ -27,11 +29,11 @@ ap = argparse.ArgumentParser()
 ap.add_argument("tco")
 ap.add_argument("src")
 ap.add_argument("--app", choices=["gnumeric", "libreoffice", "both"], default="both")
-ap.add_argument("--question", default="team-70b")
-ap.add_argument("--set", dest="set_", default="facility.electricity_price=1")
-ap.add_argument("--name", default="electricity_price", help="the defined name of the input the --set changes")
+ap.add_argument("--question", default="team-30b")
+ap.add_argument("--set", dest="set_", default="facility.colo_price_kw_month=1500")
+ap.add_argument("--name", default="colo_price_kw_month", help="the defined name of the input the --set changes")
 ap.add_argument("--swap", nargs=2, metavar=("BEFORE", "AFTER"),
-                default=["2x D-M in dc4, owned", "2x D-M rented (cloud)"],
+                default=["2x W-A in ws4, colocation", "2x W-A in ws4, owned"],
                 help="the option ranked 1 before the edit, and the one ranked 1 after it")
 a = ap.parse_args()
 

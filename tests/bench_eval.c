@@ -79,7 +79,7 @@ static val txt(const char *t)
     X(scaling_reference_gbps) X(decode_eff_pcie) X(decode_eff_dedicated) X(decode_eff_single)                        \
     X(decode_eff_single_dc) X(params_b) X(bytes_per_param) X(layers) X(kv_heads) X(head_dim) X(seq_len) X(streams)    \
     X(replicas) X(cards_per_replica_set) X(replica_hosts) X(target_tokens_per_s) X(target_stream_tokens_per_s)       \
-    X(train_deadline_days) X(runs_per_year) X(kv_bytes) X(train_tokens) X(full_ft_bytes_per_param) X(lora_bytes_per_param)            \
+    X(train_deadline_days) X(runs_per_year) X(kv_bytes) X(memory_reserve_share) X(train_tokens) X(full_ft_bytes_per_param) X(lora_bytes_per_param)            \
     X(lora_job_params_b) X(lora_batch) X(lora_seq_len) X(lora_base_bytes_per_param) X(lora_activation_mb_per_token)   \
     X(activation_overhead) X(mfu) X(train_step_ms) X(grad_bytes_per_param) X(full_ft_memory_share) X(max_capex) X(max_tco) X(max_host_kw)    \
     X(max_site_kw) X(max_hosts) X(max_cards) X(w_consumer_compute) X(w_consumer_memory) X(w_consumer_bandwidth)       \
@@ -105,7 +105,7 @@ typedef struct floor_in {
     TIER_TEXT_INPUTS(FIELD)
 #undef FIELD
     /* The text inputs, read once (the configuration). */
-    bool training, rent, own, colocation, owned, ups_none, ups_2n, ups_n1, rack_enabled, vat_yes, vat_no, mid_year,
+    bool training, solo, rent, own, colocation, owned, ups_none, ups_2n, ups_n1, rack_enabled, vat_yes, vat_no, mid_year,
         declining_balance, sum_of_years, office, require_ecc;
     const char *host_slot;
     int card_row; /* 1-based, as MATCH gives it */
@@ -120,7 +120,8 @@ typedef struct floor_in {
     X(card_int8_tops) X(card_class) X(card_interconnect) X(card_form_factor) X(card_ecc) X(card_interconnect_gbps)    \
     X(card_import_duty) X(cloud_price_per_gpu_hour) X(weight_gb) X(kv_per_token_kib) X(kv_cache_gb)                   \
     X(replica_memory_gb) X(inference_memory_gb) X(full_ft_gb) X(lora_gb) X(cluster_memory_gb)                       \
-    X(cards_needed_inference) X(cards_per_replica_min) X(cards_per_replica) X(replica_card_memory_gb) X(full_hosts)   \
+    X(card_usable_memory_gb) X(cards_needed_inference) X(cards_per_replica_min) X(cards_per_replica)                 \
+    X(replica_card_memory_gb) X(replica_usable_memory_gb) X(full_hosts)                                             \
     X(replica_capacity) X(check_replica_in_host) X(check_replica_fabric) X(check_replica_memory) X(check_replicas_fit)                       \
     X(check_pcie_data_parallel) X(fits_inference) X(memory_headroom_gb) X(training_memory_gb)                        \
     X(full_ft_card_limit_gb) X(train_memory_per_card_gb) X(cards_needed_full_ft) X(fits_full_ft) X(fits_lora) X(lora_job_base_gb) X(lora_job_gb) X(lora_batch_max)        \
@@ -136,7 +137,7 @@ typedef struct floor_in {
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
     X(network_capex) X(storage_capex) X(rack_capex) X(ups_capex) X(cooling_capex) X(facility_capex)                  \
     X(hardware_capex) X(capex_total) X(depreciable_base) X(salvage_value) X(ddb_rate) X(gpu_hours_per_year)          \
-    X(rental_gpu_hours_per_year) X(capex_paid_year0) X(vat_cost) X(tco) X(tco_other_vat_basis) X(npv_cost)           \
+    X(rental_on_demand) X(rental_basis) X(own_running_cost) X(rental_gpu_hours_per_year) X(capex_paid_year0) X(vat_cost) X(tco) X(tco_other_vat_basis) X(npv_cost)           \
     X(residual_value) X(depreciation_after_period) X(book_value_end_of_life) X(book_life_note) X(tco_per_card_year)  \
     X(tco_per_gpu_hour) X(capital_recovery_factor) X(capital_charge_per_year) X(cost_per_gpu_hour_with_capital)      \
     X(non_card_share) X(host_share) X(payback_months) X(break_even_months) X(cost_per_million_tokens)                 \
@@ -155,7 +156,7 @@ typedef struct floor_in {
     X(electricity) X(colocation) X(staffing) X(support) X(opex) X(capex_paid_share) X(paid_card_capex)               \
     X(paid_host_capex) X(paid_network_capex) X(paid_storage_capex) X(paid_facility_capex) X(capex_paid)              \
     X(capex_paid_operating) X(cash_opex) X(vat_paid) X(vat_recovered) X(resale) X(net_cash_out)                      \
-    X(discounted_cash_out) X(depreciation_in_period) X(opex_vat_charged) X(annual_cost_charged) X(cloud_cost)        \
+    X(discounted_cash_out) X(depreciation_in_period) X(opex_vat_charged) X(annual_cost_charged)                       \
     X(rental_cost) X(rental_discounted) X(rent_saving) X(saving_positive) X(saving_turns_back) X(discounted_saving)   \
     X(payback_crossing) X(payback_first_crossing) X(payback_point)
 #define YEAR_LINES_NO_TOTAL(X)                                                                                      \
@@ -265,8 +266,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->lora_gb = num(lora_gb);
     const double cluster_memory_gb = card_count * card_memory_gb;
     o->cluster_memory_gb = num(cluster_memory_gb);
-    o->cards_needed_inference = num(RUP(inference_memory_gb / card_memory_gb));
-    const double cards_per_replica_min = RUP(replica_memory_gb / card_memory_gb);
+    const double card_usable_memory_gb = card_memory_gb * (1 - in->memory_reserve_share);
+    o->card_usable_memory_gb = num(card_usable_memory_gb);
+    o->cards_needed_inference = num(RUP(inference_memory_gb / card_usable_memory_gb));
+    const double cards_per_replica_min = RUP(replica_memory_gb / card_usable_memory_gb);
     o->cards_per_replica_min = num(cards_per_replica_min);
     const double cards_per_replica = in->cards_per_replica_set > 0 ? in->cards_per_replica_set
                                      : cards_per_replica_min <= 1 ? fmin(1, card_count / in->replicas)
@@ -274,6 +277,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->cards_per_replica = num(cards_per_replica);
     const double replica_card_memory_gb = cards_per_replica * card_memory_gb;
     o->replica_card_memory_gb = num(replica_card_memory_gb);
+    const double replica_usable_memory_gb = cards_per_replica * card_usable_memory_gb;
+    o->replica_usable_memory_gb = num(replica_usable_memory_gb);
     const double full_hosts = RDOWN(card_count / cards_per_host);
     o->full_hosts = num(full_hosts);
     const double replica_capacity =
@@ -289,7 +294,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
         B(hosts <= 1 || cards_per_replica <= cards_per_host || check_replica_in_host == 0 || in->rent ||
           in->fabric_ports_per_host > 0);
     o->check_replica_fabric = num(check_replica_fabric);
-    const double check_replica_memory = B(replica_memory_gb <= replica_card_memory_gb);
+    const double check_replica_memory = B(replica_memory_gb <= replica_usable_memory_gb);
     const double check_replicas_fit = B(in->replicas <= replica_capacity);
     const double check_pcie_data_parallel = card_pcie && cards_per_replica > fmax(1, cards_per_replica_min) ? 0 : 1;
     o->check_replica_in_host = num(check_replica_in_host), o->check_replica_memory = num(check_replica_memory),
@@ -298,7 +303,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
         fmin(fmin(fmin(fmin(check_replica_in_host, check_replica_fabric), check_replica_memory), check_replicas_fit),
              check_pcie_data_parallel);
     o->fits_inference = num(fits_inference);
-    o->memory_headroom_gb = num(cluster_memory_gb - inference_memory_gb);
+    o->memory_headroom_gb = num(cluster_memory_gb * (1 - in->memory_reserve_share) - inference_memory_gb);
     const double training_memory_gb = full_ft_gb * (1 + in->activation_overhead);
     o->training_memory_gb = num(training_memory_gb);
     const double full_ft_card_limit_gb = card_memory_gb * in->full_ft_memory_share;
@@ -547,10 +552,13 @@ static void floor_eval(const floor_in *in, floor_out *o)
     }
     const double gpu_hours_per_year = card_count * in->hours_per_year * in->utilisation;
     o->gpu_hours_per_year = num(gpu_hours_per_year);
+    const double rental_on_demand = B(training_required == 1 || in->solo);
+    o->rental_on_demand = num(rental_on_demand);
+    o->rental_basis = txt(rental_on_demand == 1 ? "on demand, used hours" : "reserved, all hours");
     const double rental_gpu_hours_per_year =
         training_required == 1
             ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * train_gpu_hours : gpu_hours_per_year)
-            : card_count * in->hours_per_year;
+            : rental_on_demand == 1 ? gpu_hours_per_year : card_count * in->hours_per_year;
     o->rental_gpu_hours_per_year = num(rental_gpu_hours_per_year);
     const double services = 1 + (in->vat_yes ? 0 : in->vat_rate_services);
     for (int y = 0; y < NP; y++) {
@@ -561,11 +569,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                                   o->staffing[y] * in->vat_rate_staff
                                             : 0;
         o->annual_cost_charged[y] = o->depreciation_in_period[y] + o->opex[y] + o->opex_vat_charged[y];
-        o->cloud_cost[y] = opy * gpu_hours_per_year * cloud_price_per_gpu_hour * services;
-        o->cumulative_cloud[y] = sum_to(o->cloud_cost, y + 1);
         o->rental_cost[y] = opy * rental_gpu_hours_per_year * cloud_price_per_gpu_hour * services;
+        o->cumulative_cloud[y] = sum_to(o->rental_cost, y + 1);
         o->rental_discounted[y] = o->rental_cost[y] * o->discount_factor[y];
-        o->rent_saving[y] = o->cloud_cost[y] - o->net_cash_out[y];
+        o->rent_saving[y] = o->rental_cost[y] - o->net_cash_out[y];
         o->saving_positive[y] = B(o->rent_saving[y] > 0);
         o->saving_turns_back[y] = B(o->rent_saving[y] < 0 && sum_to(o->saving_positive, y + 1) > 0);
         o->discounted_saving[y] = o->rent_saving[y] * o->discount_factor[y];
@@ -619,9 +626,11 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                    : txt("n.a.: no card capex (cards already owned)");
     o->non_card_share = non_card_share;
     o->host_share = card_capex > 0 ? num(host_capex / card_capex) : txt("n.a.: no card capex (cards already owned)");
+    const double own_running_cost = tco - capex_total;
+    o->own_running_cost = num(own_running_cost);
     const val payback_months =
-        o->cloud_cost_total > o->opex_total
-            ? num(capex_total / ((o->cloud_cost_total - o->opex_total) / (12 * years)))
+        o->rental_cost_total > own_running_cost
+            ? num(capex_total / ((o->rental_cost_total - own_running_cost) / (12 * years)))
             : txt("never: renting costs less than running the cards");
     o->payback_months = payback_months;
     o->break_even_months = payback_months.t == NULL
@@ -770,7 +779,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->tier_fp16_equiv[t] = in->tier_fp16_tflops[t] > 0 ? in->tier_fp16_tflops[t] : in->tier_int8_tops[t] / 2;
         o->tier_efficiency_fp16[t] = o->tier_fp16_equiv[t] / in->tier_board_power_w[t];
         o->tier_decode_tps[t] = in->tier_bandwidth_gbps[t] / weight_gb;
-        o->tier_cards_for_model[t] = RUP(inference_memory_gb / in->tier_memory_gb[t]);
+        o->tier_cards_for_model[t] = RUP(inference_memory_gb / (in->tier_memory_gb[t] * (1 - in->memory_reserve_share)));
         o->tier_price_per_gb[t] = in->tier_price[t] / in->tier_memory_gb[t];
     }
     const double max_fp16 = max_of(o->tier_fp16_equiv, NT), max_memory = max_of(in->tier_memory_gb, NT);
@@ -840,6 +849,7 @@ static void read_inputs(const tco_model *m, floor_in *in)
     TIER_TEXT_INPUTS(READ)
 #undef READ
     in->training = is(m, "scenario_kind", "training");
+    in->solo = is(m, "scenario_kind", "solo");
     in->rent = is(m, "acquisition", "rent");
     in->own = is(m, "acquisition", "own");
     in->colocation = is(m, "facility_mode", "colocation");

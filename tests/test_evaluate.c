@@ -361,6 +361,23 @@ static void test_seed_sizing_figures(void)
 static void test_seed_inference_figures(void)
 {
     tco_model *m = load_scenario("team-70b-dm2");
+    /* The runtime reserve (memory_reserve_share, 10%): a card holds 80 x 0.9 = 72 GB of a replica.  The
+     * scenario's 4 streams of 2K read 2 x 80 x 8 x 128 x 2048 x 4 x 2 B = 2.684 GB of KV: 142.684 GB in
+     * the 144 GB two cards may fill, 1.316 GB to spare; 4 x 4,000 / 142.684 x 0.7 = 78.49 tokens/s. */
+    CU_ASSERT(near(value_of(m, "card_usable_memory_gb"), 72));
+    CU_ASSERT_EQUAL(value_of(m, "cards_per_replica_min"), 2);
+    CU_ASSERT(near(value_of(m, "memory_headroom_gb"), 144 - (140 + 2.68435456)));
+    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 1);
+    CU_ASSERT(near(value_of(m, "tokens_per_s"), 4 * 4000.0 / (140 + 2.68435456) * 0.7));
+    /* The seed's batch 16 needs 150.737 GB: ROUNDUP(150.737 / 72) = 3 cards, and the two D-M refuse it
+     * (94% of their 160 GB, 6.737 GB beyond the 144 GB they may fill). */
+    set(m, "streams", 16);
+    CU_ASSERT_EQUAL(value_of(m, "cards_per_replica_min"), 3);
+    CU_ASSERT_EQUAL(value_of(m, "cards_needed_inference"), 3);
+    CU_ASSERT(near(value_of(m, "memory_headroom_gb"), 144 - 150.73741824));
+    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 0);
+    /* The seed's own arithmetic keeps no reserve: at 0 the two cards hold the replica. */
+    set(m, "memory_reserve_share", 0);
     CU_ASSERT(near(value_of(m, "weight_gb"), 140));
     CU_ASSERT(near(value_of(m, "decode_bound_tps"), 4000.0 / 140));
     CU_ASSERT(near(value_of(m, "kv_cache_gb"), 10.73741824));
@@ -373,6 +390,11 @@ static void test_seed_inference_figures(void)
     CU_ASSERT(near(value_of(m, "decode_bound_tps"), 40));
     CU_ASSERT(near(value_of(m, "kv_cache_gb"), 4.02653184));
     CU_ASSERT(near(value_of(m, "tokens_per_s"), 4 * 8 * 600 / (15 + 4.02653184) * 0.6));
+    /* Replicas sharing a card keep the reserve too: half a W-B may fill 0.5 x 48 x 0.9 = 21.6 GB,
+     * room for one 19.03 GB replica; 96 x 0.9 - 4 x 19.027 = 10.29 GB to spare. */
+    CU_ASSERT(near(value_of(m, "replica_usable_memory_gb"), 21.6));
+    CU_ASSERT_EQUAL(value_of(m, "fits_inference"), 1);
+    CU_ASSERT(near(value_of(m, "memory_headroom_gb"), 96 * 0.9 - 4 * (15 + 4.02653184)));
     tco_model_free(m);
     /* The compute bound caps a large batch of short sequences: 4x D-S, 256 streams of 64 tokens read
      * 15 GB of weights + 8.05 GB of KV per step, 256 x 6000 / 23.05 = 66,638 tokens/s by bandwidth;
@@ -469,6 +491,71 @@ static void test_seed_cluster_days(void)
     tco_model_free(m);
 }
 
+/* Owning beats renting within the period (break_even_months a number of at most 12 x years) exactly
+ * when the TCO is at most renting the same cards (rental_cost_total), which is how tco advise compares
+ * an owned option with the rented one. */
+static void check_one_renting_verdict(const tco_model *m)
+{
+    const char *be = text_of(m, "break_even_months");
+    bool within = be == NULL && value_of(m, "break_even_months") <= 12 * value_of(m, "years");
+    bool cheaper = value_of(m, "tco") <= value_of(m, "rental_cost_total");
+    CU_ASSERT_EQUAL(within, cheaper);
+    CU_ASSERT_EQUAL(value_of(m, "rent_saving_total") >= 0, cheaper);
+}
+
+/* One renting baseline (the rented option of tco advise) for break-even, payback and the IRR.
+ * team-70b-dm2, a service, reserves its 2 D-M every hour: 2 x 8,760 = 17,520 GPU-hours a year x 16 CNY
+ * = 280,320 CNY a year, 840,960 over 3 years (VAT deductible).  Owning: capex 463,130 + opex over the
+ * period = TCO 813,584, so owning saves 840,960 - 813,584 = 27,376 and breaks even at
+ * 463,130 / ((840,960 - opex) / 36) = 33.99 months, inside the 36 (it said "beyond the period", 108
+ * months, when it rented only the 60% of hours used).  solo rents on demand: 1 W-A x 8,760 x 0.3 =
+ * 2,628 GPU-hours a year; cluster32 (training) likewise the hours used, 32 x 8,760 x 0.9. */
+static void test_renting_baseline(void)
+{
+    tco_model *m = load_scenario("team-70b-dm2");
+    CU_ASSERT_EQUAL(value_of(m, "rental_on_demand"), 0);
+    CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "reserved, all hours");
+    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 17520));
+    CU_ASSERT(near(value_of(m, "rental_cost_total"), 3 * 17520 * 16.0));
+    double opex = value_of(m, "opex_total");
+    CU_ASSERT(near(value_of(m, "capex_total"), 463130));
+    CU_ASSERT(near(value_of(m, "own_running_cost"), opex)); /* VAT recovered, no resale */
+    CU_ASSERT(near(value_of(m, "payback_months"), 463130 / ((840960 - opex) / 36)));
+    CU_ASSERT(value_of(m, "break_even_months") > 33.98 && value_of(m, "break_even_months") < 34.0);
+    CU_ASSERT(near(value_of(m, "rent_saving_total"), 840960 - value_of(m, "tco")));
+    check_one_renting_verdict(m);
+    /* The verdicts agree on other bases too: VAT a cost, a resale, a cheaper cloud, other cards. */
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_model_set_text_input(m, "vat_deductible", "no", &d), TCO_OK);
+    check_one_renting_verdict(m);
+    set(m, "resale_share", 0.3);
+    check_one_renting_verdict(m);
+    set_card(m, "tier_cloud_price_per_hour", 12);
+    check_one_renting_verdict(m); /* owning now costs more than renting */
+    CU_ASSERT(value_of(m, "tco") > value_of(m, "rental_cost_total"));
+    set(m, "card_count", 4);
+    set_card(m, "tier_cloud_price_per_hour", 30);
+    check_one_renting_verdict(m);
+    tco_model_free(m);
+
+    m = load_scenario("solo");
+    CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "on demand, used hours");
+    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 8760 * 0.3 * value_of(m, "card_count")));
+    check_one_renting_verdict(m);
+    tco_model_free(m);
+    m = load_scenario("cluster32");
+    CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "on demand, used hours");
+    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 32 * 8760 * 0.9));
+    check_one_renting_verdict(m);
+    tco_model_free(m);
+}
+
+/* D-S has no FP16 figure, only INT8 800 TOPS: training uses its FP16 equivalent 800 / 2 = 400 TFLOPS
+ * (as tier_fp16_equiv on the Cards sheet).  team-ds4: 30B on 1e12 tokens = 1.8e23 FLOP on
+ * 4 x 4e14 x 0.4 = 281,250,000 s ideal; 120 GB synced at 400 GB/s = 300 ms, step efficiency
+ * 500 / 800 = 62.5% against 500 / (500 + 120e9 / 900e9 x 1000) = 78.9% on the reference link, so
+ * 1 x 0.625 / 0.7895 = 79.2% and 355,263,157.9 s = 4,111.8 days. */
+
 /* D-S has no FP16 figure, only INT8 800 TOPS (seed §4.2: an inference card): it is not trained at
  * "INT8 / 2" but refused, with no training time and no run cost (text "n.a.: ...", never 0).  team-ds4
  * is a serving scenario; as kind training its check_train_compute fails. */
@@ -536,7 +623,9 @@ static void test_cluster32_finance_by_hand(void)
     CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2070639));
     CU_ASSERT(near(value_of(m, "book_value_end_of_life"), 5449050 * 0.05));
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
-    CU_ASSERT(near(value_of(m, "cloud_cost_total"), 3 * 4036608.0));
+    /* Training rents on demand the GPU-hours used: the same 4,036,608 CNY a year. */
+    CU_ASSERT_EQUAL(value_of(m, "rental_on_demand"), 1);
+    CU_ASSERT(near(value_of(m, "rental_cost_total"), 3 * 4036608.0));
     CU_ASSERT(near(value_of(m, "break_even_months"), 5449050 / ((3 * 4036608.0 - 2166161.688) / 36)));
     CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7615211.688 / (3 * 252288.0)));
     const double run_s = 820312.5 / 0.75 * 780 / (4780.0 / 9);
@@ -601,6 +690,7 @@ CU_ErrorCode register_evaluate_suite(void)
         !CU_add_test(s, "colocation like for like, two staff crews, the non-card warning", test_facility_and_staff) ||
         !CU_add_test(s, "seed sizing figures through the template", test_seed_sizing_figures) ||
         !CU_add_test(s, "seed inference figures through the template", test_seed_inference_figures) ||
+        !CU_add_test(s, "one renting baseline: break-even agrees with tco advise", test_renting_baseline) ||
         !CU_add_test(s, "gradient sync per step: 31 ms at 900 GB/s, 437.5 ms at 64 GB/s", test_seed_training_step) ||
         !CU_add_test(s, "64 cards at 80% about 60 days, 256 cards about 15 (seed 4.1)", test_seed_cluster_days) ||
         !CU_add_test(s, "D-S (INT8 only) and a tier with no compute are not trained", test_ds_training_time) ||
