@@ -43,7 +43,7 @@
 #include "model/evaluate.h"
 #include "loaded.h"
 
-enum { NP = 4, NS = 6, NM = 36, NT = 10 }; /* Year 0-3, schedule Year 0-5, months, tiers */
+enum { NP = 4, NS = 11, NM = 36, NT = 10 }; /* Year 0-3, schedule Year 0-10, months, tiers */
 
 /* A scalar line's value: a number, or text ("n.a.: ...") with number 0. */
 typedef struct val {
@@ -71,10 +71,10 @@ static val txt(const char *t)
     X(facility_buildout_per_kw) X(switch_ports) X(switch_price) X(optic_price) X(optics_per_port) X(cable_price)      \
     X(switch_power_w) X(storage_tb) X(storage_price_per_tb) X(storage_power_w_per_tb) X(mgmt_power_w_per_host)       \
     X(staff_fte_floor) X(staff_fte_per_host) X(staff_fte_per_mw) X(staff_loaded_cost) X(support_rate)                \
-    X(book_life_years) X(salvage_rate) X(discount_rate) X(check_tolerance) X(deposit_share) X(deposit_year)           \
+    X(book_life_years) X(book_life_facility_years) X(salvage_rate) X(discount_rate) X(check_tolerance) X(deposit_share) X(deposit_year)           \
     X(delivery_share) X(delivery_year) X(acceptance_share) X(acceptance_year) X(deposit_month) X(delivery_month)      \
     X(acceptance_month) X(resale_share) X(vat_rate_hardware) X(vat_rate_electricity) X(vat_rate_services)             \
-    X(vat_rate_staff) X(non_card_share_low) X(non_card_share_high) X(scaling_eff_4) X(scaling_eff_8)                  \
+    X(vat_rate_construction) X(vat_rate_support) X(vat_rate_staff) X(non_card_share_low) X(non_card_share_high) X(scaling_eff_4) X(scaling_eff_8)                  \
     X(scaling_eff_16) X(scaling_eff_32) X(scaling_eff_64) X(scaling_eff_128) X(scaling_eff_256)                      \
     X(scaling_reference_gbps) X(decode_eff_pcie) X(decode_eff_dedicated) X(decode_eff_single)                        \
     X(decode_eff_single_dc) X(params_b) X(bytes_per_param) X(layers) X(kv_heads) X(head_dim) X(seq_len) X(streams)    \
@@ -106,7 +106,7 @@ typedef struct floor_in {
 #undef FIELD
     /* The text inputs, read once (the configuration). */
     bool training, solo, rent, own, colocation, owned, ups_none, ups_2n, ups_n1, rack_enabled, vat_yes, vat_no, mid_year,
-        declining_balance, sum_of_years, office, require_ecc;
+        declining_balance, sum_of_years, office, require_ecc, life_share;
     const char *host_slot;
     int card_row; /* 1-based, as MATCH gives it */
     /* Each tier's class and interconnect, read once. */
@@ -136,7 +136,12 @@ typedef struct floor_in {
     X(it_peak_kw) X(it_load_kw) X(facility_power_kw) X(site_peak_kw) X(ups_need_kva) X(ups_modules)                  \
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
     X(network_capex) X(storage_capex) X(rack_capex) X(ups_capex) X(cooling_capex) X(facility_capex)                  \
-    X(hardware_capex) X(capex_total) X(depreciable_base) X(salvage_value) X(ddb_rate) X(gpu_hours_per_year)          \
+    X(hardware_capex) X(capex_total) X(capex_vat) X(capex_vat_rate) X(capex_vat_cost) X(capitalised_cost)           \
+    X(capitalised_cost_it) X(capitalised_cost_facility) X(building_work_cost) X(vat_basis_note)                     \
+    X(building_work_carried_share) X(building_work_carried) X(salvage_value_it) X(salvage_value_facility)           \
+    X(ddb_rate_facility) X(resale_value) X(capital_recovery_factor_facility) X(salvage_present_value)               \
+    X(cost_per_gpu_hour_book_life_annuity)                                                                          \
+    X(depreciable_base) X(salvage_value) X(ddb_rate) X(gpu_hours_per_year)                                          \
     X(rental_on_demand) X(rental_basis) X(own_running_cost) X(rental_gpu_hours_per_year) X(capex_paid_year0) X(vat_cost) X(tco) X(tco_other_vat_basis) X(npv_cost)           \
     X(residual_value) X(depreciation_after_period) X(book_value_end_of_life) X(book_life_note) X(tco_per_card_year)  \
     X(tco_per_gpu_hour) X(capital_recovery_factor) X(capital_charge_per_year) X(cost_per_gpu_hour_with_capital)      \
@@ -158,16 +163,18 @@ typedef struct floor_in {
     X(capex_paid_operating) X(cash_opex) X(vat_paid) X(vat_recovered) X(resale) X(net_cash_out)                      \
     X(discounted_cash_out) X(depreciation_in_period) X(opex_vat_charged) X(annual_cost_charged)                       \
     X(rental_cost) X(rental_discounted) X(rent_saving) X(saving_positive) X(saving_turns_back) X(discounted_saving)   \
-    X(payback_crossing) X(payback_first_crossing) X(payback_point)
+    X(payback_crossing) X(payback_first_crossing) X(payback_point) X(building_work_carried_forward)                 \
+    X(discounted_operating_year)
 #define YEAR_LINES_NO_TOTAL(X)                                                                                      \
     X(operating_year) X(cumulative_cost) X(discount_factor) X(cumulative_cloud) X(cumulative_discounted_saving)
 #define SCHEDULE_LINES(X)                                                                                           \
     X(depreciation_straight_line) X(depreciation_sum_of_years) X(depreciation_declining_balance) X(depreciation)
 #define SCHEDULE_LINES_NO_TOTAL(X)                                                                                  \
-    X(depreciation_year) X(ddb_opening_value) X(ddb_switch) X(ddb_switch_charge) X(book_value)
+    X(depreciation_year) X(ddb_opening_value) X(ddb_switch) X(ddb_switch_charge) X(book_value)                      \
+    X(depreciation_year_facility) X(ddb_facility_opening_value) X(ddb_facility_switch) X(ddb_facility_switch_charge)
 #define MONTH_LINES(X)                                                                                              \
     X(budget_capex) X(budget_electricity) X(budget_colocation) X(budget_staffing) X(budget_support) X(budget_vat_paid) \
-    X(budget_vat_recovered) X(budget_resale) X(budget_cash_out)
+    X(budget_vat_recovered) X(budget_resale) X(budget_building_carried) X(budget_cash_out)
 #define TIER_LINES(X)                                                                                               \
     X(tier_compute) X(tier_ridge) X(tier_efficiency) X(tier_fp16_equiv) X(tier_efficiency_fp16) X(tier_decode_tps)   \
     X(tier_cards_for_model) X(tier_price_per_gb) X(tier_n_compute) X(tier_n_memory) X(tier_n_bandwidth)              \
@@ -492,6 +499,21 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->storage_capex = num(storage_capex), o->rack_capex = num(rack_capex), o->ups_capex = num(ups_capex),
         o->cooling_capex = num(cooling_capex), o->facility_capex = num(facility_capex),
         o->hardware_capex = num(hardware_capex), o->capex_total = num(capex_total);
+    const double capex_vat = (capex_total - facility_capex) * in->vat_rate_hardware + facility_capex * in->vat_rate_construction;
+    const double capex_vat_rate = capex_total > 0 ? capex_vat / capex_total : in->vat_rate_hardware;
+    const double capex_vat_cost = in->vat_no ? capex_vat : 0;
+    const double capitalised_cost = capex_total + capex_vat_cost;
+    const double capitalised_cost_it = hardware_capex * (1 + (in->vat_no ? in->vat_rate_hardware : 0));
+    const double capitalised_cost_facility = capitalised_cost - capitalised_cost_it;
+    const double building_work_cost = facility_capex * (1 + (in->vat_no ? in->vat_rate_construction : 0));
+    o->capex_vat = num(capex_vat), o->capex_vat_rate = num(capex_vat_rate), o->capex_vat_cost = num(capex_vat_cost),
+        o->capitalised_cost = num(capitalised_cost), o->capitalised_cost_it = num(capitalised_cost_it),
+        o->capitalised_cost_facility = num(capitalised_cost_facility), o->building_work_cost = num(building_work_cost);
+    const double flife = in->book_life_facility_years;
+    const double building_work_carried_share = in->life_share ? fmax(0, 1 - years / flife) : 0;
+    const double building_work_carried = building_work_cost * building_work_carried_share;
+    o->building_work_carried_share = num(building_work_carried_share);
+    o->building_work_carried = num(building_work_carried);
     /* Opex and cash flow, Year 0 (the purchase) to Year 3 */
     for (int y = 0; y < NP; y++) {
         const double operating_year = B(y >= 1);
@@ -515,40 +537,62 @@ static void floor_eval(const floor_in *in, floor_out *o)
                            o->paid_storage_capex[y] + o->paid_facility_capex[y];
         o->capex_paid_operating[y] = operating_year * o->capex_paid[y];
         o->cash_opex[y] = o->opex[y];
-        o->vat_paid[y] = o->capex_paid[y] * in->vat_rate_hardware + o->electricity[y] * in->vat_rate_electricity +
-                         (o->colocation[y] + o->support[y]) * in->vat_rate_services + o->staffing[y] * in->vat_rate_staff;
+        o->vat_paid[y] = o->capex_paid[y] * capex_vat_rate + o->electricity[y] * in->vat_rate_electricity +
+                         o->colocation[y] * in->vat_rate_services + o->support[y] * in->vat_rate_support +
+                         o->staffing[y] * in->vat_rate_staff;
         o->vat_recovered[y] = in->vat_yes ? o->vat_paid[y] : 0;
         o->resale[y] = y == years ? capex_total * in->resale_share : 0;
-        o->net_cash_out[y] = o->capex_paid[y] + o->cash_opex[y] + o->vat_paid[y] - o->vat_recovered[y] - o->resale[y];
+        o->building_work_carried_forward[y] = y == years ? building_work_carried : 0;
+        o->net_cash_out[y] = o->capex_paid[y] + o->cash_opex[y] + o->vat_paid[y] - o->vat_recovered[y] - o->resale[y] -
+                             o->building_work_carried_forward[y];
         o->cumulative_cost[y] = sum_to(o->net_cash_out, y + 1);
         o->discount_factor[y] = 1 / pow(1 + in->discount_rate, in->mid_year && y >= 1 ? y - 0.5 : y);
         o->discounted_cash_out[y] = o->net_cash_out[y] * o->discount_factor[y];
+        o->discounted_operating_year[y] = operating_year * o->discount_factor[y];
     }
     /* Depreciation, Year 0 to Year 5 (the book life) */
-    const double depreciable_base = capex_total * (1 - in->salvage_rate);
+    const double depreciable_base = capitalised_cost * (1 - in->salvage_rate);
     o->depreciable_base = num(depreciable_base);
-    const double salvage_value = capex_total * in->salvage_rate;
+    const double salvage_value = capitalised_cost * in->salvage_rate;
     o->salvage_value = num(salvage_value);
+    const double salvage_it = capitalised_cost_it * in->salvage_rate;
+    const double salvage_fac = capitalised_cost_facility * in->salvage_rate;
+    o->salvage_value_it = num(salvage_it), o->salvage_value_facility = num(salvage_fac);
     const double ddb_rate = 2 / in->book_life_years, life = in->book_life_years;
-    o->ddb_rate = num(ddb_rate);
+    const double ddb_rate_f = 2 / flife;
+    o->ddb_rate = num(ddb_rate), o->ddb_rate_facility = num(ddb_rate_f);
+    const double rs = in->salvage_rate;
     for (int y = 0; y < NS; y++) {
-        const double dy = B(y >= 1 && y <= life);
+        const double dy = B(y >= 1 && y <= life), df = B(y >= 1 && y <= flife);
         o->depreciation_year[y] = dy;
-        o->depreciation_straight_line[y] = dy * depreciable_base / life;
-        o->depreciation_sum_of_years[y] = dy * depreciable_base * (life - y + 1) / (life * (life + 1) / 2);
-        const double opening = fmax(salvage_value, capex_total * (y <= 1 ? 1 : pow(1 - ddb_rate, y - 1)));
+        o->depreciation_year_facility[y] = df;
+        o->depreciation_straight_line[y] =
+            dy * capitalised_cost_it * (1 - rs) / life + df * capitalised_cost_facility * (1 - rs) / flife;
+        o->depreciation_sum_of_years[y] =
+            dy * capitalised_cost_it * (1 - rs) * (life - y + 1) / (life * (life + 1) / 2) +
+            df * capitalised_cost_facility * (1 - rs) * (flife - y + 1) / (flife * (flife + 1) / 2);
+        const double opening = fmax(salvage_it, capitalised_cost_it * (y <= 1 ? 1 : pow(1 - ddb_rate, y - 1)));
         o->ddb_opening_value[y] = opening;
         o->ddb_switch[y] =
-            B(dy == 1 && opening - salvage_value >= ddb_rate * opening * (life - y + 1) * (1 - 0.000000000001));
+            B(dy == 1 && opening - salvage_it >= ddb_rate * opening * (life - y + 1) * (1 - 0.000000000001));
         o->ddb_switch_charge[y] =
-            o->ddb_switch[y] == 1 && sum_to(o->ddb_switch, y + 1) == 1 ? (opening - salvage_value) / (life - y + 1) : 0;
-        o->depreciation_declining_balance[y] = o->ddb_switch[y] == 1
-                                                   ? sum_to(o->ddb_switch_charge, y + 1)
-                                                   : dy * fmin(ddb_rate * opening, opening - salvage_value);
+            o->ddb_switch[y] == 1 && sum_to(o->ddb_switch, y + 1) == 1 ? (opening - salvage_it) / (life - y + 1) : 0;
+        const double fopen = fmax(salvage_fac, capitalised_cost_facility * (y <= 1 ? 1 : pow(1 - ddb_rate_f, y - 1)));
+        o->ddb_facility_opening_value[y] = fopen;
+        o->ddb_facility_switch[y] =
+            B(df == 1 && fopen - salvage_fac >= ddb_rate_f * fopen * (flife - y + 1) * (1 - 0.000000000001));
+        o->ddb_facility_switch_charge[y] = o->ddb_facility_switch[y] == 1 && sum_to(o->ddb_facility_switch, y + 1) == 1
+                                               ? (fopen - salvage_fac) / (flife - y + 1)
+                                               : 0;
+        o->depreciation_declining_balance[y] =
+            (o->ddb_switch[y] == 1 ? sum_to(o->ddb_switch_charge, y + 1)
+                                   : dy * fmin(ddb_rate * opening, opening - salvage_it)) +
+            (o->ddb_facility_switch[y] == 1 ? sum_to(o->ddb_facility_switch_charge, y + 1)
+                                            : df * fmin(ddb_rate_f * fopen, fopen - salvage_fac));
         o->depreciation[y] = in->declining_balance ? o->depreciation_declining_balance[y]
                              : in->sum_of_years    ? o->depreciation_sum_of_years[y]
                                                    : o->depreciation_straight_line[y];
-        o->book_value[y] = capex_total - sum_to(o->depreciation, y + 1);
+        o->book_value[y] = capitalised_cost - sum_to(o->depreciation, y + 1);
     }
     const double gpu_hours_per_year = card_count * in->hours_per_year * in->utilisation;
     o->gpu_hours_per_year = num(gpu_hours_per_year);
@@ -565,8 +609,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
         const double opy = o->operating_year[y];
         o->depreciation_in_period[y] = o->depreciation[y];
         o->opex_vat_charged[y] = in->vat_no ? o->electricity[y] * in->vat_rate_electricity +
-                                                  (o->colocation[y] + o->support[y]) * in->vat_rate_services +
-                                                  o->staffing[y] * in->vat_rate_staff
+                                                  o->colocation[y] * in->vat_rate_services +
+                                                  o->support[y] * in->vat_rate_support + o->staffing[y] * in->vat_rate_staff
                                             : 0;
         o->annual_cost_charged[y] = o->depreciation_in_period[y] + o->opex[y] + o->opex_vat_charged[y];
         o->rental_cost[y] = opy * rental_gpu_hours_per_year * cloud_price_per_gpu_hour * services;
@@ -596,16 +640,20 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->capex_paid_year0 = num(capex_paid_year0);
     const double vat_cost = o->vat_paid_total - o->vat_recovered_total;
     o->vat_cost = num(vat_cost);
-    const double tco = capex_total + o->opex_total + vat_cost - o->resale_total;
+    const double tco = capex_total + o->opex_total + vat_cost - o->resale_total - building_work_carried;
     o->tco = num(tco);
-    o->tco_other_vat_basis = num(in->vat_yes ? tco + o->vat_paid_total : tco - vat_cost);
+    o->vat_basis_note = txt(in->vat_yes ? "excl. VAT (recovered)" : "incl. VAT (not recoverable)");
+    o->tco_other_vat_basis =
+        num(in->vat_yes ? tco + o->vat_paid_total - facility_capex * in->vat_rate_construction * building_work_carried_share
+                        : tco - vat_cost + facility_capex * in->vat_rate_construction * building_work_carried_share);
     const double npv_cost = o->discounted_cash_out_total;
     o->npv_cost = num(npv_cost);
-    o->residual_value = num(capex_total - o->depreciation_in_period_total);
+    o->residual_value = num(capitalised_cost - o->depreciation_in_period_total);
+    o->resale_value = num(capex_total * in->resale_share);
     o->depreciation_after_period = num(o->depreciation_total - o->depreciation_in_period_total);
-    const double book_value_end_of_life = capex_total - o->depreciation_total;
+    const double book_value_end_of_life = capitalised_cost - o->depreciation_total;
     o->book_value_end_of_life = num(book_value_end_of_life);
-    o->book_life_note = txt(life > years ? "runs past the period" : "ends within the period");
+    o->book_life_note = txt(fmax(life, flife) > years ? "runs past the period" : "ends within the period");
     o->tco_per_card_year = num(tco / (card_count * years));
     const val tco_per_gpu_hour = gpu_hours_per_year > 0 ? num(tco / (gpu_hours_per_year * years)) : txt("n.a.: no GPU-hours used");
     o->tco_per_gpu_hour = tco_per_gpu_hour;
@@ -613,12 +661,20 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double capital_recovery_factor =
         rate > 0 ? rate * pow(1 + rate, life) / (pow(1 + rate, life) - 1) : 1 / life;
     o->capital_recovery_factor = num(capital_recovery_factor);
-    const double capital_charge_per_year = capex_total * capital_recovery_factor;
+    const double crf_f = rate > 0 ? rate * pow(1 + rate, flife) / (pow(1 + rate, flife) - 1) : 1 / flife;
+    o->capital_recovery_factor_facility = num(crf_f);
+    o->salvage_present_value = num(salvage_it / pow(1 + rate, life) + salvage_fac / pow(1 + rate, flife));
+    const double capital_charge_per_year = (capitalised_cost_it - salvage_it / pow(1 + rate, life)) * capital_recovery_factor +
+                                           (capitalised_cost_facility - salvage_fac / pow(1 + rate, flife)) * crf_f;
     o->capital_charge_per_year = num(capital_charge_per_year);
     const val cost_per_gpu_hour_with_capital =
-        gpu_hours_per_year > 0 ? num((capital_charge_per_year + o->opex_total / years) / gpu_hours_per_year)
+        gpu_hours_per_year > 0 ? num(npv_cost / (gpu_hours_per_year * o->discounted_operating_year_total))
                                : txt("n.a.: no GPU-hours used");
     o->cost_per_gpu_hour_with_capital = cost_per_gpu_hour_with_capital;
+    o->cost_per_gpu_hour_book_life_annuity =
+        gpu_hours_per_year > 0
+            ? num((capital_charge_per_year + (o->opex_total + o->opex_vat_charged_total) / years) / gpu_hours_per_year)
+            : txt("n.a.: no GPU-hours used");
     const val non_card_share = card_capex > 0
                                    ? num((network_capex + storage_capex + rack_capex + ups_capex + cooling_capex +
                                           facility_capex + o->colocation_total + o->staffing_total) /
@@ -626,11 +682,11 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                    : txt("n.a.: no card capex (cards already owned)");
     o->non_card_share = non_card_share;
     o->host_share = card_capex > 0 ? num(host_capex / card_capex) : txt("n.a.: no card capex (cards already owned)");
-    const double own_running_cost = tco - capex_total;
+    const double own_running_cost = tco - capitalised_cost;
     o->own_running_cost = num(own_running_cost);
     const val payback_months =
         o->rental_cost_total > own_running_cost
-            ? num(capex_total / ((o->rental_cost_total - own_running_cost) / (12 * years)))
+            ? num(capitalised_cost / ((o->rental_cost_total - own_running_cost) / (12 * years)))
             : txt("never: renting costs less than running the cards");
     o->payback_months = payback_months;
     o->break_even_months = payback_months.t == NULL
@@ -650,14 +706,14 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->cost_per_million_tokens_with_capital =
         tokens_per_s.t == NULL
             ? (tokens_per_s.v * hours * util > 0
-                   ? num((capital_charge_per_year + o->opex_total / years) / (tokens_per_s.v * 3600 * hours * util / 1000000))
+                   ? num(npv_cost / (tokens_per_s.v * 3600 * hours * util / 1000000 * o->discounted_operating_year_total))
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     o->train_run_cost_with_capital =
         o->train_days.t != NULL ? not_feasible
-        : runs                  ? num((capital_charge_per_year + o->opex_total / years) / train_runs_per_year.v)
+        : runs                  ? num(npv_cost / (train_runs_per_year.v * o->discounted_operating_year_total))
                                 : no_runs;
-    const double option_capex = in->rent ? 0 : capex_total;
+    const double option_capex = in->rent ? 0 : capitalised_cost;
     o->option_capex = num(option_capex);
     const double option_cost = in->rent ? o->rental_cost_total : tco;
     o->option_cost = num(option_cost);
@@ -698,7 +754,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double check_opex_sum = B(fabs(o->electricity_total + o->colocation_total + o->staffing_total +
                                          o->support_total - o->opex_total) <= tol);
     const double check_cash_flow = B(fabs(sum_to(o->net_cash_out, NP) - tco) <= tol);
-    const double check_npv = B(npv_cost <= tco + o->resale_total + tol);
+    const double check_npv = B(npv_cost <= tco + o->resale_total + building_work_carried + tol);
     const double milestone_share_total = in->deposit_share + in->delivery_share + in->acceptance_share;
     const double check_milestones = B(fabs(milestone_share_total - 1) <= 0.000000001);
     o->check_capex_sum = num(check_capex_sum), o->check_opex_sum = num(check_opex_sum),
@@ -720,15 +776,16 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->budget_colocation[mo] = o->colocation[y] / 12;
         o->budget_staffing[mo] = o->staffing[y] / 12;
         o->budget_support[mo] = o->support[y] / 12;
-        o->budget_vat_paid[mo] = o->budget_capex[mo] * in->vat_rate_hardware +
+        o->budget_vat_paid[mo] = o->budget_capex[mo] * capex_vat_rate +
                                  o->budget_electricity[mo] * in->vat_rate_electricity +
-                                 (o->budget_colocation[mo] + o->budget_support[mo]) * in->vat_rate_services +
-                                 o->budget_staffing[mo] * in->vat_rate_staff;
+                                 o->budget_colocation[mo] * in->vat_rate_services +
+                                 o->budget_support[mo] * in->vat_rate_support + o->budget_staffing[mo] * in->vat_rate_staff;
         o->budget_vat_recovered[mo] = in->vat_yes ? o->budget_vat_paid[mo] : 0;
         o->budget_resale[mo] = month == 12 * RUP(month / 12.0) ? o->resale[y] : 0;
+        o->budget_building_carried[mo] = month == 12 * years ? building_work_carried : 0;
         o->budget_cash_out[mo] = o->budget_capex[mo] + o->budget_electricity[mo] + o->budget_colocation[mo] +
                                  o->budget_staffing[mo] + o->budget_support[mo] + o->budget_vat_paid[mo] -
-                                 o->budget_vat_recovered[mo] - o->budget_resale[mo];
+                                 o->budget_vat_recovered[mo] - o->budget_resale[mo] - o->budget_building_carried[mo];
     }
 #define TOTAL(n) o->n##_total = sum_to(o->n, NM);
     MONTH_LINES(TOTAL)
@@ -865,6 +922,7 @@ static void read_inputs(const tco_model *m, floor_in *in)
     in->sum_of_years = is(m, "depreciation_method", "sum_of_years");
     in->office = is(m, "office", "yes");
     in->require_ecc = is(m, "require_ecc", "yes");
+    in->life_share = is(m, "building_work_charge", "life_share");
     in->host_slot = text_input(m, "host_slot");
     for (int t = 0; t < NT; t++) {
         if (strcasecmp(m->tier_names[t], text_input(m, "card_tier")) == 0)

@@ -605,9 +605,12 @@ static void test_full_ft_per_card(void)
 }
 
 /* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
- * NPV = 5,449,050 + 722,053.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); straight line with 5% salvage:
- * base 5,449,050 x 0.95 = 5,176,597.5, 1,035,319.5 a year over 5 years, residual (book value after
- * 3 years) 5,449,050 - 3 x 1,035,319.5 = 2,343,091.5, 2 x 1,035,319.5 = 2,070,639 still to come;
+ * NPV = 5,449,050 + 722,053.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); straight line with 5% salvage, one
+ * book life per class: IT equipment (cards 3,040,000 + hosts 800,000 + network 354,800 + storage 100,000
+ * = 4,294,800) x 0.95 / 5 = 816,012 a year over 5 years, the facility (racks 60,000 + UPS 120,000 +
+ * cooling 108,250 + build-out 866,000 = 1,154,250) x 0.95 / 10 = 109,653.75 a year over 10: 925,665.75 a
+ * year in Years 1-3, residual (book value after 3 years) 5,449,050 - 3 x 925,665.75 = 2,672,052.75,
+ * 5,176,597.5 - 2,776,997.25 = 2,399,600.25 still to come;
  * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
  * break-even 5,449,050 / ((3 x 4,036,608 - 2,166,161.688) / 36) = 19.7 months; training 6 x 7e9 x 1e11
  * FLOP on 32 x 400 TFLOPS x 0.4 = 820,312.5 s at perfect scaling; the four hosts sync over the fabric at
@@ -619,8 +622,8 @@ static void test_cluster32_finance_by_hand(void)
     double opex = 722053.896;
     CU_ASSERT(near(value_of(m, "npv_cost"),
                    5449050 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
-    CU_ASSERT(near(value_of(m, "residual_value"), 2343091.5));
-    CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2070639));
+    CU_ASSERT(near(value_of(m, "residual_value"), 2672052.75));
+    CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2399600.25));
     CU_ASSERT(near(value_of(m, "book_value_end_of_life"), 5449050 * 0.05));
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
     /* Training rents on demand the GPU-hours used: the same 4,036,608 CNY a year. */
@@ -643,13 +646,15 @@ static void test_cluster32_finance_by_hand(void)
     CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
     int dep = tco_model_find(m, "depreciation");
     CU_ASSERT(near(m->items[dep].years[0], 0));
-    CU_ASSERT(near(m->items[dep].years[1], 5449050 * 0.95 / 5));
-    CU_ASSERT(near(m->items[dep].years[3], 1035319.5));
-    /* P&L view: depreciation + opex, 1,035,319.5 + 722,053.896 = 1,757,373.396 (VAT recovered). */
+    CU_ASSERT(near(m->items[dep].years[1], 4294800 * 0.95 / 5 + 1154250 * 0.95 / 10));
+    CU_ASSERT(near(m->items[dep].years[3], 925665.75));
+    CU_ASSERT(near(m->items[dep].years[6], 109653.75)); /* Years 6-10: the facility alone */
+    CU_ASSERT(near(m->items[dep].years[10], 109653.75));
+    /* P&L view: depreciation + opex, 925,665.75 + 722,053.896 = 1,647,719.646 (VAT recovered). */
     int pl = tco_model_find(m, "annual_cost_charged");
     CU_ASSERT_FATAL(pl >= 0);
     CU_ASSERT(near(m->items[pl].years[0], 0));
-    CU_ASSERT(near(m->items[pl].years[2], 1757373.396));
+    CU_ASSERT(near(m->items[pl].years[2], 1647719.646));
     /* One host needs no scale-out fabric: cluster8 buys no switch. */
     tco_model_free(m);
     m = load_scenario("cluster8");

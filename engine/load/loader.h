@@ -276,10 +276,10 @@ tco_error bind_warnings(loader *ld);
 /* ---- the workbook's shape from [model] and [chart.NAME] (sheets.c) ------------------------------------ */
 
 /**
- * [model] schedule = SHEET:INPUT: the per-year lines of SHEET run from Year first_year to Year
- * max(N, INPUT) (tco_model.schedule_sheet), so that a depreciation schedule reaches the end of a book life
- * longer than the analysis period.  INPUT is a whole-number scalar input fixed by the scenario
- * (structural = yes: it sets columns, as `years` does) of 1 to 100.  After the years are known, before the
+ * [model] schedule = SHEET:INPUT[, INPUT...]: the per-year lines of SHEET run from Year first_year to Year
+ * max(N, INPUT, ...) (tco_model.schedule_sheet), so that a depreciation schedule reaches the end of the
+ * longest book life (one per asset class) even past the analysis period.  Each INPUT is a whole-number
+ * scalar input fixed by the scenario (structural = yes: it sets columns, as `years` does) of 1 to 100.  After the years are known, before the
  * per-year values are allocated.  Errors: TCO_ERR_INI.
  */
 tco_error load_schedule(loader *ld);

@@ -24,30 +24,51 @@ tco_error load_schedule(loader *ld)
         return TCO_OK;
     const char *colon = strchr(spec, ':');
     char sheet[256];
-    int in = -1;
-    if (colon != NULL && (size_t)(colon - spec) < sizeof sheet) {
+    bool named = colon != NULL && (size_t)(colon - spec) < sizeof sheet;
+    if (named) {
         snprintf(sheet, sizeof sheet, "%.*s", (int)(colon - spec), spec);
         char *end = sheet + strlen(sheet);
         while (end > sheet && end[-1] == ' ')
             *--end = '\0';
-        const char *name = colon + 1;
-        while (*name == ' ')
-            name++;
-        in = tco_model_find(m, name);
     }
-    if (in < 0)
-        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
-                           "expected SHEET:INPUT (a sheet of per-year "
-                           "lines and the input giving its last year, e.g. Depreciation:book_life_years), found '%s'",
-                           spec);
-    const tco_item *len = &m->items[in];
-    if (len->kind != TCO_ITEM_INPUT || !len->integer || !len->structural || len->text != NULL)
-        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
-                           "'%s' sets the schedule's columns, so it "
-                           "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
-                           len->name);
-    if (!(len->value >= 1 && len->value <= 100))
-        return value_refused(ld, len, "expected 1 to 100 years for the schedule sheet, found %g", len->value);
+    /* SHEET:INPUT[, INPUT...]: the schedule runs to the largest of the inputs (a book life per asset class). */
+    int last = m->n_years;
+    const char *p = named ? colon + 1 : NULL;
+    do {
+        int in = -1;
+        char name[TCO_NAME_MAX_LEN + 1];
+        if (p != NULL) {
+            p += strspn(p, " ");
+            size_t n = strcspn(p, ",");
+            while (n > 0 && p[n - 1] == ' ')
+                n--;
+            if (n > 0 && n <= TCO_NAME_MAX_LEN) {
+                memcpy(name, p, n);
+                name[n] = '\0';
+                in = tco_model_find(m, name);
+            }
+            p = strchr(p, ',');
+            if (p != NULL)
+                p++;
+        }
+        if (in < 0)
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
+                               "expected SHEET:INPUT[, INPUT...] (a sheet of per-year lines and the inputs whose "
+                               "largest gives its last year, e.g. Depreciation:book_life_years), found '%s'",
+                               spec);
+        const tco_item *len = &m->items[in];
+        if (len->kind != TCO_ITEM_INPUT || !len->integer || !len->structural || len->text != NULL)
+            return tco_diag_at(ld->diag, TCO_ERR_INI,
+                               &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
+                               "'%s' sets the schedule's columns, so it "
+                               "must be a whole-number input fixed by the scenario (integer = yes, structural = yes)",
+                               len->name);
+        if (!(len->value >= 1 && len->value <= 100))
+            return value_refused(ld, len, "expected 1 to 100 years for the schedule sheet, found %g", len->value);
+        if ((int)len->value > last)
+            last = (int)len->value;
+    } while (p != NULL);
     size_t on = 0;
     for (size_t i = 0; i < m->n_items; i++) {
         tco_item *it = &m->items[i];
@@ -61,7 +82,6 @@ tco_error load_schedule(loader *ld)
     if (on == 0)
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = "model", .key = "schedule"},
                            "no per-year line is on sheet '%s'", sheet);
-    int last = (int)len->value > m->n_years ? (int)len->value : m->n_years;
     m->n_schedule_periods = last + 1 - m->first_year;
     return TCO_OK;
 }

@@ -331,9 +331,10 @@ typedef struct tco_model {
     int first_year;
     /** Year columns of every per-year line: n_years + 1 - first_year (0 without per-year lines). */
     int n_periods;
-    /** Year columns of the schedule sheet ([model] schedule = SHEET:INPUT, e.g.
-     *  Depreciation:book_life_years; tco_sheet.schedule): Year first_year to Year max(N, INPUT), so a
-     *  depreciation schedule reaches the end of the book life.  n_periods without one. */
+    /** Year columns of the schedule sheet ([model] schedule = SHEET:INPUT[, INPUT...], e.g.
+     *  Depreciation:book_life_years, book_life_facility_years; tco_sheet.schedule): Year first_year to
+     *  Year max(N, INPUT, ...), so a depreciation schedule reaches the end of the longest book life.
+     *  n_periods without one. */
     int n_schedule_periods;
     /** Tier rows ([model] tiers = FILE: every section of pricing/FILE.ini, in file order). */
     char **tier_names;
