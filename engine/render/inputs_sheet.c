@@ -272,6 +272,15 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
+/* The tier table's columns: narrow (the headers wrap), so that the table prints one page wide: a number
+ * ("1,500.00") 8 characters, a text ("workstation") 10, a price and its status ("160,000 CNY") 11. */
+#define TIER_COL_WIDTH 8
+#define TIER_PRICE_WIDTH 11
+static double tier_col_width(const tco_item *it)
+{
+    return it->in_report || it->quote_item ? TIER_PRICE_WIDTH : it->tier_texts ? 10 : TIER_COL_WIDTH;
+}
+
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
 static void write_tier_table(writer *w, lxw_worksheet *ws)
 {
@@ -285,6 +294,15 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
     int col = COL_TIER_TABLE + 1;
     int notes = ROW_FIRST + m->n_tiers + 1;
+    /* The table's last column (a column per per-tier input, a status column per priced one, Low and
+     * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
+    int last = COL_TIER_TABLE;
+    for (size_t i = 0; w->needed == NULL && i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_INPUT)
+            last += 1 + (m->items[i].quote_item != NULL) + 2 * (m->items[i].tier_ranges != NULL);
+    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 8, NULL);
+    if (last > COL_TIER_TABLE)
+        worksheet_set_column(ws, COL_TIER_TABLE + 1, (lxw_col_t)last, TIER_COL_WIDTH, NULL);
     for (int r = 0; r < m->n_tiers; r++)
         wb_write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
@@ -309,10 +327,10 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-            wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+            wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
             tco_strbuf_free(&src);
         }
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
     }
     if (w->needed)
@@ -330,7 +348,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             tco_status st = tco_status_of_tier_row(m, it, r);
             wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
         }
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, TIER_PRICE_WIDTH, NULL);
         col++;
     }
     /* The ranges of the rows that have one: Low and High columns per ranged input, each row's
@@ -373,14 +391,13 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                           it->name, tco_strbuf_str(&rows));
         if (untold)
             tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
-        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&note), w->source_nowrap);
+        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&note), w->source);
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), tier_col_width(it), NULL);
         col += 2;
     }
-    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
-    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height"); /* headers of up to 4 lines */
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
 }
@@ -420,14 +437,14 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     const tco_model *m = w->m;
     const char *sheet = w->shared_sheet ? TCO_SHARED_SHEET : "Inputs";
     wb_write_text(w, ws, ROW_TITLE, 0, w->shared_sheet ? "Shared inputs" : "Inputs", w->title);
-    wb_write_text(w, ws, ROW_NOTE, 0,
-                  w->shared_sheet
-                      ? "The site and finance inputs that every option of the comparison uses, one cell each: "
-                        "change one here and every option follows (each option's Inputs sheet refers to it). "
-                        "Blue cells on yellow are inputs. Status: the legend below the inputs."
-                  : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
-                              : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL,
-                  w->note);
+    const char *note = w->shared_sheet
+                           ? "The site and finance inputs that every option of the comparison uses, one cell each: "
+                             "change one here and every option follows (each option's Inputs sheet refers to it). "
+                             "Blue cells on yellow are inputs. Status: the legend below the inputs."
+                       : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
+                                   : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL;
+    if (w->needed) /* a hidden option's sheet; the others wrap it across the table once its columns are set */
+        wb_write_text(w, ws, ROW_NOTE, 0, note, w->note);
     wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
@@ -531,6 +548,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
     if (!any_original) /* no Before --set: a narrow gap before the tier table */
         worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
+    wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
     if (!w->shared_sheet)
         write_tier_table(w, ws);
 }

@@ -51,17 +51,26 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, in
         wb_write_text(w, ws, row, wb_source_col(periods, yearly), "Source / basis", w->header_indent);
 }
 
-/* Width of the wrapped source columns, in characters. */
+/* Width of the wrapped source column of a per-month sheet, in characters. */
 #define SOURCE_WIDTH 70
 
 /* Neither libxlsxwriter nor LibreOffice's import fits row heights to wrapped
  * text, so set the height from the text length: 15 points a line. */
 /* Per-year sheets: a narrower label and source column (wrapped), so that Year 0 to Year N, Total and the
  * source still print one page wide at 75% or more for a short period (wb_print_layout()). */
-#define YEARLY_LABEL_WIDTH 50
-/* A sheet of single values: the label column, wrapped too. */
-#define SCALAR_LABEL_WIDTH 62
+#define YEARLY_LABEL_WIDTH 40
+/* A sheet of single values: the label and source columns, wrapped too, wide enough that the sheet
+ * prints one page wide at about 85%: more of its text on a page, in fewer lines. */
+#define SCALAR_LABEL_WIDTH 50
+#define SCALAR_SOURCE_WIDTH 100
 #define YEARLY_SOURCE_WIDTH 40
+/* A per-year sheet's source column: at least YEARLY_SOURCE_WIDTH, wider for a short period, up to a
+ * total of about 185 characters (one page wide at about 80%). */
+static size_t yearly_source_width(int periods)
+{
+    int width = 185 - YEARLY_LABEL_WIDTH - 13 - 14 * (periods + 1);
+    return width > YEARLY_SOURCE_WIDTH ? (size_t)width : YEARLY_SOURCE_WIDTH;
+}
 
 /* Assign cells on the calculation sheets (needed before any formula is printed):
  * scalar and per-year lines one row each; per-tier lines one column each. */
@@ -93,12 +102,6 @@ static void place_lines(writer *w)
         }
 }
 
-/* A row of @p ws tall enough for @p text wrapped in the Source column. */
-static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
-{
-    wb_set_row_lines(w, ws, row, wb_text_lines(text, SOURCE_WIDTH));
-}
-
 /* True when sheet @p s of w->m has a line to write (writer.needed). */
 static bool sheet_needed(const writer *w, size_t s)
 {
@@ -119,7 +122,14 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         wb_write_text(w, ws, ROW_FIRST + r, COL_ITEM, m->tier_names[r], w->text);
     int notes = ROW_FIRST + m->n_tiers + 1;
     wb_write_text(w, ws, notes++, COL_ITEM, "Columns", w->total_label);
+    /* The columns first: each column's source note below the table wraps within them (wb_write_across()). */
     int last = COL_ITEM;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_LINE && w->place[i].sheet == s && w->place[i].col > last)
+            last = w->place[i].col;
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
+    if (last > COL_ITEM) /* 11: "1,134.75 CNY"; the headers wrap */
+        worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 11, NULL);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_TIER_LINE || w->place[i].sheet != s)
@@ -136,16 +146,14 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         w->current_tier = -1;
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s, %s): %s", it->label, it->name, it->unit, it->source);
-        wb_write_text(w, ws, notes++, COL_ITEM, tco_strbuf_str(&src), w->source_nowrap);
+        wb_write_across(w, ws, notes++, COL_ITEM, last, tco_strbuf_str(&src), w->source);
         tco_strbuf_free(&src);
-        last = col;
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
-    if (last > COL_ITEM)
-        worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
     wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
+
+#define MONTH_LABEL_WIDTH 28
 
 /* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
  * year, the Total, then the source. */
@@ -178,7 +186,7 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
         if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label_wrap : w->text_wrap);
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         for (int k = 0; k < m->n_months; k++) {
             w->current_month = k;
@@ -209,9 +217,11 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
             wb_define_name(w, tot->name, sh->name, row, tot_col);
         }
         wb_write_text(w, ws, row, src_col, it->source, w->source);
-        fit_row(w, ws, row, it->source);
+        size_t a = wb_text_lines(it->source, SOURCE_WIDTH), b = wb_text_lines(it->label, MONTH_LABEL_WIDTH);
+        wb_set_row_lines(w, ws, row, a > b ? a : b);
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 48, NULL);
+    /* A narrow, wrapped label: more month columns beside it on each printed page. */
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, MONTH_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 11, NULL);
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
     worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
@@ -270,20 +280,20 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         wb_write_text(w, ws, row, wb_source_col(periods, sh->yearly), it->source, w->source);
         /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
         if (sh->yearly)
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, YEARLY_SOURCE_WIDTH) > wb_text_lines(it->label, YEARLY_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, YEARLY_SOURCE_WIDTH)
+            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, yearly_source_width(periods)) > wb_text_lines(it->label, YEARLY_LABEL_WIDTH)
+                                          ? wb_text_lines(it->source, yearly_source_width(periods))
                                           : wb_text_lines(it->label, YEARLY_LABEL_WIDTH));
         else
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, SOURCE_WIDTH) > wb_text_lines(it->label, SCALAR_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, SOURCE_WIDTH)
+            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, SCALAR_SOURCE_WIDTH) > wb_text_lines(it->label, SCALAR_LABEL_WIDTH)
+                                          ? wb_text_lines(it->source, SCALAR_SOURCE_WIDTH)
                                           : wb_text_lines(it->label, SCALAR_LABEL_WIDTH));
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : SCALAR_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? wb_total_col(periods) : COL_VALUE;
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, sh->yearly ? 14 : 16, NULL); /* 14: "12,345,678 CNY" */
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
-                         sh->yearly ? YEARLY_SOURCE_WIDTH : SOURCE_WIDTH, NULL);
+                         (double)(sh->yearly ? yearly_source_width(periods) : SCALAR_SOURCE_WIDTH), NULL);
 }
 
 /* For each quote, the inputs it prices and their cells ("card_price (Inputs!C8); tier_price, D-M row
@@ -472,7 +482,8 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     bool any_pie = false;
     for (size_t c = 0; c < m->n_charts; c++)
         any_pie |= m->charts[c].type == TCO_CHART_PIE;
-    int scale = wb_fit_scale(wb_cols_px(ws, 0, 3) + CHART_W * (any_pie ? 1.6 : 1.3));
+    /* LibreOffice prints the columns wider (PRINT_LO_WIDER), the charts as wide as they are. */
+    int scale = wb_fit_scale(wb_cols_px(ws, 0, 3) * PRINT_LO_WIDER + CHART_W * (any_pie ? 1.6 : 1.3) + 20);
     worksheet_set_print_scale(ws, (uint16_t)scale);
     double page_px = PRINT_HEIGHT_PX * 100 / scale, y_px = ROW_FIRST * ROW_PX + 10; /* the title is 14 pt */
     lxw_row_t breaks[64];
@@ -615,12 +626,12 @@ static void write_conventions(writer *w, lxw_worksheet *ws)
         }
         if (c->text) {
             wb_write_text(w, ws, row, 2, c->text, w->source);
-            fit_row(w, ws, row, c->text);
+            wb_set_row_lines(w, ws, row, wb_text_lines(c->text, SCALAR_SOURCE_WIDTH));
         }
     }
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
-    worksheet_set_column(ws, 2, 2, SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, 2, 2, SCALAR_SOURCE_WIDTH, NULL);
 }
 
 /* The Summary's capex by the status of its prices ([model] capex_prices): for each status, the live
