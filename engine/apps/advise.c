@@ -1009,10 +1009,13 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
                           tco_strbuf_str(&ru), cx, unit_of(a),
                           x->capex == y->capex ? "as the earlier candidate, at the same capex"
                                                : "on the cheaper capex");
-    else
-        tco_strbuf_printf(out, "%s is %.1f%% cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w),
-                          100 * (y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, per, tco_strbuf_str(&ru), cx,
-                          cy, unit_of(a));
+    else {
+        /* As the Rank sheet's "0.0%" cell of the same share shows it (tco_format_percent()). */
+        char share[32];
+        tco_format_percent((y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, 1, share, sizeof share);
+        tco_strbuf_printf(out, "%s is %s cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w), share, per,
+                          tco_strbuf_str(&ru), cx, cy, unit_of(a));
+    }
     tco_strbuf_printf(out, "; capex %s against %s %s, cost over the period %s against %s %s", kx, ky, currency_of(a), tx,
                       ty, currency_of(a));
     tco_format_grouped(a->train ? x->train_days : x->tokens_per_s, 2, gx, sizeof gx);
@@ -1154,7 +1157,11 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
             fprintf(out, "  %s: best at rank %d, %s, %s %s", a->tiers[t], best->rank, tco_strbuf_str(&l), n1,
                     unit_of(a));
             if (!isnan(best->cost_per_unit) && !isnan(w->cost_per_unit) && w->cost_per_unit > 0)
-                fprintf(out, ", %.1f%% more than the best", 100 * (best->cost_per_unit / w->cost_per_unit - 1));
+            {
+                char more[32];
+                tco_format_percent(best->cost_per_unit / w->cost_per_unit - 1, 1, more, sizeof more);
+                fprintf(out, ", %s more than the best", more);
+            }
             fprintf(out, " (capex %s against %s %s)\n", n2, n3, currency_of(a));
         } else if (o) {
             fprintf(out, "  %s: none feasible; closest: %s:", a->tiers[t], tco_strbuf_str(&l));
