@@ -153,16 +153,29 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
     wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
 
-#define MONTH_LABEL_WIDTH 28
+#define MONTH_LABEL_WIDTH 22
+
+/* Width in characters of a column whose cells show @p v with grouping ("#,##0", or "#,##0.00" with
+ * @p cents): a digit a character, a comma half of one, a character to spare; at least 8. */
+static double month_col_width(double v, bool cents)
+{
+    double a = fabs(v);
+    int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 1;
+    int width = digits + ((digits - 1) / 3 + 1) / 2 + (v < 0) + (cents ? 3 : 0) + 1;
+    return width < 8 ? 8 : width;
+}
 
 /* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
- * year, the Total, then the source. */
+ * year and the Total (in the currency, said above them; the months' unit is the Unit column's), the
+ * cells without the currency code so that 14 months print on a page; the sources below the table. */
 static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
 {
     const tco_model *m = w->m;
     const tco_sheet *sh = &m->sheets[s];
     int n_fy = wb_fiscal_years(m), fy0 = m->n_months > 0 ? tco_model_fiscal_year(m, 0) : 0;
-    int tot_col = wb_month_total_col(m), src_col = tot_col + 1;
+    int tot_col = wb_month_total_col(m), last_row = ROW_HEADER;
+    double width = 8;
+    w->money_bare = true;
     wb_write_text(w, ws, ROW_HEADER, COL_ITEM, "Item", w->header);
     wb_write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER - 1, COL_UNIT, "Month", w->header);
@@ -178,14 +191,16 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
         char label[32];
         snprintf(label, sizeof label, "FY%d", fy0 + f);
         wb_write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
+        wb_write_text(w, ws, ROW_HEADER - 1, COL_VALUE + m->n_months + f, w->opts->currency, w->header_right);
     }
     wb_write_text(w, ws, ROW_HEADER, tot_col, "Total", w->header_right);
-    wb_write_text(w, ws, ROW_HEADER, src_col, "Source / basis", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER - 1, tot_col, w->opts->currency, w->header_right);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
+        last_row = row > last_row ? row : last_row;
         wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label_wrap : w->text_wrap);
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         for (int k = 0; k < m->n_months; k++) {
@@ -215,16 +230,34 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
             if (fml)
                 wb_write_formula(w, ws, row, tot_col, fml, wb_value_format(w, tot, tot->value, false), tot->value);
             wb_define_name(w, tot->name, sh->name, row, tot_col);
+            double tw = month_col_width(tot->value, false);
+            width = tw > width ? tw : width;
         }
-        wb_write_text(w, ws, row, src_col, it->source, w->source);
-        size_t a = wb_text_lines(it->source, SOURCE_WIDTH), b = wb_text_lines(it->label, MONTH_LABEL_WIDTH);
-        wb_set_row_lines(w, ws, row, a > b ? a : b);
+        for (int k = 0; k < m->n_months; k++) {
+            double mw = month_col_width(it->years[k], w->needs_cents);
+            width = mw > width ? mw : width;
+        }
+        wb_set_row_lines(w, ws, row, wb_text_lines(it->label, MONTH_LABEL_WIDTH));
     }
-    /* A narrow, wrapped label: more month columns beside it on each printed page. */
+    w->money_bare = false;
+    /* A narrow, wrapped label and columns as wide as the largest figure: 14 months beside it on each
+     * printed page (75%); the sources below the table, on the first page. */
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, MONTH_LABEL_WIDTH, NULL);
-    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 11, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
-    worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 10, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, width, NULL);
+    /* In the month columns (not the label columns printed on every page), each on one line over the
+     * empty cells to its right. */
+    int row = last_row + 2;
+    wb_write_text(w, ws, row++, COL_VALUE, "Source / basis", w->header);
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
+            continue;
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s: %s", it->label, it->source);
+        wb_write_text(w, ws, row++, COL_VALUE, tco_strbuf_str(&src), w->source_nowrap);
+        tco_strbuf_free(&src);
+    }
     worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
     wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
 }
@@ -476,7 +509,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     int chart_row = ROW_FIRST;
     /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
      * would not fit below the one before, so that no chart is cut across pages. */
-    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288 };
+    /* Rows a chart takes below its heading: a pie 288 x 1.5 = 432 px of 440, the others 288 px of 320,
+     * so that a column chart and the pie share a page (issue 23 §2: the pack on 30 pages). */
+    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 22, CHART_ROWS = 16 };
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
     bool any_pie = false;
@@ -502,7 +537,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
          * starts with '=' stays text (a name of "=..." would be a chart formula), and the
          * cached text lets every viewer show it. */
         /* The heading spans the chart's width (E:M), so its fill runs under the whole title. */
-        double block_px = ROW_PX * (1 + (ch->type == TCO_CHART_PIE ? 27 : 21));
+        double block_px = ROW_PX * (1 + (ch->type == TCO_CHART_PIE ? PIE_ROWS : CHART_ROWS));
         if (c > 0 && y_px + block_px > page_px && n_breaks + 1 < sizeof breaks / sizeof breaks[0]) {
             breaks[n_breaks++] = (lxw_row_t)chart_row;
             y_px = ROW_PX; /* the repeated header row */
@@ -590,9 +625,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         }
         /* A pie with up to 16 slices needs room for its legend beside the pie. */
         bool pie = ch->type == TCO_CHART_PIE;
-        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.6 : 1.2};
+        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.5 : 1.0};
         wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
-        chart_row += pie ? 27 : 21;
+        chart_row += pie ? PIE_ROWS : CHART_ROWS;
     }
     breaks[n_breaks] = 0;
     if (n_breaks > 0)

@@ -360,6 +360,8 @@ static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool c
 {
     if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
+    if (w->money_bare && !input && it->format == TCO_FMT_MONEY) /* the currency in the headers, not the cells */
+        return (it->emphasis ? w->fmt_total : w->fmt)[cents ? TCO_FMT_NUMBER : TCO_FMT_COUNT];
     if (cents)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
     if (input)
@@ -564,7 +566,9 @@ static uint16_t fit_pages_tall(lxw_worksheet *ws, double cols_px)
     /* Pages at the width's scale, 3% of each page left for the repeated header row and rounding. */
     double rows = rows_px(ws), page = PRINT_HEIGHT_PX * 0.97, pages = rows * width_scale / page;
     double whole = floor(pages);
-    if (whole < 1 || pages - whole >= 1.0 / 3 || PRINT_HEIGHT_PX * whole / rows * 100 < PRINT_MIN_SCALE)
+    if (whole < 1) /* one page by this estimate: LibreOffice's wider columns may wrap a few rows onto a second */
+        whole = 1;
+    if (pages - whole >= 1.0 / 3 || PRINT_HEIGHT_PX * whole / rows * 100 < PRINT_MIN_SCALE)
         return 0;
     return (uint16_t)whole;
 }

@@ -100,6 +100,9 @@ typedef struct writer {
     /* The item whose cells' format needs (wb_values_format()) are in needs_cents and needs_sci; NULL: none. */
     const tco_item *fmt_item;
     bool needs_cents, needs_sci;
+    /* Money cells written without the currency code ("#,##0"): the Budget sheet, whose Unit column and
+     * headers say the currency, and whose narrower columns print 14 months a page. */
+    bool money_bare;
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
