@@ -1408,7 +1408,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
                       "earlier candidate); costs in %s over %d years. %zu candidates: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
                       "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
-                      "over the option's own sheets (A, B, C shown; the others hidden: unhide them to read) and the "
+                      "over the option's own sheets (the Summary of A, B and C shown, every other sheet hidden: unhide it to read) and the "
                       "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
                       "fails a check shows no figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
@@ -1420,7 +1420,8 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     tco_advise_explain(a, &why);
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
-                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3};
+                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3,
+                            .question = a->name};
     if (e == TCO_OK && (title.failed || note.failed || why.failed))
         e = nomem(d);
     if (e == TCO_OK)

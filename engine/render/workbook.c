@@ -902,7 +902,9 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         }
     /* Contents: a link to each sheet. */
     row += 2;
-    wb_write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
+    /* An option of a comparison or an advice shows its Summary alone (wb_write_options()). */
+    wb_write_text(w, ws, row++, COL_ITEM, *w->sp ? "Contents (hidden sheets: unhide one to read it)" : "Contents",
+                  w->header);
     const char *builtin[] = {"Inputs", m->quotes ? "Quotes" : NULL};
     for (size_t s = 0; s < 3 + m->n_sheets && w->err == TCO_OK; s++) {
         const char *name = s < 2 ? builtin[s] : s - 2 < m->n_sheets ? m->sheets[s - 2].name
