@@ -423,6 +423,124 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
+/* The Status cell of an input the run wrote as a plain value in column C of @p row (@p text, or the
+ * number @p v): the live
+ *   IF(ABS(C8-0.7)<=ABS(0.7)*1E-12,"seed figure","edited")   (a text input: IF(C8="D-M",...))
+ * so that a value typed over the run's reads "edited" instead of still naming the run's source; the
+ * written value is kept in the formula (to 1E-12 of itself: a formula's constant reads back to 15
+ * digits).  Cached: the status's name. */
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char *status, lxw_format *f,
+                              const char *text, double v)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=IF(");
+    if (text) {
+        tco_strbuf_printf(&w->ref, "C%d=\"", row + 1);
+        for (const char *p = text; *p; p++)
+            tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
+        tco_strbuf_append(&w->ref, "\"");
+    } else {
+        char lit[32];
+        tco_format_double(v, lit);
+        const char *l = v < 0 ? "(" : "", *r = v < 0 ? ")" : "";
+        tco_strbuf_printf(&w->ref, "ABS(C%d-%s%s%s)<=ABS(%s%s%s)*1E-12", row + 1, l, lit, r, l, lit, r);
+    }
+    tco_strbuf_printf(&w->ref, ",\"%s\",\"%s\")", status, TCO_INPUT_EDITED);
+    if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN) /* text too long */
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, status, f);
+    else
+        wb_write_formula_or_text(w, ws, row, COL_INPUT_STATUS, tco_strbuf_str(&w->ref), f, 0, status);
+    tco_strbuf_free(&w->ref);
+}
+
+/* Most prices of the Inputs list that are lines, not inputs (write_price_lines()). */
+#define PRICE_LINES_MAX 16
+
+/* The prices capex rests on ([model] capex_prices) that are no input of their own but a line (the card's
+ * price, looked up from the tier table): a row each on the Inputs list from @p row, its value the live
+ * =card_price (grey: typed elsewhere), its status the price's, and its source saying where to edit it
+ * (written once the tier table is placed: price_line_sources()).  Their items go to @p items; returns how
+ * many rows. */
+static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *items)
+{
+    const tco_model *m = w->m;
+    size_t n = 0;
+    for (size_t k = 0; k < m->n_capex_basis; k++)
+        for (size_t j = 0; j < m->capex_basis[k].n_prices && n < PRICE_LINES_MAX; j++) {
+            int p = m->capex_basis[k].prices[j];
+            const tco_item *it = &m->items[p];
+            bool seen = false;
+            for (size_t q = 0; q < n; q++)
+                seen |= items[q] == p;
+            if (seen || it->kind != TCO_ITEM_LINE || w->place[p].sheet < 0)
+                continue;
+            int r = row + (int)n;
+            items[n++] = p;
+            wb_write_text(w, ws, r, 0, it->label, w->text_wrap);
+            wb_write_text(w, ws, r, 1, it->unit, w->text);
+            tco_strbuf_free(&w->ref);
+            tco_strbuf_printf(&w->ref, "=%s%s", w->np, it->name);
+            if (w->ref.failed)
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            else
+                wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
+                                         wb_item_text(it));
+            tco_strbuf_free(&w->ref);
+            tco_status st = tco_status_of_price(m, p);
+            wb_write_text(w, ws, r, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+            tco_strbuf full = {0};
+            tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+            wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
+            tco_strbuf_free(&full);
+        }
+    return n;
+}
+
+/* The source of each price line of write_price_lines() (rows from @p row): the line's, then where its
+ * value is typed: "... Edit it in the tier table: tier_price (column O), at the row of card_tier (C6)". */
+static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int *items, size_t n)
+{
+    const tco_model *m = w->m;
+    unsigned char *needed = malloc(m->n_items ? m->n_items : 1);
+    if (needed == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    for (size_t k = 0; k < n && w->err == TCO_OK; k++) {
+        const tco_item *it = &m->items[items[k]];
+        tco_model_needed(m, &items[k], 1, needed);
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s; edit it", it->source);
+        /* The tier table's columns first ("the tier table's tier_price (column W)"), then the inputs that pick
+         * the row ("at the row of card_tier (C10)"), or the inputs alone. */
+        const char *sep = " ";
+        bool tier = false;
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t j = 0; j < m->n_items; j++) {
+                const tco_item *in = &m->items[j];
+                if (!needed[j] || w->place[j].sheet != -1)
+                    continue;
+                char col[4];
+                wb_col_letters(w->place[j].col, col);
+                if (pass == 0 && in->kind == TCO_ITEM_TIER_INPUT && in->tier_texts == NULL) {
+                    tco_strbuf_printf(&src, "%sin the tier table: %s (column %s)", sep, in->name, col);
+                    tier = true;
+                } else if (pass == 1 && in->kind == TCO_ITEM_INPUT) {
+                    tco_strbuf_printf(&src, "%s%s (%s%d)", tier ? " at the row of " : sep, in->name, col,
+                                      w->place[j].row + 1);
+                    tier = false;
+                } else
+                    continue;
+                sep = ", ";
+            }
+        const char *source = tco_strbuf_str(&src);
+        wb_write_text(w, ws, row + (int)k, COL_INPUT_SOURCE, source, w->source);
+        fit_input_row(w, ws, row + (int)k, it->label, source);
+        tco_strbuf_free(&src);
+    }
+    free(needed);
+}
+
 /* The Inputs sheet's note: what its cells are, and with quotes, how a quoted price is made. */
 #define INPUTS_NOTE_HEAD                                                                                   \
     "Blue cells on yellow are inputs: change them and every dependent cell recalculates. Each is a workbook " \
@@ -504,7 +622,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
+            write_live_status(w, ws, row, tco_status_name(st), w->fmt_status[st], it->text, it->value);
+        else
+            wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
         else { /* the source, then its range's distribution and basis */
@@ -522,6 +643,17 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
         write_tier_table(w, ws);
         return;
+    }
+    int price_items[PRICE_LINES_MAX], price_row = row;
+    size_t n_price = w->shared_sheet ? 0 : write_price_lines(w, ws, row, price_items);
+    row += (int)n_price;
+    /* An edited input's Status (write_live_status()) in the what-if fill, amber. */
+    if (row > ROW_FIRST) {
+        lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
+                                     .value_string = "\"" TCO_INPUT_EDITED "\"", .format = w->fmt_status[TCO_STATUS_WHATIF]};
+        wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, COL_INPUT_STATUS, (lxw_row_t)(row - 1),
+                                                       COL_INPUT_STATUS, &cf),
+                 "edited status");
     }
     /* The legend of the Status column. */
     row++;
@@ -551,6 +683,8 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
     if (!w->shared_sheet)
         write_tier_table(w, ws);
+    if (n_price > 0 && w->err == TCO_OK)
+        price_line_sources(w, ws, price_row, price_items, n_price);
 }
 
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)
