@@ -48,6 +48,8 @@ def cell_formats(book):
         for c in xml.iter(NS + "c"):
             if c.get("t") in ("s", "inlineStr", "str", "b", "e"):
                 continue  # text, or a formula caching text ("n.a."): no number format shown
+            if c.find(NS + "v") is None and c.find(NS + "f") is None:
+                continue  # a blank cell (of a note merged across the table): no number shown
             m = re.match(r"([A-Z]+)(\d+)$", c.get("r"))
             col = 0
             for ch in m.group(1):

@@ -23,6 +23,9 @@
       scenario file (needed for what no scenario file holds, such as the
       exchange rate fx.usd).  --expect-move NAME=DELTA (repeatable) pins how far
       a value must move, in tco's run and in the recalculated workbook alike.
+      The edited input's Status cell (a live formula against the value the
+      run wrote) must read "edited", every other input's Status what the run
+      wrote.
 
 Exit 0 when every check passes, 1 otherwise; the last line is a summary.
 """
@@ -326,7 +329,7 @@ def cmd_live(a):
             expect_doc = run_tco(a, changed_ini, os.path.join(tmp, "expected.xlsx"))
         expect = json_values(expect_doc)
         # The workbook with the input cell edited, recalculated by each application.
-        _, names = read_cells(base_book)
+        orig_cells, names = read_cells(base_book)
         sheet, ref = names[a.name]
         edited = os.path.join(tmp, "edited.xlsx")
         set_cell(base_book, edited, sheet, ref, typed)
@@ -363,6 +366,33 @@ def cmd_live(a):
                 bad += 1
         if before_texts.get(name) != want:
             moved += 1
+    # The edited input's Status (column F of its row) is a live formula against the value the run wrote:
+    # it reads "edited" now, and every other input's Status still reads what the run wrote (issue 23 §2).
+    # A quoted price or a value in another reporting currency (a formula cell) has a fixed Status.
+    sheet, ref = names[a.name]
+    status_ref = "F" + re.sub(r"[A-Z]+", "", ref)
+    status = orig_cells[sheet].get(status_ref)
+    typed_over = orig_cells[sheet].get(ref, (None,))[0] is None  # the run wrote a plain value there
+    if typed_over and (status is None or status[0] is None):
+        print(f"{sheet}!{status_ref} (Status of {a.name}): no live formula, it cannot say 'edited'")
+        bad += 1
+    elif status is not None and status[0] is not None:
+        for app, rec in recalculated.items():
+            checked += 1
+            got = rec[sheet].get(status_ref)
+            if got is None or got[2] != "edited":
+                print(f"{sheet}!{status_ref} (Status of {a.name}): {app} gives {got and got[2]!r} after the edit, "
+                      f"not 'edited'")
+                bad += 1
+            for other, cell in orig_cells[sheet].items():
+                if other == status_ref or not other.startswith("F") or cell[0] is None or "edited" not in cell[0]:
+                    continue
+                checked += 1
+                if rec[sheet].get(other, (None, None, None))[2] != cell[2]:
+                    print(f"{sheet}!{other}: {app} gives {rec[sheet].get(other)!r} after editing {a.name}, "
+                          f"the run wrote {cell[2]!r}")
+                    bad += 1
+        print(f"{sheet}!{status_ref} (Status of {a.name}): {status[2]!r} -> 'edited' ({', '.join(recalculated)})")
     if a.compare and a.expect_sheet and names[a.name][0] != a.expect_sheet:
         print(f"{a.name} is on sheet {names[a.name][0]!r}, expected {a.expect_sheet!r}")
         bad += 1
@@ -401,7 +431,7 @@ def cmd_broken(a):
     with tempfile.TemporaryDirectory() as tmp:
         base_book = os.path.join(tmp, "base.xlsx")
         run_tco(a, a.scenario, base_book)
-        _, names = read_cells(base_book)
+        orig_cells, names = read_cells(base_book)
         sheet, ref = names[a.name]
         edited = os.path.join(tmp, "edited.xlsx")
         set_cell(base_book, edited, sheet, ref, value)

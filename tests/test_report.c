@@ -32,6 +32,39 @@ static void test_grouped(void)
     CU_ASSERT_STRING_EQUAL(b, "1,000.0");
 }
 
+/* Rounded as the workbook shows the value (Excel: the 15-digit decimal value, half away from zero),
+ * where printf's "%.Nf" rounds the binary value half to even (issue 23 §2). */
+static void test_rounding_as_workbook(void)
+{
+    char b[64];
+    tco_format_percent(0.3125, 1, b, sizeof b); /* 31.25 %: Excel "0.0%" shows 31.3%; "%.1f" gave 31.2 */
+    CU_ASSERT_STRING_EQUAL(b, "31.3%");
+    tco_format_percent(-0.3125, 1, b, sizeof b); /* away from zero */
+    CU_ASSERT_STRING_EQUAL(b, "-31.3%");
+    tco_format_percent(0.0105, 1, b, sizeof b); /* 0.0105 is 0.01049999... in binary: Excel shows 1.1% */
+    CU_ASSERT_STRING_EQUAL(b, "1.1%");
+    tco_format_percent(0.999, 1, b, sizeof b); /* 99.9% */
+    CU_ASSERT_STRING_EQUAL(b, "99.9%");
+    tco_format_percent(0.99951, 1, b, sizeof b); /* 99.951 -> 100.0, the carry into a new digit */
+    CU_ASSERT_STRING_EQUAL(b, "100.0%");
+    tco_format_percent(-0.0004, 1, b, sizeof b); /* -0.04 % rounds to 0.0: no "-0.0%" */
+    CU_ASSERT_STRING_EQUAL(b, "0.0%");
+    tco_format_percent(0, 1, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "0.0%");
+    tco_format_grouped(2.675, 2, b, sizeof b); /* binary 2.67499999...: Excel shows 2.68, "%.2f" 2.67 */
+    CU_ASSERT_STRING_EQUAL(b, "2.68");
+    tco_format_grouped(1234.5, 0, b, sizeof b); /* half away from zero: 1,235 ("%.0f": 1234, to even) */
+    CU_ASSERT_STRING_EQUAL(b, "1,235");
+    tco_format_grouped(-1234.5, 0, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "-1,235");
+    tco_format_grouped(999.995, 2, b, sizeof b); /* 999.995 -> 1,000.00: the carry adds a group */
+    CU_ASSERT_STRING_EQUAL(b, "1,000.00");
+    tco_format_grouped(0.004, 2, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "0.00");
+    tco_format_grouped(7615211.687999994, 0, b, sizeof b); /* cluster32's TCO */
+    CU_ASSERT_STRING_EQUAL(b, "7,615,212");
+}
+
 /* The mini model's summary as JSON (@p json) or CSV with its header, heap (NULL on failure). */
 static char *mini_summary(bool json)
 {
@@ -147,6 +180,7 @@ CU_ErrorCode register_report_suite(void)
 {
     CU_pSuite s = CU_add_suite("report", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "thousands separators", test_grouped) ||
+        !CU_add_test(s, "rounded as the workbook shows it", test_rounding_as_workbook) ||
         !CU_add_test(s, "JSON summary of the mini model", test_json_mini) ||
         !CU_add_test(s, "JSON strings verbatim", test_json_string) ||
         !CU_add_test(s, "CSV summary of the mini model", test_csv_mini) ||

@@ -1027,10 +1027,13 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
                           tco_strbuf_str(&ru), cx, unit_of(a),
                           x->capex == y->capex ? "as the earlier candidate, at the same capex"
                                                : "on the cheaper capex");
-    else
-        tco_strbuf_printf(out, "%s is %.1f%% cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w),
-                          100 * (y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, per, tco_strbuf_str(&ru), cx,
-                          cy, unit_of(a));
+    else {
+        /* As the Rank sheet's "0.0%" cell of the same share shows it (tco_format_percent()). */
+        char share[32];
+        tco_format_percent((y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, 1, share, sizeof share);
+        tco_strbuf_printf(out, "%s is %s cheaper %s than %s (%s against %s %s)", tco_strbuf_str(&w), share, per,
+                          tco_strbuf_str(&ru), cx, cy, unit_of(a));
+    }
     tco_strbuf_printf(out, "; capex %s against %s %s, cost over the period %s against %s %s", kx, ky, currency_of(a), tx,
                       ty, currency_of(a));
     tco_format_grouped(a->train ? x->train_days : x->tokens_per_s, 2, gx, sizeof gx);
@@ -1180,7 +1183,11 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
             fprintf(out, "  %s: best at rank %d, %s, %s %s", a->tiers[t], best->rank, tco_strbuf_str(&l), n1,
                     unit_of(a));
             if (!isnan(best->cost_per_unit) && !isnan(w->cost_per_unit) && w->cost_per_unit > 0)
-                fprintf(out, ", %.1f%% more than the best", 100 * (best->cost_per_unit / w->cost_per_unit - 1));
+            {
+                char more[32];
+                tco_format_percent(best->cost_per_unit / w->cost_per_unit - 1, 1, more, sizeof more);
+                fprintf(out, ", %s more than the best", more);
+            }
             fprintf(out, " (capex %s against %s %s)\n", n2, n3, currency_of(a));
         } else if (o) {
             fprintf(out, "  %s: none feasible; closest: %s:", a->tiers[t], tco_strbuf_str(&l));
@@ -1460,7 +1467,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
                       "earlier candidate); costs in %s over %d years. %zu candidates: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
                       "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
-                      "over the option's own sheets (A, B, C shown; the others hidden: unhide them to read) and the "
+                      "over the option's own sheets (the Summary of A, B and C shown, every other sheet hidden: unhide it to read) and the "
                       "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
                       "fails a check shows no figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
@@ -1493,7 +1500,8 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
                             .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3,
-                            .values = a->risk_options > 0 ? risk : NULL, .n_values = a->risk_options > 0 ? 5 : 0};
+                            .values = a->risk_options > 0 ? risk : NULL, .n_values = a->risk_options > 0 ? 5 : 0,
+                            .question = a->name};
     if (e == TCO_OK && (title.failed || note.failed || why.failed))
         e = nomem(d);
     if (e == TCO_OK)

@@ -13,6 +13,9 @@
 
 /* The Rank sheet's columns before the figures, and after them. */
 enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
+/* Widths in characters of the Option column and of the reasons (wrapped) after the figures. */
+#define RK_OPTION_WIDTH 30
+#define RK_WHY_WIDTH 100
 
 /* The column of the candidate numbers: after the figures and the value columns (then the gate, the reasons). */
 static int candidate_col(const tco_rank_sheet *s)
@@ -112,6 +115,13 @@ static int row_ranked(const int *ranks, size_t n, int rank)
     return -1;
 }
 
+/* A label of the lines below the table, in the Option column: wrapped, its row as tall as it needs. */
+static void write_label(writer *w, lxw_worksheet *ws, int row, const char *label)
+{
+    wb_write_text(w, ws, row, RK_OPTION, label, w->text_wrap);
+    wb_set_row_lines(w, ws, row, wb_text_lines(label, RK_OPTION_WIDTH));
+}
+
 /* Below the table: the best and the runner-up by the live ranks, and how much cheaper per unit the best is,
  * (runner-up - best) / runner-up of the key column, as the advisor's one line says it. */
 static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const int *ranks, int row)
@@ -126,7 +136,7 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
         ranked += ranks[i] > 0;
     static const char *const heads[] = {"Best (rank 1)", "Runner-up (rank 2)"};
     for (int k = 0; k < 2; k++) {
-        wb_write_text(w, ws, row + k, RK_OPTION, heads[k], w->text);
+        write_label(w, ws, row + k, heads[k]);
         f.len = 0;
         tco_strbuf_printf(&f, "=IF(COUNT(%s)>=%d,INDEX(%s,MATCH(%d,%s,0)),\"none: %s\")", R, k + 1, L, k + 1, R,
                           k ? "fewer than two options ranked" : "no option ranked");
@@ -135,7 +145,7 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
                                                               : "none: no option ranked";
         wb_write_formula_or_text(w, ws, row + k, RK_SHEETS, tco_strbuf_str(&f), w->text, 0, cached);
     }
-    wb_write_text(w, ws, row + 2, RK_OPTION, "Best: cheaper per unit than the runner-up", w->text);
+    write_label(w, ws, row + 2, "Best: cheaper per unit than the runner-up");
     f.len = 0;
     tco_strbuf_printf(&f, "=IF(COUNT(%s)>=2,(INDEX(%s,MATCH(2,%s,0))-INDEX(%s,MATCH(1,%s,0)))/INDEX(%s,MATCH(2,%s,0)),"
                       "\"n.a.: fewer than two options ranked\")",
@@ -156,8 +166,18 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
     }
     wb_write_formula_or_text(w, ws, row + 2, RK_SHEETS, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], share, text);
     if (c->sheet->explanation) {
-        wb_write_text(w, ws, row + 3, RK_OPTION, "tco advise, at the inputs as written", w->text);
-        wb_write_text(w, ws, row + 3, RK_SHEETS, c->sheet->explanation, w->text);
+        write_label(w, ws, row + 3, "tco advise, at the inputs as written");
+        wb_write_across(w, ws, row + 3, RK_SHEETS, candidate_col(c->sheet) + 1, c->sheet->explanation,
+                        w->text_wrap);
+    }
+    if (c->sheet->question) { /* the options' other sheets are hidden: the way to a whole budget */
+        f.len = 0;
+        tco_strbuf_printf(&f, "tco advise %s --save-scenario FILE.ini --pick RANK, then tco --scenario FILE.ini: "
+                          "the option of that rank as a scenario, and its budget workbook (every sheet)",
+                          c->sheet->question);
+        write_label(w, ws, row + 4, "An option's full budget workbook");
+        wb_write_across(w, ws, row + 4, RK_SHEETS, candidate_col(c->sheet) + 1, tco_strbuf_str(&f),
+                        w->text_wrap);
     }
     tco_strbuf_free(&ranks_r);
     tco_strbuf_free(&labels);
@@ -176,8 +196,10 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     wb_write_text(w, ws, row, RK_OPTION, r->label, w->text);
     wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col_cand, r->candidate, w->fmt[TCO_FMT_COUNT]),
              "candidate");
-    if (r->reasons)
-        wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text);
+    if (r->reasons) {
+        wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
+        wb_set_row_lines(w, ws, row, wb_text_lines(r->reasons, RK_WHY_WIDTH));
+    }
     const char *np = o->np[i];
     rank_formula(c, row, &f);
     if (rank > 0)
@@ -269,30 +291,37 @@ static void fill_rank(writer *base, void *vctx)
         }
         fmts[k] = wb_values_format(w, &w->m->items[idx], vals, n, false);
     }
-    wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
-    wb_write_text(w, ws, ROW_NOTE, 0, s->note, w->note);
     int col_cand = candidate_col(s);
-    wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_right);
+    /* Printed: the table one page wide (its headers wrap), then the reasons on pages of their own, with
+     * Rank and Option repeated (a manual break before them; wb_print_layout() sets the scale). */
+    worksheet_set_column(ws, RK_RANK, RK_RANK, 10, NULL);
+    worksheet_set_column(ws, RK_OPTION, RK_OPTION, RK_OPTION_WIDTH, NULL);
+    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, 10, NULL);
+    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand - 1), 13, NULL); /* "1,211,674 CNY" */
+    worksheet_set_column(ws, (lxw_col_t)col_cand, (lxw_col_t)(col_cand + 1), 10, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), RK_WHY_WIDTH, NULL);
+    wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
+    wb_write_across(w, ws, ROW_NOTE, 0, col_cand + 1, s->note, w->note_wrap);
+    wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, RK_OPTION, "Option", w->header);
     wb_write_text(w, ws, ROW_HEADER, RK_SHEETS, "Sheets", w->header);
     for (size_t k = 0; k < s->n_columns; k++)
-        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)k, s->columns[k].header, w->header_right);
+        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)k, s->columns[k].header, w->header_wrap);
     for (size_t k = 0; k < s->n_values; k++)
-        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)(s->n_columns + k), s->values[k].header, w->header_right);
-    wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_right);
-    wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_right);
+        wb_write_text(w, ws, ROW_HEADER, RK_FIGURES + (int)(s->n_columns + k), s->values[k].header, w->header_wrap);
+    wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_wrap);
+    wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 2, "Why not (a rejected option's failing checks)", w->header);
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height"); /* headers of up to 3 lines */
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
         ranks[i] = rank_of(c, i);
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
         write_row(w, ws, c, i, ranks[i], fmts, &o);
     if (w->err == TCO_OK)
         write_best(w, ws, c, ranks, ROW_FIRST + (int)c->n_rows + 1);
-    worksheet_set_column(ws, RK_RANK, RK_RANK, 9, NULL);
-    worksheet_set_column(ws, RK_OPTION, RK_OPTION, 40, NULL);
-    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, 12, NULL);
-    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand + 1), 14, NULL);
-    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), 90, NULL);
+    lxw_col_t breaks[] = {(lxw_col_t)(col_cand + 2), 0};
+    wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
+    wb_check(w, worksheet_repeat_columns(ws, RK_RANK, RK_OPTION), "print titles");
     worksheet_activate(ws);
     free(ranks);
     free(fmts);

@@ -59,11 +59,14 @@ typedef struct tco_rank_sheet {
     size_t n_columns, key, tie;
     /** The advisor's one line on the winner at the inputs as written (shown as text), or NULL. */
     const char *explanation;
-    /** Options whose sheets are shown (the first ones); the others' are written and hidden. */
+    /** Options whose Summary sheets are shown (the first ones); every other sheet is written and hidden. */
     size_t visible;
     /** Columns of values after the figures, before the candidate number (none: NULL, 0). */
     const tco_rank_values *values;
     size_t n_values;
+    /** The question's name (tco advise NAME), for the line on how to get an option's budget workbook;
+     *  NULL: no such line. */
+    const char *question;
 } tco_rank_sheet;
 
 /**

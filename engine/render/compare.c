@@ -135,7 +135,7 @@ void wb_write_options(writer *base, wb_options *o)
             base->err = w.err;
         }
     }
-    /* Each option's own sheets, prefixed; those past the first o->visible hidden once written. */
+    /* Each option's own sheets, prefixed; hidden once written but a shown option's Summary. */
     for (size_t k = 0; k < o->n && base->err == TCO_OK; k++) {
         writer w = *base;
         snprintf(o->sp[k], sizeof o->sp[k], "%c ", (char)('A' + k));
@@ -168,11 +168,14 @@ void wb_write_options(writer *base, wb_options *o)
         base->err = w.err;
         o->opex_sheet[k] = w.opex_sheet;
         o->opex_row[k] = w.opex_row;
+        /* Shown (and printed): a shown option's Summary.  Every other sheet of the option stays, live
+         * and hidden (a hidden sheet is not printed): the pack is the Compare or Rank sheet, the Shared
+         * inputs and the options' Summaries (issue 23 §2). */
         lxw_worksheet *ws;
         size_t index = 0;
         LXW_FOREACH_WORKSHEET(ws, base->wb)
         {
-            if (k >= o->visible && index >= before)
+            if (index >= before && (k >= o->visible || strcmp(ws->name + strlen(o->sp[k]), "Summary") != 0))
                 worksheet_hide(ws);
             index++;
         }

@@ -25,8 +25,9 @@ tco_error tco_workbook_write_compare(tco_model *const *models, size_t n, const c
  *  prefixed "A ", "B ", ... with its names prefixed "a_", "b_", ..., and the site and finance inputs they
  *  all hold alike on one Shared inputs sheet (compare.c). */
 typedef struct wb_options {
-    /** The evaluated models, 1 to 26 (borrowed), and how many of the first are shown: the sheets of
-     *  the others are written and hidden (their names stay live for formulas elsewhere). */
+    /** The evaluated models, 1 to 26 (borrowed), and how many of the first are shown: their Summary
+     *  sheets; every other sheet of an option is written and hidden (its names stay live for formulas
+     *  elsewhere; a hidden sheet is not printed). */
     tco_model *const *models;
     size_t n, visible;
     /** Footer of the Shared inputs sheet (the workbook's title). */
@@ -42,7 +43,8 @@ typedef struct wb_options {
 } wb_options;
 
 /** Write the Shared inputs sheet (when the options share any input) and every option's own sheets
- *  (wb_write_model()), hiding those of the options past @p o->visible.  Sets base->err on failure. */
+ *  (wb_write_model()), hiding all but the Summary of the first @p o->visible options.  Sets base->err
+ *  on failure. */
 void wb_write_options(writer *base, wb_options *o);
 
 #endif /* TCO_COMPARE_H */

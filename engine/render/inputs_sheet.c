@@ -273,6 +273,15 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
+/* The tier table's columns: narrow (the headers wrap), so that the table prints one page wide: a number
+ * ("1,500.00") 8 characters, a text ("workstation") 10, a price and its status ("160,000 CNY") 11. */
+#define TIER_COL_WIDTH 8
+#define TIER_PRICE_WIDTH 11
+static double tier_col_width(const tco_item *it)
+{
+    return it->in_report || it->quote_item ? TIER_PRICE_WIDTH : it->tier_texts ? 10 : TIER_COL_WIDTH;
+}
+
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
 static void write_tier_table(writer *w, lxw_worksheet *ws)
 {
@@ -286,6 +295,15 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
     int col = COL_TIER_TABLE + 1;
     int notes = ROW_FIRST + m->n_tiers + 1;
+    /* The table's last column (a column per per-tier input, a status column per priced one, Low and
+     * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
+    int last = COL_TIER_TABLE;
+    for (size_t i = 0; w->needed == NULL && i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_INPUT)
+            last += 1 + (m->items[i].quote_item != NULL) + 2 * (m->items[i].tier_ranges != NULL);
+    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 8, NULL);
+    if (last > COL_TIER_TABLE)
+        worksheet_set_column(ws, COL_TIER_TABLE + 1, (lxw_col_t)last, TIER_COL_WIDTH, NULL);
     for (int r = 0; r < m->n_tiers; r++)
         wb_write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
@@ -310,10 +328,10 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-            wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&src), w->source_nowrap);
+            wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
             tco_strbuf_free(&src);
         }
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
     }
     if (w->needed)
@@ -331,7 +349,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             tco_status st = tco_status_of_tier_row(m, it, r);
             wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
         }
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, TIER_PRICE_WIDTH, NULL);
         col++;
     }
     /* The ranges of the rows that have one: Low and High columns per ranged input, each row's
@@ -374,14 +392,13 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                           it->name, tco_strbuf_str(&rows));
         if (untold)
             tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
-        wb_write_text(w, ws, notes++, COL_TIER_TABLE, tco_strbuf_str(&note), w->source_nowrap);
+        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&note), w->source);
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), 12, NULL);
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), tier_col_width(it), NULL);
         col += 2;
     }
-    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 10, NULL);
-    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height");
+    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height"); /* headers of up to 4 lines */
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
 }
@@ -407,6 +424,124 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
+/* The Status cell of an input the run wrote as a plain value in column C of @p row (@p text, or the
+ * number @p v): the live
+ *   IF(ABS(C8-0.7)<=ABS(0.7)*1E-12,"seed figure","edited")   (a text input: IF(C8="D-M",...))
+ * so that a value typed over the run's reads "edited" instead of still naming the run's source; the
+ * written value is kept in the formula (to 1E-12 of itself: a formula's constant reads back to 15
+ * digits).  Cached: the status's name. */
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char *status, lxw_format *f,
+                              const char *text, double v)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_printf(&w->ref, "=IF(");
+    if (text) {
+        tco_strbuf_printf(&w->ref, "C%d=\"", row + 1);
+        for (const char *p = text; *p; p++)
+            tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
+        tco_strbuf_append(&w->ref, "\"");
+    } else {
+        char lit[32];
+        tco_format_double(v, lit);
+        const char *l = v < 0 ? "(" : "", *r = v < 0 ? ")" : "";
+        tco_strbuf_printf(&w->ref, "ABS(C%d-%s%s%s)<=ABS(%s%s%s)*1E-12", row + 1, l, lit, r, l, lit, r);
+    }
+    tco_strbuf_printf(&w->ref, ",\"%s\",\"%s\")", status, TCO_INPUT_EDITED);
+    if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN) /* text too long */
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, status, f);
+    else
+        wb_write_formula_or_text(w, ws, row, COL_INPUT_STATUS, tco_strbuf_str(&w->ref), f, 0, status);
+    tco_strbuf_free(&w->ref);
+}
+
+/* Most prices of the Inputs list that are lines, not inputs (write_price_lines()). */
+#define PRICE_LINES_MAX 16
+
+/* The prices capex rests on ([model] capex_prices) that are no input of their own but a line (the card's
+ * price, looked up from the tier table): a row each on the Inputs list from @p row, its value the live
+ * =card_price (grey: typed elsewhere), its status the price's, and its source saying where to edit it
+ * (written once the tier table is placed: price_line_sources()).  Their items go to @p items; returns how
+ * many rows. */
+static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *items)
+{
+    const tco_model *m = w->m;
+    size_t n = 0;
+    for (size_t k = 0; k < m->n_capex_basis; k++)
+        for (size_t j = 0; j < m->capex_basis[k].n_prices && n < PRICE_LINES_MAX; j++) {
+            int p = m->capex_basis[k].prices[j];
+            const tco_item *it = &m->items[p];
+            bool seen = false;
+            for (size_t q = 0; q < n; q++)
+                seen |= items[q] == p;
+            if (seen || it->kind != TCO_ITEM_LINE || w->place[p].sheet < 0)
+                continue;
+            int r = row + (int)n;
+            items[n++] = p;
+            wb_write_text(w, ws, r, 0, it->label, w->text_wrap);
+            wb_write_text(w, ws, r, 1, it->unit, w->text);
+            tco_strbuf_free(&w->ref);
+            tco_strbuf_printf(&w->ref, "=%s%s", w->np, it->name);
+            if (w->ref.failed)
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            else
+                wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
+                                         wb_item_text(it));
+            tco_strbuf_free(&w->ref);
+            tco_status st = tco_status_of_price(m, p);
+            wb_write_text(w, ws, r, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+            tco_strbuf full = {0};
+            tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+            wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
+            tco_strbuf_free(&full);
+        }
+    return n;
+}
+
+/* The source of each price line of write_price_lines() (rows from @p row): the line's, then where its
+ * value is typed: "... Edit it in the tier table: tier_price (column O), at the row of card_tier (C6)". */
+static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int *items, size_t n)
+{
+    const tco_model *m = w->m;
+    unsigned char *needed = malloc(m->n_items ? m->n_items : 1);
+    if (needed == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    for (size_t k = 0; k < n && w->err == TCO_OK; k++) {
+        const tco_item *it = &m->items[items[k]];
+        tco_model_needed(m, &items[k], 1, needed);
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s; edit it", it->source);
+        /* The tier table's columns first ("the tier table's tier_price (column W)"), then the inputs that pick
+         * the row ("at the row of card_tier (C10)"), or the inputs alone. */
+        const char *sep = " ";
+        bool tier = false;
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t j = 0; j < m->n_items; j++) {
+                const tco_item *in = &m->items[j];
+                if (!needed[j] || w->place[j].sheet != -1)
+                    continue;
+                char col[4];
+                wb_col_letters(w->place[j].col, col);
+                if (pass == 0 && in->kind == TCO_ITEM_TIER_INPUT && in->tier_texts == NULL) {
+                    tco_strbuf_printf(&src, "%sin the tier table: %s (column %s)", sep, in->name, col);
+                    tier = true;
+                } else if (pass == 1 && in->kind == TCO_ITEM_INPUT) {
+                    tco_strbuf_printf(&src, "%s%s (%s%d)", tier ? " at the row of " : sep, in->name, col,
+                                      w->place[j].row + 1);
+                    tier = false;
+                } else
+                    continue;
+                sep = ", ";
+            }
+        const char *source = tco_strbuf_str(&src);
+        wb_write_text(w, ws, row + (int)k, COL_INPUT_SOURCE, source, w->source);
+        fit_input_row(w, ws, row + (int)k, it->label, source);
+        tco_strbuf_free(&src);
+    }
+    free(needed);
+}
+
 /* The Inputs sheet's note: what its cells are, and with quotes, how a quoted price is made. */
 #define INPUTS_NOTE_HEAD                                                                                   \
     "Blue cells on yellow are inputs: change them and every dependent cell recalculates. Each is a workbook " \
@@ -421,14 +556,14 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     const tco_model *m = w->m;
     const char *sheet = w->shared_sheet ? TCO_SHARED_SHEET : "Inputs";
     wb_write_text(w, ws, ROW_TITLE, 0, w->shared_sheet ? "Shared inputs" : "Inputs", w->title);
-    wb_write_text(w, ws, ROW_NOTE, 0,
-                  w->shared_sheet
-                      ? "The site and finance inputs that every option of the comparison uses, one cell each: "
-                        "change one here and every option follows (each option's Inputs sheet refers to it). "
-                        "Blue cells on yellow are inputs. Status: the legend below the inputs."
-                  : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
-                              : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL,
-                  w->note);
+    const char *note = w->shared_sheet
+                           ? "The site and finance inputs that every option of the comparison uses, one cell each: "
+                             "change one here and every option follows (each option's Inputs sheet refers to it). "
+                             "Blue cells on yellow are inputs. Status: the legend below the inputs."
+                       : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
+                                   : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL;
+    if (w->needed) /* a hidden option's sheet; the others wrap it across the table once its columns are set */
+        wb_write_text(w, ws, ROW_NOTE, 0, note, w->note);
     wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
@@ -488,7 +623,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
+            write_live_status(w, ws, row, tco_status_name(st), w->fmt_status[st], it->text, it->value);
+        else
+            wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
             tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
         else { /* the source, then its range's distribution and basis */
@@ -506,6 +644,17 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
         write_tier_table(w, ws);
         return;
+    }
+    int price_items[PRICE_LINES_MAX], price_row = row;
+    size_t n_price = w->shared_sheet ? 0 : write_price_lines(w, ws, row, price_items);
+    row += (int)n_price;
+    /* An edited input's Status (write_live_status()) in the what-if fill, amber. */
+    if (row > ROW_FIRST) {
+        lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
+                                     .value_string = "\"" TCO_INPUT_EDITED "\"", .format = w->fmt_status[TCO_STATUS_WHATIF]};
+        wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, COL_INPUT_STATUS, (lxw_row_t)(row - 1),
+                                                       COL_INPUT_STATUS, &cf),
+                 "edited status");
     }
     /* The legend of the Status column. */
     row++;
@@ -532,8 +681,11 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
     if (!any_original) /* no Before --set: a narrow gap before the tier table */
         worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
+    wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
     if (!w->shared_sheet)
         write_tier_table(w, ws);
+    if (n_price > 0 && w->err == TCO_OK)
+        price_line_sources(w, ws, price_row, price_items, n_price);
 }
 
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)

@@ -7,6 +7,9 @@
 
 #include "render/workbook_kit.h"
 
+/** What an input's Status cell reads once its value is typed over (a value other than the run wrote). */
+#define TCO_INPUT_EDITED "edited"
+
 /** The defined name of the exchange rate quote @p q is converted at ("fx_usd"), into @p name. */
 void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16]);
 

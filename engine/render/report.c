@@ -14,6 +14,69 @@
 #include "model/evaluate.h"
 #include "model/ranges.h"
 
+/* @p a >= 0 (below 1e15) times 10^@p shift with @p decimals decimals (0 to 15) into @p out (64 bytes), as
+ * Excel shows it under "0.00" or "0.0%": from the value's 15 significant decimal digits, rounded half
+ * away from zero (0.3125 as 31.3%, 2.675 as 2.68, 1234.5 as 1,235; printf's "%.1f" of 31.25 gives
+ * 31.2, rounding half to even, and of 2.675 gives 2.67, its binary value being below). */
+static void excel_fixed(double a, int decimals, int shift, char *out)
+{
+    char e[32];
+    snprintf(e, sizeof e, "%.14e", a); /* "3.12500000000000e-01": 15 significant digits */
+    char digits[64] = "";
+    size_t nd = 0;
+    for (const char *p = e; *p && *p != 'e' && nd < 15; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[nd++] = *p;
+    int point = atoi(strchr(e, 'e') + 1) + 1 + shift; /* digits before the decimal point */
+    char d[96];
+    size_t n = 0;
+    for (int k = point; k < 1 && n < 40; k++) /* 0.0105: "0" "0" before "105" */
+        d[n++] = '0';
+    if (point < 1)
+        point = 1;
+    for (size_t k = 0; k < nd && n < sizeof d - 1; k++)
+        d[n++] = digits[k];
+    size_t keep = (size_t)point + (size_t)decimals;
+    while (n < keep + 1 && n < sizeof d - 1)
+        d[n++] = '0';
+    if (d[keep] >= '5') { /* half away from zero: a is the magnitude */
+        size_t k = keep;
+        while (k > 0 && d[k - 1] == '9')
+            d[--k] = '0';
+        if (k > 0)
+            d[k - 1]++;
+        else {
+            memmove(d + 1, d, keep);
+            d[0] = '1';
+            point++;
+            keep++;
+        }
+    }
+    size_t o = 0, first = 0;
+    while (first + 1 < (size_t)point && d[first] == '0') /* no leading zeros but the units' */
+        first++;
+    for (size_t k = first; k < (size_t)point; k++)
+        out[o++] = d[k];
+    if (decimals > 0) {
+        out[o++] = '.';
+        for (size_t k = (size_t)point; k < keep; k++)
+            out[o++] = d[k];
+    }
+    out[o] = '\0';
+}
+
+void tco_format_percent(double v, int decimals, char *buf, size_t size)
+{
+    if (!(fabs(v) < 1e13) || decimals < 0 || decimals > 15) {
+        snprintf(buf, size, "%.*f%%", decimals < 0 || decimals > 15 ? 1 : decimals, v * 100);
+        return;
+    }
+    char raw[64];
+    excel_fixed(fabs(v), decimals, 2, raw);
+    bool zero = strspn(raw, "0.") == strlen(raw); /* no "-0.0%" */
+    snprintf(buf, size, "%s%s%%", v < 0 && !zero ? "-" : "", raw);
+}
+
 void tco_format_grouped(double v, int decimals, char *buf, size_t size)
 {
     if (!(fabs(v) < 1e15)) { /* beyond 15 digits a grouped figure would be noise */
@@ -21,7 +84,10 @@ void tco_format_grouped(double v, int decimals, char *buf, size_t size)
         return;
     }
     char raw[64];
-    snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    if (decimals >= 0 && decimals <= 15)
+        excel_fixed(fabs(v), decimals, 0, raw); /* rounded as the workbook shows it */
+    else
+        snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
     if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
         v = 0; /* no "-0" */
     const char *dot = strchr(raw, '.');
@@ -72,8 +138,8 @@ static void format_value(const tco_item *it, double v, char *buf, size_t size)
         snprintf(buf, size, "never");
         return;
     }
-    if (it->format == TCO_FMT_PERCENT) {
-        snprintf(buf, size, "%.1f%%", v * 100);
+    if (it->format == TCO_FMT_PERCENT) { /* the workbook's "0.0%", rounded as it shows it */
+        tco_format_percent(v, 1, buf, size);
         return;
     }
     if (fabs(v) >= 1e10) {

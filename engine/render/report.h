@@ -181,8 +181,16 @@ bool tco_report_check_end(tco_report_check *r);
 
 /**
  * Format @p v with @p decimals decimals and ',' thousands separators into
- * @p buf (e.g. 4356800 -> "4,356,800"; 0.7 with 2 -> "0.70").
+ * @p buf (e.g. 4356800 -> "4,356,800"; 0.7 with 2 -> "0.70"), rounded as the workbook's number
+ * format "#,##0.00" shows it in Excel: from the value's 15 significant decimal digits, half away
+ * from zero (2.675 -> "2.68", 1234.5 with 0 -> "1,235").
  */
 void tco_format_grouped(double v, int decimals, char *buf, size_t size);
+
+/**
+ * Format the share @p v as a percentage with @p decimals decimals into @p buf, rounded as the
+ * workbook's "0.0%" shows it (tco_format_grouped()): 0.3125 with 1 -> "31.3%", -0.0004 -> "0.0%".
+ */
+void tco_format_percent(double v, int decimals, char *buf, size_t size);
 
 #endif /* TCO_REPORT_H */

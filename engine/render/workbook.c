@@ -51,17 +51,26 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, in
         wb_write_text(w, ws, row, wb_source_col(periods, yearly), "Source / basis", w->header_indent);
 }
 
-/* Width of the wrapped source columns, in characters. */
+/* Width of the wrapped source column of a per-month sheet, in characters. */
 #define SOURCE_WIDTH 70
 
 /* Neither libxlsxwriter nor LibreOffice's import fits row heights to wrapped
  * text, so set the height from the text length: 15 points a line. */
 /* Per-year sheets: a narrower label and source column (wrapped), so that Year 0 to Year N, Total and the
  * source still print one page wide at 75% or more for a short period (wb_print_layout()). */
-#define YEARLY_LABEL_WIDTH 50
-/* A sheet of single values: the label column, wrapped too. */
-#define SCALAR_LABEL_WIDTH 62
+#define YEARLY_LABEL_WIDTH 40
+/* A sheet of single values: the label and source columns, wrapped too, wide enough that the sheet
+ * prints one page wide at about 85%: more of its text on a page, in fewer lines. */
+#define SCALAR_LABEL_WIDTH 50
+#define SCALAR_SOURCE_WIDTH 100
 #define YEARLY_SOURCE_WIDTH 40
+/* A per-year sheet's source column: at least YEARLY_SOURCE_WIDTH, wider for a short period, up to a
+ * total of about 185 characters (one page wide at about 80%). */
+static size_t yearly_source_width(int periods)
+{
+    int width = 185 - YEARLY_LABEL_WIDTH - 13 - 14 * (periods + 1);
+    return width > YEARLY_SOURCE_WIDTH ? (size_t)width : YEARLY_SOURCE_WIDTH;
+}
 
 /* Assign cells on the calculation sheets (needed before any formula is printed):
  * scalar and per-year lines one row each; per-tier lines one column each. */
@@ -93,12 +102,6 @@ static void place_lines(writer *w)
         }
 }
 
-/* A row of @p ws tall enough for @p text wrapped in the Source column. */
-static void fit_row(writer *w, lxw_worksheet *ws, int row, const char *text)
-{
-    wb_set_row_lines(w, ws, row, wb_text_lines(text, SOURCE_WIDTH));
-}
-
 /* True when sheet @p s of w->m has a line to write (writer.needed). */
 static bool sheet_needed(const writer *w, size_t s)
 {
@@ -119,7 +122,14 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         wb_write_text(w, ws, ROW_FIRST + r, COL_ITEM, m->tier_names[r], w->text);
     int notes = ROW_FIRST + m->n_tiers + 1;
     wb_write_text(w, ws, notes++, COL_ITEM, "Columns", w->total_label);
+    /* The columns first: each column's source note below the table wraps within them (wb_write_across()). */
     int last = COL_ITEM;
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].kind == TCO_ITEM_TIER_LINE && w->place[i].sheet == s && w->place[i].col > last)
+            last = w->place[i].col;
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
+    if (last > COL_ITEM) /* 11: "1,134.75 CNY"; the headers wrap */
+        worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 11, NULL);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_TIER_LINE || w->place[i].sheet != s)
@@ -136,25 +146,36 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         w->current_tier = -1;
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s, %s): %s", it->label, it->name, it->unit, it->source);
-        wb_write_text(w, ws, notes++, COL_ITEM, tco_strbuf_str(&src), w->source_nowrap);
+        wb_write_across(w, ws, notes++, COL_ITEM, last, tco_strbuf_str(&src), w->source);
         tco_strbuf_free(&src);
-        last = col;
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
-    if (last > COL_ITEM)
-        worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 14, NULL);
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
     wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
 
+#define MONTH_LABEL_WIDTH 22
+
+/* Width in characters of a column whose cells show @p v with grouping ("#,##0", or "#,##0.00" with
+ * @p cents): a digit a character, a comma half of one, a character to spare; at least 8. */
+static double month_col_width(double v, bool cents)
+{
+    double a = fabs(v);
+    int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 1;
+    int width = digits + ((digits - 1) / 3 + 1) / 2 + (v < 0) + (cents ? 3 : 0) + 1;
+    return width < 8 ? 8 : width;
+}
+
 /* A per-month sheet: Month 1 to years x 12 (their calendar months above), a subtotal per fiscal
- * year, the Total, then the source. */
+ * year and the Total (in the currency, said above them; the months' unit is the Unit column's), the
+ * cells without the currency code so that 14 months print on a page; the sources below the table. */
 static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
 {
     const tco_model *m = w->m;
     const tco_sheet *sh = &m->sheets[s];
     int n_fy = wb_fiscal_years(m), fy0 = m->n_months > 0 ? tco_model_fiscal_year(m, 0) : 0;
-    int tot_col = wb_month_total_col(m), src_col = tot_col + 1;
+    int tot_col = wb_month_total_col(m), last_row = ROW_HEADER;
+    double width = 8;
+    w->money_bare = true;
     wb_write_text(w, ws, ROW_HEADER, COL_ITEM, "Item", w->header);
     wb_write_text(w, ws, ROW_HEADER, COL_UNIT, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER - 1, COL_UNIT, "Month", w->header);
@@ -170,15 +191,17 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
         char label[32];
         snprintf(label, sizeof label, "FY%d", fy0 + f);
         wb_write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
+        wb_write_text(w, ws, ROW_HEADER - 1, COL_VALUE + m->n_months + f, w->opts->currency, w->header_right);
     }
     wb_write_text(w, ws, ROW_HEADER, tot_col, "Total", w->header_right);
-    wb_write_text(w, ws, ROW_HEADER, src_col, "Source / basis", w->header_indent);
+    wb_write_text(w, ws, ROW_HEADER - 1, tot_col, w->opts->currency, w->header_right);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
             continue;
         int row = w->place[i].row;
-        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label : w->text);
+        last_row = row > last_row ? row : last_row;
+        wb_write_text(w, ws, row, COL_ITEM, it->label, it->emphasis ? w->total_label_wrap : w->text_wrap);
         wb_write_text(w, ws, row, COL_UNIT, it->unit, it->emphasis ? w->total_label : w->text);
         for (int k = 0; k < m->n_months; k++) {
             w->current_month = k;
@@ -207,14 +230,34 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
             if (fml)
                 wb_write_formula(w, ws, row, tot_col, fml, wb_value_format(w, tot, tot->value, false), tot->value);
             wb_define_name(w, tot->name, sh->name, row, tot_col);
+            double tw = month_col_width(tot->value, false);
+            width = tw > width ? tw : width;
         }
-        wb_write_text(w, ws, row, src_col, it->source, w->source);
-        fit_row(w, ws, row, it->source);
+        for (int k = 0; k < m->n_months; k++) {
+            double mw = month_col_width(it->years[k], w->needs_cents);
+            width = mw > width ? mw : width;
+        }
+        wb_set_row_lines(w, ws, row, wb_text_lines(it->label, MONTH_LABEL_WIDTH));
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 48, NULL);
-    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 11, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, 12, NULL);
-    worksheet_set_column(ws, (lxw_col_t)src_col, (lxw_col_t)src_col, SOURCE_WIDTH, NULL);
+    w->money_bare = false;
+    /* A narrow, wrapped label and columns as wide as the largest figure: 14 months beside it on each
+     * printed page (75%); the sources below the table, on the first page. */
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, MONTH_LABEL_WIDTH, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 10, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, width, NULL);
+    /* In the month columns (not the label columns printed on every page), each on one line over the
+     * empty cells to its right. */
+    int row = last_row + 2;
+    wb_write_text(w, ws, row++, COL_VALUE, "Source / basis", w->header);
+    for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
+            continue;
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s: %s", it->label, it->source);
+        wb_write_text(w, ws, row++, COL_VALUE, tco_strbuf_str(&src), w->source_nowrap);
+        tco_strbuf_free(&src);
+    }
     worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
     wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
 }
@@ -270,20 +313,20 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
         wb_write_text(w, ws, row, wb_source_col(periods, sh->yearly), it->source, w->source);
         /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
         if (sh->yearly)
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, YEARLY_SOURCE_WIDTH) > wb_text_lines(it->label, YEARLY_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, YEARLY_SOURCE_WIDTH)
+            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, yearly_source_width(periods)) > wb_text_lines(it->label, YEARLY_LABEL_WIDTH)
+                                          ? wb_text_lines(it->source, yearly_source_width(periods))
                                           : wb_text_lines(it->label, YEARLY_LABEL_WIDTH));
         else
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, SOURCE_WIDTH) > wb_text_lines(it->label, SCALAR_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, SOURCE_WIDTH)
+            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, SCALAR_SOURCE_WIDTH) > wb_text_lines(it->label, SCALAR_LABEL_WIDTH)
+                                          ? wb_text_lines(it->source, SCALAR_SOURCE_WIDTH)
                                           : wb_text_lines(it->label, SCALAR_LABEL_WIDTH));
     }
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : SCALAR_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
     int last = sh->yearly ? wb_total_col(periods) : COL_VALUE;
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, 16, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, sh->yearly ? 14 : 16, NULL); /* 14: "12,345,678 CNY" */
     worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
-                         sh->yearly ? YEARLY_SOURCE_WIDTH : SOURCE_WIDTH, NULL);
+                         (double)(sh->yearly ? yearly_source_width(periods) : SCALAR_SOURCE_WIDTH), NULL);
 }
 
 /* For each quote, the inputs it prices and their cells ("card_price (Inputs!C8); tier_price, D-M row
@@ -466,13 +509,16 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     int chart_row = ROW_FIRST;
     /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
      * would not fit below the one before, so that no chart is cut across pages. */
-    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288 };
+    /* Rows a chart takes below its heading: a pie 288 x 1.5 = 432 px of 440, the others 288 px of 320,
+     * so that a column chart and the pie share a page (issue 23 §2: the pack on 30 pages). */
+    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 22, CHART_ROWS = 16 };
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
     bool any_pie = false;
     for (size_t c = 0; c < m->n_charts; c++)
         any_pie |= m->charts[c].type == TCO_CHART_PIE;
-    int scale = wb_fit_scale(wb_cols_px(ws, 0, 3) + CHART_W * (any_pie ? 1.6 : 1.3));
+    /* LibreOffice prints the columns wider (PRINT_LO_WIDER), the charts as wide as they are. */
+    int scale = wb_fit_scale(wb_cols_px(ws, 0, 3) * PRINT_LO_WIDER + CHART_W * (any_pie ? 1.6 : 1.3) + 20);
     worksheet_set_print_scale(ws, (uint16_t)scale);
     double page_px = PRINT_HEIGHT_PX * 100 / scale, y_px = ROW_FIRST * ROW_PX + 10; /* the title is 14 pt */
     lxw_row_t breaks[64];
@@ -491,7 +537,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
          * starts with '=' stays text (a name of "=..." would be a chart formula), and the
          * cached text lets every viewer show it. */
         /* The heading spans the chart's width (E:M), so its fill runs under the whole title. */
-        double block_px = ROW_PX * (1 + (ch->type == TCO_CHART_PIE ? 27 : 21));
+        double block_px = ROW_PX * (1 + (ch->type == TCO_CHART_PIE ? PIE_ROWS : CHART_ROWS));
         if (c > 0 && y_px + block_px > page_px && n_breaks + 1 < sizeof breaks / sizeof breaks[0]) {
             breaks[n_breaks++] = (lxw_row_t)chart_row;
             y_px = ROW_PX; /* the repeated header row */
@@ -579,9 +625,9 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         }
         /* A pie with up to 16 slices needs room for its legend beside the pie. */
         bool pie = ch->type == TCO_CHART_PIE;
-        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.6 : 1.2};
+        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.5 : 1.0};
         wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
-        chart_row += pie ? 27 : 21;
+        chart_row += pie ? PIE_ROWS : CHART_ROWS;
     }
     breaks[n_breaks] = 0;
     if (n_breaks > 0)
@@ -615,12 +661,12 @@ static void write_conventions(writer *w, lxw_worksheet *ws)
         }
         if (c->text) {
             wb_write_text(w, ws, row, 2, c->text, w->source);
-            fit_row(w, ws, row, c->text);
+            wb_set_row_lines(w, ws, row, wb_text_lines(c->text, SCALAR_SOURCE_WIDTH));
         }
     }
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
-    worksheet_set_column(ws, 2, 2, SOURCE_WIDTH, NULL);
+    worksheet_set_column(ws, 2, 2, SCALAR_SOURCE_WIDTH, NULL);
 }
 
 /* The Summary's capex by the status of its prices ([model] capex_prices): for each status, the live
@@ -856,7 +902,9 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         }
     /* Contents: a link to each sheet. */
     row += 2;
-    wb_write_text(w, ws, row++, COL_ITEM, "Contents", w->header);
+    /* An option of a comparison or an advice shows its Summary alone (wb_write_options()). */
+    wb_write_text(w, ws, row++, COL_ITEM, *w->sp ? "Contents (hidden sheets: unhide one to read it)" : "Contents",
+                  w->header);
     const char *builtin[] = {"Inputs", m->quotes ? "Quotes" : NULL};
     for (size_t s = 0; s < 3 + m->n_sheets && w->err == TCO_OK; s++) {
         const char *name = s < 2 ? builtin[s] : s - 2 < m->n_sheets ? m->sheets[s - 2].name

@@ -360,6 +360,8 @@ static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool c
 {
     if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
+    if (w->money_bare && !input && it->format == TCO_FMT_MONEY) /* the currency in the headers, not the cells */
+        return (it->emphasis ? w->fmt_total : w->fmt)[cents ? TCO_FMT_NUMBER : TCO_FMT_COUNT];
     if (cents)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
     if (input)
@@ -417,6 +419,11 @@ static void make_formats(writer *w)
     w->note = workbook_add_format(wb);
     format_set_italic(w->note);
     format_set_font_color(w->note, 0x595959);
+    w->note_wrap = workbook_add_format(wb);
+    format_set_italic(w->note_wrap);
+    format_set_font_color(w->note_wrap, 0x595959);
+    format_set_text_wrap(w->note_wrap);
+    format_set_align(w->note_wrap, LXW_ALIGN_VERTICAL_TOP);
     w->header = header_format(w, false);
     w->header_right = header_format(w, true);
     w->header_year = header_format(w, true);
@@ -504,6 +511,7 @@ static void make_formats(writer *w)
         w->fmt_status[i] = workbook_add_format(wb);
         format_set_bg_color(w->fmt_status[i], fills[i]);
         format_set_border(w->fmt_status[i], LXW_BORDER_HAIR);
+        format_set_indent(w->fmt_status[i], 1); /* apart from the High value that ends at its left border */
     }
 }
 
@@ -536,6 +544,35 @@ int wb_fit_scale(double px)
     return px <= PRINT_WIDTH_PX ? 100 : (int)floor(PRINT_WIDTH_PX * 100 / px);
 }
 
+/* Height of @p ws's rows in pixels at 100% (a row's height in points x 4/3; 20 for a row of the default). */
+static double rows_px(lxw_worksheet *ws)
+{
+    double px = 0;
+    for (lxw_row_t r = 0; r <= ws->dim_rowmax; r++) {
+        lxw_row *row = lxw_worksheet_find_row(ws, r);
+        px += (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+    }
+    return px;
+}
+
+/* Pages tall for a sheet fitted one page wide (@p cols_px its columns' pixels): 0 (as many as it takes)
+ * unless its last page would hold less than a third of a page, which a slightly smaller scale, still
+ * PRINT_MIN_SCALE or more in LibreOffice (PRINT_LO_WIDER), takes onto the pages before. */
+static uint16_t fit_pages_tall(lxw_worksheet *ws, double cols_px)
+{
+    double width_scale = PRINT_WIDTH_PX / (cols_px * PRINT_LO_WIDER);
+    if (width_scale > 1)
+        width_scale = 1;
+    /* Pages at the width's scale, 3% of each page left for the repeated header row and rounding. */
+    double rows = rows_px(ws), page = PRINT_HEIGHT_PX * 0.97, pages = rows * width_scale / page;
+    double whole = floor(pages);
+    if (whole < 1) /* one page by this estimate: LibreOffice's wider columns may wrap a few rows onto a second */
+        whole = 1;
+    if (pages - whole >= 1.0 / 3 || PRINT_HEIGHT_PX * whole / rows * 100 < PRINT_MIN_SCALE)
+        return 0;
+    return (uint16_t)whole;
+}
+
 /* Print layout of one worksheet once it is written: the columns up to the first manual column break
  * (Inputs: the inputs, not the tier table to the right) or the last column used, one page wide when
  * that stays legible.  A sheet with manual breaks takes the scale itself (Excel ignores manual breaks
@@ -553,7 +590,7 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
     size_t n = strlen(ws->name);
     bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
     if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0)
-        worksheet_fit_to_pages(ws, 1, 0);
+        worksheet_fit_to_pages(ws, 1, fit_pages_tall(ws, px));
     else if (scale >= PRINT_MIN_SCALE)
         worksheet_set_print_scale(ws, (uint16_t)scale);
     else {
@@ -585,7 +622,8 @@ lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool f
     worksheet_set_tab_color(ws, tab);
     worksheet_set_landscape(ws);
     worksheet_set_paper(ws, 9); /* A4 */
-    worksheet_set_margins(ws, PRINT_MARGIN_LR, PRINT_MARGIN_LR, 0.75, 0.75); /* Excel's "Narrow" sides */
+    /* Excel's "Narrow" sides, and a narrow top and bottom: no header, the footer 0.2" from the edge. */
+    worksheet_set_margins(ws, PRINT_MARGIN_LR, PRINT_MARGIN_LR, PRINT_MARGIN_TOP, PRINT_MARGIN_BOTTOM);
     if (fit_width)
         worksheet_fit_to_pages(ws, 1, 0);
     wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
@@ -602,7 +640,7 @@ lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool f
     tco_strbuf_append(&footer, "&RPage &P of &N");
     const char *ft = footer.failed ? NULL : wb_xl_text(w, tco_strbuf_str(&footer));
     if (ft && tco_utf16_units(ft) <= 255)
-        wb_check(w, worksheet_set_footer(ws, ft), name);
+        wb_check(w, worksheet_set_footer_opt(ws, ft, &(lxw_header_footer_options){.margin = PRINT_MARGIN_FOOTER}), name);
     tco_strbuf_free(&footer);
     return ws;
 }
@@ -783,11 +821,85 @@ static void define_names(writer *w)
     *p = (pending_names){0};
 }
 
-/* Lines @p text takes in a wrapped column @p width characters wide. */
+/* Advance widths of Calibri's printable ASCII characters (32 to 126), in 1/2048 of an em: the default
+ * font of every workbook tco writes (Carlito, which LibreOffice prints it with, has the same metrics). */
+static const unsigned short calibri_width[95] = {
+    463,  667,  821,  1020, 1038, 1463, 1397, 452,  621,  621,  1020, 1020, 511,  627,  517,  792,  /*  !"#$%&'()*+,-./ */
+    1038, 1038, 1038, 1038, 1038, 1038, 1038, 1038, 1038, 1038, 548,  548,  1020, 1020, 1020, 941,  /* 0-9:;<=>? */
+    1823, 1185, 1114, 1092, 1260, 1000, 941,  1292, 1276, 516,  653,  1064, 861,  1751, 1322, 1356, /* @A-O */
+    1058, 1378, 1112, 941,  998,  1314, 1162, 1822, 1063, 998,  959,  627,  792,  627,  1020, 1020, /* P-Z[\]^_ */
+    567,  981,  1076, 866,  1076, 1019, 625,  964,  1076, 470,  490,  931,  470,  1636, 1076, 1080, /* `a-o */
+    1076, 1076, 714,  801,  686,  1076, 925,  1464, 887,  927,  809,  640,  943,  640,  1020,       /* p-z{|}~ */
+};
+
+/* Width of one character (its first byte @p c) at 11 points in pixels, as Excel lays it out (a digit 7
+ * pixels, the unit of a column's width); a UTF-8 sequence counts as wide as a capital, its continuation
+ * bytes nothing. */
+static double char_px(unsigned char c)
+{
+    if (c >= 32 && c < 127)
+        return calibri_width[c - 32] * 7.0 / 1038;
+    return (c & 0xC0) == 0x80 || c < 32 ? 0 : 1300 * 7.0 / 1038;
+}
+
+/* Lines @p text takes in a wrapped column @p width characters wide, as Excel wraps it: at spaces (a word
+ * wider than the line breaks anywhere), in Calibri 11 (char_px()), within the column's pixels (7 a
+ * character and 5) less the cell's padding and an indent; a newline starts a line. */
 size_t wb_text_lines(const char *text, size_t width)
 {
-    size_t len = text ? strlen(text) : 0;
-    return (len + width - 9) / (width - 8); /* margin for word breaks and indent */
+    if (text == NULL || *text == '\0')
+        return 0;
+    double room = (double)width * 7 + 5 - 14, x = 0, space = char_px(' ');
+    size_t lines = 1;
+    for (const char *p = text; *p;) {
+        if (*p == '\n') {
+            lines++, x = 0, p++;
+            continue;
+        }
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, " \n");
+        double word = 0;
+        for (size_t k = 0; k < n; k++)
+            word += char_px((unsigned char)p[k]);
+        double at = x > 0 ? x + space : 0;
+        if (at + word <= room) {
+            x = at + word;
+        } else if (word <= room) {
+            lines++, x = word;
+        } else { /* broken wherever the line is full */
+            if (x > 0)
+                lines++;
+            x = 0;
+            for (size_t k = 0; k < n; k++) {
+                double c = char_px((unsigned char)p[k]);
+                if (x + c > room)
+                    lines++, x = 0;
+                x += c;
+            }
+        }
+        p += n;
+    }
+    return lines;
+}
+
+void wb_write_across(writer *w, lxw_worksheet *ws, int row, int first, int last, const char *text, lxw_format *f)
+{
+    if (text == NULL || *text == '\0' || w->err != TCO_OK)
+        return;
+    const char *t = wb_xl_text(w, text);
+    if (t == NULL)
+        return;
+    wb_check(w, worksheet_merge_range(ws, (lxw_row_t)row, (lxw_col_t)first, (lxw_row_t)row, (lxw_col_t)last, t, f),
+             "merged text");
+    double chars = (wb_cols_px(ws, first, last) - 5) / 7;
+    size_t lines = wb_text_lines(text, chars > 10 ? (size_t)chars : 10);
+    lxw_row *r = lxw_worksheet_find_row(ws, (lxw_row_t)row);
+    double now = r ? r->height : LXW_DEF_ROW_HEIGHT;
+    if (15.0 * (double)lines > now)
+        wb_set_row_lines(w, ws, row, lines);
 }
 
 void wb_set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)

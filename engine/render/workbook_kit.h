@@ -36,16 +36,20 @@ enum {
     COL_INPUT_BEFORE = 8
 };
 
-/* Printing (issue 11 §9): A4 landscape between 0.25" side margins and 0.75" top and bottom.  Sizes are
+/* Printing (issue 11 §9, issue 23 §2): A4 landscape between 0.25" side margins, 0.35" at the top (no
+ * header) and 0.5" at the bottom (the footer 0.2" from the edge).  Sizes are
  * in pixels of the sheet at 100% (96 per inch; a column of width W characters is 7 W + 5 pixels with the
  * default 11-point Calibri, as libxlsxwriter and Excel count).  A sheet is fitted to one page wide when
  * that keeps it at PRINT_MIN_SCALE % or more (11 pt x 0.75 = 8.25 pt); a wider one prints at
  * PRINT_WIDE_SCALE % with its first columns and header row repeated on every page. */
 #define PRINT_MARGIN_LR 0.25
 #define PRINT_WIDTH_PX ((297.0 / 25.4 - 2 * PRINT_MARGIN_LR) * 96)
-#define PRINT_HEIGHT_PX ((210.0 / 25.4 - 2 * 0.75) * 96)
+#define PRINT_MARGIN_TOP 0.35
+#define PRINT_MARGIN_BOTTOM 0.5
+#define PRINT_MARGIN_FOOTER 0.2
+#define PRINT_HEIGHT_PX ((210.0 / 25.4 - PRINT_MARGIN_TOP - PRINT_MARGIN_BOTTOM) * 96)
 #define PRINT_MIN_SCALE 75
-#define PRINT_WIDE_SCALE 80
+#define PRINT_WIDE_SCALE 75
 #define PRINT_LO_WIDER 1.08
 
 /* placement.sheet of a line not written (writer.needed). */
@@ -82,6 +86,7 @@ typedef struct writer {
     lxw_format *fmt[TCO_FMT_COUNT_OF], *fmt_input[TCO_FMT_COUNT_OF], *fmt_total[TCO_FMT_COUNT_OF],
         *fmt_fixed[TCO_FMT_COUNT_OF], *fmt_input_text, *header_wrap, *header_indent, *fmt_sci, *fmt_input_sci, *fmt_bool;
     lxw_format *fmt_money_cents, *fmt_input_money_cents;
+    lxw_format *note_wrap; /* the note, wrapped across a table (wb_write_across()) */
     lxw_format *text_wrap, *total_label_wrap; /* labels on per-year sheets, wrapped in a narrower column */
     lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
     int current_sheet; /* sheet being written, for relative references */
@@ -95,6 +100,9 @@ typedef struct writer {
     /* The item whose cells' format needs (wb_values_format()) are in needs_cents and needs_sci; NULL: none. */
     const tco_item *fmt_item;
     bool needs_cents, needs_sci;
+    /* Money cells written without the currency code ("#,##0"): the Budget sheet, whose Unit column and
+     * headers say the currency, and whose narrower columns print 14 months a page. */
+    bool money_bare;
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
     char sheetbuf[160]; /* scratch for one prefixed sheet name (31 characters of up to 4 bytes) */
@@ -137,6 +145,10 @@ void wb_print_layout(writer *w, lxw_worksheet *ws);
 /** Lines a text of @p width characters a line wraps into, and a row tall enough for @p lines of them. */
 size_t wb_text_lines(const char *text, size_t width);
 void wb_set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines);
+/** Text @p text in one cell merged across columns @p first to @p last of @p row (format @p f, which
+ *  wraps), the row made tall enough for it (never lower than it is): a note or caption that would
+ *  otherwise run past a table's last column onto pages of its own.  Set the columns' widths first. */
+void wb_write_across(writer *w, lxw_worksheet *ws, int row, int first, int last, const char *text, lxw_format *f);
 
 /** @p s as Excel keeps it (the _x005F_ escape of "_xHHHH_"), in w->text_buf; NULL on allocation failure. */
 const char *wb_xl_text(writer *w, const char *s);

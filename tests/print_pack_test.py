@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""print_pack_test.py - a workbook as LibreOffice prints it: how many pages, and none without content
+(issue 23 §2).
+
+Writes a workbook with tco, prints it to PDF with LibreOffice (headless, a private profile so that
+parallel runs do not collide), counts its pages with pdfinfo and reads each page with pdftotext:
+  - the whole pack prints on at most MAX_PAGES pages;
+  - with --summary-max N, each Summary sheet ("Summary", or an option's "A Summary", "B Summary", ...)
+    prints on 1 to N pages (its footer names the sheet), and there is at least one;
+  - with --headers SHEET HEADERS (repeatable; HEADERS comma-separated), every page of SHEET holds each
+    word of each header as a whole word: its header row and first columns repeated on each page, and
+    no header cut off ("ughput (tokens/s)" for "Throughput (tokens/s)"); with --whole SHEET HEADERS, the
+    pages of SHEET hold them together (the table's headers on its page, the reasons on theirs);
+  - with --sheets NAMES (comma-separated), exactly those sheets print, in that order (the options'
+    other sheets of a comparison or an advice are hidden, and a hidden sheet is not printed);
+  - every page holds content: more than its footer (sheet, scenario, "Page k of n") and at least
+    MIN_CHARS characters, so no page is blank or holds only a stray cell.
+Usage: print_pack_test.py TCO_BINARY SOURCE_DIR MAX_PAGES [--summary-max N] [--headers SHEET HEADERS]... [--whole SHEET HEADERS]...
+       [--sheets NAMES] -- TCO_ARGS...
+(TCO_ARGS without --out: the test adds its own.)
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MIN_CHARS = 40  # a page with a heading and one row of a table has some 100 characters
+
+
+def main():
+    args = sys.argv[1:]
+    sep = args.index("--")
+    opts, tco_args = args[:sep], args[sep + 1:]
+    tco, src, max_pages = opts[0], opts[1], int(opts[2])
+    summary_max = int(opts[opts.index("--summary-max") + 1]) if "--summary-max" in opts else None
+    headers = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--headers"}
+    whole = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--whole"}
+    sheet_words = {}  # sheet: the words of all its pages
+    sheets = opts[opts.index("--sheets") + 1].split(",") if "--sheets" in opts else None
+    for tool in ("soffice", "pdfinfo", "pdftotext"):
+        if shutil.which(tool) is None:
+            print(f"FAIL: {tool} is missing (sh .ci/install-deps --test installs it)")
+            return 1
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        book = os.path.join(tmp, "pack.xlsx")
+        # Run from the source folder as a user does from a clone: sources name relative paths
+        # (pricing/cards.ini); an absolute --root makes every source longer and the Inputs taller.
+        r = subprocess.run([os.path.abspath(tco), *tco_args, "--out", book], capture_output=True, text=True, cwd=src)
+        if r.returncode != 0:
+            print(f"FAIL: tco {' '.join(tco_args)} exited {r.returncode}: {r.stderr}")
+            return 1
+        profile = os.path.join(tmp, "profile")
+        r = subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf",
+                            "--outdir", tmp, book], capture_output=True, text=True, timeout=600)
+        pdf = os.path.join(tmp, "pack.pdf")
+        if not os.path.exists(pdf):
+            print(f"FAIL: LibreOffice wrote no PDF: {r.stdout} {r.stderr}")
+            return 1
+        info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
+        pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+        print(f"tco {' '.join(tco_args)}: {pages} pages (at most {max_pages})")
+        if pages > max_pages:
+            print(f"FAIL: {pages} pages, more than {max_pages}")
+            bad += 1
+        footer = re.compile(r"^\s*(.*?)\s{2,}.*Page (\d+) of (\d+)\s*$")
+        summaries = {}  # Summary sheet: its pages
+        printed = []  # the sheets in print order
+        for k in range(1, pages + 1):
+            text = subprocess.run(["pdftotext", "-layout", "-f", str(k), "-l", str(k), pdf, "-"],
+                                  capture_output=True, text=True, check=True).stdout
+            lines = [ln for ln in text.splitlines() if ln.strip()]
+            m = footer.match(lines[-1]) if lines else None
+            if m is None or int(m.group(2)) != k:
+                print(f"FAIL: page {k} has no footer 'SHEET ... Page {k} of {pages}': {lines[-1:]!r}")
+                bad += 1
+                continue
+            sheet = m.group(1)
+            if re.fullmatch(r"([A-Z] )?Summary", sheet):
+                summaries[sheet] = summaries.get(sheet, 0) + 1
+            if not printed or printed[-1] != sheet:
+                printed.append(sheet)
+            # A header wraps over lines ("Cost over the" / "period (CNY)"): each of its words is a whole
+            # word of the page ("ughput" is no "Throughput").
+            words = set(" ".join(lines).split())
+            sheet_words.setdefault(sheet, set()).update(words)
+            for head in headers.get(sheet, []):
+                if not all(word in words for word in head.split()):
+                    print(f"FAIL: page {k} ({sheet}) lacks the header {head!r} (whole words)")
+                    bad += 1
+            body = sum(len(ln.strip()) for ln in lines[:-1])
+            if body < MIN_CHARS:
+                print(f"FAIL: page {k} ({sheet}) holds {body} characters besides its footer: "
+                      f"{' | '.join(ln.strip() for ln in lines[:-1])!r}")
+                bad += 1
+        if summary_max is not None:
+            if not summaries:
+                print("FAIL: no Summary sheet printed")
+                bad += 1
+            for name, n in summaries.items():
+                if not 1 <= n <= summary_max:
+                    print(f"FAIL: {name} prints on {n} pages, not 1 to {summary_max}")
+                    bad += 1
+        for name in list(headers) + list(whole):
+            if name not in printed:
+                print(f"FAIL: no page of {name}")
+                bad += 1
+        for name, heads in whole.items():
+            for head in heads:
+                if not all(word in sheet_words.get(name, ()) for word in head.split()):
+                    print(f"FAIL: the pages of {name} lack the header {head!r} (whole words)")
+                    bad += 1
+        print(f"sheets printed: {', '.join(printed)}")
+        if sheets is not None and printed != sheets:
+            print(f"FAIL: the sheets printed are {printed}, not {sheets}")
+            bad += 1
+    print(f"{bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
