@@ -318,4 +318,10 @@ const char *tco_advise_option_mode(const tco_advice *a, const tco_advise_option 
 /** Free what @p a holds (safe on a zeroed struct) and zero it. */
 void tco_advice_free(tco_advice *a);
 
+/** The reporting currency of advice @p a (ISO 4217, "CNY" unless --currency or the question says another). */
+const char *tco_advise_currency(const tco_advice *a);
+
+/** The unit of advice @p a's cost per unit: "CUR/Mtok" (serve) or "CUR/run" (train), CUR its currency. */
+const char *tco_advise_unit(const tco_advice *a);
+
 #endif /* TCO_ADVISE_H */
