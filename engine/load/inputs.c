@@ -292,6 +292,10 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     char basis_key[BESIDE_KEY_MAX];
     tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
     tco_error e = TCO_OK;
+    /* Each row's basis text (borrowed from the file), told once for all the rows that share it. */
+    const char **row_basis = calloc((size_t)m->n_tiers, sizeof *row_basis);
+    if (row_basis == NULL)
+        return oom(ld);
     for (int r = 0; r < m->n_tiers && e == TCO_OK; r++) {
         const char *row = m->tier_names[r];
         const tco_ini *src = tco_ini_get(&ld->scenario, row, key) ? &ld->scenario : cat;
@@ -300,7 +304,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
          * stays on the workbook now that card_price is looked up from this table. */
         const char *basis = value ? tco_ini_get(src, row, basis_key) : NULL;
         if (basis && basis[0])
-            tier_note(&bases, &unbased, "%s%s: %s", bases.len ? "; " : "", row, basis);
+            row_basis[r] = basis;
         /* The row's basis, for its status (conventions.h): a --set row's only from a --set. */
         if (basis && basis[0] && (src != &ld->scenario || override_of(ld, row, key) < 0 ||
                                   override_of(ld, row, basis_key) >= 0)) {
@@ -359,6 +363,23 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
         }
         tco_range_clear(&range);
     }
+    /* "C30, C60: basis; W-A: other basis": the rows of one basis together, in the order of the first. */
+    for (int r = 0; r < m->n_tiers; r++) {
+        if (row_basis[r] == NULL)
+            continue;
+        tco_strbuf rows = {0};
+        for (int k = r; k < m->n_tiers; k++)
+            if (row_basis[k] != NULL && (k == r || strcmp(row_basis[k], row_basis[r]) == 0)) {
+                tco_strbuf_printf(&rows, "%s%s", rows.len ? ", " : "", m->tier_names[k]);
+                if (k != r)
+                    row_basis[k] = NULL;
+            }
+        tier_note(&bases, &unbased, "%s%s: %s", bases.len ? "; " : "", tco_strbuf_str(&rows), row_basis[r]);
+        if (rows.failed)
+            bases.failed = true;
+        tco_strbuf_free(&rows);
+    }
+    free(row_basis);
     tco_strbuf b = {0};
     tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
     if (untold)

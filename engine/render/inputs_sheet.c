@@ -18,8 +18,8 @@
 /* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
  * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
  * wider than Excel's for the same width in characters). */
-#define INPUT_LABEL_WIDTH 42
-#define INPUT_SOURCE_WIDTH 50
+#define INPUT_LABEL_WIDTH 32
+#define INPUT_SOURCE_WIDTH 64
 
 static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
 {
