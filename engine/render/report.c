@@ -835,8 +835,10 @@ static void check_problem(tco_report_check *r, const char *path, const tco_diag 
         r->warnings++;
     else
         r->errors++;
-    if (!r->json) {
-        fprintf(r->err, "%s%s\n", text_prefix, problem->message);
+    if (!r->json) { /* the file's name and the fields quoted: escaped for the terminal (base/text.h) */
+        fputs(text_prefix, r->err);
+        tco_text_put_terminal(r->err, problem->message, strlen(problem->message));
+        fputc('\n', r->err);
         return;
     }
     fputs(r->problems++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
@@ -868,7 +870,8 @@ void tco_report_check_unreadable(tco_report_check *r, const char *path, const tc
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)
 {
     if (!r->json) {
-        fprintf(r->out, "%s: %zu rows, %zu errors, %zu warnings\n", path, rows, errors, warnings);
+        tco_text_put_terminal(r->out, path, strlen(path));
+        fprintf(r->out, ": %zu rows, %zu errors, %zu warnings\n", rows, errors, warnings);
         return;
     }
     struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
