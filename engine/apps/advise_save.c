@@ -361,9 +361,13 @@ void tco_advise_save_print_table(const tco_advice *a, FILE *out)
     char tco[64], unit[64], served[64], layout[64], target[64];
     tco_format_grouped(a->saved_tco, 0, tco, sizeof tco);
     tco_format_grouped(o->cost_per_unit, 2, unit, sizeof unit);
-    fprintf(out, "\nScenario saved: %s, rank %d, %s; tco --scenario %s gives its TCO, %s %s, and %s %s%s\n",
-            a->saved_path, a->saved_rank, l.failed ? "" : tco_strbuf_str(&l), a->saved_path, tco, a->currency, unit,
-            a->unit, a->train ? "" : " at the target load"); /* "CNY/run", not "CNY/run a run" */
+    /* The path as given, escaped for the terminal (base/text.h): a U+202E in it cannot reorder the line. */
+    fputs("\nScenario saved: ", out);
+    tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
+    fprintf(out, ", rank %d, %s; tco --scenario ", a->saved_rank, l.failed ? "" : tco_strbuf_str(&l));
+    tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
+    fprintf(out, " gives its TCO, %s %s, and %s %s%s\n", tco, a->currency, unit, a->unit,
+            a->train ? "" : " at the target load"); /* "CNY/run", not "CNY/run a run" */
     if (!a->train && !isnan(a->saved_served_unit)) {
         tco_format_grouped(a->saved_served_unit, 2, served, sizeof served);
         tco_format_grouped(o->tokens_per_s, 2, layout, sizeof layout);

@@ -187,7 +187,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         tco_advise_risk_print_table(&advice, stdout);
         tco_advise_save_print_table(&advice, stdout);
         if (!no_workbook)
-            printf("\nWorkbook: %s\n", out);
+            fputs("\nWorkbook: ", stdout), tco_text_put_terminal(stdout, out, strlen(out)), fputc('\n', stdout);
     }
     tco_advice_free(&advice);
     tco_ini_cache_free(&files);

@@ -244,7 +244,11 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
 
 void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
-    fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
+    /* The name (from the file's name) and the title (from the file): escaped for the terminal (base/text.h) */
+    tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+    fputs(": ", out);
+    tco_text_put_terminal(out, m->scenario_title, strlen(m->scenario_title));
+    fputc('\n', out);
     fprintf(out, "%s over %d year%s, costs in %s\n\n", m->title, m->n_years, m->n_years == 1 ? "" : "s", currency);
     char num[64];
     int width = 30;
@@ -294,8 +298,11 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         fputc('\n', out);
         tco_report_quotes_line(m, out);
     }
-    if (workbook)
-        fprintf(out, "\nWorkbook: %s\n", workbook);
+    if (workbook) {
+        fputs("\nWorkbook: ", out);
+        tco_text_put_terminal(out, workbook, strlen(workbook));
+        fputc('\n', out);
+    }
 }
 
 /* A quote row's status as a JSON word (docs/json.md, "quotes"). */
