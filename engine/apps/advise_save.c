@@ -305,8 +305,11 @@ tco_error tco_advise_save_scenario(const tco_advise_request *req, tco_advice *a,
                                    tco_diag *d)
 {
     if (a->n_feasible == 0)
-        return tco_diag_set(d, TCO_ERR_USAGE, "--save-scenario %s: no option of %s is feasible, so there is none to "
-                            "save (see the rejections)", path, a->name);
+        /* The question's data, not the command line, leaves nothing to save (65); the advice is not printed
+         * on this failure, so the message says where its rejections are shown. */
+        return tco_diag_set(d, TCO_ERR_EVAL, "--save-scenario %s: no option of %s is feasible, so there is none to "
+                            "save (tco advise %s without --save-scenario lists the rejections)", path, a->name,
+                            a->name);
     if (rank < 1 || (size_t)rank > a->n_feasible)
         return tco_diag_set(d, TCO_ERR_USAGE, "--pick %d: %s ranks %zu feasible option%s; expected a rank from 1 to "
                             "%zu", rank, a->name, a->n_feasible, a->n_feasible == 1 ? "" : "s", a->n_feasible);
