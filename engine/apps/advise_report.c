@@ -193,7 +193,10 @@ static const tco_advise_option *closest_rejected(const tco_advice *a, int t)
 void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out)
 {
     char n1[64], n2[64], n3[64], n4[64];
-    fprintf(out, "%s: %s\n", a->name, a->title);
+    tco_text_put_terminal(out, a->name, strlen(a->name)); /* escaped for the terminal (base/text.h) */
+    fputs(": ", out);
+    tco_text_put_terminal(out, a->title, strlen(a->title));
+    fputc('\n', out);
     if (a->train && a->runs_per_year > 0) {
         tco_format_grouped(a->runs_per_year, a->runs_per_year == floor(a->runs_per_year) ? 0 : 2, n1, sizeof n1);
         double period_runs = a->runs_per_year * a->years;
@@ -290,8 +293,11 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
                         a->quotes[i].row->quote_id[0] ? " " : "", a->quotes[i].row->vendor, a->quotes[i].row->item,
                         a->quotes[i].row->file, a->quotes[i].row->line, a->quotes[i].reason);
     }
-    if (workbook)
-        fprintf(out, "\nWorkbook: %s\n", workbook);
+    if (workbook) {
+        fputs("\nWorkbook: ", out);
+        tco_text_put_terminal(out, workbook, strlen(workbook));
+        fputc('\n', out);
+    }
 }
 
 void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)

@@ -305,8 +305,11 @@ tco_error tco_advise_save_scenario(const tco_advise_request *req, tco_advice *a,
                                    tco_diag *d)
 {
     if (a->n_feasible == 0)
-        return tco_diag_set(d, TCO_ERR_USAGE, "--save-scenario %s: no option of %s is feasible, so there is none to "
-                            "save (see the rejections)", path, a->name);
+        /* The question's data, not the command line, leaves nothing to save (65); the advice is not printed
+         * on this failure, so the message says where its rejections are shown. */
+        return tco_diag_set(d, TCO_ERR_EVAL, "--save-scenario %s: no option of %s is feasible, so there is none to "
+                            "save (tco advise %s without --save-scenario lists the rejections)", path, a->name,
+                            a->name);
     if (rank < 1 || (size_t)rank > a->n_feasible)
         return tco_diag_set(d, TCO_ERR_USAGE, "--pick %d: %s ranks %zu feasible option%s; expected a rank from 1 to "
                             "%zu", rank, a->name, a->n_feasible, a->n_feasible == 1 ? "" : "s", a->n_feasible);
@@ -361,9 +364,13 @@ void tco_advise_save_print_table(const tco_advice *a, FILE *out)
     char tco[64], unit[64], served[64], layout[64], target[64];
     tco_format_grouped(a->saved_tco, 0, tco, sizeof tco);
     tco_format_grouped(o->cost_per_unit, 2, unit, sizeof unit);
-    fprintf(out, "\nScenario saved: %s, rank %d, %s; tco --scenario %s gives its TCO, %s %s, and %s %s %s\n",
-            a->saved_path, a->saved_rank, l.failed ? "" : tco_strbuf_str(&l), a->saved_path, tco, a->currency, unit,
-            a->unit, a->train ? "a run" : "at the target load");
+    /* The path as given, escaped for the terminal (base/text.h): a U+202E in it cannot reorder the line. */
+    fputs("\nScenario saved: ", out);
+    tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
+    fprintf(out, ", rank %d, %s; tco --scenario ", a->saved_rank, l.failed ? "" : tco_strbuf_str(&l));
+    tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
+    fprintf(out, " gives its TCO, %s %s, and %s %s%s\n", tco, a->currency, unit, a->unit,
+            a->train ? "" : " at the target load"); /* "CNY/run", not "CNY/run a run" */
     if (!a->train && !isnan(a->saved_served_unit)) {
         tco_format_grouped(a->saved_served_unit, 2, served, sizeof served);
         tco_format_grouped(o->tokens_per_s, 2, layout, sizeof layout);

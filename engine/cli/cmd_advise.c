@@ -19,6 +19,7 @@
 #include "apps/risk.h"
 #include "base/error.h"
 #include "base/strbuf.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "load/load.h"
 #include "price/run.h"
@@ -50,9 +51,13 @@ static int check_save(const char *path, tco_output_format fmt)
     if (tco_cli_is_dir(path) || (n > 0 && path[n - 1] == '/'))
         return tco_cli_usage("--save-scenario %s: is a folder; give a file name such as %s%sbest.ini", path, path,
                              n > 0 && path[n - 1] == '/' ? "" : "/");
-    if (n < 5 || strcasecmp(path + n - 4, ".ini") != 0)
+    /* ".ini" as tco --scenario takes a path (read/scenarios.c): the file saved is one it prices. */
+    if (n < 5 || strcmp(path + n - 4, ".ini") != 0)
         return tco_cli_usage("--save-scenario %s: expected a file name ending in .ini (a scenario file)", path);
     tco_diag d = {0};
+    /* A path tco --scenario refuses to show (a control character, not UTF-8) would give a file it cannot price. */
+    if (tco_shown_path_check(path, "scenario's path", &d) != TCO_OK)
+        return tco_cli_usage("--save-scenario %s", d.message);
     return tco_output_check(path, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
 }
 
@@ -182,7 +187,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         tco_advise_risk_print_table(&advice, stdout);
         tco_advise_save_print_table(&advice, stdout);
         if (!no_workbook)
-            printf("\nWorkbook: %s\n", out);
+            fputs("\nWorkbook: ", stdout), tco_text_put_terminal(stdout, out, strlen(out)), fputc('\n', stdout);
     }
     tco_advice_free(&advice);
     tco_ini_cache_free(&files);

@@ -10,6 +10,7 @@
 
 #include "apps/bridge.h"
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "read/root.h"
 #include "render/report.h"
@@ -73,7 +74,7 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (rc == 0)
         (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
     if (rc == 0 && out && fmt != TCO_OUT_JSON)
-        printf("\nWorkbook: %s\n", out);
+        fputs("\nWorkbook: ", stdout), tco_text_put_terminal(stdout, out, strlen(out)), fputc('\n', stdout);
     tco_bridge_free(&b);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = (fprintf(stderr, "tco: writing the bridge to standard output failed\n"), 74);

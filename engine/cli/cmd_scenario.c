@@ -77,7 +77,9 @@ static int strict_refuses(const quote_opts *q, const tco_run *run, tco_output_fo
     if (!q->strict || n == 0)
         return 0;
     for (size_t i = 0; i < m->n_quote_warnings; i++)
-        fprintf(stderr, "tco: %s: quotes: %s\n", m->scenario_name, m->quote_warnings[i]);
+        fputs("tco: ", stderr), tco_text_put_terminal(stderr, m->scenario_name, strlen(m->scenario_name)),
+            fputs(": quotes: ", stderr),
+            tco_text_put_terminal(stderr, m->quote_warnings[i], strlen(m->quote_warnings[i])), fputc('\n', stderr);
     tco_diag d = {0};
     tco_diag_set(&d, TCO_ERR_INI, "--quotes-strict: %zu quote warning%s for %s (above), so nothing is written", n,
                  n == 1 ? "" : "s", m->scenario_name);

@@ -244,7 +244,11 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
 
 void tco_report_table(const tco_model *m, const char *currency, const char *workbook, FILE *out)
 {
-    fprintf(out, "%s: %s\n", m->scenario_name, m->scenario_title);
+    /* The name (from the file's name) and the title (from the file): escaped for the terminal (base/text.h) */
+    tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+    fputs(": ", out);
+    tco_text_put_terminal(out, m->scenario_title, strlen(m->scenario_title));
+    fputc('\n', out);
     fprintf(out, "%s over %d year%s, costs in %s\n\n", m->title, m->n_years, m->n_years == 1 ? "" : "s", currency);
     char num[64];
     int width = 30;
@@ -294,8 +298,11 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         fputc('\n', out);
         tco_report_quotes_line(m, out);
     }
-    if (workbook)
-        fprintf(out, "\nWorkbook: %s\n", workbook);
+    if (workbook) {
+        fputs("\nWorkbook: ", out);
+        tco_text_put_terminal(out, workbook, strlen(workbook));
+        fputc('\n', out);
+    }
 }
 
 /* A quote row's status as a JSON word (docs/json.md, "quotes"). */
@@ -835,8 +842,10 @@ static void check_problem(tco_report_check *r, const char *path, const tco_diag 
         r->warnings++;
     else
         r->errors++;
-    if (!r->json) {
-        fprintf(r->err, "%s%s\n", text_prefix, problem->message);
+    if (!r->json) { /* the file's name and the fields quoted: escaped for the terminal (base/text.h) */
+        fputs(text_prefix, r->err);
+        tco_text_put_terminal(r->err, problem->message, strlen(problem->message));
+        fputc('\n', r->err);
         return;
     }
     fputs(r->problems++ ? ",\n    {\"file\": " : "\n    {\"file\": ", r->out);
@@ -868,7 +877,8 @@ void tco_report_check_unreadable(tco_report_check *r, const char *path, const tc
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)
 {
     if (!r->json) {
-        fprintf(r->out, "%s: %zu rows, %zu errors, %zu warnings\n", path, rows, errors, warnings);
+        tco_text_put_terminal(r->out, path, strlen(path));
+        fprintf(r->out, ": %zu rows, %zu errors, %zu warnings\n", rows, errors, warnings);
         return;
     }
     struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
