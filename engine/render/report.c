@@ -74,7 +74,9 @@ void tco_format_percent(double v, int decimals, char *buf, size_t size)
     char raw[64];
     excel_fixed(fabs(v), decimals, 2, raw);
     bool zero = strspn(raw, "0.") == strlen(raw); /* no "-0.0%" */
-    snprintf(buf, size, "%s%s%%", v < 0 && !zero ? "-" : "", raw);
+    /* raw holds at most 17 digits, a point and 15 decimals: the caller's buffer of TCO_SHOWN or 64 holds it */
+    if (snprintf(buf, size, "%s%s%%", v < 0 && !zero ? "-" : "", raw) >= (int)size && size > 0)
+        buf[size - 1] = '\0';
 }
 
 void tco_format_grouped(double v, int decimals, char *buf, size_t size)
