@@ -157,8 +157,6 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
     if (rc == 0 && draws > 0 && tco_advise_risk(&req, &advice, (size_t)draws, seed, &d) != TCO_OK)
         rc = tco_cli_fail_as(&d, fmt);
-    if (rc == 0 && save && tco_advise_save_scenario(&req, &advice, (int)pick, save, &d) != TCO_OK)
-        rc = tco_cli_fail_as(&d, fmt);
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
      * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -usd when
      * reported in another currency than the question's, as for --scenario. */
@@ -174,11 +172,18 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
             rc = (tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory"), tco_cli_fail_as(&d, fmt));
         else if (tco_cli_prepare_out(&out, &default_out, tco_strbuf_str(&name), "", force, &d) != TCO_OK)
             rc = tco_cli_fail_as(&d, fmt);
-        else if (tco_advise_workbook(&req, &advice, out, &wo, &d) != TCO_OK) {
-            rc = tco_cli_fail_as(&d, fmt);
-            tco_cli_unmake_out();
-        }
         tco_strbuf_free(&name);
+    }
+    /* The scenario file once the workbook's place is known to take it (a lock file or a folder in the way
+     * refuses the run before either file is written), then the workbook. */
+    if (rc == 0 && save && tco_advise_save_scenario(&req, &advice, (int)pick, save, &d) != TCO_OK) {
+        rc = tco_cli_fail_as(&d, fmt);
+        if (!no_workbook)
+            tco_cli_unmake_out();
+    }
+    if (rc == 0 && !no_workbook && tco_advise_workbook(&req, &advice, out, &wo, &d) != TCO_OK) {
+        rc = tco_cli_fail_as(&d, fmt);
+        tco_cli_unmake_out();
     }
     if (rc == 0 && fmt == TCO_OUT_JSON)
         tco_advise_print_json(&advice, no_workbook ? NULL : out, stdout);
