@@ -100,15 +100,6 @@ static const char *ascii_shown(const char *s, char out[TCO_SHOWN_MAX])
     return out;
 }
 
-/* Characters (code points) in the first @p n bytes of UTF-8 text @p s. */
-static size_t chars_before(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return k;
-}
-
 /* Check text @p s, the @p what of @p key in summary @p v, that the table or the workbook shows: UTF-8 XML
  * text without a control character (C0 with tab and line ends, DEL, C1) and at most @p max_bytes bytes and
  * @p max_units UTF-16 units (0: no such limit).  TCO_ERR_INI naming the file, the key and the character. */
@@ -139,7 +130,7 @@ static tco_error shown_text(const version *v, const char *key, const char *what,
         return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key),
                            "%s holds %s (%s) at character %zu; expected UTF-8 text without control characters, "
                            "U+FFFE or U+FFFF (the table and the workbook show it)",
-                           what, kind, code, chars_before(s, bad) + 1);
+                           what, kind, code, tco_utf8_chars_n(s, bad) + 1);
     }
     size_t units = max_units ? tco_utf16_units(s) : 0;
     if (units > max_units)

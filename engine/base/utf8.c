@@ -107,10 +107,15 @@ size_t tco_utf8_prefix(const char *s, size_t max_bytes)
 
 size_t tco_utf8_chars(const char *s)
 {
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
+    return tco_utf8_chars_n(s, strlen(s));
+}
+
+size_t tco_utf8_chars_n(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
 }
 
 /* The C.UTF-8 locale for case folding, made once (NULL if the C library lacks it: ASCII only). */

@@ -27,6 +27,10 @@ bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
 /** Number of characters (not bytes) in the UTF-8 string @p s. */
 size_t tco_utf8_chars(const char *s);
 
+/** Number of characters (not bytes) in the first @p n bytes of UTF-8 text @p s (a column for a message:
+ *  the character before which byte @p n stands is number this + 1). */
+size_t tco_utf8_chars_n(const char *s, size_t n);
+
 /**
  * Check that @p len bytes at @p s are valid UTF-8 whose every code point is an
  * XML 1.0 Char (https://www.w3.org/TR/xml/#charsets): tab, LF, CR, U+0020 to

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -135,7 +136,8 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
         fprintf(stderr, "tco: out of memory\n");
         return 71;
     }
-    const char *given = NULL; /* --format here: once */
+    static const struct option format_opt[] = {{"format", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+    const char *first[256] = {0}; /* --format here: once (tco_cli_once) */
     for (int i = 0, options = 1; i < argc; i++) {
         const char *f = NULL;
         if (options && strcmp(argv[i], "--") == 0)
@@ -153,12 +155,12 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
             return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json and files)", argv[i]);
         } else
             files[n_files++] = argv[i];
-        if (f != NULL && given != NULL) {
+        int once = f != NULL ? tco_cli_once(first, 'f', format_opt, f) : 0;
+        if (once != 0) {
             free(files);
-            return tco_cli_usage("--format given twice ('%.200s', then '%.200s'): it takes one value", given, f);
+            return once;
         }
-        if (f != NULL)
-            format = given = f;
+        format = f != NULL ? f : format;
     }
     argc = n_files;
     argv = files;

@@ -593,15 +593,6 @@ static tco_error lint_line(lint *l, const char *p, const char *end, int line, si
     return TCO_OK;
 }
 
-/* Characters (not bytes) in the valid UTF-8 text [p, p + n). */
-static size_t chars_in(const char *p, size_t n)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += ((unsigned char)p[i] & 0xC0) != 0x80;
-    return c;
-}
-
 /* Length of the run of printable ASCII (U+0020 to U+007E) and tabs that begins [p, p + len): eight bytes
  * at a time while none is a tab or outside that range ("Bit Twiddling Hacks", S. E. Anderson: hasless(x, 0x20)
  * and hasmore(x, 0x7E), exact for whether any byte is), then byte by byte.  (The byte loop alone was a
@@ -657,7 +648,7 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
                 break;
             }
         if (!ok) {
-            size_t col = chars_in(p, bad) + 1;
+            size_t col = tco_utf8_chars_n(p, bad) + 1;
             if (cp < 0)
                 return tco_diag_at(diag, TCO_ERR_INI,
                                    &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
