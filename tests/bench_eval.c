@@ -176,7 +176,7 @@ typedef struct floor_in {
     X(budget_discounted_cash_out) X(budget_rental) X(budget_rental_discounted) X(budget_rent_saving)                 \
     X(budget_saving_turns_back) X(budget_discounted_saving) X(budget_payback_month)
 #define MONTH_LINES_NO_TOTAL(X)                                                                                     \
-    X(budget_discount_factor) X(budget_saving_positive) X(budget_cumulative_discounted_saving) X(budget_payback_crossing)
+    X(budget_discount_factor) X(budget_saving_below_zero) X(budget_cumulative_discounted_saving) X(budget_payback_crossing)
 #define TIER_LINES(X)                                                                                               \
     X(tier_compute) X(tier_ridge) X(tier_efficiency) X(tier_fp16_equiv) X(tier_efficiency_fp16) X(tier_decode_tps)   \
     X(tier_cards_for_model) X(tier_price_per_gb) X(tier_n_compute) X(tier_n_memory) X(tier_n_bandwidth)              \
@@ -660,8 +660,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->budget_rental[mo] = o->rental_cost[y] / 12;
         o->budget_rental_discounted[mo] = o->budget_rental[mo] * o->budget_discount_factor[mo];
         o->budget_rent_saving[mo] = o->budget_rental[mo] - o->budget_cash_out[mo];
-        o->budget_saving_positive[mo] = B(o->budget_rent_saving[mo] > 0);
-        o->budget_saving_turns_back[mo] = B(o->budget_rent_saving[mo] < 0 && sum_to(o->budget_saving_positive, mo + 1) > 0);
+        const double running_saving = sum_to(o->budget_rent_saving, mo + 1);
+        o->budget_saving_below_zero[mo] = B(running_saving < 0);
+        o->budget_saving_turns_back[mo] = B((running_saving > 0 && sum_to(o->budget_saving_below_zero, mo + 1) == 0) ||
+                                            (running_saving < 0 && month - sum_to(o->budget_saving_below_zero, mo + 1) > 0));
         o->budget_discounted_saving[mo] = o->budget_rent_saving[mo] * o->budget_discount_factor[mo];
         o->budget_cumulative_discounted_saving[mo] = sum_to(o->budget_discounted_saving, mo + 1);
         o->budget_payback_crossing[mo] = B(o->budget_cumulative_discounted_saving[mo] >= 0 &&
