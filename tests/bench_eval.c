@@ -142,7 +142,7 @@ typedef struct floor_in {
     X(ddb_rate_facility) X(resale_value) X(capital_recovery_factor_facility) X(salvage_present_value)               \
     X(cost_per_gpu_hour_book_life_annuity)                                                                          \
     X(depreciable_base) X(salvage_value) X(ddb_rate) X(gpu_hours_per_year)                                          \
-    X(rental_on_demand) X(rental_basis) X(own_running_cost) X(rental_gpu_hours_per_year) X(capex_paid_year0) X(vat_cost) X(tco) X(tco_other_vat_basis) X(npv_cost)           \
+    X(rental_on_demand) X(rental_basis) X(own_running_cost) X(rental_gpu_hours_per_year) X(capex_paid_year0) X(vat_cost) X(tco) X(tco_other_vat_basis) X(npv_cost) X(discounted_operating_years) \
     X(residual_value) X(depreciation_after_period) X(book_value_end_of_life) X(book_life_note) X(tco_per_card_year)  \
     X(tco_per_gpu_hour) X(capital_recovery_factor) X(capital_charge_per_year) X(cost_per_gpu_hour_with_capital)      \
     X(non_card_share) X(host_share) X(payback_months) X(break_even_months) X(cost_per_million_tokens)                 \
@@ -161,12 +161,10 @@ typedef struct floor_in {
     X(electricity) X(colocation) X(staffing) X(support) X(opex) X(capex_paid_share) X(paid_card_capex)               \
     X(paid_host_capex) X(paid_network_capex) X(paid_storage_capex) X(paid_facility_capex) X(capex_paid)              \
     X(capex_paid_operating) X(cash_opex) X(vat_paid) X(vat_recovered) X(resale) X(net_cash_out)                      \
-    X(discounted_cash_out) X(depreciation_in_period) X(opex_vat_charged) X(annual_cost_charged)                       \
-    X(rental_cost) X(rental_discounted) X(rent_saving) X(saving_positive) X(saving_turns_back) X(discounted_saving)   \
-    X(payback_crossing) X(payback_first_crossing) X(payback_point) X(building_work_carried_forward)                 \
-    X(discounted_operating_year)
+    X(depreciation_in_period) X(opex_vat_charged) X(annual_cost_charged)                                            \
+    X(rental_cost) X(rent_saving) X(building_work_carried_forward)
 #define YEAR_LINES_NO_TOTAL(X)                                                                                      \
-    X(operating_year) X(cumulative_cost) X(discount_factor) X(cumulative_cloud) X(cumulative_discounted_saving)
+    X(operating_year) X(cumulative_cost) X(cumulative_cloud)
 #define SCHEDULE_LINES(X)                                                                                           \
     X(depreciation_straight_line) X(depreciation_sum_of_years) X(depreciation_declining_balance) X(depreciation)
 #define SCHEDULE_LINES_NO_TOTAL(X)                                                                                  \
@@ -174,7 +172,11 @@ typedef struct floor_in {
     X(depreciation_year_facility) X(ddb_facility_opening_value) X(ddb_facility_switch) X(ddb_facility_switch_charge)
 #define MONTH_LINES(X)                                                                                              \
     X(budget_capex) X(budget_electricity) X(budget_colocation) X(budget_staffing) X(budget_support) X(budget_vat_paid) \
-    X(budget_vat_recovered) X(budget_resale) X(budget_building_carried) X(budget_cash_out)
+    X(budget_vat_recovered) X(budget_resale) X(budget_building_carried) X(budget_cash_out)                        \
+    X(budget_discounted_cash_out) X(budget_rental) X(budget_rental_discounted) X(budget_rent_saving)                 \
+    X(budget_saving_turns_back) X(budget_discounted_saving) X(budget_payback_month)
+#define MONTH_LINES_NO_TOTAL(X)                                                                                     \
+    X(budget_discount_factor) X(budget_saving_below_zero) X(budget_cumulative_discounted_saving) X(budget_payback_crossing)
 #define TIER_LINES(X)                                                                                               \
     X(tier_compute) X(tier_ridge) X(tier_efficiency) X(tier_fp16_equiv) X(tier_efficiency_fp16) X(tier_decode_tps)   \
     X(tier_cards_for_model) X(tier_price_per_gb) X(tier_n_compute) X(tier_n_memory) X(tier_n_bandwidth)              \
@@ -198,6 +200,9 @@ typedef struct floor_out {
 #undef FIELD
 #define FIELD(n) double n[NM], n##_total;
     MONTH_LINES(FIELD)
+#undef FIELD
+#define FIELD(n) double n[NM];
+    MONTH_LINES_NO_TOTAL(FIELD)
 #undef FIELD
 #define FIELD(n) double n[NT];
     TIER_LINES(FIELD)
@@ -546,9 +551,6 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->net_cash_out[y] = o->capex_paid[y] + o->cash_opex[y] + o->vat_paid[y] - o->vat_recovered[y] - o->resale[y] -
                              o->building_work_carried_forward[y];
         o->cumulative_cost[y] = sum_to(o->net_cash_out, y + 1);
-        o->discount_factor[y] = 1 / pow(1 + in->discount_rate, in->mid_year && y >= 1 ? y - 0.5 : y);
-        o->discounted_cash_out[y] = o->net_cash_out[y] * o->discount_factor[y];
-        o->discounted_operating_year[y] = operating_year * o->discount_factor[y];
     }
     /* Depreciation, Year 0 to Year 5 (the book life) */
     const double depreciable_base = capitalised_cost * (1 - in->salvage_rate);
@@ -615,19 +617,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->annual_cost_charged[y] = o->depreciation_in_period[y] + o->opex[y] + o->opex_vat_charged[y];
         o->rental_cost[y] = opy * rental_gpu_hours_per_year * cloud_price_per_gpu_hour * services;
         o->cumulative_cloud[y] = sum_to(o->rental_cost, y + 1);
-        o->rental_discounted[y] = o->rental_cost[y] * o->discount_factor[y];
         o->rent_saving[y] = o->rental_cost[y] - o->net_cash_out[y];
-        o->saving_positive[y] = B(o->rent_saving[y] > 0);
-        o->saving_turns_back[y] = B(o->rent_saving[y] < 0 && sum_to(o->saving_positive, y + 1) > 0);
-        o->discounted_saving[y] = o->rent_saving[y] * o->discount_factor[y];
-        o->cumulative_discounted_saving[y] = sum_to(o->discounted_saving, y + 1);
-        o->payback_crossing[y] = B(y >= 1 && o->cumulative_discounted_saving[y] >= 0 &&
-                                   o->cumulative_discounted_saving[y] - o->discounted_saving[y] < 0);
-        o->payback_first_crossing[y] = B(o->payback_crossing[y] == 1 && sum_to(o->payback_crossing, y + 1) == 1);
-        o->payback_point[y] = o->payback_first_crossing[y] == 1
-                                  ? y - 1 + (o->discounted_saving[y] - o->cumulative_discounted_saving[y]) /
-                                                o->discounted_saving[y]
-                                  : 0;
     }
 #define TOTAL(n) o->n##_total = sum_to(o->n, NP);
     YEAR_LINES(TOTAL)
@@ -638,6 +628,52 @@ static void floor_eval(const floor_in *in, floor_out *o)
     /* TCO, NPV and the unit costs */
     const double capex_paid_year0 = o->capex_paid_total - o->capex_paid_operating_total;
     o->capex_paid_year0 = num(capex_paid_year0);
+    /* The budget by month: Month 1 is the first month of Year 1 */
+    for (int mo = 0; mo < NM; mo++) {
+        const int y = mo / 12 + 1, month = mo + 1;
+        o->budget_capex[mo] =
+            (month == 1 ? capex_paid_year0 : 0) +
+            capex_total *
+                ((in->deposit_year >= 1 && month == 12 * (in->deposit_year - 1) + in->deposit_month ? in->deposit_share : 0) +
+                 (in->delivery_year >= 1 && month == 12 * (in->delivery_year - 1) + in->delivery_month ? in->delivery_share
+                                                                                                      : 0) +
+                 (in->acceptance_year >= 1 && month == 12 * (in->acceptance_year - 1) + in->acceptance_month
+                      ? in->acceptance_share
+                      : 0));
+        o->budget_electricity[mo] = o->electricity[y] / 12;
+        o->budget_colocation[mo] = o->colocation[y] / 12;
+        o->budget_staffing[mo] = o->staffing[y] / 12;
+        o->budget_support[mo] = o->support[y] / 12;
+        o->budget_vat_paid[mo] = o->budget_capex[mo] * capex_vat_rate +
+                                 o->budget_electricity[mo] * in->vat_rate_electricity +
+                                 o->budget_colocation[mo] * in->vat_rate_services +
+                                 o->budget_support[mo] * in->vat_rate_support + o->budget_staffing[mo] * in->vat_rate_staff;
+        o->budget_vat_recovered[mo] = in->vat_yes ? o->budget_vat_paid[mo] : 0;
+        o->budget_resale[mo] = month == 12 * RUP(month / 12.0) ? o->resale[y] : 0;
+        o->budget_building_carried[mo] = month == 12 * years ? building_work_carried : 0;
+        o->budget_cash_out[mo] = o->budget_capex[mo] + o->budget_electricity[mo] + o->budget_colocation[mo] +
+                                 o->budget_staffing[mo] + o->budget_support[mo] + o->budget_vat_paid[mo] -
+                                 o->budget_vat_recovered[mo] - o->budget_resale[mo] - o->budget_building_carried[mo];
+        /* the discounting on the Budget's months: each month's cash at the end of its month */
+        o->budget_discount_factor[mo] = 1 / pow(1 + in->discount_rate, (in->mid_year ? month - 0.5 : month) / 12.0);
+        o->budget_discounted_cash_out[mo] = o->budget_cash_out[mo] * o->budget_discount_factor[mo];
+        o->budget_rental[mo] = o->rental_cost[y] / 12;
+        o->budget_rental_discounted[mo] = o->budget_rental[mo] * o->budget_discount_factor[mo];
+        o->budget_rent_saving[mo] = o->budget_rental[mo] - o->budget_cash_out[mo];
+        const double running_saving = sum_to(o->budget_rent_saving, mo + 1);
+        o->budget_saving_below_zero[mo] = B(running_saving < 0);
+        o->budget_saving_turns_back[mo] = B((running_saving > 0 && sum_to(o->budget_saving_below_zero, mo + 1) == 0) ||
+                                            (running_saving < 0 && month - sum_to(o->budget_saving_below_zero, mo + 1) > 0));
+        o->budget_discounted_saving[mo] = o->budget_rent_saving[mo] * o->budget_discount_factor[mo];
+        o->budget_cumulative_discounted_saving[mo] = sum_to(o->budget_discounted_saving, mo + 1);
+        o->budget_payback_crossing[mo] = B(o->budget_cumulative_discounted_saving[mo] >= 0 &&
+                                           o->budget_cumulative_discounted_saving[mo] - o->budget_discounted_saving[mo] < 0);
+        o->budget_payback_month[mo] =
+            o->budget_payback_crossing[mo] == 1 && sum_to(o->budget_payback_crossing, mo + 1) == 1 ? month : 0;
+    }
+#define TOTAL(n) o->n##_total = sum_to(o->n, NM);
+    MONTH_LINES(TOTAL)
+#undef TOTAL
     const double vat_cost = o->vat_paid_total - o->vat_recovered_total;
     o->vat_cost = num(vat_cost);
     const double tco = capex_total + o->opex_total + vat_cost - o->resale_total - building_work_carried;
@@ -646,8 +682,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->tco_other_vat_basis =
         num(in->vat_yes ? tco + o->vat_paid_total - facility_capex * in->vat_rate_construction * building_work_carried_share
                         : tco - vat_cost + facility_capex * in->vat_rate_construction * building_work_carried_share);
-    const double npv_cost = o->discounted_cash_out_total;
+    const double npv_cost = o->budget_discounted_cash_out_total;
     o->npv_cost = num(npv_cost);
+    const double discounted_operating_years = sum_to(o->budget_discount_factor, NM) / 12;
+    o->discounted_operating_years = num(discounted_operating_years);
     o->residual_value = num(capitalised_cost - o->depreciation_in_period_total);
     o->resale_value = num(capex_total * in->resale_share);
     o->depreciation_after_period = num(o->depreciation_total - o->depreciation_in_period_total);
@@ -668,7 +706,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                            (capitalised_cost_facility - salvage_fac / pow(1 + rate, flife)) * crf_f;
     o->capital_charge_per_year = num(capital_charge_per_year);
     const val cost_per_gpu_hour_with_capital =
-        gpu_hours_per_year > 0 ? num(npv_cost / (gpu_hours_per_year * o->discounted_operating_year_total))
+        gpu_hours_per_year > 0 ? num(npv_cost / (gpu_hours_per_year * discounted_operating_years))
                                : txt("n.a.: no GPU-hours used");
     o->cost_per_gpu_hour_with_capital = cost_per_gpu_hour_with_capital;
     o->cost_per_gpu_hour_book_life_annuity =
@@ -706,18 +744,18 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->cost_per_million_tokens_with_capital =
         tokens_per_s.t == NULL
             ? (tokens_per_s.v * hours * util > 0
-                   ? num(npv_cost / (tokens_per_s.v * 3600 * hours * util / 1000000 * o->discounted_operating_year_total))
+                   ? num(npv_cost / (tokens_per_s.v * 3600 * hours * util / 1000000 * discounted_operating_years))
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     o->train_run_cost_with_capital =
         o->train_days.t != NULL ? not_feasible
-        : runs                  ? num(npv_cost / (train_runs_per_year.v * o->discounted_operating_year_total))
+        : runs                  ? num(npv_cost / (train_runs_per_year.v * discounted_operating_years))
                                 : no_runs;
     const double option_capex = in->rent ? 0 : capitalised_cost;
     o->option_capex = num(option_capex);
     const double option_cost = in->rent ? o->rental_cost_total : tco;
     o->option_cost = num(option_cost);
-    o->option_npv_cost = num(in->rent ? o->rental_discounted_total : npv_cost);
+    o->option_npv_cost = num(in->rent ? o->budget_rental_discounted_total : npv_cost);
     const val option_cost_per_gpu_hour =
         gpu_hours_per_year > 0 ? num(option_cost / (gpu_hours_per_year * years)) : txt("n.a.: no GPU-hours used");
     o->option_cost_per_gpu_hour = option_cost_per_gpu_hour;
@@ -736,15 +774,15 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                                        : no_runs;
     o->option_run_cost = option_run_cost;
     o->cost_per_unit = training_required == 1 ? option_run_cost : at_target;
-    o->discounted_payback_months = sum_to(o->payback_first_crossing, NP) == 1 ? num(12 * sum_to(o->payback_point, NP))
-                                   : min_of(o->cumulative_discounted_saving, NP) >= 0 ? num(0)
-                                                                                      : txt("never within the period");
+    o->discounted_payback_months = sum_to(o->budget_payback_month, NM) > 0 ? num(sum_to(o->budget_payback_month, NM))
+                                   : min_of(o->budget_cumulative_discounted_saving, NM) >= 0 ? num(0)
+                                                                                             : txt("never within the period");
     double irr = 0;
     const char *why;
-    o->irr_own_vs_rent = min_of(o->rent_saving, NP) < 0 && sum_to(o->rent_saving, NP) > 0 &&
-                                 sum_to(o->saving_turns_back, NP) == 0 &&
-                                 tco_formula_irr(o->rent_saving, NP, &irr, &why) == TCO_OK
-                             ? num(irr)
+    o->irr_own_vs_rent = min_of(o->budget_rent_saving, NM) < 0 && sum_to(o->budget_rent_saving, NM) > 0 &&
+                                 sum_to(o->budget_saving_turns_back, NM) == 0 &&
+                                 tco_formula_irr(o->budget_rent_saving, NM, &irr, &why) == TCO_OK
+                             ? num(pow(1 + irr, 12) - 1)
                              : txt("n.a.: owning does not repay renting within the period, or its savings change sign "
                                    "more than once");
     /* Checks */
@@ -760,36 +798,6 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->check_capex_sum = num(check_capex_sum), o->check_opex_sum = num(check_opex_sum),
         o->check_cash_flow = num(check_cash_flow), o->check_npv = num(check_npv),
         o->milestone_share_total = num(milestone_share_total), o->check_milestones = num(check_milestones);
-    /* The budget by month: Month 1 is the first month of Year 1 */
-    for (int mo = 0; mo < NM; mo++) {
-        const int y = mo / 12 + 1, month = mo + 1;
-        o->budget_capex[mo] =
-            (month == 1 ? capex_paid_year0 : 0) +
-            capex_total *
-                ((in->deposit_year >= 1 && month == 12 * (in->deposit_year - 1) + in->deposit_month ? in->deposit_share : 0) +
-                 (in->delivery_year >= 1 && month == 12 * (in->delivery_year - 1) + in->delivery_month ? in->delivery_share
-                                                                                                      : 0) +
-                 (in->acceptance_year >= 1 && month == 12 * (in->acceptance_year - 1) + in->acceptance_month
-                      ? in->acceptance_share
-                      : 0));
-        o->budget_electricity[mo] = o->electricity[y] / 12;
-        o->budget_colocation[mo] = o->colocation[y] / 12;
-        o->budget_staffing[mo] = o->staffing[y] / 12;
-        o->budget_support[mo] = o->support[y] / 12;
-        o->budget_vat_paid[mo] = o->budget_capex[mo] * capex_vat_rate +
-                                 o->budget_electricity[mo] * in->vat_rate_electricity +
-                                 o->budget_colocation[mo] * in->vat_rate_services +
-                                 o->budget_support[mo] * in->vat_rate_support + o->budget_staffing[mo] * in->vat_rate_staff;
-        o->budget_vat_recovered[mo] = in->vat_yes ? o->budget_vat_paid[mo] : 0;
-        o->budget_resale[mo] = month == 12 * RUP(month / 12.0) ? o->resale[y] : 0;
-        o->budget_building_carried[mo] = month == 12 * years ? building_work_carried : 0;
-        o->budget_cash_out[mo] = o->budget_capex[mo] + o->budget_electricity[mo] + o->budget_colocation[mo] +
-                                 o->budget_staffing[mo] + o->budget_support[mo] + o->budget_vat_paid[mo] -
-                                 o->budget_vat_recovered[mo] - o->budget_resale[mo] - o->budget_building_carried[mo];
-    }
-#define TOTAL(n) o->n##_total = sum_to(o->n, NM);
-    MONTH_LINES(TOTAL)
-#undef TOTAL
     const double check_budget = B(fabs(o->budget_cash_out_total - o->net_cash_out_total) <= tol);
     const double check_card_fits_host = B(in->rent || strcasecmp(in->tier_form_factor[r], in->host_slot) == 0);
     const double check_office = in->own && in->office && card_dc ? 0 : 1;
@@ -989,6 +997,9 @@ static void check_all(const tco_model *m, const floor_out *o)
 #undef CHECK
 #define CHECK(n) check_row(m, #n, o->n, NM), check_scalar(m, #n "_total", o->n##_total), lines += 2;
     MONTH_LINES(CHECK)
+#undef CHECK
+#define CHECK(n) check_row(m, #n, o->n, NM), lines++;
+    MONTH_LINES_NO_TOTAL(CHECK)
 #undef CHECK
 #define CHECK(n) check_row(m, #n, o->n, NT), lines++;
     TIER_LINES(CHECK)

@@ -605,7 +605,8 @@ static void test_full_ft_per_card(void)
 }
 
 /* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
- * NPV = 5,449,050 + 722,053.896 x (1/1.08 + 1/1.08^2 + 1/1.08^3); straight line with 5% salvage, one
+ * NPV on the Budget's months, each month's cash at its end (t = month / 12): 5,449,050 / 1.08^(1/12) +
+ * 722,053.896 / 12 x (1.08^(-1/12) + ... + 1.08^(-36/12)) = 7,342,299.13; straight line with 5% salvage, one
  * book life per class: IT equipment (cards 3,040,000 + hosts 800,000 + network 354,800 + storage 100,000
  * = 4,294,800) x 0.95 / 5 = 816,012 a year over 5 years, the facility (racks 60,000 + UPS 120,000 +
  * cooling 108,250 + build-out 866,000 = 1,154,250) x 0.95 / 10 = 109,653.75 a year over 10: 925,665.75 a
@@ -619,9 +620,14 @@ static void test_full_ft_per_card(void)
 static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
-    double opex = 722053.896;
-    CU_ASSERT(near(value_of(m, "npv_cost"),
-                   5449050 + opex * (1 / 1.08 + 1 / (1.08 * 1.08) + 1 / (1.08 * 1.08 * 1.08))));
+    double opex = 722053.896, npv = 0, pv_months = 0;
+    for (int k = 1; k <= 36; k++) { /* each month's cash at its end: the purchase in Month 1 */
+        npv += ((k == 1 ? 5449050 : 0) + opex / 12) / pow(1.08, k / 12.0);
+        pv_months += 1 / pow(1.08, k / 12.0);
+    }
+    CU_ASSERT(near(value_of(m, "npv_cost"), npv));
+    CU_ASSERT(fabs(npv - 7342299.13) < 0.01);
+    CU_ASSERT(near(value_of(m, "discounted_operating_years"), pv_months / 12));
     CU_ASSERT(near(value_of(m, "residual_value"), 2672052.75));
     CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2399600.25));
     CU_ASSERT(near(value_of(m, "book_value_end_of_life"), 5449050 * 0.05));

@@ -28,6 +28,14 @@ int tco_model_fiscal_year(const tco_model *m, int month)
     return cal_month >= m->fiscal_start_month ? year : year - 1;
 }
 
+void tco_model_fiscal_year_label(const tco_model *m, int fiscal_year, char out[24])
+{
+    if (m->fiscal_start_month <= 1)
+        snprintf(out, 24, "FY%04d", fiscal_year);
+    else
+        snprintf(out, 24, "FY%04d/%02d", fiscal_year, (fiscal_year + 1) % 100);
+}
+
 typedef struct eval_ctx {
     const tco_model *m;
     int year;  /* 0-based year column in a per-year formula (in a per-month one, its month's year), else -1 */

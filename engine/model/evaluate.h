@@ -23,6 +23,13 @@ void tco_model_month_label(const tco_model *model, int month, char out[16]);
 int tco_model_fiscal_year(const tco_model *model, int month);
 
 /**
+ * The name of fiscal year @p fiscal_year (the calendar year it starts in, as tco_model_fiscal_year()
+ * gives) into @p out: "FY2026" when the fiscal year is the calendar year (fiscal_start_month 1),
+ * else both calendar years it spans, "FY2026/27".
+ */
+void tco_model_fiscal_year_label(const tco_model *model, int fiscal_year, char out[24]);
+
+/**
  * Set input @p name to @p value (checked against its range) and re-evaluate.
  * Errors: TCO_ERR_UNKNOWN_NAME, TCO_ERR_INI (out of range), TCO_ERR_EVAL.
  */

@@ -1016,10 +1016,33 @@ static void npv_and_slope(const double *f, size_t n, double r, double *npv, doub
     *slope = d;
 }
 
+/* Norstrom's criterion: the running sums of @p f, zeros aside, start negative, turn positive once and
+ * never fall below 0 again, and the last is above 0. Then NPV(0) = the sum > 0, NPV falls below 0 for a
+ * large rate (the first flow that is not 0 is negative and outweighs the rest), and exactly one rate
+ * above 0 gives NPV 0, though the flows themselves may change sign more than once (a payment after
+ * savings began). */
+static bool irr_norstrom(const double *f, size_t count)
+{
+    double sum = 0;
+    bool neg = false, pos = false;
+    for (size_t k = 0; k < count; k++) {
+        sum += f[k];
+        if (sum < 0 && pos)
+            return false;
+        if (sum > 0 && !neg)
+            return false;
+        neg |= sum < 0;
+        pos |= sum > 0 && neg;
+    }
+    return neg && sum > 0;
+}
+
 /* With flows that turn from negative to positive exactly once the NPV falls from positive to negative
  * as the rate rises past a unique root above -100%, so bisection on a bracket followed by Newton's
- * method finds the one rate Excel, LibreOffice and Gnumeric all converge to; any other pattern is
- * refused (their answers then depend on the starting guess). */
+ * method finds the one rate Excel, LibreOffice and Gnumeric all converge to. Flows that change sign
+ * more often but meet Norstrom's criterion (irr_norstrom) have exactly one root above 0, found on a
+ * bracket from 0. Any other pattern is refused (the applications' answers then depend on the starting
+ * guess). */
 tco_error tco_formula_irr(const double *f, size_t count, double *out, const char **why)
 {
     size_t changes = 0;
@@ -1032,12 +1055,14 @@ tco_error tco_formula_irr(const double *f, size_t count, double *out, const char
         seen_pos |= f[k] > 0;
         seen_neg |= f[k] < 0;
     }
-    if (changes != 1) {
-        *why = "IRR needs flows that turn from negative to positive exactly once (#NUM!); test that before calling it";
+    bool norstrom = changes != 1 && irr_norstrom(f, count);
+    if (changes != 1 && !norstrom) {
+        *why = "IRR needs flows that turn from negative to positive exactly once, or whose running sum does (#NUM!); "
+               "test that before calling it";
         return TCO_ERR_EVAL;
     }
     /* Bracket the root: NPV(lo) > 0 > NPV(hi). */
-    double lo = -0.99, hi = 1, v, d;
+    double lo = norstrom ? 0 : -0.99, hi = 1, v, d;
     for (int i = 0; i < 200; i++) {
         npv_and_slope(f, count, hi, &v, &d);
         if (v < 0)

@@ -104,9 +104,11 @@ typedef enum tco_func {
     TCO_FN_INDEX,     /**< INDEX(v, n): the n-th (1-based) value of the per-tier name v (number or text) */
     TCO_FN_MATCH,     /**< MATCH(x, v, 0): the 1-based position of the text x in the per-tier name v, exact
                            match only (case-insensitively, no wildcards); not found is an error (#N/A) */
-    TCO_FN_IRR,       /**< IRR(v): the internal rate of return of the per-year line v (one value per year,
-                           the first undiscounted), for flows that change sign exactly once, from negative
-                           to positive (then the rate is unique); anything else is an error (#NUM!) */
+    TCO_FN_IRR,       /**< IRR(v): the internal rate of return of the per-year (per-month) line v (one value
+                           per period, the first undiscounted), for flows that change sign exactly once,
+                           from negative to positive (then the rate is unique), or whose running sum does
+                           and ends above 0 (Norstrom: then the rate above 0 is unique); anything else is
+                           an error (#NUM!) */
     TCO_FN_CUMSUM,    /**< CUMSUM(x): tco's running total of a per-year line from Year 1 to this
                            year; written to the workbook as SUM('Sheet'!$C$7:E7), so no
                            application ever sees the name CUMSUM */

@@ -188,8 +188,8 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
                  "header");
     }
     for (int f = 0; f < n_fy; f++) {
-        char label[32];
-        snprintf(label, sizeof label, "FY%d", fy0 + f);
+        char label[24];
+        tco_model_fiscal_year_label(m, fy0 + f, label);
         wb_write_text(w, ws, ROW_HEADER, COL_VALUE + m->n_months + f, label, w->header_right);
         wb_write_text(w, ws, ROW_HEADER - 1, COL_VALUE + m->n_months + f, w->opts->currency, w->header_right);
     }
@@ -209,8 +209,9 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
             wb_write_item_formula(w, ws, (int)i, row, COL_VALUE + k, it->years[k]);
         }
         w->current_month = w->current_year = -1;
-        /* Fiscal-year subtotals: SUM over that year's months, summed as the cells are. */
-        for (int f = 0; f < n_fy; f++) {
+        /* Fiscal-year subtotals: SUM over that year's months, summed as the cells are (a line that is
+         * not summed, sum = no, such as a discount factor or a running total, has none, as no Total). */
+        for (int f = 0; f < n_fy && it->partner >= 0; f++) {
             int k0 = -1, k1 = -1;
             double sum = 0;
             for (int k = 0; k < m->n_months; k++)
