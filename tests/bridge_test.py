@@ -123,7 +123,7 @@ def in_usd(tmp, p, cny, usd):
     """Two runs in USD (fx.ini: 7.1 CNY per USD).  Each money input is its CNY value over the rate, so a new
     rate moves every money figure and changes no price: one step, fx_report.  By hand, the USD TCO is the CNY
     TCO over the rate (tco.ini's formulas are linear in the money inputs), so the step is
-    TCO_CNY / 7.5 - TCO_CNY / 7.1, with TCO_CNY from the CNY run of cluster32 (7,615,211.688)."""
+    TCO_CNY / 7.5 - TCO_CNY / 7.1, with TCO_CNY from the CNY run of cluster32 (7,724,461.688)."""
     fx = summary(p("usd75.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "fx.usd=7.5")
     d = diff(p("usd.json"), p("usd75.json"))
     steps = [(s["input"], s["set"], s["from"], s["to"], s["unit"]) for s in d["steps"]]
