@@ -524,11 +524,12 @@ static void check_one_renting_verdict(const tco_model *m)
  * = 280,320 CNY a year, 840,960 over 3 years (VAT deductible).  Owning: capex 463,130 + opex over the
  * period = TCO 813,584, so owning saves 840,960 - 813,584 = 27,376 and breaks even at
  * 463,130 / ((840,960 - opex) / 36) = 33.99 months, inside the 36 (it said "beyond the period", 108
- * months, when it rented only the 60% of hours used).  solo rents on demand the hours its card works:
- * 1 W-A x 8,760 x 0.3 x availability, no spare held (ROUND(1 x 0.03, 0) = 0), so a card failure waits
- * 14 days x 24 = 336 h for the RMA: 0.1 x 336 + 0.175 host failures x 24 h = 37.8 card-hours lost a
- * year, availability 1 / (1 + 37.8 / 8,760) = 0.99570; cluster32 (training) likewise the hours used,
- * 32 x 8,760 x 0.9 x 1 / (1 + 947.2 / 280,320) (test_cluster32_finance_by_hand). */
+ * months, when it rented only the 60% of hours used).  solo rents on demand the hours it means to use:
+ * 1 W-A x 8,760 x 0.3 = 2,628 GPU-hours a year, as the advisor's rented option (the provider replaces a
+ * failed card: no availability), while its own card, with no spare held (ROUND(1 x 0.03, 0) = 0), waits
+ * 14 days x 24 = 336 h for an RMA: 0.1 x 336 + 0.175 host failures x 24 h = 37.8 card-hours lost a year,
+ * availability 1 / (1 + 37.8 / 8,760) = 0.99570 of its GPU-hours; cluster32 (training) likewise the hours
+ * used, 32 x 8,760 x 0.9. */
 static void test_renting_baseline(void)
 {
     tco_model *m = load_scenario("team-70b-dm2");
@@ -560,12 +561,13 @@ static void test_renting_baseline(void)
     m = load_scenario("solo");
     CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "on demand, used hours");
     CU_ASSERT(near(value_of(m, "availability"), 1 / (1 + 37.8 / 8760)));
-    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 8760 * 0.3 * value_of(m, "card_count") / (1 + 37.8 / 8760)));
+    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 8760 * 0.3 * value_of(m, "card_count")));
+    CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 8760 * 0.3 / (1 + 37.8 / 8760)));
     check_one_renting_verdict(m);
     tco_model_free(m);
     m = load_scenario("cluster32");
     CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "on demand, used hours");
-    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 32 * 8760 * 0.9 / (1 + 947.2 / 280320)));
+    CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 32 * 8760 * 0.9));
     check_one_renting_verdict(m);
     tco_model_free(m);
 }
@@ -635,8 +637,9 @@ static void test_full_ft_per_card(void)
  * 4 hosts x 0.175 = 0.7 host failures, each 24 h; training stops all 32 cards for either, so
  * 3.2 x 4 x 32 + 0.7 x 24 x 32 = 409.6 + 537.6 = 947.2 card-hours lost a year of 32 x 8,760 = 280,320:
  * availability 1 / (1 + 947.2 / 280,320) = 0.996632.
- * GPU-hours 32 x 8760 x 0.9 x 0.996632 = 251,438.39 per year; cloud 251,438.39 x 16 CNY = 4,023,014.25
- * per year; break-even 5,544,050 / ((3 x 4,023,014.25 - 2,180,411.688) / 36) = 20.18 months; training
+ * GPU-hours used 32 x 8760 x 0.9 x 0.996632 = 251,438.39 per year; renting the same cards for the hours
+ * they are meant to work (the provider replaces its failed cards), 32 x 8,760 x 0.9 = 252,288 x 16 CNY =
+ * 4,036,608 per year; break-even 5,544,050 / ((3 x 4,036,608 - 2,180,411.688) / 36) = 20.10 months; training
  * 6 x 7e9 x 1e11 FLOP on 32 x 400 TFLOPS x 0.4 = 820,312.5 s at perfect scaling; the four hosts sync over
  * the fabric at MIN(900, 100) = 100 GB/s: 280 ms a step, 780 ms against the table's 531.1 (= 4,780 / 9)
  * on 900 GB/s, so 75% x 531.1 / 780 = 51.07%: 820,312.5 / 0.75 x 780 / (4,780 / 9) = 1,606,302.3 s with
@@ -659,11 +662,11 @@ static void test_cluster32_finance_by_hand(void)
     CU_ASSERT(fabs(value_of(m, "availability") - 0.996632) < 5e-7);
     const double hours = 32 * 8760 * 0.9 * avail;
     CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), hours));
-    /* Training rents on demand the GPU-hours used: 251,438.39 x 16 = 4,023,014.25 CNY a year. */
+    /* Training rents on demand the GPU-hours it means to use: 252,288 x 16 = 4,036,608 CNY a year. */
     CU_ASSERT_EQUAL(value_of(m, "rental_on_demand"), 1);
-    CU_ASSERT(near(value_of(m, "rental_cost_total"), 3 * hours * 16));
-    CU_ASSERT(near(value_of(m, "break_even_months"), 5544050 / ((3 * hours * 16 - 2180411.688) / 36)));
-    CU_ASSERT(fabs(value_of(m, "break_even_months") - 20.18) < 0.005);
+    CU_ASSERT(near(value_of(m, "rental_cost_total"), 3 * 4036608.0));
+    CU_ASSERT(near(value_of(m, "break_even_months"), 5544050 / ((3 * 4036608.0 - 2180411.688) / 36)));
+    CU_ASSERT(fabs(value_of(m, "break_even_months") - 20.10) < 0.005);
     CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7724461.688 / (3 * hours)));
     const double run_s = 820312.5 / 0.75 * 780 / (4780.0 / 9) / avail;
     CU_ASSERT(near(value_of(m, "train_time_s"), run_s));
