@@ -71,6 +71,7 @@ static val txt(const char *t)
     X(facility_buildout_per_kw) X(switch_ports) X(switch_price) X(optic_price) X(optics_per_port) X(cable_price)      \
     X(switch_power_w) X(storage_tb) X(storage_price_per_tb) X(storage_power_w_per_tb) X(mgmt_power_w_per_host)       \
     X(staff_fte_floor) X(staff_fte_per_host) X(staff_fte_per_mw) X(staff_loaded_cost) X(support_rate)                \
+    X(card_annual_failure_rate) X(host_annual_failure_rate) X(spare_share) X(swap_hours) X(repair_days) X(host_repair_hours) \
     X(book_life_years) X(book_life_facility_years) X(salvage_rate) X(discount_rate) X(check_tolerance) X(deposit_share) X(deposit_year)           \
     X(delivery_share) X(delivery_year) X(acceptance_share) X(acceptance_year) X(deposit_month) X(delivery_month)      \
     X(acceptance_month) X(resale_share) X(vat_rate_hardware) X(vat_rate_electricity) X(vat_rate_services)             \
@@ -132,6 +133,8 @@ typedef struct floor_in {
     X(train_days) X(decode_bound_tps) X(decode_efficiency) X(card_dense_tflops) X(replica_bandwidth_tps)             \
     X(replica_compute_tps) X(layout_tokens_per_s) X(layout_stream_tokens_per_s) X(check_target_tokens_per_s)         \
     X(check_serves_tokens) X(check_target_stream_tokens_per_s) X(serving_required) X(serving_feasible) X(tokens_per_s) X(ram_gb) X(hosts)    \
+    X(spare_cards) X(cards_bought) X(card_failures_per_year) X(host_failures_per_year) X(card_failure_down_hours)   \
+    X(cards_stopped_by_card_failure) X(cards_stopped_by_host_failure) X(lost_card_hours_per_year) X(availability)   \
     X(machine_peak_kw) X(psu_w) X(fabric_needed) X(host_links) X(leaf_switches) X(spine_switches) X(switches) X(infra_power_kw)       \
     X(it_peak_kw) X(it_load_kw) X(facility_power_kw) X(site_peak_kw) X(ups_need_kva) X(ups_modules)                  \
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
@@ -375,7 +378,23 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double train_efficiency =
         card_count > 1 ? fmin(1, scaling_efficiency * step_efficiency / reference_step_efficiency) : 1;
     o->train_efficiency = num(train_efficiency);
-    const double train_time_s = has_fp16 ? train_time_ideal_s / train_efficiency : 0;
+    /* Reliability (issue 22 section 7), the template's Sizing lines after ram_gb. */
+    const double spare_cards = in->rent ? 0 : round(card_count * in->spare_share);
+    const double card_failures_per_year = card_count * in->card_annual_failure_rate;
+    const double host_failures_per_year = hosts * in->host_annual_failure_rate;
+    const double card_failure_down_hours = spare_cards >= 1 ? in->swap_hours : in->repair_days * 24;
+    const double stopped_card = B(in->training) == 1 ? card_count : fmin(card_count, fmax(1, cards_per_replica));
+    const double stopped_host =
+        B(in->training) == 1 ? card_count : fmin(card_count, fmax(cards_per_host, cards_per_replica));
+    const double lost_card_hours_per_year = card_failures_per_year * card_failure_down_hours * stopped_card +
+                                            host_failures_per_year * in->host_repair_hours * stopped_host;
+    const double availability = in->rent ? 1 : 1 / (1 + lost_card_hours_per_year / (card_count * 8760));
+    o->spare_cards = num(spare_cards), o->cards_bought = num(card_count + spare_cards);
+    o->card_failures_per_year = num(card_failures_per_year), o->host_failures_per_year = num(host_failures_per_year);
+    o->card_failure_down_hours = num(card_failure_down_hours);
+    o->cards_stopped_by_card_failure = num(stopped_card), o->cards_stopped_by_host_failure = num(stopped_host);
+    o->lost_card_hours_per_year = num(lost_card_hours_per_year), o->availability = num(availability);
+    const double train_time_s = has_fp16 ? train_time_ideal_s / train_efficiency / availability : 0;
     o->train_time_s = has_fp16 ? num(train_time_s) : no_fp16;
     const double layout_train_days = train_time_s / 86400;
     o->layout_train_days = has_fp16 ? num(layout_train_days) : no_fp16;
@@ -489,7 +508,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
         fmax(in->staff_fte_floor, hosts * in->staff_fte_per_host + it_peak_kw / 1000 * in->staff_fte_per_mw);
     o->staff_fte = num(staff_fte);
     /* Capex */
-    const double card_capex = card_count * card_price * (1 + card_import_duty);
+    const double card_capex = (card_count + spare_cards) * card_price * (1 + card_import_duty);
     const double host_capex = hosts * in->host_price * (1 + in->host_import_duty);
     const double network_capex = host_links * in->fabric_nic_price + switches * in->switch_price +
                                  optics * in->optic_price + fabric_links * in->cable_price;
@@ -596,15 +615,16 @@ static void floor_eval(const floor_in *in, floor_out *o)
                                                    : o->depreciation_straight_line[y];
         o->book_value[y] = capitalised_cost - sum_to(o->depreciation, y + 1);
     }
-    const double gpu_hours_per_year = card_count * in->hours_per_year * in->utilisation;
+    const double gpu_hours_per_year = card_count * in->hours_per_year * in->utilisation * availability;
     o->gpu_hours_per_year = num(gpu_hours_per_year);
     const double rental_on_demand = B(training_required == 1 || in->solo);
     o->rental_on_demand = num(rental_on_demand);
     o->rental_basis = txt(rental_on_demand == 1 ? "on demand, used hours" : "reserved, all hours");
     const double rental_gpu_hours_per_year =
         training_required == 1
-            ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * train_gpu_hours : gpu_hours_per_year)
-            : rental_on_demand == 1 ? gpu_hours_per_year : card_count * in->hours_per_year;
+            ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * train_gpu_hours
+                                                 : card_count * in->hours_per_year * in->utilisation)
+            : rental_on_demand == 1 ? card_count * in->hours_per_year * in->utilisation : card_count * in->hours_per_year;
     o->rental_gpu_hours_per_year = num(rental_gpu_hours_per_year);
     const double services = 1 + (in->vat_yes ? 0 : in->vat_rate_services);
     for (int y = 0; y < NP; y++) {
@@ -735,7 +755,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double hours = in->hours_per_year, util = in->utilisation;
     o->cost_per_million_tokens =
         tokens_per_s.t == NULL
-            ? (tokens_per_s.v * hours * util > 0 ? num(tco / (tokens_per_s.v * 3600 * hours * util * years / 1000000))
+            ? (tokens_per_s.v * hours * util * availability > 0
+                   ? num(tco / (tokens_per_s.v * 3600 * hours * util * availability * years / 1000000))
                                                  : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     const val not_feasible = txt("n.a.: training is not feasible (see the checks)"), no_runs = txt("n.a.: no runs a year (no hours used)");
@@ -743,8 +764,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->train_run_cost = o->train_days.t != NULL ? not_feasible : runs ? num(tco / (train_runs_per_year.v * years)) : no_runs;
     o->cost_per_million_tokens_with_capital =
         tokens_per_s.t == NULL
-            ? (tokens_per_s.v * hours * util > 0
-                   ? num(npv_cost / (tokens_per_s.v * 3600 * hours * util / 1000000 * discounted_operating_years))
+            ? (tokens_per_s.v * hours * util * availability > 0
+                   ? num(npv_cost / (tokens_per_s.v * 3600 * hours * util * availability / 1000000 * discounted_operating_years))
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     o->train_run_cost_with_capital =
@@ -764,8 +785,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->target_load_tokens_per_s = num(target_load_tokens_per_s);
     const val at_target =
         serving_feasible == 1
-            ? (target_load_tokens_per_s * hours * util > 0
-                   ? num(option_cost / (target_load_tokens_per_s * 3600 * hours * util * years / 1000000))
+            ? (target_load_tokens_per_s * hours * util * availability > 0
+                   ? num(option_cost / (target_load_tokens_per_s * 3600 * hours * util * availability * years / 1000000))
                    : txt("n.a.: no tokens served"))
             : txt("n.a.: serving is not feasible");
     o->cost_per_million_tokens_at_target = at_target;

@@ -17,9 +17,9 @@ OLD is cluster32 as shipped; NEW is cluster32 with --set facility.electricity_pr
                                                   41,060 W = 41.06 kW
   so 0.15 CNY/kWh more costs 41.06 kW x 1.3 PUE x 8,760 h x 3 years x 0.15 = 210,416.076 CNY (VAT on
   electricity is recovered: not a cost).
-  card price: 32 cards x -7,000 CNY = -224,000 CNY of capex, and support is 5%/yr of hardware capex for
-  3 years: -224,000 x (1 + 0.15) = -257,600 CNY.
-So by effect the card price comes first (|-257,600| > 210,416.076), in file order the electricity price
+  card price: 33 cards bought (32 in service + 1 spare held) x -7,000 CNY = -231,000 CNY of capex, and
+  support is 5%/yr of hardware capex for 3 years: -231,000 x (1 + 0.15) = -265,650 CNY.
+So by effect the card price comes first (|-265,650| > 210,416.076), in file order the electricity price
 (the template lists it before the tier table); either way the steps add up to NEW - OLD exactly.
 Prints one line per failure; the last line is "N passed, N failed".
 """
@@ -32,7 +32,7 @@ import recalc  # noqa: E402
 TCO, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 APP = sys.argv[sys.argv.index("--app") + 1] if "--app" in sys.argv else "gnumeric"
 ELECTRICITY = 41.06 * 1.3 * 8760 * 3 * 0.15   # 210,416.076 CNY
-CARD = 32 * (88000 - 95000) * (1 + 3 * 0.05)  # -257,600 CNY
+CARD = 33 * (88000 - 95000) * (1 + 3 * 0.05)  # -265,650 CNY
 
 
 def near(a, b, tol=1e-6):
@@ -123,7 +123,7 @@ def in_usd(tmp, p, cny, usd):
     """Two runs in USD (fx.ini: 7.1 CNY per USD).  Each money input is its CNY value over the rate, so a new
     rate moves every money figure and changes no price: one step, fx_report.  By hand, the USD TCO is the CNY
     TCO over the rate (tco.ini's formulas are linear in the money inputs), so the step is
-    TCO_CNY / 7.5 - TCO_CNY / 7.1, with TCO_CNY from the CNY run of cluster32 (7,615,211.688)."""
+    TCO_CNY / 7.5 - TCO_CNY / 7.1, with TCO_CNY from the CNY run of cluster32 (7,724,461.688)."""
     fx = summary(p("usd75.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "fx.usd=7.5")
     d = diff(p("usd.json"), p("usd75.json"))
     steps = [(s["input"], s["set"], s["from"], s["to"], s["unit"]) for s in d["steps"]]
@@ -135,11 +135,11 @@ def in_usd(tmp, p, cny, usd):
         check(delta == fx["tco"] - usd["tco"], "USD, rate: delta %r, NEW - OLD %r" % (delta, fx["tco"] - usd["tco"]))
         check(abs(delta - hand) <= 1e-9 * abs(hand), "USD, rate: delta %r, by hand %r" % (delta, hand))
     t = tco("diff", "usd.json", "usd75.json", "--root", SRC, cwd=tmp).stdout
-    check(re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362  CNY/USD\n", t) and "1 step;" in t,
+    check(re.search(r"\nfx_report +7\.1 +7\.5 +-58,024 +1,029,928  CNY/USD\n", t) and "1 step;" in t,
           "USD, rate: the table shows the rates as given and one step:\n" + t)
 
-    # A price changed in CNY and the rate: two steps.  The card price is its own step, -257,600 CNY (above)
-    # at the rate in force when it moves: by effect after the rate (|-57,203| > |-257,600 / 7.1|), so at 7.5;
+    # A price changed in CNY and the rate: two steps.  The card price is its own step, -265,650 CNY (above)
+    # at the rate in force when it moves: by effect after the rate (|-58,024| > |-265,650 / 7.1|), so at 7.5;
     # in file order first (the template lists the tier table before fx_report, which tco adds last), at 7.1.
     both = summary(p("usd75c.json"), "--scenario", "cluster32", "--currency", "USD", "--set", "fx.usd=7.5",
                    "--set", "card.price=88000")
@@ -205,12 +205,12 @@ def hostile(tmp, p, old, usd):
     check(got == [("only_in_new", "tier_price [D-X]")], "a tier row only in NEW's given_by_tier: other %r" % got)
 
     # The table of a USD bridge says the unit of From and To (a money input's CNY, as --set takes it) and that
-    # the deltas are in USD: the card price, 95,000 -> 88,000 CNY per card, moves the TCO by -257,600 CNY at
-    # 7.5 CNY per USD = -34,346.67 USD.
+    # the deltas are in USD: the card price, 95,000 -> 88,000 CNY per card, moves the TCO by -265,650 CNY at
+    # 7.5 CNY per USD = -35,420 USD.
     t = tco("diff", "usd.json", "usd75c.json", "--root", SRC, cwd=tmp).stdout
     check(re.search(r"\nInput +From +To +Delta +Running TCO +Unit\n", t) and
-          re.search(r"\ntier_price \[D-M\] +95,000 +88,000 +-34,347 +[0-9,]+ +CNY/card\n", t) and
-          re.search(r"\nfx_report +7\.1 +7\.5 +-57,203 +1,015,362 +CNY/USD\n", t) and
+          re.search(r"\ntier_price \[D-M\] +95,000 +88,000 +-35,420 +[0-9,]+ +CNY/card\n", t) and
+          re.search(r"\nfx_report +7\.1 +7\.5 +-58,024 +1,029,928 +CNY/USD\n", t) and
           "(money in CNY); Delta and Running TCO in USD." in t, "USD table: the units of From and To:\n" + t)
     book = p("usd-bridge.xlsx")
     tco("diff", p("usd.json"), p("usd75c.json"), "--root", SRC, "--out", book)
@@ -263,7 +263,8 @@ def hostile(tmp, p, old, usd):
               "no such input now" not in got[0]["message"], "a quote rate: %r" % got)
 
     # Money is compared in CNY: a USD quote priced at a new rate is a price step beside the rate's.  SG-55,
-    # 12,100 USD, is 85,910 CNY at 7.1 and 87,120 at 7.2: 32 cards x 1,210 CNY x 1.15 (support) over 7.2.
+    # 12,100 USD, is 85,910 CNY at 7.1 and 87,120 at 7.2: 33 cards (the spare too) x 1,210 CNY x 1.15
+    # (support) over 7.2.
     summary(p("qa.json"), "--scenario", "cluster32", "--currency", "USD", *quotes)
     summary(p("qb.json"), "--scenario", "cluster32", "--currency", "USD", *quotes, "--set", "fx.usd=7.2")
     o = diff(p("qa.json"), p("qb.json"))
@@ -271,8 +272,8 @@ def hostile(tmp, p, old, usd):
     check(got == [("fx_report", None, 7.1, 7.2), ("tier_price", "D-M", 85910, 87120)] and o["other"] == [],
           "a USD quote at a new rate: steps %r, other %r" % (got, o["other"]))
     if len(got) == 2:
-        check(near(o["steps"][1]["delta"], 32 * 1210 * 1.15 / 7.2), "the quoted price's step %r, by hand %r" %
-              (o["steps"][1]["delta"], 32 * 1210 * 1.15 / 7.2))
+        check(near(o["steps"][1]["delta"], 33 * 1210 * 1.15 / 7.2), "the quoted price's step %r, by hand %r" %
+              (o["steps"][1]["delta"], 33 * 1210 * 1.15 / 7.2))
 
     # A huge TCO typed into NEW: the difference is said in a few digits, not 309.
     big = edited(p, old, "big.json", lambda d: d.update(tco=1e308))
@@ -343,8 +344,8 @@ def run(tmp):
 
     # The terminal table names each step, from, to and the delta.
     t = tco("diff", "old.json", "new.json", "--root", SRC, cwd=tmp).stdout
-    for text in ["tier_price [D-M]   95,000  88,000  -257,600    7,357,612",
-                 "electricity_price     0.7    0.85  +210,416    7,568,028", "NEW - OLD", "-47,184"]:
+    for text in ["tier_price [D-M]   95,000  88,000  -265,650    7,458,812",
+                 "electricity_price     0.7    0.85  +210,416    7,669,228", "NEW - OLD", "-55,234"]:
         check(text in t, "the table lacks %r:\n%s" % (text, t))
 
     # A value of many digits is shown to 6 significant digits (1.2345678 as 1.23457), the JSON keeps it whole.

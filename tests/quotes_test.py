@@ -96,7 +96,7 @@ check(d is not None and d["inputs"]["tier_price"]["by_tier"]["D-M"] == 80000,
       "--set card.price=80000: the D-M tier row must say 80,000, not the quote's 85,910")
 check(d is not None and d["inputs"]["tier_price"]["by_tier"]["W-B"] == 41000,
       "--set card.price: W-B's own quote (41,000) still prices the W-B row")
-check(d is not None and d["outputs"]["card_capex"]["value"] == 32 * 80000, "card_capex = 32 x 80,000")
+check(d is not None and d["outputs"]["card_capex"]["value"] == 33 * 80000, "card_capex = 33 x 80,000 (32 cards and the spare held)")
 strings = shared_strings(book)
 check("replaced by --set" in strings, "the D-M quotes are listed as replaced by --set")
 d = run_json("cluster32", "--quotes", os.path.join(SRC, "pricing/example-quotes.csv"))
@@ -112,9 +112,10 @@ example = os.path.join(SRC, "pricing/example-quotes.csv")
 d = run_json("cluster32", "--set", "fx.usd=7.2", "--quotes", example)
 check(d is not None and d["inputs"]["fx_usd"]["value"] == 7.2 and "--set fx.usd=7.2 (was 7.1)" in
       d["inputs"]["fx_usd"]["source"], "--set fx.usd=7.2: fx_usd 7.2, its source says what it replaced")
-# SG-55, 12,100 USD x 7.2 = 87,120 CNY, still under Huaxin's 88,000 CNY: 32 cards cost 2,787,840.
+# SG-55, 12,100 USD x 7.2 = 87,120 CNY, still under Huaxin's 88,000 CNY: 33 cards (32 and the spare held)
+# cost 2,874,960.
 check(d is not None and d["outputs"]["card_price"]["value"] == 12100 * 7.2 and
-      d["outputs"]["card_capex"]["value"] == 32 * (12100 * 7.2), "--set fx.usd=7.2: card_price 12,100 x 7.2")
+      d["outputs"]["card_capex"]["value"] == 33 * (12100 * 7.2), "--set fx.usd=7.2: card_price 12,100 x 7.2")
 strings = shared_strings(book)
 check(any(x.startswith("What-if (--set): ") and "fx_usd = 7.2 (was 7.1)" in x for x in strings),
       "the Summary names the rate set")

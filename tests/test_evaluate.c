@@ -1,5 +1,5 @@
 /* test_evaluate.c - engine/model/evaluate.c: the shipped template's formulas evaluated, every figure worked
- * by hand or taken from the seed (SEED-DIGEST.md): cluster32 line by line (TCO 7,615,211.688 CNY), its
+ * by hand or taken from the seed (SEED-DIGEST.md): cluster32 line by line (TCO 7,724,461.688 CNY), its
  * finance lines, the seed's sizing, training and inference figures, colocation and staffing, per-tier
  * lines; setting inputs as typing into their cells does; the budget's months; and the program against
  * the tree evaluator. */
@@ -75,6 +75,15 @@ static void set(tco_model *m, const char *name, double v)
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
 }
 
+/* The seed's worked figures know no failures: card and host failure rates 0 give availability 1, so a
+ * training time is the seed's compute / (cards x FLOP/s x utilisation x efficiency) to the digit. */
+static void no_failures(tco_model *m)
+{
+    set(m, "card_annual_failure_rate", 0);
+    set(m, "host_annual_failure_rate", 0);
+    CU_ASSERT_EQUAL(value_of(m, "availability"), 1);
+}
+
 /* Set the chosen card's row (the scenario's card tier) of per-tier input @p name: the card values
  * are looked up from the tier table, so this is how a test changes the card's price or bandwidth. */
 static void set_card(tco_model *m, const char *name, double v)
@@ -93,11 +102,11 @@ static void set_card(tco_model *m, const char *name, double v)
 static void test_set_input_reevaluates(void)
 {
     tco_model *m = load_scenario("cluster32");
-    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7615211.688));
+    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7724461.688));
     tco_diag d = {0};
     CU_ASSERT_EQUAL(tco_model_set_input(m, "electricity_price", 0.85, &d), TCO_OK);
     CU_ASSERT_TRUE(near(value_of(m, "electricity_price"), 0.85));
-    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7615211.688 + 210416.076));
+    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7724461.688 + 210416.076));
     /* Out of its range (pue is 1 to 5): refused, nothing changes. */
     CU_ASSERT_EQUAL(tco_model_set_input(m, "pue", 0.9, &d), TCO_ERR_INI);
     CU_ASSERT_TRUE(near(value_of(m, "pue"), 1.3));
@@ -105,13 +114,13 @@ static void test_set_input_reevaluates(void)
     tco_model_free(m);
 }
 
-/* The card tier table: D-M's row priced 80,000 instead of 95,000 gives card_capex 32 x 80,000 =
- * 2,560,000 CNY; the card tier typed as D-L (lower case, as MATCH ignores case) gives D-L's 160,000. */
+/* The card tier table: D-M's row priced 80,000 instead of 95,000 gives card_capex (32 cards + 1 spare)
+ * x 80,000 = 2,640,000 CNY; the card tier typed as D-L (lower case, as MATCH ignores case) gives D-L's 160,000. */
 static void test_tier_rows_and_text_inputs(void)
 {
     tco_model *m = load_scenario("cluster32");
     CU_ASSERT_TRUE(near(value_of(m, "card_price"), 95000));
-    CU_ASSERT_TRUE(near(value_of(m, "card_capex"), 32 * 95000.0));
+    CU_ASSERT_TRUE(near(value_of(m, "card_capex"), (32 + 1) * 95000.0));
     int row = tco_model_tier_row(m, "d-m");
     CU_ASSERT_TRUE(row >= 0);
     CU_ASSERT_EQUAL(tco_model_tier_row(m, "D-M"), row);
@@ -119,7 +128,7 @@ static void test_tier_rows_and_text_inputs(void)
     tco_diag d = {0};
     CU_ASSERT_EQUAL(tco_model_set_tier_input(m, "tier_price", "D-M", 80000, &d), TCO_OK);
     CU_ASSERT_TRUE(near(value_of(m, "card_price"), 80000));
-    CU_ASSERT_TRUE(near(value_of(m, "card_capex"), 2560000));
+    CU_ASSERT_TRUE(near(value_of(m, "card_capex"), 2640000));
     CU_ASSERT_EQUAL(tco_model_set_text_input(m, "card_tier", "d-l", &d), TCO_OK);
     CU_ASSERT_TRUE(near(value_of(m, "card_price"), 160000));
     int i = tco_model_find(m, "card_tier");
@@ -208,10 +217,11 @@ static void test_seed_annual_electricity(void)
  * UPS 43.3 / 0.9 x 1.5 = 72.17 kVA -> 8 modules of 10 kVA (N) = 80 kVA x 1,500 = 120,000;
  * racks: min(floor(25 / 10.2), floor(42 / 8)) = 2 hosts per rack -> 2 racks x 30,000; cooling 43.3 kW x 2,500
  * = 108,250; facility build-out 43.3 kW x 20,000 = 866,000; network 1 leaf x 150,000 + 32 links x
- * (2 x 3,000 + 400) = 354,800; storage 100 TB x 1,000 = 100,000; cards 32 x 95,000 = 3,040,000; hosts
- * 4 x 200,000 = 800,000; hardware 4,294,800; capex 4,294,800 + 60,000 + 120,000 + 108,250 + 866,000 =
- * 5,449,050; staff max(0.5, 4 x 0.1 + 0.0433 MW x 2 = 0.4866) = 0.5 FTE x 360,000 = 180,000/yr; support
- * 5% x 4,294,800 = 214,740/yr; opex 722,053.896/yr, 2,166,161.688 over 3 years; TCO 7,615,211.688. */
+ * (2 x 3,000 + 400) = 354,800; storage 100 TB x 1,000 = 100,000; cards (32 + ROUND(32 x 0.03, 0) = 1 spare)
+ * x 95,000 = 3,135,000; hosts 4 x 200,000 = 800,000; hardware 4,389,800; capex 4,389,800 + 60,000 + 120,000
+ * + 108,250 + 866,000 = 5,544,050; staff max(0.5, 4 x 0.1 + 0.0433 MW x 2 = 0.4866) = 0.5 FTE x 360,000 =
+ * 180,000/yr; support 5% x 4,389,800 = 219,490/yr; opex 726,803.896/yr, 2,180,411.688 over 3 years;
+ * TCO 7,724,461.688 (the spare held adds 95,000 + 3 x 4,750 of support = 109,250). */
 static void test_cluster32_by_hand(void)
 {
     tco_model *m = load_cluster32();
@@ -226,7 +236,9 @@ static void test_cluster32_by_hand(void)
     CU_ASSERT(near(value_of(m, "ups_installed_kva"), 80));
     CU_ASSERT(near(value_of(m, "racks"), 2));
     CU_ASSERT(near(value_of(m, "leaf_switches"), 1));
-    CU_ASSERT(near(value_of(m, "card_capex"), 3040000));
+    /* 32 cards in service + ROUND(32 x 0.03, 0) = 1 spare held: 33 x 95,000 = 3,135,000. */
+    CU_ASSERT(near(value_of(m, "spare_cards"), 1));
+    CU_ASSERT(near(value_of(m, "card_capex"), 3135000));
     CU_ASSERT(near(value_of(m, "host_capex"), 800000));
     CU_ASSERT(near(value_of(m, "network_capex"), 354800));
     CU_ASSERT(near(value_of(m, "ups_capex"), 120000));
@@ -235,33 +247,34 @@ static void test_cluster32_by_hand(void)
     CU_ASSERT(near(value_of(m, "storage_capex"), 100000));
     CU_ASSERT(near(value_of(m, "spine_switches"), 0));
     CU_ASSERT(near(value_of(m, "rack_capex"), 60000));
-    CU_ASSERT(near(value_of(m, "capex_total"), 5449050));
+    CU_ASSERT(near(value_of(m, "capex_total"), 5544050));
     CU_ASSERT(near(value_of(m, "electricity_total"), 3 * 327313.896));
     CU_ASSERT(near(value_of(m, "staff_fte"), 0.5));
     CU_ASSERT(near(value_of(m, "staffing_total"), 540000));
-    CU_ASSERT(near(value_of(m, "support_total"), 3 * 214740));
-    CU_ASSERT(near(value_of(m, "opex_total"), 2166161.688));
-    CU_ASSERT(near(value_of(m, "tco"), 7615211.688));
-    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 7615211.688 / 96));
+    /* Support 5% of hardware capex (3,135,000 + 800,000 + 354,800 + 100,000 = 4,389,800) = 219,490 a year. */
+    CU_ASSERT(near(value_of(m, "support_total"), 3 * 219490));
+    CU_ASSERT(near(value_of(m, "opex_total"), 2180411.688));
+    CU_ASSERT(near(value_of(m, "tco"), 7724461.688));
+    CU_ASSERT(near(value_of(m, "tco_per_card_year"), 7724461.688 / 96));
     /* Seed §4.3: racks, power distribution (with the UPS), cooling, switches, storage and staff add
      * 50-100% of the card price, here with the facility build-out: (60,000 + 120,000 + 108,250 + 354,800
-     * + 100,000 + 866,000 + 540,000) / 3,040,000 = 2,149,050 / 3,040,000 = 70.7%.  Hosts on their own
-     * line: 800,000 / 3,040,000 = 26.3%. */
+     * + 100,000 + 866,000 + 540,000) / 3,135,000 = 2,149,050 / 3,135,000 = 68.6%.  Hosts on their own
+     * line: 800,000 / 3,135,000 = 25.5%. */
     double share = value_of(m, "non_card_share");
-    CU_ASSERT(near(share, 2149050.0 / 3040000));
+    CU_ASSERT(near(share, 2149050.0 / 3135000));
     CU_ASSERT(share >= 0.5 && share <= 1.0);
-    CU_ASSERT(near(value_of(m, "host_share"), 800000.0 / 3040000));
+    CU_ASSERT(near(value_of(m, "host_share"), 800000.0 / 3135000));
     CU_ASSERT_EQUAL(value_of(m, "check_non_card_share"), 1);
     CU_ASSERT_EQUAL(value_of(m, "checks_ok"), 1);
     tco_model_free(m);
 }
 
 /* Issue 10 §5: owned and colocation like for like, two staff crews, the non-card warning.
- * cluster32 in colocation: no racks, UPS, cooling or build-out, capex = hardware 4,294,800; a fee of
- * 43.3 kW x 800 x 12 = 415,680 CNY/yr, 1,247,040 over 3 years, against 60,000 + 120,000 + 108,250 +
- * 866,000 = 1,154,250 of owned facility capex; TCO 4,294,800 + 2,166,161.688 + 1,247,040 = 7,708,001.688.
- * The fee stands in for racks, power distribution and cooling in the non-card share:
- * (354,800 + 100,000 + 1,247,040 + 540,000) / 3,040,000 = 73.7%. */
+ * cluster32 in colocation: no racks, UPS, cooling or build-out, capex = hardware 4,389,800 (the spare card
+ * included); a fee of 43.3 kW x 800 x 12 = 415,680 CNY/yr, 1,247,040 over 3 years, against 60,000 + 120,000
+ * + 108,250 + 866,000 = 1,154,250 of owned facility capex; TCO 4,389,800 + 2,180,411.688 + 1,247,040 =
+ * 7,817,251.688.  The fee stands in for racks, power distribution and cooling in the non-card share:
+ * (354,800 + 100,000 + 1,247,040 + 540,000) / 3,135,000 = 71.5%. */
 static void test_facility_and_staff(void)
 {
     tco_override o;
@@ -275,10 +288,10 @@ static void test_facility_and_staff(void)
     CU_ASSERT_EQUAL(value_of(m, "ups_capex"), 0);
     CU_ASSERT_EQUAL(value_of(m, "rack_capex"), 0);
     CU_ASSERT_EQUAL(value_of(m, "cooling_capex"), 0);
-    CU_ASSERT(near(value_of(m, "capex_total"), 4294800));
+    CU_ASSERT(near(value_of(m, "capex_total"), 4389800));
     CU_ASSERT(near(value_of(m, "colocation_total"), 1247040));
-    CU_ASSERT(near(value_of(m, "tco"), 7708001.688));
-    CU_ASSERT(near(value_of(m, "non_card_share"), (354800 + 100000 + 1247040 + 540000.0) / 3040000));
+    CU_ASSERT(near(value_of(m, "tco"), 7817251.688));
+    CU_ASSERT(near(value_of(m, "non_card_share"), (354800 + 100000 + 1247040 + 540000.0) / 3135000));
     CU_ASSERT_EQUAL(value_of(m, "check_capex_sum"), 1);
     tco_model_free(m);
     /* Staff, two crews added, then the floor: cluster32 has 4 hosts x 0.1 FTE = 0.4 FTE for IT
@@ -309,6 +322,7 @@ static void test_facility_and_staff(void)
 static void test_seed_sizing_figures(void)
 {
     tco_model *m = load_scenario("cluster32");
+    no_failures(m);
     /* 7B at 2 bytes: 14 GB; full fine-tune 7B x 16 B = 112 GB; LoRA 7B x 3 B = 21 GB. */
     set(m, "params_b", 7);
     set(m, "bytes_per_param", 2);
@@ -423,6 +437,7 @@ static void test_seed_inference_figures(void)
 static void test_seed_training_step(void)
 {
     tco_model *m = load_scenario("cluster32");
+    no_failures(m);
     const double ref_step = 500 + 28e9 / 900e9 * 1000; /* 531.1 ms */
     CU_ASSERT(near(value_of(m, "grad_sync_gb"), 28));
     set(m, "card_count", 8);
@@ -469,6 +484,7 @@ static void test_seed_training_step(void)
 static void test_seed_cluster_days(void)
 {
     tco_model *m = load_scenario("cluster32");
+    no_failures(m);
     set(m, "train_tokens", 1e12);
     set(m, "scaling_eff_64", 0.8);
     set(m, "scaling_eff_256", 0.8);
@@ -508,8 +524,12 @@ static void check_one_renting_verdict(const tco_model *m)
  * = 280,320 CNY a year, 840,960 over 3 years (VAT deductible).  Owning: capex 463,130 + opex over the
  * period = TCO 813,584, so owning saves 840,960 - 813,584 = 27,376 and breaks even at
  * 463,130 / ((840,960 - opex) / 36) = 33.99 months, inside the 36 (it said "beyond the period", 108
- * months, when it rented only the 60% of hours used).  solo rents on demand: 1 W-A x 8,760 x 0.3 =
- * 2,628 GPU-hours a year; cluster32 (training) likewise the hours used, 32 x 8,760 x 0.9. */
+ * months, when it rented only the 60% of hours used).  solo rents on demand the hours it means to use:
+ * 1 W-A x 8,760 x 0.3 = 2,628 GPU-hours a year, as the advisor's rented option (the provider replaces a
+ * failed card: no availability), while its own card, with no spare held (ROUND(1 x 0.03, 0) = 0), waits
+ * 14 days x 24 = 336 h for an RMA: 0.1 x 336 + 0.175 host failures x 24 h = 37.8 card-hours lost a year,
+ * availability 1 / (1 + 37.8 / 8,760) = 0.99570 of its GPU-hours; cluster32 (training) likewise the hours
+ * used, 32 x 8,760 x 0.9. */
 static void test_renting_baseline(void)
 {
     tco_model *m = load_scenario("team-70b-dm2");
@@ -540,7 +560,9 @@ static void test_renting_baseline(void)
 
     m = load_scenario("solo");
     CU_ASSERT_STRING_EQUAL(text_of(m, "rental_basis"), "on demand, used hours");
+    CU_ASSERT(near(value_of(m, "availability"), 1 / (1 + 37.8 / 8760)));
     CU_ASSERT(near(value_of(m, "rental_gpu_hours_per_year"), 8760 * 0.3 * value_of(m, "card_count")));
+    CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 8760 * 0.3 / (1 + 37.8 / 8760)));
     check_one_renting_verdict(m);
     tco_model_free(m);
     m = load_scenario("cluster32");
@@ -605,62 +627,79 @@ static void test_full_ft_per_card(void)
 }
 
 /* cluster32's finance lines by hand (inputs as in test_cluster32_by_hand):
- * NPV on the Budget's months, each month's cash at its end (t = month / 12): 5,449,050 / 1.08^(1/12) +
- * 722,053.896 / 12 x (1.08^(-1/12) + ... + 1.08^(-36/12)) = 7,342,299.13; straight line with 5% salvage, one
- * book life per class: IT equipment (cards 3,040,000 + hosts 800,000 + network 354,800 + storage 100,000
- * = 4,294,800) x 0.95 / 5 = 816,012 a year over 5 years, the facility (racks 60,000 + UPS 120,000 +
- * cooling 108,250 + build-out 866,000 = 1,154,250) x 0.95 / 10 = 109,653.75 a year over 10: 925,665.75 a
- * year in Years 1-3, residual (book value after 3 years) 5,449,050 - 3 x 925,665.75 = 2,672,052.75,
- * 5,176,597.5 - 2,776,997.25 = 2,399,600.25 still to come;
- * GPU-hours 32 x 8760 x 0.9 = 252,288 per year; cloud 252,288 x 16 CNY = 4,036,608 per year;
- * break-even 5,449,050 / ((3 x 4,036,608 - 2,166,161.688) / 36) = 19.7 months; training 6 x 7e9 x 1e11
- * FLOP on 32 x 400 TFLOPS x 0.4 = 820,312.5 s at perfect scaling; the four hosts sync over the fabric at
- * MIN(900, 100) = 100 GB/s: 280 ms a step, 780 ms against the table's 531.1 (= 4,780 / 9) on 900 GB/s,
- * so 75% x 531.1 / 780 = 51.07%: 820,312.5 / 0.75 x 780 / (4,780 / 9) = 1,606,302.3 s = 18.59 days. */
+ * NPV on the Budget's months, each month's cash at its end (t = month / 12): 5,544,050 / 1.08^(1/12) +
+ * 726,803.896 / 12 x (1.08^(-1/12) + ... + 1.08^(-36/12)) = 7,449,375.63; straight line with 5% salvage, one
+ * book life per class: IT equipment (cards 3,135,000 with the spare + hosts 800,000 + network 354,800 +
+ * storage 100,000 = 4,389,800) x 0.95 / 5 = 834,062 a year over 5 years, the facility (racks 60,000 + UPS
+ * 120,000 + cooling 108,250 + build-out 866,000 = 1,154,250) x 0.95 / 10 = 109,653.75 a year over 10:
+ * 943,715.75 a year in Years 1-3, residual (book value after 3 years) 5,544,050 - 3 x 943,715.75 =
+ * 2,712,902.75, 5,266,847.5 - 2,831,147.25 = 2,435,700.25 still to come.
+ * Reliability: 32 cards x 0.1 = 3.2 card failures a year, each swapped from the held spare in 4 h, and
+ * 4 hosts x 0.175 = 0.7 host failures, each 24 h; training stops all 32 cards for either, so
+ * 3.2 x 4 x 32 + 0.7 x 24 x 32 = 409.6 + 537.6 = 947.2 card-hours lost a year of 32 x 8,760 = 280,320:
+ * availability 1 / (1 + 947.2 / 280,320) = 0.996632.
+ * GPU-hours used 32 x 8760 x 0.9 x 0.996632 = 251,438.39 per year; renting the same cards for the hours
+ * they are meant to work (the provider replaces its failed cards), 32 x 8,760 x 0.9 = 252,288 x 16 CNY =
+ * 4,036,608 per year; break-even 5,544,050 / ((3 x 4,036,608 - 2,180,411.688) / 36) = 20.10 months; training
+ * 6 x 7e9 x 1e11 FLOP on 32 x 400 TFLOPS x 0.4 = 820,312.5 s at perfect scaling; the four hosts sync over
+ * the fabric at MIN(900, 100) = 100 GB/s: 280 ms a step, 780 ms against the table's 531.1 (= 4,780 / 9)
+ * on 900 GB/s, so 75% x 531.1 / 780 = 51.07%: 820,312.5 / 0.75 x 780 / (4,780 / 9) = 1,606,302.3 s with
+ * the cards up, / 0.996632 = 1,611,730.0 s = 18.65 days. */
 static void test_cluster32_finance_by_hand(void)
 {
     tco_model *m = load_scenario("cluster32");
-    double opex = 722053.896, npv = 0, pv_months = 0;
+    double opex = 726803.896, npv = 0, pv_months = 0;
     for (int k = 1; k <= 36; k++) { /* each month's cash at its end: the purchase in Month 1 */
-        npv += ((k == 1 ? 5449050 : 0) + opex / 12) / pow(1.08, k / 12.0);
+        npv += ((k == 1 ? 5544050 : 0) + opex / 12) / pow(1.08, k / 12.0);
         pv_months += 1 / pow(1.08, k / 12.0);
     }
     CU_ASSERT(near(value_of(m, "npv_cost"), npv));
-    CU_ASSERT(fabs(npv - 7342299.13) < 0.01);
+    CU_ASSERT(fabs(npv - 7449375.63) < 0.01);
     CU_ASSERT(near(value_of(m, "discounted_operating_years"), pv_months / 12));
-    CU_ASSERT(near(value_of(m, "residual_value"), 2672052.75));
-    CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2399600.25));
-    CU_ASSERT(near(value_of(m, "book_value_end_of_life"), 5449050 * 0.05));
-    CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), 252288));
-    /* Training rents on demand the GPU-hours used: the same 4,036,608 CNY a year. */
+    CU_ASSERT(near(value_of(m, "residual_value"), 2712902.75));
+    CU_ASSERT(near(value_of(m, "depreciation_after_period"), 2435700.25));
+    CU_ASSERT(near(value_of(m, "book_value_end_of_life"), 5544050 * 0.05));
+    const double avail = 1 / (1 + 947.2 / 280320);
+    CU_ASSERT(near(value_of(m, "card_failures_per_year"), 3.2));
+    CU_ASSERT(near(value_of(m, "host_failures_per_year"), 0.7));
+    CU_ASSERT(near(value_of(m, "card_failure_down_hours"), 4));
+    CU_ASSERT(near(value_of(m, "lost_card_hours_per_year"), 947.2));
+    CU_ASSERT(near(value_of(m, "availability"), avail));
+    CU_ASSERT(fabs(value_of(m, "availability") - 0.996632) < 5e-7);
+    const double hours = 32 * 8760 * 0.9 * avail;
+    CU_ASSERT(near(value_of(m, "gpu_hours_per_year"), hours));
+    /* Training rents on demand the GPU-hours it means to use: 252,288 x 16 = 4,036,608 CNY a year. */
     CU_ASSERT_EQUAL(value_of(m, "rental_on_demand"), 1);
     CU_ASSERT(near(value_of(m, "rental_cost_total"), 3 * 4036608.0));
-    CU_ASSERT(near(value_of(m, "break_even_months"), 5449050 / ((3 * 4036608.0 - 2166161.688) / 36)));
-    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7615211.688 / (3 * 252288.0)));
-    const double run_s = 820312.5 / 0.75 * 780 / (4780.0 / 9);
+    CU_ASSERT(near(value_of(m, "break_even_months"), 5544050 / ((3 * 4036608.0 - 2180411.688) / 36)));
+    CU_ASSERT(fabs(value_of(m, "break_even_months") - 20.10) < 0.005);
+    CU_ASSERT(near(value_of(m, "tco_per_gpu_hour"), 7724461.688 / (3 * hours)));
+    const double run_s = 820312.5 / 0.75 * 780 / (4780.0 / 9) / avail;
     CU_ASSERT(near(value_of(m, "train_time_s"), run_s));
-    CU_ASSERT(fabs(value_of(m, "train_time_s") - 1606302.3) < 0.05);
-    /* A run is charged at the used-GPU-hour rate: 446.2 h x 32 cards x 10.06 CNY = 143,661 CNY. */
-    CU_ASSERT(near(value_of(m, "train_run_cost"), run_s / 3600 * 32 * 7615211.688 / (3 * 252288.0)));
-    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 143661.00) < 0.01);
+    CU_ASSERT(fabs(value_of(m, "train_time_s") - 1611730.0) < 0.05);
+    /* A run is charged at the used-GPU-hour rate for the hours the cards work (train_gpu_hours, the
+     * time down excluded): 446.2 h x 32 cards x 10.24 CNY = 146,214.40 CNY. */
+    CU_ASSERT(near(value_of(m, "train_gpu_hours"), run_s * avail / 3600 * 32));
+    CU_ASSERT(near(value_of(m, "train_run_cost"), run_s * avail / 3600 * 32 * 7724461.688 / (3 * hours)));
+    CU_ASSERT(fabs(value_of(m, "train_run_cost") - 146214.40) < 0.01);
     int c = tco_model_find(m, "cumulative_cost");
     CU_ASSERT_FATAL(c >= 0);
     /* The time line: Year 0 pays the capex, Years 1 to 3 the opex. */
-    CU_ASSERT(near(m->items[c].years[0], 5449050));
-    CU_ASSERT(near(m->items[c].years[1], 5449050 + opex));
-    CU_ASSERT(near(m->items[c].years[3], 5449050 + 3 * opex));
+    CU_ASSERT(near(m->items[c].years[0], 5544050));
+    CU_ASSERT(near(m->items[c].years[1], 5544050 + opex));
+    CU_ASSERT(near(m->items[c].years[3], 5544050 + 3 * opex));
     CU_ASSERT_EQUAL(m->items[c].partner, -1); /* sum = no: a running total has no Total */
     int dep = tco_model_find(m, "depreciation");
     CU_ASSERT(near(m->items[dep].years[0], 0));
-    CU_ASSERT(near(m->items[dep].years[1], 4294800 * 0.95 / 5 + 1154250 * 0.95 / 10));
-    CU_ASSERT(near(m->items[dep].years[3], 925665.75));
+    CU_ASSERT(near(m->items[dep].years[1], 4389800 * 0.95 / 5 + 1154250 * 0.95 / 10));
+    CU_ASSERT(near(m->items[dep].years[3], 943715.75));
     CU_ASSERT(near(m->items[dep].years[6], 109653.75)); /* Years 6-10: the facility alone */
     CU_ASSERT(near(m->items[dep].years[10], 109653.75));
-    /* P&L view: depreciation + opex, 925,665.75 + 722,053.896 = 1,647,719.646 (VAT recovered). */
+    /* P&L view: depreciation + opex, 943,715.75 + 726,803.896 = 1,670,519.646 (VAT recovered). */
     int pl = tco_model_find(m, "annual_cost_charged");
     CU_ASSERT_FATAL(pl >= 0);
     CU_ASSERT(near(m->items[pl].years[0], 0));
-    CU_ASSERT(near(m->items[pl].years[2], 1647719.646));
+    CU_ASSERT(near(m->items[pl].years[2], 1670519.646));
     /* One host needs no scale-out fabric: cluster8 buys no switch. */
     tco_model_free(m);
     m = load_scenario("cluster8");

@@ -1,5 +1,5 @@
 /* test_pricing.c - engine/price/pricing.c: a model reported in another currency, and its reporting rate moved.  cluster32's
- * TCO is 7,615,211.688 CNY; pricing/fx.ini gives 7.1 CNY per USD. */
+ * TCO is 7,724,461.688 CNY; pricing/fx.ini gives 7.1 CNY per USD. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,9 +39,9 @@ static void test_usd_report(void)
     CU_ASSERT_EQUAL(tco_model_set_currency(m, "XYZ", &fx, "--currency XYZ", &d), TCO_ERR_INI); /* no rate */
     CU_ASSERT_EQUAL_FATAL(tco_model_set_currency(m, "usd", &fx, "--currency USD", &d), TCO_OK);
     CU_ASSERT_STRING_EQUAL(tco_model_currency(m), "USD");
-    /* 7,615,211.688 CNY / 7.1 = 1,072,565.026 USD; electricity 0.7 CNY/kWh / 7.1 USD/kWh. */
+    /* 7,724,461.688 CNY / 7.1 = 1,087,952.350 USD; electricity 0.7 CNY/kWh / 7.1 USD/kWh. */
     CU_ASSERT_TRUE(near(value_of(m, "fx_report"), 7.1));
-    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7615211.688 / 7.1));
+    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7724461.688 / 7.1));
     CU_ASSERT_TRUE(near(value_of(m, "electricity_price"), 0.7 / 7.1));
     /* A --set value is CNY, as the files: 0.85 CNY/kWh moves the TCO by 210,416.076 CNY / 7.1 =
      * 29,636.06704 USD (the live_usd_electricity_price recalculation test types the same). */
@@ -49,9 +49,9 @@ static void test_usd_report(void)
     CU_ASSERT_EQUAL(tco_model_set_given_input(m, "electricity_price", NULL, 0.85, &d), TCO_OK);
     CU_ASSERT_TRUE(near(value_of(m, "tco") - before, 210416.076 / 7.1));
     CU_ASSERT_EQUAL(tco_model_set_given_input(m, "electricity_price", NULL, 0.7, &d), TCO_OK);
-    /* The rate typed as 7.2: 7,615,211.688 / 7.2 = 1,057,668.290 USD. */
+    /* The rate typed as 7.2: 7,724,461.688 / 7.2 = 1,072,841.901 USD. */
     CU_ASSERT_EQUAL(tco_model_set_report_rate(m, 7.2, &d), TCO_OK);
-    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7615211.688 / 7.2));
+    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7724461.688 / 7.2));
     /* A conversion past the largest double is refused at the conversion and changes nothing: 1e303 CNY per
      * host over 7.2 is 1.4e302 USD, finite; the rate 0.000001 would make it 1e309 (issue 24 §6). */
     CU_ASSERT_EQUAL(tco_model_set_given_input(m, "host_price", NULL, 1e303, &d), TCO_OK);

@@ -1,7 +1,7 @@
 /* test_risk.c - engine/apps/risk.c: --sensitivity rows and --monte-carlo draws on cluster32.  PUE moves only
  * the electricity: 41.06 kW x 0.1 x 8,760 h x 3 yr x 0.7 CNY/kWh = 75,533.976 CNY per 0.1 of PUE, so
- * over pue_range = 1.2, 1.6 (pricing/site.ini) the TCO runs from 7,615,211.688 - 75,533.976 =
- * 7,539,677.712 to 7,615,211.688 + 3 x 75,533.976 = 7,841,813.616 CNY, a swing of 302,135.904. */
+ * over pue_range = 1.2, 1.6 (pricing/site.ini) the TCO runs from 7,724,461.688 - 75,533.976 =
+ * 7,648,927.712 to 7,724,461.688 + 3 x 75,533.976 = 7,951,063.616 CNY, a swing of 302,135.904. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static void test_sensitivity_pue_row(void)
     if (e != TCO_OK)
         fprintf(stderr, "\n%s\n", d.message);
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
-    CU_ASSERT_TRUE(near(r.base_tco, 7615211.688));
+    CU_ASSERT_TRUE(near(r.base_tco, 7724461.688));
     CU_ASSERT_EQUAL(strlen(r.fingerprint), 16);
     const tco_sensitivity_row *pue = NULL;
     for (size_t i = 0; i < r.n_rows; i++) {
@@ -50,11 +50,11 @@ static void test_sensitivity_pue_row(void)
         return;
     CU_ASSERT_STRING_EQUAL(pue->set, "facility.pue");
     CU_ASSERT_TRUE(near(pue->low, 1.2) && near(pue->point, 1.3) && near(pue->high, 1.6));
-    CU_ASSERT_TRUE(near(pue->tco_low, 7539677.712));
-    CU_ASSERT_TRUE(near(pue->tco_high, 7841813.616));
+    CU_ASSERT_TRUE(near(pue->tco_low, 7648927.712));
+    CU_ASSERT_TRUE(near(pue->tco_high, 7951063.616));
     CU_ASSERT_TRUE(near(pue->swing, 302135.904));
     /* The model is left at its point values. */
-    CU_ASSERT_TRUE(near(m->items[tco_model_find(m, "tco")].value, 7615211.688));
+    CU_ASSERT_TRUE(near(m->items[tco_model_find(m, "tco")].value, 7724461.688));
     tco_risk_free(&r);
     tco_run_free(run);
 }
@@ -90,8 +90,9 @@ static void test_monte_carlo_seeded(void)
 
 /* card.price = 1e300 with a uniform range 1e299 to 1.5e300 (the middle 90%, so the draws run from a = 1e299 -
  * 0.05 x 1.4e300 / 0.9 to b = 1.5e300 + the same): mean (a + b) / 2 = 8e299, deviation (b - a) / sqrt(12) =
- * 1.4e300 / 0.9 / sqrt(12) = 4.4905e299.  Every other cost is nothing beside it, so the TCO is 32 cards x 1.15
- * (5% support a year, 3 years) = 36.8 times the price: mean 2.944e301, deviation 1.6525e301.  The squares of
+ * 1.4e300 / 0.9 / sqrt(12) = 4.4905e299.  Every other cost is nothing beside it, so the TCO is 33 cards (32 and
+ * the spare held) x 1.15 (5% support a year, 3 years) = 37.95 times the price: mean 3.036e301, deviation
+ * 1.7041e301.  The squares of
  * the deviations (about 1e602) are beyond the largest double: tco once reported the deviation as INF. */
 static void test_monte_carlo_near_the_largest_double(void)
 {
@@ -113,9 +114,9 @@ static void test_monte_carlo_near_the_largest_double(void)
     CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
     const tco_stats *s = &r.tco.stats;
     CU_ASSERT_EQUAL(s->n, 2000);
-    CU_ASSERT(fabs(r.base_tco - 3.68e301) <= 1e-12 * 3.68e301);
-    CU_ASSERT(isfinite(s->mean) && fabs(s->mean - 36.8 * 8e299) <= 1e-3 * 2.944e301);
-    double sd = 36.8 * 1.4e300 / 0.9 / sqrt(12);
+    CU_ASSERT(fabs(r.base_tco - 3.795e301) <= 1e-12 * 3.795e301);
+    CU_ASSERT(isfinite(s->mean) && fabs(s->mean - 37.95 * 8e299) <= 1e-3 * 3.036e301);
+    double sd = 37.95 * 1.4e300 / 0.9 / sqrt(12);
     CU_ASSERT(isfinite(s->stdev) && fabs(s->stdev - sd) <= 5e-3 * sd);
     CU_ASSERT(isfinite(s->p80 - s->p50) && s->min < s->p10 && s->p90 < s->max);
     tco_risk_free(&r);

@@ -1,6 +1,6 @@
 /* test_run.c - engine/price/run.c: one run of the cost model (tco_run_open(), tco_run_twin(),
  * tco_run_free()): cluster32 as shipped, reported in USD, priced from pricing/example-quotes.csv, and its
- * twin.  cluster32's TCO is 7,615,211.688 CNY, worked line by line in tests/test_evaluate.c;
+ * twin.  cluster32's TCO is 7,724,461.688 CNY, worked line by line in tests/test_evaluate.c;
  * pricing/fx.ini gives 7.1 CNY per USD. */
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +65,7 @@ static const tco_quote *quote(const tco_run *r, const char *id)
 }
 
 /* cluster32 as shipped: no quotes, no currency asked for, so no exchange rates are loaded and the
- * figures are the catalog's in CNY: TCO 7,615,211.688, card capex 32 x 95,000 = 3,040,000. */
+ * figures are the catalog's in CNY: TCO 7,724,461.688, card capex (32 cards + 1 spare) x 95,000 = 3,135,000. */
 static void test_open_as_shipped(void)
 {
     tco_run *r = open_run(&(tco_run_options){.root = TCO_SOURCE_DIR, .scenario_path = CLUSTER32});
@@ -74,15 +74,15 @@ static void test_open_as_shipped(void)
     CU_ASSERT_EQUAL(r->quotes.n, 0);
     CU_ASSERT_EQUAL(r->fx.n, 0);
     CU_ASSERT_EQUAL(r->n_priced, 0);
-    CU_ASSERT(near(value_of(r->model, "tco"), 7615211.688));
-    CU_ASSERT(near(value_of(r->model, "card_capex"), 3040000));
+    CU_ASSERT(near(value_of(r->model, "tco"), 7724461.688));
+    CU_ASSERT(near(value_of(r->model, "card_capex"), 3135000));
     CU_ASSERT(tco_run_quotes_hold(r)); /* no quote rows: always */
     tco_run_free(r);
     tco_run_free(NULL); /* ignored */
 }
 
-/* --currency USD: every money figure of the CNY run over 7.1, per year too (TCO 7,615,211.688 / 7.1 =
- * 1,072,565.026 USD); figures that are not money are the same.  A currency without a rate is refused
+/* --currency USD: every money figure of the CNY run over 7.1, per year too (TCO 7,724,461.688 / 7.1 =
+ * 1,087,952.350 USD); figures that are not money are the same.  A currency without a rate is refused
  * as a usage error and leaves nothing to free. */
 static void test_currency_usd(void)
 {
@@ -91,8 +91,8 @@ static void test_currency_usd(void)
         .root = TCO_SOURCE_DIR, .scenario_path = CLUSTER32, .currency = "USD", .currency_given = true});
     CU_ASSERT_STRING_EQUAL(usd->currency, "USD");
     CU_ASSERT_STRING_EQUAL(usd->files_currency, "CNY");
-    CU_ASSERT(near(value_of(usd->model, "tco"), 7615211.688 / 7.1));
-    CU_ASSERT(near(value_of(usd->model, "card_capex"), 3040000 / 7.1));
+    CU_ASSERT(near(value_of(usd->model, "tco"), 7724461.688 / 7.1));
+    CU_ASSERT(near(value_of(usd->model, "card_capex"), 3135000 / 7.1));
     CU_ASSERT(near(value_of(usd->model, "fx_report"), 7.1));
     CU_ASSERT_FATAL(usd->model->n_items == cny->model->n_items + 1); /* fx_report added */
     size_t money = 0, other = 0, wrong = 0;
@@ -129,11 +129,11 @@ static void test_currency_usd(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "--currency XYZ: no exchange rate for it in"));
 }
 
-/* pricing/example-quotes.csv as of 2026-11-30 for cluster32's 32 D-M cards: EU-7731 (12,400 USD) expired
+/* pricing/example-quotes.csv as of 2026-11-30 for cluster32's 33 D-M cards bought (32 + 1 spare): EU-7731 (12,400 USD) expired
  * on 2026-10-31; EU-7732 (11,900 USD) needs 64 cards; Q-2026-101 88,000 CNY (16 or more, valid to
  * 2026-12-31) and SG-55 12,100 USD x 7.1 = 85,910 CNY (8 or more, valid 2026-11-10 to 2027-02-28) are
- * valid: SG-55 is cheapest.  Card capex 32 x 85,910 = 2,749,120 CNY (the catalog's 95,000 gave
- * 3,040,000).  The 4 hosts: Q-2026-102 dc8 185,000 CNY (2 or more), host capex 4 x 185,000 = 740,000.
+ * valid: SG-55 is cheapest.  Card capex 33 x 85,910 = 2,835,030 CNY (the catalog's 95,000 gave
+ * 3,135,000).  The 4 hosts: Q-2026-102 dc8 185,000 CNY (2 or more), host capex 4 x 185,000 = 740,000.
  * As of 2026-10-20: SG-55 not yet valid, EU-7731 12,400 x 7.1 = 88,040, Q-2026-101 88,000 wins. */
 static void test_quotes_as_of(void)
 {
@@ -144,7 +144,7 @@ static void test_quotes_as_of(void)
     CU_ASSERT_EQUAL(r->quotes.n, 9); /* every row of the file */
     CU_ASSERT(near(tier_value(r->model, "tier_price", "D-M"), 85910));
     CU_ASSERT(near(value_of(r->model, "card_price"), 85910));
-    CU_ASSERT(near(value_of(r->model, "card_capex"), 2749120));
+    CU_ASSERT(near(value_of(r->model, "card_capex"), 2835030));
     CU_ASSERT(near(value_of(r->model, "host_price"), 185000));
     CU_ASSERT(near(value_of(r->model, "host_capex"), 740000));
     CU_ASSERT(near(tier_value(r->model, "tier_price", "D-L"), 160000)); /* no quote: the catalog's */
@@ -157,7 +157,7 @@ static void test_quotes_as_of(void)
     o.as_of = day("2026-10-20");
     r = open_run(&o);
     CU_ASSERT(near(tier_value(r->model, "tier_price", "D-M"), 88000));
-    CU_ASSERT(near(value_of(r->model, "card_capex"), 32 * 88000.0));
+    CU_ASSERT(near(value_of(r->model, "card_capex"), 33 * 88000.0));
     CU_ASSERT_EQUAL(quote(r, "SG-55")->status, TCO_QUOTE_NOT_YET_VALID);
     CU_ASSERT(near(quote(r, "EU-7731")->converted, 88040));
     tco_run_free(r);
@@ -198,7 +198,7 @@ static void test_twin(void)
     CU_ASSERT_EQUAL(twin->quotes.n, r->quotes.n);
     CU_ASSERT_EQUAL(differences(r->model, twin->model), 0);
     CU_ASSERT(near(tier_value(twin->model, "tier_price", "D-M"), 85910 / 7.1));
-    CU_ASSERT(near(value_of(twin->model, "card_capex"), 2749120 / 7.1));
+    CU_ASSERT(near(value_of(twin->model, "card_capex"), 2835030 / 7.1));
     tco_run_free(twin);
     tco_run_free(r);
 }

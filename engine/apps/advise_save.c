@@ -237,8 +237,9 @@ static tco_error scenario_text(const tco_advise_request *req, const tco_advice *
                           o->mode >= 0 ? ", [facility] mode" : "", tco_strbuf_str(&src), tco_strbuf_str(&cmd));
         if (!a->train)
             tco_strbuf_printf(text, "; The advice charges the target load (the tokens asked for, %s tokens/s, x "
-                              "utilisation): cost_per_million_tokens_at_target.\n; The Summary's cost per million "
-                              "tokens served is at the layout's own throughput x utilisation.\n", target);
+                              "utilisation x availability): cost_per_million_tokens_at_target.\n; The Summary's cost "
+                              "per million tokens served is at the layout's own throughput x utilisation x availability.\n",
+                              target);
         for (size_t c = 0; !dropped.failed && c < dropped.len; c++) /* iniparser's names are lower case */
             dropped.data[c] = (char)tolower((unsigned char)dropped.data[c]);
         e = dropped.failed ? nomem(d) : write_sections(&q, tco_strbuf_str(&dropped), text, d);
@@ -375,9 +376,9 @@ void tco_advise_save_print_table(const tco_advice *a, FILE *out)
         tco_format_grouped(a->saved_served_unit, 2, served, sizeof served);
         tco_format_grouped(o->tokens_per_s, 2, layout, sizeof layout);
         tco_format_grouped(a->target_tokens_per_s, 2, target, sizeof target);
-        fprintf(out, "  Its cost per million tokens served, %s %s, is at the layout's %s tokens/s x utilisation %.2f; "
-                "the advice's %s at the target load of %s tokens/s x %.2f\n", served, a->unit, layout, a->utilisation,
-                unit, target, a->utilisation);
+        fprintf(out, "  Its cost per million tokens served, %s %s, is at the layout's %s tokens/s x utilisation %.2f "
+                "x availability; the advice's %s at the target load of %s tokens/s x %.2f x availability\n", served,
+                a->unit, layout, a->utilisation, unit, target, a->utilisation);
     }
     tco_strbuf_free(&l);
 }
