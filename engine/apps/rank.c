@@ -1,6 +1,6 @@
 /* rank.c - a Rank workbook: the options an advice lists, one row each, the live ones' figures formulas
  * over each option's own sheets (written as in a comparison, compare.c), the others' the values tco
- * computed, all ranked by a live RANK() with the advisor's tie-break (rank.h, tco_workbook_write_rank()). */
+ * computed, all ranked by a live formula with the advisor's tie-break (rank.h, tco_workbook_write_rank()). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -87,14 +87,14 @@ typedef struct tco_rank_sheet {
  * them are rows of values (tco_rank_row.values; their models NULL), written as numbers and marked so on
  * the sheet.  Every figure of a live row is the formula =IF(x_GATE=1, x_LINE, TCO_RANK_FAILS), so an
  * option that cannot run shows no cost or throughput (its reasons instead); a row of values shows the
- * same, as values.  The Rank cell of every row is the live
- *   IF(ISNUMBER(K), RANK(K, keys, 1) + SUMPRODUCT(ISNUMBER(keys) * (keys = K) * ((ties < T) + (ties = T) *
- *   (candidates < N))), TCO_RANK_UNRANKED)
- * (K, T, N the row's key, tie and candidate number; Gnumeric and LibreOffice compute it alike), and below
+ * same, as values.  The Rank cell of every row is the live count of the rows before it,
+ *   IF(ISNUMBER(K), 1 + SUMPRODUCT(ISNUMBER(keys) * ((keys < K-) + (keys >= K-) * (keys <= K+) *
+ *   ((ties < T-) + (ties >= T-) * (ties <= T+) * (candidates < N)))), TCO_RANK_UNRANKED)
+ * (K, T, N the row's key, tie and candidate number, x-/x+ the bounds x -/+ 1e-12 |x|, within which two
+ * figures are equal; Gnumeric and LibreOffice compute it alike), and below
  * the table the best and the runner-up by those ranks and (runner-up - best) / runner-up of the key.
  * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26, key/tie not a column, or a live
- * row after a row of values or none live,
- * TCO_ERR_UNKNOWN_NAME for a column naming no line.
+ * row after a row of values or none live, TCO_ERR_UNKNOWN_NAME for a column naming no line.
  */
 tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *rows, size_t n,
                                   const tco_rank_sheet *sheet, const char *path, const tco_workbook_options *opts,
