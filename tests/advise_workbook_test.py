@@ -9,9 +9,11 @@ Usage: advise_workbook_test.py TCO_BINARY SOURCE_ROOT [--app gnumeric|libreoffic
      rank, and for a rejected one no figure and the JSON's reasons.
   2. The input the --set names (colo_price_kw_month: one cell on the Shared inputs sheet) is typed into
      the workbook, which Gnumeric and LibreOffice recalculate; every Rank cell then equals
-     `tco advise QUESTION --set ... --format json`: each figure, each rank (among the options listed:
-     1 + the listed options the CLI ranks before it), the best and the runner-up and how much cheaper
-     the best is, (runner-up - best) / runner-up of their cost per unit.
+     `tco advise QUESTION --set ... --format json` in the live rows (the first three, with their sheets),
+     and the figures as written in the rows of values after them (Sheets: "values at run"): each figure,
+     each rank (among the options listed: 1 + the listed options before it by cost per unit, capex and
+     candidate number, the live rows at the new price and the rows of values at the old), the best and
+     the runner-up and how much cheaper the best is, (runner-up - best) / runner-up of their cost per unit.
   3. The order moves where it should: for team-30b, a colocation fee of 800 -> 1,500 CNY per kW-month
      moves 2x W-A in ws4 in colocation from 378,856 to 407,332 CNY over the period (20.86 -> 22.42
      CNY/Mtok), and the same cards owned, which pay no fee, stay at 404,542 (22.27): the owned one becomes
@@ -43,7 +45,8 @@ SERVE = [("Throughput (tokens/s)", "tokens_per_s"), ("Per stream (tokens/s)", "s
 TRAIN = [("Training run (days)", "train_days"), ("Card memory (GB)", "memory_gb"),
          ("Memory needed (GB)", "need_gb"), ("Capex (CNY)", "capex"), ("Cost over the period (CNY)", "tco"),
          ("NPV cost (CNY)", "npv_cost")]
-FAILS, UNRANKED = "n.a.: fails a check", "not ranked"
+FAILS, UNRANKED, VALUES = "n.a.: fails a check", "not ranked", "values at run"
+LIVE = 3  # the listed options written live, with their sheets (TCO_ADVISE_LIVE, apps/advise.h)
 
 
 def run(*args):
@@ -111,25 +114,31 @@ def near(x, y):
 
 
 def expect_rank_sheet(book, orig, heads, doc, who, reasons_doc):
-    """Every Rank cell of @p book against the JSON @p doc; a rejected option's reasons against reasons_doc's."""
+    """Every Rank cell of @p book against the JSON @p doc in a live row, against reasons_doc (the JSON of
+    the run that wrote it) in a row of values; a rejected option's reasons against reasons_doc's."""
     rows, below = rank_sheet(book, orig, heads)
     figs = TRAIN if doc["job"] == "train" else SERVE
     unit = doc["unit"]
-    check(all(h in heads for h, _ in figs) and unit in heads and "Rank" in heads,
-          f"{who}: Rank sheet headers {sorted(heads)}")
+    check(all(h in heads for h, _ in figs) and unit in heads and "Rank" in heads and "Sheets" in heads
+          and "Candidate" in heads, f"{who}: Rank sheet headers {sorted(heads)}")
     by_label = {label(o): o for o in doc["options"]}
     reasons_by = {label(o): o for o in reasons_doc["options"]}
-    listed = [by_label.get(r["Option"][1]) for r in rows]
+    live = [r["Sheets"][1] != VALUES for r in rows]
+    check(live == [i < LIVE for i in range(len(rows))],
+          f"{who}: live rows {live}, expected the first {LIVE} live and the rest values at run")
+    listed = [(by_label if lv else reasons_by).get(r["Option"][1]) for r, lv in zip(rows, live)]
     check(all(listed) and len(rows) >= 2, f"{who}: {len(rows)} rows, unknown options "
           f"{[r['Option'][1] for r, o in zip(rows, listed) if not o]}")
-    ranked = sorted(o["rank"] for o in listed if o and o["feasible"])
+    # tco advise's order among the rows listed: cost per unit, then capex, then the candidate number
+    order_key = {id(o): (o["cost_per_unit"], o["capex"], num(r["Candidate"])) for r, o in zip(rows, listed) if o}
+    ranked = sorted(order_key[id(o)] for o in listed if o and o["feasible"])
     checked = 0
     for r, o in zip(rows, listed):
         if not o:
             continue
         name = label(o)
         if o["feasible"]:
-            want_rank = 1 + ranked.index(o["rank"])  # among the options listed
+            want_rank = 1 + ranked.index(order_key[id(o)])  # among the options listed
             check(num(r["Rank"]) == want_rank, f"{who}: {name}: rank {r['Rank']}, expected {want_rank} "
                   f"(tco advise ranks it {o['rank']} of {doc['feasible']})")
             for h, key in figs + [(unit, "cost_per_unit")]:
@@ -144,7 +153,7 @@ def expect_rank_sheet(book, orig, heads, doc, who, reasons_doc):
                   f"{who}: {name}: reasons {r['Why not (a rejected option' + chr(39) + 's failing checks)']}, expected {want!r}")
         checked += 1
     # The best and the runner-up by the live ranks, and how much cheaper per unit the best is.
-    order = sorted((o for o in listed if o and o["feasible"]), key=lambda o: o["rank"])
+    order = sorted((o for o in listed if o and o["feasible"]), key=lambda o: order_key[id(o)])
     if len(order) >= 2:
         check(below["Best (rank 1)"][1] == label(order[0]), f"{who}: best {below['Best (rank 1)']}, "
               f"expected {label(order[0])}")

@@ -983,6 +983,10 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     tco_model *models[TCO_ADVISE_LISTED_MAX] = {NULL};
     tco_run *runs[TCO_ADVISE_LISTED_MAX] = {NULL};
     tco_rank_row rows[TCO_ADVISE_LISTED_MAX];
+    /* The top options are live (their sheets, loaded afresh); the rest are the values the Rank sheet
+     * needs, as the search computed them (the JSON's and the table's figures), in the columns' order. */
+    size_t live = n < TCO_ADVISE_LIVE ? n : TCO_ADVISE_LIVE;
+    double values[TCO_ADVISE_LISTED_MAX][8];
     tco_strbuf labels[TCO_ADVISE_LISTED_MAX], reasons[TCO_ADVISE_LISTED_MAX];
     memset(labels, 0, sizeof labels);
     memset(reasons, 0, sizeof reasons);
@@ -994,10 +998,15 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
             tco_strbuf_printf(&reasons[i], "%s%s", k ? "; " : "", o->reasons[k].text);
         if (labels[i].failed || reasons[i].failed)
             e = nomem(d);
-        else if ((e = option_run(req, a, o, &runs[i], d)) == TCO_OK)
+        else if (i < live && (e = option_run(req, a, o, &runs[i], d)) == TCO_OK)
             models[i] = runs[i]->model;
+        const double serve_v[] = {o->tokens_per_s, o->stream_tokens_per_s, o->memory_gb, o->need_gb,
+                                  o->capex, o->cost, o->npv_cost, o->cost_per_unit};
+        const double train_v[] = {o->train_days, o->memory_gb, o->need_gb, o->capex, o->cost, o->npv_cost,
+                                  o->cost_per_unit};
+        memcpy(values[i], a->train ? train_v : serve_v, a->train ? sizeof train_v : sizeof serve_v);
         rows[i] = (tco_rank_row){tco_strbuf_str(&labels[i]), o->n_reasons ? tco_strbuf_str(&reasons[i]) : NULL,
-                                 (double)o->seq + 1};
+                                 (double)o->seq + 1, i < live ? NULL : values[i], o->feasible};
     }
     const char *unit = tco_advise_unit(a);
     char capex[32], cost[48], npv[32];
@@ -1030,13 +1039,25 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
     tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
                       "earlier candidate); costs in %s over %d years. %zu candidates: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
-                      "rejected one; the ranks are among the options listed. Every figure and rank is a live formula "
-                      "over the option's own sheets (the Summary of A, B and C shown, every other sheet hidden: unhide it to read) and the "
-                      "Shared inputs sheet: change the electricity price there and the ranking moves. An option that "
-                      "fails a check shows no figure, and its reasons as tco advise found them.",
+                      "rejected one; the ranks are among the options listed. An option that fails a check shows no "
+                      "figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
                       tco_strbuf_str(&target), tco_advise_currency(a), a->years, a->n_options, a->n_feasible,
                       a->n_options - a->n_feasible, a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
+    if (n > live)
+        tco_strbuf_printf(&note, " Live: the first %zu rows (Sheets: A to %c), each figure a formula over the option's own "
+                          "sheets (its Summary shown, every other sheet hidden: unhide it to read) and the Shared "
+                          "inputs sheet. The other %zu rows (Sheets: %s) are values: tco advise's figures at the "
+                          "inputs as written, not recalculated. Change the electricity price on Shared inputs and "
+                          "the first %zu rows move; every rank stays a live formula, ranking them against the "
+                          "others' figures as computed (equal costs: the cheaper capex, then the earlier "
+                          "candidate). For every row at a new price: tco advise %s --set SECTION.KEY=VALUE.",
+                          live, (char)('A' + live - 1), n - live, TCO_RANK_VALUES, live,
+                          a->name);
+    else
+        tco_strbuf_append(&note, " Every figure and rank is a live formula over the option's own sheets (each Summary "
+                          "shown, every other sheet hidden: unhide it to read) and the Shared inputs sheet: change the "
+                          "electricity price there and the ranking moves.");
     if (req->n_quote_files > 0)
         tco_strbuf_append(&note, " Priced from vendor quotes: each option's Quotes sheet lists every row read and "
                           "whether it priced that option (a quote's min_qty is judged against what the option buys).");
@@ -1063,7 +1084,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
                           (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options);
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
-                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = n < 3 ? n : 3,
+                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = live,
                             .values = a->risk_options > 0 ? risk : NULL, .n_values = a->risk_options > 0 ? 5 : 0,
                             .question = a->name};
     if (e == TCO_OK && (title.failed || note.failed || why.failed))

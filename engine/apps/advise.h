@@ -52,9 +52,9 @@
  * else CNY: tco_advice.currency); memory in GB (1e9 bytes); throughput in tokens/s; training time in
  * days.
  *
- * Workbook (tco_advise_workbook()): a Rank sheet of the options listed (tco_advise_listed()), each
- * with its own sheets as in a comparison, every figure and the rank a live formula (workbook.h,
- * tco_workbook_write_rank()).
+ * Workbook (tco_advise_workbook()): a Rank sheet of the options listed (tco_advise_listed()), the top
+ * TCO_ADVISE_LIVE each with its own sheets as in a comparison, their figures live formulas, the others'
+ * the values the search computed; every rank a live formula (apps/rank.h, tco_workbook_write_rank()).
  */
 #ifndef TCO_ADVISE_H
 #define TCO_ADVISE_H
@@ -82,6 +82,10 @@
 /** Most options the workbook lists (one prefix letter each, A to Z): the top TCO_ADVISE_TOP and the
  *  other tiers' best, as many of those as fit. */
 #define TCO_ADVISE_LISTED_MAX 26
+
+/** Listed options the workbook writes live, with their sheets (A, B, C: the top ones); the others are
+ *  rows of the values the search computed (docs/advise.md, Workbook; docs/performance.md, issue 25). */
+#define TCO_ADVISE_LIVE 3
 
 /** What to advise on: the question and the run's --set values. */
 typedef struct tco_advise_request {

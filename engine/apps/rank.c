@@ -1,6 +1,6 @@
-/* rank.c - a Rank workbook: the options an advice lists, one row each, their figures live formulas over
- * each option's own sheets (written as in a comparison, compare.c), ranked by a live RANK() with the
- * advisor's tie-break (workbook.h, tco_workbook_write_rank()). */
+/* rank.c - a Rank workbook: the options an advice lists, one row each, the live ones' figures formulas
+ * over each option's own sheets (written as in a comparison, compare.c), the others' the values tco
+ * computed, all ranked by a live formula with the advisor's tie-break (rank.h, tco_workbook_write_rank()). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +23,12 @@ static int candidate_col(const tco_rank_sheet *s)
     return RK_FIGURES + (int)s->n_columns + (int)s->n_values;
 }
 
-/* What the Rank workbook shows: n options, row i of the Rank sheet being model i's. */
+/* What the Rank workbook shows: n options, row i of the Rank sheet being model i's, the first n_live
+ * live (a model each), the rest rows of values (tco_rank_row.values). */
 typedef struct rank_ctx {
     tco_model *const *models;
     const tco_rank_row *rows;
-    size_t n_rows;
+    size_t n_rows, n_live;
     const tco_rank_sheet *sheet;
 } rank_ctx;
 
@@ -39,10 +40,19 @@ static double line_value(const tco_model *m, const char *name, const char **text
     return i >= 0 && *text == NULL ? m->items[i].value : NAN;
 }
 
+/* What a row of values shows for a figure that is no number (NaN). */
+#define RK_VALUE_NA "n.a."
+
 /* The figure of column @p col for row @p i as cached: the line's value when the option passes its gate
- * (check_feasible = 1), else the text the formula gives. */
+ * (check_feasible = 1), else the text the formula gives; a row of values' own value, or its text. */
 static double figure(const rank_ctx *c, size_t i, size_t col, const char **text)
 {
+    const tco_rank_row *r = &c->rows[i];
+    if (r->values) {
+        double v = r->values[col];
+        *text = !r->passes ? TCO_RANK_FAILS : isnan(v) ? RK_VALUE_NA : NULL;
+        return *text ? NAN : v;
+    }
     if (line_value(c->models[i], c->sheet->gate, text) != 1) {
         *text = TCO_RANK_FAILS;
         return NAN;
@@ -50,9 +60,24 @@ static double figure(const rank_ctx *c, size_t i, size_t col, const char **text)
     return line_value(c->models[i], c->sheet->columns[col].name, text);
 }
 
+/* Two figures within this share of the row's own are equal on the Rank sheet (rank_formula()). */
+#define RK_EQUAL_SHARE 1e-12
+
+/* Whether @p x is below @p r, and whether the two are equal, as the Rank formula compares them: equal
+ * within RK_EQUAL_SHARE of |r|, the bounds computed as the formula computes them. */
+static bool below(double x, double r)
+{
+    return x < r - fabs(r) * RK_EQUAL_SHARE;
+}
+static bool equal(double x, double r)
+{
+    return x >= r - fabs(r) * RK_EQUAL_SHARE && x <= r + fabs(r) * RK_EQUAL_SHARE;
+}
+
 /* Row @p i's rank among the rows as the sheet's formula computes it (the cache of its Rank cell): 1 + the
  * ranked rows before it, a row being before when its key is lower, or equal with a lower tie value, or
- * equal in both with a lower candidate number.  0 when row @p i is not ranked (no number for its key). */
+ * equal in both with a lower candidate number (equal: within RK_EQUAL_SHARE, rank_formula()).  0 when
+ * row @p i is not ranked (no number for its key). */
 static int rank_of(const rank_ctx *c, size_t i)
 {
     const char *t;
@@ -67,7 +92,8 @@ static int rank_of(const rank_ctx *c, size_t i)
         if (t != NULL || j == i)
             continue;
         tj = figure(c, j, s->tie, &t);
-        rank += kj < ki || (kj == ki && (tj < ti || (tj == ti && c->rows[j].candidate < c->rows[i].candidate)));
+        rank += below(kj, ki) ||
+                (equal(kj, ki) && (below(tj, ti) || (equal(tj, ti) && c->rows[j].candidate < c->rows[i].candidate)));
     }
     return rank;
 }
@@ -81,10 +107,15 @@ static void column_range(const rank_ctx *c, int col, tco_strbuf *out)
 }
 
 /* The live Rank formula of the row at 0-based @p row:
- *   IF(ISNUMBER(Kr), RANK(Kr, K, 1) + SUMPRODUCT(ISNUMBER(K) * (K = Kr) * ((T < Tr) + (T = Tr) * (N < Nr))), "n.a.")
- * K the key column (cost per unit), T the tie-break (capex), N the candidate numbers: RANK gives equal keys
- * one rank, and the SUMPRODUCT counts the equal keys that come first, so the ranks run 1, 2, 3 in the
- * advisor's order.  A key that is text (an option failing a check) is neither ranked nor counted. */
+ *   IF(ISNUMBER(Kr), 1 + SUMPRODUCT(ISNUMBER(K) * ((K < Kr-) + (K >= Kr-) * (K <= Kr+) * ((T < Tr-) +
+ *      (T >= Tr-) * (T <= Tr+) * (N < Nr)))), "not ranked")
+ * K the key column (cost per unit), T the tie-break (capex), N the candidate numbers, x- and x+ the bounds
+ * x -/+ ABS(x) * RK_EQUAL_SHARE: 1 + the rows before this one, a lower key, or an equal key and a lower
+ * capex, or both equal and an earlier candidate, so the ranks run 1, 2, 3 in the advisor's order.  Equal
+ * is within the bounds, not to the last bit: a row of values holds tco's figure, a live row the figure the
+ * application computes, and the two of one cost differ in their last bits (Gnumeric's sums are not
+ * tco's; a number cell keeps 16 digits, Excel reads 15).  A key that is text (an option failing a check)
+ * is neither ranked nor counted: it is multiplied by ISNUMBER() = 0, and its comparisons give no error. */
 static void rank_formula(const rank_ctx *c, int row, tco_strbuf *f)
 {
     const tco_rank_sheet *s = c->sheet;
@@ -98,9 +129,14 @@ static void rank_formula(const rank_ctx *c, int row, tco_strbuf *f)
     column_range(c, candidate_col(s), &N);
     const char *kr = tco_strbuf_str(&K), *tr = tco_strbuf_str(&T), *nr = tco_strbuf_str(&N);
     int r = row + 1;
-    tco_strbuf_printf(f, "=IF(ISNUMBER(%s%d),RANK(%s%d,%s,1)+SUMPRODUCT(ISNUMBER(%s)*(%s=%s%d)*((%s<%s%d)+(%s=%s%d)*"
-                      "(%s<%s%d))),\"%s\")",
-                      k, r, k, r, kr, kr, kr, k, r, tr, t, r, tr, t, r, nr, n, r, TCO_RANK_UNRANKED);
+    char klo[64], khi[64], tlo[64], thi[64];
+    snprintf(klo, sizeof klo, "%s%d-ABS(%s%d)*%G", k, r, k, r, RK_EQUAL_SHARE);
+    snprintf(khi, sizeof khi, "%s%d+ABS(%s%d)*%G", k, r, k, r, RK_EQUAL_SHARE);
+    snprintf(tlo, sizeof tlo, "%s%d-ABS(%s%d)*%G", t, r, t, r, RK_EQUAL_SHARE);
+    snprintf(thi, sizeof thi, "%s%d+ABS(%s%d)*%G", t, r, t, r, RK_EQUAL_SHARE);
+    tco_strbuf_printf(f, "=IF(ISNUMBER(%s%d),1+SUMPRODUCT(ISNUMBER(%s)*((%s<%s)+(%s>=%s)*(%s<=%s)*((%s<%s)+(%s>=%s)*"
+                      "(%s<=%s)*(%s<%s%d)))),\"%s\")",
+                      k, r, kr, kr, klo, kr, klo, kr, khi, tr, tlo, tr, tlo, tr, thi, nr, n, r, TCO_RANK_UNRANKED);
     tco_strbuf_free(&K);
     tco_strbuf_free(&T);
     tco_strbuf_free(&N);
@@ -200,13 +236,15 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
         wb_set_row_lines(w, ws, row, wb_text_lines(r->reasons, RK_WHY_WIDTH));
     }
-    const char *np = o->np[i];
+    const char *np = r->values ? "" : o->np[i];
     rank_formula(c, row, &f);
     if (rank > 0)
         wb_write_formula(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], rank);
     else
         wb_write_formula_or_text(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->text_right, 0, TCO_RANK_UNRANKED);
-    if (i < o->visible) {
+    if (r->values) {
+        wb_write_text(w, ws, row, RK_SHEETS, TCO_RANK_VALUES, w->text);
+    } else if (i < o->visible) {
         f.len = 0;
         tco_strbuf_printf(&f, "internal:'%sSummary'!A1", o->sp[i]);
         char shown[8];
@@ -221,6 +259,14 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     for (size_t k = 0; k < s->n_columns; k++) {
         const char *text;
         double v = figure(c, i, k, &text);
+        if (r->values) { /* as tco computed it: the number, or the text a live formula would give */
+            if (text)
+                wb_write_text(w, ws, row, RK_FIGURES + (int)k, text, w->text_right);
+            else
+                wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(RK_FIGURES + (int)k), v, fmts[k]),
+                         "value");
+            continue;
+        }
         f.len = 0;
         tco_strbuf_printf(&f, "=IF(%s%s=1,%s%s,\"%s\")", np, s->gate, np, s->columns[k].name, TCO_RANK_FAILS);
         wb_write_formula_or_text(w, ws, row, RK_FIGURES + (int)k, tco_strbuf_str(&f), fmts[k], v, text);
@@ -234,11 +280,16 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v->v[i],
                                                v->share ? w->fmt[TCO_FMT_PERCENT] : fmts[s->key]), "value");
     }
-    f.len = 0;
-    tco_strbuf_printf(&f, "=%s%s", np, s->gate);
-    const char *text;
-    double gate = line_value(c->models[i], s->gate, &text);
-    wb_write_formula(w, ws, row, col_cand + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], gate);
+    if (r->values) {
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(col_cand + 1), r->passes,
+                                           w->fmt[TCO_FMT_YESNO]), "value");
+    } else {
+        f.len = 0;
+        tco_strbuf_printf(&f, "=%s%s", np, s->gate);
+        const char *text;
+        double gate = line_value(c->models[i], s->gate, &text);
+        wb_write_formula(w, ws, row, col_cand + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], gate);
+    }
     tco_strbuf_free(&f);
 }
 
@@ -254,14 +305,8 @@ static void fill_rank(writer *base, void *vctx)
         tco_strbuf_free(&base->text_buf);
         return;
     }
-    /* The hidden options' sheets hold what the Rank row reads: the gate and the figure columns. */
-    const char *slim[65];
-    size_t n_slim = 0;
-    slim[n_slim++] = s->gate;
-    for (size_t k = 0; k < s->n_columns && n_slim < sizeof slim / sizeof slim[0]; k++)
-        slim[n_slim++] = s->columns[k].name;
-    wb_options o = {.models = c->models, .n = c->n_rows, .visible = s->visible, .title = s->title,
-                    .slim_names = slim, .n_slim = n_slim};
+    /* The live options' sheets (the rows of values have none). */
+    wb_options o = {.models = c->models, .n = c->n_live, .visible = s->visible, .title = s->title};
     wb_write_options(base, &o);
     writer *w = base;
     w->m = c->models[0];
@@ -337,10 +382,24 @@ tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *
         return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes 1 to 26 options, found %zu", n);
     if (sheet->key >= sheet->n_columns || sheet->tie >= sheet->n_columns)
         return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank sheet ranks by two of its own columns");
-    rank_ctx c = {models, rows, n, sheet};
+    size_t live = 0;
+    while (live < n && rows[live].values == NULL)
+        live++;
+    for (size_t i = 0; i < n; i++)
+        if ((i < live) != (rows[i].values == NULL && models[i] != NULL))
+            return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes its live options (a model each) "
+                                "first, then its rows of values (no model), at least one live");
+    if (live == 0)
+        return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes its live options (a model each) "
+                            "first, then its rows of values (no model), at least one live");
+    rank_ctx c = {models, rows, n, live, sheet};
     tco_strbuf comments = {0};
-    tco_strbuf_printf(&comments, "Generated by tco advise: %zu options, each with its sheets (A to %c), ranked live.",
-                      n, (char)('A' + n - 1));
+    if (live == n)
+        tco_strbuf_printf(&comments, "Generated by tco advise: %zu options, each with its sheets (A to %c), ranked "
+                          "live.", n, (char)('A' + n - 1));
+    else
+        tco_strbuf_printf(&comments, "Generated by tco advise: %zu options, %zu live with their sheets (A to %c), "
+                          "%zu as values computed by tco; ranked live.", n, live, (char)('A' + live - 1), n - live);
     tco_error e = comments.failed ? tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory")
                                   : wb_write_book(path, opts, sheet->title, "TCO advice", tco_strbuf_str(&comments),
                                                   fill_rank, &c, diag);

@@ -1,6 +1,7 @@
 /*
- * rank.h - the advice workbook (rank.c): a Rank sheet whose figures and RANK() are live formulas over
- * each option's sheets, written with the comparison's options writer (render/compare.h).
+ * rank.h - the advice workbook (rank.c): a Rank sheet whose ranks are live formulas, the live options'
+ * figures formulas over their sheets (written with the comparison's options writer, render/compare.h),
+ * the other rows' values as tco computed them.
  */
 #ifndef TCO_RANK_H
 #define TCO_RANK_H
@@ -16,6 +17,8 @@
 #define TCO_RANK_FAILS "n.a.: fails a check"
 /** What the Rank cell gives for an option with no number to rank by. */
 #define TCO_RANK_UNRANKED "not ranked"
+/** The Sheets cell of a row of values (tco_rank_row.values): no sheets, its figures as tco computed them. */
+#define TCO_RANK_VALUES "values at run"
 
 /** One option of a Rank workbook (tco_workbook_write_rank()). */
 typedef struct tco_rank_row {
@@ -25,6 +28,12 @@ typedef struct tco_rank_row {
     const char *reasons;
     /** Its position in the enumeration (1-based): the last tie-break of the rank. */
     double candidate;
+    /** NULL for a live row: its figures are formulas over its model's sheets.  Else a row of values: its
+     *  figures as tco computed them at run time, one per column of the sheet (NaN: no number), written as
+     *  numbers, with no sheets and no model of its own (its model is NULL). */
+    const double *values;
+    /** For a row of values: whether the option passes its gate (check_feasible = 1). */
+    bool passes;
 } tco_rank_row;
 
 /** A figure column of the Rank sheet: each option's value of one scalar template line. */
@@ -59,7 +68,8 @@ typedef struct tco_rank_sheet {
     size_t n_columns, key, tie;
     /** The advisor's one line on the winner at the inputs as written (shown as text), or NULL. */
     const char *explanation;
-    /** Options whose Summary sheets are shown (the first ones); every other sheet is written and hidden. */
+    /** Live options whose Summary sheets are shown (the first ones); every other sheet is written and
+     *  hidden. */
     size_t visible;
     /** Columns of values after the figures, before the candidate number (none: NULL, 0). */
     const tco_rank_values *values;
@@ -70,17 +80,21 @@ typedef struct tco_rank_sheet {
 } tco_rank_sheet;
 
 /**
- * Write a Rank workbook of @p n evaluated models (1 to 26, options A, B, ...; borrowed) to @p path: a Rank
- * sheet first, one row per option in @p rows (row i is model i), then the Shared inputs sheet and each
- * option's sheets as in a comparison (prefixes "A ", "a_"; those past @p sheet->visible hidden).  Every
- * figure of a row is the live formula =IF(x_GATE=1, x_LINE, TCO_RANK_FAILS), so an option that cannot run
- * shows no cost or throughput (its reasons instead); the Rank cell is the live
- *   IF(ISNUMBER(K), RANK(K, keys, 1) + SUMPRODUCT(ISNUMBER(keys) * (keys = K) * ((ties < T) + (ties = T) *
- *   (candidates < N))), TCO_RANK_UNRANKED)
- * (K, T, N the row's key, tie and candidate number; Gnumeric and LibreOffice compute it alike), and below
+ * Write a Rank workbook of @p n options (1 to 26) to @p path: a Rank sheet first, one row per option in
+ * @p rows, then the Shared inputs sheet and the sheets of each live option as in a comparison (options
+ * A, B, ...: prefixes "A ", "a_"; the Summaries of the first @p sheet->visible shown, every other sheet
+ * hidden).  The live rows come first: row i is evaluated model @p models[i] (borrowed); the rows after
+ * them are rows of values (tco_rank_row.values; their models NULL), written as numbers and marked so on
+ * the sheet.  Every figure of a live row is the formula =IF(x_GATE=1, x_LINE, TCO_RANK_FAILS), so an
+ * option that cannot run shows no cost or throughput (its reasons instead); a row of values shows the
+ * same, as values.  The Rank cell of every row is the live count of the rows before it,
+ *   IF(ISNUMBER(K), 1 + SUMPRODUCT(ISNUMBER(keys) * ((keys < K-) + (keys >= K-) * (keys <= K+) *
+ *   ((ties < T-) + (ties >= T-) * (ties <= T+) * (candidates < N)))), TCO_RANK_UNRANKED)
+ * (K, T, N the row's key, tie and candidate number, x-/x+ the bounds x -/+ 1e-12 |x|, within which two
+ * figures are equal; Gnumeric and LibreOffice compute it alike), and below
  * the table the best and the runner-up by those ranks and (runner-up - best) / runner-up of the key.
- * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26 or key/tie not a column,
- * TCO_ERR_UNKNOWN_NAME for a column naming no line.
+ * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26, key/tie not a column, or a live
+ * row after a row of values or none live, TCO_ERR_UNKNOWN_NAME for a column naming no line.
  */
 tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *rows, size_t n,
                                   const tco_rank_sheet *sheet, const char *path, const tco_workbook_options *opts,

@@ -146,25 +146,8 @@ void wb_write_options(writer *base, wb_options *o)
         w.ref = (tco_strbuf){0};
         w.text_buf = (tco_strbuf){0};
         w.shared = any_shared ? shared[k] : NULL;
-        /* A hidden option: only what the lines read from elsewhere need (writer.needed). */
-        unsigned char *needed = NULL;
-        if (k >= o->visible && o->slim_names) {
-            int targets[64];
-            size_t nt = 0;
-            for (size_t j = 0; j < o->n_slim && nt < sizeof targets / sizeof targets[0]; j++)
-                targets[nt++] = tco_model_find(models[k], o->slim_names[j]);
-            if ((needed = malloc(models[k]->n_items ? models[k]->n_items : 1)) == NULL)
-                base->err = tco_diag_set(base->diag, TCO_ERR_NOMEM, "out of memory");
-            else {
-                tco_model_needed(models[k], targets, nt, needed);
-                wb_needed_by_cells(models[k], needed);
-            }
-        }
-        w.needed = needed;
         size_t before = base->wb->num_sheets;
-        if (base->err == TCO_OK)
-            wb_write_model(&w);
-        free(needed);
+        wb_write_model(&w);
         base->err = w.err;
         o->opex_sheet[k] = w.opex_sheet;
         o->opex_row[k] = w.opex_row;

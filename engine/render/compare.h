@@ -32,10 +32,6 @@ typedef struct wb_options {
     size_t n, visible;
     /** Footer of the Shared inputs sheet (the workbook's title). */
     const char *title;
-    /** For the hidden options: the names of the lines read from elsewhere (the Rank sheet's figures and
-     *  gate); their sheets hold only those and what they need (writer.needed).  NULL: whole sheets. */
-    const char *const *slim_names;
-    size_t n_slim;
     /** Set by wb_write_options(): each option's sheet and name prefixes, and where its opex role
      *  line landed (-1 if none). */
     char sp[26][4], np[26][4];

@@ -222,20 +222,6 @@ void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
         name[0] = '\0';
 }
 
-void wb_needed_by_cells(const tco_model *m, unsigned char *needed)
-{
-    int report = tco_model_find(m, TCO_FX_REPORT); /* only in a model reported in another currency */
-    if (report >= 0)
-        needed[report] = 1;
-    for (size_t q = 0; m->quotes && q < m->quotes->n; q++) {
-        char rate[16];
-        wb_quote_rate_name(m, &m->quotes->quotes[q], rate);
-        int r = rate[0] ? tco_model_find(m, rate) : -1;
-        if (r >= 0)
-            needed[r] = 1;
-    }
-}
-
 /* An input price quote @p qi set (tco_model_apply_quotes() chose it): a live formula, the quote's unit
  * price on the Quotes sheet times its fx_ rate ('Quotes'!$F$9*fx_usd), or the unit price alone in the
  * reporting currency; cached @p v, the engine's unit_price x rate, computed in the same order. */
@@ -298,7 +284,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     /* The table's last column (a column per per-tier input, a status column per priced one, Low and
      * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
     int last = COL_TIER_TABLE;
-    for (size_t i = 0; w->needed == NULL && i < m->n_items; i++)
+    for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TIER_INPUT)
             last += 1 + (m->items[i].quote_item != NULL) + 2 * (m->items[i].tier_ranges != NULL);
     worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 8, NULL);
@@ -310,9 +296,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
             w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0};
-        if (it->kind == TCO_ITEM_TIER_INPUT && w->needed && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
-        if (it->kind != TCO_ITEM_TIER_INPUT || w->place[i].sheet == PLACE_NONE)
+        if (it->kind != TCO_ITEM_TIER_INPUT)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
@@ -325,21 +309,17 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                 write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
         w->place[i] = (placement){-1, ROW_FIRST, col, 0};
-        if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
-            tco_strbuf src = {0};
-            tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-            wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
-            tco_strbuf_free(&src);
-        }
+        tco_strbuf src = {0};
+        tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
+        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
+        tco_strbuf_free(&src);
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
     }
-    if (w->needed)
-        return;
     /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL || w->place[i].sheet == PLACE_NONE)
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "Status: %s", it->label);
@@ -356,7 +336,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
      * distribution and basis in a note below the table. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL || w->place[i].sheet == PLACE_NONE)
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL)
             continue;
         for (int k = 0; k < 2; k++) {
             tco_strbuf h = {0};
@@ -407,8 +387,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
  * scenario's Inputs sheet, the shared ones only on a comparison's Shared inputs sheet. */
 static bool lists_input(const writer *w, size_t i)
 {
-    return w->m->items[i].kind == TCO_ITEM_INPUT && (!w->shared_sheet || w->shared[i]) &&
-           (w->needed == NULL || w->needed[i]);
+    return w->m->items[i].kind == TCO_ITEM_INPUT && (!w->shared_sheet || w->shared[i]);
 }
 
 /* An option's cell of a shared input: a reference to the Shared inputs sheet's cell, cached alike. */
@@ -562,8 +541,6 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
                              "Blue cells on yellow are inputs. Status: the legend below the inputs."
                        : m->quotes ? INPUTS_NOTE_HEAD INPUTS_NOTE_QUOTES INPUTS_NOTE_TAIL
                                    : INPUTS_NOTE_HEAD INPUTS_NOTE_TAIL;
-    if (w->needed) /* a hidden option's sheet; the others wrap it across the table once its columns are set */
-        wb_write_text(w, ws, ROW_NOTE, 0, note, w->note);
     wb_write_text(w, ws, ROW_HEADER, 0, "Input", w->header);
     wb_write_text(w, ws, ROW_HEADER, 1, "Unit", w->header);
     wb_write_text(w, ws, ROW_HEADER, 2, "Value", w->header_right);
@@ -581,8 +558,6 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (w->needed && !w->needed[i] && it->kind == TCO_ITEM_INPUT)
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
         if (!lists_input(w, i))
             continue;
         /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
@@ -610,12 +585,6 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
             write_quoted_value(w, ws, row, 2, it, it->quote_index, it->value);
         else
             write_input_value(w, ws, row, 2, it, it->value, it->text);
-        if (w->needed) { /* a hidden option's sheet: the value alone, under its name (writer.needed) */
-            wb_define_name(w, it->name, sheet, row, 2);
-            w->place[i] = (placement){-1, row, 2, 0};
-            row++;
-            continue;
-        }
         if (!ref)
             write_range(w, ws, row, COL_INPUT_LOW, it, &it->range);
         tco_strbuf full = {0}, src = {0};
@@ -640,10 +609,6 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         wb_define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2, 0};
         row++;
-    }
-    if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
-        write_tier_table(w, ws);
-        return;
     }
     int price_items[PRICE_LINES_MAX], price_row = row;
     size_t n_price = w->shared_sheet ? 0 : write_price_lines(w, ws, row, price_items);

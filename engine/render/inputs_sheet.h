@@ -14,19 +14,13 @@
 void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16]);
 
 /** Write the Inputs sheet @p ws of w->m (inputs_sheet.c): every input a named value with its unit,
- *  range, status, name and source, the status legend, and the tier catalog table beside them; a hidden
- *  option's (writer.needed) values alone.  Places every input in w->place. */
+ *  range, status, name and source, the status legend, and the tier catalog table beside them.  Places
+ *  every input in w->place. */
 void wb_write_inputs(writer *w, lxw_worksheet *ws);
 
 /** Write the Shared inputs sheet @p ws of a comparison: the inputs w->shared marks, of model w->m,
  *  laid out as on Inputs and named without a prefix (electricity_price), which every option's
  *  reference cell uses.  Set w->shared, w->np = "" and w->sp = "" first. */
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws);
-
-/** Mark in @p needed (tco_model_needed()'s, one byte per item of @p m) the inputs that written cells name
- *  beyond the model's formulas: fx_report, which every money input's cell divides by in a model reported
- *  in another currency (=BASE/fx_report; the tier table is written whole), and the exchange rate of
- *  every quote row, which the Quotes sheet (written whole) multiplies by.  For the hidden option sheets of an advice workbook. */
-void wb_needed_by_cells(const tco_model *m, unsigned char *needed);
 
 #endif /* TCO_INPUTS_SHEET_H */

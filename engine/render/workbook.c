@@ -77,15 +77,11 @@ static size_t yearly_source_width(int periods)
 static void place_lines(writer *w)
 {
     const tco_model *m = w->m;
-    for (size_t i = 0; w->needed && i < m->n_items; i++)
-        if (m->items[i].sheet != NULL && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
     for (size_t s = 0; s < m->n_sheets; s++) {
         int row = ROW_FIRST, col = COL_ITEM + 1;
         for (size_t i = 0; i < m->n_items; i++) {
             const tco_item *it = &m->items[i];
-            if (it->kind == TCO_ITEM_TOTAL || it->sheet == NULL || strcmp(it->sheet, m->sheets[s].name) != 0 ||
-                (w->needed && !w->needed[i]))
+            if (it->kind == TCO_ITEM_TOTAL || it->sheet == NULL || strcmp(it->sheet, m->sheets[s].name) != 0)
                 continue;
             if (it->kind == TCO_ITEM_TIER_LINE)
                 w->place[i] = (placement){(int)s, ROW_FIRST, col++, 0};
@@ -94,23 +90,10 @@ static void place_lines(writer *w)
         }
     }
     for (size_t i = 0; i < m->n_items; i++)
-        if (m->items[i].kind == TCO_ITEM_TOTAL && w->place[m->items[i].partner].sheet != PLACE_NONE) {
+        if (m->items[i].kind == TCO_ITEM_TOTAL) {
             w->place[i] = w->place[m->items[i].partner];
             w->place[i].col = wb_total_col(tco_item_periods(m, &m->items[i]));
-        } else if (m->items[i].kind == TCO_ITEM_TOTAL) {
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0};
         }
-}
-
-/* True when sheet @p s of w->m has a line to write (writer.needed). */
-static bool sheet_needed(const writer *w, size_t s)
-{
-    for (size_t i = 0; i < w->m->n_items; i++) {
-        const tco_item *it = &w->m->items[i];
-        if (it->sheet != NULL && w->needed[i] && strcmp(it->sheet, w->m->sheets[s].name) == 0)
-            return true;
-    }
-    return false;
 }
 
 /* A per-tier sheet: one row per tier, one column per line, the same formula down each column. */
@@ -948,18 +931,16 @@ void wb_write_model(writer *w)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         return;
     }
-    bool whole = w->needed == NULL; /* else the lines the Rank sheet needs, on their sheets, and Inputs */
-    lxw_worksheet *summary = whole ? wb_add_sheet(w, "Summary", 0x70AD47, true) : NULL;
+    lxw_worksheet *summary = wb_add_sheet(w, "Summary", 0x70AD47, true);
     /* With a tier catalog beside the inputs, print the two tables on separate pages. */
     lxw_worksheet *inputs = w->err == TCO_OK ? wb_add_sheet(w, "Inputs", 0xFFC000, m->n_tiers == 0) : NULL;
     lxw_worksheet *quotes = m->quotes && w->err == TCO_OK ? wb_add_sheet(w, "Quotes", 0xFFC000, false) : NULL;
     for (size_t s = 0; s < m->n_sheets && w->err == TCO_OK; s++)
-        calc[s] = whole || sheet_needed(w, s) ? wb_add_sheet(w, m->sheets[s].name, 0x808080, true) : NULL;
-    lxw_worksheet *charts =
-        whole && m->n_charts > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Charts", 0x4472C4, true) : NULL;
+        calc[s] = wb_add_sheet(w, m->sheets[s].name, 0x808080, true);
+    lxw_worksheet *charts = m->n_charts > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Charts", 0x4472C4, true) : NULL;
     /* Last, so the other sheets keep their places (xl/worksheets/sheetN.xml). */
     lxw_worksheet *conventions =
-        whole && m->n_conventions > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Conventions", 0x70AD47, true) : NULL;
+        m->n_conventions > 0 && w->err == TCO_OK ? wb_add_sheet(w, "Conventions", 0x70AD47, true) : NULL;
     if (w->err == TCO_OK) {
         wb_write_inputs(w, inputs);
         if (quotes && w->err == TCO_OK)
@@ -967,8 +948,7 @@ void wb_write_model(writer *w)
         place_lines(w);
         tco_strbuf_free(&w->error_cells); /* made from the places */
         w->opex_sheet = w->opex_row = -1;
-        if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY &&
-            w->place[m->role_opex].sheet != PLACE_NONE) {
+        if (m->role_opex >= 0 && m->items[m->role_opex].kind == TCO_ITEM_YEARLY) {
             w->opex_sheet = w->place[m->role_opex].sheet;
             w->opex_row = w->place[m->role_opex].row;
         }

@@ -195,8 +195,6 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     int r1 = -1, r2 = -1, c1 = -1, c2 = -1;
     for (size_t i = 0; i < m->n_items; i++) {
         const placement *p = &w->place[i];
-        if (p->sheet == PLACE_NONE)
-            continue; /* not written (writer.needed) */
         if (m->items[i].kind == TCO_ITEM_INPUT) {
             r1 = r1 < 0 || p->row < r1 ? p->row : r1;
             r2 = p->row > r2 ? p->row : r2;

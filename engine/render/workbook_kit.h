@@ -52,9 +52,6 @@ enum {
 #define PRINT_WIDE_SCALE 75
 #define PRINT_LO_WIDER 1.08
 
-/* placement.sheet of a line not written (writer.needed). */
-#define PLACE_NONE (-2)
-
 /* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
  * first tier and `col` their column; others: the cell (row, col). */
 typedef struct placement {
@@ -121,11 +118,6 @@ typedef struct writer {
      * files of their own ("A: scenarios/a.ini [facility] pue ...; B: ..."), NULL where one source
      * stands for all; NULL outside that sheet. */
     char *const *shared_sources;
-    /* Per item of m, 1 for an input or line to write: the hidden option sheets of an advice workbook hold
-     * only what the Rank sheet's figures need (tco_model_needed()): those inputs (and the whole tier
-     * table) on Inputs, those lines on the calculation sheets that have any; no Summary, Charts or
-     * Conventions.  NULL: every input, line and sheet. */
-    const unsigned char *needed;
 } writer;
 
 /* Quotes sheet columns (0-based) the quoted inputs refer to. */
