@@ -71,6 +71,8 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (rc == 0 && out && (tco_cli_prepare_out(&out, &no_default, "", "", force, &d) != TCO_OK ||
                            tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
         rc = tco_cli_fail_as(&d, fmt);
+    if (rc == 0) /* a side that is not feasible, on standard error whatever the format (as --scenario's checks) */
+        tco_bridge_print_warnings(&b, stderr);
     if (rc == 0)
         (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
     if (rc == 0 && out && fmt != TCO_OUT_JSON)
