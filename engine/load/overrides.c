@@ -94,7 +94,7 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
         return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.*s...: %s at byte %zu; expected UTF-8 text without control "
                             "characters, U+FFFE or U+FFFF",
                             (int)tco_utf8_prefix(arg, bad < 60 ? bad : 60), arg,
-                            cp < 0 ? "not valid UTF-8" : cp < 0x20 ? "a control character" : "a non-character",
+                            cp < 0 ? "not valid UTF-8" : tco_is_control(cp) ? "a control character" : "a non-character",
                             bad + 1);
     snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);

@@ -351,8 +351,9 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
         for (size_t i = 0; i < bad; i++)
             at += ((unsigned char)s[i] & 0xC0) != 0x80;
         snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (a workbook cannot hold it; "
-                 "only tab and line breaks are allowed below U+0020, and U+FFFE and U+FFFF never)",
-                 cp < 0x20 ? "control character" : "non-character", (unsigned long)cp, at + 1);
+                 "no control character is allowed but tab and line breaks, DEL and U+0080 to U+009F "
+                 "included, and U+FFFE and U+FFFF never)",
+                 tco_is_control(cp) ? "control character" : "non-character", (unsigned long)cp, at + 1);
         return why;
     }
     /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2, and each literal
