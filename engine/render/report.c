@@ -231,12 +231,19 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
             continue;
         tco_strbuf b = {0};
         warning_text(m, it, &b);
-        fprintf(out, "tco: warning: %s: %s\n", m->scenario_name, tco_strbuf_str(&b));
+        /* The scenario's name (a file's) and the warning (it may quote a text input): escaped for the terminal. */
+        fputs("tco: warning: ", out);
+        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+        fputs(": ", out);
+        tco_text_put_terminal(out, tco_strbuf_str(&b), strlen(tco_strbuf_str(&b)));
+        fputc('\n', out);
         tco_strbuf_free(&b);
         n++;
     }
     for (size_t i = 0; i < m->n_quote_warnings; i++) { /* file and vendor names: no raw control byte */
-        fprintf(out, "tco: warning: %s: quotes: ", m->scenario_name);
+        fputs("tco: warning: ", out);
+        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+        fputs(": quotes: ", out);
         tco_text_put_terminal(out, m->quote_warnings[i], strlen(m->quote_warnings[i]));
         fputc('\n', out);
     }
