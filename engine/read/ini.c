@@ -1174,7 +1174,7 @@ bool tco_parse_number(const char *text, double *out)
     double v = tco_decimal_value(buf);
     if (!isfinite(v) || !tco_number_is_normal(buf, v))
         return false;
-    *out = v;
+    *out = v + 0.0; /* "-0" is 0: no negative zero reaches a cell, the JSON or the CSV as "-0" */
     return true;
 }
 
