@@ -33,13 +33,15 @@ tco_error apply_overrides(loader *ld, int phase)
         ld->originals[i] = NULL;
         const char *sec = override_section(ld, o);
         const char *before = tco_ini_get(&ld->scenario, sec, o->key);
-        /* A key set twice: "was" is the value before the first --set, not the first --set's. */
+        /* A key set twice for one option (facility.pue=1.2 then facility.pue=1.3, or card.price and D-M.price
+         * when the card is D-M) is refused, as an option given twice is: one of the two would be dropped
+         * without a word.  (A comparison's NAME:SEC.KEY for one option beside a SEC.KEY for all is not a
+         * repeat: the option's own value is meant to win.) */
         for (size_t j = 0; j < i; j++)
             if (strcasecmp(override_section(ld, &ld->overrides[j]), sec) == 0 &&
-                strcasecmp(ld->overrides[j].key, o->key) == 0) {
-                before = ld->originals[j];
-                break;
-            }
+                strcasecmp(ld->overrides[j].key, o->key) == 0 && strcmp(ld->overrides[j].option, o->option) == 0)
+                return tco_diag_set(ld->diag, TCO_ERR_USAGE, "--set %s: sets [%s] %s again (first --set %s); give "
+                                    "each value once", o->arg, sec, o->key, ld->overrides[j].arg);
         for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)
             before = tco_ini_get(ld->catalog[f], sec, o->key);
         if (before && (ld->originals[i] = tco_strdup(before)) == NULL)
