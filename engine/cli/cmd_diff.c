@@ -54,6 +54,9 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (optind + 2 != argc)
         return tco_cli_usage("%s", "diff: expected two JSON summaries: tco diff OLD.json NEW.json (each from tco "
                            "--scenario NAME --format json)");
+    for (int k = 0; k < 2; k++)
+        if (argv[optind + k][0] == '\0') /* it said "cannot open: No such file or directory", naming no file */
+            return tco_cli_usage("diff: expected %s.json, a JSON summary, found an empty name", k ? "NEW" : "OLD");
     /* A file name ending in .xlsx, and not a folder (said as such, as --scenario says it). */
     int bad_out = tco_cli_check_out(out, false, "bridge");
     if (bad_out != 0)
