@@ -60,18 +60,31 @@ static void test_bom_crlf_quoting(void)
     tco_quotes_free(&set);
 }
 
-/* Excel's sep=; line, decimal commas, '.' thousands, an unambiguous '.' decimal, EUR at 7.7. */
+/* Excel's sep=; line, decimal commas, '.' thousands, EUR at 7.7. */
 static void test_semicolon_sep(void)
 {
     fixture_problems pr = {0};
     tco_quote_set set = read_ok(Q "semicolon_sep.csv", &pr);
-    CU_ASSERT_EQUAL_FATAL(set.n, 4);
+    CU_ASSERT_EQUAL_FATAL(set.n, 3);
     CU_ASSERT_EQUAL(set.quotes[0].unit_price, 88000.5);
     CU_ASSERT_EQUAL(set.quotes[0].line, 3);
     CU_ASSERT(fabs(set.quotes[0].converted - 88000.5 * 7.7) < 1e-6);
     CU_ASSERT_EQUAL(set.quotes[1].unit_price, 12.5);
     CU_ASSERT_EQUAL(set.quotes[2].unit_price, 1234567.89);
-    CU_ASSERT_EQUAL(set.quotes[3].unit_price, 12.5);
+    tco_quotes_free(&set);
+}
+
+/* A ';' file whose decimals are all points (one convention per file): 88000.50, a VAT rate 0.13, 12.5, and
+ * '.' grouping without decimals (1.234.567). */
+static void test_semicolon_point(void)
+{
+    fixture_problems pr = {0};
+    tco_quote_set set = read_ok(Q "semicolon_point.csv", &pr);
+    CU_ASSERT_EQUAL_FATAL(set.n, 3);
+    CU_ASSERT_EQUAL(set.quotes[0].unit_price, 88000.5);
+    CU_ASSERT_EQUAL(set.quotes[0].vat_rate, 0.13);
+    CU_ASSERT_EQUAL(set.quotes[1].unit_price, 12.5);
+    CU_ASSERT_EQUAL(set.quotes[2].unit_price, 1234567);
     tco_quotes_free(&set);
 }
 
@@ -124,7 +137,7 @@ static void test_bad_files(void)
         {"date_format.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '31/12/2026'"},
         {"date_invalid.csv", ":2: column 5 (valid_until): no such day: '2026-02-30' (February 2026 has 28 days)"},
         {"date_order.csv", ":2: column 6 (valid_until): valid_until 2026-11-01 is before quote_date 2026-12-01"},
-        {"min_qty.csv", ":2: column 5 (min_qty): expected a whole number of units, found '2.5'"},
+        {"min_qty.csv", ":2: column 5 (min_qty): expected a whole number of units, at least 1, found '2.5'"},
         {"field_count.csv", ":2: expected 4 fields as in the header, found 3"},
         {"missing_column.csv", ":1: the header lacks the required column 'unit_price'"},
         {"duplicate_column.csv", ":1: column 5 (Vendor): the column 'vendor' appears twice (first as column 1)"},
@@ -293,6 +306,7 @@ CU_ErrorCode register_quote_csv_suite(void)
     CU_pSuite s = CU_add_suite("quote_csv", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "BOM, CRLF, quoted commas, quotes and newlines", test_bom_crlf_quoting) ||
         !CU_add_test(s, "sep=; with decimal commas", test_semicolon_sep) ||
+        !CU_add_test(s, "a ';' file with decimal points", test_semicolon_point) ||
         !CU_add_test(s, "semicolons without sep=", test_semicolon_sniffed) ||
         !CU_add_test(s, "currency symbols and codes", test_symbols) ||
         !CU_add_test(s, "one malformed file per kind of error", test_bad_files) ||

@@ -24,7 +24,9 @@ static void test_grouped(void)
     CU_ASSERT_STRING_EQUAL(b, "-1,234,567.89");
     tco_format_grouped(0.7, 2, b, sizeof b);
     CU_ASSERT_STRING_EQUAL(b, "0.70");
-    tco_format_grouped(-0.0001, 0, b, sizeof b);
+    tco_format_grouped(-0.0001, 0, b, sizeof b); /* non-zero never reads as 0: two significant digits */
+    CU_ASSERT_STRING_EQUAL(b, "-0.0001");
+    tco_format_grouped(-0.0, 0, b, sizeof b); /* no "-0" */
     CU_ASSERT_STRING_EQUAL(b, "0");
     tco_format_grouped(999, 0, b, sizeof b);
     CU_ASSERT_STRING_EQUAL(b, "999");
@@ -47,7 +49,11 @@ static void test_rounding_as_workbook(void)
     CU_ASSERT_STRING_EQUAL(b, "99.9%");
     tco_format_percent(0.99951, 1, b, sizeof b); /* 99.951 -> 100.0, the carry into a new digit */
     CU_ASSERT_STRING_EQUAL(b, "100.0%");
-    tco_format_percent(-0.0004, 1, b, sizeof b); /* -0.04 % rounds to 0.0: no "-0.0%" */
+    tco_format_percent(-0.0004, 1, b, sizeof b); /* -0.04 % would read 0.0%: two significant digits */
+    CU_ASSERT_STRING_EQUAL(b, "-0.04%");
+    tco_format_percent(0.0000123456, 1, b, sizeof b); /* 0.00123456 %: 0.0012% */
+    CU_ASSERT_STRING_EQUAL(b, "0.0012%");
+    tco_format_percent(-0.0, 1, b, sizeof b); /* no "-0.0%" */
     CU_ASSERT_STRING_EQUAL(b, "0.0%");
     tco_format_percent(0, 1, b, sizeof b);
     CU_ASSERT_STRING_EQUAL(b, "0.0%");
@@ -59,8 +65,16 @@ static void test_rounding_as_workbook(void)
     CU_ASSERT_STRING_EQUAL(b, "-1,235");
     tco_format_grouped(999.995, 2, b, sizeof b); /* 999.995 -> 1,000.00: the carry adds a group */
     CU_ASSERT_STRING_EQUAL(b, "1,000.00");
-    tco_format_grouped(0.004, 2, b, sizeof b);
-    CU_ASSERT_STRING_EQUAL(b, "0.00");
+    tco_format_grouped(0.004, 2, b, sizeof b); /* a figure that is not zero never reads as 0.00 (issue 24) */
+    CU_ASSERT_STRING_EQUAL(b, "0.004");
+    tco_format_grouped(0.0012345, 2, b, sizeof b); /* two significant digits */
+    CU_ASSERT_STRING_EQUAL(b, "0.0012");
+    tco_format_grouped(0.3, 0, b, sizeof b); /* a money figure of 0 decimals: 0.3, not 0 */
+    CU_ASSERT_STRING_EQUAL(b, "0.3");
+    tco_format_grouped(0.005, 2, b, sizeof b); /* rounds up to 0.01 as before: not zero */
+    CU_ASSERT_STRING_EQUAL(b, "0.01");
+    tco_format_grouped(1e-20, 2, b, sizeof b); /* beyond 15 decimals: exponent form */
+    CU_ASSERT_STRING_EQUAL(b, "1.0e-20");
     tco_format_grouped(7615211.687999994, 0, b, sizeof b); /* cluster32's TCO */
     CU_ASSERT_STRING_EQUAL(b, "7,615,212");
 }

@@ -123,12 +123,18 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
         tco_strbuf_printf(out, "; the same cards, %s days a run", gx);
     else if (same)
         tco_strbuf_printf(out, "; the same cards, %s tokens/s", gx);
-    else if (a->train)
-        tco_strbuf_printf(out, "; one run takes %s days at %.0f%% training efficiency, the runner-up's %s days at "
-                          "%.0f%%", gx, 100 * x->train_efficiency, gy, 100 * y->train_efficiency);
-    else
-        tco_strbuf_printf(out, "; it reaches %s tokens/s, decoding at %.0f%% of its bound, the runner-up %s at %.0f%%",
-                          gx, 100 * x->decode_efficiency, gy, 100 * y->decode_efficiency);
+    else {
+        /* Shares as the workbook's "0%" shows them, a small one with significant digits (never 0% when not 0). */
+        char ex[32], ey[32];
+        tco_format_percent(a->train ? x->train_efficiency : x->decode_efficiency, 0, ex, sizeof ex);
+        tco_format_percent(a->train ? y->train_efficiency : y->decode_efficiency, 0, ey, sizeof ey);
+        if (a->train)
+            tco_strbuf_printf(out, "; one run takes %s days at %s training efficiency, the runner-up's %s days at %s", gx,
+                              ex, gy, ey);
+        else
+            tco_strbuf_printf(out, "; it reaches %s tokens/s, decoding at %s of its bound, the runner-up %s at %s", gx,
+                              ex, gy, ey);
+    }
     tco_strbuf_free(&w);
     tco_strbuf_free(&ru);
 }
@@ -208,9 +214,11 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
         fprintf(out, "Training, ranked by the cost of one training run, the cards busy at utilisation (no "
                 "runs_per_year given); costs in %s over %d years\n", tco_advise_currency(a), a->years);
     else {
+        char u[64];
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
+        tco_format_grouped(a->utilisation, 2, u, sizeof u);
         fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s x utilisation "
-                "%.2f (no credit for a faster layout); costs in %s over %d years\n", n1, a->utilisation, tco_advise_currency(a),
+                "%s (no credit for a faster layout); costs in %s over %d years\n", n1, u, tco_advise_currency(a),
                 a->years);
     }
     fprintf(out, "%zu candidates: %zu feasible, %zu rejected; %d tier-host pairs skipped (the card does not fit the "

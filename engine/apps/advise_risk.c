@@ -247,10 +247,16 @@ void tco_advise_risk_print_table(const tco_advice *a, FILE *out)
                 snprintf(p[k], sizeof p[k], "n.a.");
             else
                 tco_format_grouped(v[k], 2, p[k], sizeof p[k]);
-        fprintf(out, "%4d  %-40s %12s %12s %12s %8.1f%% %8.1f%%\n", o->rank, l.failed ? "" : tco_strbuf_str(&l), p[0],
-                p[1], p[2], 100 * o->risk.feasible, 100 * o->risk.p_best);
+        char f[32], b[32]; /* a share of 1 draw in 5,000 is 0.02%, never 0.0% */
+        tco_format_percent(o->risk.feasible, 1, f, sizeof f);
+        tco_format_percent(o->risk.p_best, 1, b, sizeof b);
+        fprintf(out, "%4d  %-40s %12s %12s %12s %9s %9s\n", o->rank, l.failed ? "" : tco_strbuf_str(&l), p[0], p[1],
+                p[2], f, b);
         tco_strbuf_free(&l);
     }
-    if (a->risk_none_feasible > 0)
-        fprintf(out, "In %.1f%% of the draws none of these options passes every check.\n", 100 * a->risk_none_feasible);
+    if (a->risk_none_feasible > 0) {
+        char n[32];
+        tco_format_percent(a->risk_none_feasible, 1, n, sizeof n);
+        fprintf(out, "In %s of the draws none of these options passes every check.\n", n);
+    }
 }

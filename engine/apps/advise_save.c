@@ -376,9 +376,11 @@ void tco_advise_save_print_table(const tco_advice *a, FILE *out)
         tco_format_grouped(a->saved_served_unit, 2, served, sizeof served);
         tco_format_grouped(o->tokens_per_s, 2, layout, sizeof layout);
         tco_format_grouped(a->target_tokens_per_s, 2, target, sizeof target);
-        fprintf(out, "  Its cost per million tokens served, %s %s, is at the layout's %s tokens/s x utilisation %.2f "
-                "x availability; the advice's %s at the target load of %s tokens/s x %.2f x availability\n", served,
-                a->unit, layout, a->utilisation, unit, target, a->utilisation);
+        char u[64];
+        tco_format_grouped(a->utilisation, 2, u, sizeof u);
+        fprintf(out, "  Its cost per million tokens served, %s %s, is at the layout's %s tokens/s x utilisation %s "
+                "x availability; the advice's %s at the target load of %s tokens/s x %s x availability\n", served,
+                a->unit, layout, u, unit, target, u);
     }
     tco_strbuf_free(&l);
 }

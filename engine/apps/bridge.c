@@ -1023,6 +1023,44 @@ static tco_error check_values(ctx *c, const version *v, const tco_model *m)
     return e;
 }
 
+/* Whether the model @p m, as the bridge evaluated it for side @p side (0 OLD, 1 NEW), passes its master
+ * check, and the warning of each failing check when it does not (bridge.h, feasible). */
+static tco_error judge_feasible(tco_bridge *b, int side, const tco_model *m, tco_diag *d)
+{
+    b->feasible[side] = -1;
+    if (m == NULL || m->n_checks == 0)
+        return TCO_OK;
+    const tco_item *master = &m->items[m->checks[0]];
+    b->feasible[side] = master->text == NULL && master->value == 1;
+    if (b->feasible[side])
+        return TCO_OK;
+    for (size_t i = 0; i <= m->n_items; i++) {
+        tco_strbuf t = {0};
+        const char *check = NULL;
+        if (i < m->n_items && tco_report_warning_text(m, i, &t))
+            check = m->items[i].name;
+        else if (i == m->n_items && b->n_reasons[side] == 0) { /* a gate without a warning: its label */
+            tco_strbuf_printf(&t, "%s: no", master->label);
+            check = master->name;
+        }
+        if (check == NULL) {
+            tco_strbuf_free(&t);
+            continue;
+        }
+        tco_bridge_reason *grown = realloc(b->reasons[side], (b->n_reasons[side] + 1) * sizeof *grown);
+        char *text = tco_strbuf_take(&t), *name = tco_strdup(check);
+        if (grown)
+            b->reasons[side] = grown;
+        if (grown == NULL || text == NULL || name == NULL) {
+            free(text);
+            free(name);
+            return oom(d);
+        }
+        b->reasons[side][b->n_reasons[side]++] = (tco_bridge_reason){name, text};
+    }
+    return TCO_OK;
+}
+
 static tco_error run(ctx *c)
 {
     tco_bridge *b = c->b;
@@ -1075,6 +1113,8 @@ static tco_error run(ctx *c)
         e = oom(d);
     if (e == TCO_OK)
         e = tco_of(m, c->old.path, &b->tco_from, d);
+    if (e == TCO_OK)
+        e = judge_feasible(b, 0, m, d);
     if (e == TCO_OK)
         e = compare_headers(c, m);
     /* Reproduced: the bridge starts from OLD's own figure (the same to 16 digits), so that the deltas add up
@@ -1146,6 +1186,8 @@ static tco_error run(ctx *c)
     }
     if (e == TCO_OK) /* the model now holds NEW's values, where the steps moved them */
         e = check_values(c, &c->new_, m);
+    if (e == TCO_OK)
+        e = judge_feasible(b, 1, m, d);
     b->tco_to = b->n_steps ? b->steps[b->n_steps - 1].tco : b->tco_from;
     if (e == TCO_OK && b->n_steps > 0 && same_printed(b->tco_to, c->new_.tco)) {
         /* Reproduced: the last step ends at NEW's own figure (the same to 16 digits). */
@@ -1214,6 +1256,13 @@ void tco_bridge_free(tco_bridge *b)
         free(b->other[k].message);
     }
     free(b->other);
+    for (int side = 0; side < 2; side++) {
+        for (size_t k = 0; k < b->n_reasons[side]; k++) {
+            free(b->reasons[side][k].check);
+            free(b->reasons[side][k].message);
+        }
+        free(b->reasons[side]);
+    }
     free(b->old_path);
     free(b->new_path);
     free(b->scenario);
@@ -1272,6 +1321,19 @@ void tco_bridge_print_json(const tco_bridge *b, FILE *out)
     for (int k = 0; k < 2; k++)
         fprintf(out, yv[k] > 0 ? ",\n  \"%s\": %d" : ",\n  \"%s\": null", k ? "years_new" : "years_old", yv[k]);
     fprintf(out, ",\n  \"order\": \"%s\"", order_name(b->order));
+    /* Each side's master check as the bridge evaluated it, and why a side is not feasible. */
+    for (int side = 0; side < 2; side++)
+        fprintf(out, ",\n  \"feasible_%s\": %s", side ? "new" : "old",
+                b->feasible[side] < 0 ? "null" : b->feasible[side] ? "true" : "false");
+    for (int side = 0; side < 2; side++) {
+        fprintf(out, ",\n  \"not_feasible_%s\": [", side ? "new" : "old");
+        for (size_t k = 0; k < b->n_reasons[side]; k++) {
+            json_text(out, k ? ", {\"check\": " : "{\"check\": ", b->reasons[side][k].check);
+            json_text(out, ", \"message\": ", b->reasons[side][k].message);
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
     fprintf(out, ",\n  \"fingerprints\": {\"from\": \"%016llx\", \"to\": \"%016llx\", \"template\": \"%016llx\"}",
             (unsigned long long)b->old_fingerprint, (unsigned long long)b->new_fingerprint,
             (unsigned long long)b->template_fingerprint);
@@ -1397,6 +1459,35 @@ void tco_bridge_period(const tco_bridge *b, tco_strbuf *out)
         tco_strbuf_append(out, "TCO (neither file gives its period)");
 }
 
+/* What a side that is not feasible means for the difference (the table, the warning and the sheet say it
+ * alike). */
+static const char *const infeasible_what[2] = {
+    "its TCO is the cost of a configuration that does not do the job, so NEW - OLD is no like-for-like change",
+    "its TCO is the cost of a configuration that does not do the job, so NEW - OLD is no saving"};
+
+const char *tco_bridge_infeasible_meaning(int side)
+{
+    return infeasible_what[side ? 1 : 0];
+}
+
+size_t tco_bridge_print_warnings(const tco_bridge *b, FILE *out)
+{
+    size_t n = 0;
+    for (int side = 0; side < 2; side++) {
+        if (b->feasible[side] != 0)
+            continue;
+        fprintf(out, "tco: warning: %s (", side ? "NEW" : "OLD");
+        term(out, side ? b->new_path : b->old_path);
+        fputs(") is not feasible (", out);
+        for (size_t k = 0; k < b->n_reasons[side]; k++)
+            fputs(k ? "; " : "", out), term(out, b->reasons[side][k].check), fputs(": ", out),
+                term(out, b->reasons[side][k].message);
+        fprintf(out, "): %s\n", infeasible_what[side]);
+        n++;
+    }
+    return n;
+}
+
 void tco_bridge_print_table(const tco_bridge *b, FILE *out)
 {
     tco_strbuf period = {0};
@@ -1407,11 +1498,25 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
     fputs("From ", out), term(out, b->old_path), fputs(" to ", out), term(out, b->new_path);
     fprintf(out, ", order: %s\n\n",
             b->order == TCO_BRIDGE_ORDER_FILE ? "as the inputs appear in the file" : "largest effect first");
+    /* A side that is not feasible is said before any figure: its TCO buys nothing that does the job. */
+    for (int side = 0; side < 2; side++) {
+        if (b->feasible[side] != 0)
+            continue;
+        fprintf(out, "%s (", side ? "NEW" : "OLD"), term(out, side ? b->new_path : b->old_path);
+        fprintf(out, ") is NOT FEASIBLE, its checks fail: %s.\n", infeasible_what[side]);
+        for (size_t k = 0; k < b->n_reasons[side]; k++)
+            fputs("  ", out), term(out, b->reasons[side][k].check), fputs(": ", out),
+                term(out, b->reasons[side][k].message), fputc('\n', out);
+    }
+    if (b->feasible[0] == 0 || b->feasible[1] == 0)
+        fputc('\n', out);
     /* Column widths from the content. */
     /* Unit last: the unit of From and To, as --set takes them (a money input of a run in another currency
      * in CNY); Delta and Running TCO are in the reporting currency. */
     enum { C_INPUT, C_FROM, C_TO, C_DELTA, C_RUN, C_UNIT, NCOL };
-    size_t w[NCOL] = {5, 4, 2, 5, 11, 4};
+    const char *diff_label = b->feasible[1] == 0 ? "NEW - OLD (no saving: NEW not feasible)"
+                             : b->feasible[0] == 0 ? "NEW - OLD (OLD not feasible)" : "NEW - OLD";
+    size_t w[NCOL] = {strlen(diff_label), 4, 2, 5, 11, 4};
     char cell[NCOL][512];
     tco_strbuf lab = {0};
     for (int pass = 0; pass < 2; pass++) {
@@ -1436,8 +1541,8 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
                 table_money(s->tco, false, cell[C_RUN], sizeof cell[C_RUN]);
                 snprintf(cell[C_UNIT], sizeof cell[C_UNIT], "%s", s->unit ? s->unit : "");
             } else {
-                snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s (%s)", k == 0 ? "OLD" : "NEW",
-                         k == 0 ? b->old_path : b->new_path);
+                snprintf(cell[C_INPUT], sizeof cell[C_INPUT], "%s (%s)%s", k == 0 ? "OLD" : "NEW",
+                         k == 0 ? b->old_path : b->new_path, b->feasible[k == 0 ? 0 : 1] == 0 ? ", not feasible" : "");
                 table_money(k == 0 ? b->tco_from : b->tco_to, false, cell[C_RUN], sizeof cell[C_RUN]);
             }
             for (int col = 0; col < NCOL; col++) {
@@ -1458,7 +1563,7 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out)
     tco_strbuf_free(&lab);
     char diff[64];
     table_money(b->tco_to - b->tco_from, true, diff, sizeof diff);
-    pad(out, "NEW - OLD", w[C_INPUT], false);
+    pad(out, diff_label, w[C_INPUT], false);
     fputs("  ", out), pad(out, "", w[C_FROM], true);
     fputs("  ", out), pad(out, "", w[C_TO], true);
     fputs("  ", out), pad(out, diff, w[C_DELTA], true);

@@ -90,6 +90,11 @@ typedef struct tco_bridge_other {
     char *message;
 } tco_bridge_other;
 
+/** One failing check of a side that is not feasible: the check's line and its warning text (both heap). */
+typedef struct tco_bridge_reason {
+    char *check, *message;
+} tco_bridge_reason;
+
 /** A computed bridge.  Free with tco_bridge_free(). */
 typedef struct tco_bridge {
     /** The two files as named on the command line (heap). */
@@ -107,6 +112,14 @@ typedef struct tco_bridge {
     char *template_file;
     /** True when the deltas, added in step order, give tco_to - tco_from exactly. */
     bool exact;
+    /** Whether OLD ([0]) and NEW ([1]) pass the model's master check (the first of [model] checks) as the
+     *  bridge evaluates them at its start and its end: 1 yes, 0 no (the TCO then buys a configuration that
+     *  does not do the job, so a difference is no saving), -1 the template has no checks.  For a side
+     *  that fails, the warning of each failing check (tco_report_warning_text()), or the master check's
+     *  label when none has a warning. */
+    int feasible[2];
+    tco_bridge_reason *reasons[2];
+    size_t n_reasons[2];
     tco_bridge_step *steps;
     size_t n_steps;
     /** What no step moves: at most TCO_BRIDGE_MAX_OTHER entries about one input each are listed (then a
@@ -149,6 +162,15 @@ tco_error tco_bridge_run(const tco_bridge_request *req, tco_bridge *out, tco_dia
  *  none.  @p out's failed flag is set when memory runs out. */
 void tco_bridge_period(const tco_bridge *b, tco_strbuf *out);
 
+/** What a side that is not feasible means for the difference (@p side 0 OLD, 1 NEW): "its TCO is the cost
+ *  of a configuration that does not do the job, so NEW - OLD is no saving" (static text). */
+const char *tco_bridge_infeasible_meaning(int side);
+
+/** Print one warning line to @p out ("tco: warning: NEW (new.json) is not feasible: ...") for each side of
+ *  @p b that is not feasible (its master check fails), naming its failing checks; file names escaped for a
+ *  terminal.  Returns the number of lines printed. */
+size_t tco_bridge_print_warnings(const tco_bridge *b, FILE *out);
+
 /** Print @p b as a table for people: each step with from, to, delta, the running TCO and the unit of
  *  from and to (a money input of a run in another currency in CNY), then OLD, NEW and NEW - OLD, in
  *  another currency a line saying which figures are in which, then the other differences. */
@@ -156,7 +178,9 @@ void tco_bridge_print_table(const tco_bridge *b, FILE *out);
 
 /**
  * Print @p b as one JSON object (docs/bridge.md): {"from", "to" (the files), "scenario", "currency",
- * "order", "tco_old", "tco_new" (as the files say), "tco_from", "tco_to" (evaluated), "difference"
+ * "order", "feasible_old", "feasible_new" (true, false, or null when the template has no checks),
+ * "not_feasible_old", "not_feasible_new" ([{"check", "message"}] of a side that is not feasible, else []),
+ * "tco_old", "tco_new" (as the files say), "tco_from", "tco_to" (evaluated), "difference"
  * (tco_to - tco_from), "exact", "steps": [{"input", "tier" (per-tier rows only), "label", "unit",
  * "set", "from", "to", "alone", "delta", "tco", "structural"}], "other": [{"kind", "input",
  * "message"}]}.  Numbers of the steps and the TCOs in the shortest form that reads back as the same

@@ -91,6 +91,12 @@ static void fill_bridge(writer *w, void *vctx)
     tco_strbuf_printf(&t, "Budget bridge: %s, ", b->scenario);
     tco_bridge_period(b, &t); /* each run's period when they differ (issue 23 §4) */
     tco_strbuf_printf(&t, " (%s)", b->currency);
+    if (b->feasible[1] == 0 || b->feasible[0] == 0) /* never a plain saving: said in the title */
+        tco_strbuf_printf(&t, "; %s NOT FEASIBLE (its checks fail): NEW - OLD is %s",
+                          b->feasible[0] == 0 && b->feasible[1] == 0 ? "OLD and NEW are"
+                          : b->feasible[1] == 0                      ? "NEW is"
+                                                                     : "OLD is",
+                          b->feasible[1] == 0 ? "no saving" : "no like-for-like change");
     wb_write_text(w, ws, ROW_TITLE, 0, tco_strbuf_str(&t), w->title);
     /* The two notes span the table's columns, wrapped: what the sheet is, and where it came from. */
     static const char what[] =
@@ -139,7 +145,8 @@ static void fill_bridge(writer *w, void *vctx)
         bool end = k == 0 || k + 1 == n_rows;
         if (end) {
             t.len = 0;
-            tco_strbuf_printf(&t, "%s: %s", k == 0 ? "OLD" : "NEW", k == 0 ? b->old_path : b->new_path);
+            tco_strbuf_printf(&t, "%s: %s%s", k == 0 ? "OLD" : "NEW", k == 0 ? b->old_path : b->new_path,
+                              b->feasible[k == 0 ? 0 : 1] == 0 ? " (not feasible: its checks fail)" : "");
             wb_write_text(w, ws, row, B_INPUT, tco_strbuf_str(&t), w->total_label);
             double v = k == 0 ? b->tco_from : b->tco_to;
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, B_RUNNING, v, total), "TCO");
@@ -190,7 +197,11 @@ static void fill_bridge(writer *w, void *vctx)
                 cell(B_DELTA, new_row - 1, r2));
     else
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)sum_row, B_DELTA, 0, total), "sum");
-    wb_write_text(w, ws, diff_row, B_INPUT, "NEW - OLD", w->text);
+    wb_write_text(w, ws, diff_row, B_INPUT,
+                  b->feasible[1] == 0   ? "NEW - OLD (no saving: NEW is not feasible)"
+                  : b->feasible[0] == 0 ? "NEW - OLD (OLD is not feasible)"
+                                        : "NEW - OLD",
+                  w->text);
     formula(w, ws, diff_row, B_DELTA, total, diff, "=%s-%s", cell(B_RUNNING, new_row, r1), cell(B_RUNNING, first, r2));
     t.len = 0;
     tco_strbuf_printf(&t, "Tolerance of the checks (%s)", b->currency);
@@ -212,6 +223,21 @@ static void fill_bridge(writer *w, void *vctx)
                       cell(B_RUNNING, new_row, r2), cell(B_DELTA, tol_row, r3), stale);
     wb_write_formula_or_text(w, ws, tol_row + 2, B_DELTA, tco_strbuf_str(&t), w->text_right, 0, ends ? "yes" : stale);
     row = tol_row + 4;
+
+    /* A side that is not feasible, and each of its failing checks. */
+    for (int side = 0; side < 2 && w->err == TCO_OK; side++) {
+        if (b->feasible[side] != 0)
+            continue;
+        t.len = 0;
+        tco_strbuf_printf(&t, "%s (%s) is not feasible: %s", side ? "NEW" : "OLD", side ? b->new_path : b->old_path,
+                          tco_bridge_infeasible_meaning(side));
+        wb_write_text(w, ws, row++, B_INPUT, tco_strbuf_str(&t), w->header);
+        for (size_t k = 0; k < b->n_reasons[side] && w->err == TCO_OK; k++, row++) {
+            wb_write_text(w, ws, row, B_INPUT, b->reasons[side][k].check, w->text);
+            wb_write_text(w, ws, row, B_SET, b->reasons[side][k].message, w->source_nowrap);
+        }
+        row++;
+    }
 
     /* What no step moves. */
     wb_write_text(w, ws, row++, B_INPUT, b->n_other ? "Other differences (no step moves them)"

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -431,9 +432,25 @@ static tco_error fill(init_run *r, const char *abs_dir, const char *abs_root, co
         tco_strbuf_append(&run, "cd ");
         append_shell_word(&run, r->req->dir);
         tco_strbuf_printf(&run, " && %s --scenario %s", command, r->req->name);
-        fprintf(report, "Made %s: scenarios/%s.ini, pricing/ (%d file%s), templates/ (%d file%s), README.md\n"
-                "Run it: %s\n", r->req->dir, r->req->name, n_copied[0], n_copied[0] == 1 ? "" : "s", n_copied[1],
-                n_copied[1] == 1 ? "" : "s", tco_strbuf_str(&run));
+        /* The folder's name on the terminal escaped as every name tco prints (a bidi control or a line
+         * separator cannot reorder or forge the line); a name that needs it gets no cd line to paste. */
+        char *shown = NULL;
+        size_t shown_len = 0;
+        FILE *mem = open_memstream(&shown, &shown_len);
+        if (mem) {
+            tco_text_put_terminal(mem, r->req->dir, strlen(r->req->dir));
+            fclose(mem);
+        }
+        bool plain = shown != NULL && strcmp(shown, r->req->dir) == 0;
+        fputs("Made ", report);
+        tco_text_put_terminal(report, r->req->dir, strlen(r->req->dir));
+        fprintf(report, ": scenarios/%s.ini, pricing/ (%d file%s), templates/ (%d file%s), README.md\n", r->req->name,
+                n_copied[0], n_copied[0] == 1 ? "" : "s", n_copied[1], n_copied[1] == 1 ? "" : "s");
+        if (plain)
+            fprintf(report, "Run it: %s\n", tco_strbuf_str(&run));
+        else
+            fprintf(report, "Run it in that folder: %s --scenario %s\n", command, r->req->name);
+        free(shown);
         tco_strbuf_free(&run);
     }
     for (int i = 0; i < 2; i++)

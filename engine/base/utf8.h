@@ -31,11 +31,21 @@ size_t tco_utf8_chars(const char *s);
  *  the character before which byte @p n stands is number this + 1). */
 size_t tco_utf8_chars_n(const char *s, size_t n);
 
+/** True if code point @p cp is a control character: C0 (below U+0020), DEL (U+007F) or C1 (U+0080 to
+ *  U+009F). */
+static inline bool tco_is_control(long cp)
+{
+    return cp >= 0 && (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F));
+}
+
 /**
  * Check that @p len bytes at @p s are valid UTF-8 whose every code point is an
  * XML 1.0 Char (https://www.w3.org/TR/xml/#charsets): tab, LF, CR, U+0020 to
  * U+D7FF, U+E000 to U+FFFD and U+10000 up; so no other C0 control, no U+FFFE or
- * U+FFFF.  Returns true, or false with the byte offset of the first bad
+ * U+FFFF; and no DEL or C1 control (U+007F to U+009F: XML allows them, but they
+ * are no text anyone means, and a C1 such as U+009B is a terminal's CSI), so
+ * every text tco reads (INI values, --set, quote fields, paths, tco diff's JSON)
+ * is held to one rule.  Returns true, or false with the byte offset of the first bad
  * sequence in *@p bad and its code point in *@p cp (-1 when the bytes are not
  * UTF-8 at all).  Either pointer may be NULL.
  */

@@ -156,6 +156,8 @@ int tco_cli_quotes_add(const char **files, size_t *n, const char *path)
 {
     if (*n == TCO_MAX_QUOTE_FILES)
         return tco_cli_usage("--quotes: at most %d files", TCO_MAX_QUOTE_FILES);
+    if (path[0] == '\0') /* it said "cannot open: No such file or directory", naming no file */
+        return tco_cli_usage("%s", "--quotes '': expected a quote file (CSV), found an empty name");
     struct stat now;
     bool known = stat(path, &now) == 0;
     for (size_t i = 0; i < *n; i++) {

@@ -54,6 +54,9 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (optind + 2 != argc)
         return tco_cli_usage("%s", "diff: expected two JSON summaries: tco diff OLD.json NEW.json (each from tco "
                            "--scenario NAME --format json)");
+    for (int k = 0; k < 2; k++)
+        if (argv[optind + k][0] == '\0') /* it said "cannot open: No such file or directory", naming no file */
+            return tco_cli_usage("diff: expected %s.json, a JSON summary, found an empty name", k ? "NEW" : "OLD");
     /* A file name ending in .xlsx, and not a folder (said as such, as --scenario says it). */
     int bad_out = tco_cli_check_out(out, false, "bridge");
     if (bad_out != 0)
@@ -71,6 +74,8 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
     if (rc == 0 && out && (tco_cli_prepare_out(&out, &no_default, "", "", force, &d) != TCO_OK ||
                            tco_bridge_write_book(&b, out, &wo, &d) != TCO_OK))
         rc = tco_cli_fail_as(&d, fmt);
+    if (rc == 0) /* a side that is not feasible, on standard error whatever the format (as --scenario's checks) */
+        tco_bridge_print_warnings(&b, stderr);
     if (rc == 0)
         (fmt == TCO_OUT_JSON ? tco_bridge_print_json : tco_bridge_print_table)(&b, stdout);
     if (rc == 0 && out && fmt != TCO_OUT_JSON)

@@ -153,10 +153,11 @@ tco_error check_catalog_ranges(loader *ld)
     return TCO_OK;
 }
 
-/* Fill ld->from_sections from the template's from keys (a hash set, so that checking each scenario section
- * does not scan the whole template). */
-static tco_error collect_from_sections(loader *ld)
+tco_error collect_from_sections(loader *ld)
 {
+    if (ld->from_sections_done)
+        return TCO_OK;
+    ld->from_sections_done = true;
     const tco_ini *t = ld->template_ini;
     for (int j = 0; j < tco_ini_section_count(t); j++) {
         const char *from = tco_ini_get_in(t, j, "from"); /* by number: no hash of each section's name */

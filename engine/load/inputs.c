@@ -4,6 +4,7 @@
  * comparison shares. */
 #include "load/loader.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -401,6 +402,62 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     return e != TCO_OK ? e : it->source ? TCO_OK : oom(ld);
 }
 
+/* Every other entry of the catalog file behind `from = REF.KEY` (REF a scenario's ref key, such as host:
+ * the hosts the scenario does not choose): its value and range checked by the rules the chosen entry's are
+ * (a catalog file is one file, and tco advise or a later scenario may choose any entry).  A bad value in an
+ * entry no scenario chose passed in silence while the same value in the chosen one was refused. */
+static tco_error check_other_entries(loader *ld, const tco_item *it, const tco_ini *t, const char *section,
+                                     const char *from, bool text)
+{
+    const char *dot = strchr(from, '.');
+    if (dot == NULL)
+        return TCO_OK;
+    const ref_key *ref = NULL;
+    for (size_t r = 0; r < ld->n_refs && ref == NULL; r++)
+        if (strlen(ld->refs[r].key) == (size_t)(dot - from) && strncasecmp(ld->refs[r].key, from, (size_t)(dot - from)) == 0)
+            ref = &ld->refs[r];
+    if (ref == NULL)
+        return TCO_OK;
+    const char *key = dot + 1, *def = tco_ini_get(t, section, "default");
+    const tco_ini *cat = ld->catalog[ref->file_index];
+    tco_error fe = collect_from_sections(ld);
+    if (fe != TCO_OK)
+        return fe;
+    for (int s = 0; s < tco_ini_section_count(cat); s++) {
+        const char *sec = tco_ini_section_name(cat, s);
+        if (strcasecmp(sec, ref->value) == 0)
+            continue; /* the chosen entry: load_input() read it */
+        char lower[TCO_INI_MAX_LINE + 1];
+        size_t n = strlen(sec) < sizeof lower - 1 ? strlen(sec) : sizeof lower - 1;
+        for (size_t k = 0; k < n; k++)
+            lower[k] = (char)tolower((unsigned char)sec[k]);
+        lower[n] = '\0';
+        if (name_set_has(&ld->from_sections, lower))
+            continue; /* a section the template reads by name (from = site.rate): not an entry */
+        const char *shown = tco_ini_section_as_written(cat, sec);
+        const tco_place at = {.file = cat->path, .section = shown, .key = key};
+        const char *value = tco_ini_get_in(cat, s, key);
+        if (value == NULL && def == NULL) {
+            const char *near = tco_ini_near_key(cat, sec, key, !text);
+            return tco_diag_at(ld->diag, TCO_ERR_INI, &at,
+                               "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number",
+                               it->label, it->name, near ? " (the section has '" : "", near ? near : "",
+                               near ? "': a misspelling?)" : "");
+        }
+        double number = 0;
+        char *chosen = NULL;
+        tco_error e = input_value(ld, it, &at, value ? value : def, &number, text ? &chosen : NULL);
+        free(chosen);
+        tco_range range = {0};
+        if (e == TCO_OK && value != NULL)
+            e = load_range(ld, it, cat, sec, shown, key, LAYER_CATALOG, number, !text, &range);
+        tco_range_clear(&range);
+        if (e != TCO_OK)
+            return e;
+    }
+    return TCO_OK;
+}
+
 tco_error load_input(loader *ld, int index)
 {
     const tco_ini *t = ld->template_ini;
@@ -615,5 +672,5 @@ tco_error load_input(loader *ld, int index)
     if (src == &ld->scenario && !defaulted &&
         (!mark_consumed(ld, sec, key) || (basis && !mark_consumed(ld, sec, basis_key))))
         return oom(ld);
-    return TCO_OK;
+    return check_other_entries(ld, it, t, section, from, text);
 }

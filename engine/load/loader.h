@@ -56,6 +56,7 @@ typedef struct loader {
     char **originals; /* per override: the value it replaced (heap), or NULL */
     name_set consumed; /* "section:key" of the scenario that the model used (lower case) */
     name_set from_sections; /* SEC of every template from = SEC.KEY (lower case; each prefix ending at a '.') */
+    bool from_sections_done; /* from_sections filled (collect_from_sections()) */
     name_set values_read;    /* "section:KEY" of every input value read (lower case): its KEY_range, KEY_dist and
                               * KEY_range_source belong to it (check_catalog_ranges()) */
     name_set range_sections; /* every section an input value was read from (lower case) */
@@ -326,6 +327,10 @@ tco_error check_catalog_ranges(loader *ld);
  * TCO_ERR_NOMEM.
  */
 tco_error check_scenario_consumed(loader *ld);
+
+/** Fill ld->from_sections from the template's from keys (a hash set, so that checking each scenario section
+ *  does not scan the whole template); once per load, later calls return at once.  Errors: TCO_ERR_NOMEM. */
+tco_error collect_from_sections(loader *ld);
 
 /**
  * Each section [model] shared names must be the section of some input's from key (after

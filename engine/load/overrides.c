@@ -33,13 +33,15 @@ tco_error apply_overrides(loader *ld, int phase)
         ld->originals[i] = NULL;
         const char *sec = override_section(ld, o);
         const char *before = tco_ini_get(&ld->scenario, sec, o->key);
-        /* A key set twice: "was" is the value before the first --set, not the first --set's. */
+        /* A key set twice for one option (facility.pue=1.2 then facility.pue=1.3, or card.price and D-M.price
+         * when the card is D-M) is refused, as an option given twice is: one of the two would be dropped
+         * without a word.  (A comparison's NAME:SEC.KEY for one option beside a SEC.KEY for all is not a
+         * repeat: the option's own value is meant to win.) */
         for (size_t j = 0; j < i; j++)
             if (strcasecmp(override_section(ld, &ld->overrides[j]), sec) == 0 &&
-                strcasecmp(ld->overrides[j].key, o->key) == 0) {
-                before = ld->originals[j];
-                break;
-            }
+                strcasecmp(ld->overrides[j].key, o->key) == 0 && strcmp(ld->overrides[j].option, o->option) == 0)
+                return tco_diag_set(ld->diag, TCO_ERR_USAGE, "--set %s: sets [%s] %s again (first --set %s); give "
+                                    "each value once", o->arg, sec, o->key, ld->overrides[j].arg);
         for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)
             before = tco_ini_get(ld->catalog[f], sec, o->key);
         if (before && (ld->originals[i] = tco_strdup(before)) == NULL)
@@ -94,7 +96,7 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
         return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.*s...: %s at byte %zu; expected UTF-8 text without control "
                             "characters, U+FFFE or U+FFFF",
                             (int)tco_utf8_prefix(arg, bad < 60 ? bad : 60), arg,
-                            cp < 0 ? "not valid UTF-8" : cp < 0x20 ? "a control character" : "a non-character",
+                            cp < 0 ? "not valid UTF-8" : tco_is_control(cp) ? "a control character" : "a non-character",
                             bad + 1);
     snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);

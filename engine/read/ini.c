@@ -653,10 +653,11 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
                 return tco_diag_at(diag, TCO_ERR_INI,
                                    &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
                                    "not valid UTF-8 (byte 0x%02X); save the file as UTF-8", (unsigned char)p[bad]);
-            if (cp < 0x20 || cp == 0x7F)
+            if (tco_is_control(cp))
                 return tco_diag_at(diag, TCO_ERR_INI,
                                    &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
-                                   "control character 0x%02lX is not allowed", cp);
+                                   cp < 0x80 ? "control character 0x%02lX is not allowed"
+                                             : "control character U+%04lX (C1) is not allowed", cp);
             if (cp == 0xFEFF)
                 return tco_diag_at(diag, TCO_ERR_INI,
                                    &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
@@ -1173,7 +1174,7 @@ bool tco_parse_number(const char *text, double *out)
     double v = tco_decimal_value(buf);
     if (!isfinite(v) || !tco_number_is_normal(buf, v))
         return false;
-    *out = v;
+    *out = v + 0.0; /* "-0" is 0: no negative zero reaches a cell, the JSON or the CSV as "-0" */
     return true;
 }
 

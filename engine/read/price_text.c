@@ -57,8 +57,9 @@ static size_t digits_run(const char *p, const char *end)
  * delimited by @p delim writes it (price_text.h), into *@p value; false with @p why naming @p expected
  * (or the rule broken).  @p price: the text is a unit price (its messages say so). */
 static bool parse_file_number(const char *text, const char *s, const char *end, char delim, const char *expected,
-                              bool price, double *value, char *why, size_t why_size)
+                              bool price, double *value, char *mark, char *why, size_t why_size)
 {
+    char used = '\0'; /* the decimal mark the text uses, if any */
     /* Digits with group separators and one decimal mark, by the file's convention. */
     char decimal = delim == ';' ? ',' : '.';
     char buf[64];
@@ -92,6 +93,7 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
             p++;
         } else if (!seen_decimal && c == (unsigned char)decimal) {
             seen_decimal = true;
+            used = decimal;
             buf[n++] = '.';
             p++;
             /* "12,500" in a ';' file, or "12.500" in a ',' file: a decimal mark, or thousands?  Only
@@ -117,6 +119,7 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
             bool point = delim == ';' && c == '.' && !space && groups == 0 && run > 0 && p + 1 + run == end;
             if (point && !can_group) { /* "12.5", "1234.500", "0.125": only a decimal point */
                 seen_decimal = true;
+                used = '.';
                 buf[n++] = '.';
                 p++;
                 continue;
@@ -148,6 +151,8 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
     }
     buf[n] = '\0';
     *value = tco_decimal_value(buf);
+    if (mark)
+        *mark = used;
     return true;
 }
 
@@ -162,6 +167,12 @@ static void trim_blanks(const char **s, const char **end)
 
 bool tco_quote_parse_price(const char *text, char delim, const char *currency, double *price, char *why,
                            size_t why_size)
+{
+    return tco_quote_parse_price_mark(text, delim, currency, price, NULL, why, why_size);
+}
+
+bool tco_quote_parse_price_mark(const char *text, char delim, const char *currency, double *price, char *mark,
+                                char *why, size_t why_size)
 {
     const char *s = text, *end = text + strlen(text);
     trim_blanks(&s, &end);
@@ -207,7 +218,7 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
     double v;
     if (!parse_file_number(text, s, end, delim,
                            delim == ';' ? "a price such as 12500 or 12.500,00" : "a price such as 12500 or 12,500.00",
-                           true, &v, why, why_size))
+                           true, &v, mark, why, why_size))
         return false;
     if (!isfinite(v) || v <= 0) {
         snprintf(why, why_size, "expected a positive price, found '%s'", TCO_SHOWN(text));
@@ -220,9 +231,15 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
 bool tco_quote_parse_number(const char *text, char delim, const char *expected, double *value, char *why,
                             size_t why_size)
 {
+    return tco_quote_parse_number_mark(text, delim, expected, value, NULL, why, why_size);
+}
+
+bool tco_quote_parse_number_mark(const char *text, char delim, const char *expected, double *value, char *mark,
+                                 char *why, size_t why_size)
+{
     const char *s = text, *end = text + strlen(text);
     trim_blanks(&s, &end);
-    if (!parse_file_number(text, s, end, delim, expected, false, value, why, why_size))
+    if (!parse_file_number(text, s, end, delim, expected, false, value, mark, why, why_size))
         return false;
     if (!isfinite(*value)) {
         snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));

@@ -42,4 +42,15 @@ bool tco_quote_parse_price(const char *text, char delim, const char *currency, d
 bool tco_quote_parse_number(const char *text, char delim, const char *expected, double *value, char *why,
                             size_t why_size);
 
+/**
+ * tco_quote_parse_price() and tco_quote_parse_number() that also say which decimal mark the text used: on
+ * success *@p mark (when not NULL) is ',' or '.' when the number has a decimal part written with it, else
+ * '\0' ("12500", "12.500.000" in a ';' file).  In a ';' file both marks can be decimals ("0,13", "12.5"):
+ * the quote reader holds each file to the first one it meets (one decimal convention per file).
+ */
+bool tco_quote_parse_price_mark(const char *text, char delim, const char *currency, double *price, char *mark,
+                                char *why, size_t why_size);
+bool tco_quote_parse_number_mark(const char *text, char delim, const char *expected, double *value, char *mark,
+                                 char *why, size_t why_size);
+
 #endif /* TCO_PRICE_TEXT_H */

@@ -59,6 +59,12 @@ typedef struct reader {
     tco_quote_set *set;
     const char *file; /* owned by set->files */
     char delim;
+    /* a ';' file's decimal mark: the first a number used (',' or '.'; '\0' before one), and where (one
+     * decimal convention per file: same_mark()) */
+    char decimal_mark;
+    long mark_line;
+    int mark_col;
+    char mark_text[TCO_SHOWN_MAX];
     /* header: the column each field is (COL_*, or -1 for an unknown or repeated one) */
     int *kind;
     size_t header_fields;
@@ -345,8 +351,9 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
         for (size_t i = 0; i < bad; i++)
             at += ((unsigned char)s[i] & 0xC0) != 0x80;
         snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (a workbook cannot hold it; "
-                 "only tab and line breaks are allowed below U+0020, and U+FFFE and U+FFFF never)",
-                 cp < 0x20 ? "control character" : "non-character", (unsigned long)cp, at + 1);
+                 "no control character is allowed but tab and line breaks, DEL and U+0080 to U+009F "
+                 "included, and U+FFFE and U+FFFF never)",
+                 tco_is_control(cp) ? "control character" : "non-character", (unsigned long)cp, at + 1);
         return why;
     }
     /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2, and each literal
@@ -511,6 +518,38 @@ static bool blank(const char *s)
     return *s == '\0';
 }
 
+/* In a ';' file, where ',' and '.' can each be a decimal mark, hold the number @p text of column @p col
+ * (its decimal mark @p used, '\0' for none) to the file's: the first mark a number uses is the file's, and
+ * another is reported ("88000.50" in a file of "0,13").  False when reported. */
+static bool same_mark(reader *r, long line, int col, const char *text, char used)
+{
+    if (r->delim != ';' || used == '\0')
+        return true;
+    if (r->decimal_mark == '\0') {
+        r->decimal_mark = used;
+        r->mark_line = line;
+        r->mark_col = col;
+        snprintf(r->mark_text, sizeof r->mark_text, "%s", TCO_SHOWN(text));
+        return true;
+    }
+    if (used == r->decimal_mark)
+        return true;
+    char want[TCO_DIAG_MAX] = "";
+    const char *other = used == ',' ? "." : ",";
+    if (strlen(text) < sizeof want && strpbrk(text, other) == NULL) { /* the same number with the file's mark */
+        snprintf(want, sizeof want, "%s", text);
+        char *at = strrchr(want, used);
+        if (at)
+            *at = r->decimal_mark;
+    }
+    report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col],
+           "expected the decimal mark '%c' of the rest of this file (first in line %ld, column %d (%s): '%s'), "
+           "found '%c' in '%s': one decimal convention per file%s%s%s", r->decimal_mark, r->mark_line,
+           r->col_of[r->mark_col] + 1, col_names[r->mark_col], r->mark_text, used, TCO_SHOWN(text),
+           want[0] ? " (write '" : "", want[0] ? TCO_SHOWN(want) : "", want[0] ? "')" : "");
+    return false;
+}
+
 /* A number column of row @p line (vat_rate, min_qty, lead_time_weeks) read as the file writes numbers
  * (its decimal mark and grouping: tco_quote_parse_number()), within @p lo .. @p hi and whole when
  * @p whole; else reported, with @p expected saying what the column holds.  NaN when absent or bad. */
@@ -519,12 +558,14 @@ static double number_field(reader *r, long line, int col, const char *expected, 
     const char *text = field(r, col);
     if (blank(text))
         return NAN;
-    char why[TCO_DIAG_MAX];
+    char why[TCO_DIAG_MAX], used = '\0';
     double v;
-    if (!tco_quote_parse_number(text, r->delim, expected, &v, why, sizeof why)) {
+    if (!tco_quote_parse_number_mark(text, r->delim, expected, &v, &used, why, sizeof why)) {
         report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "%s", why);
         return NAN;
     }
+    if (!same_mark(r, line, col, text, used))
+        return NAN;
     if (v < lo || v > hi || (whole && v != floor(v))) {
         report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "expected %s, found '%s'", expected,
                TCO_SHOWN(text));
@@ -587,9 +628,11 @@ static void on_data_row(reader *r)
                r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes), TCO_SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
-        char why[TCO_DIAG_MAX];
-        if (!tco_quote_parse_price(field(r, COL_PRICE), r->delim, upper, &q.unit_price, why, sizeof why))
+        char why[TCO_DIAG_MAX], used = '\0';
+        if (!tco_quote_parse_price_mark(field(r, COL_PRICE), r->delim, upper, &q.unit_price, &used, why, sizeof why))
             report(r, false, line, COLREF(COL_PRICE), "%s", why);
+        else if (!same_mark(r, line, COL_PRICE, field(r, COL_PRICE), used))
+            ;
         else if (!isnormal(q.unit_price * q.rate)) {
             /* Every converted price is a finite, normal number (the Quotes sheet caches it). */
             char p[32], rt[32];
@@ -606,7 +649,8 @@ static void on_data_row(reader *r)
     if (q.quote_date != TCO_NO_DATE && q.valid_until != TCO_NO_DATE && q.valid_until < q.quote_date)
         report(r, false, line, COLREF(COL_VALID_UNTIL), "valid_until %s is before quote_date %s", vu, qd);
     /* Every number column follows the file's decimal mark and grouping, as unit_price does. */
-    double mq = number_field(r, line, COL_MIN_QTY, "a whole number of units", 0, INFINITY, true);
+    /* At least 1: the quote applies from this many units on, and no purchase is of 0 units. */
+    double mq = number_field(r, line, COL_MIN_QTY, "a whole number of units, at least 1", 1, INFINITY, true);
     if (!isnan(mq))
         q.min_qty = mq;
     q.lead_time_weeks = number_field(r, line, COL_LEAD_TIME, "weeks as a number", 0, INFINITY, false);

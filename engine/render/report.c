@@ -65,6 +65,27 @@ static void excel_fixed(double a, int decimals, int shift, char *out)
     out[o] = '\0';
 }
 
+/* @p v, non-zero, that rounds to 0 at the decimals asked, into @p raw (as excel_fixed(), times
+ * 10^@p shift) with two significant digits and no trailing zeros: 0.001 as "0.001", 0.0012345 as
+ * "0.0012", 0.3 at 0 decimals as "0.3".  Returns the decimals used, or -1 when they would be more than 15
+ * (@p raw then holds "%.1e" of the magnitude). */
+static int small_decimals(double v, char raw[64], int shift)
+{
+    double a = fabs(v) * (shift ? pow(10, shift) : 1);
+    int decimals = 1 - (int)floor(log10(a));
+    if (decimals > 15 || !(a > 0)) {
+        snprintf(raw, 64, "%.1e", a);
+        return -1;
+    }
+    excel_fixed(fabs(v), decimals < 0 ? 0 : decimals, shift, raw);
+    size_t n = strlen(raw);
+    while (n > 0 && strchr(raw, '.') && raw[n - 1] == '0')
+        raw[--n] = '\0';
+    if (n > 0 && raw[n - 1] == '.')
+        raw[--n] = '\0';
+    return decimals;
+}
+
 void tco_format_percent(double v, int decimals, char *buf, size_t size)
 {
     if (!(fabs(v) < 1e13) || decimals < 0 || decimals > 15) {
@@ -73,6 +94,8 @@ void tco_format_percent(double v, int decimals, char *buf, size_t size)
     }
     char raw[64];
     excel_fixed(fabs(v), decimals, 2, raw);
+    if (v != 0 && strspn(raw, "0.") == strlen(raw)) /* never a non-zero share that reads as 0.0% */
+        small_decimals(v, raw, 2);
     bool zero = strspn(raw, "0.") == strlen(raw); /* no "-0.0%" */
     /* raw holds at most 17 digits, a point and 15 decimals: the caller's buffer of TCO_SHOWN or 64 holds it */
     if (snprintf(buf, size, "%s%s%%", v < 0 && !zero ? "-" : "", raw) >= (int)size && size > 0)
@@ -90,6 +113,12 @@ void tco_format_grouped(double v, int decimals, char *buf, size_t size)
         excel_fixed(fabs(v), decimals, 0, raw); /* rounded as the workbook shows it */
     else
         snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+    if (v != 0 && isfinite(v) && strspn(raw, "0.") == strlen(raw)) { /* 0.001 is "0.001", never "0.00" */
+        if (small_decimals(v, raw, 0) < 0) {
+            snprintf(buf, size, "%.1e", v);
+            return;
+        }
+    }
     if (strcmp(raw, "0") == 0 || strspn(raw, "0.") == strlen(raw))
         v = 0; /* no "-0" */
     const char *dot = strchr(raw, '.');
@@ -202,12 +231,19 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
             continue;
         tco_strbuf b = {0};
         warning_text(m, it, &b);
-        fprintf(out, "tco: warning: %s: %s\n", m->scenario_name, tco_strbuf_str(&b));
+        /* The scenario's name (a file's) and the warning (it may quote a text input): escaped for the terminal. */
+        fputs("tco: warning: ", out);
+        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+        fputs(": ", out);
+        tco_text_put_terminal(out, tco_strbuf_str(&b), strlen(tco_strbuf_str(&b)));
+        fputc('\n', out);
         tco_strbuf_free(&b);
         n++;
     }
     for (size_t i = 0; i < m->n_quote_warnings; i++) { /* file and vendor names: no raw control byte */
-        fprintf(out, "tco: warning: %s: quotes: ", m->scenario_name);
+        fputs("tco: warning: ", out);
+        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+        fputs(": quotes: ", out);
         tco_text_put_terminal(out, m->quote_warnings[i], strlen(m->quote_warnings[i]));
         fputc('\n', out);
     }
