@@ -238,6 +238,15 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         fprintf(out, "; %s from %s %s:%ld at %s %s%s", q->item, q->vendor, q->file, q->line, price, q->currency,
                 q->vat_included ? " incl. VAT" : "");
     }
+    /* Rows that price a tier row the scenario does not buy: read and kept, but not used by its figures. */
+    size_t not_needed = 0;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->quotes[i].status == TCO_QUOTE_NOT_NEEDED) {
+            fprintf(out, not_needed ? ", %s" : "; not needed: %s", set->quotes[i].item);
+            not_needed++;
+        }
+    if (not_needed)
+        fprintf(out, " (a tier %s does not buy)", m->scenario_name);
     if (m->n_quote_warnings)
         fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_warnings,
                 m->n_quote_warnings == 1 ? "" : "s");
@@ -312,6 +321,7 @@ static const char *quote_status_word(tco_quote_status s)
 {
     switch (s) {
     case TCO_QUOTE_USED: return "used";
+    case TCO_QUOTE_NOT_NEEDED: return "not_needed";
     case TCO_QUOTE_BEATEN: return "beaten";
     case TCO_QUOTE_EXPIRED: return "expired";
     case TCO_QUOTE_NOT_YET_VALID: return "not_yet_valid";
@@ -880,7 +890,8 @@ void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, s
 {
     if (!r->json) {
         tco_text_put_terminal(r->out, path, strlen(path));
-        fprintf(r->out, ": %zu rows, %zu errors, %zu warnings\n", rows, errors, warnings);
+        fprintf(r->out, ": %zu row%s, %zu error%s, %zu warning%s\n", rows, rows == 1 ? "" : "s", errors,
+                errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
         return;
     }
     struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
