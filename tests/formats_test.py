@@ -545,7 +545,7 @@ def cmd_csv():
                   "cluster32: pue's source %r" % single.loc["pue", "source"])
         if label == "team":
             b = single.loc["break_even_months"]
-            check(math.isnan(b["value"]) and b["note"] == "beyond the period (see payback_months)",
+            check(math.isnan(b["value"]) and b["note"] == "beyond the period (TCO sheet: months of saving that repay the capex)",
                   "team: break_even_months %r" % dict(b))
     # Formula-looking text: an apostrophe in CSV, none in JSON.
     mini = os.path.join(T, "mini")

@@ -270,8 +270,9 @@ int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of
     if (argc > 0 && !tco_report_check_end(&report))
         rc = rc ? rc : 71;
     if (known.unsuggested > 0)
-        fprintf(stderr, "note: %zu rows name unknown items past the first %d distinct ones; no \"did you mean\" "
-                "was looked for them\n", known.unsuggested, TCO_SUGGEST_MAX);
+        fprintf(stderr, "note: %zu row%s name%s unknown items past the first %d distinct ones; no \"did you mean\" "
+                "was looked for them\n", known.unsuggested, tco_plural((double)known.unsuggested),
+                known.unsuggested == 1 ? "s" : "", TCO_SUGGEST_MAX);
     tco_name_index_free(&known.index);
     tco_name_index_free(&known.suggested);
     for (size_t i = 0; i < known.n_guessed; i++)

@@ -1,6 +1,7 @@
 /* report.c - table and JSON summaries. */
 #include "render/report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +159,13 @@ static bool warning_applies(const tco_model *m, const tco_item *it)
            (it->warning_if < 0 || (m->items[it->warning_if].value != 0 && m->items[it->warning_if].text == NULL));
 }
 
+/* Longest run of letters, spaces and hyphens between a {NAME} and the "(s)" that makes its noun agree. */
+#define PLURAL_WORDS_MAX 40
+
 /* @p it's warning with each {NAME} replaced by NAME's value as the table shows it, e.g.
- * "serving needs 1,416.1 GB, the cards hold 96.0 GB". */
+ * "serving needs 1,416.1 GB, the cards hold 96.0 GB".  A noun after a number in the form "word(s)"
+ * ("{replicas} replica(s)", "{card_count} consumer card(s)": letters, spaces and hyphens up to "(s)")
+ * agrees with it: "1 replica", "2 replicas", "0 replicas". */
 static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out)
 {
     for (const char *p = it->warning; *p;) {
@@ -180,6 +186,13 @@ static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out
             if (idx >= 0)
                 format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
             tco_strbuf_append(out, num);
+            size_t w = 0;
+            while (w < PLURAL_WORDS_MAX && (isalpha((unsigned char)close[1 + w]) || close[1 + w] == ' ' || close[1 + w] == '-'))
+                w++;
+            if (idx >= 0 && w > 1 && close[1] == ' ' && strncmp(close + 1 + w, "(s)", 3) == 0) {
+                tco_strbuf_printf(out, "%.*s%s", (int)w, close + 1, m->items[idx].value == 1 ? "" : "s");
+                close += w + 3;
+            }
         }
         p = close + 1;
     }

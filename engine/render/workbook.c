@@ -390,12 +390,12 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     tco_format_date(m->as_of, asof);
     wb_write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
     tco_strbuf note = {0};
-    tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
+    tco_strbuf_printf(&note, "Vendor quotes read (%zu row%s); each priced item takes the lowest quote valid on %s "
                       "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
                       "Converted = unit price x the fx_ rate on Inputs, over 1 + VAT rate when the price includes "
                       "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
                       "live formula, so editing a rate moves the TCO.",
-                      set->rows, asof);
+                      set->rows, tco_plural((double)set->rows), asof);
     wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     char converted_head[32];
