@@ -270,6 +270,9 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
     validate_input(w, ws, row, col, it);
 }
 
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
+                              lxw_format *f, const char *text, double v);
+
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
@@ -309,9 +312,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
-            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0};
+            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0, 0, 0};
         if (it->kind == TCO_ITEM_TIER_INPUT && w->needed && !w->needed[i])
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0, 0, 0}; /* not written (writer.needed) */
         if (it->kind != TCO_ITEM_TIER_INPUT || w->place[i].sheet == PLACE_NONE)
             continue;
         tco_strbuf h = {0};
@@ -324,7 +327,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             else
                 write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
-        w->place[i] = (placement){-1, ROW_FIRST, col, 0};
+        w->place[i] = (placement){-1, ROW_FIRST, col, 0, 0, 0};
         if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
@@ -345,10 +348,23 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         tco_strbuf_printf(&h, "Status: %s", it->label);
         wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
+        /* A row the run wrote as a plain value reads "edited" once a price is typed over it; a quoted row (a
+         * formula over the Quotes sheet) and a money row in another currency (=BASE/fx_report) keep theirs. */
         for (int r = 0; r < m->n_tiers; r++) {
             tco_status st = tco_status_of_tier_row(m, it, r);
-            wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+            bool formula = (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0) || it->in_report;
+            if (formula)
+                wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+            else
+                write_live_status(w, ws, ROW_FIRST + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
+                                  NULL, it->tiers[r]);
         }
+        w->place[i].status_col = col;
+        lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
+                                     .value_string = "\"" TCO_INPUT_EDITED "\"", .format = w->fmt_status[TCO_STATUS_WHATIF]};
+        wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, (lxw_col_t)col, (lxw_row_t)(ROW_FIRST + m->n_tiers - 1),
+                                                       (lxw_col_t)col, &cf),
+                 "edited status");
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, TIER_PRICE_WIDTH, NULL);
         col++;
     }
@@ -424,19 +440,22 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
-/* The Status cell of an input the run wrote as a plain value in column C of @p row (@p text, or the
- * number @p v): the live
+/* The Status cell (column @p status_col of @p row) of a value the run wrote as a plain value in column
+ * @p value_col of the same row (@p text, or the number @p v): the live
  *   IF(ABS(C8-0.7)<=ABS(0.7)*1E-12,"seed figure","edited")   (a text input: IF(C8="D-M",...))
  * so that a value typed over the run's reads "edited" instead of still naming the run's source; the
  * written value is kept in the formula (to 1E-12 of itself: a formula's constant reads back to 15
- * digits).  Cached: the status's name. */
-static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char *status, lxw_format *f,
-                              const char *text, double v)
+ * digits).  Cached: the status's name.  An input's Status on the list, and each row's of the tier
+ * table's price. */
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
+                              lxw_format *f, const char *text, double v)
 {
+    char vc[4];
+    wb_col_letters(value_col, vc);
     tco_strbuf_free(&w->ref);
     tco_strbuf_printf(&w->ref, "=IF(");
     if (text) {
-        tco_strbuf_printf(&w->ref, "C%d=\"", row + 1);
+        tco_strbuf_printf(&w->ref, "%s%d=\"", vc, row + 1);
         for (const char *p = text; *p; p++)
             tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
         tco_strbuf_append(&w->ref, "\"");
@@ -444,13 +463,13 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char 
         char lit[32];
         tco_format_double(v, lit);
         const char *l = v < 0 ? "(" : "", *r = v < 0 ? ")" : "";
-        tco_strbuf_printf(&w->ref, "ABS(C%d-%s%s%s)<=ABS(%s%s%s)*1E-12", row + 1, l, lit, r, l, lit, r);
+        tco_strbuf_printf(&w->ref, "ABS(%s%d-%s%s%s)<=ABS(%s%s%s)*1E-12", vc, row + 1, l, lit, r, l, lit, r);
     }
     tco_strbuf_printf(&w->ref, ",\"%s\",\"%s\")", status, TCO_INPUT_EDITED);
     if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN) /* text too long */
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, status, f);
+        wb_write_text(w, ws, row, status_col, status, f);
     else
-        wb_write_formula_or_text(w, ws, row, COL_INPUT_STATUS, tco_strbuf_str(&w->ref), f, 0, status);
+        wb_write_formula_or_text(w, ws, row, status_col, tco_strbuf_str(&w->ref), f, 0, status);
     tco_strbuf_free(&w->ref);
 }
 
@@ -487,8 +506,7 @@ static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *item
                 wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
                                          wb_item_text(it));
             tco_strbuf_free(&w->ref);
-            tco_status st = tco_status_of_price(m, p);
-            wb_write_text(w, ws, r, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+            w->place[p].list_row = r + 1; /* its Status: price_line_sources(), once the tier table is placed */
             tco_strbuf full = {0};
             tco_strbuf_printf(&full, "%s%s", w->np, it->name);
             wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
@@ -509,6 +527,27 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
     }
     for (size_t k = 0; k < n && w->err == TCO_OK; k++) {
         const tco_item *it = &m->items[items[k]];
+        /* Its Status, live: a lookup in the tier table (card_price = INDEX(tier_price, card_row)) reads that
+         * table's Status column at the same row, so it says "edited" when the chosen tier's price is typed
+         * over and follows card_tier to another tier's status; any other line compares its live value with
+         * the value the run wrote, as an input's Status does. */
+        tco_status st = tco_status_of_price(m, items[k]);
+        int tier_input, row_item;
+        if (tco_price_tier_lookup(m, items[k], &tier_input, &row_item) && w->place[tier_input].status_col > 0) {
+            char sc[4];
+            wb_col_letters(w->place[tier_input].status_col, sc);
+            tco_strbuf_free(&w->ref);
+            tco_strbuf_printf(&w->ref, "=INDEX($%s$%d:$%s$%d,%s%s)", sc, ROW_FIRST + 1, sc, ROW_FIRST + m->n_tiers, w->np,
+                              m->items[row_item].name);
+            if (w->ref.failed)
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            else
+                wb_write_formula_or_text(w, ws, row + (int)k, COL_INPUT_STATUS, tco_strbuf_str(&w->ref),
+                                         w->fmt_status[st], 0, tco_status_name(st));
+            tco_strbuf_free(&w->ref);
+        } else
+            write_live_status(w, ws, row + (int)k, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st],
+                              it->text_line ? it->text : NULL, it->value);
         tco_model_needed(m, &items[k], 1, needed);
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s; edit it", it->source);
@@ -582,7 +621,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (w->needed && !w->needed[i] && it->kind == TCO_ITEM_INPUT)
-            w->place[i] = (placement){PLACE_NONE, 0, 0, 0}; /* not written (writer.needed) */
+            w->place[i] = (placement){PLACE_NONE, 0, 0, 0, 0, 0}; /* not written (writer.needed) */
         if (!lists_input(w, i))
             continue;
         /* A shared input (a comparison's option): its cell refers to the Shared inputs sheet's, one cell
@@ -612,7 +651,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
             write_input_value(w, ws, row, 2, it, it->value, it->text);
         if (w->needed) { /* a hidden option's sheet: the value alone, under its name (writer.needed) */
             wb_define_name(w, it->name, sheet, row, 2);
-            w->place[i] = (placement){-1, row, 2, 0};
+            w->place[i] = (placement){-1, row, 2, 0, 0, 0};
             row++;
             continue;
         }
@@ -624,7 +663,8 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
         if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
-            write_live_status(w, ws, row, tco_status_name(st), w->fmt_status[st], it->text, it->value);
+            write_live_status(w, ws, row, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st], it->text,
+                              it->value);
         else
             wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
@@ -638,7 +678,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         fit_input_row(w, ws, row, it->label, source);
         tco_strbuf_free(&src);
         wb_define_name(w, it->name, sheet, row, 2);
-        w->place[i] = (placement){-1, row, 2, 0};
+        w->place[i] = (placement){-1, row, 2, 0, 0, w->shared_sheet ? 0 : row + 1};
         row++;
     }
     if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
@@ -665,12 +705,21 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
     wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
     wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
-    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
-                                        TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    /* Strongest first; "edited" (TCO_STATUS_COUNT_OF here) before "illustrative", the weakest: the Summary
+     * takes the weakest of a capex line's prices as the last of them in this list (legend_row). */
+    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED, TCO_STATUS_STATED,
+                                        TCO_STATUS_WHATIF, TCO_STATUS_COUNT_OF, TCO_STATUS_ILLUSTRATIVE};
+    if (!w->shared_sheet) {
+        w->legend_row = row;
+        w->legend_n = (int)(sizeof legend / sizeof legend[0]);
+    }
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
-        wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
-        fit_input_row(w, ws, row, NULL, tco_status_meaning(legend[k]));
+        bool edited = legend[k] == TCO_STATUS_COUNT_OF;
+        const char *meaning = edited ? TCO_INPUT_EDITED_MEANING : tco_status_meaning(legend[k]);
+        wb_write_text(w, ws, row, COL_INPUT_STATUS, edited ? TCO_INPUT_EDITED : tco_status_name(legend[k]),
+                      w->fmt_status[edited ? TCO_STATUS_WHATIF : legend[k]]);
+        wb_write_text(w, ws, row, COL_INPUT_SOURCE, meaning, w->source);
+        fit_input_row(w, ws, row, NULL, meaning);
     }
     worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
