@@ -18,8 +18,8 @@
 /* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
  * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
  * wider than Excel's for the same width in characters). */
-#define INPUT_LABEL_WIDTH 32
-#define INPUT_SOURCE_WIDTH 64
+#define INPUT_LABEL_WIDTH 36
+#define INPUT_SOURCE_WIDTH 60
 
 static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
 {
@@ -285,8 +285,35 @@ static double tier_col_width(const tco_item *it)
     return it->in_report || it->quote_item ? TIER_PRICE_WIDTH : it->tier_texts ? 10 : TIER_COL_WIDTH;
 }
 
+/* The tier table's notes @p text (one paragraph a line): below the Status legend from @p row, under a heading,
+ * each paragraph in a row of its own merged across the inputs list's columns (A to the Source column), the
+ * row as tall as its text.  Not beside the table: rows there are the inputs list's too, and each took the
+ * taller of an input and a note, so the table printed on two pages of its own and the list grew (issue 23
+ * §2).  Here the table prints on one page and its notes after the legend, where nothing shares their rows. */
+static void tier_notes(writer *w, lxw_worksheet *ws, int row, const char *text)
+{
+    if (text == NULL || *text == '\0' || w->err != TCO_OK)
+        return;
+    char col[4];
+    wb_col_letters(COL_TIER_TABLE, col);
+    for (const char *p = text; *p && w->err == TCO_OK;) {
+        size_t n = strcspn(p, "\n");
+        tco_strbuf one = {0};
+        if (p == text) /* the first note says what they are */
+            tco_strbuf_printf(&one, "Tier catalog (%s, the table from column %s), where each column comes from. ",
+                              w->m->tier_path, col);
+        tco_strbuf_printf(&one, "%.*s", (int)n, p);
+        if (one.failed)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        else
+            wb_write_across(w, ws, row++, 0, COL_INPUT_SOURCE, tco_strbuf_str(&one), w->source);
+        tco_strbuf_free(&one);
+        p += n + (p[n] == '\n');
+    }
+}
+
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
-static void write_tier_table(writer *w, lxw_worksheet *ws)
+static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
 {
     const tco_model *m = w->m;
     if (m->n_tiers == 0)
@@ -297,7 +324,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     tco_strbuf_free(&t);
     wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
     int col = COL_TIER_TABLE + 1;
-    int notes = ROW_FIRST + m->n_tiers + 1;
+    /* The notes below the table (each column's source, each ranged column's Low and High): one text, written
+     * last by tier_notes(). */
+    tco_strbuf notes = {0};
     /* The table's last column (a column per per-tier input, a status column per priced one, Low and
      * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
     int last = COL_TIER_TABLE;
@@ -331,14 +360,16 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         if (w->needed == NULL) { /* a hidden option's table holds the values alone (writer.needed) */
             tco_strbuf src = {0};
             tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-            wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
+            tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&src));
             tco_strbuf_free(&src);
         }
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
     }
-    if (w->needed)
+    if (w->needed) {
+        tco_strbuf_free(&notes);
         return;
+    }
     /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -408,12 +439,17 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                           it->name, tco_strbuf_str(&rows));
         if (untold)
             tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
-        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&note), w->source);
+        tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&note));
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), tier_col_width(it), NULL);
         col += 2;
     }
+    if (notes.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        tier_notes(w, ws, notes_row, tco_strbuf_str(&notes));
+    tco_strbuf_free(&notes);
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height"); /* headers of up to 4 lines */
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
@@ -682,7 +718,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         row++;
     }
     if (w->needed) { /* a hidden option's sheet: no legend, and its tier table values alone */
-        write_tier_table(w, ws);
+        write_tier_table(w, ws, -1);
         return;
     }
     int price_items[PRICE_LINES_MAX], price_row = row;
@@ -696,19 +732,20 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
                                                        COL_INPUT_STATUS, &cf),
                  "edited status");
     }
-    /* The legend of the Status column. */
-    row++;
+    /* The legend of the Status column, right below the list: each status in column A, its meaning across the
+     * columns after it (one line each: the legend and the tier table's notes below it fit the list's last
+     * page). */
     wb_write_text(w, ws, row, 0, "Status legend", w->header);
-    wb_write_text(w, ws, row, 1, "", w->header);
-    for (int c = 2; c <= COL_INPUT_HIGH; c++)
+    wb_write_text(w, ws, row, 1, "Meaning", w->header);
+    for (int c = 2; c <= COL_INPUT_SOURCE; c++)
         wb_write_text(w, ws, row, c, "", w->header);
-    wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
-    wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
-    wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
+    row++;
     /* Strongest first; "edited" (TCO_STATUS_COUNT_OF here) before "illustrative", the weakest: the Summary
      * takes the weakest of a capex line's prices as the last of them in this list (legend_row). */
     static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED, TCO_STATUS_STATED,
                                         TCO_STATUS_WHATIF, TCO_STATUS_COUNT_OF, TCO_STATUS_ILLUSTRATIVE};
+    int legend_rows[sizeof legend / sizeof legend[0]];
+    const char *legend_text[sizeof legend / sizeof legend[0]];
     if (!w->shared_sheet) {
         w->legend_row = row;
         w->legend_n = (int)(sizeof legend / sizeof legend[0]);
@@ -716,10 +753,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
         bool edited = legend[k] == TCO_STATUS_COUNT_OF;
         const char *meaning = edited ? TCO_INPUT_EDITED_MEANING : tco_status_meaning(legend[k]);
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, edited ? TCO_INPUT_EDITED : tco_status_name(legend[k]),
+        wb_write_text(w, ws, row, 0, edited ? TCO_INPUT_EDITED : tco_status_name(legend[k]),
                       w->fmt_status[edited ? TCO_STATUS_WHATIF : legend[k]]);
-        wb_write_text(w, ws, row, COL_INPUT_SOURCE, meaning, w->source);
-        fit_input_row(w, ws, row, NULL, meaning);
+        legend_rows[k] = row;
+        legend_text[k] = meaning;
     }
     worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
@@ -731,8 +768,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     if (!any_original) /* no Before --set: a narrow gap before the tier table */
         worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
     wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
+    for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) /* now that the columns have their widths */
+        wb_write_across(w, ws, legend_rows[k], 1, COL_INPUT_SOURCE, legend_text[k], w->source);
     if (!w->shared_sheet)
-        write_tier_table(w, ws);
+        write_tier_table(w, ws, row); /* its notes below the legend */
     if (n_price > 0 && w->err == TCO_OK)
         price_line_sources(w, ws, price_row, price_items, n_price);
 }

@@ -510,9 +510,12 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     int chart_row = ROW_FIRST;
     /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
      * would not fit below the one before, so that no chart is cut across pages. */
-    /* Rows a chart takes below its heading: a pie 288 x 1.5 = 432 px of 440, the others 288 px of 320,
-     * so that a column chart and the pie share a page (issue 23 §2: the pack on 30 pages). */
-    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 22, CHART_ROWS = 16 };
+    /* Rows a chart takes below its heading: a pie 288 x 1.1 = 317 px of 320, the others 288 x 0.75 = 216 px
+     * of 220, so that tco.ini's three charts (a column chart, the pie, a line chart) print on one page: at
+     * the sheet's 77% (A:D and the pie's 768 px) a page is 712 / 0.77 = 925 px, and the title (90 px) and
+     * the three blocks with their headings (240 + 340 + 240 px) take 910 (issue 23 §2: the pack on 30
+     * pages; the pie took 440 px and the others 320, so the third chart printed on a page of its own). */
+    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 16, CHART_ROWS = 11 };
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
     bool any_pie = false;
@@ -626,7 +629,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         }
         /* A pie with up to 16 slices needs room for its legend beside the pie. */
         bool pie = ch->type == TCO_CHART_PIE;
-        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.5 : 1.0};
+        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.1 : 0.75};
         wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
         chart_row += pie ? PIE_ROWS : CHART_ROWS;
     }
@@ -673,7 +676,7 @@ static void write_conventions(writer *w, lxw_worksheet *ws)
 /* Into @p out, capex line @p k's live status as a formula term: its price's Status cell on the Inputs list
  * ('Inputs'!$F$12; for a lookup such as card_price, the row that reads the tier table's Status), or for a
  * line on several prices the weakest of theirs, the last in the Status legend:
- *   INDEX('Inputs'!$F$149:$F$155,MAX(MATCH('Inputs'!$F$30,'Inputs'!$F$149:$F$155,0),MATCH(...)))
+ *   INDEX('Inputs'!$A$149:$A$155,MAX(MATCH('Inputs'!$F$30,'Inputs'!$A$149:$A$155,0),MATCH(...)))
  * A price not on the list gives its status as the run found it, a constant. */
 static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
 {
@@ -686,7 +689,7 @@ static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
     tco_strbuf_append(&sheet, "Inputs'!");
     char legend[96] = "";
     if (w->legend_n > 0)
-        snprintf(legend, sizeof legend, "%s$F$%d:$F$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
+        snprintf(legend, sizeof legend, "%s$A$%d:$A$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
                  w->legend_row + w->legend_n);
     bool several = c->n_prices > 1 && legend[0];
     if (several)

@@ -115,8 +115,9 @@ typedef struct writer {
     tco_diag *diag;
     tco_error err;
     lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
-    /* The Inputs sheet's Status legend: its first status row (0-based) and how many, strongest first and
-     * "edited" before "illustrative", the weakest (the Summary ranks a capex line's prices by it); -1: none. */
+    /* The Inputs sheet's Status legend (column A): its first status row (0-based) and how many, strongest
+     * first and "edited" before "illustrative", the weakest (the Summary ranks a capex line's prices by it);
+     * legend_n 0: none. */
     int legend_row, legend_n;
     /* A comparison: per item of m, 1 for a site or finance input that every option holds alike
      * (tco_item.site_wide), written once on the Shared inputs sheet; the option's Inputs cell is a
