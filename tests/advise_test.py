@@ -142,16 +142,16 @@ def seed_team70b():
             check(o["need_gb"] <= 0.9 * o["memory_gb"], "team-70b: %r fills more than 90%%" % o)
     dm2x = one(d, tier="D-M", cards=2, host="dc4", facility="owned")
     check(not dm2x["feasible"] and dm2x["checks"] == ["check_replicas_fit"] and
-          dm2x["reasons"] == ["serving is not feasible: 1 replicas need 150.74 GB, the 2 cards hold 0 replica(s) "
-                              "(160.00 GB of card memory, a replica on 3.00 card(s) of 72.00 GB each after the "
+          dm2x["reasons"] == ["serving is not feasible: 150.74 GB for 1 replica, room for 0 replicas on the 2 cards "
+                              "(160.00 GB of card memory, a replica on 3.00 cards of 72.00 GB each after the "
                               "runtime reserve)"], "team-70b: 2x D-M %r" % dm2x.get("reasons"))
     # 3x W-B: 48 x 0.9 = 43.2 GB a card, 4 cards for a replica (3 hold 129.6 GB); split over PCIe
     # (4 cards, 50%) a stream gets 4 x 1,200 / 150.74 x 0.5 = 15.92 tokens/s.
     wb3 = one(d, tier="W-B", cards=3, host="ws4")
     check(not wb3["feasible"] and wb3["checks"] == ["check_replicas_fit", "check_target_stream_tokens_per_s"],
           "team-70b: 3x W-B fails %r" % wb3.get("checks"))
-    check(wb3["reasons"] == ["serving is not feasible: 1 replicas need 150.74 GB, the 3 cards hold 0 replica(s) "
-                             "(144.00 GB of card memory, a replica on 4.00 card(s) of 43.20 GB each after the "
+    check(wb3["reasons"] == ["serving is not feasible: 150.74 GB for 1 replica, room for 0 replicas on the 3 cards "
+                             "(144.00 GB of card memory, a replica on 4.00 cards of 43.20 GB each after the "
                              "runtime reserve)",
                              "serving misses its target: 15.92 tokens/s per stream against a target of 18.00"],
           "team-70b: 3x W-B reasons %r" % wb3["reasons"])
@@ -245,8 +245,8 @@ def seed_train7b():
     for n in (1, 2, 3):
         check(dm[n]["checks"] == ["fits_full_ft", "check_train_deadline", "check_train_demand"] and
               dm[n]["reasons"] == [
-                  "training is not feasible: a full fine-tune needs 134.40 GB, %.2f GB on each of the %d cards, "
-                  "and a D-M may hold 34.40 GB of it (4 cards needed)" % (134.4 / n, n),
+                  "training is not feasible: a full fine-tune needs 134.40 GB, %.2f GB a card over %d card%s, "
+                  "and a D-M may hold 34.40 GB of it (4 cards needed)" % (134.4 / n, n, "" if n == 1 else "s"),
                   "training misses its deadline: one run takes %.2f days, the deadline is 90.00 days" % days[n],
                   "training misses its demand: the cards finish %.2f runs a year at utilisation 90.0%%, the buyer "
                   "needs 4.00" % (7884 / (days[n] * 24))], "train-7b: %dx D-M %r" % (n, dm[n].get("reasons")))

@@ -748,8 +748,8 @@ static void floor_eval(const floor_in *in, floor_out *o)
             : txt("never: renting costs less than running the cards");
     o->payback_months = payback_months;
     o->break_even_months = payback_months.t == NULL
-                               ? (payback_months.v > 12 * years     ? txt("beyond the period (see payback_months)")
-                                  : payback_months.v > 12 * life ? txt("beyond the book life (see payback_months)")
+                               ? (payback_months.v > 12 * years     ? txt("beyond the period (TCO sheet: months of saving that repay the capex)")
+                                  : payback_months.v > 12 * life ? txt("beyond the book life (TCO sheet: months of saving that repay the capex)")
                                                                  : payback_months)
                                : payback_months;
     const double hours = in->hours_per_year, util = in->utilisation;

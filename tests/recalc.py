@@ -25,7 +25,12 @@
       a value must move, in tco's run and in the recalculated workbook alike.
       The edited input's Status cell (a live formula against the value the
       run wrote) must read "edited", every other input's Status what the run
-      wrote.
+      wrote.  --tier CODE edits the row CODE of per-tier input INPUT (its
+      column of the tier table) instead; tco's run must then give that row the
+      typed value.  --expect-at SHEET COLUMN LABEL HEADER VALUE (repeatable)
+      pins a cell by what it is next to: on SHEET, the row whose cell in
+      COLUMN reads LABEL, the column whose header (row 4) reads HEADER; it
+      must read VALUE after the edit in each application, and must not before.
 
 Exit 0 when every check passes, 1 otherwise; the last line is a summary.
 """
@@ -63,6 +68,24 @@ def defined_names(z):
         if m:
             names[d.get("name").lower()] = (m.group(1).replace("''", "'"), m.group(2) + m.group(3))
     return names
+
+
+def cell_at(cells, column, label, header):
+    """The ref of the cell of @cells (one sheet's) in the row whose COLUMN cell reads LABEL and the column
+    whose row-4 header reads HEADER, or None."""
+    rows = [re.sub(r"[A-Z]+", "", r) for r, c in cells.items() if re.fullmatch(column + r"\d+", r) and c[2] == label]
+    cols = [re.sub(r"\d+", "", r) for r, c in cells.items() if re.fullmatch(r"[A-Z]+4", r) and c[2] == header]
+    return cols[0] + rows[0] if rows and cols else None
+
+
+def same_text(got, want):
+    """A cell's text @got reads @want: the same text, or the same number."""
+    if got == want:
+        return True
+    try:
+        return same(float(got), float(want))
+    except (TypeError, ValueError):
+        return False
 
 
 def read_cells(path):
@@ -330,7 +353,17 @@ def cmd_live(a):
         expect = json_values(expect_doc)
         # The workbook with the input cell edited, recalculated by each application.
         orig_cells, names = read_cells(base_book)
-        sheet, ref = names[a.name]
+        if a.tier:
+            # One row of a per-tier input (no defined name: its formulas name the range): on Inputs, the
+            # row whose "Tier" column reads CODE, the column headed "LABEL (UNIT)" as the JSON gives them.
+            sheet, cells = "Inputs", orig_cells["Inputs"]
+            info = base["inputs"][a.name]
+            ref = cell_at(cells, re.sub(r"\d+", "", cell_at(cells, "[A-Z]+", "Tier", "Tier") or "?"), a.tier,
+                          "%s (%s)" % (info["label"], info["unit"]))
+            if ref is None:
+                raise SystemExit(f"no cell of {a.name} for tier {a.tier} on Inputs")
+        else:
+            sheet, ref = names[a.name]
         edited = os.path.join(tmp, "edited.xlsx")
         set_cell(base_book, edited, sheet, ref, typed)
         apps = ["gnumeric", "libreoffice"] if a.app == "both" else [a.app]
@@ -368,11 +401,29 @@ def cmd_live(a):
             moved += 1
     # The edited input's Status (column F of its row) is a live formula against the value the run wrote:
     # it reads "edited" now, and every other input's Status still reads what the run wrote (issue 23 §2).
-    # A quoted price or a value in another reporting currency (a formula cell) has a fixed Status.
-    sheet, ref = names[a.name]
+    # A quoted price or a value in another reporting currency (a formula cell) has a fixed Status.  (A tier
+    # row's Status is in the tier table: --expect-at pins it.)
     status_ref = "F" + re.sub(r"[A-Z]+", "", ref)
-    status = orig_cells[sheet].get(status_ref)
-    typed_over = orig_cells[sheet].get(ref, (None,))[0] is None  # the run wrote a plain value there
+    status = orig_cells[sheet].get(status_ref) if not a.tier else None
+    typed_over = orig_cells[sheet].get(ref, (None,))[0] is None and not a.tier  # the run wrote a plain value there
+    for ex_sheet, column, label, header, want in a.expect_at:
+        at = cell_at(orig_cells.get(ex_sheet, {}), column, label, header)
+        if at is None:
+            print(f"{ex_sheet}: no cell in the row of {label!r} (column {column}) under {header!r}")
+            bad += 1
+            continue
+        checked += 1
+        if same_text(orig_cells[ex_sheet][at][2], want):
+            print(f"{ex_sheet}!{at} ({label}, {header}) reads {want!r} before the edit: the check proves nothing")
+            bad += 1
+        for app, rec in recalculated.items():
+            checked += 1
+            got = rec[ex_sheet].get(at, (None, None, None))[2]
+            if not same_text(got, want):
+                print(f"{ex_sheet}!{at} ({label}, {header}): {app} gives {got!r} after the edit, expected {want!r}")
+                bad += 1
+            else:
+                print(f"{ex_sheet}!{at} ({label}, {header}): {orig_cells[ex_sheet][at][2]!r} -> {got!r} ({app})")
     if typed_over and (status is None or status[0] is None):
         print(f"{sheet}!{status_ref} (Status of {a.name}): no live formula, it cannot say 'edited'")
         bad += 1
@@ -397,6 +448,8 @@ def cmd_live(a):
         print(f"{a.name} is on sheet {names[a.name][0]!r}, expected {a.expect_sheet!r}")
         bad += 1
     given = (expect_doc[0] if a.compare else expect_doc)["inputs"].get(a.name, {}).get("value")
+    if a.tier:
+        given = expect_doc["inputs"].get(a.name, {}).get("by_tier", {}).get(a.tier)
     if moved == 0 or not (given == typed or (isinstance(typed, float) and isinstance(given, (int, float)) and
                                              same(given, typed))):
         print(f"changing {a.name} to {value!r} moved no value: the check proves nothing")
@@ -491,6 +544,11 @@ def main():
     l.add_argument("--expect-move", action="append", default=[])
     l.add_argument("--currency", help="pass --currency CODE to both runs")
     l.add_argument("--cell-value", help="the number typed into the cell (default: the --set value)")
+    l.add_argument("--tier", help="edit row CODE of the per-tier input --name (its cell in the tier table)")
+    l.add_argument("--expect-at", nargs=5, action="append", default=[],
+                   metavar=("SHEET", "COLUMN", "LABEL", "HEADER", "VALUE"),
+                   help="the cell in the row whose COLUMN cell reads LABEL, under the row-4 header HEADER, reads "
+                        "VALUE after the edit and not before")
     a = ap.parse_args()
     try:
         return {"check": cmd_check, "json": cmd_json, "live": cmd_live, "broken": cmd_broken}[a.cmd](a)

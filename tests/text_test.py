@@ -179,7 +179,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0, "many tiers: exit %d: %s" % (r.returncode, r.stderr))
     parts = parts_parse(book, "many tiers: every part parses")
     sst = parts.get("xl/sharedStrings.xml", "")
-    m = re.search(r"<t[^>]*>([^<]*key extra of each tier \(small: not in the catalog, 0;[^<]*)</t>", sst)
+    m = re.search(r"<t[^>]*>([^<]*key extra of each tier \(small, large, medium, t0, [^<]*: not in the catalog, 0;[^<]*)</t>", sst)
     check(m is not None and "more rows not from the catalog (see the tier table)" in m.group(1)
           and len(m.group(1)) < 32767, "many tiers: the source lists the first rows and counts the rest")
 

@@ -1037,12 +1037,13 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
         tco_strbuf_printf(&target, " at the target load of %s tokens/s", t);
     }
     tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
-                      "earlier candidate); costs in %s over %d years. %zu candidates: %zu feasible, %zu rejected. "
+                      "earlier candidate); costs in %s over %d year%s. %zu candidate%s: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
                       "rejected one; the ranks are among the options listed. An option that fails a check shows no "
                       "figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
-                      tco_strbuf_str(&target), tco_advise_currency(a), a->years, a->n_options, a->n_feasible,
+                      tco_strbuf_str(&target), tco_advise_currency(a), a->years, tco_plural(a->years), a->n_options,
+                      tco_plural((double)a->n_options), a->n_feasible,
                       a->n_options - a->n_feasible, a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
     if (n > live)
         tco_strbuf_printf(&note, " Live: the first %zu rows (Sheets: A to %c), each figure a formula over the option's own "
@@ -1078,10 +1079,11 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
         risk[k] = (tco_rank_values){rh[k], rv[k], rt[k], k >= 3};
     }
     if (a->risk_options > 0)
-        tco_strbuf_printf(&note, " P10 to Cheapest: tco advise --monte-carlo %zu --seed %llu drew %zu ranged inputs "
-                          "alike for each of the top %zu options (values, not formulas: they stay as drawn when an "
+        tco_strbuf_printf(&note, " P10 to Cheapest: tco advise --monte-carlo %zu --seed %llu drew %zu ranged input%s "
+                          "alike for each of the top %zu option%s (values, not formulas: they stay as drawn when an "
                           "input is changed here); docs/advise.md.", a->risk_draws,
-                          (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options);
+                          (unsigned long long)a->risk_seed, a->risk_inputs, tco_plural((double)a->risk_inputs),
+                          a->risk_options, tco_plural((double)a->risk_options));
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
                             .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = live,

@@ -212,17 +212,18 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
                 period_runs == 1 ? "" : "s", tco_advise_currency(a), a->years);
     } else if (a->train)
         fprintf(out, "Training, ranked by the cost of one training run, the cards busy at utilisation (no "
-                "runs_per_year given); costs in %s over %d years\n", tco_advise_currency(a), a->years);
+                "runs_per_year given); costs in %s over %d year%s\n", tco_advise_currency(a), a->years, tco_plural(a->years));
     else {
         char u[64];
         tco_format_grouped(a->target_tokens_per_s, 2, n1, sizeof n1);
         tco_format_grouped(a->utilisation, 2, u, sizeof u);
         fprintf(out, "Serving, ranked by the cost per million tokens at the target load of %s tokens/s x utilisation "
-                "%s (no credit for a faster layout); costs in %s over %d years\n", n1, u, tco_advise_currency(a),
-                a->years);
+                "%s (no credit for a faster layout); costs in %s over %d year%s\n", n1, u, tco_advise_currency(a),
+                a->years, tco_plural(a->years));
     }
-    fprintf(out, "%zu candidates: %zu feasible, %zu rejected; %d tier-host pairs skipped (the card does not fit the "
-            "host)\n\n", a->n_options, a->n_feasible, a->n_options - a->n_feasible, a->skipped_pairs);
+    fprintf(out, "%zu candidate%s: %zu feasible, %zu rejected; %d tier-host pair%s skipped (the card does not fit the "
+            "host)\n\n", a->n_options, tco_plural((double)a->n_options), a->n_feasible, a->n_options - a->n_feasible,
+            a->skipped_pairs, tco_plural(a->skipped_pairs));
     if (a->n_feasible > 0)
         fprintf(out, "%4s  %-40s %16s %12s %12s %12s %12s\n", "Rank", "Option",
                 a->train ? "Training run" : "Throughput", "Capex", "Cost", "NPV cost", tco_advise_unit(a));
@@ -293,8 +294,8 @@ void tco_advise_print_table(const tco_advice *a, const char *workbook, FILE *out
         size_t used = 0;
         for (size_t i = 0; i < a->n_quotes; i++)
             used += a->quotes[i].candidates > 0;
-        fprintf(out, "\nQuotes: %zu rows kept; %zu priced at least one candidate, %zu none (not used)%s\n", a->n_quotes, used,
-                a->n_quotes - used, used < a->n_quotes ? ":" : "");
+        fprintf(out, "\nQuotes: %zu row%s kept; %zu priced at least one candidate, %zu none (not used)%s\n", a->n_quotes,
+                tco_plural((double)a->n_quotes), used, a->n_quotes - used, used < a->n_quotes ? ":" : "");
         for (size_t i = 0; i < a->n_quotes; i++)
             if (a->quotes[i].candidates == 0)
                 fprintf(out, "  %s%s(%s, %s), %s:%ld: %s\n", a->quotes[i].row->quote_id,

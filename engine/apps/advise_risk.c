@@ -231,10 +231,11 @@ void tco_advise_risk_print_table(const tco_advice *a, FILE *out)
         fprintf(out, "\nMonte Carlo: no feasible option to draw\n");
         return;
     }
-    fprintf(out, "\nUnder uncertainty: %zu draws (seed %llu) of %zu ranged inputs, the same draws for each of the "
-            "top %zu options.\nP10, P50, P90: the cost per unit (%s) over the draws in which the option passes every "
+    fprintf(out, "\nUnder uncertainty: %zu draw%s (seed %llu) of %zu ranged input%s, the same draws for each of the "
+            "top %zu option%s.\nP10, P50, P90: the cost per unit (%s) over the draws in which the option passes every "
             "check;\nFeasible: the share of draws it passes; Cheapest: the share of draws in which it is the cheapest "
-            "of them:\n", a->risk_draws, (unsigned long long)a->risk_seed, a->risk_inputs, a->risk_options, a->unit);
+            "of them:\n", a->risk_draws, tco_plural((double)a->risk_draws), (unsigned long long)a->risk_seed, a->risk_inputs,
+            tco_plural((double)a->risk_inputs), a->risk_options, tco_plural((double)a->risk_options), a->unit);
     fprintf(out, "%4s  %-40s %12s %12s %12s %9s %9s\n", "Rank", "Option", "P10", "P50", "P90", "Feasible", "Cheapest");
     for (size_t i = 0; i < a->n_options && a->options[i].risk.drawn; i++) {
         const tco_advise_option *o = &a->options[i];

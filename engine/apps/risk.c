@@ -312,8 +312,8 @@ static tco_error check_figure(const char *name, const tco_risk_figure *f, const 
             char what[200], lo[32], hi[32];
             tco_format_double(s->min, lo);
             tco_format_double(s->max, hi);
-            snprintf(what, sizeof what, "the %s of the %s over %zu draws (from %s to %s)", d[k].what, name, s->n, lo,
-                     hi);
+            snprintf(what, sizeof what, "the %s of the %s over %zu draw%s (from %s to %s)", d[k].what, name, s->n,
+                     tco_plural((double)s->n), lo, hi);
             return too_large("Monte Carlo", what, in, n, diag);
         }
     return TCO_OK;
@@ -628,8 +628,9 @@ void tco_risk_print_table(const tco_risk *r, const char *currency, const char *w
             }
     }
     if (r->monte_carlo) {
-        fprintf(out, "\n  Monte Carlo: %zu draws of %zu ranged inputs (independent, Latin hypercube), seed %llu\n",
-                r->draws, r->inputs_drawn, (unsigned long long)r->seed);
+        fprintf(out, "\n  Monte Carlo: %zu draw%s of %zu ranged input%s (independent, Latin hypercube), seed %llu\n",
+                r->draws, tco_plural((double)r->draws), r->inputs_drawn, tco_plural((double)r->inputs_drawn),
+                (unsigned long long)r->seed);
         fprintf(out, "  probability that the cost is not exceeded:\n");
         fprintf(out, "  %-28s %14s %14s %14s %14s %14s %14s\n", "", "P10", "P50", "P80", "P90", "mean", "P80 - P50");
         const struct {
@@ -653,7 +654,7 @@ void tco_risk_print_table(const tco_risk *r, const char *currency, const char *w
             cell(s->p80 - s->p50, dec, cont, sizeof cont);
             fprintf(out, "  %-28.28s %14s %14s %14s %14s %14s %14s", rows[k].name, a, b, c, d, e, cont);
             if (rows[k].f->na)
-                fprintf(out, "  (n.a. in %zu draws)", rows[k].f->na);
+                fprintf(out, "  (n.a. in %zu draw%s)", rows[k].f->na, tco_plural((double)rows[k].f->na));
             fputc('\n', out);
         }
         fprintf(out, "  money in %s; contingency P80 - P50 is what to hold above the median to be covered 4 times in "

@@ -90,6 +90,12 @@ size_t tco_xlsx_text_units(const char *s);
  */
 bool tco_strbuf_append_capped(tco_strbuf *b, const char *piece, size_t max_units, size_t *held);
 
+/** The plural ending for a count of @p n: "" for exactly 1, else "s" ("%zu row%s", n, tco_plural(n)). */
+static inline const char *tco_plural(double n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /** Most characters (UTF-16 units) in one cell, Excel's limit. */
 #define TCO_XLSX_CELL_MAX 32767
 

@@ -23,7 +23,7 @@ static const char usage_text[] =
     "           [--set SEC.KEY=V]... [--currency CODE] [--no-workbook]\n"
     "           [--sensitivity] [--monte-carlo N [--seed S]]\n"
     "       tco --compare A,B[,...] [options as above]\n"
-    "       tco quotes check FILE.csv... [--format table|json]\n"
+    "       tco quotes check FILE.csv... [--format table|json] [--as-of YYYY-MM-DD]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
     "           [--quotes FILE]... [--as-of DATE] [--currency CODE] [--force] [--root DIR]\n"
@@ -59,7 +59,8 @@ static const char usage_text[] =
     "                        an item whose quote rows are all expired, not yet\n"
     "                        valid, below min_qty or not a catalog item, or an\n"
     "                        unknown column\n"
-    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC)\n";
+    "  -a, --as-of DATE      judge quote validity on DATE (default: today, UTC);\n"
+    "                        for --scenario, --compare, advise and quotes check\n";
 /* The options after --as-of (C11 compilers need only take 4,095 characters in one string). */
 static const char usage_options[] =
     "      --set SEC.KEY=V   what-if: as if the scenario said [SEC] KEY = V, e.g.\n"
@@ -95,7 +96,10 @@ static const char usage_options[] =
 static const char usage_more[] =
     "\n"
     "Commands:\n"
-    "  quotes check FILE...  read each quote file whole and report every problem\n"
+    "  quotes check FILE...  read each quote file whole and report every problem:\n"
+    "                        errors (exit 65) and warnings (an unknown column or\n"
+    "                        item, a row not valid on --as-of); --format json:\n"
+    "                        one JSON document; writes nothing (docs/quotes.md)\n"
     "  init DIR              make DIR a working folder to edit: a copy of the\n"
     "                        scenario (--scenario, default cluster32), of the\n"
     "                        catalog and of the template, and a README.md that\n"

@@ -41,6 +41,9 @@
     "[--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]] "                \
     "[--out PATH | --no-workbook] [--force] [--root DIR]"
 
+/* How tco quotes check is called (its errors say it so). */
+#define QUOTES_USAGE "tco [--root DIR] quotes check FILE.csv... [--format table|json] [--as-of YYYY-MM-DD]"
+
 /** A summary's format on standard output (--format), parsed once by tco_cli_format(). */
 typedef enum tco_output_format {
     /** For people: aligned columns (the default). */

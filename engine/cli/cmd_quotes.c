@@ -1,5 +1,5 @@
-/* cmd_quotes.c - `tco [--root DIR] quotes check FILE.csv... [--format table|json]`: every problem of
- * vendor quote files, checked against the catalog (commands.h). */
+/* cmd_quotes.c - `tco [--root DIR] quotes check FILE.csv... [--format table|json] [--as-of DATE]`: every
+ * problem of vendor quote files, checked against the catalog and judged on a date (commands.h). */
 #include "cli/commands.h"
 
 #include <stdbool.h>
@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "base/error.h"
 #include "base/names.h"
 #include "base/text.h"
 #include "cli/cli.h"
 #include "price/pricing.h"
+#include "price/quote_choice.h"
+#include "read/dates.h"
 #include "read/fx.h"
 #include "read/quote_csv.h"
 #include "render/report.h"
@@ -60,12 +63,14 @@ typedef struct known_items {
     char **items;
     size_t n;
     size_t unknown;
+    size_t warnings;    /* rows of this file reported by check_dates() */
     tco_name_index index;
     tco_name_index suggested;
     char *guessed[TCO_SUGGEST_MAX];
     size_t n_guessed;
     size_t unsuggested; /* rows whose unknown item was past TCO_SUGGEST_MAX */
     check_ctx *check;   /* where an unknown item is reported */
+    int32_t as_of;      /* the date validity is judged on (--as-of; default today, UTC) */
     /* Items found in the index lately, by their exact bytes (a row's item is most often one seen a few rows
      * before): a match here is a match in the index without its SipHash and strcasecmp().  Direct-mapped by a
      * cheap hash of the bytes; a collision only replaces an entry, so a file cannot make it slow. */
@@ -84,17 +89,37 @@ static size_t nearest_item(const known_items *k, const char *item)
     return best;
 }
 
-/* Check mode keeps no row; an item that is not in the catalog is an error. */
+/* A row of a known item not valid on the as-of date (expired, not yet valid): a warning, as a run
+ * warns when no row prices the item (docs/quotes.md), with the run's reason. */
+static void check_dates(known_items *k, const tco_quote *q)
+{
+    tco_quote_status status;
+    char why[64];
+    if (tco_quote_dates_valid(q, k->as_of, &status, why, sizeof why))
+        return;
+    tco_diag d = {0};
+    const tco_place at = {.file = q->file, .line = q->line};
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "%s from %s: %s; a run on that date takes no price from it", q->item,
+                q->vendor, why);
+    tco_report_check_problem(k->check->report, k->check->path, &d, true);
+    k->warnings++;
+}
+
+/* Check mode keeps no row.  An item that is not in the catalog is a warning, as in a run (which prices
+ * nothing from it and goes on, or stops under --quotes-strict); so is a row not valid on the as-of date. */
 static bool check_item(void *vctx, const tco_quote *q)
 {
     known_items *k = vctx;
     size_t len = strlen(q->item);
     int seen = seen_slot(q->item, len);
-    if (seen >= 0 && memcmp(k->seen[seen], q->item, len + 1) == 0)
+    if (seen >= 0 && memcmp(k->seen[seen], q->item, len + 1) == 0) {
+        check_dates(k, q);
         return false; /* the same bytes as an item found in the index */
+    }
     if (tco_name_index_get(&k->index, q->item, NULL)) {
         if (seen >= 0)
             memcpy(k->seen[seen], q->item, len + 1);
+        check_dates(k, q);
         return false;
     }
     size_t near = SIZE_MAX;
@@ -115,52 +140,69 @@ static bool check_item(void *vctx, const tco_quote *q)
     const tco_place at = {.file = q->file, .line = q->line, .column = q->item_column, .column_name = "item"};
     if (strcasecmp(q->item, "tier") == 0)
         tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s': 'tier' is the template's word for the rows of the "
-                    "card catalog; name the card tier itself, such as W-B", q->item);
+                    "card catalog; name the card tier itself, such as W-B; a run takes no price from it", q->item);
     else if (best)
-        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s' (did you mean '%s'?)", q->item, best);
+        tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s' (did you mean '%s'?); a run takes no price from it",
+                    q->item, best);
     else
         tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "unknown item '%s'; expected a card tier, a host or one of the "
-                    "template's quote ids", q->item);
-    tco_report_check_problem(k->check->report, k->check->path, &d, false);
+                    "template's quote ids; a run takes no price from it", q->item);
+    tco_report_check_problem(k->check->report, k->check->path, &d, true);
     return false;
 }
 
-/* `tco quotes check FILE... [--format table|json]`: read every file fully, report every problem
- * (tco_report_check: text, or one JSON document); exit 65 if any, 66 if a file cannot be read. */
-int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **argv)
+/* `tco quotes check FILE... [--format table|json] [--as-of DATE]`: read every file fully, report every
+ * problem (tco_report_check: text, or one JSON document); exit 65 if any error, 66 if a file cannot be
+ * read. */
+int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of, int argc, char **argv)
 {
-    /* Options may follow the subcommand: --format FMT, --format=FMT, -f FMT; "--" ends them. */
+    /* Options may follow the subcommand: --format FMT, --format=FMT, -f FMT, --as-of DATE, --as-of=DATE,
+     * -a DATE; "--" ends them. */
     char **files = calloc((size_t)argc + 1, sizeof *files);
     int n_files = 0;
     if (files == NULL) {
         fprintf(stderr, "tco: out of memory\n");
         return 71;
     }
-    static const struct option format_opt[] = {{"format", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
-    const char *first[256] = {0}; /* --format here: once (tco_cli_once) */
+    static const struct option check_opts[] = {
+        {"format", required_argument, NULL, 'f'}, {"as-of", required_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
+    const char *first[256] = {0}; /* --format and --as-of here: once (tco_cli_once), --as-of before too */
+    first['a'] = as_of;
     for (int i = 0, options = 1; i < argc; i++) {
-        const char *f = NULL;
+        const char *f = NULL, *a = NULL;
         if (options && strcmp(argv[i], "--") == 0)
             options = 0;
-        else if (options && (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0)) {
+        else if (options && (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0 ||
+                             strcmp(argv[i], "--as-of") == 0 || strcmp(argv[i], "-a") == 0)) {
             if (i + 1 == argc) {
                 free(files);
                 return tco_cli_usage("option '%s' needs a value", argv[i]);
             }
-            f = argv[++i];
+            *(argv[i][1] == 'f' || argv[i][2] == 'f' ? &f : &a) = argv[i + 1];
+            i++;
         } else if (options && strncmp(argv[i], "--format=", 9) == 0)
             f = argv[i] + 9;
+        else if (options && strncmp(argv[i], "--as-of=", 8) == 0)
+            a = argv[i] + 8;
         else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
             free(files);
-            return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json and files)", argv[i]);
+            return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json, --as-of DATE "
+                                 "and files)", argv[i]);
         } else
             files[n_files++] = argv[i];
-        int once = f != NULL ? tco_cli_once(first, 'f', format_opt, f) : 0;
+        int once = f != NULL ? tco_cli_once(first, 'f', check_opts, f) : a != NULL ? tco_cli_once(first, 'a', check_opts, a) : 0;
         if (once != 0) {
             free(files);
             return once;
         }
         format = f != NULL ? f : format;
+        as_of = a != NULL ? a : as_of;
+    }
+    int32_t as_of_day = (int32_t)(time(NULL) / 86400); /* today, UTC, as for --scenario */
+    char why[TCO_DIAG_MAX];
+    if (as_of != NULL && !tco_date_check(as_of, &as_of_day, why, sizeof why)) {
+        free(files);
+        return tco_cli_usage("--as-of: %s", why);
     }
     argc = n_files;
     argv = files;
@@ -193,7 +235,7 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
     int rc = 0;
     tco_report_check report;
     check_ctx check = {.report = &report};
-    known_items known = {.items = items, .n = n_items, .check = &check};
+    known_items known = {.items = items, .n = n_items, .check = &check, .as_of = as_of_day};
     for (size_t i = 0; i < n_items; i++)
         if (tco_name_index_put(&known.index, items[i], NULL) == NULL) {
             tco_diag_set(&d, TCO_ERR_NOMEM, "out of memory");
@@ -205,10 +247,10 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
         tco_report_check_begin(&report, json, stdout, stderr);
     for (int i = 0; i < argc; i++) {
         tco_quote_set set = {0};
-        known.unknown = 0;
+        known.unknown = known.warnings = 0;
         check.path = argv[i];
         tco_error e = tco_quotes_read(argv[i], &fx, check_item, &known, print_problem, &check, &set, &d);
-        set.errors += known.unknown;
+        set.warnings += known.unknown + known.warnings;
         if (e != TCO_OK && e != TCO_ERR_SYNTAX) {
             tco_report_check_unreadable(&report, argv[i], &d);
             set.errors++;
@@ -228,8 +270,9 @@ int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **
     if (argc > 0 && !tco_report_check_end(&report))
         rc = rc ? rc : 71;
     if (known.unsuggested > 0)
-        fprintf(stderr, "note: %zu rows name unknown items past the first %d distinct ones; no \"did you mean\" "
-                "was looked for them\n", known.unsuggested, TCO_SUGGEST_MAX);
+        fprintf(stderr, "note: %zu row%s name%s unknown items past the first %d distinct ones; no \"did you mean\" "
+                "was looked for them\n", known.unsuggested, tco_plural((double)known.unsuggested),
+                known.unsuggested == 1 ? "s" : "", TCO_SUGGEST_MAX);
     tco_name_index_free(&known.index);
     tco_name_index_free(&known.suggested);
     for (size_t i = 0; i < known.n_guessed; i++)

@@ -557,15 +557,25 @@ int tco_cmd_scenario(int argc, char **argv)
     }
     tco_root found;
     tco_diag rd = {0};
-    if (optind + 1 < argc && strcmp(argv[optind], "quotes") == 0 && strcmp(argv[optind + 1], "check") == 0) {
-        /* Only --root and --format mean anything to a check; the rest would be silently dropped. */
+    if (optind < argc && strcmp(argv[optind], "quotes") == 0) {
+        /* `tco quotes --help`, `tco quotes check ... --help` (before any "--"): the help, as for advise. */
+        bool help = false;
+        for (int i = optind + 1; i < argc && strcmp(argv[i], "--") != 0 && !help; i++)
+            help = (i == optind + 1 || strcmp(argv[optind + 1], "check") == 0) &&
+                   (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0);
+        if (help)
+            return tco_cli_print_help(stdout), 0;
+        if (optind + 1 == argc || strcmp(argv[optind + 1], "check") != 0)
+            return tco_cli_usage("quotes: expected the subcommand check, found %s%.200s%s: " QUOTES_USAGE,
+                                 optind + 1 == argc ? "nothing" : "'", optind + 1 == argc ? "" : argv[optind + 1],
+                                 optind + 1 == argc ? "" : "'");
+        /* Only --root, --format and --as-of mean anything to a check; the rest would be silently dropped. */
         if (scenario || compare || out || list || force || quotes.n || quotes.n_sets || quotes.n_fx_sets ||
             quotes.currency || quotes.no_workbook || quotes.strict)
-            return tco_cli_usage("%s", "quotes check reads quote files only: tco [--root DIR] quotes check FILE.csv... "
-                               "[--format table|json]");
+            return tco_cli_usage("%s", "quotes check reads quote files only: " QUOTES_USAGE);
         if (tco_cli_find_root(root_arg, &found, &rd) != TCO_OK)
             return tco_cli_fail(&rd);
-        return tco_cmd_quotes_check(found.path, format, argc - optind - 2, argv + optind + 2);
+        return tco_cmd_quotes_check(found.path, format, first['a'], argc - optind - 2, argv + optind + 2);
     }
     if (optind < argc && strcmp(argv[optind], "init") == 0)
         return tco_cli_usage("%s", "init takes its options after it: tco init DIR [--scenario NAME] [--root DIR]");

@@ -11,9 +11,11 @@
  *  --help, --version, and `tco [--root DIR] quotes check` after the options (cmd_scenario.c). */
 int tco_cmd_scenario(int argc, char **argv);
 
-/** `tco [--root DIR] quotes check FILE.csv... [--format table|json]`: read each quote file whole against
- *  the catalog of @p root and report every problem (@p format "table" or "json"; cmd_quotes.c). */
-int tco_cmd_quotes_check(const char *root, const char *format, int argc, char **argv);
+/** `tco [--root DIR] quotes check FILE.csv... [--format table|json] [--as-of DATE]`: read each quote file
+ *  whole against the catalog of @p root and report every problem, judging validity on the date @p as_of
+ *  (the text of an --as-of given before `quotes`, or NULL: today, UTC, unless given after it) (@p format
+ *  "table" or "json"; cmd_quotes.c). */
+int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of, int argc, char **argv);
 
 /** `tco init DIR [--scenario NAME] [--root DIR]` (cmd_init.c; init.c makes the folder); @p invoked is how
  *  tco was run. */

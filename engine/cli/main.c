@@ -6,7 +6,7 @@
  *       [--as-of DATE] [--set SEC.KEY=V]... [--currency CODE] [--no-workbook] [--sensitivity]
  *       [--monte-carlo N [--seed S]]
  *   tco --compare A,B[,...] [options as above]
- *   tco [--root DIR] quotes check FILE.csv... [--format table|json]
+ *   tco [--root DIR] quotes check FILE.csv... [--format table|json] [--as-of DATE]
  *   tco init DIR [--scenario NAME] [--root DIR]
  *   tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook] [--force] [--root DIR]
  *   tco diff OLD.json NEW.json [--order effect|file] [--format table|json] [--out PATH.xlsx]

@@ -288,7 +288,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     if (it->tiers == NULL || (text && it->tier_texts == NULL))
         return oom(ld);
     const tco_ini *cat = ld->catalog[ld->tier_file];
-    tco_strbuf notes = {0}, bases = {0};
+    tco_strbuf notes = {0}, bases = {0}, defaulted = {0}; /* defaulted: the rows the catalog leaves out */
     size_t untold = 0, unbased = 0; /* rows past the note budgets */
     char basis_key[BESIDE_KEY_MAX];
     tco_str_cat(basis_key, sizeof basis_key, key, "_source", NULL);
@@ -325,7 +325,8 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
                 break;
             }
             value = def;
-            tier_note(&notes, &untold, "%s%s: not in the catalog, %s", notes.len ? "; " : "", row, def);
+            /* Told once for all such rows: "C30, C60, D-L: not in the catalog, 0". */
+            tier_note(&defaulted, &untold, "%s%s", defaulted.len ? ", " : "", row);
         } else if (src == &ld->scenario) {
             int ov = override_of(ld, row, key);
             if (ov >= 0) { /* a --set: quotes do not replace this row (tco_model_apply_quotes) */
@@ -385,15 +386,19 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
     if (untold)
         tco_strbuf_printf(&notes, "; %zu more rows not from the catalog (see the tier table)", untold);
-    if (notes.len)
+    if (defaulted.len)
+        tco_strbuf_printf(&b, " (%s: not in the catalog, %s%s%s)", tco_strbuf_str(&defaulted), def ? def : "",
+                          notes.len ? "; " : "", tco_strbuf_str(&notes));
+    else if (notes.len)
         tco_strbuf_printf(&b, " (%s)", tco_strbuf_str(&notes));
     if (unbased)
         tco_strbuf_printf(&bases, "; %zu more rows' bases in %s", unbased, cat->path);
     if (bases.len)
         tco_strbuf_printf(&b, ". Basis: %s", tco_strbuf_str(&bases));
-    if (notes.failed || bases.failed)
+    if (notes.failed || bases.failed || defaulted.failed)
         b.failed = true;
     tco_strbuf_free(&notes);
+    tco_strbuf_free(&defaulted);
     tco_strbuf_free(&bases);
     const char *note = sec_get(ts, "note");
     if (note && note[0])

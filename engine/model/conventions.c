@@ -81,19 +81,30 @@ tco_status tco_status_of_tier_row(const tco_model *m, const tco_item *it, int ro
     return of_basis(basis);
 }
 
+bool tco_price_tier_lookup(const tco_model *m, int idx, int *tier_input, int *row_item)
+{
+    const tco_item *it = &m->items[idx];
+    const tco_node *f = it->formula;
+    if (it->kind != TCO_ITEM_LINE || f == NULL || f->kind != TCO_NODE_CALL || f->func != TCO_FN_INDEX ||
+        f->nargs != 2 || f->args[0]->kind != TCO_NODE_NAME || f->args[0]->ref < 0 ||
+        f->args[1]->kind != TCO_NODE_NAME || f->args[1]->ref < 0 || m->items[f->args[0]->ref].kind != TCO_ITEM_TIER_INPUT)
+        return false;
+    *tier_input = f->args[0]->ref;
+    *row_item = f->args[1]->ref;
+    return true;
+}
+
 tco_status tco_status_of_price(const tco_model *m, int idx)
 {
     const tco_item *it = &m->items[idx];
     if (it->kind == TCO_ITEM_INPUT)
         return tco_status_of_input(it);
     /* A line INDEX(TIER_INPUT, ROW): the row of the tier table the model chose. */
-    const tco_node *f = it->formula;
-    if (it->kind == TCO_ITEM_LINE && f && f->kind == TCO_NODE_CALL && f->func == TCO_FN_INDEX && f->nargs == 2 &&
-        f->args[0]->kind == TCO_NODE_NAME && f->args[0]->ref >= 0 && f->args[1]->kind == TCO_NODE_NAME &&
-        f->args[1]->ref >= 0 && m->items[f->args[0]->ref].kind == TCO_ITEM_TIER_INPUT) {
-        double row = m->items[f->args[1]->ref].value;
+    int tier_input, row_item;
+    if (tco_price_tier_lookup(m, idx, &tier_input, &row_item)) {
+        double row = m->items[row_item].value;
         if (isfinite(row) && row >= 1 && row <= m->n_tiers)
-            return tco_status_of_tier_row(m, &m->items[f->args[0]->ref], (int)row - 1);
+            return tco_status_of_tier_row(m, &m->items[tier_input], (int)row - 1);
     }
     return TCO_STATUS_STATED;
 }

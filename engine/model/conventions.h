@@ -30,6 +30,7 @@
 #ifndef TCO_CONVENTIONS_H
 #define TCO_CONVENTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -65,6 +66,14 @@ tco_status tco_status_of_input(const tco_item *it);
 
 /** The status of row @p row (0-based) of per-tier input @p it (kind TCO_ITEM_TIER_INPUT). */
 tco_status tco_status_of_tier_row(const tco_model *m, const tco_item *it, int row);
+
+/**
+ * Whether price @p idx is a line INDEX(PER_TIER_INPUT, ROW) such as card_price = INDEX(tier_price,
+ * card_row): then *@p tier_input is the per-tier input's index and *@p row_item ROW's (a line or input
+ * whose value is the 1-based row).  The workbook's Status of such a price reads the tier table's Status
+ * column at that row.
+ */
+bool tco_price_tier_lookup(const tco_model *m, int idx, int *tier_input, int *row_item);
 
 /**
  * The status of price @p idx: an input's own; for a per-tier input, or a line

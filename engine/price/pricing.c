@@ -125,6 +125,23 @@ static bool unpriced_status(tco_quote_status s)
            s == TCO_QUOTE_UNKNOWN_ITEM;
 }
 
+/* The text input whose values are the tier codes (template values_from = tier: card_tier), or NULL. */
+static const tco_item *tier_choice(const tco_model *m)
+{
+    for (size_t i = 0; i < m->n_items; i++)
+        if (m->items[i].choices_are_tiers && m->items[i].text != NULL)
+            return &m->items[i];
+    return NULL;
+}
+
+/* Whether the scenario buys tier @p tier: it is the chosen tier (tier_choice()), or the template chooses
+ * none (then every row may be bought). */
+static bool tier_bought(const tco_model *m, const char *tier)
+{
+    const tco_item *choice = tier_choice(m);
+    return choice == NULL || strcasecmp(choice->text, tier) == 0;
+}
+
 /* The most of @p item any price of @p m buys (the quote_qty of each input it prices; for a tier name,
  * of the per-tier input), or -1 when no price takes @p item. */
 static double bought(const tco_model *m, const char *item)
@@ -135,11 +152,13 @@ static double bought(const tco_model *m, const char *item)
         if (it->quote_item == NULL)
             continue;
         bool takes = it->kind != TCO_ITEM_TIER_INPUT && strcasecmp(it->quote_item, item) == 0;
+        bool tier_row = false;
         for (int r = 0; !takes && it->kind == TCO_ITEM_TIER_INPUT && r < m->n_tiers; r++)
-            takes = strcasecmp(m->tier_names[r], item) == 0;
+            takes = tier_row = strcasecmp(m->tier_names[r], item) == 0;
         int q = takes ? tco_model_find(m, it->quote_qty) : -1;
-        if (q >= 0 && m->items[q].value > most)
-            most = m->items[q].value;
+        double qty = q < 0 ? -1 : tier_row && !tier_bought(m, item) ? 0 : m->items[q].value;
+        if (qty > most)
+            most = qty; /* a tier row other than the chosen tier's: none of it is bought */
     }
     return most;
 }
@@ -314,6 +333,24 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
             if (one.failed)
                 notes.failed = true;
             tco_strbuf_free(&one);
+        }
+        /* A quote that prices the row of a tier the scenario does not buy is not needed by it: it is kept for
+         * the row (choosing that tier in the workbook prices it), but the scenario's figures do not use it. */
+        const tco_item *choice = tier_choice(m);
+        for (int r = 0; choice && it->tier_quotes && r < m->n_tiers; r++) {
+            if (it->tier_quotes[r] < 0 || tier_bought(m, m->tier_names[r]))
+                continue;
+            tco_quote *q = &set->quotes[it->tier_quotes[r]];
+            tco_strbuf why = {0};
+            tco_strbuf_printf(&why, "lowest valid price for %s, which scenario %s does not buy (%s is %s): it prices "
+                              "the %s row of %s only", m->tier_names[r], m->scenario_name, choice->name, choice->text,
+                              m->tier_names[r], it->name);
+            free(q->reason);
+            q->status = TCO_QUOTE_NOT_NEEDED;
+            if ((q->reason = tco_strbuf_take(&why)) == NULL) {
+                tco_strbuf_free(&notes);
+                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+            }
         }
         if (untold)
             tco_strbuf_printf(&notes, "; %zu more tier%s quoted (see the Quotes sheet)", untold, untold == 1 ? "" : "s");

@@ -38,6 +38,7 @@ const char *tco_quote_status_name(tco_quote_status status)
 {
     switch (status) {
     case TCO_QUOTE_USED: return "used";
+    case TCO_QUOTE_NOT_NEEDED: return "not needed";
     case TCO_QUOTE_BEATEN: return "not the best";
     case TCO_QUOTE_EXPIRED: return "expired";
     case TCO_QUOTE_NOT_YET_VALID: return "not yet valid";
@@ -70,20 +71,34 @@ static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, .
     va_end(ap);
 }
 
+bool tco_quote_dates_valid(const tco_quote *q, int32_t as_of, tco_quote_status *status, char *why, size_t size)
+{
+    char d1[16], d2[16];
+    tco_format_date(as_of, d2);
+    if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
+        tco_format_date(q->valid_until, d1);
+        *status = TCO_QUOTE_EXPIRED;
+        snprintf(why, size, "expired: valid until %s, as of %s", d1, d2);
+        return false;
+    }
+    if (q->quote_date != TCO_NO_DATE && q->quote_date > as_of) {
+        tco_format_date(q->quote_date, d1);
+        *status = TCO_QUOTE_NOT_YET_VALID;
+        snprintf(why, size, "not yet valid: quoted %s, as of %s", d1, d2);
+        return false;
+    }
+    return true;
+}
+
 long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, int32_t as_of)
 {
     long best = -1;
-    char d1[16], d2[16];
+    char why[64];
     for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
         tco_quote *q = &set->quotes[i];
-        if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
-            tco_format_date(q->valid_until, d1);
-            tco_format_date(as_of, d2);
-            set_reason(q, TCO_QUOTE_EXPIRED, "expired: valid until %s, as of %s", d1, d2);
-        } else if (q->quote_date != TCO_NO_DATE && q->quote_date > as_of) {
-            tco_format_date(q->quote_date, d1);
-            tco_format_date(as_of, d2);
-            set_reason(q, TCO_QUOTE_NOT_YET_VALID, "not yet valid: quoted %s, as of %s", d1, d2);
+        tco_quote_status dated;
+        if (!tco_quote_dates_valid(q, as_of, &dated, why, sizeof why)) {
+            set_reason(q, dated, "%s", why);
         } else if (q->min_qty > quantity) {
             set_reason(q, TCO_QUOTE_UNDER_QTY, "minimum quantity %.15g, the scenario buys %.15g", q->min_qty,
                        quantity);

@@ -74,6 +74,8 @@
 /** Why a quote is or is not used. */
 typedef enum tco_quote_status {
     TCO_QUOTE_USED,            /**< the chosen price for its item */
+    TCO_QUOTE_NOT_NEEDED,      /**< the chosen price of a tier row the scenario does not buy (another card
+                                    tier is chosen): it prices that row of the tier table, not the scenario */
     TCO_QUOTE_BEATEN,          /**< valid, but another quote is cheaper (or ties and expires sooner) */
     TCO_QUOTE_EXPIRED,         /**< valid_until is before the as-of date */
     TCO_QUOTE_NOT_YET_VALID,   /**< quote_date is after the as-of date */

@@ -18,8 +18,8 @@
 /* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
  * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
  * wider than Excel's for the same width in characters). */
-#define INPUT_LABEL_WIDTH 32
-#define INPUT_SOURCE_WIDTH 64
+#define INPUT_LABEL_WIDTH 36
+#define INPUT_SOURCE_WIDTH 60
 
 static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
 {
@@ -256,6 +256,9 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
     validate_input(w, ws, row, col, it);
 }
 
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
+                              lxw_format *f, const char *text, double v);
+
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
@@ -268,8 +271,35 @@ static double tier_col_width(const tco_item *it)
     return it->in_report || it->quote_item ? TIER_PRICE_WIDTH : it->tier_texts ? 10 : TIER_COL_WIDTH;
 }
 
+/* The tier table's notes @p text (one paragraph a line): below the Status legend from @p row, under a heading,
+ * each paragraph in a row of its own merged across the inputs list's columns (A to the Source column), the
+ * row as tall as its text.  Not beside the table: rows there are the inputs list's too, and each took the
+ * taller of an input and a note, so the table printed on two pages of its own and the list grew (issue 23
+ * §2).  Here the table prints on one page and its notes after the legend, where nothing shares their rows. */
+static void tier_notes(writer *w, lxw_worksheet *ws, int row, const char *text)
+{
+    if (text == NULL || *text == '\0' || w->err != TCO_OK)
+        return;
+    char col[4];
+    wb_col_letters(COL_TIER_TABLE, col);
+    for (const char *p = text; *p && w->err == TCO_OK;) {
+        size_t n = strcspn(p, "\n");
+        tco_strbuf one = {0};
+        if (p == text) /* the first note says what they are */
+            tco_strbuf_printf(&one, "Tier catalog (%s, the table from column %s), where each column comes from. ",
+                              w->m->tier_path, col);
+        tco_strbuf_printf(&one, "%.*s", (int)n, p);
+        if (one.failed)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        else
+            wb_write_across(w, ws, row++, 0, COL_INPUT_SOURCE, tco_strbuf_str(&one), w->source);
+        tco_strbuf_free(&one);
+        p += n + (p[n] == '\n');
+    }
+}
+
 /* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
-static void write_tier_table(writer *w, lxw_worksheet *ws)
+static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
 {
     const tco_model *m = w->m;
     if (m->n_tiers == 0)
@@ -280,7 +310,9 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     tco_strbuf_free(&t);
     wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
     int col = COL_TIER_TABLE + 1;
-    int notes = ROW_FIRST + m->n_tiers + 1;
+    /* The notes below the table (each column's source, each ranged column's Low and High): one text, written
+     * last by tier_notes(). */
+    tco_strbuf notes = {0};
     /* The table's last column (a column per per-tier input, a status column per priced one, Low and
      * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
     int last = COL_TIER_TABLE;
@@ -295,7 +327,7 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
-            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0};
+            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0, 0, 0};
         if (it->kind != TCO_ITEM_TIER_INPUT)
             continue;
         tco_strbuf h = {0};
@@ -308,10 +340,10 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
             else
                 write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
-        w->place[i] = (placement){-1, ROW_FIRST, col, 0};
+        w->place[i] = (placement){-1, ROW_FIRST, col, 0, 0, 0};
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&src), w->source);
+        tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&src));
         tco_strbuf_free(&src);
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
@@ -325,10 +357,23 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
         tco_strbuf_printf(&h, "Status: %s", it->label);
         wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
         tco_strbuf_free(&h);
+        /* A row the run wrote as a plain value reads "edited" once a price is typed over it; a quoted row (a
+         * formula over the Quotes sheet) and a money row in another currency (=BASE/fx_report) keep theirs. */
         for (int r = 0; r < m->n_tiers; r++) {
             tco_status st = tco_status_of_tier_row(m, it, r);
-            wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+            bool formula = (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0) || it->in_report;
+            if (formula)
+                wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+            else
+                write_live_status(w, ws, ROW_FIRST + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
+                                  NULL, it->tiers[r]);
         }
+        w->place[i].status_col = col;
+        lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
+                                     .value_string = "\"" TCO_INPUT_EDITED "\"", .format = w->fmt_status[TCO_STATUS_WHATIF]};
+        wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, (lxw_col_t)col, (lxw_row_t)(ROW_FIRST + m->n_tiers - 1),
+                                                       (lxw_col_t)col, &cf),
+                 "edited status");
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, TIER_PRICE_WIDTH, NULL);
         col++;
     }
@@ -372,12 +417,17 @@ static void write_tier_table(writer *w, lxw_worksheet *ws)
                           it->name, tco_strbuf_str(&rows));
         if (untold)
             tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
-        wb_write_across(w, ws, notes++, COL_TIER_TABLE, last, tco_strbuf_str(&note), w->source);
+        tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&note));
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), tier_col_width(it), NULL);
         col += 2;
     }
+    if (notes.failed)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        tier_notes(w, ws, notes_row, tco_strbuf_str(&notes));
+    tco_strbuf_free(&notes);
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height"); /* headers of up to 4 lines */
     lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
@@ -403,19 +453,22 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
-/* The Status cell of an input the run wrote as a plain value in column C of @p row (@p text, or the
- * number @p v): the live
+/* The Status cell (column @p status_col of @p row) of a value the run wrote as a plain value in column
+ * @p value_col of the same row (@p text, or the number @p v): the live
  *   IF(ABS(C8-0.7)<=ABS(0.7)*1E-12,"seed figure","edited")   (a text input: IF(C8="D-M",...))
  * so that a value typed over the run's reads "edited" instead of still naming the run's source; the
  * written value is kept in the formula (to 1E-12 of itself: a formula's constant reads back to 15
- * digits).  Cached: the status's name. */
-static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char *status, lxw_format *f,
-                              const char *text, double v)
+ * digits).  Cached: the status's name.  An input's Status on the list, and each row's of the tier
+ * table's price. */
+static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
+                              lxw_format *f, const char *text, double v)
 {
+    char vc[4];
+    wb_col_letters(value_col, vc);
     tco_strbuf_free(&w->ref);
     tco_strbuf_printf(&w->ref, "=IF(");
     if (text) {
-        tco_strbuf_printf(&w->ref, "C%d=\"", row + 1);
+        tco_strbuf_printf(&w->ref, "%s%d=\"", vc, row + 1);
         for (const char *p = text; *p; p++)
             tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
         tco_strbuf_append(&w->ref, "\"");
@@ -423,13 +476,13 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, const char 
         char lit[32];
         tco_format_double(v, lit);
         const char *l = v < 0 ? "(" : "", *r = v < 0 ? ")" : "";
-        tco_strbuf_printf(&w->ref, "ABS(C%d-%s%s%s)<=ABS(%s%s%s)*1E-12", row + 1, l, lit, r, l, lit, r);
+        tco_strbuf_printf(&w->ref, "ABS(%s%d-%s%s%s)<=ABS(%s%s%s)*1E-12", vc, row + 1, l, lit, r, l, lit, r);
     }
     tco_strbuf_printf(&w->ref, ",\"%s\",\"%s\")", status, TCO_INPUT_EDITED);
     if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN) /* text too long */
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, status, f);
+        wb_write_text(w, ws, row, status_col, status, f);
     else
-        wb_write_formula_or_text(w, ws, row, COL_INPUT_STATUS, tco_strbuf_str(&w->ref), f, 0, status);
+        wb_write_formula_or_text(w, ws, row, status_col, tco_strbuf_str(&w->ref), f, 0, status);
     tco_strbuf_free(&w->ref);
 }
 
@@ -466,8 +519,7 @@ static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *item
                 wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
                                          wb_item_text(it));
             tco_strbuf_free(&w->ref);
-            tco_status st = tco_status_of_price(m, p);
-            wb_write_text(w, ws, r, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+            w->place[p].list_row = r + 1; /* its Status: price_line_sources(), once the tier table is placed */
             tco_strbuf full = {0};
             tco_strbuf_printf(&full, "%s%s", w->np, it->name);
             wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
@@ -488,6 +540,27 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
     }
     for (size_t k = 0; k < n && w->err == TCO_OK; k++) {
         const tco_item *it = &m->items[items[k]];
+        /* Its Status, live: a lookup in the tier table (card_price = INDEX(tier_price, card_row)) reads that
+         * table's Status column at the same row, so it says "edited" when the chosen tier's price is typed
+         * over and follows card_tier to another tier's status; any other line compares its live value with
+         * the value the run wrote, as an input's Status does. */
+        tco_status st = tco_status_of_price(m, items[k]);
+        int tier_input, row_item;
+        if (tco_price_tier_lookup(m, items[k], &tier_input, &row_item) && w->place[tier_input].status_col > 0) {
+            char sc[4];
+            wb_col_letters(w->place[tier_input].status_col, sc);
+            tco_strbuf_free(&w->ref);
+            tco_strbuf_printf(&w->ref, "=INDEX($%s$%d:$%s$%d,%s%s)", sc, ROW_FIRST + 1, sc, ROW_FIRST + m->n_tiers, w->np,
+                              m->items[row_item].name);
+            if (w->ref.failed)
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            else
+                wb_write_formula_or_text(w, ws, row + (int)k, COL_INPUT_STATUS, tco_strbuf_str(&w->ref),
+                                         w->fmt_status[st], 0, tco_status_name(st));
+            tco_strbuf_free(&w->ref);
+        } else
+            write_live_status(w, ws, row + (int)k, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st],
+                              it->text_line ? it->text : NULL, it->value);
         tco_model_needed(m, &items[k], 1, needed);
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s; edit it", it->source);
@@ -593,7 +666,8 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         tco_strbuf_free(&full);
         tco_status st = tco_status_of_input(it);
         if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
-            write_live_status(w, ws, row, tco_status_name(st), w->fmt_status[st], it->text, it->value);
+            write_live_status(w, ws, row, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st], it->text,
+                              it->value);
         else
             wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
         if (ref)
@@ -607,7 +681,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         fit_input_row(w, ws, row, it->label, source);
         tco_strbuf_free(&src);
         wb_define_name(w, it->name, sheet, row, 2);
-        w->place[i] = (placement){-1, row, 2, 0};
+        w->place[i] = (placement){-1, row, 2, 0, 0, w->shared_sheet ? 0 : row + 1};
         row++;
     }
     int price_items[PRICE_LINES_MAX], price_row = row;
@@ -621,21 +695,31 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
                                                        COL_INPUT_STATUS, &cf),
                  "edited status");
     }
-    /* The legend of the Status column. */
-    row++;
+    /* The legend of the Status column, right below the list: each status in column A, its meaning across the
+     * columns after it (one line each: the legend and the tier table's notes below it fit the list's last
+     * page). */
     wb_write_text(w, ws, row, 0, "Status legend", w->header);
-    wb_write_text(w, ws, row, 1, "", w->header);
-    for (int c = 2; c <= COL_INPUT_HIGH; c++)
+    wb_write_text(w, ws, row, 1, "Meaning", w->header);
+    for (int c = 2; c <= COL_INPUT_SOURCE; c++)
         wb_write_text(w, ws, row, c, "", w->header);
-    wb_write_text(w, ws, row, COL_INPUT_STATUS, "Status", w->header_indent);
-    wb_write_text(w, ws, row, COL_INPUT_NAME, "", w->header);
-    wb_write_text(w, ws, row++, COL_INPUT_SOURCE, "Meaning", w->header_indent);
-    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
-                                        TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    row++;
+    /* Strongest first; "edited" (TCO_STATUS_COUNT_OF here) before "illustrative", the weakest: the Summary
+     * takes the weakest of a capex line's prices as the last of them in this list (legend_row). */
+    static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED, TCO_STATUS_STATED,
+                                        TCO_STATUS_WHATIF, TCO_STATUS_COUNT_OF, TCO_STATUS_ILLUSTRATIVE};
+    int legend_rows[sizeof legend / sizeof legend[0]];
+    const char *legend_text[sizeof legend / sizeof legend[0]];
+    if (!w->shared_sheet) {
+        w->legend_row = row;
+        w->legend_n = (int)(sizeof legend / sizeof legend[0]);
+    }
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++, row++) {
-        wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(legend[k]), w->fmt_status[legend[k]]);
-        wb_write_text(w, ws, row, COL_INPUT_SOURCE, tco_status_meaning(legend[k]), w->source);
-        fit_input_row(w, ws, row, NULL, tco_status_meaning(legend[k]));
+        bool edited = legend[k] == TCO_STATUS_COUNT_OF;
+        const char *meaning = edited ? TCO_INPUT_EDITED_MEANING : tco_status_meaning(legend[k]);
+        wb_write_text(w, ws, row, 0, edited ? TCO_INPUT_EDITED : tco_status_name(legend[k]),
+                      w->fmt_status[edited ? TCO_STATUS_WHATIF : legend[k]]);
+        legend_rows[k] = row;
+        legend_text[k] = meaning;
     }
     worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
@@ -647,8 +731,10 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     if (!any_original) /* no Before --set: a narrow gap before the tier table */
         worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
     wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
+    for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) /* now that the columns have their widths */
+        wb_write_across(w, ws, legend_rows[k], 1, COL_INPUT_SOURCE, legend_text[k], w->source);
     if (!w->shared_sheet)
-        write_tier_table(w, ws);
+        write_tier_table(w, ws, row); /* its notes below the legend */
     if (n_price > 0 && w->err == TCO_OK)
         price_line_sources(w, ws, price_row, price_items, n_price);
 }

@@ -9,6 +9,10 @@
 
 /** What an input's Status cell reads once its value is typed over (a value other than the run wrote). */
 #define TCO_INPUT_EDITED "edited"
+/* Its meaning in the Status legend. */
+#define TCO_INPUT_EDITED_MEANING                                                                            \
+    "edited: typed over in this workbook, so the status tco found no longer holds (the Summary counts the " \
+    "capex resting on it as on edited prices)"
 
 /** The defined name of the exchange rate quote @p q is converted at ("fx_usd"), into @p name. */
 void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16]);

@@ -1,6 +1,7 @@
 /* report.c - table and JSON summaries. */
 #include "render/report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +188,13 @@ static bool warning_applies(const tco_model *m, const tco_item *it)
            (it->warning_if < 0 || (m->items[it->warning_if].value != 0 && m->items[it->warning_if].text == NULL));
 }
 
+/* Longest run of letters, spaces and hyphens between a {NAME} and the "(s)" that makes its noun agree. */
+#define PLURAL_WORDS_MAX 40
+
 /* @p it's warning with each {NAME} replaced by NAME's value as the table shows it, e.g.
- * "serving needs 1,416.1 GB, the cards hold 96.0 GB". */
+ * "serving needs 1,416.1 GB, the cards hold 96.0 GB".  A noun after a number in the form "word(s)"
+ * ("{replicas} replica(s)", "{card_count} consumer card(s)": letters, spaces and hyphens up to "(s)")
+ * agrees with it: "1 replica", "2 replicas", "0 replicas". */
 static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out)
 {
     for (const char *p = it->warning; *p;) {
@@ -209,6 +215,13 @@ static void warning_text(const tco_model *m, const tco_item *it, tco_strbuf *out
             if (idx >= 0)
                 format_value(&m->items[idx], m->items[idx].value, num, sizeof num);
             tco_strbuf_append(out, num);
+            size_t w = 0;
+            while (w < PLURAL_WORDS_MAX && (isalpha((unsigned char)close[1 + w]) || close[1 + w] == ' ' || close[1 + w] == '-'))
+                w++;
+            if (idx >= 0 && w > 1 && close[1] == ' ' && strncmp(close + 1 + w, "(s)", 3) == 0) {
+                tco_strbuf_printf(out, "%.*s%s", (int)w, close + 1, m->items[idx].value == 1 ? "" : "s");
+                close += w + 3;
+            }
         }
         p = close + 1;
     }
@@ -274,6 +287,15 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         fprintf(out, "; %s from %s %s:%ld at %s %s%s", q->item, q->vendor, q->file, q->line, price, q->currency,
                 q->vat_included ? " incl. VAT" : "");
     }
+    /* Rows that price a tier row the scenario does not buy: read and kept, but not used by its figures. */
+    size_t not_needed = 0;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->quotes[i].status == TCO_QUOTE_NOT_NEEDED) {
+            fprintf(out, not_needed ? ", %s" : "; not needed: %s", set->quotes[i].item);
+            not_needed++;
+        }
+    if (not_needed)
+        fprintf(out, " (a tier %s does not buy)", m->scenario_name);
     if (m->n_quote_warnings)
         fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_warnings,
                 m->n_quote_warnings == 1 ? "" : "s");
@@ -348,6 +370,7 @@ static const char *quote_status_word(tco_quote_status s)
 {
     switch (s) {
     case TCO_QUOTE_USED: return "used";
+    case TCO_QUOTE_NOT_NEEDED: return "not_needed";
     case TCO_QUOTE_BEATEN: return "beaten";
     case TCO_QUOTE_EXPIRED: return "expired";
     case TCO_QUOTE_NOT_YET_VALID: return "not_yet_valid";
@@ -916,7 +939,8 @@ void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, s
 {
     if (!r->json) {
         tco_text_put_terminal(r->out, path, strlen(path));
-        fprintf(r->out, ": %zu rows, %zu errors, %zu warnings\n", rows, errors, warnings);
+        fprintf(r->out, ": %zu row%s, %zu error%s, %zu warning%s\n", rows, rows == 1 ? "" : "s", errors,
+                errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
         return;
     }
     struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);

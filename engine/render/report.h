@@ -28,8 +28,10 @@ size_t tco_report_warnings(const tco_model *model, FILE *out);
 /**
  * Print on @p out the one-line summary of the quotes that priced @p model (nothing without quotes):
  * "quotes: U of R rows used; ITEM from VENDOR FILE:LINE at PRICE CUR; ..." (R: data rows read in all
- * files, U: rows that set a price), ending "; N items not priced (warnings above)" when some item's
- * rows all failed (model.h quote_warnings).  tco_report_table() ends with it.
+ * files, U: rows that set a price the scenario uses: status TCO_QUOTE_USED, as the JSON's `used`), then
+ * "; not needed: W-B (a tier NAME does not buy)" for rows that price only a tier row the scenario does not
+ * buy (TCO_QUOTE_NOT_NEEDED), ending "; N items not priced (warnings above)" when some item's rows all
+ * failed (model.h quote_warnings).  tco_report_table() ends with it.
  */
 void tco_report_quotes_line(const tco_model *model, FILE *out);
 

@@ -83,10 +83,11 @@ static void place_lines(writer *w)
             const tco_item *it = &m->items[i];
             if (it->kind == TCO_ITEM_TOTAL || it->sheet == NULL || strcmp(it->sheet, m->sheets[s].name) != 0)
                 continue;
+            int listed = w->place[i].list_row; /* a price line's row on the Inputs list, written before */
             if (it->kind == TCO_ITEM_TIER_LINE)
-                w->place[i] = (placement){(int)s, ROW_FIRST, col++, 0};
+                w->place[i] = (placement){(int)s, ROW_FIRST, col++, 0, 0, listed};
             else
-                w->place[i] = (placement){(int)s, row++, COL_VALUE, 0};
+                w->place[i] = (placement){(int)s, row++, COL_VALUE, 0, 0, listed};
         }
     }
     for (size_t i = 0; i < m->n_items; i++)
@@ -374,12 +375,12 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
     tco_format_date(m->as_of, asof);
     wb_write_text(w, ws, ROW_TITLE, 0, "Quotes", w->title);
     tco_strbuf note = {0};
-    tco_strbuf_printf(&note, "Vendor quotes read (%zu rows); each priced item takes the lowest quote valid on %s "
+    tco_strbuf_printf(&note, "Vendor quotes read (%zu row%s); each priced item takes the lowest quote valid on %s "
                       "whose minimum quantity the scenario meets (the choice is tco's, made at these rates). "
                       "Converted = unit price x the fx_ rate on Inputs, over 1 + VAT rate when the price includes "
                       "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
                       "live formula, so editing a rate moves the TCO.",
-                      set->rows, asof);
+                      set->rows, tco_plural((double)set->rows), asof);
     wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
     tco_strbuf_free(&note);
     char converted_head[32];
@@ -493,9 +494,12 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     int chart_row = ROW_FIRST;
     /* Print: one page wide (A:D and the widest chart from E), and a page break before a chart that
      * would not fit below the one before, so that no chart is cut across pages. */
-    /* Rows a chart takes below its heading: a pie 288 x 1.5 = 432 px of 440, the others 288 px of 320,
-     * so that a column chart and the pie share a page (issue 23 §2: the pack on 30 pages). */
-    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 22, CHART_ROWS = 16 };
+    /* Rows a chart takes below its heading: a pie 288 x 1.1 = 317 px of 320, the others 288 x 0.75 = 216 px
+     * of 220, so that tco.ini's three charts (a column chart, the pie, a line chart) print on one page: at
+     * the sheet's 77% (A:D and the pie's 768 px) a page is 712 / 0.77 = 925 px, and the title (90 px) and
+     * the three blocks with their headings (240 + 340 + 240 px) take 910 (issue 23 §2: the pack on 30
+     * pages; the pie took 440 px and the others 320, so the third chart printed on a page of its own). */
+    enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 16, CHART_ROWS = 11 };
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
     bool any_pie = false;
@@ -609,7 +613,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         }
         /* A pie with up to 16 slices needs room for its legend beside the pie. */
         bool pie = ch->type == TCO_CHART_PIE;
-        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.5 : 1.0};
+        lxw_chart_options opt = {.x_scale = pie ? 1.6 : 1.3, .y_scale = pie ? 1.1 : 0.75};
         wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_row, 4, chart, &opt), "chart");
         chart_row += pie ? PIE_ROWS : CHART_ROWS;
     }
@@ -653,9 +657,52 @@ static void write_conventions(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 2, 2, SCALAR_SOURCE_WIDTH, NULL);
 }
 
+/* Into @p out, capex line @p k's live status as a formula term: its price's Status cell on the Inputs list
+ * ('Inputs'!$F$12; for a lookup such as card_price, the row that reads the tier table's Status), or for a
+ * line on several prices the weakest of theirs, the last in the Status legend:
+ *   INDEX('Inputs'!$A$149:$A$155,MAX(MATCH('Inputs'!$F$30,'Inputs'!$A$149:$A$155,0),MATCH(...)))
+ * A price not on the list gives its status as the run found it, a constant. */
+static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
+{
+    const tco_model *m = w->m;
+    const tco_capex_basis *c = &m->capex_basis[k];
+    tco_strbuf sheet = {0};
+    tco_strbuf_append(&sheet, "'");
+    for (const char *p = w->sp; *p; p++)
+        tco_strbuf_append(&sheet, *p == '\'' ? "''" : (char[2]){*p, '\0'});
+    tco_strbuf_append(&sheet, "Inputs'!");
+    char legend[96] = "";
+    if (w->legend_n > 0)
+        snprintf(legend, sizeof legend, "%s$A$%d:$A$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
+                 w->legend_row + w->legend_n);
+    bool several = c->n_prices > 1 && legend[0];
+    if (several)
+        tco_strbuf_printf(out, "INDEX(%s,MAX(", legend);
+    for (size_t p = 0; p < c->n_prices && (several || p == 0); p++) {
+        const placement *at = &w->place[c->prices[p]];
+        if (several)
+            tco_strbuf_printf(out, "%sMATCH(", p ? "," : "");
+        if (at->list_row > 0)
+            tco_strbuf_printf(out, "%s$F$%d", tco_strbuf_str(&sheet), at->list_row);
+        else
+            tco_strbuf_printf(out, "\"%s\"", tco_status_name(tco_status_of_price(m, c->prices[p])));
+        if (several)
+            tco_strbuf_printf(out, ",%s,0)", legend);
+    }
+    if (several)
+        tco_strbuf_append(out, "))");
+    if (c->n_prices == 0)
+        tco_strbuf_printf(out, "\"%s\"", tco_status_name(TCO_STATUS_STATED));
+    tco_strbuf_free(&sheet);
+}
+
 /* The Summary's capex by the status of its prices ([model] capex_prices): for each status, the live
- * sum of the capex lines resting on it and its share of capex, with the lines and prices named.  The
- * cached sums follow the evaluator's own arithmetic (tco_formula_arith()), as the Compare sheet's. */
+ * sum of the capex lines resting on it and its share of capex, with the lines and prices named.  Live in
+ * the status too: each row sums IF(the line's status = the row's, the line, 0) over every capex line,
+ * the line's status read from its prices' Status cells on Inputs (capex_line_status()), so typing a real
+ * price over an illustrative one moves its line's capex from "Capex on illustrative prices" to "Capex on
+ * prices edited in this workbook", a row always shown.  The cached sums follow the evaluator's own
+ * arithmetic (tco_formula_arith()), as the Compare sheet's. */
 static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
 {
     const tco_model *m = w->m;
@@ -669,20 +716,31 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
     wb_write_text(w, ws, row, COL_VALUE + 1, "Share of capex", w->header_right);
     wb_write_text(w, ws, row, COL_VALUE + 2, "Capex lines (their prices: status)", w->header_indent);
     row++;
-    static const tco_status order[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,
-                                       TCO_STATUS_STATED, TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE};
+    /* TCO_STATUS_COUNT_OF: the row of prices edited in this workbook (none when the run wrote it). */
+    static const tco_status order[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED,   TCO_STATUS_STATED,
+                                       TCO_STATUS_WHATIF, TCO_STATUS_COUNT_OF, TCO_STATUS_ILLUSTRATIVE};
     for (size_t o = 0; o < sizeof order / sizeof order[0] && w->err == TCO_OK; o++) {
         tco_status st = order[o];
+        bool edited = st == TCO_STATUS_COUNT_OF;
+        const char *name = edited ? TCO_INPUT_EDITED : tco_status_name(st);
         tco_strbuf f = {0}, lines = {0};
         double sum = 0;
         const char *why = NULL;
         size_t n = 0;
         for (size_t k = 0; k < m->n_capex_basis && w->err == TCO_OK; k++) {
+            const tco_item *line = &m->items[m->capex_basis[k].line];
+            tco_strbuf_append(&f, k ? "+IF(" : "=IF(");
+            capex_line_status(w, k, &f);
+            tco_strbuf_printf(&f, "=\"%s\",%s%s,0)", name, w->np, line->name);
+        }
+        if (edited && w->legend_n > 0) /* none at first: 0, and what moves here is named on Inputs */
+            tco_strbuf_append(&lines, "each capex line whose price is typed over in this workbook (its Status on "
+                                      "Inputs reads edited); none as tco wrote it");
+        for (size_t k = 0; k < m->n_capex_basis && w->err == TCO_OK && !edited; k++) {
             if (tco_capex_status(m, k) != st)
                 continue;
             const tco_capex_basis *c = &m->capex_basis[k];
             const tco_item *line = &m->items[c->line];
-            tco_strbuf_printf(&f, "%s%s%s", n ? "+" : "=", w->np, line->name);
             tco_strbuf_printf(&lines, "%s%s (", n ? ", " : "", line->name);
             for (size_t p = 0; p < c->n_prices; p++)
                 tco_strbuf_printf(&lines, "%s%s: %s", p ? ", " : "", m->items[c->prices[p]].name,
@@ -692,16 +750,19 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
                 w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s: %s", line->name, why);
             n++;
         }
-        if (n == 0 || w->err != TCO_OK) {
+        if ((n == 0 && !(edited && w->legend_n > 0)) || w->err != TCO_OK) {
             tco_strbuf_free(&f);
             tco_strbuf_free(&lines);
             continue;
         }
         tco_strbuf label = {0};
-        tco_strbuf_printf(&label, "Capex on %s prices", st == TCO_STATUS_QUOTE  ? "quoted"
-                                                        : st == TCO_STATUS_SEED ? "seed-figure"
-                                                                                : tco_status_name(st));
-        wb_write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), w->fmt_status[st]);
+        if (edited)
+            tco_strbuf_append(&label, "Capex on prices edited in this workbook");
+        else
+            tco_strbuf_printf(&label, "Capex on %s prices", st == TCO_STATUS_QUOTE  ? "quoted"
+                                                            : st == TCO_STATUS_SEED ? "seed-figure"
+                                                                                    : tco_status_name(st));
+        wb_write_text(w, ws, row, COL_ITEM, tco_strbuf_str(&label), w->fmt_status[edited ? TCO_STATUS_WHATIF : st]);
         wb_write_text(w, ws, row, COL_UNIT, capex->unit, w->text);
         tco_strbuf_free(&label);
         wb_write_formula(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, capex, sum, false), sum);

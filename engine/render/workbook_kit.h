@@ -59,6 +59,9 @@ typedef struct placement {
     int row;
     int col;
     int range_col; /* a ranged per-tier input: its Low column in the tier table (High is the next); 0: none */
+    int status_col; /* a per-tier input quotes may price: its Status column in the tier table; 0: none */
+    int list_row;   /* 1 + its row on the Inputs list, whose Status is in column F (an input, or a price
+                     * line of write_price_lines()); 0: not listed there */
 } placement;
 
 /* A defined name held back until every sheet is written (define_names()). */
@@ -109,6 +112,10 @@ typedef struct writer {
     tco_diag *diag;
     tco_error err;
     lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
+    /* The Inputs sheet's Status legend (column A): its first status row (0-based) and how many, strongest
+     * first and "edited" before "illustrative", the weakest (the Summary ranks a capex line's prices by it);
+     * legend_n 0: none. */
+    int legend_row, legend_n;
     /* A comparison: per item of m, 1 for a site or finance input that every option holds alike
      * (tco_item.site_wide), written once on the Shared inputs sheet; the option's Inputs cell is a
      * reference to it.  NULL outside comparisons. */
