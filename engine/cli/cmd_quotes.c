@@ -188,6 +188,9 @@ int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of
             free(files);
             return tco_cli_usage("quotes check: unknown option '%s' (it takes --format table|json, --as-of DATE "
                                  "and files)", argv[i]);
+        } else if (argv[i][0] == '\0') { /* as --quotes '' is: a usage error, not a file that cannot be opened */
+            free(files);
+            return tco_cli_usage("%s", "quotes check: expected a quote file (CSV), found an empty name");
         } else
             files[n_files++] = argv[i];
         int once = f != NULL ? tco_cli_once(first, 'f', check_opts, f) : a != NULL ? tco_cli_once(first, 'a', check_opts, a) : 0;

@@ -269,6 +269,12 @@ static void quote_price(double v, char *buf, size_t size)
     tco_format_grouped(v, v == floor(v) ? 0 : 2, buf, size);
 }
 
+/* A text from a file or a file name on the terminal: escaped (base/text.h), never raw. */
+static void put_terminal(FILE *out, const char *s)
+{
+    tco_text_put_terminal(out, s, strlen(s));
+}
+
 void tco_report_quotes_line(const tco_model *m, FILE *out)
 {
     const tco_quote_set *set = m->quotes;
@@ -278,24 +284,37 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
     for (size_t i = 0; i < set->n; i++)
         used += set->quotes[i].status == TCO_QUOTE_USED;
     fprintf(out, "quotes: %zu of %zu row%s used", used, set->rows, set->rows == 1 ? "" : "s");
+    /* The item, vendor and file come from the quote files and the command line: escaped like every text a
+     * file gives the terminal (a U+202E in a vendor's name would reorder the line). */
     for (size_t i = 0; i < set->n; i++) {
         const tco_quote *q = &set->quotes[i];
         if (q->status != TCO_QUOTE_USED)
             continue;
         char price[64];
         quote_price(q->unit_price, price, sizeof price);
-        fprintf(out, "; %s from %s %s:%ld at %s %s%s", q->item, q->vendor, q->file, q->line, price, q->currency,
-                q->vat_included ? " incl. VAT" : "");
+        fputs("; ", out);
+        put_terminal(out, q->item);
+        fputs(" from ", out);
+        put_terminal(out, q->vendor);
+        fputc(' ', out);
+        put_terminal(out, q->file);
+        fprintf(out, ":%ld at %s ", q->line, price);
+        put_terminal(out, q->currency);
+        fputs(q->vat_included ? " incl. VAT" : "", out);
     }
     /* Rows that price a tier row the scenario does not buy: read and kept, but not used by its figures. */
     size_t not_needed = 0;
     for (size_t i = 0; i < set->n; i++)
         if (set->quotes[i].status == TCO_QUOTE_NOT_NEEDED) {
-            fprintf(out, not_needed ? ", %s" : "; not needed: %s", set->quotes[i].item);
+            fputs(not_needed ? ", " : "; not needed: ", out);
+            put_terminal(out, set->quotes[i].item);
             not_needed++;
         }
-    if (not_needed)
-        fprintf(out, " (a tier %s does not buy)", m->scenario_name);
+    if (not_needed) {
+        fputs(" (a tier ", out);
+        put_terminal(out, m->scenario_name);
+        fputs(" does not buy)", out);
+    }
     if (m->n_quote_warnings)
         fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_warnings,
                 m->n_quote_warnings == 1 ? "" : "s");
