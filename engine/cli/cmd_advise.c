@@ -86,7 +86,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     const char *code = NULL;
     int32_t as_of = (int32_t)(time(NULL) / 86400); /* today, as for --scenario */
     const char *format = "table", *root_arg = NULL, *out = NULL, *save = NULL;
-    bool no_workbook = false, force = false, seed_given = false, pick_given = false;
+    bool no_workbook = false, force = false, seed_given = false, pick_given = false, as_of_given = false;
     unsigned long long draws = 0, seed = 1, pick = 1;
     tco_diag d = {0};
     int rc;
@@ -120,6 +120,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         if (c == 'p' && (rc = whole("--pick", optarg, 1, TCO_ADVISE_MAX_CANDIDATES, &pick)) != 0)
             return rc;
         seed_given |= c == 'e';
+        as_of_given |= c == 'a';
         pick_given |= c == 'p';
         save = c == 's' ? optarg : save;
         format = c == 'f' ? optarg : format;
@@ -133,6 +134,8 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         return tco_cli_usage("advise --format: expected table or json, found '%s'", format);
     if (optind + 1 != argc)
         return tco_cli_usage("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
+    if (as_of_given && n_quotes == 0) /* a date that judges nothing would be ignored in silence */
+        return tco_cli_usage("%s", "--as-of judges the dates of vendor quotes: give --quotes FILE.csv");
     if (seed_given && draws == 0)
         return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
     if (pick_given && save == NULL)

@@ -472,7 +472,7 @@ int tco_cmd_scenario(int argc, char **argv)
     static quote_opts quotes; /* large: --set values */
     quotes.as_of = (int32_t)(time(NULL) / 86400);
     const char *scenario = NULL, *out = NULL, *format = "table", *root_arg = NULL;
-    bool list = false, force = false, seed_given = false;
+    bool list = false, force = false, seed_given = false, as_of_given = false;
     const char *compare = NULL;
     quotes.seed = 1;
     opterr = 0;
@@ -542,6 +542,7 @@ int tco_cmd_scenario(int argc, char **argv)
             char why[TCO_DIAG_MAX];
             if (!tco_date_check(optarg, &quotes.as_of, why, sizeof why))
                 return tco_cli_usage("--as-of: %s", why);
+            as_of_given = true;
             break;
         }
         case 's': scenario = optarg; break;
@@ -603,6 +604,8 @@ int tco_cmd_scenario(int argc, char **argv)
         return tco_cli_usage("%s", "no scenario given: use --scenario NAME or --compare A,B (tco --list shows them)");
     if (scenario != NULL && compare != NULL)
         return tco_cli_usage("%s", "--scenario and --compare do not go together");
+    if (as_of_given && quotes.n == 0) /* a date that judges nothing would be ignored in silence */
+        return tco_cli_usage("%s", "--as-of judges the dates of vendor quotes: give --quotes FILE.csv");
     if (quotes.strict && quotes.n == 0)
         return tco_cli_usage("%s", "--quotes-strict refuses a run whose quotes price nothing they name: give --quotes "
                              "FILE.csv");
