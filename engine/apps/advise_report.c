@@ -411,8 +411,10 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         size_t used = 0;
         for (size_t i = 0; i < a->n_quotes; i++)
             used += a->quotes[i].candidates > 0;
-        fprintf(out, ",\n  \"quotes\": {\"rows\": %zu, \"used\": %zu, \"runs\": %zu, \"list\": [", a->n_quotes, used,
-                a->runs_opened);
+        char day[16];
+        tco_format_date(a->quotes_as_of, day);
+        fprintf(out, ",\n  \"quotes\": {\"as_of\": \"%s\", \"rows\": %zu, \"used\": %zu, \"runs\": %zu, \"list\": [", day,
+                a->n_quotes, used, a->runs_opened);
         for (size_t i = 0; i < a->n_quotes; i++) {
             const tco_advise_quote *q = &a->quotes[i];
             fputs(i ? ",\n    {\"quote_id\": " : "\n    {\"quote_id\": ", out);

@@ -10,6 +10,7 @@
 
 #include "base/strbuf.h"
 #include "base/text.h"
+#include "read/dates.h"
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
@@ -403,14 +404,16 @@ static const char *quote_status_word(tco_quote_status s)
 
 /* The "quotes" member of a run with quote files: the files, the rows read, and each row kept, used or
  * not (with why). */
-static void json_quotes(FILE *out, const tco_quote_set *set)
+static void json_quotes(FILE *out, const tco_quote_set *set, int32_t as_of)
 {
     fputs(",\n  \"quotes\": {\"files\": [", out);
     for (size_t i = 0; i < set->n_files; i++) {
         fputs(i ? ", " : "", out);
         tco_report_json_string(out, set->files[i]);
     }
-    fprintf(out, "], \"rows\": %zu, \"not_listed\": %zu,", set->rows, set->not_kept);
+    char day[16];
+    tco_format_date(as_of, day);
+    fprintf(out, "], \"as_of\": \"%s\", \"rows\": %zu, \"not_listed\": %zu,", day, set->rows, set->not_kept);
     for (int pass = 0; pass < 2; pass++) {
         fputs(pass == 0 ? "\n    \"used\": [" : "],\n    \"unused\": [", out);
         bool first = true;
@@ -774,7 +777,7 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
     }
     fputs("]", out);
     if (m->quotes)
-        json_quotes(out, m->quotes);
+        json_quotes(out, m->quotes, m->as_of);
     for (int pass = 0; pass < 2; pass++) {
         fputs(pass == 0 ? ",\n  \"inputs\": {" : ",\n  \"outputs\": {", out);
         bool first = true;
