@@ -318,10 +318,17 @@ tco_error tco_advise_save_scenario(const tco_advise_request *req, tco_advice *a,
     if (o->rent) {
         tco_strbuf l = {0};
         tco_advise_option_label(a, o, &l);
+        /* The first owned option the advice ranks, so the user can pick it without reading the table. */
+        size_t owned = 0;
+        while (owned < a->n_feasible && a->options[owned].rent)
+            owned++;
+        char pick[96] = "no feasible option is owned";
+        if (owned < a->n_feasible)
+            snprintf(pick, sizeof pick, "the first owned option is rank %zu: --pick %zu", owned + 1, owned + 1);
         tco_error e = tco_diag_set(d, TCO_ERR_USAGE, "--save-scenario %s: rank %d, %s, is rented: a scenario budgets "
                                    "owning the cards (its TCO is capex and opex), so it would not price the rental "
-                                   "the advice ranks; save an owned option (--pick RANK)", path, rank,
-                                   l.failed ? "" : tco_strbuf_str(&l));
+                                   "the advice ranks; save an owned option (%s)", path, rank,
+                                   l.failed ? "" : tco_strbuf_str(&l), pick);
         tco_strbuf_free(&l);
         return e;
     }
