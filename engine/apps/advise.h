@@ -110,6 +110,9 @@ typedef struct tco_advise_request {
     int32_t as_of;
     /** --currency CODE (three upper-case letters), or NULL: the question's [finance] currency, else CNY. */
     const char *currency;
+    /** --force: --save-scenario replaces a file already at its path (without, it is refused: a scenario
+     *  file may hold a user's edits). */
+    bool force;
 } tco_advise_request;
 
 /** One quote row read for the advice, and how many candidates were priced from it. */

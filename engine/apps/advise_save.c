@@ -55,6 +55,11 @@ static tco_error check_target(const tco_advise_request *req, const char *path, t
         if (same_file(path, req->quote_files[i]))
             return tco_diag_set(d, TCO_ERR_USAGE, "--save-scenario %s: is the quote file --quotes %s this run "
                                 "reads; give another file", path, req->quote_files[i]);
+    struct stat st;
+    if (!req->force && lstat(path, &st) == 0) /* a scenario file may hold a user's edits: never replaced unasked */
+        return tco_diag_set(d, TCO_ERR_CANTCREATE, "--save-scenario %s: a file is already there, and a scenario file "
+                            "may hold edits of yours, so tco does not replace it: give another name, or --force to "
+                            "replace it", path);
     char *dir = folder_of(path);
     if (dir == NULL)
         return nomem(d);

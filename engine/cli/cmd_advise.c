@@ -155,7 +155,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     tco_ini_cache files = {0};
     tco_advise_request req = {.root = root.path, .path = path, .name = tco_scenario_stem(argv[optind], stem, sizeof stem),
                               .sets = sets, .n_sets = n_sets, .files = &files, .quote_files = quotes,
-                              .n_quote_files = n_quotes, .as_of = as_of, .currency = code};
+                              .n_quote_files = n_quotes, .as_of = as_of, .currency = code, .force = force};
     tco_advice advice;
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
     if (rc == 0 && draws > 0 && tco_advise_risk(&req, &advice, (size_t)draws, seed, &d) != TCO_OK)
