@@ -11,12 +11,17 @@ parallel runs do not collide), counts its pages with pdfinfo and reads each page
     word of each header as a whole word: its header row and first columns repeated on each page, and
     no header cut off ("ughput (tokens/s)" for "Throughput (tokens/s)"); with --whole SHEET HEADERS, the
     pages of SHEET hold them together (the table's headers on its page, the reasons on theirs);
+  - with --apart SHEET TEXTS (repeatable; TEXTS comma-separated), each TEXT that a page of SHEET prints stands
+    apart, no letter or digit either side: a cell's text wraps within its column rather than running into
+    the next one's ("values at runn.a.: fails a check"), and TEXT is printed at least once;
+  - with --footer SHEET TEXT (repeatable), every page of SHEET holds TEXT in its footer (an option's Summary
+    names the option: "3x D-M in dc4, owned (team-70b)"), and SHEET prints;
   - with --sheets NAMES (comma-separated), exactly those sheets print, in that order (the options'
     other sheets of a comparison or an advice are hidden, and a hidden sheet is not printed);
   - every page holds content: more than its footer (sheet, scenario, "Page k of n") and at least
     MIN_CHARS characters, so no page is blank or holds only a stray cell.
 Usage: print_pack_test.py TCO_BINARY SOURCE_DIR MAX_PAGES [--summary-max N] [--headers SHEET HEADERS]... [--whole SHEET HEADERS]...
-       [--sheets NAMES] -- TCO_ARGS...
+       [--apart SHEET TEXTS]... [--footer SHEET TEXT]... [--sheets NAMES] -- TCO_ARGS...
 (TCO_ARGS without --out: the test adds its own.)
 """
 import os
@@ -37,6 +42,9 @@ def main():
     summary_max = int(opts[opts.index("--summary-max") + 1]) if "--summary-max" in opts else None
     headers = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--headers"}
     whole = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--whole"}
+    apart = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--apart"}
+    apart_seen = set()  # (sheet, text) printed at least once
+    footers = {opts[i + 1]: opts[i + 2] for i, o in enumerate(opts) if o == "--footer"}
     sheet_words = {}  # sheet: the words of all its pages
     sheets = opts[opts.index("--sheets") + 1].split(",") if "--sheets" in opts else None
     for tool in ("soffice", "pdfinfo", "pdftotext"):
@@ -90,6 +98,17 @@ def main():
                 if not all(word in words for word in head.split()):
                     print(f"FAIL: page {k} ({sheet}) lacks the header {head!r} (whole words)")
                     bad += 1
+            if sheet in footers and footers[sheet] not in lines[-1]:
+                print(f"FAIL: page {k} ({sheet}) lacks {footers[sheet]!r} in its footer: {lines[-1].strip()!r}")
+                bad += 1
+            for text_ in apart.get(sheet, []):
+                for ln in lines[:-1]:
+                    for hit in re.finditer(re.escape(text_), ln):
+                        apart_seen.add((sheet, text_))
+                        a, b = hit.start(), hit.end()
+                        if (a > 0 and ln[a - 1].isalnum()) or (b < len(ln) and ln[b].isalnum()):
+                            print(f"FAIL: page {k} ({sheet}) runs {text_!r} into its neighbour: {ln.strip()!r}")
+                            bad += 1
             body = sum(len(ln.strip()) for ln in lines[:-1])
             if body < MIN_CHARS:
                 print(f"FAIL: page {k} ({sheet}) holds {body} characters besides its footer: "
@@ -103,10 +122,15 @@ def main():
                 if not 1 <= n <= summary_max:
                     print(f"FAIL: {name} prints on {n} pages, not 1 to {summary_max}")
                     bad += 1
-        for name in list(headers) + list(whole):
+        for name in list(headers) + list(whole) + list(apart) + list(footers):
             if name not in printed:
                 print(f"FAIL: no page of {name}")
                 bad += 1
+        for name, texts in apart.items():
+            for text_ in texts:
+                if (name, text_) not in apart_seen:
+                    print(f"FAIL: no page of {name} prints {text_!r}: the check proves nothing")
+                    bad += 1
         for name, heads in whole.items():
             for head in heads:
                 if not all(word in sheet_words.get(name, ()) for word in head.split()):

@@ -16,6 +16,9 @@ enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
 /* Widths in characters of the Option column and of the reasons (wrapped) after the figures. */
 #define RK_OPTION_WIDTH 30
 #define RK_WHY_WIDTH 100
+/* Widths in characters of the Sheets column and of each figure or value column. */
+#define RK_SHEETS_WIDTH 13
+#define RK_FIGURE_WIDTH 13
 
 /* The column of the candidate numbers: after the figures and the value columns (then the gate, the reasons). */
 static int candidate_col(const tco_rank_sheet *s)
@@ -221,20 +224,23 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
     tco_strbuf_free(&f);
 }
 
-/* One option's row: its rank, label, sheets, figures, candidate number, gate and reasons. */
+/* One option's row: its rank, label, sheets, figures, candidate number, gate and reasons.  A text in a
+ * narrow column ("values at run", "n.a.: fails a check") wraps within it (@p wrap_right for a figure's),
+ * its row as tall as its tallest cell, so that printed text never runs into the next column's. */
 static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i, int rank, lxw_format *const *fmts,
-                      const wb_options *o)
+                      lxw_format *wrap_right, const wb_options *o)
 {
     const tco_rank_row *r = &c->rows[i];
     const tco_rank_sheet *s = c->sheet;
     int row = ROW_FIRST + (int)i, col_cand = candidate_col(s);
     tco_strbuf f = {0};
+    size_t lines = 1;
     wb_write_text(w, ws, row, RK_OPTION, r->label, w->text);
     wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col_cand, r->candidate, w->fmt[TCO_FMT_COUNT]),
              "candidate");
     if (r->reasons) {
         wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
-        wb_set_row_lines(w, ws, row, wb_text_lines(r->reasons, RK_WHY_WIDTH));
+        lines = wb_text_lines(r->reasons, RK_WHY_WIDTH);
     }
     const char *np = r->values ? "" : o->np[i];
     rank_formula(c, row, &f);
@@ -243,7 +249,9 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     else
         wb_write_formula_or_text(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->text_right, 0, TCO_RANK_UNRANKED);
     if (r->values) {
-        wb_write_text(w, ws, row, RK_SHEETS, TCO_RANK_VALUES, w->text);
+        wb_write_text(w, ws, row, RK_SHEETS, TCO_RANK_VALUES, w->text_wrap);
+        size_t n = wb_text_lines(TCO_RANK_VALUES, RK_SHEETS_WIDTH);
+        lines = n > lines ? n : lines;
     } else if (i < o->visible) {
         f.len = 0;
         tco_strbuf_printf(&f, "internal:'%sSummary'!A1", o->sp[i]);
@@ -260,9 +268,11 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         const char *text;
         double v = figure(c, i, k, &text);
         if (r->values) { /* as tco computed it: the number, or the text a live formula would give */
-            if (text)
-                wb_write_text(w, ws, row, RK_FIGURES + (int)k, text, w->text_right);
-            else
+            if (text) {
+                wb_write_text(w, ws, row, RK_FIGURES + (int)k, text, wrap_right);
+                size_t n = wb_text_lines(text, RK_FIGURE_WIDTH);
+                lines = n > lines ? n : lines;
+            } else
                 wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(RK_FIGURES + (int)k), v, fmts[k]),
                          "value");
             continue;
@@ -274,9 +284,11 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     for (size_t k = 0; k < s->n_values; k++) {
         const tco_rank_values *v = &s->values[k];
         int col = RK_FIGURES + (int)s->n_columns + (int)k;
-        if (v->text && v->text[i])
-            wb_write_text(w, ws, row, col, v->text[i], w->text_right);
-        else
+        if (v->text && v->text[i]) {
+            wb_write_text(w, ws, row, col, v->text[i], wrap_right);
+            size_t n = wb_text_lines(v->text[i], RK_FIGURE_WIDTH);
+            lines = n > lines ? n : lines;
+        } else
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v->v[i],
                                                v->share ? w->fmt[TCO_FMT_PERCENT] : fmts[s->key]), "value");
     }
@@ -290,6 +302,7 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         double gate = line_value(c->models[i], s->gate, &text);
         wb_write_formula(w, ws, row, col_cand + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], gate);
     }
+    wb_set_row_lines(w, ws, row, lines);
     tco_strbuf_free(&f);
 }
 
@@ -306,7 +319,10 @@ static void fill_rank(writer *base, void *vctx)
         return;
     }
     /* The live options' sheets (the rows of values have none). */
-    wb_options o = {.models = c->models, .n = c->n_live, .visible = s->visible, .title = s->title};
+    const char *labels[26] = {NULL};
+    for (size_t i = 0; i < c->n_live && i < 26; i++)
+        labels[i] = c->rows[i].label;
+    wb_options o = {.models = c->models, .n = c->n_live, .visible = s->visible, .title = s->title, .labels = labels};
     wb_write_options(base, &o);
     writer *w = base;
     w->m = c->models[0];
@@ -341,8 +357,12 @@ static void fill_rank(writer *base, void *vctx)
      * Rank and Option repeated (a manual break before them; wb_print_layout() sets the scale). */
     worksheet_set_column(ws, RK_RANK, RK_RANK, 10, NULL);
     worksheet_set_column(ws, RK_OPTION, RK_OPTION, RK_OPTION_WIDTH, NULL);
-    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, 10, NULL);
-    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand - 1), 13, NULL); /* "1,211,674 CNY" */
+    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, RK_SHEETS_WIDTH, NULL);
+    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand - 1), RK_FIGURE_WIDTH, NULL); /* "1,211,674 CNY" */
+    /* A figure's text (a rejected option's "n.a.: fails a check"), right-aligned as the numbers, wrapped. */
+    lxw_format *wrap_right = workbook_add_format(w->wb);
+    format_set_align(wrap_right, LXW_ALIGN_RIGHT);
+    format_set_text_wrap(wrap_right);
     worksheet_set_column(ws, (lxw_col_t)col_cand, (lxw_col_t)(col_cand + 1), 10, NULL);
     worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), RK_WHY_WIDTH, NULL);
     wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
@@ -357,11 +377,19 @@ static void fill_rank(writer *base, void *vctx)
     wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 2, "Why not (a rejected option's failing checks)", w->header);
-    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 45, NULL), "row height"); /* headers of up to 3 lines */
+    /* The header row as tall as its tallest header (up to 3 lines); the Candidate and Checks pass headers
+     * take 2. */
+    size_t head = 2;
+    for (size_t k = 0; k < s->n_columns + s->n_values; k++) {
+        const char *t = k < s->n_columns ? s->columns[k].header : s->values[k - s->n_columns].header;
+        size_t n = wb_text_lines(t, RK_FIGURE_WIDTH);
+        head = n > head ? n : head;
+    }
+    wb_set_row_lines(w, ws, ROW_HEADER, head);
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
         ranks[i] = rank_of(c, i);
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
-        write_row(w, ws, c, i, ranks[i], fmts, &o);
+        write_row(w, ws, c, i, ranks[i], fmts, wrap_right, &o);
     if (w->err == TCO_OK)
         write_best(w, ws, c, ranks, ROW_FIRST + (int)c->n_rows + 1);
     lxw_col_t breaks[] = {(lxw_col_t)(col_cand + 2), 0};

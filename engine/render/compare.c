@@ -146,8 +146,21 @@ void wb_write_options(writer *base, wb_options *o)
         w.ref = (tco_strbuf){0};
         w.text_buf = (tco_strbuf){0};
         w.shared = any_shared ? shared[k] : NULL;
+        /* Its sheets' footer: the option first ("3x D-M in dc4, owned (team-70b)"), as the footer keeps
+         * the first 60 characters. */
+        tco_strbuf footer = {0};
+        if (o->labels && o->labels[k]) {
+            tco_strbuf_printf(&footer, "%s (%s)", o->labels[k], models[k]->scenario_name);
+            if (footer.failed)
+                w.err = tco_diag_set(w.diag, TCO_ERR_NOMEM, "out of memory");
+            else
+                w.footer = tco_strbuf_str(&footer);
+        }
         size_t before = base->wb->num_sheets;
-        wb_write_model(&w);
+        if (w.err == TCO_OK)
+            wb_write_model(&w);
+        tco_strbuf_free(&footer);
+        w.footer = NULL;
         base->err = w.err;
         o->opex_sheet[k] = w.opex_sheet;
         o->opex_row[k] = w.opex_row;

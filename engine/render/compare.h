@@ -32,6 +32,9 @@ typedef struct wb_options {
     size_t n, visible;
     /** Footer of the Shared inputs sheet (the workbook's title). */
     const char *title;
+    /** Each option's description ("3x D-M in dc4, owned"), printed in the footer of its sheets with its
+     *  scenario's name, so that a printed Summary says which option it is; NULL: the scenario's name alone. */
+    const char *const *labels;
     /** Set by wb_write_options(): each option's sheet and name prefixes, and where its opex role
      *  line landed (-1 if none). */
     char sp[26][4], np[26][4];

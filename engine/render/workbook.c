@@ -804,10 +804,27 @@ static void write_summary_source(writer *w, lxw_worksheet *ws, int row, int col,
     tco_strbuf_free(&b);
 }
 
+/* The Summary's label and value columns, in characters. */
+#define SUMMARY_ITEM_WIDTH 58
+#define SUMMARY_VALUE_WIDTH 16
+
+/* Row @p row at least @p lines tall (a wrapped cell's), never lower than it is. */
+static void summary_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines)
+{
+    lxw_row *r = lxw_worksheet_find_row(ws, (lxw_row_t)row);
+    if (15.0 * (double)lines > (r ? r->height : LXW_DEF_ROW_HEIGHT))
+        wb_set_row_lines(w, ws, row, lines);
+}
+
 static void write_summary(writer *w, lxw_worksheet *ws)
 {
     const tco_model *m = w->m;
     tco_strbuf t = {0};
+    /* A text value ("excl. VAT (recovered)", "on demand, used hours") wraps within the value column,
+     * right-aligned as the numbers, rather than being cut at its edge when printed. */
+    lxw_format *text_value = workbook_add_format(w->wb);
+    format_set_align(text_value, LXW_ALIGN_RIGHT);
+    format_set_text_wrap(text_value);
     wb_write_text(w, ws, ROW_TITLE, 0, m->scenario_title, w->title);
     tco_strbuf_printf(&t, "%s over %d year%s, scenario %s (%s, %s). Costs in %s, positive; TCO undiscounted, NPV discounted.", m->title,
                       m->n_years, m->n_years == 1 ? "" : "s", m->scenario_name, m->scenario_path, m->template_path,
@@ -826,9 +843,11 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, COL_UNIT, it->unit, label);
         tco_strbuf f = {0};
         tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
-        wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f), wb_value_format(w, it, it->value, false),
-                                 it->value, wb_item_text(it));
+        const char *text = wb_item_text(it);
+        wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f),
+                                 text ? text_value : wb_value_format(w, it, it->value, false), it->value, text);
         tco_strbuf_free(&f);
+        summary_row_lines(w, ws, row, wb_text_lines(text, SUMMARY_VALUE_WIDTH));
         write_summary_source(w, ws, row, wb_source_col(m->n_periods, false), it);
         row++;
     }
@@ -878,8 +897,10 @@ static void write_summary(writer *w, lxw_worksheet *ws)
         row++;
         for (size_t k = 0; k < m->n_checks && w->err == TCO_OK; k++, row++) {
             const tco_item *it = &m->items[m->checks[k]];
-            lxw_format *label = k == 0 ? w->total_label : w->text;
+            /* A long check's label wraps within its column (the label column is not cut when printed). */
+            lxw_format *label = k == 0 ? w->total_label_wrap : w->text_wrap;
             wb_write_text(w, ws, row, COL_ITEM, it->label, label);
+            summary_row_lines(w, ws, row, wb_text_lines(it->label, SUMMARY_ITEM_WIDTH));
             tco_strbuf f = {0};
             tco_strbuf_printf(&f, "=%s%s", w->np, it->name);
             wb_write_formula_or_text(w, ws, row, COL_VALUE, tco_strbuf_str(&f),
@@ -970,9 +991,9 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             "contents");
         tco_strbuf_free(&url);
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, 58, NULL);
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, SUMMARY_ITEM_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)wb_total_col(m->n_periods), 16, NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)wb_total_col(m->n_periods), SUMMARY_VALUE_WIDTH, NULL);
     if (wb_source_col(m->n_periods, false) > wb_total_col(m->n_periods))
         worksheet_set_column(ws, (lxw_col_t)wb_source_col(m->n_periods, false),
                              (lxw_col_t)wb_source_col(m->n_periods, false), 30, NULL);

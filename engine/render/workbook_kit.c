@@ -587,8 +587,15 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
     /* A Quotes sheet repeats who quoted what (Vendor, Quote id, Item); the others their label columns. */
     size_t n = strlen(ws->name);
     bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
-    if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0)
-        worksheet_fit_to_pages(ws, 1, fit_pages_tall(ws, px));
+    bool summary = strcmp(ws->name, "Summary") == 0 || (n == 9 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Summary") == 0);
+    if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0) {
+        uint16_t tall = fit_pages_tall(ws, px);
+        /* A Summary (an option's too) prints on at most 2 pages while that keeps PRINT_MIN_SCALE: its
+         * wrapped texts and n.a. reasons may take it past 2 pages at the width's scale. */
+        if (tall == 0 && summary && PRINT_HEIGHT_PX * 0.97 * 2 / rows_px(ws) * 100 >= PRINT_MIN_SCALE)
+            tall = 2;
+        worksheet_fit_to_pages(ws, 1, tall);
+    }
     else if (scale >= PRINT_MIN_SCALE)
         worksheet_set_print_scale(ws, (uint16_t)scale);
     else {
