@@ -174,7 +174,7 @@ static tco_error advise_list(const question *qq, const char *key, char ***out, i
     int k = tco_split_list(v, out);
     if (k <= 0)
         return tco_diag_at(d, TCO_ERR_INI, place(qq, key, &at, where),
-                           "expected all or a comma-separated list, found '%s'", v);
+                           "expected all or a comma-separated list of names, none empty, found '%s'", v);
     *n = k;
     return tco_list_check_set(*out, k, TCO_ERR_DUPLICATE, place(qq, key, &at, where), d);
 }

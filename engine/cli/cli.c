@@ -329,6 +329,13 @@ int tco_cli_check_out(const char *out, bool no_workbook, const char *name)
     }
     if (out && (olen < 5 || strcasecmp(out + olen - 5, ".xlsx") != 0))
         return tco_cli_usage("--out %s: expected a file name ending in .xlsx", out);
+    /* ".xlsx" alone (or "dir/.xlsx") names no workbook: a hidden file that a file manager does not show. */
+    const char *base = strrchr(out ? out : "", '/');
+    if (out && strcasecmp(base ? base + 1 : out, ".xlsx") == 0) {
+        char stem[256];
+        return tco_cli_usage("--out %s: expected a name before .xlsx, such as %.*s%s.xlsx", out,
+                           (int)(olen - 5), out, tco_scenario_stem(name, stem, sizeof stem));
+    }
     if (out && no_workbook)
         return tco_cli_usage("--no-workbook writes no file, and --out %s names the workbook to write; give one of them",
                            out);
