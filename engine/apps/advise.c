@@ -826,7 +826,6 @@ static tco_error list_quotes(advise_run *r)
     const tco_quote_set *set = &a->runs[0]->quotes;
     if ((a->quotes = calloc(set->n + 1, sizeof *a->quotes)) == NULL)
         return nomem(r->d);
-    a->quotes_as_of = r->a->runs[0]->model->as_of;
     for (size_t i = 0; i < set->n; i++) {
         const tco_quote *q = &set->quotes[i];
         tco_advise_quote *x = &a->quotes[a->n_quotes++];

@@ -220,8 +220,6 @@ typedef struct tco_advice {
      *  quote's min_qty, see Runs above). */
     tco_advise_quote *quotes;
     size_t n_quotes, runs_opened;
-    /** The day the quotes were judged on (the request's as_of, days since 1970-01-01, read/dates.h). */
-    int32_t quotes_as_of;
     /** With --monte-carlo (tco_advise_risk(), advise_risk.h): the draws, their seed, the ranged inputs
      *  drawn (distinct over the options drawn), how many options were drawn and the share of draws in
      *  which none of them passed every check; risk_draws 0 without. */

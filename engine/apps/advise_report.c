@@ -412,7 +412,7 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         for (size_t i = 0; i < a->n_quotes; i++)
             used += a->quotes[i].candidates > 0;
         char day[16];
-        tco_format_date(a->quotes_as_of, day);
+        tco_format_date(a->runs[0]->model->as_of, day); /* the day every run judged the quotes on */
         fprintf(out, ",\n  \"quotes\": {\"as_of\": \"%s\", \"rows\": %zu, \"used\": %zu, \"runs\": %zu, \"list\": [", day,
                 a->n_quotes, used, a->runs_opened);
         for (size_t i = 0; i < a->n_quotes; i++) {

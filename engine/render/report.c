@@ -270,12 +270,6 @@ static void quote_price(double v, char *buf, size_t size)
     tco_format_grouped(v, v == floor(v) ? 0 : 2, buf, size);
 }
 
-/* A text from a file or a file name on the terminal: escaped (base/text.h), never raw. */
-static void put_terminal(FILE *out, const char *s)
-{
-    tco_text_put_terminal(out, s, strlen(s));
-}
-
 void tco_report_quotes_line(const tco_model *m, FILE *out)
 {
     const tco_quote_set *set = m->quotes;
@@ -294,13 +288,13 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         char price[64];
         quote_price(q->unit_price, price, sizeof price);
         fputs("; ", out);
-        put_terminal(out, q->item);
+        tco_text_put_terminal(out, q->item, strlen(q->item));
         fputs(" from ", out);
-        put_terminal(out, q->vendor);
+        tco_text_put_terminal(out, q->vendor, strlen(q->vendor));
         fputc(' ', out);
-        put_terminal(out, q->file);
+        tco_text_put_terminal(out, q->file, strlen(q->file));
         fprintf(out, ":%ld at %s ", q->line, price);
-        put_terminal(out, q->currency);
+        tco_text_put_terminal(out, q->currency, strlen(q->currency));
         fputs(q->vat_included ? " incl. VAT" : "", out);
     }
     /* Rows that price a tier row the scenario does not buy: read and kept, but not used by its figures. */
@@ -308,12 +302,12 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
     for (size_t i = 0; i < set->n; i++)
         if (set->quotes[i].status == TCO_QUOTE_NOT_NEEDED) {
             fputs(not_needed ? ", " : "; not needed: ", out);
-            put_terminal(out, set->quotes[i].item);
+            tco_text_put_terminal(out, set->quotes[i].item, strlen(set->quotes[i].item));
             not_needed++;
         }
     if (not_needed) {
         fputs(" (a tier ", out);
-        put_terminal(out, m->scenario_name);
+        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
         fputs(" does not buy)", out);
     }
     if (m->n_quote_warnings)
