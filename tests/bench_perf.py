@@ -7,8 +7,13 @@ alternately in one run (tco, floor, tco, floor, ...):
 
   1. cluster32 workbook: `tco --scenario cluster32` against floor.c rewriting
      the cells of that very workbook with bare libxlsxwriter      (target <= 1.3x)
+     and against the limit of its design (issue 25): floor + limit.c, which
+     loads the INI files the run reads with iniparser and reads the floor's
+     workbook back with minizip (every CRC) and expat (every part)  (target <= 1.1x)
   2. a template with 100x the lines (mkroots.py `lines100`): tco against the
      floor rewriting that run's workbook                          (target <= 1.5x)
+     and against floor + verification (limit.c -verify alone: a bare
+     iniparser_load of the 7 MB template is itself quadratic)     (target <= 1.3x)
      and the cost per template line at 1x, 10x and 100x (linear growth: the
      cost of the lines added from 10x to 100x, per line, is that from 1x to 10x)
   3. `tco quotes check FILE` on 1,000,000 rows against csvfloor.c, a bare libcsv
@@ -102,6 +107,20 @@ def show(name, results, tco_label, floor_label, target=None):
     return ratio
 
 
+def show_limit(name, results, tco_label, parts, target):
+    """Print tco against the sum of @p parts (labels timed in the same rounds): the median of each round's sum
+    (floor + limit run one after the other in that round).  Returns the ratio of wall medians."""
+    t = results[tco_label]
+    sums = [tuple(sum(results[p][i][k] for p in parts) for k in (0, 1)) for i in range(len(t))]
+    for p in parts[1:]:
+        print("  %-34s %9.4f s  cpu %9.4f s" % (p, med(results[p]), med(results[p], 1)))
+    ratio, cpu_ratio = med(t) / med(sums), med(t, 1) / med(sums, 1)
+    print("  %-34s %9.4f s  cpu %9.4f s   (median of the rounds' sums)" % (" + ".join(parts), med(sums), med(sums, 1)))
+    print("  %-34s %9.2fx     cpu %8.2fx  (target <= %.1fx: %s)" % (
+        "ratio " + name, ratio, cpu_ratio, target, "met" if ratio <= target else "NOT met"), flush=True)
+    return ratio
+
+
 def run(cmd, **kw):
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if p.returncode != 0:
@@ -114,6 +133,7 @@ class Bench:
         self.tco, self.src, self.perf, self.runs = a.tco, a.src, a.perf_dir, a.runs
         self.work = a.work
         self.env = dict(os.environ, FLOOR_TMPDIR=self.work)
+        self.limit_ratios = []  # (label, ratio, target): tco against the limit of its design
 
     def path(self, *p):
         return os.path.join(self.work, *p)
@@ -123,6 +143,10 @@ class Bench:
         xl = run(["pkg-config", "--cflags", "--libs", "xlsxwriter"]).stdout.split()
         self.floor, self.csvfloor = self.path("floor"), self.path("csvfloor")
         run([cc, "-O2", "-o", self.floor, os.path.join(self.perf, "floor.c")] + xl)
+        self.limit = self.path("limit")
+        lim = run(["pkg-config", "--cflags", "--libs", "minizip", "expat"]).stdout.split()
+        run([cc, "-O2", "-o", self.limit, os.path.join(self.perf, "limit.c")] + lim +
+            ["-I/usr/include/iniparser", "-liniparser"])
         run([cc, "-O2", "-o", self.csvfloor, os.path.join(self.perf, "csvfloor.c"), "-lcsv"])
         self.peak_rss = self.path("peak_rss")
         run([cc, "-O2", "-o", self.peak_rss, os.path.join(self.src, "tests", "peak_rss.c")])
@@ -171,8 +195,39 @@ class Bench:
     def cluster32(self):
         print("\n1. cluster32 workbook: tco --scenario cluster32 against the floor writing the same cells")
         t, f, _ = self.workbook_pair("cluster32", self.src)
-        r = alternate([("tco --scenario cluster32", t, None), ("floor (same cells)", f, self.env)], self.runs)
-        return show("cluster32", r, "tco --scenario cluster32", "floor (same cells)", 1.3)
+        inis = self.ini_files(t)
+        lim = [self.limit] + [a for p in inis for a in ("-ini", p)] + ["-verify", f[-1]]
+        print("  limit: loads %d INI files (%s) and verifies the floor's workbook" % (
+            len(inis), ", ".join(os.path.relpath(p, self.src) for p in inis)))
+        r = alternate([("tco --scenario cluster32", t, None), ("floor (same cells)", f, self.env),
+                       ("limit (INI + verification)", lim, None)], self.runs)
+        ratio = show("cluster32", r, "tco --scenario cluster32", "floor (same cells)", 1.3)
+        self.limit_ratios.append(("cluster32 / (floor + limit)", show_limit(
+            "cluster32 / (floor + limit)", r, "tco --scenario cluster32",
+            ["floor (same cells)", "limit (INI + verification)"], 1.1), 1.1))
+        return ratio
+
+    def ini_files(self, tco_cmd):
+        """The INI files @p tco_cmd opens (strace), each once; without strace the scenario, pricing/ and
+        templates/ INI files of the source folder."""
+        found = []
+        if shutil.which("strace"):
+            log = self.path("strace-ini.log")
+            subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat", "-o", log] + tco_cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.src)
+            with open(log, encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    m = re.search(r'openat\([^,]+, "([^"]+\.ini)"', line)
+                    if m and "= -1" not in line:
+                        p = os.path.join(self.src, m.group(1))
+                        if p not in found:
+                            found.append(p)
+        if not found:
+            found = [os.path.join(self.src, "scenarios", tco_cmd[tco_cmd.index("--scenario") + 1] + ".ini")]
+            for d in ("pricing", "templates"):
+                found += sorted(os.path.join(self.src, d, n) for n in os.listdir(os.path.join(self.src, d))
+                                if n.endswith(".ini"))
+        return found
 
     # -- 2 ------------------------------------------------------------------------------------------
     def lines(self):
@@ -188,12 +243,16 @@ class Bench:
             t, f, asc = self.workbook_pair(name, root, ascending=name == "lines100")
             sides = [("tco " + name, t, None), ("floor " + name, f, self.env)]
             if asc:
+                sides.append(("verification of the floor's book", [self.limit, "-verify", f[-1]], None))
                 sides.append(("floor, names ascending", asc, self.env))
             runs = self.runs if name != "lines100" else max(5, self.runs // 2)
             r = alternate(sides, runs)
             print("  [%s: %d template lines]" % (name, n_lines))
             rr = show(name, r, "tco " + name, "floor " + name, 1.5 if name == "lines100" else None)
             if asc:
+                self.limit_ratios.append(("lines100 / (floor + verification)", show_limit(
+                    "lines100 / (floor + verif.)", r, "tco " + name,
+                    ["floor " + name, "verification of the floor's book"], 1.3), 1.3))
                 print("  %-34s %9.4f s  (the dump's order; tco is %.2fx this)" % (
                     "floor, names ascending", med(r["floor, names ascending"]),
                     med(r["tco " + name]) / med(r["floor, names ascending"])))
@@ -364,8 +423,8 @@ def main():
             ratios.append(("quotes check, %d rows" % a.rows, b.quotes(a.rows), 2.0))
         if "loading" in only:
             b.loading()
-        print("\nsummary (wall-time medians, tco / floor):")
-        for label, r, target in ratios:
+        print("\nsummary (wall-time medians, tco / floor; tco / the limit of its design):")
+        for label, r, target in ratios + b.limit_ratios:
             print("  %-32s %6.2fx   target <= %.1fx   %s" % (label, r, target, "met" if r <= target else "NOT met"))
     finally:
         if not a.keep:

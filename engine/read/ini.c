@@ -832,8 +832,8 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "not a regular file");
     if ((unsigned long long)st.st_size > TCO_INI_MAX_BYTES)
         return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display},
-                           "%lld bytes; INI files are limited to %u bytes (8 MiB)", (long long)st.st_size,
-                           TCO_INI_MAX_BYTES);
+                           "%lld bytes; INI files are limited to %u bytes (%u MiB)", (long long)st.st_size,
+                           TCO_INI_MAX_BYTES, TCO_INI_MAX_BYTES >> 20);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "cannot open: %s", strerror(errno));

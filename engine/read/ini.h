@@ -34,8 +34,9 @@
 
 #include "base/error.h"
 
-/** Largest INI file read, in bytes (8 MiB); a larger one is refused before it is read. */
-#define TCO_INI_MAX_BYTES (8u * 1024u * 1024u)
+/** Largest INI file read, in bytes (16 MiB: the template 100 times over, about 10 MB, is read); a larger one is
+ * refused before it is read.  The key limits below bound memory whatever the size. */
+#define TCO_INI_MAX_BYTES (16u * 1024u * 1024u)
 /** Longest line in bytes, without its line end (iniparser reads 1024 bytes: 1022 characters, LF, NUL);
  * one less for a line that ends in CRLF. */
 #define TCO_INI_MAX_LINE 1022
