@@ -97,6 +97,10 @@ static void place_lines(writer *w)
         }
 }
 
+/* The most columns after the tier column a source note below a per-tier table spans (the shipped
+ * template's table has 14: A:O). */
+#define NOTE_COLUMNS 14
+
 /* A per-tier sheet: one row per tier, one column per line, the same formula down each column. */
 static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
 {
@@ -130,7 +134,10 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         w->current_tier = -1;
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s (%s, %s): %s", it->label, it->name, it->unit, it->source);
-        wb_write_across(w, ws, notes++, COL_ITEM, last, tco_strbuf_str(&src), w->source);
+        /* Across the table, or the first NOTE_COLUMNS columns of a wider one: a page's width to read, and
+         * no merge (a blank cell per column) that grows with the columns times the notes. */
+        wb_write_across(w, ws, notes++, COL_ITEM, last < COL_ITEM + NOTE_COLUMNS ? last : COL_ITEM + NOTE_COLUMNS,
+                        tco_strbuf_str(&src), w->source);
         tco_strbuf_free(&src);
     }
     wb_check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
