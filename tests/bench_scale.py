@@ -40,8 +40,10 @@ import sys
 import tempfile
 import time
 
-# (label, tier copies, host copies) of the shipped 10 tiers x 5 hosts
-SIZES = [("1x", 1, 1), ("4x", 2, 2), ("16x", 8, 2), ("20x", 10, 2)]
+# (label, tier copies, host copies, in the growth) of the shipped 10 tiers x 5 hosts: the growth is taken
+# over 1x, 4x and 16x (two doublings each); 20x is the catalog, printed, a third of a doubling past
+# 16x (too short a step for a growth that noise does not swamp).
+SIZES = [("1x", 1, 1, True), ("4x", 2, 2, True), ("16x", 8, 2, True), ("20x", 10, 2, False)]
 TARGET = 1.2
 
 
@@ -104,13 +106,13 @@ def main():
         ", with the workbook" if a.workbook else ", --no-workbook"))
     try:
         roots = []
-        for label, tc, hc in SIZES:
+        for label, tc, hc, _ in SIZES:
             root = os.path.join(work, "root-" + label)
             if os.path.exists(root):
                 shutil.rmtree(root)
             tiers, hosts = make_root(src, root, tc, hc)
             roots.append((label, root, tiers, hosts))
-        worst = 0.0
+        worst, worst_cpu = 0.0, 0.0
         for q in a.questions:
             cmds = []
             for label, root, tiers, hosts in roots:
@@ -135,11 +137,11 @@ def main():
             for i, (label, _, tiers, hosts) in enumerate(roots):
                 w, c, n = statistics.median(walls[i]), statistics.median(cpus[i]), cands[i]
                 growth = ""
-                if prev is not None and n > prev[0]:
+                if prev is not None and n > prev[0] and SIZES[i][3]:
                     doublings = math.log2(n / prev[0])
                     g = ((w / n) / (prev[1] / prev[0])) ** (1 / doublings)
                     gc = ((c / n) / (prev[2] / prev[0])) ** (1 / doublings)
-                    worst = max(worst, g)
+                    worst, worst_cpu = max(worst, g), max(worst_cpu, gc)
                     growth = "%.2f (cpu %.2f)" % (g, gc)
                 print("  %-5s %6d %6d %10d %9.3f %9.3f %12.1f %12.1f %14s" % (
                     label, tiers, hosts, n, w, c, w / n * 1e6, c / n * 1e6, growth))
@@ -147,7 +149,7 @@ def main():
             w1, n1 = statistics.median(walls[0]), cands[0]
             wl, nl = statistics.median(walls[-1]), cands[-1]
             print("  %s to %s: %.1fx the candidates in %.1fx the time" % (roots[0][0], roots[-1][0], nl / n1, wl / w1))
-        print("\nworst growth of the time per candidate per doubling: %.2f (target <= %.1f: %s)" % (
+        print("\nworst growth of the time per candidate per doubling (1x to 4x, 4x to 16x): %.2f (target <= %.1f: %s)" % (
             worst, TARGET, "met" if worst <= TARGET else "NOT met"))
         print("load average after: %.2f" % os.getloadavg()[0])
     finally:
