@@ -202,7 +202,7 @@ static tco_error load_all(loader *ld, const char *scenario_path)
             tco_strbuf_append(&u, src->unit);
         tot->unit = tco_strbuf_take(&u);
         tco_strbuf w = {0};
-        tco_strbuf_append(&w, "total of per-year line ");
+        tco_strbuf_append(&w, monthly ? "total of per-month line " : "total of per-year line ");
         tco_strbuf_append(&w, src->name);
         tot->source = tco_strbuf_take(&w);
         if (tot->sheet == NULL || tot->label == NULL || tot->unit == NULL || tot->source == NULL)

@@ -114,7 +114,7 @@ void tco_report_json_string(FILE *out, const char *s);
  *   note      why a line has no number ("never: ...", "n.a.: ..."; value and text then empty);
  *   label     the label as the workbook shows it;
  *   source    where the value or formula comes from: the input's file [section] key and basis,
- *             the line's template source, "total of per-year line NAME" for a total;
+ *             the line's template source, "total of per-year line NAME" (per-month: "total of per-month line NAME") for a total;
  *   low, high an input value's range (KEY_range, in the value's units; docs/inputs.md, "Ranges"),
  *             empty for a value without one and for every output;
  *   dist      the range's distribution ("triangular", "uniform", "pert", "normal", "lognormal"),
