@@ -226,9 +226,19 @@ static tco_error choose(const question *q, const char *key, const char *file, ch
         if (((*out)[(*n)++] = tco_strdup(all[i])) == NULL)
             return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
     }
+    if (*n == 0 && n_drop > 0) {
+        /* Named at exclude_tiers when it alone narrows (tiers all), or when a --set gave it and not tiers. */
+        char where_drop[800];
+        tco_place at_drop;
+        place(q, "exclude_tiers", &at_drop, where_drop);
+        place(q, key, &at, where);
+        if (keep == NULL || (at_drop.arg != NULL && at.arg == NULL))
+            return tco_diag_at(d, TCO_ERR_INI, &at_drop, "leaves nothing to consider: it excludes every tier %s",
+                               keep ? "that tiers lists" : "of the catalog");
+        return tco_diag_at(d, TCO_ERR_INI, &at, "leaves nothing to consider once exclude_tiers is left out");
+    }
     if (*n == 0)
-        return tco_diag_at(d, TCO_ERR_INI, place(q, key, &at, where), "leaves nothing to consider%s",
-                           n_drop ? " once exclude_tiers is left out" : "");
+        return tco_diag_at(d, TCO_ERR_INI, place(q, key, &at, where), "leaves nothing to consider");
     return TCO_OK;
 }
 
@@ -415,6 +425,29 @@ static double card_bound(const tco_model *m, const names_ix *ix, int slots)
     if (max_hosts > 0 && fmin(max_hosts * slots, DBL_MAX) < b) /* 1e308 hosts x 8 slots is still a bound */
         b = fmin(max_hosts * slots, DBL_MAX);
     return b;
+}
+
+/* The input whose value gives card_bound() on a host of @p slots slots: max_hosts where it bounds (alone, or
+ * below max_cards), else max_cards (which is also named when neither bounds). */
+static int bound_input(const tco_model *m, const names_ix *ix, int slots)
+{
+    double max_cards = num(m, ix->max_cards), max_hosts = num(m, ix->max_hosts);
+    return max_hosts > 0 && !(max_cards > 0 && max_cards <= fmin(max_hosts * slots, DBL_MAX)) ? ix->max_hosts
+                                                                                                : ix->max_cards;
+}
+
+/* Where input @p it's value came from as text, "--set ARG" or "FILE [SECTION] KEY" (tco_item value_place),
+ * into @p out. */
+static const char *value_place_text(const tco_item *it, char *out, size_t size)
+{
+    const tco_place *p = &it->value_place;
+    if (p->arg)
+        snprintf(out, size, "%s", p->arg);
+    else if (p->file)
+        snprintf(out, size, "%s [%s] %s", p->file, p->section ? p->section : "", p->key ? p->key : "");
+    else
+        snprintf(out, size, "the template's default");
+    return out;
 }
 
 
@@ -719,17 +752,26 @@ static tco_error load_models(const question *qq, advise_run *r)
                 return tco_diag_at(d, TCO_ERR_INI, place(qq, "facility_modes", &at, where),
                                    "'%s' is not a facility mode (%s)", a->modes[k], why);
             }
-    /* Bounds, and the size of the search. */
+    /* Bounds, and the size of the search; a refusal names where the bounding value came from: the --set that
+     * gave it, or its file and key. */
     double total = 0;
     double largest = 0; /* the most cards of any host: a rented tier's bound is at most this */
+    int largest_by = r->ix.max_cards, largest_slots = 0; /* the input that gives it, and that host's slots */
     for (int h = 0; h < a->n_models; h++) {
         int slots = (int)num(a->models[h], r->ix.cards_per_host);
         double bound = card_bound(a->models[h], &r->ix, slots);
-        largest = bound > largest ? bound : largest;
-        if (isinf(bound))
-            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = q->path, .section = "constraints"},
+        if (bound > largest || h == 0)
+            largest = bound, largest_by = bound_input(a->models[h], &r->ix, slots), largest_slots = slots;
+        if (isinf(bound)) {
+            /* Both are 0: the place of one given by --set (what the user just typed), else of max_cards. */
+            const tco_item *hosts = &m->items[r->ix.max_hosts], *cards = &m->items[r->ix.max_cards];
+            bool by_hosts = hosts->value_place.arg != NULL && cards->value_place.arg == NULL;
+            char other[800];
+            value_place_text(by_hosts ? cards : hosts, other, sizeof other);
+            return tco_diag_at(d, TCO_ERR_INI, &(by_hosts ? hosts : cards)->value_place,
                                "tco advise needs a bound on the card count: give max_cards or max_hosts (both are 0, "
-                               "no limit)");
+                               "no limit; %s is 0 too)", other);
+        }
         total += bound * a->n_tiers * (a->n_modes ? a->n_modes : 1);
     }
     const char *cloud = tco_ini_get(q, "advise", "allow_cloud");
@@ -738,11 +780,21 @@ static tco_error load_models(const question *qq, advise_run *r)
                            cloud);
     if (cloud && strcasecmp(cloud, "yes") == 0)
         total += largest * a->n_tiers;
-    if (total > TCO_ADVISE_MAX_CANDIDATES)
-        return tco_diag_set(d, TCO_ERR_INI, "%s: the search would evaluate up to %.*g candidates, more than the %d "
-                            "tco advise takes; lower [constraints] max_cards or max_hosts, or narrow [advise] tiers "
-                            "or hosts", q->path, total < 1e15 ? 15 : 3, fmin(total, DBL_MAX),
-                            TCO_ADVISE_MAX_CANDIDATES);
+    if (total > TCO_ADVISE_MAX_CANDIDATES) {
+        /* Named at the value that bounds the card count on the host that allows the most (the search grows
+         * with it), so that a --set constraints.max_hosts=1e300 is blamed, not the question's file. */
+        const tco_item *by = &m->items[largest_by];
+        char bound[64];
+        if (largest_by == r->ix.max_hosts)
+            snprintf(bound, sizeof bound, "max_hosts = %.*g x %d cards a host", by->value < 1e15 ? 15 : 3,
+                     by->value, largest_slots);
+        else
+            snprintf(bound, sizeof bound, "max_cards = %.*g", by->value < 1e15 ? 15 : 3, by->value);
+        return tco_diag_at(d, TCO_ERR_INI, &by->value_place, "the search would evaluate up to %.*g candidates, more "
+                           "than the %d tco advise takes (cards from 1 to %s, for each tier and host); lower "
+                           "[constraints] max_cards or max_hosts, or narrow [advise] tiers or hosts",
+                           total < 1e15 ? 15 : 3, fmin(total, DBL_MAX), TCO_ADVISE_MAX_CANDIDATES, bound);
+    }
     return TCO_OK;
 }
 

@@ -205,7 +205,7 @@ bool tco_number_is_normal(const char *text, double v)
     return true;
 }
 
-tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
+const char *tco_shown_path_fault(const char *path, size_t *byte)
 {
     size_t bad = 0;
     long cp = 0;
@@ -216,14 +216,21 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
             bad = i;
             cp = (unsigned char)path[i];
         }
-    if (ok)
+    *byte = bad + 1;
+    return ok ? NULL
+           : cp < 0 ? "bytes that are not UTF-8"
+           : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+                                          : "a control character";
+}
+
+tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag)
+{
+    size_t byte;
+    const char *fault = tco_shown_path_fault(path, &byte);
+    if (fault == NULL)
         return TCO_OK;
     return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = path},
-                       "the %s, which the workbook shows, holds %s at byte %zu; rename it", what,
-                       cp < 0 ? "bytes that are not UTF-8"
-                       : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
-                                                      : "a control character",
-                       bad + 1);
+                       "the %s, which the workbook shows, holds %s at byte %zu; rename it", what, fault, byte);
 }
 
 /* The code point of a line or paragraph separator or a bidirectional control at @p s (UTF-8, @p n bytes

@@ -132,6 +132,13 @@ bool tco_number_is_normal(const char *text, double v);
 tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *diag);
 
 /**
+ * What tco_shown_path_check() refuses in @p path, as words ("a control character", "bytes that are not
+ * UTF-8", "a code point that is not an XML character (U+FFFE, U+FFFF)") with the 1-based byte where it
+ * starts in *@p byte; NULL when the path may be shown.
+ */
+const char *tco_shown_path_fault(const char *path, size_t *byte);
+
+/**
  * Write the @p n bytes of text at @p s to @p out for a terminal: every control character (C0, the line
  * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, and the line and paragraph separators
  * and the bidirectional controls (U+061C, U+200E, U+200F, U+2028 to U+202E, U+2066 to U+2069) as \uXXXX,

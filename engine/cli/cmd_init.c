@@ -10,6 +10,7 @@
 
 #include "apps/init.h"
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "read/root.h"
 #include "read/scenarios.h"
@@ -46,6 +47,18 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
         return tco_cli_usage("%s", "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]");
     if (optind + 1 < argc)
         return tco_cli_usage("init: unexpected argument '%s' (one folder only)", argv[optind + 1]);
+    /* Each argument is text the new folder's runs show (its path in every workbook, message and the README):
+     * one holding a control character, a non-character or bytes that are not UTF-8 is refused here, before
+     * anything is made, rather than by the check of the copy after the folder was filled. */
+    const char *args[3][2] = {{"DIR", argv[optind]}, {"--scenario", scenario}, {"--root", root_arg}};
+    for (size_t k = 0; k < 3; k++) {
+        size_t byte;
+        const char *fault = args[k][1] ? tco_shown_path_fault(args[k][1], &byte) : NULL;
+        if (fault)
+            return tco_cli_usage("init %s '%s': holds %s at byte %zu; tco init takes no path holding one (the "
+                                 "new folder's workbooks, messages and README show its paths)", args[k][0], args[k][1],
+                                 fault, byte);
+    }
     tco_root root;
     tco_diag d = {0};
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK)

@@ -411,7 +411,8 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         wb_write_text(w, ws, row, 2, q->vendor, w->text);
         wb_write_text(w, ws, row, 3, q->quote_id, w->text);
         wb_write_text(w, ws, row, 4, q->item, w->text);
-        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price, w->fmt[TCO_FMT_NUMBER]), "quote");
+        wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price,
+                                           wb_number_format(w, TCO_FMT_NUMBER, q->unit_price)), "quote");
         wb_write_text(w, ws, row, 6, q->currency, w->text);
         char rate_name[16];
         wb_quote_rate_name(m, q, rate_name);
@@ -421,9 +422,10 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         wb_col_letters(QCOL_RATE, c8);
         if (rate_name[0]) {
             tco_strbuf_printf(&f, "=%s%s", w->np, rate_name);
-            wb_write_formula(w, ws, row, 7, tco_strbuf_str(&f), w->fmt[TCO_FMT_RATIO], q->rate);
+            wb_write_formula(w, ws, row, 7, tco_strbuf_str(&f), wb_number_format(w, TCO_FMT_RATIO, q->rate), q->rate);
         } else {
-            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate, w->fmt[TCO_FMT_RATIO]), "quote");
+            wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 7, q->rate,
+                                               wb_number_format(w, TCO_FMT_RATIO, q->rate)), "quote");
         }
         tco_strbuf_free(&f);
         wb_write_text(w, ws, row, QCOL_VAT_INCLUDED, q->vat_included ? "yes" : "no", w->text_right);
@@ -440,8 +442,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         if (rep >= 0) /* in the reporting currency, as the prices it sets */
             tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
         double conv = q->unit_price * q->rate / (q->vat_included ? 1 + q->vat_rate : 1);
-        wb_write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), w->fmt[TCO_FMT_NUMBER],
-                         rep >= 0 ? conv / m->items[rep].value : conv);
+        conv = rep >= 0 ? conv / m->items[rep].value : conv;
+        wb_write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), wb_number_format(w, TCO_FMT_NUMBER, conv),
+                         conv);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);

@@ -325,26 +325,49 @@ bool wb_check(writer *w, lxw_error e, const char *what)
     return false;
 }
 
-/* The number format for @p v: inputs blue on yellow, structural inputs grey, totals bold with a rule. */
-/* Widen *@p cents and *@p sci for the @p n values @p v of money item @p money (see wb_value_format()). */
-static void format_needs(const double *v, size_t n, bool money, bool *cents, bool *sci)
+/* The decimals format @p fmt shows (money: with cents, the only money a value below 0.5 is shown with),
+ * of the value times 100 for a share; -1 for a format that shows no figure (yes/no). */
+static int shown_decimals(tco_format fmt)
 {
+    static const signed char d[TCO_FMT_COUNT_OF] = {
+        [TCO_FMT_NUMBER] = 2, [TCO_FMT_MONEY] = 2, [TCO_FMT_KW] = 1,  [TCO_FMT_PERCENT] = 1,
+        [TCO_FMT_COUNT] = 0,  [TCO_FMT_RATIO] = 2, [TCO_FMT_YESNO] = -1, [TCO_FMT_NEVER] = 1,
+    };
+    return fmt >= 0 && fmt < TCO_FMT_COUNT_OF ? d[fmt] : -1;
+}
+
+/* Widen *@p cents, *@p sci and *@p places for the @p n values @p v of an item of format @p fmt (see
+ * wb_value_format()): *@p places, the decimals a value that is not 0 but would show as 0 needs for two
+ * significant digits (0.001 in "0.00": 4, shown "0.001" as the terminal shows it, tco_format_grouped());
+ * below 1e-15 (more than 15 decimals) the scientific format, as the terminal's 1.0e-20. */
+static void format_needs(const double *v, size_t n, tco_format fmt, bool *cents, bool *sci, int *places)
+{
+    bool money = fmt == TCO_FMT_MONEY;
+    int shown = shown_decimals(fmt);
     for (size_t k = 0; v && k < n; k++) {
         *cents |= money && v[k] != floor(v[k]) && fabs(v[k]) < 1000;
         *sci |= fabs(v[k]) >= 1e10;
+        double a = fabs(v[k]) * (fmt == TCO_FMT_PERCENT ? 100 : 1);
+        if (shown < 0 || !(a > 0) || !isfinite(a) || a >= 0.5 * pow(10, -shown))
+            continue;
+        int need = 1 - (int)floor(log10(a));
+        if (need > 15)
+            *sci = true;
+        else if (need > *places)
+            *places = need;
     }
 }
 
 /* Every value of @p it's cells (value, each year, month or tier), and of its Total or per-year partner. */
-static void item_format_needs(const tco_model *m, const tco_item *it, bool money, bool *cents, bool *sci, int depth)
+static void item_format_needs(const tco_model *m, const tco_item *it, bool *cents, bool *sci, int *places, int depth)
 {
-    format_needs(&it->value, 1, money, cents, sci);
+    format_needs(&it->value, 1, it->format, cents, sci, places);
     if (it->kind == TCO_ITEM_YEARLY || it->kind == TCO_ITEM_MONTHLY)
-        format_needs(it->years, (size_t)tco_item_periods(m, it), money, cents, sci);
+        format_needs(it->years, (size_t)tco_item_periods(m, it), it->format, cents, sci, places);
     else if (it->kind == TCO_ITEM_TIER_INPUT || it->kind == TCO_ITEM_TIER_LINE)
-        format_needs(it->tiers, (size_t)m->n_tiers, money, cents, sci);
+        format_needs(it->tiers, (size_t)m->n_tiers, it->format, cents, sci, places);
     if (depth == 0 && it->partner >= 0 && (size_t)it->partner < m->n_items)
-        item_format_needs(m, &m->items[it->partner], money, cents, sci, 1);
+        item_format_needs(m, &m->items[it->partner], cents, sci, places, 1);
 }
 
 lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
@@ -352,13 +375,71 @@ lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
     return wb_values_format(w, it, &v, 1, input);
 }
 
-/* The format of a cell of @p it whose values need cents (@p cents) or, beyond ten digits, the scientific
- * format (@p sci); @p input for an input's cell. */
-static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool cents, bool sci)
+/* A cell's look beside its number format (make_formats()): plain, an input (blue on pale yellow), a total
+ * (bold, a rule above), a structural input (grey). */
+enum { LOOK_PLAIN, LOOK_INPUT, LOOK_TOTAL, LOOK_FIXED };
+
+static void set_look(lxw_format *f, int look)
+{
+    if (look == LOOK_INPUT) { /* FAST / ICAEW: inputs in blue on pale yellow */
+        format_set_font_color(f, 0x0000FF);
+        format_set_bg_color(f, 0xFFF2CC);
+    } else if (look == LOOK_TOTAL) {
+        format_set_bold(f);
+        format_set_top(f, LXW_BORDER_THIN);
+    } else if (look == LOOK_FIXED) /* structural inputs (fixed by the scenario): black on grey */
+        format_set_bg_color(f, 0xE7E6E6);
+}
+
+/* Format @p fmt (@p cents: money with cents; @p bare: money without its currency code) in look @p look,
+ * showing @p places decimals where its own show fewer: the decimals it always shows, then optional
+ * ones up to @p places ("#,##0.00##": 1.5 stays "1.50", 0.001 is "0.001"; at least one always, so that
+ * a whole number never shows as "5."), made once and kept (w->small). */
+static lxw_format *small_format(writer *w, tco_format fmt, bool cents, bool bare, int look, int places)
+{
+    int key = ((((int)fmt * 2 + cents) * 2 + bare) * 4 + look) * 16 + places;
+    small_formats *c = w->small;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->v[i].key == key)
+            return c->v[i].format;
+    int fixed = fmt == TCO_FMT_MONEY && !cents ? 0 : shown_decimals(fmt);
+    fixed = fixed < 1 ? 1 : fixed;
+    char dec[40];
+    int k = 0;
+    for (; k < places && k < 32; k++)
+        dec[k] = k < fixed ? '0' : '#';
+    dec[k] = '\0';
+    char num[160];
+    if (fmt == TCO_FMT_PERCENT)
+        snprintf(num, sizeof num, "0.%s%%", dec);
+    else if (fmt == TCO_FMT_RATIO)
+        snprintf(num, sizeof num, "0.%s", dec);
+    else if (fmt == TCO_FMT_NEVER)
+        snprintf(num, sizeof num, "#,##0.%s;-#,##0.%s;\"never\"", dec, dec);
+    else if (fmt == TCO_FMT_MONEY && !bare)
+        snprintf(num, sizeof num, "#,##0.%s \"%s\"", dec, w->opts->currency);
+    else
+        snprintf(num, sizeof num, "#,##0.%s", dec);
+    lxw_format *f = workbook_add_format(w->wb);
+    format_set_num_format(f, num);
+    set_look(f, look);
+    if (c->n < sizeof c->v / sizeof c->v[0]) /* always (small_formats); else made again when asked again */
+        c->v[c->n].key = key, c->v[c->n++].format = f;
+    return f;
+}
+
+/* The format of a cell of @p it whose values need cents (@p cents), beyond ten digits or below 1e-15 the
+ * scientific format (@p sci), or more decimals than its format shows (@p places, format_needs());
+ * @p input for an input's cell. */
+static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool cents, bool sci, int places)
 {
     if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
-    if (w->money_bare && !input && it->format == TCO_FMT_MONEY) /* the currency in the headers, not the cells */
+    int look = input ? LOOK_INPUT : it->emphasis ? LOOK_TOTAL : LOOK_PLAIN;
+    bool bare = w->money_bare && !input && it->format == TCO_FMT_MONEY;
+    if (places > 0)
+        return small_format(w, it->format, cents, bare, look, places);
+    if (bare) /* the currency in the headers, not the cells */
         return (it->emphasis ? w->fmt_total : w->fmt)[cents ? TCO_FMT_NUMBER : TCO_FMT_COUNT];
     if (cents)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
@@ -369,30 +450,40 @@ static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool c
 
 lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input)
 {
-    if (input && it->structural)
-        return w->fmt_fixed[it->format];
     /* One format for all of an item's cells (a row of years and its Total, a column of tiers): cents
-     * when a money value below 1,000 has them, and beyond ten digits (FLOP counts, token counts), where
-     * a grouped number would not fit, 4.20E+22. */
-    bool money = it->format == TCO_FMT_MONEY, cents = false, sci = false;
-    format_needs(v, n, money, &cents, &sci);
-    item_format_needs(w->m, it, money, &cents, &sci, 0);
-    return pick_format(w, it, input, cents, sci);
+     * when a money value below 1,000 has them, beyond ten digits (FLOP counts, token counts), where
+     * a grouped number would not fit, 4.20E+22, and more decimals for a value that would show as 0. */
+    bool cents = false, sci = false;
+    int places = 0;
+    format_needs(v, n, it->format, &cents, &sci, &places);
+    item_format_needs(w->m, it, &cents, &sci, &places, 0);
+    if (input && it->structural)
+        return places > 0 ? small_format(w, it->format, cents, false, LOOK_FIXED, places) : w->fmt_fixed[it->format];
+    return pick_format(w, it, input, cents, sci, places);
+}
+
+lxw_format *wb_number_format(writer *w, tco_format fmt, double v)
+{
+    bool cents = false, sci = false;
+    int places = 0;
+    format_needs(&v, 1, fmt, &cents, &sci, &places);
+    return places > 0 ? small_format(w, fmt, fmt == TCO_FMT_MONEY, false, LOOK_PLAIN, places) : w->fmt[fmt];
 }
 
 /* wb_value_format(w, @p it, @p v, false) for each cell of a line: what the item's values need
  * (item_format_needs()) is found once for the item, not for each of its year, month or tier cells. */
 static lxw_format *line_format(writer *w, const tco_item *it, double v)
 {
-    bool money = it->format == TCO_FMT_MONEY;
     if (w->fmt_item != it) {
         w->needs_cents = w->needs_sci = false;
-        item_format_needs(w->m, it, money, &w->needs_cents, &w->needs_sci, 0);
+        w->needs_places = 0;
+        item_format_needs(w->m, it, &w->needs_cents, &w->needs_sci, &w->needs_places, 0);
         w->fmt_item = it;
     }
     bool cents = w->needs_cents, sci = w->needs_sci;
-    format_needs(&v, 1, money, &cents, &sci);
-    return pick_format(w, it, false, cents, sci);
+    int places = w->needs_places;
+    format_needs(&v, 1, it->format, &cents, &sci, &places);
+    return pick_format(w, it, false, cents, sci, places);
 }
 
 static lxw_format *header_format(writer *w, bool right)
@@ -459,21 +550,13 @@ static void make_formats(writer *w)
         [TCO_FMT_NEVER] = "#,##0.0;-#,##0.0;\"never\"",
     };
     for (int i = 0; i < TCO_FMT_COUNT_OF; i++) {
-        w->fmt[i] = workbook_add_format(wb);
-        format_set_num_format(w->fmt[i], nums[i]);
-        /* FAST / ICAEW: inputs in blue on pale yellow. */
-        w->fmt_input[i] = workbook_add_format(wb);
-        format_set_num_format(w->fmt_input[i], nums[i]);
-        format_set_font_color(w->fmt_input[i], 0x0000FF);
-        format_set_bg_color(w->fmt_input[i], 0xFFF2CC);
-        w->fmt_total[i] = workbook_add_format(wb);
-        format_set_num_format(w->fmt_total[i], nums[i]);
-        format_set_bold(w->fmt_total[i]);
-        format_set_top(w->fmt_total[i], LXW_BORDER_THIN);
-        /* Structural inputs (fixed by the scenario): black on grey. */
-        w->fmt_fixed[i] = workbook_add_format(wb);
-        format_set_num_format(w->fmt_fixed[i], nums[i]);
-        format_set_bg_color(w->fmt_fixed[i], 0xE7E6E6);
+        lxw_format **looks[] = {[LOOK_PLAIN] = &w->fmt[i], [LOOK_INPUT] = &w->fmt_input[i],
+                                [LOOK_TOTAL] = &w->fmt_total[i], [LOOK_FIXED] = &w->fmt_fixed[i]};
+        for (int look = LOOK_PLAIN; look <= LOOK_FIXED; look++) {
+            *looks[look] = workbook_add_format(wb);
+            format_set_num_format(*looks[look], nums[i]);
+            set_look(*looks[look], look);
+        }
     }
     w->fmt_input_text = workbook_add_format(wb);
     format_set_font_color(w->fmt_input_text, 0x0000FF);
@@ -938,8 +1021,9 @@ tco_error wb_write_book(const char *path, const tco_workbook_options *opts, cons
     if (e != TCO_OK)
         return e;
     pending_names names = {0};
+    small_formats small = {0};
     writer w = {.opts = opts, .diag = diag, .err = TCO_OK, .current_year = -1, .current_tier = -1,
-                .current_month = -1, .np = "", .sp = "", .names = &names};
+                .current_month = -1, .np = "", .sp = "", .names = &names, .small = &small};
     /* libxlsxwriter's own temporaries (one per XML part) go beside the workbook, not to a /tmp that may be
      * full; it opens the temporary through /proc/self/fd, never by a name in the folder. */
     lxw_workbook_options wopts = {.constant_memory = LXW_FALSE, .tmpdir = out.lib_tmpdir};

@@ -76,6 +76,16 @@ typedef struct pending_names {
     size_t n, cap;
 } pending_names;
 
+/* Number formats showing more decimals than their kind's, made as a value needs one and kept for the whole
+ * workbook (small_format()): at most 8 formats x 3 money variants x 4 looks x 15 decimals are asked for. */
+typedef struct small_formats {
+    struct {
+        int key;
+        lxw_format *format;
+    } v[512];
+    size_t n;
+} small_formats;
+
 typedef struct writer {
     const tco_model *m;
     const tco_workbook_options *opts;
@@ -100,6 +110,8 @@ typedef struct writer {
     /* The item whose cells' format needs (wb_values_format()) are in needs_cents and needs_sci; NULL: none. */
     const tco_item *fmt_item;
     bool needs_cents, needs_sci;
+    int needs_places;
+    small_formats *small; /* formats with more decimals than their kind's, made as needed (small_format()) */
     /* Money cells written without the currency code ("#,##0"): the Budget sheet, whose Unit column and
      * headers say the currency, and whose narrower columns print 14 months a page. */
     bool money_bare;
@@ -169,6 +181,10 @@ lxw_format *wb_value_format(writer *w, const tco_item *it, double v, bool input)
 /** As wb_value_format(), for a row whose cells hold the @p n values @p v (a Compare row of every
  *  option's value of @p it). */
 lxw_format *wb_values_format(writer *w, const tco_item *it, const double *v, size_t n, bool input);
+
+/** The plain format of kind @p fmt for a cell holding @p v, with more decimals when @p v is not 0 but
+ *  would show as 0 in it (0.001 in "0.00" as "0.001"; a money value with cents). */
+lxw_format *wb_number_format(writer *w, tco_format fmt, double v);
 
 /** Write text @p s at (row, col), always as text, checked against Excel's cell limit. */
 void wb_write_text(writer *w, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);

@@ -1,17 +1,23 @@
 #!/bin/sh
 # tests/fuzz/run.sh SECONDS BUILD_DIR SOURCE_DIR [HARNESS...]
 # Run each libFuzzer harness for SECONDS with seed corpora from tests/fixtures
-# (and scenarios/, pricing/; tco diff's JSON summaries from tests/fuzz/diff/).  New inputs go to a scratch corpus; a crash leaves
+# (and scenarios/, pricing/; tco diff's JSON summaries from tests/fuzz/diff/; advise questions: the shipped
+# ones of scenarios/ and tests/fixtures/questions/).  New inputs go to a scratch corpus; a crash leaves
 # crash-* files in the current folder and the script fails.
 set -eu
 secs=$1
 build=$2
 src=$3
 shift 3
-harnesses=${*:-formula scenario quotes workbook diff}
+harnesses=${*:-formula scenario quotes workbook diff question}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/workbook" "$work/diff" "$work/seed-formula"
+mkdir -p "$work/formula" "$work/scenario" "$work/quotes" "$work/workbook" "$work/diff" "$work/question" \
+    "$work/seed-formula" "$work/seed-question"
+# The questions tco ships (a scenario file with [advise]), so the seeds are never older than the files.
+for q in "$src"/scenarios/*.ini; do
+    if grep -q '^\[advise\]' "$q"; then cp "$q" "$work/seed-question/"; fi
+done
 # One file per formula of the fixture cases.
 i=0
 grep -h '^formula:' "$src"/tests/fixtures/formulas/*.test | sed 's/^formula: *//' | while IFS= read -r f; do
@@ -31,6 +37,8 @@ for h in $harnesses; do
     workbook) seeds="$src/tests/fixtures/roots/mini/scenarios $src/scenarios $src/tests/fixtures/bad/scenarios" ;;
     # NEW.json against the fixed OLD (a whole summary, 128 KB, and a small one of six inputs).
     diff) seeds="$src/tests/fuzz/diff" ;;
+    # The shipped questions (copied above) and the test questions.
+    question) seeds="$work/seed-question $src/tests/fixtures/questions" ;;
     esac
     maxlen=4096
     if [ "$h" = diff ]; then maxlen=262144; fi
