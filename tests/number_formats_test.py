@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""number_formats_test.py - one number format per line (issue 11 §9).
+"""number_formats_test.py - one number format per line (issue 11 §9), and a Summary's unit and value agree.
 
 Every shipped scenario and comparison is written, and on each calculation sheet every line has one
 number format over all its cells: a per-year or per-month line across its period columns and Total
@@ -7,6 +7,11 @@ number format over all its cells: a per-year or per-month line across its period
 money row could show 950.50 in one year and 1,200 in the next, and a tier column mix 937.50 with 1,234.
 
 The sheets are told apart by the template: [model] sheets, and for each line its `sheet` and `per`.
+
+On each Summary (an option's too), a figure whose format shows the currency code ("80,463 CNY") has a unit
+that is the currency, or the currency a year or a month ("CNY/yr", as the period columns): issue 23 §2's
+fresh user read "80,463 CNY" beside the unit "CNY/card-yr" (TCO per card-year now shows "80,463"; with
+the template before that, every scenario's Summary failed here).
 Usage: number_formats_test.py TCO_BINARY SOURCE_DIR
 """
 import configparser
@@ -78,6 +83,41 @@ def check(book, kinds):
     return bad
 
 
+def summary_units(book):
+    """The Summaries' rows whose value's number format shows a currency code its unit does not read alone."""
+    import xml.etree.ElementTree as ET
+    z = zipfile.ZipFile(book)
+    styles = ET.fromstring(z.read("xl/styles.xml"))
+    codes = {int(f.get("numFmtId")): f.get("formatCode") for f in styles.iter(NS + "numFmt")}
+    xfs = [int(x.get("numFmtId", "0")) for x in styles.find(NS + "cellXfs")]
+    strings = ["".join(t.text or "" for t in si.iter(NS + "t")) for si in ET.fromstring(z.read("xl/sharedStrings.xml"))]
+    wb = ET.fromstring(z.read("xl/workbook.xml"))
+    rels = {r.get("Id"): r.get("Target") for r in ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))}
+    bad, seen = [], 0
+    for sh in wb.find(NS + "sheets"):
+        if not re.fullmatch(r"([A-Z] )?Summary", sh.get("name")):
+            continue
+        rid = sh.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
+        xml = ET.fromstring(z.read("xl/" + rels[rid].lstrip("/").removeprefix("xl/")))
+        for row in xml.iter(NS + "row"):
+            cells = {re.match(r"[A-Z]+", c.get("r")).group(0): c for c in row.iter(NS + "c")}
+            unit, value = cells.get("B"), cells.get("C")
+            if unit is None or value is None or unit.get("t") != "s" or value.get("t") in ("s", "str", "inlineStr"):
+                continue
+            text = strings[int(unit.find(NS + "v").text)]
+            code = codes.get(xfs[int(value.get("s", "0"))], "")
+            currency = re.search(r'"([A-Z]{3})"', code)
+            if currency is None:
+                continue
+            seen += 1
+            if text not in (currency.group(1), currency.group(1) + "/yr", currency.group(1) + "/month"):
+                bad.append(f"{os.path.basename(book)} {sh.get('name')} row {row.get('r')}: the value shows "
+                           f"{currency.group(1)} ({code}) beside the unit {text!r}")
+    if seen == 0:
+        bad.append(f"{os.path.basename(book)}: no Summary figure shows a currency code: the check proves nothing")
+    return bad
+
+
 def main():
     tco, src = sys.argv[1], sys.argv[2]
     kinds = template_sheets(src)
@@ -95,9 +135,10 @@ def main():
                 continue
             books += 1
             failures += check(book, kinds)
+            failures += summary_units(book)
     for f in failures:
         print("FAIL:", f)
-    print(f"{books} workbooks, {len(failures)} lines with more than one number format")
+    print(f"{books} workbooks, {len(failures)} problems (lines with more than one number format, Summary units)")
     # Every scenario must have been checked: a run that wrote nothing proves nothing.
     return 1 if failures or books < len(names) or books == 0 else 0
 

@@ -18,10 +18,17 @@ parallel runs do not collide), counts its pages with pdfinfo and reads each page
     names the option: "3x D-M in dc4, owned (team-70b)"), and SHEET prints;
   - with --sheets NAMES (comma-separated), exactly those sheets print, in that order (the options'
     other sheets of a comparison or an advice are hidden, and a hidden sheet is not printed);
-  - every page holds content: more than its footer (sheet, scenario, "Page k of n") and at least
-    MIN_CHARS characters, so no page is blank or holds only a stray cell.
+  - with --words SHEET MARKER HEADERS (repeatable), the pages of SHEET that print MARKER (a table's title,
+    "Tier catalog") hold each header's words whole, a word that wraps breaking only after a hyphen
+    ("(CNY/GPU-" then "hour)"), never inside ("Bandwidt" then "h");
+  - with --sheet-pages SHEET N (repeatable), SHEET prints on 1 to N pages (Cash flow on one: its last row
+    took a page of its own);
+  - every page holds content: more than its footer (sheet, scenario, "Page k of n"), at least MIN_CHARS
+    characters and MIN_LINES lines, so no page is blank or holds only a stray cell or row (a last row of
+    Cash flow alone, the ends of Budget sources that ran across the month columns).
 Usage: print_pack_test.py TCO_BINARY SOURCE_DIR MAX_PAGES [--summary-max N] [--headers SHEET HEADERS]... [--whole SHEET HEADERS]...
-       [--apart SHEET TEXTS]... [--footer SHEET TEXT]... [--sheets NAMES] -- TCO_ARGS...
+       [--words SHEET MARKER HEADERS]... [--apart SHEET TEXTS]... [--footer SHEET TEXT]... [--sheet-pages SHEET N]...
+       [--sheets NAMES] -- TCO_ARGS...
 (TCO_ARGS without --out: the test adds its own.)
 """
 import os
@@ -32,6 +39,12 @@ import sys
 import tempfile
 
 MIN_CHARS = 40  # a page with a heading and one row of a table has some 100 characters
+MIN_LINES = 6  # the header row and one row of three lines took 4 (Cash flow's last page)
+
+
+def pieces(header):
+    """The parts of @header a printed line may not break: words, split after a hyphen."""
+    return [p for word in header.split() for p in re.split(r"(?<=-)(?=.)", word)]
 
 
 def main():
@@ -45,6 +58,10 @@ def main():
     apart = {opts[i + 1]: opts[i + 2].split(",") for i, o in enumerate(opts) if o == "--apart"}
     apart_seen = set()  # (sheet, text) printed at least once
     footers = {opts[i + 1]: opts[i + 2] for i, o in enumerate(opts) if o == "--footer"}
+    word_checks = {opts[i + 1]: (opts[i + 2], opts[i + 3].split(",")) for i, o in enumerate(opts) if o == "--words"}
+    sheet_pages = {opts[i + 1]: int(opts[i + 2]) for i, o in enumerate(opts) if o == "--sheet-pages"}
+    pages_of = {}  # sheet: its pages
+    marked_tokens = {}  # sheet: the tokens of its pages that print its --words MARKER, split as pieces() splits
     sheet_words = {}  # sheet: the words of all its pages
     sheets = opts[opts.index("--sheets") + 1].split(",") if "--sheets" in opts else None
     for tool in ("soffice", "pdfinfo", "pdftotext"):
@@ -94,6 +111,9 @@ def main():
             # word of the page ("ughput" is no "Throughput").
             words = set(" ".join(lines).split())
             sheet_words.setdefault(sheet, set()).update(words)
+            if sheet in word_checks and word_checks[sheet][0] in text:
+                marked_tokens.setdefault(sheet, set()).update(p for wd in words for p in pieces(wd))
+            pages_of[sheet] = pages_of.get(sheet, 0) + 1
             for head in headers.get(sheet, []):
                 if not all(word in words for word in head.split()):
                     print(f"FAIL: page {k} ({sheet}) lacks the header {head!r} (whole words)")
@@ -110,9 +130,9 @@ def main():
                             print(f"FAIL: page {k} ({sheet}) runs {text_!r} into its neighbour: {ln.strip()!r}")
                             bad += 1
             body = sum(len(ln.strip()) for ln in lines[:-1])
-            if body < MIN_CHARS:
-                print(f"FAIL: page {k} ({sheet}) holds {body} characters besides its footer: "
-                      f"{' | '.join(ln.strip() for ln in lines[:-1])!r}")
+            if body < MIN_CHARS or len(lines) - 1 < MIN_LINES:
+                print(f"FAIL: page {k} ({sheet}) holds {body} characters in {len(lines) - 1} lines besides its "
+                      f"footer: {' | '.join(ln.strip() for ln in lines[:-1])!r}")
                 bad += 1
         if summary_max is not None:
             if not summaries:
@@ -136,6 +156,21 @@ def main():
                 if not all(word in sheet_words.get(name, ()) for word in head.split()):
                     print(f"FAIL: the pages of {name} lack the header {head!r} (whole words)")
                     bad += 1
+        for name, (marker, heads) in word_checks.items():
+            if name not in marked_tokens:
+                print(f"FAIL: no page of {name} prints {marker!r}: the check proves nothing")
+                bad += 1
+                continue
+            for head in heads:
+                cut = [p for p in pieces(head) if p not in marked_tokens[name]]
+                if cut:
+                    print(f"FAIL: the pages of {name} break the header {head!r} inside a word: {cut} not whole")
+                    bad += 1
+        for name, most in sheet_pages.items():
+            if not 1 <= pages_of.get(name, 0) <= most:
+                print(f"FAIL: {name} prints on {pages_of.get(name, 0)} pages, not 1 to {most}")
+                bad += 1
+        print("pages per sheet: " + ", ".join(f"{name} {n}" for name, n in pages_of.items()))
         print(f"sheets printed: {', '.join(printed)}")
         if sheets is not None and printed != sheets:
             print(f"FAIL: the sheets printed are {printed}, not {sheets}")

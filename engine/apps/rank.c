@@ -13,7 +13,8 @@
 
 /* The Rank sheet's columns before the figures, and after them. */
 enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
-/* Widths in characters of the Option column and of the reasons (wrapped) after the figures. */
+/* Widths in characters of the Option column and of the reasons (wrapped) after the figures: at least
+ * RK_WHY_WIDTH, as wide as their page leaves beside Rank and Option (why_width()). */
 #define RK_OPTION_WIDTH 30
 #define RK_WHY_WIDTH 100
 /* Widths in characters of the Sheets column and of each figure or value column. */
@@ -228,7 +229,7 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
  * narrow column ("values at run", "n.a.: fails a check") wraps within it (@p wrap_right for a figure's),
  * its row as tall as its tallest cell, so that printed text never runs into the next column's. */
 static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i, int rank, lxw_format *const *fmts,
-                      lxw_format *wrap_right, const wb_options *o)
+                      lxw_format *wrap_right, const wb_options *o, size_t why)
 {
     const tco_rank_row *r = &c->rows[i];
     const tco_rank_sheet *s = c->sheet;
@@ -240,7 +241,7 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
              "candidate");
     if (r->reasons) {
         wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
-        lines = wb_text_lines(r->reasons, RK_WHY_WIDTH);
+        lines = wb_text_lines(r->reasons, why);
     }
     const char *np = r->values ? "" : o->np[i];
     rank_formula(c, row, &f);
@@ -364,7 +365,14 @@ static void fill_rank(writer *base, void *vctx)
     format_set_align(wrap_right, LXW_ALIGN_RIGHT);
     format_set_text_wrap(wrap_right);
     worksheet_set_column(ws, (lxw_col_t)col_cand, (lxw_col_t)(col_cand + 1), 10, NULL);
-    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), RK_WHY_WIDTH, NULL);
+    /* The reasons print on pages of their own beside Rank and Option, at the scale of the table (at least
+     * PRINT_MIN_SCALE): as wide as those pages leave, in fewer lines (the rows of the rejected options are as
+     * tall as their reasons). */
+    int table_scale = wb_fit_scale(wb_cols_px(ws, RK_RANK, col_cand + 1) * PRINT_LO_WIDER);
+    double room = PRINT_WIDTH_PX * 100 / (table_scale > PRINT_MIN_SCALE ? table_scale : PRINT_MIN_SCALE) /
+                      PRINT_LO_WIDER - wb_cols_px(ws, RK_RANK, RK_OPTION) - 5;
+    size_t why = room / 7 > RK_WHY_WIDTH ? (size_t)(room / 7) : RK_WHY_WIDTH;
+    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), (double)why, NULL);
     wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
     wb_write_across(w, ws, ROW_NOTE, 0, col_cand + 1, s->note, w->note_wrap);
     wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_wrap);
@@ -389,7 +397,7 @@ static void fill_rank(writer *base, void *vctx)
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
         ranks[i] = rank_of(c, i);
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
-        write_row(w, ws, c, i, ranks[i], fmts, wrap_right, &o);
+        write_row(w, ws, c, i, ranks[i], fmts, wrap_right, &o, why);
     if (w->err == TCO_OK)
         write_best(w, ws, c, ranks, ROW_FIRST + (int)c->n_rows + 1);
     lxw_col_t breaks[] = {(lxw_col_t)(col_cand + 2), 0};

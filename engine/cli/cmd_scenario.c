@@ -120,7 +120,7 @@ static tco_run_options run_options(const char *root, const char *spath, const tc
                              .load = {.overrides = sets, .n_overrides = n_sets, .files = q->shared},
                              .fx_sets = q->fx_sets, .n_fx_sets = q->n_fx_sets, .quote_files = q->files,
                              .n_quote_files = q->n, .as_of = q->as_of, .currency = q->currency,
-                             .currency_given = q->currency != NULL};
+                             .currency_given = q->currency != NULL, .quotes_strict = q->strict};
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, tco_output_format format, bool csv_header,

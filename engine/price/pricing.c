@@ -94,10 +94,10 @@ static tco_item *model_add_input(tco_model *m, const char *name)
 static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                      const tco_name_index *known_index, char *const *known_items, size_t n_known,
                                      tco_diag *diag);
-static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, tco_diag *diag);
+static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool strict, tco_diag *diag);
 
 tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                 char *const *known_items, size_t n_known, tco_diag *diag)
+                                 char *const *known_items, size_t n_known, bool strict, tco_diag *diag)
 {
     m->quotes = set;
     m->as_of = as_of;
@@ -114,7 +114,7 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
     tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, known_items, n_known, diag);
     tco_name_index_free(&known);
     if (e == TCO_OK)
-        e = note_unpriced(m, set, diag);
+        e = note_unpriced(m, set, strict, diag);
     return e;
 }
 
@@ -168,8 +168,9 @@ static double bought(const tco_model *m, const char *item)
 
 /* One warning for each item of @p set whose rows all failed to price it (unpriced_status()): no row
  * used, none for an item the scenario does not buy (or buys none of) or a value --set gives (those are
- * choices, not failures).  Items in the order their first row was read. */
-static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, tco_diag *diag)
+ * choices, not failures).  Items in the order their first row was read.  Each ends with what follows from
+ * it: the catalog's price stays, or with @p strict (--quotes-strict) the run stops and nothing is written. */
+static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool strict, tco_diag *diag)
 {
     if (set->indexed != set->n || (set->n && set->next_same == NULL))
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory"); /* tco_quotes_index() failed */
@@ -213,7 +214,9 @@ static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, tco_diag 
         }
         if (rows > cited)
             tco_strbuf_printf(&b, "; %zu more (see the Quotes sheet)", rows - cited);
-        if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
+        if (strict) /* the run stops: no price stays, none is taken */
+            tco_strbuf_append(&b, "; under --quotes-strict that is an error");
+        else if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
             tco_strbuf_append(&b, "; no price is taken from it");
         else
             tco_strbuf_append(&b, "; the catalog's price stays");

@@ -29,10 +29,13 @@
  * unknown.  Adds an input fx_CODE for
  * each foreign currency quoted.  Keeps @p set for the workbook's Quotes sheet
  * (the caller keeps it alive until the model is freed).
+ * Each item the quotes tried to price and did not gets a warning in the model's quote_warnings, ending
+ * with what follows: "the catalog's price stays", or with @p strict (--quotes-strict, where any such
+ * warning stops the run and nothing is written) "under --quotes-strict that is an error".
  * Errors: TCO_ERR_EVAL, TCO_ERR_NOMEM.
  */
 tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
-                                 char *const *known_items, size_t n_known, tco_diag *diag);
+                                 char *const *known_items, size_t n_known, bool strict, tco_diag *diag);
 
 /**
  * Every item id quotes may name under @p root: the sections of the catalog files

@@ -183,7 +183,7 @@ static tco_error apply_quotes(tco_model *m, const tco_run_options *q, tco_quote_
     char **items = NULL;
     size_t n_items = 0;
     if ((e = tco_catalog_quote_items(q->root, q->load.files, &items, &n_items, d)) == TCO_OK)
-        e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, d);
+        e = tco_model_apply_quotes(m, set, fx, q->as_of, items, n_items, q->quotes_strict, d);
     for (size_t i = 0; i < n_items; i++)
         free(items[i]);
     free(items);

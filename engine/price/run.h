@@ -60,6 +60,9 @@ typedef struct tco_run_options {
     /** True when the user chose @c currency (--currency CODE): the input `currency` then says "chosen by
      *  --currency CODE", and a code without a rate is a usage error naming --currency. */
     bool currency_given;
+    /** --quotes-strict: a quote warning stops the run (the command exits 65, nothing written), so the
+     *  warnings of items the quotes did not price say so instead of "the catalog's price stays". */
+    bool quotes_strict;
 } tco_run_options;
 
 /** A run: its model, evaluated and priced, and what the model keeps beside it. */

@@ -15,15 +15,35 @@
 #include "model/ranges.h"
 #include "price/pricing.h"
 
-/* Inputs: the label and source columns wrap, narrower than elsewhere, so that label, unit, value,
- * status, name and source print on one page wide at 75% in LibreOffice too (its columns come out
- * wider than Excel's for the same width in characters). */
+/* Inputs: the label and source columns wrap, the source column as wide as the page leaves at PRINT_MIN_SCALE
+ * in LibreOffice beside label, unit, value, low, high, status, name (and Before --set): label to source on
+ * one page wide at 75%, the sources in as few lines as that allows. */
 #define INPUT_LABEL_WIDTH 36
-#define INPUT_SOURCE_WIDTH 60
+#define INPUT_UNIT_WIDTH 12
+#define INPUT_VALUE_WIDTH 13 /* "1,040 CNY", "200,000 CNY", "data-centre" */
+#define INPUT_RANGE_WIDTH 11 /* Low and High: "39,000 CNY" */
+#define INPUT_STATUS_WIDTH 11 /* "seed figure", indented */
+#define INPUT_NAME_WIDTH 22
+#define INPUT_BEFORE_WIDTH 11 /* Before --set; without it, a gap of 2 */
+#define INPUT_SOURCE_MIN 40
 
-static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source)
+static size_t input_source_width(bool any_original)
 {
-    size_t a = wb_text_lines(label, INPUT_LABEL_WIDTH), b = wb_text_lines(source, INPUT_SOURCE_WIDTH);
+    /* Without Before --set, the gap before the tier table prints on the table's pages (write_tier_table()). */
+    const double others[] = {INPUT_LABEL_WIDTH, INPUT_UNIT_WIDTH, INPUT_VALUE_WIDTH, INPUT_RANGE_WIDTH,
+                             INPUT_RANGE_WIDTH, INPUT_STATUS_WIDTH, INPUT_NAME_WIDTH,
+                             any_original ? INPUT_BEFORE_WIDTH : -5.0 / 7};
+    double px = PRINT_WIDTH_PX * 100 / PRINT_MIN_SCALE / PRINT_LO_WIDER - 5;
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++)
+        px -= others[k] * 7 + 5;
+    size_t width = px > 0 ? (size_t)(px / 7) : 0;
+    return width > INPUT_SOURCE_MIN ? width : INPUT_SOURCE_MIN;
+}
+
+static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source,
+                          size_t source_width)
+{
+    size_t a = wb_text_lines(label, INPUT_LABEL_WIDTH), b = wb_text_lines(source, source_width);
     wb_set_row_lines(w, ws, row, a > b ? a : b);
 }
 
@@ -262,13 +282,42 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
-/* The tier table's columns: narrow (the headers wrap), so that the table prints one page wide: a number
- * ("1,500.00") 8 characters, a text ("workstation") 10, a price and its status ("160,000 CNY") 11. */
+/* The tier table's columns: narrow, so that the table prints one page wide at 75% (the headers wrap, and
+ * each column is as wide as its header's longest word: tier_column()): a number ("1,500.00", a price
+ * without its currency code "160,000") at least 8 characters, a text as wide as its longest value. */
 #define TIER_COL_WIDTH 8
-#define TIER_PRICE_WIDTH 11
-static double tier_col_width(const tco_item *it)
+#define TIER_HEADER_LINES 4
+static double tier_col_width(const tco_model *m, const tco_item *it)
 {
-    return it->in_report || it->quote_item ? TIER_PRICE_WIDTH : it->tier_texts ? 10 : TIER_COL_WIDTH;
+    if (it->tier_texts == NULL) { /* digits, a comma per three, cents, a character to spare */
+        double most = 0;
+        for (int r = 0; r < m->n_tiers; r++)
+            most = fabs(it->tiers[r]) > most ? fabs(it->tiers[r]) : most;
+        bool cents = false;
+        for (int r = 0; r < m->n_tiers; r++)
+            cents |= it->tiers[r] != floor(it->tiers[r]);
+        int digits = most >= 1 ? (int)floor(log10(most)) + 1 : 1;
+        double width = digits + (digits - 1) / 3 + (cents ? 3 : 0) + 1;
+        return width > TIER_COL_WIDTH ? width : TIER_COL_WIDTH;
+    }
+    double width = 4; /* a text column: as wide as its longest value ("workstation", "dedicated") */
+    for (int r = 0; r < m->n_tiers; r++)
+        width = wb_text_width(it->tier_texts[r], width);
+    return width;
+}
+
+/* A tier table column @p col headed @p header (wrapped in row 4) at least @p min wide: as wide as the
+ * header's longest word, so that print breaks it between words ("Bandwidth (GB/s)", not "Bandwidt h"),
+ * and wider while the header takes more than TIER_HEADER_LINES lines; returns the lines it takes, for the
+ * row's height (row 4 is the inputs list's header row too, repeated on each of its pages). */
+static size_t tier_column(writer *w, lxw_worksheet *ws, int col, const char *header, double min)
+{
+    double width = wb_header_width(header, min);
+    while (wb_header_lines(header, width) > TIER_HEADER_LINES && width < min + 6) /* a row of 4 lines */
+        width++;
+    worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width, NULL);
+    wb_write_text(w, ws, ROW_HEADER, col, header, w->header_wrap);
+    return wb_header_lines(header, width);
 }
 
 /* The tier table's notes @p text (one paragraph a line): below the Status legend from @p row, under a heading,
@@ -298,8 +347,9 @@ static void tier_notes(writer *w, lxw_worksheet *ws, int row, const char *text)
     }
 }
 
-/* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input. */
-static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
+/* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input;
+ * @p before_set: the inputs list has a Before --set column (column I). */
+static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool before_set)
 {
     const tco_model *m = w->m;
     if (m->n_tiers == 0)
@@ -309,7 +359,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
     wb_write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
     tco_strbuf_free(&t);
     wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
+    /* Money without the currency code in the cells: each header names it ("Price (CNY/card)"), so that the
+     * table's nineteen columns print on one page at 75%. */
+    w->money_bare = true;
     int col = COL_TIER_TABLE + 1;
+    size_t head_lines = 1; /* the most lines a header of the table wraps into */
     /* The notes below the table (each column's source, each ranged column's Low and High): one text, written
      * last by tier_notes(). */
     tco_strbuf notes = {0};
@@ -319,7 +373,10 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TIER_INPUT)
             last += 1 + (m->items[i].quote_item != NULL) + 2 * (m->items[i].tier_ranges != NULL);
-    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, 8, NULL);
+    double tier_width = 5; /* "Tier", and the codes below it */
+    for (int r = 0; r < m->n_tiers; r++)
+        tier_width = wb_text_width(m->tier_names[r], tier_width);
+    worksheet_set_column(ws, COL_TIER_TABLE, COL_TIER_TABLE, tier_width, NULL);
     if (last > COL_TIER_TABLE)
         worksheet_set_column(ws, COL_TIER_TABLE + 1, (lxw_col_t)last, TIER_COL_WIDTH, NULL);
     for (int r = 0; r < m->n_tiers; r++)
@@ -332,7 +389,8 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
-        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        size_t lines = tier_column(w, ws, col, tco_strbuf_str(&h), tier_col_width(m, it));
+        head_lines = lines > head_lines ? lines : head_lines;
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++)
             if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
@@ -345,7 +403,6 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
         tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
         tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&src));
         tco_strbuf_free(&src);
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, tier_col_width(it), NULL);
         col++;
     }
     /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
@@ -355,7 +412,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "Status: %s", it->label);
-        wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        double status_width = 4; /* as wide as the longest status of its rows, indented */
+        for (int r = 0; r < m->n_tiers; r++)
+            status_width = wb_text_width(tco_status_name(tco_status_of_tier_row(m, it, r)), status_width);
+        size_t lines = tier_column(w, ws, col, tco_strbuf_str(&h), status_width);
+        head_lines = lines > head_lines ? lines : head_lines;
         tco_strbuf_free(&h);
         /* A row the run wrote as a plain value reads "edited" once a price is typed over it; a quoted row (a
          * formula over the Quotes sheet) and a money row in another currency (=BASE/fx_report) keep theirs. */
@@ -374,7 +435,6 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
         wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, (lxw_col_t)col, (lxw_row_t)(ROW_FIRST + m->n_tiers - 1),
                                                        (lxw_col_t)col, &cf),
                  "edited status");
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, TIER_PRICE_WIDTH, NULL);
         col++;
     }
     /* The ranges of the rows that have one: Low and High columns per ranged input, each row's
@@ -386,7 +446,8 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
         for (int k = 0; k < 2; k++) {
             tco_strbuf h = {0};
             tco_strbuf_printf(&h, "%s: %s (%s)", k ? "High" : "Low", it->label, it->unit);
-            wb_write_text(w, ws, ROW_HEADER, col + k, tco_strbuf_str(&h), w->header_wrap);
+            size_t lines = tier_column(w, ws, col + k, tco_strbuf_str(&h), tier_col_width(m, it));
+            head_lines = lines > head_lines ? lines : head_lines;
             tco_strbuf_free(&h);
         }
         tco_strbuf note = {0}, rows = {0};
@@ -420,7 +481,6 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
         tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&note));
         tco_strbuf_free(&note);
         tco_strbuf_free(&rows);
-        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)(col + 1), tier_col_width(it), NULL);
         col += 2;
     }
     if (notes.failed)
@@ -428,9 +488,12 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row)
     else
         tier_notes(w, ws, notes_row, tco_strbuf_str(&notes));
     tco_strbuf_free(&notes);
-    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 60, NULL), "row height"); /* headers of up to 4 lines */
-    lxw_col_t breaks[] = {COL_TIER_TABLE, 0};
-    wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break"); /* scale: wb_print_layout() */
+    w->money_bare = false;
+    wb_set_row_lines(w, ws, ROW_HEADER, head_lines); /* as tall as the longest header */
+    /* A page break before the tier table, or before the narrow gap in front of it when there is no Before
+     * --set column: the inputs' pages end with their sources (scale: wb_print_layout()). */
+    lxw_col_t breaks[] = {before_set ? COL_TIER_TABLE : COL_INPUT_BEFORE, 0};
+    wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
 }
 
 /* Whether Inputs-style sheet being written lists input @p i: every scalar input on an option's or a
@@ -530,7 +593,8 @@ static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *item
 
 /* The source of each price line of write_price_lines() (rows from @p row): the line's, then where its
  * value is typed: "... Edit it in the tier table: tier_price (column O), at the row of card_tier (C6)". */
-static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int *items, size_t n)
+static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int *items, size_t n,
+                               size_t source_width)
 {
     const tco_model *m = w->m;
     unsigned char *needed = malloc(m->n_items ? m->n_items : 1);
@@ -588,7 +652,7 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
             }
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row + (int)k, COL_INPUT_SOURCE, source, w->source);
-        fit_input_row(w, ws, row + (int)k, it->label, source);
+        fit_input_row(w, ws, row + (int)k, it->label, source, source_width);
         tco_strbuf_free(&src);
     }
     free(needed);
@@ -628,6 +692,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
                                                                                  !w->shared_sheet);
     if (any_original)
         wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
+    size_t source_width = input_source_width(any_original);
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -678,7 +743,7 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         }
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
-        fit_input_row(w, ws, row, it->label, source);
+        fit_input_row(w, ws, row, it->label, source, source_width);
         tco_strbuf_free(&src);
         wb_define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2, 0, 0, w->shared_sheet ? 0 : row + 1};
@@ -722,21 +787,21 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         legend_text[k] = meaning;
     }
     worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
-    worksheet_set_column(ws, 1, 1, 12, NULL);
-    worksheet_set_column(ws, 2, 2, 14, NULL);
-    worksheet_set_column(ws, COL_INPUT_LOW, COL_INPUT_HIGH, 12, NULL);
-    worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, 13, NULL);
-    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, 22, NULL);
-    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, INPUT_SOURCE_WIDTH, NULL);
-    if (!any_original) /* no Before --set: a narrow gap before the tier table */
-        worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, 2, NULL);
+    worksheet_set_column(ws, 1, 1, INPUT_UNIT_WIDTH, NULL);
+    worksheet_set_column(ws, 2, 2, INPUT_VALUE_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_LOW, COL_INPUT_HIGH, INPUT_RANGE_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, INPUT_STATUS_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, INPUT_NAME_WIDTH, NULL);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, (double)source_width, NULL);
+    /* Before --set, or without it a narrow gap before the tier table */
+    worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, any_original ? INPUT_BEFORE_WIDTH : 2, NULL);
     wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) /* now that the columns have their widths */
         wb_write_across(w, ws, legend_rows[k], 1, COL_INPUT_SOURCE, legend_text[k], w->source);
     if (!w->shared_sheet)
-        write_tier_table(w, ws, row); /* its notes below the legend */
+        write_tier_table(w, ws, row, any_original); /* its notes below the legend */
     if (n_price > 0 && w->err == TCO_OK)
-        price_line_sources(w, ws, price_row, price_items, n_price);
+        price_line_sources(w, ws, price_row, price_items, n_price, source_width);
 }
 
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)

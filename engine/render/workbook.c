@@ -56,20 +56,56 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, in
 
 /* Neither libxlsxwriter nor LibreOffice's import fits row heights to wrapped
  * text, so set the height from the text length: 15 points a line. */
-/* Per-year sheets: a narrower label and source column (wrapped), so that Year 0 to Year N, Total and the
- * source still print one page wide at 75% or more for a short period (wb_print_layout()). */
+/* A calculation sheet's label and source columns (both wrapped) share the width its other columns leave at
+ * PRINT_TEXT_SCALE (text_widths()).  A sheet too wide for that (Depreciation's eleven years) prints at
+ * PRINT_WIDE_SCALE across pages: these widths, its label and source on the pages of their rows. */
 #define YEARLY_LABEL_WIDTH 40
-/* A sheet of single values: the label and source columns, wrapped too, wide enough that the sheet
- * prints one page wide at about 85%: more of its text on a page, in fewer lines. */
-#define SCALAR_LABEL_WIDTH 50
-#define SCALAR_SOURCE_WIDTH 100
 #define YEARLY_SOURCE_WIDTH 40
-/* A per-year sheet's source column: at least YEARLY_SOURCE_WIDTH, wider for a short period, up to a
- * total of about 185 characters (one page wide at about 80%). */
-static size_t yearly_source_width(int periods)
+/* The Conventions sheet's meaning column. */
+#define SCALAR_SOURCE_WIDTH 100
+/* The narrowest label or source column of a sheet fitted one page wide. */
+#define TEXT_MIN_WIDTH 30
+
+/* The Unit column of calculation sheet @p s: as wide as its widest unit ("CNY/GPU-hour"), at least "Unit". */
+static double unit_width(writer *w, int s)
 {
-    int width = 185 - YEARLY_LABEL_WIDTH - 13 - 14 * (periods + 1);
-    return width > YEARLY_SOURCE_WIDTH ? (size_t)width : YEARLY_SOURCE_WIDTH;
+    double width = 6;
+    for (size_t i = 0; i < w->m->n_items; i++) {
+        const tco_item *it = &w->m->items[i];
+        if ((it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) && w->place[i].sheet == s)
+            width = wb_text_width(it->unit, width);
+    }
+    return width;
+}
+
+/* Widths in characters of calculation sheet @p s's label (@p label) and source (@p source) columns, beside
+ * @p values value columns @p value_width characters wide and the Unit column (@p unit): what a page's width
+ * at PRINT_TEXT_SCALE leaves, split between label and source so that the rows take the fewest lines
+ * (wb_split_label_width()): Cash flow's 19 lines print on one page.  Too little left: the wide sheet's. */
+static void text_widths(writer *w, int s, double unit, int values, double value_width, size_t *label,
+                        size_t *source)
+{
+    const tco_model *m = w->m;
+    double fixed = (unit * 7 + 5) + values * (value_width * 7 + 5) + 2 * 5;
+    double room = (PRINT_TEXT_WIDTH_PX - fixed) / 7;
+    *label = YEARLY_LABEL_WIDTH, *source = YEARLY_SOURCE_WIDTH;
+    if (room < YEARLY_LABEL_WIDTH + YEARLY_SOURCE_WIDTH)
+        return;
+    size_t total = (size_t)room, n = 0;
+    const char **labels = malloc((m->n_items ? m->n_items : 1) * sizeof *labels);
+    const char **sources = malloc((m->n_items ? m->n_items : 1) * sizeof *sources);
+    if (labels && sources) {
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            if ((it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) && w->place[i].sheet == s)
+                labels[n] = it->label, sources[n++] = it->source;
+        }
+        *label = wb_split_label_width(labels, sources, n, total, TEXT_MIN_WIDTH);
+        *source = total - *label;
+    } else if (w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    free(labels);
+    free(sources);
 }
 
 /* Assign cells on the calculation sheets (needed before any formula is printed):
@@ -233,23 +269,65 @@ static void write_month_sheet(writer *w, lxw_worksheet *ws, int s)
     }
     w->money_bare = false;
     /* A narrow, wrapped label and columns as wide as the largest figure: 14 months beside it on each
-     * printed page (75%); the sources below the table, on the first page. */
+     * printed page (75%). */
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, MONTH_LABEL_WIDTH, NULL);
     worksheet_set_column(ws, COL_UNIT, COL_UNIT, 10, NULL);
     worksheet_set_column(ws, COL_VALUE, (lxw_col_t)tot_col, width, NULL);
-    /* In the month columns (not the label columns printed on every page), each on one line over the
-     * empty cells to its right. */
+    /* Print: at PRINT_WIDE_SCALE, Item and Unit (and the two header rows) on every page, a page break after
+     * as many months as a page holds beside them, so that each page's columns are whole and known. */
+    double page_px = PRINT_WIDTH_PX * 100 / PRINT_WIDE_SCALE / PRINT_LO_WIDER - wb_cols_px(ws, COL_ITEM, COL_UNIT);
+    int per_page = (int)(page_px / wb_cols_px(ws, COL_VALUE, COL_VALUE)), columns = tot_col - COL_VALUE + 1;
+    if (per_page < 1)
+        per_page = 1;
+    /* As many pages as that takes, the columns shared out evenly (no page of the Total alone). */
+    int pages = (columns + per_page - 1) / per_page;
+    per_page = (columns + pages - 1) / pages;
+    lxw_col_t vbreaks[64];
+    size_t n_v = 0;
+    for (int c = COL_VALUE + per_page; c <= tot_col && n_v + 1 < sizeof vbreaks / sizeof vbreaks[0]; c += per_page)
+        vbreaks[n_v++] = (lxw_col_t)c;
+    vbreaks[n_v] = 0;
+    if (n_v > 0)
+        wb_check(w, worksheet_set_v_pagebreaks(ws, vbreaks), "page break");
+    int first_page_last = COL_VALUE + per_page - 1 < tot_col ? COL_VALUE + per_page - 1 : tot_col;
+    /* The sources below the table, each wrapped across the first page's columns (Item to its last month),
+     * so that none runs onto the other pages' columns; on a page of their own when table and sources do
+     * not fit one, printed after the table's pages (across, then down). */
     int row = last_row + 2;
-    wb_write_text(w, ws, row++, COL_VALUE, "Source / basis", w->header);
+    double table_px = 0;
+    for (int r = 0; r < row; r++) {
+        lxw_row *rr = lxw_worksheet_find_row(ws, (lxw_row_t)r);
+        table_px += (rr ? rr->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+    }
+    int sources_row = row;
+    wb_write_text(w, ws, row++, COL_ITEM, "Source / basis", w->header);
+    for (int c = COL_UNIT; c <= first_page_last; c++)
+        wb_write_text(w, ws, sources_row, c, "", w->header);
+    double sources_px = LXW_DEF_ROW_HEIGHT * 4 / 3;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_MONTHLY || w->place[i].sheet != s)
             continue;
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s: %s", it->label, it->source);
-        wb_write_text(w, ws, row++, COL_VALUE, tco_strbuf_str(&src), w->source_nowrap);
+        if (src.failed)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        else
+            wb_write_across(w, ws, row, COL_ITEM, first_page_last, tco_strbuf_str(&src), w->source);
+        lxw_row *rr = lxw_worksheet_find_row(ws, (lxw_row_t)row);
+        sources_px += (rr ? rr->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+        row++;
         tco_strbuf_free(&src);
     }
+    /* A page at PRINT_WIDE_SCALE, less the two header rows repeated on it and 3% for rounding. */
+    double page_h = PRINT_HEIGHT_PX * 100 / PRINT_WIDE_SCALE * 0.97 - 2 * LXW_DEF_ROW_HEIGHT * 4 / 3;
+    if (table_px + sources_px > page_h) {
+        lxw_row_t hbreaks[] = {(lxw_row_t)sources_row, 0};
+        wb_check(w, worksheet_set_h_pagebreaks(ws, hbreaks), "page break");
+    }
+    worksheet_print_across(ws);
+    worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
+    wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_UNIT), "print titles");
     worksheet_freeze_panes(ws, ROW_FIRST, COL_VALUE);
     wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER - 1, ROW_HEADER), "print titles"); /* the calendar months too */
 }
@@ -277,6 +355,11 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
     }
     int periods = wb_sheet_periods(m, s);
     write_headers(w, ws, ROW_HEADER, sh->yearly, periods, "Item", true);
+    /* 14: "12,345,678 CNY"; a scalar sheet's one value column 16 */
+    double value_width = sh->yearly ? 14 : 16;
+    size_t label_width, source_width;
+    double unit = unit_width(w, s);
+    text_widths(w, s, unit, sh->yearly ? periods + 1 : 1, value_width, &label_width, &source_width);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (!(it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) || w->place[i].sheet != s)
@@ -303,22 +386,15 @@ static void write_calc_sheet(writer *w, lxw_worksheet *ws, int s)
             wb_define_name(w, it->name, sh->name, row, COL_VALUE);
         }
         wb_write_text(w, ws, row, wb_source_col(periods, sh->yearly), it->source, w->source);
-        /* The label wraps too on a per-year sheet: the row is as tall as the taller of the two. */
-        if (sh->yearly)
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, yearly_source_width(periods)) > wb_text_lines(it->label, YEARLY_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, yearly_source_width(periods))
-                                          : wb_text_lines(it->label, YEARLY_LABEL_WIDTH));
-        else
-            wb_set_row_lines(w, ws, row, wb_text_lines(it->source, SCALAR_SOURCE_WIDTH) > wb_text_lines(it->label, SCALAR_LABEL_WIDTH)
-                                          ? wb_text_lines(it->source, SCALAR_SOURCE_WIDTH)
-                                          : wb_text_lines(it->label, SCALAR_LABEL_WIDTH));
+        /* The label wraps too: the row is as tall as the taller of the two. */
+        size_t a = wb_text_lines(it->label, label_width), b = wb_text_lines(it->source, source_width);
+        wb_set_row_lines(w, ws, row, a > b ? a : b);
     }
-    worksheet_set_column(ws, COL_ITEM, COL_ITEM, sh->yearly ? YEARLY_LABEL_WIDTH : SCALAR_LABEL_WIDTH, NULL);
-    worksheet_set_column(ws, COL_UNIT, COL_UNIT, 13, NULL);
+    worksheet_set_column(ws, COL_ITEM, COL_ITEM, (double)label_width, NULL);
+    worksheet_set_column(ws, COL_UNIT, COL_UNIT, unit, NULL);
     int last = sh->yearly ? wb_total_col(periods) : COL_VALUE;
-    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, sh->yearly ? 14 : 16, NULL); /* 14: "12,345,678 CNY" */
-    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1),
-                         (double)(sh->yearly ? yearly_source_width(periods) : SCALAR_SOURCE_WIDTH), NULL);
+    worksheet_set_column(ws, COL_VALUE, (lxw_col_t)last, value_width, NULL);
+    worksheet_set_column(ws, (lxw_col_t)(last + 1), (lxw_col_t)(last + 1), (double)source_width, NULL);
 }
 
 /* For each quote, the inputs it prices and their cells ("card_price (Inputs!C8); tier_price, D-M row
@@ -512,6 +588,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
     enum { ROW_PX = 20, CHART_W = 480, CHART_H = 288, PIE_ROWS = 16, CHART_ROWS = 11 };
     worksheet_set_column(ws, 0, 0, 44, NULL);
     worksheet_set_column(ws, 1, 1, 16, NULL);
+    worksheet_set_column(ws, 2, 2, 8, NULL); /* a pie's slices' shares */
     bool any_pie = false;
     for (size_t c = 0; c < m->n_charts; c++)
         any_pie |= m->charts[c].type == TCO_CHART_PIE;
@@ -551,6 +628,7 @@ static void write_charts(writer *w, lxw_worksheet *ws)
         if (ch->type == TCO_CHART_PIE) {
             wb_write_text(w, ws, data_row, 0, ch->title, w->header);
             wb_write_text(w, ws, data_row, 1, w->opts->currency, w->header_right);
+            wb_write_text(w, ws, data_row, 2, "Share", w->header_right);
             int first = data_row + 1;
             for (size_t k = 0; k < ch->n_series && w->err == TCO_OK; k++) {
                 const tco_item *it = &m->items[ch->series[k]];
@@ -563,6 +641,26 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 tco_strbuf_free(&f);
             }
             int last = first + (int)ch->n_series - 1;
+            /* Each slice's share of the whole, beside its value: the pie's legend names the slices, this
+             * block gives their figures (labels on the slices overlapped where slices are thin). */
+            double whole = 0;
+            for (size_t k = 0; k < ch->n_series; k++)
+                if (wb_item_text(&m->items[ch->series[k]]) == NULL)
+                    whole += m->items[ch->series[k]].value;
+            for (int row = first; row <= last && w->err == TCO_OK; row++) {
+                const tco_item *it = &m->items[ch->series[row - first]];
+                tco_strbuf f = {0};
+                tco_strbuf_printf(&f, "=IF(ISNUMBER(B%d),IF(SUM($B$%d:$B$%d)=0,0,B%d/SUM($B$%d:$B$%d)),\"n.a.\")", row + 1,
+                                  first + 1, last + 1, row + 1, first + 1, last + 1);
+                bool number = wb_item_text(it) == NULL;
+                double share = number && whole != 0 ? it->value / whole : 0;
+                if (f.failed)
+                    w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+                else
+                    wb_write_formula_or_text(w, ws, row, 2, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], share,
+                                             number ? NULL : "n.a.");
+                tco_strbuf_free(&f);
+            }
             lxw_chart_series *s = chart_add_series(chart, NULL, NULL);
             if (s == NULL) {
                 w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
@@ -579,10 +677,6 @@ static void write_charts(writer *w, lxw_worksheet *ws)
                 numeric[k] = wb_item_text(it) == NULL;
             }
             wb_chart_cache(w, s->values, slice, numeric, ch->n_series);
-            chart_series_set_labels(s);
-            chart_series_set_labels_options(s, LXW_FALSE, LXW_FALSE, LXW_FALSE);
-            chart_series_set_labels_percentage(s);
-            chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_BEST_FIT);
             /* One colour per slice: the applications' default palettes repeat within 11 slices. */
             static const lxw_color_t palette[] = {0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000, 0x5B9BD5, 0x70AD47,
                                                   0x264478, 0x9E480E, 0x636363, 0x997300, 0x255E91, 0x43682B,
@@ -976,6 +1070,11 @@ static void write_summary(writer *w, lxw_worksheet *ws)
                           w->note);
             break;
         }
+    /* Print the figures, checks and notes above; the Contents below are links for the screen (on paper each
+     * page's footer names its sheet), so that a Summary prints on one or two pages. */
+    int last_col = wb_source_col(m->n_periods, false) > wb_total_col(m->n_periods) ? wb_source_col(m->n_periods, false)
+                                                                                   : wb_total_col(m->n_periods);
+    wb_check(w, worksheet_print_area(ws, 0, 0, (lxw_row_t)row, (lxw_col_t)last_col), "print area");
     /* Contents: a link to each sheet. */
     row += 2;
     /* An option of a comparison or an advice shows its Summary alone (wb_write_options()). */

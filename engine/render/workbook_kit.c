@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <strings.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,11 +437,11 @@ static lxw_format *pick_format(writer *w, const tco_item *it, bool input, bool c
     if (sci && it->format != TCO_FMT_PERCENT && it->format != TCO_FMT_YESNO)
         return input ? w->fmt_input_sci : w->fmt_sci;
     int look = input ? LOOK_INPUT : it->emphasis ? LOOK_TOTAL : LOOK_PLAIN;
-    bool bare = w->money_bare && !input && it->format == TCO_FMT_MONEY;
+    bool bare = w->money_bare && it->format == TCO_FMT_MONEY;
     if (places > 0)
         return small_format(w, it->format, cents, bare, look, places);
     if (bare) /* the currency in the headers, not the cells */
-        return (it->emphasis ? w->fmt_total : w->fmt)[cents ? TCO_FMT_NUMBER : TCO_FMT_COUNT];
+        return (input ? w->fmt_input : it->emphasis ? w->fmt_total : w->fmt)[cents ? TCO_FMT_NUMBER : TCO_FMT_COUNT];
     if (cents)
         return input ? w->fmt_input_money_cents : w->fmt_money_cents;
     if (input)
@@ -625,11 +626,17 @@ int wb_fit_scale(double px)
     return px <= PRINT_WIDTH_PX ? 100 : (int)floor(PRINT_WIDTH_PX * 100 / px);
 }
 
+/* The last row that prints: the print area's, or the last used. */
+static lxw_row_t last_printed_row(const lxw_worksheet *ws)
+{
+    return ws->print_area.in_use && ws->print_area.last_row < ws->dim_rowmax ? ws->print_area.last_row : ws->dim_rowmax;
+}
+
 /* Height of @p ws's rows in pixels at 100% (a row's height in points x 4/3; 20 for a row of the default). */
 static double rows_px(lxw_worksheet *ws)
 {
     double px = 0;
-    for (lxw_row_t r = 0; r <= ws->dim_rowmax; r++) {
+    for (lxw_row_t r = 0; r <= last_printed_row(ws); r++) {
         lxw_row *row = lxw_worksheet_find_row(ws, r);
         px += (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
     }
@@ -652,6 +659,92 @@ static uint16_t fit_pages_tall(lxw_worksheet *ws, double cols_px)
     if (pages - whole >= 1.0 / 3 || PRINT_HEIGHT_PX * whole / rows * 100 < PRINT_MIN_SCALE)
         return 0;
     return (uint16_t)whole;
+}
+
+/* Pages of rows from 0 of @p ws, each at most @p limit pixels (at 100%) and the ones after the first
+ * starting with the repeated rows (@p rep pixels); with @p breaks, the rows that start a page (0-ended,
+ * room for @p max). */
+static size_t paginate(lxw_worksheet *ws, double limit, double rep, lxw_row_t *breaks, size_t max)
+{
+    size_t pages = 1, n = 0;
+    double used = 0;
+    for (lxw_row_t r = 0; r <= last_printed_row(ws); r++) {
+        lxw_row *row = lxw_worksheet_find_row(ws, r);
+        double h = (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+        if (used + h > limit && used > rep) {
+            pages++;
+            if (breaks && n + 1 < max)
+                breaks[n++] = r;
+            used = rep;
+        }
+        used += h;
+    }
+    if (breaks)
+        breaks[n] = 0;
+    return pages;
+}
+
+/* Height of the rows @p ws repeats on every page, in pixels at 100%. */
+static double repeated_px(lxw_worksheet *ws)
+{
+    double rep = 0;
+    if (ws->repeat_rows.in_use)
+        for (lxw_row_t r = ws->repeat_rows.first_row; r <= ws->repeat_rows.last_row; r++) {
+            lxw_row *row = lxw_worksheet_find_row(ws, r);
+            rep += (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+        }
+    return rep;
+}
+
+/* A page's height in pixels of the sheet at 100% when printed at @p scale (%), 0.5% left for rounding (row
+ * heights print as set). */
+static double page_px(double scale)
+{
+    return PRINT_HEIGHT_PX * 100 / scale * 0.995;
+}
+
+/* The scale, from @p widest (the width's) down to PRINT_MIN_SCALE, at which @p ws prints on the fewest
+ * pages, the largest of those: a sheet a little taller than a page at the width's scale fits one at a
+ * smaller one that is still legible (the Rank sheet of tco advise team-70b: 77% takes two pages, 76% one). */
+static int scale_for_pages(lxw_worksheet *ws, int widest)
+{
+    double rep = repeated_px(ws);
+    int best = widest;
+    size_t fewest = paginate(ws, page_px(widest), rep, NULL, 0);
+    for (int s = widest - 1; s >= PRINT_MIN_SCALE; s--) {
+        size_t n = paginate(ws, page_px(s), rep, NULL, 0);
+        if (n < fewest)
+            fewest = n, best = s;
+    }
+    return best;
+}
+
+/* Page breaks of a sheet printed at @p scale (%), when it takes more than one page: at row boundaries, as
+ * many pages as it takes and its rows shared out evenly among them, so that no last page holds one stray row
+ * (Cash flow's last row took a page of its own at 77%).  A sheet whose writer set breaks keeps them. */
+static void balance_pages(writer *w, lxw_worksheet *ws, double scale)
+{
+    if (ws->hbreaks_count > 0 || ws->dim_rowmax > 100000)
+        return;
+    double rep = repeated_px(ws), cap = page_px(scale);
+    size_t pages = paginate(ws, cap, rep, NULL, 0);
+    if (pages < 2)
+        return;
+    double total = rows_px(ws) + rep * (double)(pages - 1), limit = total / (double)pages;
+    while (limit < cap && paginate(ws, limit, rep, NULL, 0) > pages)
+        limit += 5;
+    if (limit > cap)
+        limit = cap;
+    lxw_row_t *breaks = malloc((pages + 1) * sizeof *breaks);
+    if (breaks == NULL) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    paginate(ws, limit, rep, breaks, pages + 1);
+    if (breaks[0] != 0)
+        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+    free(breaks);
 }
 
 /* Print layout of one worksheet once it is written: the columns up to the first manual column break
@@ -677,11 +770,19 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
          * wrapped texts and n.a. reasons may take it past 2 pages at the width's scale. */
         if (tall == 0 && summary && PRINT_HEIGHT_PX * 0.97 * 2 / rows_px(ws) * 100 >= PRINT_MIN_SCALE)
             tall = 2;
-        worksheet_fit_to_pages(ws, 1, tall);
+        if (tall > 0)
+            worksheet_fit_to_pages(ws, 1, tall);
+        else { /* the width's scale in LibreOffice or the smaller one that takes fewer pages, and the rows
+                * shared out evenly over the pages */
+            int fit = wb_fit_scale(px * PRINT_LO_WIDER);
+            worksheet_set_print_scale(ws, (uint16_t)scale_for_pages(ws, fit > PRINT_MIN_SCALE ? fit : PRINT_MIN_SCALE));
+            balance_pages(w, ws, ws->print_scale);
+        }
     }
-    else if (scale >= PRINT_MIN_SCALE)
-        worksheet_set_print_scale(ws, (uint16_t)scale);
-    else {
+    else if (scale >= PRINT_MIN_SCALE) {
+        worksheet_set_print_scale(ws, (uint16_t)scale_for_pages(ws, scale));
+        balance_pages(w, ws, ws->print_scale);
+    } else {
         worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
         if (!ws->repeat_cols.in_use) /* a per-tier sheet repeats its Tier column (write_tier_sheet) */
             wb_check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
@@ -971,6 +1072,99 @@ size_t wb_text_lines(const char *text, size_t width)
         p += n;
     }
     return lines;
+}
+
+/* A right-aligned header's padding: the cell's margins, no indent. */
+#define HEADER_PAD_PX 9
+
+/* Calls @p piece for each piece of @p text a header line may not break: words, split after a hyphen; a
+ * space before the piece (@p space) when it does not start a word or a line of the text. */
+static void header_pieces(const char *text, void (*piece)(double px, bool space, bool newline, void *ctx), void *ctx)
+{
+    double x = 0;
+    bool space = false, newline = false, started = false;
+    for (const char *p = text ? text : ""; *p; p++) {
+        if (*p == ' ' || *p == '\n') {
+            if (started)
+                piece(x, space, newline, ctx);
+            space = *p == ' ', newline = *p == '\n', started = false, x = 0;
+            continue;
+        }
+        x += char_px((unsigned char)*p);
+        started = true;
+        if (*p == '-' && p[1] && p[1] != ' ' && p[1] != '\n') {
+            piece(x, space, newline, ctx);
+            space = newline = false, started = false, x = 0;
+        }
+    }
+    if (started)
+        piece(x, space, newline, ctx);
+}
+
+static void widest_piece(double px, bool space, bool newline, void *ctx)
+{
+    (void)space, (void)newline;
+    double *widest = ctx;
+    if (px > *widest)
+        *widest = px;
+}
+
+double wb_header_width(const char *text, double min)
+{
+    double widest = 0;
+    header_pieces(text, widest_piece, &widest);
+    double need = ceil((widest + HEADER_PAD_PX - 5) / 7);
+    return need > min ? need : min;
+}
+
+struct header_fill {
+    double room, x;
+    size_t lines;
+};
+
+static void fill_piece(double px, bool space, bool newline, void *ctx)
+{
+    struct header_fill *f = ctx;
+    double at = f->x > 0 && space ? f->x + char_px(' ') : f->x;
+    if (newline || (f->x > 0 && at + px > f->room))
+        f->lines++, at = 0;
+    f->x = at + px;
+}
+
+size_t wb_header_lines(const char *text, double width)
+{
+    if (text == NULL || *text == '\0')
+        return 0;
+    struct header_fill f = {width * 7 + 5 - HEADER_PAD_PX, 0, 1};
+    header_pieces(text, fill_piece, &f);
+    return f.lines;
+}
+
+double wb_text_width(const char *text, double min)
+{
+    double px = 0;
+    for (const char *p = text ? text : ""; *p; p++)
+        px += char_px((unsigned char)*p);
+    double need = ceil((px + 14 - 5) / 7);
+    return need > min ? need : min;
+}
+
+size_t wb_split_label_width(const char *const *labels, const char *const *sources, size_t n, size_t total,
+                            size_t min)
+{
+    if (total < 2 * min)
+        return min;
+    size_t best = min, best_lines = SIZE_MAX;
+    for (size_t label = min; label + min <= total; label++) {
+        size_t lines = 0;
+        for (size_t i = 0; i < n && lines <= best_lines; i++) {
+            size_t a = wb_text_lines(labels[i], label), b = wb_text_lines(sources[i], total - label);
+            lines += a > b ? a : b;
+        }
+        if (lines <= best_lines)
+            best = label, best_lines = lines;
+    }
+    return best;
 }
 
 void wb_write_across(writer *w, lxw_worksheet *ws, int row, int first, int last, const char *text, lxw_format *f)

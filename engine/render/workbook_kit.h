@@ -50,7 +50,16 @@ enum {
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - PRINT_MARGIN_TOP - PRINT_MARGIN_BOTTOM) * 96)
 #define PRINT_MIN_SCALE 75
 #define PRINT_WIDE_SCALE 75
-#define PRINT_LO_WIDER 1.08
+/* LibreOffice (Carlito) lays a column of width W out at 7.4 x (W + 0.71) pixels, 1.057 times Excel's
+ * 7 W + 5 for any width from 12 on (measured on cluster32's Inputs at 75%: W = 36 prints 152.8 pt, 22
+ * 94.5 pt, 12 52.9 pt: 271.6, 168.0 and 94.1 pixels); 1.06 covers it. */
+#define PRINT_LO_WIDER 1.06
+/* The scale a sheet of wrapped text (label and source columns) is laid out for: its label and source
+ * columns share what the other columns leave of a page's width at this scale in LibreOffice, so the sheet
+ * prints one page wide a little above PRINT_MIN_SCALE, its text in as few lines as that width allows. */
+#define PRINT_TEXT_SCALE 76
+/* Pixels of a page's width at PRINT_TEXT_SCALE, as Excel counts columns (LibreOffice's wider, covered). */
+#define PRINT_TEXT_WIDTH_PX (PRINT_WIDTH_PX * 100 / PRINT_TEXT_SCALE / PRINT_LO_WIDER)
 
 /* Where an item lives in the workbook.  Per-tier items: `row` is the row of the
  * first tier and `col` their column; others: the cell (row, col). */
@@ -113,7 +122,8 @@ typedef struct writer {
     int needs_places;
     small_formats *small; /* formats with more decimals than their kind's, made as needed (small_format()) */
     /* Money cells written without the currency code ("#,##0"): the Budget sheet, whose Unit column and
-     * headers say the currency, and whose narrower columns print 14 months a page. */
+     * headers say the currency, and whose narrower columns print 14 months a page; the Inputs' tier table,
+     * whose headers say it ("Price (CNY/card)"), its columns on one page. */
     bool money_bare;
     const char *np;    /* prefix of defined names ("" or "a_" in a comparison) */
     const char *sp;    /* prefix of sheet names ("" or "A " in a comparison) */
@@ -155,6 +165,19 @@ void wb_print_layout(writer *w, lxw_worksheet *ws);
 
 /** Lines a text of @p width characters a line wraps into, and a row tall enough for @p lines of them. */
 size_t wb_text_lines(const char *text, size_t width);
+/* The width in characters a wrapped, right-aligned header @p text needs so that no word of it breaks (a
+ * word may break after a hyphen, as Excel and LibreOffice break "(CNY/GPU-hour)"), at least @p min; and
+ * the lines it then takes in a column @p width characters wide. */
+double wb_header_width(const char *text, double min);
+size_t wb_header_lines(const char *text, double width);
+/* The width in characters a cell needs to show @p text on one line, at least @p min. */
+double wb_text_width(const char *text, double min);
+/* The label column's width (the source column takes the rest of @p total characters) for rows of
+ * @p n labels and sources: the split, with each column at least @p min characters, that makes the rows'
+ * lines (each row the taller of its label and its source, wb_text_lines()) fewest; ties go to the
+ * wider label.  @p total < 2 x @p min: @p min. */
+size_t wb_split_label_width(const char *const *labels, const char *const *sources, size_t n, size_t total,
+                            size_t min);
 void wb_set_row_lines(writer *w, lxw_worksheet *ws, int row, size_t lines);
 /** Text @p text in one cell merged across columns @p first to @p last of @p row (format @p f, which
  *  wraps), the row made tall enough for it (never lower than it is): a note or caption that would
