@@ -400,6 +400,222 @@ static void test_program_for_targets(void)
     CU_ASSERT(compared > 1000);
 }
 
+/* Run @p p (compiled with fixed inputs) and the tree on @p m: both succeed with the same cells, every
+ * one (those worked out when compiling from the fixed inputs, as those a run computes), or both fail.
+ * Returns 1 if both succeeded. */
+static int fixed_same_as_tree(tco_program *p, tco_model *m, const char *what)
+{
+    tco_diag d = {0};
+    tco_error ep = tco_program_run(p, m, &d);
+    snapshot by_program = take(m);
+    tco_error et = tco_model_evaluate_tree(m, &d);
+    snapshot by_tree = take(m);
+    if (ep != et)
+        fprintf(stderr, "\n%s: program with fixed inputs gives %d, tree %d (%s)\n", what, ep, et, d.message);
+    CU_ASSERT_EQUAL(ep, et);
+    if (ep == TCO_OK && et == TCO_OK)
+        CU_ASSERT_EQUAL(differences(&by_program, &by_tree, what), 0);
+    drop(&by_program);
+    drop(&by_tree);
+    return ep == TCO_OK && et == TCO_OK;
+}
+
+/* A whole program of @p m with every number input fixed but the @p n items @p varying: as loaded, then
+ * each varying input at two other values (each row of a per-tier one raised), program == tree, every
+ * cell.  Returns the evaluations in which both succeeded. */
+static size_t check_fixed(tco_model *m, const int *varying, size_t n, const char *name)
+{
+    tco_diag d = {0};
+    tco_program *p = NULL;
+    tco_program_options o = {.fix_inputs = true, .varying = varying, .n_varying = n};
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &o, &p, &d), TCO_OK);
+    char what[600];
+    snprintf(what, sizeof what, "%s as loaded, %zu inputs varying", name, n);
+    size_t agreed = (size_t)fixed_same_as_tree(p, m, what);
+    for (size_t j = 0; j < n; j++) {
+        if (j > 0 && varying[j] == varying[j - 1])
+            continue; /* a per-tier input's second range: its rows are all changed below */
+        tco_item *it = &m->items[varying[j]];
+        for (int r = it->kind == TCO_ITEM_TIER_INPUT ? 0 : -1; r < (it->kind == TCO_ITEM_TIER_INPUT ? m->n_tiers : 0);
+             r++)
+            for (int k = 0; k < (r < 0 ? 2 : 1); k++) {
+                double *v = r < 0 ? &it->value : &it->tiers[r], was = *v;
+                tco_error e = r < 0 ? tco_model_assign_input(m, varying[j], changed(it, was, k), &d)
+                                    : tco_model_assign_tier_input(m, varying[j], r, changed(it, was, k), &d);
+                if (e != TCO_OK)
+                    continue;
+                snprintf(what, sizeof what, "%s with %s%s%s = %.17g, the others fixed", name, it->name,
+                         r < 0 ? "" : " row ", r < 0 ? "" : m->tier_names[r], *v);
+                agreed += (size_t)fixed_same_as_tree(p, m, what);
+                *v = was;
+            }
+    }
+    tco_program_free(p);
+    CU_ASSERT_EQUAL(tco_model_evaluate(m, &d), TCO_OK);
+    return agreed;
+}
+
+/* Number inputs compiled as constants (tco_program_options.fix_inputs: Monte Carlo's and the advisor's
+ * draws): for every shipped scenario with its ranged inputs varying, and for the scenarios and the mini
+ * models (lookups, CUMSUM, tiers, the specialised template) with every second number input varying, a
+ * whole program gives every cell as the tree does, the folded ones included, with the varying inputs
+ * changed; and with no input varying, every cell of a scenario is worked out when compiling (no
+ * instruction is left) and is the tree's. */
+static void test_fixed_inputs_fold(void)
+{
+    glob_t g;
+    CU_ASSERT_EQUAL_FATAL(glob(TCO_SOURCE_DIR "/scenarios/*.ini", 0, NULL, &g), 0);
+    static const char *const minis[] = {"good", "tiered", "lookup", "override", "specialised"};
+    size_t n_minis = sizeof minis / sizeof minis[0], models = 0, agreed = 0;
+    for (size_t f = 0; f < g.gl_pathc + n_minis; f++) {
+        tco_model *m = NULL;
+        tco_diag d = {0};
+        char path[512];
+        const char *root = TCO_SOURCE_DIR;
+        tco_override o;
+        tco_load_options lo = {0};
+        if (f < g.gl_pathc) {
+            snprintf(path, sizeof path, "%s", g.gl_pathv[f]);
+        } else {
+            bool special = strcmp(minis[f - g.gl_pathc], "specialised") == 0;
+            root = TCO_SOURCE_DIR "/tests/fixtures/roots/mini";
+            snprintf(path, sizeof path, "%s/scenarios/%s.ini", root, special ? "good" : minis[f - g.gl_pathc]);
+            CU_ASSERT_EQUAL_FATAL(tco_override_parse("scenario.template=specialised", &o, NULL), TCO_OK);
+            lo = (tco_load_options){.overrides = &o, .n_overrides = special ? 1 : 0};
+        }
+        if (load_evaluated(root, path, &lo, &m, &d) != TCO_OK) {
+            CU_ASSERT_FATAL(f < g.gl_pathc); /* a comparison or a question, not a scenario */
+            continue;
+        }
+        models++;
+        int *varying = malloc((m->n_items + 1) * sizeof *varying);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(varying);
+        size_t n = 0, k = 0;
+        if (f < g.gl_pathc) {
+            tco_ranged_input *in = NULL;
+            size_t n_in = 0;
+            CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &in, &n_in, &d), TCO_OK);
+            for (size_t j = 0; j < n_in; j++)
+                varying[n++] = in[j].item;
+            tco_ranged_inputs_free(in, n_in);
+            agreed += check_fixed(m, varying, n, path);
+            /* Nothing varies: a program of constants, the tree's. */
+            tco_program *p = NULL;
+            tco_program_options none = {.fix_inputs = true};
+            CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &none, &p, &d), TCO_OK);
+            CU_ASSERT_EQUAL(tco_program_length(p), 0);
+            agreed += (size_t)fixed_same_as_tree(p, m, path);
+            tco_program_free(p);
+        }
+        n = 0;
+        for (size_t i = 0; i < m->n_items; i++) {
+            const tco_item *it = &m->items[i];
+            bool number = (it->kind == TCO_ITEM_INPUT && it->text == NULL && !it->structural) ||
+                          (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts == NULL);
+            if (number && k++ % 2 == 0)
+                varying[n++] = (int)i;
+        }
+        agreed += check_fixed(m, varying, n, path);
+        free(varying);
+        tco_model_free(m);
+    }
+    globfree(&g);
+    CU_ASSERT(models >= 14);
+    CU_ASSERT(agreed > 1000);
+}
+
+/* cluster32's Monte Carlo program (its three figures, the ranged inputs varying) with the discount rate
+ * fixed at pricing/site.ini's 0.08: the Budget's monthly discount factors are worked out when compiling
+ * (with the rate varying, each month's 1 / (1 + rate) ^ (month / 12) is a power and a division more in
+ * every run: at least 2 x 36 instructions).  A model whose rate has moved is refused, naming it, and
+ * nothing is copied; set back, it runs again; compiled again at the new rate, it gives the tree's net
+ * present cost at that rate. */
+static void test_fixed_input_refused(void)
+{
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
+    int rate = find(m, "discount_rate"), factor = find(m, "budget_discount_factor");
+    CU_ASSERT_EQUAL_FATAL(m->items[rate].value, 0.08);
+    CU_ASSERT_EQUAL_FATAL(m->items[rate].range.dist, TCO_DIST_NONE); /* not drawn */
+    tco_ranged_input *in = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(tco_model_ranged_inputs(m, &in, &n, &d), TCO_OK);
+    int *varying = malloc((n + 1) * sizeof *varying);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(varying);
+    for (size_t j = 0; j < n; j++)
+        varying[j] = in[j].item;
+    int targets[3] = {m->role_tco, m->role_npv, m->role_unit_cost};
+    tco_program_options o = {.targets = targets, .n_targets = 3, .fix_inputs = true, .varying = varying, .n_varying = n};
+    tco_program *part = NULL, *with_rate = NULL, *whole = NULL;
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &o, &part, &d), TCO_OK);
+    varying[n] = rate;
+    o.n_varying = n + 1;
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &o, &with_rate, &d), TCO_OK);
+    CU_ASSERT(tco_program_length(with_rate) >= tco_program_length(part) + 2 * 36);
+    /* The folded factors are the tree's: month 12 at the end of the month is 1 / 1.08 ^ (12 / 12), and
+     * pow(x, 1) is x, so exactly 1 / 1.08 (0.9259...). */
+    o = (tco_program_options){.fix_inputs = true, .varying = varying, .n_varying = n};
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &o, &whole, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(tco_program_run(whole, m, &d), TCO_OK);
+    CU_ASSERT_EQUAL(m->items[factor].years[11], 1 / 1.08);
+    CU_ASSERT_EQUAL(fixed_same_as_tree(whole, m, "cluster32, the rate fixed"), 1);
+    double npv = m->items[m->role_npv].value;
+    /* The rate moves: refused (TCO_ERR_USAGE, naming it), the figures untouched. */
+    m->items[rate].value = 0.1;
+    CU_ASSERT(!tco_program_fits(part, m));
+    CU_ASSERT(tco_program_fits(with_rate, m)); /* its rate is read at each run */
+    m->items[m->role_npv].value = -1;
+    d = (tco_diag){0};
+    CU_ASSERT_EQUAL(tco_program_run(part, m, &d), TCO_ERR_USAGE);
+    CU_ASSERT(strstr(d.message, "discount_rate = 0.08") != NULL);
+    CU_ASSERT(strstr(d.message, "now holds 0.1") != NULL);
+    CU_ASSERT_EQUAL(m->items[m->role_npv].value, -1);
+    CU_ASSERT_EQUAL(tco_program_run(whole, m, &d), TCO_ERR_USAGE);
+    /* Set back: it fits and runs. */
+    m->items[rate].value = 0.08;
+    CU_ASSERT(tco_program_fits(part, m));
+    CU_ASSERT_EQUAL(tco_program_run(part, m, &d), TCO_OK);
+    CU_ASSERT_EQUAL(m->items[m->role_npv].value, npv);
+    /* A per-tier input fixed and moved is named with its tier. */
+    for (size_t i = 0; i < m->n_items; i++) {
+        tco_item *it = &m->items[i];
+        bool drawn = false;
+        for (size_t j = 0; j < n; j++)
+            drawn = drawn || varying[j] == (int)i;
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_texts != NULL || drawn)
+            continue;
+        double was = it->tiers[1];
+        it->tiers[1] = was + 1;
+        CU_ASSERT_EQUAL(tco_program_run(whole, m, &d), TCO_ERR_USAGE);
+        char named[200];
+        snprintf(named, sizeof named, "%s[%s] = ", it->name, m->tier_names[1]);
+        CU_ASSERT(strstr(d.message, named) != NULL);
+        it->tiers[1] = was;
+        break;
+    }
+    /* Compiled again at 0.1: the tree's net present cost at 0.1, below the one at 0.08 (every month's
+     * cash out is positive and discounted more). */
+    m->items[rate].value = 0.1;
+    tco_program_free(part);
+    o = (tco_program_options){.targets = targets, .n_targets = 3, .fix_inputs = true, .varying = varying,
+                              .n_varying = n};
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile_with(m, &o, &part, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(tco_program_run(part, m, &d), TCO_OK);
+    double npv_10 = m->items[m->role_npv].value;
+    CU_ASSERT_EQUAL_FATAL(tco_model_evaluate_tree(m, &d), TCO_OK);
+    CU_ASSERT_EQUAL(npv_10, m->items[m->role_npv].value);
+    CU_ASSERT(npv_10 < npv);
+    m->items[rate].value = 0.08;
+    CU_ASSERT_EQUAL(tco_model_evaluate(m, &d), TCO_OK);
+    tco_ranged_inputs_free(in, n);
+    free(varying);
+    tco_program_free(part);
+    tco_program_free(with_rate);
+    tco_program_free(whole);
+    tco_model_free(m);
+}
+
 /* An evaluation error keeps the tree evaluator's message: the line, the year and the values. */
 static void test_error_message(void)
 {
@@ -487,6 +703,8 @@ CU_ErrorCode register_program_suite(void)
         !CU_add_test(s, "a text input changed: compiled again, the tree's values", test_text_input_recompiles) ||
         !CU_add_test(s, "an error keeps the tree's message", test_error_message) ||
         !CU_add_test(s, "a program for the figures alone gives them as the whole", test_program_for_targets) ||
+        !CU_add_test(s, "number inputs fixed: every cell as the tree's, folded or run", test_fixed_inputs_fold) ||
+        !CU_add_test(s, "a fixed input moved is refused, named; compiled again, the tree's", test_fixed_input_refused) ||
         !CU_add_test(s, "ROUND's quick path gives the snapped result", test_round_quick_path) ||
         !CU_add_test(s, "text equality, ASCII and other scripts", test_text_equal))
         return CU_get_error();

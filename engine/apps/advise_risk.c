@@ -110,8 +110,21 @@ static tco_error prepare(const tco_advise_request *req, const tco_advice *a, con
         }
         e = quantity(&x->in[j], keys, n_keys, cap, &x->dim[j], d);
     }
+    if (e != TCO_OK)
+        return e;
+    /* The three figures alone, from the drawn inputs alone: every other number input is compiled as the
+     * constant it holds (program.h, "Fixed inputs"); nothing but the draws changes this option's model. */
     int targets[3] = {x->unit, x->feasible, x->capex};
-    return e == TCO_OK ? tco_program_compile_for(m, targets, 3, &x->prog, d) : e;
+    int *varying = malloc(sizeof *varying * (x->n + 1));
+    if (varying == NULL)
+        return nomem(d);
+    for (size_t j = 0; j < x->n; j++)
+        varying[j] = x->in[j].item;
+    tco_program_options opt = {.targets = targets, .n_targets = 3, .fix_inputs = true, .varying = varying,
+                               .n_varying = x->n};
+    e = tco_program_compile_with(m, &opt, &x->prog, d);
+    free(varying);
+    return e;
 }
 
 /* Draw @p x at the uniforms @p u (one per quantity) and evaluate its figures; the message of a failure
@@ -122,9 +135,12 @@ static tco_error draw_one(drawn *x, const double *u, size_t draw, const tco_advi
     tco_model *m = x->run->model;
     for (size_t j = 0; j < x->n; j++)
         *slot(m, &x->in[j]) = tco_risk_draw_value(&m->items[x->in[j].item], &x->fits[j], u[x->dim[j]]);
-    if (tco_program_run(x->prog, m, d) == TCO_OK)
+    tco_error e = tco_program_run(x->prog, m, d);
+    if (e == TCO_OK)
         return TCO_OK;
-    tco_error e = tco_model_evaluate(m, d);
+    if (e != TCO_ERR_EVAL) /* out of memory, or a fixed input moved (only the draws move any): its message */
+        return e;
+    e = tco_model_evaluate(m, d);
     tco_strbuf l = {0};
     tco_advise_option_label(a, o, &l);
     char why[TCO_DIAG_MAX];

@@ -386,14 +386,23 @@ static void *run_share(void *arg)
     uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
     sh->err = TCO_OK;
     sh->failed = SIZE_MAX;
-    /* Each draw runs the part of the compiled model that the three figures need (program.h); a draw
+    /* Each draw runs the part of the compiled model that the three figures need and that the drawn
+     * inputs reach: every other number input is compiled as the constant it holds, and every cell that
+     * only such inputs reach is worked out once, when compiling (program.h, "Fixed inputs"); a draw
      * that fails there is evaluated whole, by tco_model_evaluate(), for its message. */
     int targets[6];
+    int *varying = malloc(sizeof *varying * (n ? n : 1));
     tco_program *prog = NULL;
-    if (u == NULL || perm == NULL)
+    if (u == NULL || perm == NULL || varying == NULL) {
         sh->err = tco_diag_set(&sh->diag, TCO_ERR_NOMEM, "out of memory");
-    else
-        sh->err = tco_program_compile_for(sh->m, targets, figure_items(sh->m, targets), &prog, &sh->diag);
+    } else {
+        for (size_t j = 0; j < n; j++)
+            varying[j] = sh->in[j].item;
+        tco_program_options o = {.targets = targets, .n_targets = figure_items(sh->m, targets), .fix_inputs = true,
+                                 .varying = varying, .n_varying = n};
+        sh->err = tco_program_compile_with(sh->m, &o, &prog, &sh->diag);
+    }
+    free(varying);
     size_t next_report = 1;
     while (sh->err == TCO_OK) {
         size_t block = atomic_fetch_add(&shared->next, 1);
@@ -405,10 +414,13 @@ static void *run_share(void *arg)
         for (size_t i = 0; i < count; i++) {
             for (size_t j = 0; j < n; j++)
                 *slot(sh->m, &sh->in[j]) = tco_risk_draw_value(&sh->m->items[sh->in[j].item], &sh->fits[j], u[i * n + j]);
-            if (tco_program_run(prog, sh->m, &sh->diag) != TCO_OK) {
+            tco_error ran = tco_program_run(prog, sh->m, &sh->diag);
+            if (ran != TCO_OK) {
                 char run[64];
                 snprintf(run, sizeof run, "Monte Carlo draw %zu", start + i + 1);
-                if ((sh->err = evaluate(sh->m, sh->in, n, run, &sh->diag)) == TCO_OK)
+                if (ran != TCO_ERR_EVAL) /* out of memory, or a fixed input moved (only draws move any) */
+                    sh->err = ran;
+                else if ((sh->err = evaluate(sh->m, sh->in, n, run, &sh->diag)) == TCO_OK)
                     sh->err = tco_diag_set(&sh->diag, TCO_ERR_EVAL, "%s: the compiled model failed where the "
                                            "formulas did not (please report this scenario)", run);
                 sh->failed = start + i;

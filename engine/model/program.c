@@ -1,119 +1,18 @@
-/* program.c - compile a loaded model into flat instructions over slots, and run them (program.h). */
+/* program.c - compile a loaded model into flat instructions over slots (program.h); program_run.c runs them. */
 #include "model/program.h"
+#include "model/program_impl.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/formula.h"
 #include "model/model.h"
-#include "base/text.h"
-#include "base/utf8.h"
 #include "model/bind.h"
 
 /* What a slot can hold, as far as the compiler knows: the reading side picks its fast path by it.
  * T_NONE is the start of a join (no writer seen yet). */
 enum { T_NONE = 0, T_NUM = 1, T_BOOL = 2, T_TEXT = 4, T_ANY = 7 };
-
-typedef enum opcode {
-    OP_ADD,           /* num[dst] = a + b for operands never text (tco_formula_arith) */
-    OP_SUB,           /* a - b, as OP_ADD */
-    OP_MUL,           /* a * b, as OP_ADD */
-    OP_DIV,           /* a / b, as OP_ADD */
-    OP_POW,           /* a ^ b, as OP_ADD */
-    OP_ADD_N,         /* OP_ADD .. OP_POW into a slot that only ever holds numbers: its flag and text stay */
-    OP_SUB_N,
-    OP_MUL_N,
-    OP_DIV_N,
-    OP_POW_N,
-    OP_COMPARE,       /* dst = a OP b for two numbers or two TRUE/FALSE (tco_formula_compare) */
-    OP_BINARY,        /* dst = a OP b for any values (tco_formula_binary) */
-    OP_UNARY,         /* dst = OP a (tco_formula_unary) */
-    OP_MOVE,          /* dst = a */
-    OP_JUMP_FALSE,    /* if a is FALSE or 0 go to c (tco_formula_truth) */
-    OP_JUMP_UNLESS,   /* if not (a OP b) go to c, for two numbers or two TRUE/FALSE (tco_formula_compare) */
-    OP_SELECT,        /* dst = IF(a, b, c) where b and c need no instructions (tco_formula_truth) */
-    OP_SELECT_IF,     /* dst = IF(a OP b, c, d) where c and d need no instructions, as OP_JUMP_UNLESS */
-    OP_JUMP,          /* go to c */
-    OP_FOLD,          /* dst = FUNC(slots args[a .. a+b)) for SUM MIN MAX AND OR (tco_formula_fold) */
-    OP_AGGREGATE,     /* dst = FUNC over num[a .. a+b) (tco_formula_aggregate) */
-    OP_APPLY1,        /* dst = FUNC(a) for NOT ABS ISNUMBER ISTEXT (tco_formula_apply1) */
-    OP_ROUND,         /* dst = FUNC(a, b) for ROUND ROUNDUP ROUNDDOWN (tco_formula_round) */
-    OP_INDEX,         /* dst = slot b + position a - 1 of a vector of c slots */
-    OP_MATCH,         /* dst = position of text args[a] in the c text slots from b, mode args[a+1] */
-    OP_IRR,           /* dst = IRR over num[a .. a+b) */
-    OP_RUNNING_SUM,   /* dst = 0 + num[a] + ... + num[a+b-1] (CUMSUM, a per-year line's Total) */
-    OP_RESULT_NUMBER, /* dst = a, a per-year, per-month or per-tier cell: a number, never text or TRUE/FALSE */
-    OP_RESULT_SCALAR, /* dst = a, a scalar line: never TRUE/FALSE or empty text */
-    OP_FAIL,          /* an error the tree evaluator names */
-    /* The same operations where the compiler knows the slots' kinds (specialise()): a slot of a plain kind
-     * (only numbers, or only TRUE/FALSE) keeps the flag and text it was made with, so these store the
-     * number alone; an operand that never holds text is a condition by its number alone. */
-    OP_COMPARE_B,     /* OP_COMPARE into a slot that only ever holds TRUE/FALSE */
-    OP_MOVE_N,        /* OP_MOVE (or OP_RESULT_NUMBER of a number) into a slot of a plain kind */
-    OP_SELECT_N,      /* OP_SELECT on a condition never text, into a slot of a plain kind */
-    OP_SELECT_IF_N,   /* OP_SELECT_IF into a slot of a plain kind */
-    OP_JUMP_FALSE_N,  /* OP_JUMP_FALSE on a condition never text */
-    OP_FOLD_N,        /* OP_FOLD of operands that never hold text (nor TRUE/FALSE for SUM, MIN and MAX), into
-                       * a slot of a plain kind */
-    OP_END            /* the end of the program (one, after the last instruction; not counted) */
-} opcode;
-
-typedef struct instr {
-    uint8_t code; /* opcode */
-    uint8_t op;   /* tco_op or tco_func */
-    int32_t dst, a, b, c, d;
-} instr;
-
-/* What a run copies from the model into slots before it starts (texts are compiled in: add_guard). */
-typedef enum copy_kind { COPY_NUMBER, COPY_TIER_NUMBERS } copy_kind;
-typedef struct copy_in {
-    copy_kind kind;
-    int item, slot;
-} copy_in;
-
-/* What a run copies from slots into the model after it ends (a scalar line whose slot holds only numbers
- * is copied as OUT_SCALAR).  In the program, sorted by kind (sort_copies()). */
-typedef enum out_kind { OUT_SCALAR, OUT_LINE_TEXT, OUT_YEARS, OUT_TIERS, OUT_KINDS } out_kind;
-typedef struct copy_out {
-    out_kind kind;
-    int item, slot, count;
-} copy_out;
-
-/* A text the program was compiled with, as a constant: a text input's value (its copy, owned), or a
- * row of a per-tier text input (the model's pointer).  A run needs the model to hold it still. */
-typedef struct guard {
-    int item, row; /* row -1: a scalar text input */
-    const char *seen; /* the model's pointer at the last check */
-    char *copy;       /* the text compiled with (scalar inputs; NULL for tier rows) */
-} guard;
-
-struct tco_program {
-    bool partial; /* compiled for some targets only (tco_program_compile_for()) */
-    instr *code;
-    size_t n_code, cap_code;
-    int32_t *args; /* operand lists of OP_FOLD and OP_MATCH */
-    size_t n_args, cap_args;
-    /* The slots: number, TRUE/FALSE flag, text (borrowed: formula trees, tier names, input texts). */
-    double *num;
-    unsigned char *isb;
-    const char **txt;
-    unsigned char *type;  /* compile time only (freed after compiling) */
-    unsigned char *konst; /* compile time only: 1 for a constant's slot */
-    size_t n_slots, cap_slots;
-    copy_in *ins;
-    size_t n_ins, cap_ins;
-    copy_out *outs;
-    size_t n_outs, cap_outs;
-    size_t n_ins_number, outs_end[OUT_KINDS]; /* the copies sorted by kind: where each kind ends */
-    int *base; /* first slot of each item's cells, -1 for none */
-    guard *guards;
-    size_t n_guards, cap_guards;
-    /* The structure compiled for (tco_program_fits). */
-    size_t n_items, n_order;
-    int n_tiers, n_periods, n_schedule_periods, n_months, first_year;
-};
 
 /* A pure instruction or a constant, as a key of the compiler's table: opcode and operator, then
  * operands (for a constant: its bits, flag and text). */
@@ -140,6 +39,12 @@ typedef struct compiler {
     int trial;  /* > 0: compiling to see whether a node needs instructions; record nothing */
     size_t *cell_entries; /* table positions recorded for the cell being compiled */
     size_t n_cell_entries, cap_cell_entries;
+    /* A cell whose formula gave the number an earlier slot holds (it is compiled as a copy, OP_MOVE):
+     * that slot, which later formulas read in the cell's place (read_cell()), so that value numbering
+     * finds their operations again (a month's cash out from the same lines as the month before); -1
+     * where none.  The cell keeps its copy for the vectors and the copying out that read it. */
+    int *alias;
+    size_t n_alias; /* the cells' slots, 0 .. n_alias - 1 */
 } compiler;
 
 /* ---- growing arrays ------------------------------------------------------------------------ */
@@ -371,6 +276,12 @@ static double cell_constant(const compiler *c, const tco_item *it)
     return it->kind == TCO_ITEM_YEAR_INDEX ? c->m->first_year + c->year : c->month + 1;
 }
 
+/* The slot to read for cell @p s: the earlier slot it copies (compiler.alias), else itself. */
+static int read_cell(const compiler *c, int s)
+{
+    return s >= 0 && (size_t)s < c->n_alias && c->alias[s] >= 0 ? c->alias[s] : s;
+}
+
 /* The slot of NAME @p n's single value in the cell compiled (lookup_value). */
 static int name_slot(compiler *c, const tco_node *n)
 {
@@ -379,12 +290,12 @@ static int name_slot(compiler *c, const tco_node *n)
     int base = c->p->base[n->ref];
     switch (it->kind) {
     case TCO_ITEM_YEARLY:
-        return c->year >= 0 && c->year < tco_item_periods(m, it) ? base + c->year : failing(c);
+        return c->year >= 0 && c->year < tco_item_periods(m, it) ? read_cell(c, base + c->year) : failing(c);
     case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: return number_constant(c, cell_constant(c, it));
-    case TCO_ITEM_MONTHLY: return c->month >= 0 && c->month < m->n_months ? base + c->month : failing(c);
+    case TCO_ITEM_MONTHLY: return c->month >= 0 && c->month < m->n_months ? read_cell(c, base + c->month) : failing(c);
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
-        return c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : failing(c);
-    default: return base;
+        return c->tier >= 0 && c->tier < m->n_tiers ? read_cell(c, base + c->tier) : failing(c);
+    default: return read_cell(c, base);
     }
 }
 
@@ -414,7 +325,11 @@ static int known_slot(const compiler *c, const tco_node *n)
     const tco_item *it = &m->items[n->ref];
     int base = c->p->base[n->ref], s = -1;
     switch (it->kind) {
-    case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
+    case TCO_ITEM_YEARLY: /* as name_slot(): the cell's year (a per-month cell's year), its month */
+        s = c->year >= 0 && c->year < tco_item_periods(m, it) ? base + c->year : -1;
+        break;
+    case TCO_ITEM_MONTHLY: s = c->month >= 0 && c->month < m->n_months ? base + c->month : -1; break;
+    case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
     case TCO_ITEM_TIER_INPUT: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TIER_CODE:
         s = c->tier >= 0 && c->tier < m->n_tiers ? base + c->tier : -1;
         break;
@@ -423,26 +338,46 @@ static int known_slot(const compiler *c, const tco_node *n)
     return s >= 0 && c->p->konst[s] ? s : -1;
 }
 
-/* A per-tier NAME whose every row is a constant (the tier codes, a per-tier text input). */
-static bool known_vector(const compiler *c, const tco_node *n)
+/* True when argument @p i of @p n is a NAME read whole: a row or column for SUM, MIN, MAX or IRR, the
+ * vector of INDEX or MATCH (tco_formula_vector_arg()), or CUMSUM's line (up to the cell's position). */
+static bool reads_vector(const tco_node *n, size_t i)
+{
+    return tco_formula_vector_arg(n, i) || (n->kind == TCO_NODE_CALL && n->func == TCO_FN_CUMSUM &&
+                                            n->args[i]->kind == TCO_NODE_NAME);
+}
+
+/* True when NAME @p n, read whole by @p call, holds constants in every cell: the tier codes and a
+ * per-tier text input (for INDEX and MATCH: text elsewhere is an error, left to the runs), or a
+ * per-year, per-month or per-tier item of numbers whose every cell is a constant (a fixed input, a line
+ * compiled to constants). */
+static bool known_vector(const compiler *c, const tco_node *call, const tco_node *n)
 {
     const tco_item *it = &c->m->items[n->ref];
-    return it->kind == TCO_ITEM_TIER_CODE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts != NULL);
+    bool lookup = call->func == TCO_FN_INDEX || call->func == TCO_FN_MATCH;
+    if (it->kind == TCO_ITEM_TIER_CODE || (it->kind == TCO_ITEM_TIER_INPUT && it->tier_texts != NULL))
+        return lookup;
+    int first, count;
+    if ((lookup && tco_item_dim(it) != 2) || !vector_slots(c, n, &first, &count) || count == 0)
+        return false; /* (a scalar name where a vector goes: compiled, not folded) */
+    for (int k = 0; k < count; k++)
+        if (!c->p->konst[first + k])
+            return false;
+    return true;
 }
 
 /* True when @p n's names all hold constants in the cell compiled: `year` and `month`, text inputs,
- * tier codes and texts, lines compiled to constants (INDEX's and MATCH's vector may be a constant
- * per-tier one).  Then @p n has one value, or one error, in every run of this cell. */
+ * fixed number inputs, tier codes and texts, lines compiled to constants (a vector read whole when
+ * every cell of it is one: known_vector()).  Then @p n has one value, or one error, in every run of
+ * this cell. */
 static bool cell_invariant(const compiler *c, const tco_node *n)
 {
     if (n->kind == TCO_NODE_NAME) {
         tco_item_kind k = c->m->items[n->ref].kind;
         return k == TCO_ITEM_YEAR_INDEX || k == TCO_ITEM_MONTH_INDEX || known_slot(c, n) >= 0;
     }
-    bool lookup = n->kind == TCO_NODE_CALL && (n->func == TCO_FN_INDEX || n->func == TCO_FN_MATCH);
     for (size_t i = 0; i < n->nargs; i++) {
-        if (tco_formula_vector_arg(n, i)) {
-            if (!lookup || !known_vector(c, n->args[i]))
+        if (reads_vector(n, i)) {
+            if (!known_vector(c, n, n->args[i]))
                 return false;
         } else if (!cell_invariant(c, n->args[i])) {
             return false;
@@ -456,6 +391,8 @@ static tco_value slot_value(const compiler *c, int s)
     return (tco_value){c->p->num[s], c->p->isb[s], c->p->txt[s]};
 }
 
+/* The tree evaluator's callbacks for a subtree cell_invariant() allows, reading the constants' slots as
+ * evaluate.c's lookup_value, lookup_vector and lookup_element read the model's cells. */
 static tco_error cell_value(void *ctx, const tco_node *n, tco_value *v, tco_diag *diag)
 {
     (void)diag;
@@ -468,11 +405,23 @@ static tco_error cell_value(void *ctx, const tco_node *n, tco_value *v, tco_diag
     return TCO_OK;
 }
 
+static tco_error cell_vector(void *ctx, const tco_node *n, const double **values, size_t *count, tco_diag *diag)
+{
+    (void)diag;
+    const compiler *c = ctx;
+    int first, k;
+    if (!vector_slots(c, n, &first, &k))
+        return TCO_ERR_EVAL; /* text (known_vector() lets none through) */
+    *values = c->p->num + first;
+    *count = (size_t)k;
+    return TCO_OK;
+}
+
 static tco_error cell_element(void *ctx, const tco_node *n, size_t k, tco_value *v, size_t *count, tco_diag *diag)
 {
     (void)diag;
     const compiler *c = ctx;
-    *count = (size_t)c->m->n_tiers;
+    *count = tco_item_dim(&c->m->items[n->ref]) == 2 ? (size_t)c->m->n_tiers : 0;
     if (k < *count)
         *v = slot_value(c, c->p->base[n->ref] + (int)k);
     return TCO_OK;
@@ -664,7 +613,7 @@ static int compile_call(compiler *c, const tco_node *n, int want)
             if (!c->nomem && c->p->konst[pos]) { /* a position known when compiling: that row's slot */
                 tco_value v = slot_value(c, pos);
                 if (tco_formula_index_position(&v, (size_t)c->m->n_tiers, &k, &why) == TCO_OK)
-                    return place(c, first + (int)k, want);
+                    return place(c, read_cell(c, first + (int)k), want);
             }
             return pure(c, OP_INDEX, 0, want, c->nomem ? T_ANY : c->p->type[first], pos, first, c->m->n_tiers, 0);
         }
@@ -701,7 +650,7 @@ static int compile_node(compiler *c, const tco_node *n, int want)
     if (n->kind != TCO_NODE_NAME && n->nargs > 0 && cell_invariant(c, n)) {
         /* No names but `year` and `month`: its value, or its error, is the same in every run of
          * this cell; fold a value, as the tree evaluator gives it. */
-        tco_eval_env env = {cell_value, NULL, cell_element, c, c->month >= 0 ? c->month : c->year};
+        tco_eval_env env = {cell_value, cell_vector, cell_element, c, c->month >= 0 ? c->month : c->year};
         tco_value v;
         if (tco_formula_eval(n, &env, NULL, &v, NULL) == TCO_OK)
             return place(c, constant(c, v), want);
@@ -762,6 +711,8 @@ static void compile_cell(compiler *c, const tco_item *it, int year, int tier, in
         c->p->konst[cell] = 1;
     } else {
         emit(c, t == T_NUM ? OP_MOVE : number ? OP_RESULT_NUMBER : OP_RESULT_SCALAR, 0, cell, s, 0, 0);
+        if (t == T_NUM && (size_t)cell < c->n_alias) /* a copy of a number: later formulas read s */
+            c->alias[cell] = s;
     }
     /* A scalar line holds a number or text (never TRUE/FALSE: that is an error). */
     if (!c->nomem && !number)
@@ -867,25 +818,146 @@ static void specialise(tco_program *p)
     }
 }
 
+/* Compile number input @p item (row @p row of a per-tier one, -1 for a scalar) as the constant
+ * @p value it holds, in its cell @p slot, and pin it there: a run refuses a model that holds another
+ * number in it (tco_program_options.fix_inputs). */
+static void add_pin(compiler *c, int item, int row, double value, int slot)
+{
+    tco_program *p = c->p;
+    if (c->nomem || !grow((void **)&p->pins, &p->cap_pins, p->n_pins + 1, sizeof *p->pins)) {
+        c->nomem = true;
+        return;
+    }
+    p->pins[p->n_pins++] = (pin){item, row, value};
+    p->num[slot] = value;
+    p->konst[slot] = 1;
+}
+
+/* A per-year (per-month) line's total into slot @p dst: the running sum of its @p count cells from
+ * @p first, worked out now (by the same function as evaluate.c's) when they are all constants and
+ * it is a number, else an instruction. */
+static void compile_total(compiler *c, int dst, int first, int count)
+{
+    tco_program *p = c->p;
+    bool known = !c->nomem;
+    for (int k = 0; known && k < count; k++)
+        known = p->konst[first + k];
+    double sum = known ? tco_formula_running_sum(p->num + first, (size_t)count) : 0;
+    if (known && tco_formula_number_ok(sum)) {
+        p->num[dst] = sum;
+        p->konst[dst] = 1;
+    } else {
+        emit(c, OP_RUNNING_SUM, 0, dst, first, count, 0);
+    }
+}
+
+/* Mark the slots instruction @p in reads in @p read (its operands, its vectors, its argument lists). */
+static void mark_reads(const tco_program *p, const instr *in, unsigned char *read)
+{
+    int first = 0, count = 0; /* a vector read whole */
+    switch ((opcode)in->code) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POW: case OP_ADD_N: case OP_SUB_N: case OP_MUL_N:
+    case OP_DIV_N: case OP_POW_N: case OP_COMPARE: case OP_COMPARE_B: case OP_BINARY: case OP_JUMP_UNLESS:
+    case OP_ROUND:
+        read[in->a] = read[in->b] = 1;
+        break;
+    case OP_UNARY: case OP_MOVE: case OP_MOVE_N: case OP_JUMP_FALSE: case OP_JUMP_FALSE_N: case OP_APPLY1:
+    case OP_RESULT_NUMBER: case OP_RESULT_SCALAR:
+        read[in->a] = 1;
+        break;
+    case OP_SELECT: case OP_SELECT_N: read[in->a] = read[in->b] = read[in->c] = 1; break;
+    case OP_SELECT_IF: case OP_SELECT_IF_N: read[in->a] = read[in->b] = read[in->c] = read[in->d] = 1; break;
+    case OP_FOLD: case OP_FOLD_N:
+        for (int i = 0; i < in->b; i++)
+            read[p->args[in->a + i]] = 1;
+        break;
+    case OP_AGGREGATE: case OP_IRR: case OP_RUNNING_SUM: first = in->a, count = in->b; break;
+    case OP_INDEX: read[in->a] = 1, first = in->b, count = in->c; break;
+    case OP_MATCH: read[p->args[in->a]] = read[p->args[in->a + 1]] = 1, first = in->b, count = in->c; break;
+    case OP_JUMP: case OP_FAIL: case OP_END: break;
+    }
+    for (int k = 0; k < count; k++)
+        read[first + k] = 1;
+}
+
+/* Drop the copies (OP_MOVE, OP_MOVE_N) into slots that nothing reads: no instruction, no vector and no
+ * copying out (a cell whose later readers read the slot it copies, compiler.alias, and which a program
+ * for some targets does not copy out).  A copy never fails, so the runs fail where they did.  The jumps
+ * are renumbered.  False when out of memory. */
+static bool drop_dead_copies(tco_program *p)
+{
+    unsigned char *read = calloc(p->n_slots ? p->n_slots : 1, 1);
+    size_t *to = malloc((p->n_code + 1) * sizeof *to);
+    if (read == NULL || to == NULL) {
+        free(read);
+        free(to);
+        return false;
+    }
+    for (size_t k = 0; k < p->n_code; k++)
+        mark_reads(p, &p->code[k], read);
+    for (size_t k = 0; k < p->n_outs; k++)
+        for (int i = 0; i < p->outs[k].count; i++)
+            read[p->outs[k].slot + i] = 1;
+    size_t n = 0;
+    for (size_t k = 0; k < p->n_code; k++) {
+        const instr *in = &p->code[k];
+        to[k] = n; /* where instruction k goes, or (dropped) the one after it */
+        if (!((in->code == OP_MOVE || in->code == OP_MOVE_N) && !read[in->dst]))
+            p->code[n++] = *in;
+    }
+    to[p->n_code] = n;
+    for (size_t k = 0; k < n; k++) {
+        instr *in = &p->code[k];
+        if (in->code == OP_JUMP || in->code == OP_JUMP_FALSE || in->code == OP_JUMP_FALSE_N || in->code == OP_JUMP_UNLESS)
+            in->c = (int32_t)to[in->c];
+    }
+    p->n_code = n;
+    free(read);
+    free(to);
+    return true;
+}
+
 tco_error tco_program_compile(const tco_model *m, tco_program **out, tco_diag *diag)
 {
-    return tco_program_compile_for(m, NULL, 0, out, diag);
+    return tco_program_compile_with(m, NULL, out, diag);
 }
 
 tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t n_targets, tco_program **out,
                                   tco_diag *diag)
 {
+    tco_program_options o = {.targets = targets, .n_targets = n_targets};
+    return tco_program_compile_with(m, &o, out, diag);
+}
+
+tco_error tco_program_compile_with(const tco_model *m, const tco_program_options *options, tco_program **out,
+                                   tco_diag *diag)
+{
+    static const tco_program_options whole = {0};
+    const tco_program_options *o = options ? options : &whole;
     *out = NULL;
-    /* With targets: only the items they need (tco_model_needed()) are compiled. */
-    unsigned char *needed = NULL;
-    if (targets != NULL) {
-        if ((needed = malloc(m->n_items ? m->n_items : 1)) == NULL)
-            return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-        tco_model_needed(m, targets, n_targets, needed);
+    /* With targets: only the items they need (tco_model_needed()) are compiled, and only the targets
+     * are copied out (needed[i] == 2).  With fixed inputs: varies[i] for the number inputs read at each
+     * run. */
+    unsigned char *needed = NULL, *varies = NULL;
+    size_t bytes = m->n_items ? m->n_items : 1;
+    if ((o->targets != NULL && (needed = malloc(bytes)) == NULL) ||
+        (o->fix_inputs && (varies = calloc(bytes, 1)) == NULL)) {
+        free(needed);
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
+    if (needed)
+        tco_model_needed(m, o->targets, o->n_targets, needed);
+    for (size_t k = 0; needed && k < o->n_targets; k++)
+        if (o->targets[k] >= 0 && (size_t)o->targets[k] < m->n_items && needed[o->targets[k]])
+            needed[o->targets[k]] = 2;
+    for (size_t k = 0; varies && k < o->n_varying; k++)
+        if (o->varying[k] >= 0 && (size_t)o->varying[k] < m->n_items)
+            varies[o->varying[k]] = 1;
     tco_program *p = calloc(1, sizeof *p);
     if (p == NULL || (p->base = malloc((m->n_items ? m->n_items : 1) * sizeof *p->base)) == NULL) {
         free(p);
+        free(needed);
+        free(varies);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     }
     p->n_items = m->n_items;
@@ -913,13 +985,17 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
         int b = p->base[i];
         switch (it->kind) {
         case TCO_ITEM_INPUT: case TCO_ITEM_ERROR_COUNT:
-            if (it->text == NULL)
+            if (it->text == NULL && varies && !varies[i])
+                add_pin(&c, (int)i, -1, it->value, b);
+            else if (it->text == NULL)
                 add_in(&c, COPY_NUMBER, (int)i, b);
             else if ((p->txt[b] = add_guard(&c, (int)i, -1, it->text)) != NULL)
                 p->konst[b] = 1; /* compiled as the constant it is now (see add_guard) */
             break;
         case TCO_ITEM_TIER_INPUT:
-            if (it->tier_texts == NULL)
+            for (int r = 0; it->tier_texts == NULL && varies && !varies[i] && r < m->n_tiers; r++)
+                add_pin(&c, (int)i, r, it->tiers[r], b + r);
+            if (it->tier_texts == NULL && !(varies && !varies[i]))
                 add_in(&c, COPY_TIER_NUMBERS, (int)i, b);
             for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
                 if ((p->txt[b + r] = add_guard(&c, (int)i, r, it->tier_texts[r])) != NULL)
@@ -931,13 +1007,19 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
                 p->konst[b + r] = 1;
             }
             break;
-        case TCO_ITEM_LINE: add_out(&c, OUT_LINE_TEXT, (int)i, b, 1); break;
-        case TCO_ITEM_TOTAL: add_out(&c, OUT_SCALAR, (int)i, b, 1); break;
-        case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: add_out(&c, OUT_YEARS, (int)i, b, n); break;
-        case TCO_ITEM_TIER_LINE: add_out(&c, OUT_TIERS, (int)i, b, n); break;
+        case TCO_ITEM_LINE: case TCO_ITEM_TOTAL: case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: case TCO_ITEM_TIER_LINE:
+            if (needed == NULL || needed[i] == 2) /* a line on the way to a target stays in its slots */
+                add_out(&c, it->kind == TCO_ITEM_LINE ? OUT_LINE_TEXT : it->kind == TCO_ITEM_TOTAL ? OUT_SCALAR
+                            : it->kind == TCO_ITEM_TIER_LINE ? OUT_TIERS : OUT_YEARS, (int)i, b, n);
+            break;
         case TCO_ITEM_YEAR_INDEX: case TCO_ITEM_MONTH_INDEX: break;
         }
     }
+    c.n_alias = p->n_slots;
+    if (!c.nomem && (c.alias = malloc((c.n_alias ? c.n_alias : 1) * sizeof *c.alias)) == NULL)
+        c.nomem = true;
+    for (size_t s = 0; !c.nomem && s < c.n_alias; s++)
+        c.alias[s] = -1;
     for (size_t k = 0; k < m->n_order && !c.nomem; k++) {
         int i = m->order[k];
         const tco_item *it = &m->items[i];
@@ -959,7 +1041,7 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
                 compile_cell(&c, it, -1, r, -1, b + r, true);
             break;
         case TCO_ITEM_TOTAL: /* summed in year (month) order, as SUM over the year (month) cells does */
-            emit(&c, OP_RUNNING_SUM, 0, b, p->base[it->partner], tco_item_periods(m, &m->items[it->partner]), 0);
+            compile_total(&c, b, p->base[it->partner], tco_item_periods(m, &m->items[it->partner]));
             break;
         default: break;
         }
@@ -972,7 +1054,7 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
             p->code[k].code = (uint8_t)(p->code[k].code - OP_ADD + OP_ADD_N);
     if (!c.nomem)
         specialise(p);
-    if (!c.nomem && !sort_copies(p))
+    if (!c.nomem && (!sort_copies(p) || !drop_dead_copies(p)))
         c.nomem = true;
     /* The end: a run stops at it (a jump past the last cell lands on it). */
     if (!c.nomem && !grow((void **)&p->code, &p->cap_code, p->n_code + 1, sizeof *p->code))
@@ -985,7 +1067,9 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
     p->konst = NULL;
     free(c.table);
     free(c.cell_entries);
+    free(c.alias);
     free(needed);
+    free(varies);
     if (c.nomem) {
         tco_program_free(p);
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory compiling the model");
@@ -994,414 +1078,3 @@ tco_error tco_program_compile_for(const tco_model *m, const int *targets, size_t
     return TCO_OK;
 }
 
-bool tco_program_fits(tco_program *p, const tco_model *m)
-{
-    if (!(p->n_items == m->n_items && p->n_order == m->n_order && p->n_tiers == m->n_tiers &&
-          p->n_periods == m->n_periods && p->n_schedule_periods == m->n_schedule_periods &&
-          p->n_months == m->n_months && p->first_year == m->first_year))
-        return false;
-    for (size_t g = 0; g < p->n_guards; g++) {
-        guard *gd = &p->guards[g];
-        const tco_item *it = &m->items[gd->item];
-        const char *now = gd->row < 0 ? it->text : it->tier_texts ? it->tier_texts[gd->row] : NULL;
-        if (now == gd->seen)
-            continue;
-        if (now == NULL || gd->copy == NULL || strcmp(now, gd->copy) != 0)
-            return false;
-        gd->seen = now; /* the same text, copied again (tco_model_set_text_input) */
-    }
-    return true;
-}
-
-size_t tco_program_length(const tco_program *p)
-{
-    return p->n_code;
-}
-
-void tco_program_free(tco_program *p)
-{
-    if (p == NULL)
-        return;
-    free(p->code);
-    free(p->args);
-    free(p->num);
-    free(p->isb);
-    free(p->txt);
-    free(p->type);
-    free(p->konst);
-    free(p->ins);
-    free(p->outs);
-    free(p->base);
-    for (size_t g = 0; g < p->n_guards; g++)
-        free(p->guards[g].copy);
-    free(p->guards);
-    free(p);
-}
-
-/* ---- running ------------------------------------------------------------------------------- */
-
-/* The slot arrays, held in locals while a run executes: a store of a TRUE/FALSE flag (a char) may
- * alias anything, and would make the compiler reload them from the program after every one. */
-typedef struct regs {
-    double *num;
-    unsigned char *isb;
-    const char **txt;
-} regs;
-
-static inline tco_value get(regs r, int s)
-{
-    return (tco_value){r.num[s], r.isb[s], r.txt[s]};
-}
-
-static inline void put(regs r, int s, tco_value v)
-{
-    r.num[s] = v.number;
-    r.isb[s] = v.is_bool;
-    r.txt[s] = v.text;
-}
-
-static inline void put_number(regs r, int s, double x)
-{
-    r.num[s] = x;
-    r.isb[s] = 0;
-    r.txt[s] = NULL;
-}
-
-static void copy_inputs(tco_program *p, const tco_model *m)
-{
-    const tco_item *items = m->items;
-    double *num = p->num;
-    size_t k = 0;
-    for (; k < p->n_ins_number; k++)
-        num[p->ins[k].slot] = items[p->ins[k].item].value;
-    for (; k < p->n_ins; k++) { /* a few numbers each: a loop, not a call to memcpy */
-        const double *tiers = items[p->ins[k].item].tiers;
-        double *to = num + p->ins[k].slot;
-        for (int r = 0; r < p->n_tiers; r++)
-            to[r] = tiers[r];
-    }
-}
-
-static tco_error copy_lines(const tco_program *p, tco_model *m, tco_diag *diag)
-{
-    tco_item *items = m->items;
-    const double *num = p->num;
-    size_t k = 0;
-    for (; k < p->outs_end[OUT_SCALAR]; k++) {
-        tco_item *it = &items[p->outs[k].item];
-        it->value = num[p->outs[k].slot];
-        if (it->text != NULL) { /* a line that was text before: a number now */
-            free(it->text);
-            it->text = NULL;
-        }
-    }
-    for (; k < p->outs_end[OUT_LINE_TEXT]; k++) {
-        /* As evaluate.c's eval_item: the line's own copy of its text, NULL for a number; copied
-         * again only when the text changes. */
-        tco_item *it = &items[p->outs[k].item];
-        const char *t = p->txt[p->outs[k].slot];
-        it->value = num[p->outs[k].slot];
-        if (t == NULL) {
-            if (it->text != NULL) { /* (most lines are numbers: no call to free(NULL)) */
-                free(it->text);
-                it->text = NULL;
-            }
-        } else if (it->text == NULL || strcmp(it->text, t) != 0) {
-            char *copy = strdup(t);
-            if (copy == NULL)
-                return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
-            free(it->text);
-            it->text = copy;
-        }
-    }
-    for (; k < p->outs_end[OUT_TIERS]; k++) { /* years (months), then tiers: a few numbers each */
-        const copy_out *co = &p->outs[k];
-        double *to = k < p->outs_end[OUT_YEARS] ? items[co->item].years : items[co->item].tiers;
-        const double *from = num + co->slot;
-        for (int y = 0; y < co->count; y++)
-            to[y] = from[y];
-    }
-    return TCO_OK;
-}
-
-/* Dispatch.  With GCC or clang each instruction ends by jumping straight to the next one's code
- * through a table of label addresses (the GNU C "labels as values" extension): one indirect jump per
- * instruction, each predicted on its own, where a switch in a loop has a bounds check and one shared
- * indirect jump.  Any other compiler gets the same bodies as a switch.  The program ends with OP_END,
- * so no instruction tests for the end. */
-#if defined(__GNUC__) && !defined(TCO_PROGRAM_SWITCH)
-#define THREADED 1
-#define CASE(OPCODE) L_##OPCODE:
-#define NEXT                                                                                                        \
-    do {                                                                                                            \
-        in++;                                                                                                       \
-        goto *labels[in->code];                                                                                     \
-    } while (0)
-#define GO_TO(target)                                                                                               \
-    do {                                                                                                            \
-        in = code + (target);                                                                                       \
-        goto *labels[in->code];                                                                                     \
-    } while (0)
-#else
-#define CASE(OPCODE) case OPCODE:
-#define NEXT                                                                                                        \
-    {                                                                                                               \
-        in++;                                                                                                       \
-        continue;                                                                                                   \
-    }
-#define GO_TO(target)                                                                                               \
-    {                                                                                                               \
-        in = code + (target);                                                                                       \
-        continue;                                                                                                   \
-    }
-#endif
-
-#ifdef THREADED
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic" /* &&label and goto *: GNU C, see above */
-#endif
-tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
-{
-    copy_inputs(p, m);
-    const instr *code = p->code;
-    const int32_t *pool = p->args;
-    const regs R = {p->num, p->isb, p->txt};
-    double *num = R.num;
-    const char *why;
-    const char *arith_why; /* (its own: the inlined arithmetic's reason stays in a register) */
-    const instr *in = code;
-#ifdef THREADED
-    static const void *const labels[] = {
-        [OP_ADD] = &&L_OP_ADD, [OP_SUB] = &&L_OP_SUB, [OP_MUL] = &&L_OP_MUL, [OP_DIV] = &&L_OP_DIV,
-        [OP_POW] = &&L_OP_POW, [OP_ADD_N] = &&L_OP_ADD_N, [OP_SUB_N] = &&L_OP_SUB_N, [OP_MUL_N] = &&L_OP_MUL_N,
-        [OP_DIV_N] = &&L_OP_DIV_N, [OP_POW_N] = &&L_OP_POW_N, [OP_COMPARE] = &&L_OP_COMPARE,
-        [OP_BINARY] = &&L_OP_BINARY, [OP_UNARY] = &&L_OP_UNARY, [OP_MOVE] = &&L_OP_MOVE,
-        [OP_JUMP_FALSE] = &&L_OP_JUMP_FALSE, [OP_JUMP_UNLESS] = &&L_OP_JUMP_UNLESS, [OP_SELECT] = &&L_OP_SELECT,
-        [OP_SELECT_IF] = &&L_OP_SELECT_IF, [OP_JUMP] = &&L_OP_JUMP, [OP_FOLD] = &&L_OP_FOLD,
-        [OP_AGGREGATE] = &&L_OP_AGGREGATE, [OP_APPLY1] = &&L_OP_APPLY1, [OP_ROUND] = &&L_OP_ROUND,
-        [OP_INDEX] = &&L_OP_INDEX, [OP_MATCH] = &&L_OP_MATCH, [OP_IRR] = &&L_OP_IRR,
-        [OP_RUNNING_SUM] = &&L_OP_RUNNING_SUM, [OP_RESULT_NUMBER] = &&L_OP_RESULT_NUMBER,
-        [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_COMPARE_B] = &&L_OP_COMPARE_B,
-        [OP_MOVE_N] = &&L_OP_MOVE_N, [OP_SELECT_N] = &&L_OP_SELECT_N, [OP_SELECT_IF_N] = &&L_OP_SELECT_IF_N,
-        [OP_JUMP_FALSE_N] = &&L_OP_JUMP_FALSE_N, [OP_FOLD_N] = &&L_OP_FOLD_N, [OP_END] = &&L_OP_END,
-    };
-    _Static_assert(sizeof labels / sizeof *labels == OP_END + 1, "a label for every opcode");
-    goto *labels[in->code];
-#else
-    for (;;) {
-        switch ((opcode)in->code) {
-#endif
-#define ARITH(OPCODE, OP)                                                                                           \
-    CASE(OPCODE)                                                                                                    \
-    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &arith_why) != TCO_OK)                         \
-        return TCO_ERR_EVAL;                                                                                        \
-    R.isb[in->dst] = 0;                                                                                             \
-    R.txt[in->dst] = NULL;                                                                                          \
-    NEXT;
-        ARITH(OP_ADD, TCO_OP_ADD)
-        ARITH(OP_SUB, TCO_OP_SUB)
-        ARITH(OP_MUL, TCO_OP_MUL)
-        ARITH(OP_DIV, TCO_OP_DIV)
-        ARITH(OP_POW, TCO_OP_POW)
-#undef ARITH
-#define ARITH(OPCODE, OP)                                                                                           \
-    CASE(OPCODE)                                                                                                    \
-    if (tco_formula_arith(OP, num[in->a], num[in->b], &num[in->dst], &arith_why) != TCO_OK)                         \
-        return TCO_ERR_EVAL;                                                                                        \
-    NEXT;
-        ARITH(OP_ADD_N, TCO_OP_ADD)
-        ARITH(OP_SUB_N, TCO_OP_SUB)
-        ARITH(OP_MUL_N, TCO_OP_MUL)
-        ARITH(OP_DIV_N, TCO_OP_DIV)
-        ARITH(OP_POW_N, TCO_OP_POW)
-#undef ARITH
-        CASE(OP_COMPARE)
-            num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
-            R.isb[in->dst] = 1;
-            R.txt[in->dst] = NULL;
-            NEXT;
-        CASE(OP_BINARY) {
-            tco_value a = get(R, in->a), b = get(R, in->b), r;
-            if (tco_formula_binary((tco_op)in->op, &a, &b, &r, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_UNARY) {
-            tco_value v = get(R, in->a);
-            if (tco_formula_unary((tco_op)in->op, &v, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, v);
-            NEXT;
-        }
-        CASE(OP_MOVE)
-            put(R, in->dst, get(R, in->a));
-            NEXT;
-        CASE(OP_JUMP_FALSE) {
-            tco_value v = get(R, in->a);
-            bool yes;
-            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            if (!yes)
-                GO_TO(in->c);
-            NEXT;
-        }
-        CASE(OP_JUMP)
-            GO_TO(in->c);
-        CASE(OP_JUMP_UNLESS)
-            if (!tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]))
-                GO_TO(in->c);
-            NEXT;
-        CASE(OP_SELECT) {
-            tco_value v = get(R, in->a);
-            bool yes;
-            if (tco_formula_truth(&v, &yes, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, get(R, yes ? in->b : in->c));
-            NEXT;
-        }
-        CASE(OP_SELECT_IF)
-            put(R, in->dst, get(R, tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d));
-            NEXT;
-        CASE(OP_FOLD) {
-            double acc = 0;
-            const int32_t *args = pool + in->a;
-            for (int i = 0; i < in->b; i++) {
-                tco_value v = get(R, args[i]);
-                if (tco_formula_fold((tco_func)in->op, (size_t)i, &acc, &v, &why) != TCO_OK)
-                    return TCO_ERR_EVAL;
-            }
-            tco_value r;
-            if (tco_formula_fold_result((tco_func)in->op, acc, &r, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_AGGREGATE) {
-            double r = tco_formula_aggregate((tco_func)in->op, num + in->a, (size_t)in->b);
-            if (!tco_formula_number_ok(r))
-                return TCO_ERR_EVAL;
-            put_number(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_APPLY1) {
-            tco_value v = get(R, in->a), r;
-            if (tco_formula_apply1((tco_func)in->op, &v, &r, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_ROUND) {
-            tco_value x = get(R, in->a), d = get(R, in->b), r;
-            int at;
-            if (tco_formula_round((tco_func)in->op, &x, &d, &r, &why, &at) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_INDEX) {
-            tco_value pos = get(R, in->a);
-            size_t k;
-            if (tco_formula_index_position(&pos, (size_t)in->c, &k, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            tco_value v = get(R, in->b + (int)k);
-            if (v.is_bool)
-                return TCO_ERR_EVAL;
-            put(R, in->dst, v);
-            NEXT;
-        }
-        CASE(OP_MATCH) {
-            tco_value key = get(R, pool[in->a]), mode = get(R, pool[in->a + 1]);
-            int at;
-            if (tco_formula_match_key(&key, &mode, &why, &at) != TCO_OK)
-                return TCO_ERR_EVAL;
-            int k = 0;
-            while (k < in->c && (R.txt[in->b + k] == NULL || tco_utf8_casecmp(key.text, R.txt[in->b + k]) != 0))
-                k++;
-            if (k == in->c)
-                return TCO_ERR_EVAL; /* #N/A */
-            put_number(R, in->dst, k + 1);
-            NEXT;
-        }
-        CASE(OP_IRR) {
-            double r;
-            if (tco_formula_irr(num + in->a, (size_t)in->b, &r, &why) != TCO_OK)
-                return TCO_ERR_EVAL;
-            put_number(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_RUNNING_SUM) {
-            double r = tco_formula_running_sum(num + in->a, (size_t)in->b);
-            if (!tco_formula_number_ok(r))
-                return TCO_ERR_EVAL;
-            put_number(R, in->dst, r);
-            NEXT;
-        }
-        CASE(OP_RESULT_NUMBER)
-            if (R.isb[in->a] || R.txt[in->a])
-                return TCO_ERR_EVAL;
-            put_number(R, in->dst, num[in->a]);
-            NEXT;
-        CASE(OP_RESULT_SCALAR)
-            if (R.isb[in->a] || (R.txt[in->a] && R.txt[in->a][0] == '\0'))
-                return TCO_ERR_EVAL;
-            put(R, in->dst, get(R, in->a));
-            NEXT;
-        CASE(OP_FAIL)
-            return TCO_ERR_EVAL;
-        CASE(OP_COMPARE_B)
-            num[in->dst] = tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? 1 : 0;
-            NEXT;
-        CASE(OP_MOVE_N)
-            num[in->dst] = num[in->a];
-            NEXT;
-        CASE(OP_SELECT_N)
-            num[in->dst] = num[num[in->a] != 0 ? in->b : in->c]; /* tco_formula_truth() of a number */
-            NEXT;
-        CASE(OP_SELECT_IF_N)
-            num[in->dst] = num[tco_formula_compare((tco_op)in->op, num[in->a], num[in->b]) ? in->c : in->d];
-            NEXT;
-        CASE(OP_JUMP_FALSE_N)
-            if (num[in->a] == 0) /* tco_formula_truth() of a number */
-                GO_TO(in->c);
-            NEXT;
-        CASE(OP_FOLD_N) {
-            /* tco_formula_fold() for each function on its own, so that each loop is the function's
-             * step alone (no text or TRUE/FALSE here to refuse). */
-            double acc = 0;
-            const int32_t *args = pool + in->a;
-            tco_value r;
-#define FOLD_N(FUNC)                                                                                                \
-    for (int i = 0; i < in->b; i++) {                                                                               \
-        tco_value v = {num[args[i]], false, NULL};                                                                  \
-        if (tco_formula_fold(FUNC, (size_t)i, &acc, &v, &why) != TCO_OK)                                            \
-            return TCO_ERR_EVAL;                                                                                    \
-    }                                                                                                               \
-    if (tco_formula_fold_result(FUNC, acc, &r, &why) != TCO_OK)                                                     \
-        return TCO_ERR_EVAL;                                                                                        \
-    break;
-            switch ((tco_func)in->op) {
-            case TCO_FN_AND: FOLD_N(TCO_FN_AND)
-            case TCO_FN_OR: FOLD_N(TCO_FN_OR)
-            case TCO_FN_SUM: FOLD_N(TCO_FN_SUM)
-            case TCO_FN_MIN: FOLD_N(TCO_FN_MIN)
-            default: FOLD_N(TCO_FN_MAX)
-            }
-#undef FOLD_N
-            num[in->dst] = r.number;
-            NEXT;
-        }
-        CASE(OP_END)
-            return copy_lines(p, m, diag);
-#ifndef THREADED
-        }
-    }
-#endif
-}
-#ifdef THREADED
-#pragma GCC diagnostic pop
-#endif
-#undef CASE
-#undef NEXT
-#undef GO_TO
-#undef THREADED

@@ -19,7 +19,10 @@
  *     a constant by the tree evaluator itself, an IF whose condition is then known keeps its one
  *     branch, and INDEX at a known row is that row's slot; an instruction already compiled outside
  *     every IF branch with the same operator and operand slots is not compiled again (its result
- *     is read instead: the same operation on the same operands);
+ *     is read instead: the same operation on the same operands), and a cell that is a copy of an
+ *     earlier slot (a month that repeats the month before: the same year's electricity over 12) is
+ *     read through that slot, so that the formulas after it find their operations again; a copy
+ *     nothing reads is dropped;
  *   - each instruction calls the evaluator's own step for its operator or function (formula.h:
  *     tco_formula_arith, tco_formula_compare, tco_formula_binary, tco_formula_fold,
  *     tco_formula_round, ...), so every value is the tree's to the bit: the same operations on
@@ -39,6 +42,15 @@
  * compiled for (tco_program_fits()); changing a number input needs no new compile, changing a text
  * input (tco_model_set_text_input()) makes tco_model_evaluate() compile again (about 0.3 to 0.6 ms
  * for cluster32).  It holds its slot arrays, so one program runs one evaluation at a time.
+ *
+ * Fixed inputs (tco_program_options.fix_inputs: Monte Carlo, the advisor's draws): the number inputs
+ * that the runs do not change are compiled as the constants they hold, as the texts are, so that every
+ * cell no varying input reaches (the monthly discount factors when the rate is not drawn, a card's
+ * power, ...) is worked out once, when compiling, by the tree evaluator itself, and a run executes only
+ * what a varying input reaches.  Such a program then holds for the model's number inputs too: a run
+ * compares each fixed input with the value it was compiled with (as a whole program copies every input
+ * in) and refuses a model that holds another (TCO_ERR_USAGE, naming it), and tco_program_fits() is
+ * false for it.
  */
 #ifndef TCO_PROGRAM_H
 #define TCO_PROGRAM_H
@@ -63,24 +75,53 @@ tco_error tco_program_compile(const struct tco_model *model, tco_program **out, 
 
 /**
  * As tco_program_compile(), for the @p n_targets items @p targets (indexes into model->items) alone:
- * only the cells they depend on, directly or through other lines, are compiled, and a run computes
- * and copies back only those (every other item keeps its cells as they were).  For runs that read a
- * few figures many times (Monte Carlo: the TCO, the net present cost and the unit cost); the model's
- * own tco_model_evaluate() keeps the whole program.  An index out of range is ignored.
- * Errors: TCO_ERR_NOMEM.
+ * only the cells they depend on, directly or through other lines, are compiled, a run computes only
+ * those, and it copies back the targets' cells alone (every other item, the lines on the way to a
+ * target included, keeps its cells as they were).  For runs that read a few figures many times (Monte
+ * Carlo: the TCO, the net present cost and the unit cost); the model's own tco_model_evaluate() keeps
+ * the whole program.  An index out of range is ignored.  Errors: TCO_ERR_NOMEM.
  */
 tco_error tco_program_compile_for(const struct tco_model *model, const int *targets, size_t n_targets,
                                   tco_program **out, tco_diag *diag);
 
+/** What tco_program_compile_with() compiles.  All zero: the whole model, every number input read from
+ *  the model at each run (tco_program_compile()). */
+typedef struct tco_program_options {
+    /** The items to compute (indexes into model->items), as tco_program_compile_for(); NULL: all. */
+    const int *targets;
+    size_t n_targets;
+    /** True: only the number inputs in @c varying are read from the model at each run; every other
+     *  number input (scalar or per-tier) is compiled as the constant it holds now, and with it every
+     *  cell that no varying input reaches (see "Fixed inputs" above). */
+    bool fix_inputs;
+    /** With fix_inputs: the input items the runs change (scalar or per-tier number inputs; a per-tier
+     *  one varies in every row).  Repeats, out-of-range indexes and items that are not number inputs
+     *  are ignored; none at all makes a program of constants. */
+    const int *varying;
+    size_t n_varying;
+} tco_program_options;
+
+/**
+ * Compile @p model as @p options say (NULL: as tco_program_compile()).  Every cell a run gives, with
+ * fixed inputs as with none, is the tree evaluator's value to the bit: a cell worked out when compiling
+ * is the tree evaluator's own result for it, and an error there is left to the runs (the cell is
+ * compiled as instructions, which fail where the tree does).  Errors: TCO_ERR_NOMEM.
+ */
+tco_error tco_program_compile_with(const struct tco_model *model, const tco_program_options *options,
+                                   tco_program **out, tco_diag *diag);
+
 /** True if @p program was compiled from a model of @p model's structure (same items, order, tiers,
- *  years, months and schedule) and @p model's text inputs and per-tier texts hold the texts it was
- *  compiled with, so that it can evaluate it.  (It notes where the model now keeps an equal text.) */
+ *  years, months and schedule), @p model's text inputs and per-tier texts hold the texts it was
+ *  compiled with, and its fixed number inputs (if any) the numbers, so that it can evaluate it.  (It
+ *  notes where the model now keeps an equal text.) */
 bool tco_program_fits(tco_program *program, const struct tco_model *model);
 
 /**
  * Evaluate @p model with @p program: inputs in, every line in dependency order, lines out into
  * @p model's items.  Returns TCO_OK, TCO_ERR_EVAL (no message: re-run the tree evaluator for it;
- * the items are then partly updated) or TCO_ERR_NOMEM (copying a text line; message set).
+ * the items are then partly updated), TCO_ERR_NOMEM (copying a text line; message set) or, for a
+ * program with fixed inputs, TCO_ERR_USAGE when @p model holds another number in one of them than
+ * the program was compiled with (message set, naming it; nothing is run or copied: compile again).
  */
 tco_error tco_program_run(tco_program *program, struct tco_model *model, tco_diag *diag);
 
