@@ -86,7 +86,7 @@ typedef struct copy_out {
 typedef struct guard {
     int item, row; /* row -1: a scalar text input */
     const char *seen; /* the model's pointer at the last check */
-    char *copy;       /* the text compiled with (scalar inputs; NULL for tier rows) */
+    char *copy;       /* the text compiled with (a copy for tier rows too: another model's equal text fits) */
 } guard;
 
 struct tco_program {
@@ -332,14 +332,14 @@ static void add_out(compiler *c, out_kind kind, int item, int slot, int count)
 static const char *add_guard(compiler *c, int item, int row, const char *text)
 {
     tco_program *p = c->p;
-    char *copy = row < 0 ? strdup(text) : NULL;
-    if ((row < 0 && copy == NULL) || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
+    char *copy = strdup(text);
+    if (copy == NULL || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
         free(copy);
         c->nomem = true;
         return NULL;
     }
     p->guards[p->n_guards++] = (guard){item, row, text, copy};
-    return copy ? copy : text;
+    return row < 0 ? copy : text;
 }
 
 /* ---- names: the slots a name stands for, as evaluate.c's lookup callbacks read them ----------- */
