@@ -109,12 +109,76 @@ static void test_advise_narrowed(void)
     CU_ASSERT_EQUAL(a.n_options, 0);
 }
 
+/* Scalar @p name of @p m as the advisor reads it: NaN for a line that gives text ("n.a.: ..."). */
+static double figure(const tco_model *m, const char *name)
+{
+    int i = tco_model_find(m, name);
+    return i < 0 || m->items[i].text ? NAN : m->items[i].value;
+}
+
+/* The bits of @p x and @p y are the same (NaN equal to NaN). */
+static bool same_bits(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Hosts that share programs (program.h): for a facility mode and tier, the program compiled from one
+ * host's model runs the next hosts' of the same texts (dc8 and dc4 are both module hosts) and no other
+ * (ws4 is a pcie host).  Every candidate's figures are those of its own run, loaded afresh with its
+ * card, count, host and mode (tco_advise_option_run(): its first evaluation walks the formula trees),
+ * to the bit.  team-70b narrowed to W-A (a pcie card) and D-M (a module) in dc8, ws4 and dc4, owned or
+ * in colocation, no cloud; max_hosts 2, so 2 x 8 = 16 counts in dc8 and 2 x 4 = 8 in ws4 and in dc4.
+ * W-A fits ws4 alone, D-M dc8 and dc4: per mode 8 + 16 + 8 = 32 candidates, 64 in all, and 3 tier-host
+ * pairs skipped (W-A in dc8 and dc4, D-M in ws4), listed in host order (dc8 first, as the catalog). */
+static void test_advise_shared_programs(void)
+{
+    static char args[4][64] = {"advise.tiers=W-A, D-M", "advise.hosts=dc4, ws4, dc8", "advise.allow_cloud=no",
+                               "advise.facility_modes=owned, colocation"};
+    tco_override o[4];
+    tco_diag d = {0};
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL_FATAL(tco_override_parse(args[i], &o[i], &d), TCO_OK);
+    tco_advise_request req = {.root = ROOT, .path = TCO_SOURCE_DIR "/scenarios/team-70b.ini", .name = "team-70b",
+                              .sets = o, .n_sets = 4};
+    tco_advice a;
+    CU_ASSERT_EQUAL_FATAL(tco_advise(&req, &a, &d), TCO_OK);
+    CU_ASSERT_EQUAL(a.n_options, 64);
+    CU_ASSERT_EQUAL(a.skipped_pairs, 3);
+    CU_ASSERT_STRING_EQUAL(a.hosts[0], "dc8");
+    size_t checked = 0, in_dc4 = 0, in_ws4 = 0;
+    for (size_t i = 0; i < a.n_options; i++) {
+        const tco_advise_option *x = &a.options[i];
+        tco_run *run = NULL;
+        CU_ASSERT_EQUAL_FATAL(tco_advise_option_run(&req, &a, x, &run, &d), TCO_OK);
+        const tco_model *m = run->model;
+        bool same = same_bits(x->cost, figure(m, "option_cost")) && same_bits(x->capex, figure(m, "option_capex")) &&
+                    same_bits(x->npv_cost, figure(m, "option_npv_cost")) &&
+                    same_bits(x->cost_per_unit, figure(m, "cost_per_unit")) &&
+                    same_bits(x->tokens_per_s, figure(m, "layout_tokens_per_s")) &&
+                    same_bits(x->memory_gb, figure(m, "cluster_memory_gb")) &&
+                    x->feasible == (figure(m, "check_feasible") == 1);
+        if (!same)
+            fprintf(stderr, "\n%zux %s in %s (mode %d): cost %.17g here, %.17g in its own run\n", (size_t)x->cards,
+                    a.tiers[x->tier], a.hosts[x->host], x->mode, x->cost, figure(m, "option_cost"));
+        CU_ASSERT_TRUE(same);
+        checked += same;
+        in_dc4 += strcmp(a.hosts[x->host], "dc4") == 0;
+        in_ws4 += strcmp(a.hosts[x->host], "ws4") == 0 && strcmp(a.tiers[x->tier], "W-A") == 0;
+        tco_run_free(run);
+    }
+    CU_ASSERT_EQUAL(checked, 64);
+    CU_ASSERT_EQUAL(in_dc4, 8 * 2); /* D-M alone, in two modes */
+    CU_ASSERT_EQUAL(in_ws4, 8 * 2); /* W-A alone */
+    tco_advice_free(&a);
+}
+
 CU_ErrorCode register_advise_suite(void)
 {
     CU_pSuite s = CU_add_suite("advise", NULL, NULL);
     if (s == NULL || CU_add_test(s, "set a text input in place", test_set_text_input) == NULL ||
         CU_add_test(s, "load a question, [advise] skipped", test_load_question) == NULL ||
-        CU_add_test(s, "a narrowed question", test_advise_narrowed) == NULL)
+        CU_add_test(s, "a narrowed question", test_advise_narrowed) == NULL ||
+        CU_add_test(s, "hosts that share programs: each candidate as its own run", test_advise_shared_programs) == NULL)
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* test_model.c - engine/model/model.c, the model core: items added and found by name (the name index,
- * in any case), what a set of items needs through their formulas, the year column of a month, and
- * whether a unit is money.  Loading is tests/test_load.c, evaluation tests/test_evaluate.c. */
+ * in any case), what a set of items needs through their formulas, whether two models have one shape,
+ * the year column of a month, and whether a unit is money.  Loading is tests/test_load.c, evaluation
+ * tests/test_evaluate.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,53 @@ static void test_year_of_month(void)
     CU_ASSERT_EQUAL(tco_model_year_of_month(&m, 35), 2);
 }
 
+/* The first NUMBER node of @p n, depth first, or NULL. */
+static tco_node *first_number(tco_node *n)
+{
+    if (n == NULL || n->kind == TCO_NODE_NUMBER)
+        return n;
+    for (size_t i = 0; i < n->nargs; i++) {
+        tco_node *x = first_number(n->args[i]);
+        if (x)
+            return x;
+    }
+    return NULL;
+}
+
+/* Two loads of cluster32 have one shape; so has a model whose input values alone differ; a constant
+ * of one formula changed, an item renamed, or another model (the mini fixture) is not the same shape. */
+static void test_same_shape(void)
+{
+    tco_model *a = load_cluster32(), *b = load_cluster32(), *mini = NULL;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(MINI, MINI "/scenarios/good.ini", NULL, &mini, &d), TCO_OK);
+    CU_ASSERT_TRUE(tco_model_same_shape(a, b));
+    CU_ASSERT_TRUE(tco_model_same_shape(a, a));
+    b->items[tco_model_find(b, "electricity_price")].value = 9; /* a value: the same shape */
+    CU_ASSERT_TRUE(tco_model_same_shape(a, b));
+    CU_ASSERT_FALSE(tco_model_same_shape(a, mini));
+    CU_ASSERT_FALSE(tco_model_same_shape(mini, a));
+    tco_node *k = NULL;
+    for (size_t i = 0; i < b->n_items && k == NULL; i++)
+        k = first_number(b->items[i].formula);
+    CU_ASSERT_PTR_NOT_NULL(k);
+    if (k != NULL) {
+        double was = k->number;
+        k->number = was + 1;
+        CU_ASSERT_FALSE(tco_model_same_shape(a, b));
+        k->number = was;
+        CU_ASSERT_TRUE(tco_model_same_shape(a, b));
+    }
+    char *name = b->items[0].name;
+    name[0] = name[0] == 'z' ? 'y' : 'z';
+    CU_ASSERT_FALSE(tco_model_same_shape(a, b));
+    name[0] = a->items[0].name[0];
+    CU_ASSERT_TRUE(tco_model_same_shape(a, b));
+    tco_model_free(a);
+    tco_model_free(b);
+    tco_model_free(mini);
+}
+
 /* Money is the catalog's currency, alone or per something: "CNY", "CNY/yr", "CNY/kWh"; not a unit that
  * only starts with the letters ("CNYX"), nor any other. */
 static void test_money_units(void)
@@ -161,6 +209,7 @@ CU_ErrorCode register_model_suite(void)
         !CU_add_test(s, "items added by hand, 300 of them", test_add_item) ||
         !CU_add_test(s, "what a set of items needs", test_needed) ||
         !CU_add_test(s, "the year column of a month", test_year_of_month) ||
+        !CU_add_test(s, "two models of one shape", test_same_shape) ||
         !CU_add_test(s, "money units", test_money_units))
         return CU_get_error();
     return CUE_SUCCESS;

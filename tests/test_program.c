@@ -269,33 +269,121 @@ static void test_pow10_table(void)
         CU_ASSERT_EQUAL(tco_pow10_exact[k], pow(10, k));
 }
 
-/* A text input changed through the model's API: tco_model_evaluate() compiles again (the program
- * holds the texts as constants) and gives the tree's values; set back, the first values again. */
+/* A text input changed through the model's API (facility mode, owned -> colocation -> owned ->
+ * colocation): the first evaluation with the new text walks the trees (no program: one evaluation
+ * with those texts may be all there is), the second compiles the program (it folds the texts); the
+ * values are the tree's either way.  tco_model_assign_text_input() changes the text alone.  A program
+ * compiled before the changes fits the model again when its text is back (A -> B -> A: the model holds
+ * a new copy, compared by value) and gives the figures of a fresh compile, and of the first run. */
 static void test_text_input_recompiles(void)
 {
     tco_model *m = NULL;
     tco_diag d = {0};
     CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini", NULL, &m, &d), TCO_OK);
+    CU_ASSERT_PTR_NULL(m->program); /* the first evaluation walked the trees */
+    CU_ASSERT_EQUAL_FATAL(tco_model_evaluate(m, &d), TCO_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m->program);
     snapshot first = take(m);
+    tco_program *kept = NULL; /* compiled for facility_mode = owned, kept through the changes */
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile(m, &kept, &d), TCO_OK);
     static const char *const modes[] = {"colocation", "owned", "colocation"};
     for (size_t k = 0; k < 3; k++) {
         CU_ASSERT_EQUAL_FATAL(tco_model_set_text_input(m, "facility_mode", modes[k], &d), TCO_OK);
-        snapshot cached = take(m);
+        CU_ASSERT_PTR_NULL(m->program); /* walked */
+        snapshot walked = take(m);
+        CU_ASSERT_EQUAL_FATAL(tco_model_evaluate(m, &d), TCO_OK);
+        CU_ASSERT_PTR_NOT_NULL(m->program); /* compiled for these texts */
+        snapshot ran = take(m);
         CU_ASSERT_EQUAL(tco_model_evaluate_tree(m, &d), TCO_OK);
         snapshot tree = take(m);
-        CU_ASSERT_EQUAL(differences(&cached, &tree, modes[k]), 0);
-        drop(&cached);
+        CU_ASSERT_EQUAL(differences(&ran, &tree, modes[k]), 0);
+        CU_ASSERT_EQUAL(differences(&walked, &tree, modes[k]), 0);
+        CU_ASSERT_EQUAL(tco_program_fits(kept, m), strcmp(modes[k], "owned") == 0);
+        drop(&ran);
+        drop(&walked);
         drop(&tree);
     }
     /* Colocation has no cooling capex; owned has (it_peak_kw x 2,500 CNY/kW). */
     CU_ASSERT_EQUAL(m->items[tco_model_find(m, "cooling_capex")].value, 0);
-    CU_ASSERT_EQUAL_FATAL(tco_model_set_text_input(m, "facility_mode", "owned", &d), TCO_OK);
+    /* Assigned, not evaluated: the text changes, the figures stay colocation's until an evaluation. */
+    CU_ASSERT_EQUAL_FATAL(tco_model_assign_text_input(m, "facility_mode", "OWNED", &d), TCO_OK);
+    CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "facility_mode")].text, "owned"); /* as the template writes it */
+    CU_ASSERT_EQUAL(m->items[tco_model_find(m, "cooling_capex")].value, 0);
+    CU_ASSERT_EQUAL(tco_model_assign_text_input(m, "facility_mode", "cellar", &d), TCO_ERR_INI);
+    CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "facility_mode")].text, "owned"); /* kept */
+    /* The program kept from the start fits again, and gives a fresh compile's figures and the first run's. */
+    CU_ASSERT_TRUE_FATAL(tco_program_fits(kept, m));
+    CU_ASSERT_EQUAL_FATAL(tco_program_run(kept, m, &d), TCO_OK);
+    snapshot reused = take(m);
+    tco_program *fresh = NULL;
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile(m, &fresh, &d), TCO_OK);
+    CU_ASSERT_EQUAL_FATAL(tco_program_run(fresh, m, &d), TCO_OK);
     snapshot again = take(m);
-    CU_ASSERT_EQUAL(differences(&again, &first, "owned again"), 0);
+    CU_ASSERT_EQUAL(differences(&reused, &again, "owned again, the program kept against a fresh one"), 0);
+    CU_ASSERT_EQUAL(differences(&reused, &first, "owned again, the program kept against the first run"), 0);
     CU_ASSERT(m->items[tco_model_find(m, "cooling_capex")].value > 0);
+    tco_program_free(kept);
+    tco_program_free(fresh);
+    drop(&reused);
     drop(&again);
     drop(&first);
     tco_model_free(m);
+}
+
+/* cluster32 loaded with --set scenario.host=HOST (NULL: its own, dc8) and scenario.years=YEARS (0: its 3). */
+static tco_model *cluster32_on(const char *host, int years)
+{
+    char args[2][64];
+    tco_override o[2];
+    size_t n = 0;
+    tco_diag d = {0};
+    if (host)
+        snprintf(args[n++], sizeof args[0], "scenario.host=%s", host);
+    if (years)
+        snprintf(args[n++], sizeof args[0], "scenario.years=%d", years);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_EQUAL_FATAL(tco_override_parse(args[i], &o[i], &d), TCO_OK);
+    tco_model *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(load_evaluated(TCO_SOURCE_DIR, TCO_SOURCE_DIR "/scenarios/cluster32.ini",
+                                         &(tco_load_options){.overrides = o, .n_overrides = n}, &m, &d), TCO_OK);
+    return m;
+}
+
+/* A program runs another model of the same shape whose texts are its own (the advisor shares one among
+ * its hosts): cluster32 in dc8 and in dc4, both module hosts, hold the same texts, and the program
+ * compiled from the dc8 model gives the dc4 model its own tree's values: 32 cards over 4 slots a host
+ * = 8 hosts (dc8: 32 / 8 = 4).  In ws4, a pcie host (host_slot differs), it does not fit; nor does a
+ * model of 5 years (not the same shape). */
+static void test_program_of_another_model(void)
+{
+    tco_model *dc8 = cluster32_on(NULL, 0), *dc4 = cluster32_on("dc4", 0), *ws4 = cluster32_on("ws4", 0);
+    tco_model *five = cluster32_on(NULL, 5);
+    tco_diag d = {0};
+    CU_ASSERT_TRUE(tco_model_same_shape(dc8, dc4));
+    CU_ASSERT_TRUE(tco_model_same_shape(dc8, ws4)); /* the same items: its texts differ */
+    CU_ASSERT_FALSE(tco_model_same_shape(dc8, five));
+    tco_program *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(tco_program_compile(dc8, &p, &d), TCO_OK);
+    CU_ASSERT_TRUE_FATAL(tco_program_fits(p, dc4));
+    CU_ASSERT_FALSE(tco_program_fits(p, ws4));
+    CU_ASSERT_FALSE(tco_program_fits(p, five));
+    CU_ASSERT_EQUAL_FATAL(tco_program_run(p, dc4, &d), TCO_OK);
+    snapshot shared = take(dc4);
+    CU_ASSERT_EQUAL(dc4->items[tco_model_find(dc4, "hosts")].value, 8);
+    CU_ASSERT_EQUAL(tco_model_evaluate_tree(dc4, &d), TCO_OK);
+    snapshot own = take(dc4);
+    CU_ASSERT_EQUAL(differences(&shared, &own, "the dc8 program on the dc4 model"), 0);
+    /* Back on its own model: it fits (the texts compared again) and gives dc8's 4 hosts. */
+    CU_ASSERT_TRUE_FATAL(tco_program_fits(p, dc8));
+    CU_ASSERT_EQUAL(tco_program_run(p, dc8, &d), TCO_OK);
+    CU_ASSERT_EQUAL(dc8->items[tco_model_find(dc8, "hosts")].value, 4);
+    drop(&shared);
+    drop(&own);
+    tco_program_free(p);
+    tco_model_free(dc8);
+    tco_model_free(dc4);
+    tco_model_free(ws4);
+    tco_model_free(five);
 }
 
 static int find(const tco_model *m, const char *name)
@@ -700,7 +788,9 @@ CU_ErrorCode register_program_suite(void)
                      test_specialised_instructions) ||
         !CU_add_test(s, "powers of ten read from a table equal pow()", test_pow10_table) ||
         !CU_add_test(s, "electricity = kW x 8760 x price, 1,000 prices", test_electricity_many_times) ||
-        !CU_add_test(s, "a text input changed: compiled again, the tree's values", test_text_input_recompiles) ||
+        !CU_add_test(s, "a text input changed: walked, compiled again, the tree's values; A -> B -> A reuses",
+                     test_text_input_recompiles) ||
+        !CU_add_test(s, "a program runs another model of its shape and texts", test_program_of_another_model) ||
         !CU_add_test(s, "an error keeps the tree's message", test_error_message) ||
         !CU_add_test(s, "a program for the figures alone gives them as the whole", test_program_for_targets) ||
         !CU_add_test(s, "number inputs fixed: every cell as the tree's, folded or run", test_fixed_inputs_fold) ||

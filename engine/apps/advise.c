@@ -18,6 +18,7 @@
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
+#include "model/program.h"
 #include "price/quote_choice.h"
 #include "price/run.h"
 #include "read/dates.h"
@@ -320,6 +321,11 @@ typedef struct advise_run {
      * run's quote set the candidates priced from it */
     int *tier_row;
     size_t *quote_used;
+    /* The programs compiled for the facility mode and tier being evaluated (at most one a host), which
+     * each host's model of the first one's shape (shares[h]) runs where its texts fit (enumerate()) */
+    tco_program **pool;
+    size_t n_pool;
+    bool *shares;
 } advise_run;
 
 static tco_error nomem(tco_diag *d)
@@ -454,13 +460,24 @@ static const char *value_place_text(const tco_item *it, char *out, size_t size)
 static tco_error option_run(const tco_advise_request *req, const tco_advice *a, const tco_advise_option *o,
                             tco_run **out, tco_diag *d);
 
-/* Set card_count to @p n on @p m and evaluate. */
-static tco_error set_cards(tco_model *m, int n, tco_diag *d)
+/* Evaluate @p m: with @p p, a program compiled for its texts (from it or another host's model of its
+ * shape, program.h), as tco_model_evaluate() runs its own (the trees give an error its message); without,
+ * by tco_model_evaluate(). */
+static tco_error evaluate(tco_model *m, tco_program *p, tco_diag *d)
+{
+    if (p == NULL)
+        return tco_model_evaluate(m, d);
+    tco_error e = tco_program_run(p, m, d);
+    return e == TCO_ERR_EVAL ? tco_model_evaluate_tree(m, d) : e;
+}
+
+/* Set card_count to @p n on @p m and evaluate (with @p p, as evaluate()). */
+static tco_error set_cards(tco_model *m, int n, tco_program *p, tco_diag *d)
 {
     int card_count = tco_model_find(m, "card_count");
     tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, d)
                                  : tco_model_assign_input(m, card_count, n, d);
-    return e == TCO_OK && card_count >= 0 ? tco_model_evaluate(m, d) : e;
+    return e == TCO_OK && card_count >= 0 ? evaluate(m, p, d) : e;
 }
 
 /* The run candidate @p o is evaluated on when the quotes of its host's run no longer hold for it: the
@@ -470,7 +487,7 @@ static tco_error spare_run(advise_run *r, const tco_advise_option *o, const tco_
 {
     tco_error e = TCO_OK;
     if (r->spare && r->sp_tier == o->tier && r->sp_host == o->host && r->sp_mode == o->mode && r->sp_rent == o->rent) {
-        if ((e = set_cards(r->spare->model, o->cards, r->d)) != TCO_OK)
+        if ((e = set_cards(r->spare->model, o->cards, NULL, r->d)) != TCO_OK)
             return e;
         if (tco_run_quotes_hold(r->spare)) {
             *out = r->spare;
@@ -487,18 +504,22 @@ static tco_error spare_run(advise_run *r, const tco_advise_option *o, const tco_
     return TCO_OK;
 }
 
-/* Every card count from 1 to @p bound on the model of @p run as it stands (or, with quotes whose
- * min_qty a count crosses, on a run of the candidate's own, spare_run()); an evaluation that fails
- * names the candidate. */
-static tco_error counts(advise_run *r, const tco_run *run, int tier, int host, int mode, bool rent, int bound)
+/* Every card count from 1 to @p bound on the model of @p run as it stands, evaluated as evaluate() with
+ * @p p (or, with quotes whose min_qty a count crosses, on a run of the candidate's own, spare_run()); an
+ * evaluation that fails names the candidate.  With @p at_one, the model was evaluated at one card
+ * already (set_cards()). */
+static tco_error counts(advise_run *r, const tco_run *run, int tier, int host, int mode, bool rent, int bound,
+                        bool at_one, tco_program *p)
 {
     tco_model *m = run->model;
     int card_count = tco_model_find(m, "card_count"); /* by index in the loop: no name lookup per candidate */
     for (int n = 1; n <= bound; n++) {
-        tco_error e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
-                                     : tco_model_assign_input(m, card_count, n, r->d);
-        if (e == TCO_OK && card_count >= 0)
-            e = tco_model_evaluate(m, r->d);
+        tco_error e = TCO_OK;
+        if (!(at_one && n == 1))
+            e = card_count < 0 ? tco_model_set_input(m, "card_count", n, r->d)
+                               : tco_model_assign_input(m, card_count, n, r->d);
+        if (e == TCO_OK && card_count >= 0 && !(at_one && n == 1))
+            e = evaluate(m, p, r->d);
         const tco_run *on = run;
         if (e == TCO_OK && !tco_run_quotes_hold(run)) {
             tco_advise_option o = {.tier = tier, .host = host, .mode = mode, .rent = rent, .cards = n};
@@ -798,53 +819,141 @@ static tco_error load_models(const question *qq, advise_run *r)
     return TCO_OK;
 }
 
-/* Every owned candidate, then the rented ones. */
+/* Free the programs of the pool: no program of the last facility mode and tier fits the next. */
+static void pool_clear(advise_run *r)
+{
+    for (size_t i = 0; i < r->n_pool; i++)
+        tco_program_free(r->pool[i]);
+    r->n_pool = 0;
+}
+
+/* Compile host @p h's model at its texts into the pool (for the hosts after it) and *@p p. */
+static tco_error pool_add(advise_run *r, int h, tco_program **p)
+{
+    tco_error e = tco_program_compile(r->a->models[h], &r->pool[r->n_pool], r->d);
+    if (e == TCO_OK)
+        *p = r->pool[r->n_pool++];
+    return e;
+}
+
+/* The candidates of host @p h at the texts its model now holds (a facility mode, tier @p tier, owned or
+ * rented cards): evaluated at one card, then, unless @p gate and the card does not fit the host
+ * (check_card_fits_host; *@p fits false), at every card count up to @p bound.  They run the pool's
+ * program that fits those texts, else one compiled from this model and added to the pool for the other
+ * hosts: at once when the card will likely fit (no @p gate, or @p likely: it fitted the host in another
+ * facility mode), else once the first evaluation, which walks the trees (evaluate.h), says it fits. */
+static tco_error pair(advise_run *r, int h, int tier, int mode, bool rent, int bound, bool gate, bool likely,
+                      bool *fits)
+{
+    tco_model *m = r->a->models[h];
+    tco_program *p = NULL;
+    for (size_t i = 0; r->shares[h] && i < r->n_pool && p == NULL; i++)
+        if (tco_program_fits(r->pool[i], m))
+            p = r->pool[i];
+    bool compile = p == NULL && r->shares[h] && bound > 1;
+    tco_error e = compile && (likely || !gate) ? pool_add(r, h, &p) : TCO_OK;
+    if (e == TCO_OK)
+        e = set_cards(m, 1, p, r->d);
+    *fits = e == TCO_OK && (!gate || num(m, r->ix.fits_host) == 1);
+    if (!*fits)
+        return e;
+    if (compile && p == NULL && (e = pool_add(r, h, &p)) != TCO_OK)
+        return e;
+    return counts(r, r->a->runs[h], tier, h, mode, rent, bound, true, p);
+}
+
+/* Option @p pa before @p pb in the order of the enumeration as tco advise has always listed it (and
+ * numbered, seq: the last tie-break): owned cards by host, facility mode, tier and card count, then
+ * rented ones by tier and card count. */
+static int enumeration_order(const void *pa, const void *pb)
+{
+    const tco_advise_option *a = pa, *b = pb;
+    int ka[] = {a->rent, a->rent ? 0 : a->host, a->mode, a->tier, a->cards};
+    int kb[] = {b->rent, b->rent ? 0 : b->host, b->mode, b->tier, b->cards};
+    for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+/* Every owned candidate, then the rented ones.  The texts of a facility mode and a tier are set on each
+ * host's model in turn and the model evaluated at one card, which says whether the card fits the host
+ * and is the first candidate: the program folds the texts (program.h), so that evaluation walks the
+ * trees, which is all a tier that does not fit the host costs.  The other card counts run one program
+ * compiled for those texts, which the next hosts of the same shape and texts (the same slot) run too,
+ * so that a program is compiled once per facility mode, tier and kind of host.  The options are then
+ * numbered in host order (enumeration_order()), as before the hosts shared programs. */
 static tco_error enumerate(advise_run *r, bool cloud)
 {
     tco_advice *a = r->a;
-    int *rent_host = malloc((size_t)a->n_tiers * sizeof *rent_host);
-    double *rent_slots = malloc((size_t)a->n_tiers * sizeof *rent_slots);
-    if (rent_host == NULL || rent_slots == NULL) {
-        free(rent_host);
-        free(rent_slots);
-        return nomem(r->d);
-    }
-    for (int t = 0; t < a->n_tiers; t++)
+    int n_h = a->n_models, n_t = a->n_tiers;
+    int *rent_host = malloc((size_t)n_t * sizeof *rent_host), *bound = malloc((size_t)n_h * sizeof *bound);
+    double *rent_slots = malloc((size_t)n_t * sizeof *rent_slots), *slots = malloc((size_t)n_h * sizeof *slots);
+    bool *fitted = calloc((size_t)n_t * (size_t)n_h, sizeof *fitted); /* in the first facility mode */
+    r->pool = calloc((size_t)n_h, sizeof *r->pool);
+    r->shares = calloc((size_t)n_h, sizeof *r->shares);
+    tco_error e = rent_host && bound && rent_slots && slots && fitted && r->pool && r->shares ? TCO_OK : nomem(r->d);
+    for (int t = 0; t < n_t && e == TCO_OK; t++)
         rent_host[t] = -1, rent_slots[t] = 0;
-    tco_error e = TCO_OK;
-    for (int h = 0; h < a->n_models && e == TCO_OK; h++) {
-        tco_model *m = a->models[h];
-        const tco_run *run = a->runs[h];
-        double slots = num(m, r->ix.cards_per_host);
-        int bound = (int)card_bound(m, &r->ix, (int)slots); /* at most the candidate limit: checked */
-        for (int k = 0; k < (a->n_modes ? a->n_modes : 1) && e == TCO_OK; k++) {
-            if (a->n_modes && (e = tco_model_set_text_input(m, "facility_mode", a->modes[k], r->d)) != TCO_OK)
-                break;
-            for (int t = 0; t < a->n_tiers && e == TCO_OK; t++) {
-                if ((e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) != TCO_OK)
+    for (int h = 0; h < n_h && e == TCO_OK; h++) {
+        slots[h] = num(a->models[h], r->ix.cards_per_host);
+        bound[h] = (int)card_bound(a->models[h], &r->ix, (int)slots[h]); /* at most the candidate limit: checked */
+        r->shares[h] = tco_model_same_shape(a->models[0], a->models[h]);
+    }
+    bool fits;
+    for (int k = 0; k < (a->n_modes ? a->n_modes : 1) && e == TCO_OK; k++)
+        for (int t = 0; t < n_t && e == TCO_OK; t++) {
+            pool_clear(r);
+            for (int h = 0; h < n_h && e == TCO_OK; h++) {
+                tco_model *m = a->models[h];
+                bool *fit = &fitted[t * n_h + h];
+                if (a->n_modes)
+                    e = tco_model_assign_text_input(m, "facility_mode", a->modes[k], r->d);
+                if (e == TCO_OK)
+                    e = tco_model_assign_text_input(m, "card_tier", a->tiers[t], r->d);
+                if (e != TCO_OK ||
+                    (e = pair(r, h, t, a->n_modes ? k : -1, false, bound[h], true, *fit, &fits)) != TCO_OK)
                     break;
-                if (num(m, r->ix.fits_host) != 1) {
+                *fit = k == 0 ? fits : *fit;
+                if (!fits)
                     a->skipped_pairs += k == 0;
-                    continue;
-                }
-                if (slots > rent_slots[t])
-                    rent_host[t] = h, rent_slots[t] = slots;
-                e = counts(r, run, t, h, a->n_modes ? k : -1, false, bound);
+                else if (slots[h] > rent_slots[t] || (slots[h] == rent_slots[t] && h < rent_host[t]))
+                    rent_host[t] = h, rent_slots[t] = slots[h]; /* the most slots, the first such host */
             }
         }
-    }
-    for (int t = 0; cloud && t < a->n_tiers && e == TCO_OK; t++) {
+    for (int t = 0; cloud && t < n_t && e == TCO_OK; t++) {
         if (rent_host[t] < 0)
             continue;
         tco_model *m = a->models[rent_host[t]];
-        if ((e = tco_model_set_text_input(m, "acquisition", "rent", r->d)) == TCO_OK &&
-            (e = tco_model_set_text_input(m, "card_tier", a->tiers[t], r->d)) == TCO_OK)
-            e = counts(r, a->runs[rent_host[t]], t, rent_host[t], -1, true, (int)card_bound(m, &r->ix, (int)rent_slots[t]));
+        pool_clear(r);
+        if ((e = tco_model_assign_text_input(m, "acquisition", "rent", r->d)) == TCO_OK &&
+            (e = tco_model_assign_text_input(m, "card_tier", a->tiers[t], r->d)) == TCO_OK)
+            e = pair(r, rent_host[t], t, -1, true, (int)card_bound(m, &r->ix, (int)rent_slots[t]), false, false, &fits);
         if (e == TCO_OK)
-            e = tco_model_set_text_input(m, "acquisition", "own", r->d);
+            e = tco_model_assign_text_input(m, "acquisition", "own", r->d);
     }
+    /* Each host that rented evaluated again, owning its cards, as the others are left. */
+    for (int h = 0; cloud && h < n_h && e == TCO_OK; h++)
+        for (int t = 0; t < n_t; t++)
+            if (rent_host[t] == h) {
+                e = tco_model_evaluate(a->models[h], r->d);
+                break;
+            }
+    if (r->pool)
+        pool_clear(r);
+    free(r->pool);
+    free(r->shares);
+    r->pool = NULL;
+    r->shares = NULL;
     free(rent_host);
+    free(bound);
     free(rent_slots);
+    free(slots);
+    free(fitted);
+    if (e == TCO_OK && a->n_options > 1)
+        qsort(a->options, a->n_options, sizeof *a->options, enumeration_order);
+    for (size_t i = 0; e == TCO_OK && i < a->n_options; i++)
+        a->options[i].seq = i;
     return e;
 }
 

@@ -268,10 +268,15 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
         m->program = NULL;
     }
     tco_error e = TCO_OK;
-    /* The first evaluation walks the trees: the program gives the same values to the bit
-     * (tests/test_program.c) and pays for its compiling only when the model is evaluated again. */
-    if (m->program == NULL && m->evaluations++ == 0)
+    /* The first evaluation with given texts (the model's first, or the first after a text input
+     * changed, which the program folds as constants) walks the trees: the program gives the same
+     * values to the bit (tests/test_program.c) and pays for its compiling (several tree walks) only
+     * when the model is evaluated again with those texts.  A text changed behind the setters' back
+     * (text_sets unchanged) is compiled for at once: a wrong guess costs time, never a value. */
+    if (m->program == NULL && m->walked_at != m->text_sets + 1) {
+        m->walked_at = m->text_sets + 1;
         return tco_model_evaluate_tree(m, diag);
+    }
     if (m->program == NULL && (e = tco_program_compile(m, &m->program, diag)) != TCO_OK)
         return e;
     e = tco_program_run(m->program, m, diag);
@@ -380,6 +385,12 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
 
 tco_error tco_model_set_text_input(tco_model *m, const char *name, const char *text, tco_diag *diag)
 {
+    tco_error e = tco_model_assign_text_input(m, name, text, diag);
+    return e == TCO_OK ? tco_model_evaluate(m, diag) : e;
+}
+
+tco_error tco_model_assign_text_input(tco_model *m, const char *name, const char *text, tco_diag *diag)
+{
     int idx = tco_model_find(m, name);
     if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT || m->items[idx].text == NULL)
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no text input named '%s'", name);
@@ -398,5 +409,6 @@ tco_error tco_model_set_text_input(tco_model *m, const char *name, const char *t
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     free(it->text);
     it->text = copy;
-    return tco_model_evaluate(m, diag);
+    m->text_sets++;
+    return TCO_OK;
 }

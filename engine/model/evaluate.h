@@ -3,9 +3,10 @@
  * the compiled program (program.h) or the tree evaluator, one cell read back, a role's figure, the
  * month and fiscal year of a column; and the input setters.  The names say what they do: a
  * tco_model_set_*() setter checks the value, stores it and re-evaluates the model (what typing into the
- * cell does); a tco_model_assign_*() one checks and stores by index and does NOT evaluate (the caller
- * calls tco_model_evaluate() once after several: sensitivity, Monte Carlo, the advisor).  The setters of
- * price/pricing.h (tco_model_set_currency(), _set_report_rate(), _set_given_input()) re-evaluate too.
+ * cell does); a tco_model_assign_*() one checks and stores (a number by index, a text by name) and does
+ * NOT evaluate (the caller calls tco_model_evaluate() once after several: sensitivity, Monte Carlo, the
+ * advisor).  The setters of price/pricing.h (tco_model_set_currency(), _set_report_rate(),
+ * _set_given_input()) re-evaluate too.
  */
 #ifndef TCO_EVALUATE_H
 #define TCO_EVALUATE_H
@@ -58,11 +59,20 @@ tco_error tco_model_set_tier_input(tco_model *model, const char *name, const cha
 tco_error tco_model_set_text_input(tco_model *model, const char *name, const char *text, tco_diag *diag);
 
 /**
+ * Set the text input @p name to @p text, checked as tco_model_set_text_input() checks it, without
+ * re-evaluating: for a caller that sets several texts (the advisor: a facility mode and a card tier),
+ * then calls tco_model_evaluate() once.  Errors: TCO_ERR_UNKNOWN_NAME, TCO_ERR_INI (the input keeps
+ * its text), TCO_ERR_NOMEM.
+ */
+tco_error tco_model_assign_text_input(tco_model *model, const char *name, const char *text, tco_diag *diag);
+
+/**
  * Evaluate every line in dependency order, into the items' value, years, tiers and text.  Runs the
- * model's compiled program (program.h: compiled on the first call, and again after the model's
- * structure changes), whose values are the tree evaluator's to the bit; on an error the tree
- * evaluator runs for the message.  Errors: TCO_ERR_EVAL (names the line, the year or tier and the
- * values of its names), TCO_ERR_NOMEM.
+ * model's compiled program (program.h), whose values are the tree evaluator's to the bit: the first
+ * evaluation with given texts (the model's first, or the first after a text input changed) walks
+ * the trees, the second compiles the program, which runs until the model's structure or a text
+ * input changes; on an error the tree evaluator runs for the message.  Errors: TCO_ERR_EVAL (names
+ * the line, the year or tier and the values of its names), TCO_ERR_NOMEM.
  */
 tco_error tco_model_evaluate(tco_model *model, tco_diag *diag);
 

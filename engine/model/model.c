@@ -1,6 +1,6 @@
-/* model.c - the model's items: add one, find one by name, what a set of items needs, the year of a
- * month, whether a unit is money, and freeing the whole model.  The core every floor above uses
- * (model.h); loading is load/, evaluating evaluate.c. */
+/* model.c - the model's items: add one, find one by name, what a set of items needs, whether two models
+ * have one shape, the year of a month, whether a unit is money, and freeing the whole model.  The core
+ * every floor above uses (model.h); loading is load/, evaluating evaluate.c. */
 #include "model/model.h"
 
 #include <ctype.h>
@@ -85,6 +85,43 @@ void tco_model_needed(const tco_model *m, const int *targets, size_t n, unsigned
         if (it->kind == TCO_ITEM_TOTAL && it->partner >= 0)
             needed[it->partner] = 1;
     }
+}
+
+/* The same formula: node by node, the same kinds, operators, functions, constants (to the bit),
+ * names and their bindings. */
+static bool same_node(const tco_node *x, const tco_node *y)
+{
+    if (x == NULL || y == NULL)
+        return x == y;
+    if (x->kind != y->kind || x->op != y->op || x->func != y->func || x->ref != y->ref || x->nargs != y->nargs ||
+        memcmp(&x->number, &y->number, sizeof x->number) != 0 || (x->name == NULL) != (y->name == NULL) ||
+        (x->name && strcmp(x->name, y->name) != 0))
+        return false;
+    for (size_t i = 0; i < x->nargs; i++)
+        if (!same_node(x->args[i], y->args[i]))
+            return false;
+    return true;
+}
+
+bool tco_model_same_shape(const tco_model *a, const tco_model *b)
+{
+    if (a->n_items != b->n_items || a->n_order != b->n_order || a->n_tiers != b->n_tiers ||
+        a->n_periods != b->n_periods || a->n_schedule_periods != b->n_schedule_periods || a->n_months != b->n_months ||
+        a->first_year != b->first_year || a->n_years != b->n_years ||
+        (a->n_order && memcmp(a->order, b->order, a->n_order * sizeof *a->order) != 0))
+        return false;
+    for (int r = 0; r < a->n_tiers; r++)
+        if (strcmp(a->tier_names[r], b->tier_names[r]) != 0)
+            return false;
+    for (size_t i = 0; i < a->n_items; i++) {
+        const tco_item *x = &a->items[i], *y = &b->items[i];
+        bool input = x->kind == TCO_ITEM_INPUT || x->kind == TCO_ITEM_ERROR_COUNT; /* a line's text is a result */
+        if (x->kind != y->kind || x->partner != y->partner || x->on_schedule != y->on_schedule ||
+            (input && (x->text == NULL) != (y->text == NULL)) || (x->tier_texts == NULL) != (y->tier_texts == NULL) ||
+            strcmp(x->name, y->name) != 0 || !same_node(x->formula, y->formula))
+            return false;
+    }
+    return true;
 }
 
 bool tco_unit_is_money(const char *unit)

@@ -385,12 +385,17 @@ typedef struct tco_model {
     struct tco_convention *conventions;
     size_t n_conventions;
     /** The model compiled for evaluation (program.h; internal): made by the second
-     *  tco_model_evaluate() (the first walks the formula trees, which costs less than compiling for a
-     *  model evaluated once: a plain run, each option of a comparison), made again when the model's
-     *  structure changes, freed with the model. */
+     *  tco_model_evaluate() with the same texts (the first walks the formula trees, which costs less
+     *  than compiling for a model evaluated once: a plain run, each option of a comparison, each card
+     *  tier the advisor finds does not fit a host), made again when the model's structure or a text
+     *  input changes, freed with the model. */
     struct tco_program *program;
-    /** Evaluations so far (internal, for the above). */
-    unsigned long evaluations;
+    /** Text inputs set so far (tco_model_set_text_input(), tco_model_assign_text_input(); internal,
+     *  for the above). */
+    unsigned long text_sets;
+    /** text_sets + 1 at the last evaluation that walked the trees for want of a program, 0 before any
+     *  (internal: the next evaluation with text_sets unchanged compiles). */
+    unsigned long walked_at;
     /** The template as the scenario names it, relative to the project root ("templates/tco.ini"; heap),
      *  and tco_fingerprint() of its bytes (tco_ini.fingerprint): the JSON summary's template identity,
      *  so that a later run can tell the template changed. */
@@ -413,6 +418,15 @@ int tco_model_find(const tco_model *model, const char *name);
  * advice workbook.
  */
 void tco_model_needed(const tco_model *model, const int *targets, size_t n, unsigned char *needed);
+
+/**
+ * True if @p a and @p b hold the same items (name, kind, partner, formula, text or number) in the same
+ * dependency order, over the same tiers, years, months and schedule: two models loaded from one
+ * template and catalog that differ in their inputs' values and texts alone (the advisor's model of
+ * each host).  A program compiled from one then runs the other where their texts agree (program.h,
+ * tco_program_fits()).
+ */
+bool tco_model_same_shape(const tco_model *a, const tco_model *b);
 
 /**
  * Append an item named @p name (stored lower-cased) of @p kind to @p model and its

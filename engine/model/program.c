@@ -237,14 +237,14 @@ static void add_out(compiler *c, out_kind kind, int item, int slot, int count)
 static const char *add_guard(compiler *c, int item, int row, const char *text)
 {
     tco_program *p = c->p;
-    char *copy = row < 0 ? strdup(text) : NULL;
-    if ((row < 0 && copy == NULL) || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
+    char *copy = strdup(text);
+    if (copy == NULL || !grow((void **)&p->guards, &p->cap_guards, p->n_guards + 1, sizeof *p->guards)) {
         free(copy);
         c->nomem = true;
         return NULL;
     }
     p->guards[p->n_guards++] = (guard){item, row, text, copy};
-    return copy ? copy : text;
+    return row < 0 ? copy : text;
 }
 
 /* ---- names: the slots a name stands for, as evaluate.c's lookup callbacks read them ----------- */

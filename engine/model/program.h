@@ -40,8 +40,11 @@
  * A program belongs to the model it was compiled from and holds that model's item indexes: it is
  * valid while the model's structure (items, order, tiers, periods) and its texts are the ones it was
  * compiled for (tco_program_fits()); changing a number input needs no new compile, changing a text
- * input (tco_model_set_text_input()) makes tco_model_evaluate() compile again (about 0.3 to 0.6 ms
- * for cluster32).  It holds its slot arrays, so one program runs one evaluation at a time.
+ * input (tco_model_set_text_input()) makes tco_model_evaluate() walk the trees once and compile again
+ * at the next evaluation (about 0.3 to 0.6 ms for cluster32).  It also runs another model of the same
+ * shape (tco_model_same_shape(): the advisor's model of each host) whose texts fits() finds equal,
+ * while the model it was compiled from lives: it reads that model's tier codes and per-tier texts and
+ * its formulas' texts.  It holds its slot arrays, so one program runs one evaluation at a time.
  *
  * Fixed inputs (tco_program_options.fix_inputs: Monte Carlo, the advisor's draws): the number inputs
  * that the runs do not change are compiled as the constants they hold, as the texts are, so that every
@@ -111,9 +114,10 @@ tco_error tco_program_compile_with(const struct tco_model *model, const tco_prog
                                    tco_program **out, tco_diag *diag);
 
 /** True if @p program was compiled from a model of @p model's structure (same items, order, tiers,
- *  years, months and schedule), @p model's text inputs and per-tier texts hold the texts it was
- *  compiled with, and its fixed number inputs (if any) the numbers, so that it can evaluate it.  (It
- *  notes where the model now keeps an equal text.) */
+ *  years, months and schedule: the counts are checked, the items are the caller's to know),
+ *  @p model's text inputs and per-tier texts hold the texts it was compiled with (compared by value),
+ *  and its fixed number inputs (if any) the numbers, so that it can evaluate it.  (It notes where the
+ *  model now keeps an equal text.) */
 bool tco_program_fits(tco_program *program, const struct tco_model *model);
 
 /**

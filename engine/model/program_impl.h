@@ -80,7 +80,7 @@ typedef struct copy_out {
 typedef struct guard {
     int item, row; /* row -1: a scalar text input */
     const char *seen; /* the model's pointer at the last check */
-    char *copy;       /* the text compiled with (scalar inputs; NULL for tier rows) */
+    char *copy;       /* the text compiled with (a copy for tier rows too: another model's equal text fits) */
 } guard;
 
 /* A number input compiled as the constant it held (tco_program_options.fix_inputs): every cell read
