@@ -254,18 +254,29 @@ static unsigned format_char(const char *s, size_t n)
 
 void tco_text_put_terminal(FILE *out, const char *s, size_t n)
 {
+    /* Gathered in a buffer and written in pieces of up to its size: stderr is unbuffered, and a
+     * character at a time was a write() each (20,000 warnings of quotes check: 3 million calls). */
+    char buf[512];
+    size_t len = 0;
     for (size_t i = 0; i < n; i++) {
+        if (len > sizeof buf - 16) { /* room for the longest escape (8 bytes) */
+            fwrite(buf, 1, len, out);
+            len = 0;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 || c == 0x7F)
-            fprintf(out, "\\x%02X", c);
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "\\x%02X", c);
         else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F)
-            fprintf(out, "\\xC2\\x%02X", (unsigned char)s[++i]);
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "\\xC2\\x%02X", (unsigned char)s[++i]);
         else if (format_char(s + i, n - i) != 0) {
-            fprintf(out, "\\u%04X", format_char(s + i, n - i));
-            i += format_char(s + i, n - i) == 0x061C ? 1 : 2;
+            unsigned cp = format_char(s + i, n - i);
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "\\u%04X", cp);
+            i += cp == 0x061C ? 1 : 2;
         } else
-            fputc(c, out);
+            buf[len++] = (char)c;
     }
+    if (len)
+        fwrite(buf, 1, len, out);
 }
 
 size_t tco_str_cat(char *out, size_t size, ...)

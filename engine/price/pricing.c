@@ -213,7 +213,7 @@ static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool stri
             tco_strbuf_printf(&b, "%s%s:%ld: %s", cited++ ? "; " : "", q->file, q->line, q->reason);
         }
         if (rows > cited)
-            tco_strbuf_printf(&b, "; %zu more (see the Quotes sheet)", rows - cited);
+            tco_strbuf_printf(&b, "; %zu more (every row's reason: the Quotes sheet, or quotes.unused in --format json)", rows - cited);
         if (strict) /* the run stops: no price stays, none is taken */
             tco_strbuf_append(&b, "; under --quotes-strict that is an error");
         else if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)

@@ -820,12 +820,27 @@ lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool f
     tco_strbuf footer = {0};
     /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
     tco_strbuf_append(&footer, "&L&A&C");
-    /* Excel caps a footer at 255 characters: at most 200 from the scenario name. */
+    /* Excel caps a footer at 255 characters; the name gets at most FOOTER_NAME_CHARS of them (whole
+     * UTF-8 sequences), and a longer one is cut after its last whole word that fits, with an ellipsis
+     * (never mid-word: "..., 16 s" read as a figure). */
     const char *fname = w->footer ? w->footer : w->m->scenario_name;
-    /* At most 60 characters (whole UTF-8 sequences) of the name, within Excel's 255. */
-    size_t chars = 0;
-    for (const char *p = fname; *p && !(((unsigned char)*p & 0xC0) != 0x80 && chars++ >= 60); p++)
-        tco_strbuf_append(&footer, *p == '&' ? "&&" : (char[2]){*p, '\0'});
+    size_t chars = 0, end = 0, word_end = 0;
+    for (size_t i = 0; fname[i]; i++) {
+        if (((unsigned char)fname[i] & 0xC0) != 0x80 && chars++ == FOOTER_NAME_CHARS)
+            break;
+        end = i + 1;
+        if (fname[i + 1] == ' ' || fname[i + 1] == '\0')
+            word_end = end;
+    }
+    bool cut = fname[end] != '\0';
+    if (cut && word_end > end / 2) /* a word that long is cut where it must be */
+        end = word_end;
+    while (cut && end > 0 && (fname[end - 1] == ',' || fname[end - 1] == ' ' || fname[end - 1] == ':'))
+        end--;
+    for (size_t i = 0; i < end; i++)
+        tco_strbuf_append(&footer, fname[i] == '&' ? "&&" : (char[2]){fname[i], '\0'});
+    if (cut)
+        tco_strbuf_append(&footer, "\xE2\x80\xA6"); /* U+2026 ... */
     tco_strbuf_append(&footer, "&RPage &P of &N");
     const char *ft = footer.failed ? NULL : wb_xl_text(w, tco_strbuf_str(&footer));
     if (ft && tco_utf16_units(ft) <= 255)

@@ -47,6 +47,8 @@ enum {
 #define PRINT_MARGIN_TOP 0.35
 #define PRINT_MARGIN_BOTTOM 0.5
 #define PRINT_MARGIN_FOOTER 0.2
+/** The most characters of the scenario (or workbook) name in a page footer (wb_add_sheet()). */
+#define FOOTER_NAME_CHARS 60
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - PRINT_MARGIN_TOP - PRINT_MARGIN_BOTTOM) * 96)
 #define PRINT_MIN_SCALE 75
 #define PRINT_WIDE_SCALE 75
