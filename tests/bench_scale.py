@@ -40,6 +40,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_advise import machine  # noqa: E402  (the CPU model and load average, as bench_advise prints them)
+
 # (label, tier copies, host copies, in the growth) of the shipped 10 tiers x 5 hosts: the growth is taken
 # over 1x, 4x and 16x (two doublings each); 20x is the catalog, printed, a third of a doubling past
 # 16x (too short a step for a growth that noise does not swamp).
@@ -95,14 +98,8 @@ def main():
     tco, src = os.path.abspath(a.tco), os.path.abspath(a.src)
     work = os.path.abspath(a.keep) if a.keep else tempfile.mkdtemp(prefix="bench_scale.")
     os.makedirs(work, exist_ok=True)
-    cpu = "?"
-    with open("/proc/cpuinfo") as fh:
-        for line in fh:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    print("bench_scale: %s, %d CPUs (%s), load %.2f; tco %s; %d rounds%s" % (
-        time.strftime("%Y-%m-%d %H:%M"), os.cpu_count(), cpu, os.getloadavg()[0], tco, a.rounds,
+    print("bench_scale: %s, %s; tco %s; %d rounds%s" % (
+        time.strftime("%Y-%m-%d %H:%M"), machine(), tco, a.rounds,
         ", with the workbook" if a.workbook else ", --no-workbook"))
     try:
         roots = []
