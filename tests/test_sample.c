@@ -302,6 +302,118 @@ static void test_latin_hypercube(void)
     free(perm);
 }
 
+/* The shuffle's remainder without a division (tco_lhs_remainder()) is x % d: for every divisor of a block
+ * (1 .. TCO_LHS_BLOCK), at the ends of the 64-bit numbers, next to multiples of d and at random. */
+static void test_lhs_remainder(void)
+{
+    tco_rng r;
+    tco_rng_seed(&r, 99, 0);
+    int wrong = 0;
+    for (uint64_t d = 1; d <= TCO_LHS_BLOCK; d++) {
+        const uint64_t q = UINT64_MAX / d;
+        const uint64_t xs[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX, UINT64_MAX - 1, UINT64_C(1) << 63,
+                               (UINT64_C(1) << 63) - 1, q * d, q * d - 1, (q - 1) * d + d - 1, (UINT64_C(1) << 32) * d};
+        for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++)
+            wrong += tco_lhs_remainder(xs[k], d) != xs[k] % d;
+        for (int k = 0; k < 2000; k++) {
+            uint64_t x = tco_rng_next(&r);
+            wrong += tco_lhs_remainder(x, d) != x % d;
+        }
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(tco_lhs_remainder(UINT64_MAX, TCO_LHS_BLOCK + 1), UINT64_MAX % (TCO_LHS_BLOCK + 1));
+}
+
+/* A block as its definition reads (tco_lhs_block()'s comment): per input, a Fisher-Yates shuffle with
+ * tco_rng_below(), then a uniform in each slice, from one stream; draw-major. */
+static void lhs_by_definition(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)
+{
+    tco_rng r;
+    tco_rng_seed(&r, seed, block);
+    for (size_t j = 0; j < dims; j++) {
+        for (size_t k = 0; k < n; k++)
+            perm[k] = (uint32_t)k;
+        for (size_t k = n; k > 1; k--) {
+            size_t pick = (size_t)tco_rng_below(&r, k);
+            uint32_t t = perm[k - 1];
+            perm[k - 1] = perm[pick];
+            perm[pick] = t;
+        }
+        for (size_t i = 0; i < n; i++)
+            u[i * dims + j] = ((double)perm[i] + tco_rng_uniform(&r)) / (double)n;
+    }
+}
+
+/* tco_lhs_block() gives the definition's numbers to the bit (a full block, a last block of what is left,
+ * one draw), and tco_lhs_block_columns() the same numbers input by input. */
+static void test_lhs_as_defined(void)
+{
+    enum { DIMS = 5 };
+    const size_t ns[] = {TCO_LHS_BLOCK, 537, 2, 1};
+    double *u = malloc(sizeof(double) * TCO_LHS_BLOCK * DIMS), *v = malloc(sizeof(double) * TCO_LHS_BLOCK * DIMS),
+           *w = malloc(sizeof(double) * TCO_LHS_BLOCK * DIMS);
+    uint32_t *perm = malloc(sizeof(uint32_t) * TCO_LHS_BLOCK);
+    CU_ASSERT_FATAL(u && v && w && perm);
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        size_t n = ns[t];
+        for (uint64_t block = 0; block < 3; block++) {
+            lhs_by_definition(11, block, n, DIMS, u, perm);
+            tco_lhs_block(11, block, n, DIMS, v, perm);
+            tco_lhs_block_columns(11, block, n, DIMS, w, perm);
+            CU_ASSERT(memcmp(u, v, sizeof(double) * n * DIMS) == 0);
+            int same = 1;
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < DIMS; j++)
+                    same &= memcmp(&u[i * DIMS + j], &w[j * n + i], sizeof(double)) == 0;
+            CU_ASSERT(same);
+        }
+    }
+    free(u);
+    free(v);
+    free(w);
+    free(perm);
+}
+
+/* tco_dist_quantiles() is tco_dist_quantile() at each probability, bit for bit, for every distribution (a
+ * triangular fit's both sides, its mode at either end, uniform, the shaped ones, a constant), at the
+ * probabilities a draw can take and in between. */
+static void test_quantiles_as_one(void)
+{
+    enum { N = 4000 };
+    static double u[N], got[N];
+    tco_rng r;
+    tco_rng_seed(&r, 3, 1);
+    u[0] = 0x1.0p-54;
+    u[1] = 1 - 0x1.0p-54;
+    u[2] = 0.5;
+    for (int i = 3; i < N; i++)
+        u[i] = tco_rng_uniform(&r);
+    const struct {
+        tco_dist dist;
+        double low, point, high;
+        int bounds;
+    } ranges[] = {{TCO_DIST_TRIANGULAR, 0.49, 0.7, 0.91, 0},  {TCO_DIST_TRIANGULAR, 0.5, 0.9, 0.9, 1},
+                  {TCO_DIST_TRIANGULAR, 10, 10, 30, 1},       {TCO_DIST_TRIANGULAR, -0.02, 0, 0.05, 0},
+                  {TCO_DIST_TRIANGULAR, 1e299, 1e300, 1.5e300, 0}, {TCO_DIST_UNIFORM, 1, 2, 3, 0},
+                  {TCO_DIST_PERT, 1, 2, 4, 0},                {TCO_DIST_NORMAL, 1, 2, 3, 0},
+                  {TCO_DIST_LOGNORMAL, 1, 2, 4, 0},           {TCO_DIST_TRIANGULAR, 5, 5, 5, 0}};
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+        tco_dist_fit f;
+        tco_diag d = {0};
+        tco_error e = (ranges[k].bounds ? tco_dist_fit_bounds : tco_dist_fit_range)(
+            ranges[k].dist, ranges[k].low, ranges[k].point, ranges[k].high, &f, &d);
+        CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+        size_t n = ranges[k].dist == TCO_DIST_PERT ? 200 : N; /* (PERT's quantile is slow) */
+        tco_dist_quantiles(&f, u, n, got);
+        int same = 1;
+        for (size_t i = 0; i < n; i++) {
+            double one = tco_dist_quantile(&f, u[i]);
+            same &= memcmp(&one, &got[i], sizeof one) == 0;
+        }
+        CU_ASSERT(same);
+    }
+}
+
 static void test_stats(void)
 {
     /* 1..10 (shuffled): PERCENTILE.INC at rank 9p: P10 = 1.9, P50 = 5.5, P80 = 8.2, P90 = 9.1; mean 5.5;
@@ -489,6 +601,9 @@ CU_ErrorCode register_sample_suite(void)
         !CU_add_test(s, "a range of one point is that point", test_one_point) ||
         !CU_add_test(s, "ranges whose ends are bounds (KEY_range_kind = bounds)", test_bounds) ||
         !CU_add_test(s, "Latin hypercube blocks", test_latin_hypercube) ||
+        !CU_add_test(s, "the shuffle's remainder is x % d", test_lhs_remainder) ||
+        !CU_add_test(s, "Latin hypercube blocks as defined, draw by draw and input by input", test_lhs_as_defined) ||
+        !CU_add_test(s, "quantiles of a block as one at a time, to the bit", test_quantiles_as_one) ||
         !CU_add_test(s, "percentiles, mean and deviation", test_stats) ||
         !CU_add_test(s, "values sorted as qsort() sorts them, to the bit", test_sort_as_qsort) ||
         !CU_add_test(s, "statistics near the largest double, in scaled units", test_stats_near_the_largest_double))

@@ -105,6 +105,16 @@ double tco_risk_draw_value(const tco_item *it, const tco_dist_fit *fit, double u
     return admissible(it, tco_dist_quantile(fit, u));
 }
 
+/* tco_risk_draw_value() of @p it at each of the uniforms @p u[0 .. n), in place: the same numbers, a loop
+ * per input (tco_dist_quantiles()). */
+static void draw_values(const tco_item *it, const tco_dist_fit *fit, double *u, size_t n)
+{
+    tco_dist_quantiles(fit, u, n, u);
+    if (it->integer || !isnan(it->min) || !isnan(it->max))
+        for (size_t i = 0; i < n; i++)
+            u[i] = admissible(it, u[i]);
+}
+
 /* "pue = 1.53, tier_price[D-M] = 61000.5" for the first few inputs, as they stand, into @p b. */
 static void describe_inputs(tco_model *m, const tco_ranged_input *in, size_t n, tco_strbuf *b)
 {
@@ -384,6 +394,7 @@ static void *run_share(void *arg)
     mc_blocks *shared = sh->shared;
     double *u = malloc(sizeof *u * TCO_LHS_BLOCK * (n ? n : 1));
     uint32_t *perm = malloc(sizeof *perm * TCO_LHS_BLOCK);
+    double **to = malloc(sizeof *to * (n ? n : 1)); /* each ranged input's value slot */
     sh->err = TCO_OK;
     sh->failed = SIZE_MAX;
     /* Each draw runs the part of the compiled model that the three figures need and that the drawn
@@ -393,7 +404,7 @@ static void *run_share(void *arg)
     int targets[6];
     int *varying = malloc(sizeof *varying * (n ? n : 1));
     tco_program *prog = NULL;
-    if (u == NULL || perm == NULL || varying == NULL) {
+    if (u == NULL || perm == NULL || to == NULL || varying == NULL) {
         sh->err = tco_diag_set(&sh->diag, TCO_ERR_NOMEM, "out of memory");
     } else {
         for (size_t j = 0; j < n; j++)
@@ -410,10 +421,15 @@ static void *run_share(void *arg)
             break; /* none left, or past a block where a draw failed: the first failure is found */
         size_t start = block * TCO_LHS_BLOCK;
         size_t count = sh->draws - start < TCO_LHS_BLOCK ? sh->draws - start : TCO_LHS_BLOCK;
-        tco_lhs_block(sh->seed, block, count, n, u, perm);
+        /* The block's draws input by input (u[j * count + i]: draw i of input j), then set draw by draw. */
+        tco_lhs_block_columns(sh->seed, block, count, n, u, perm);
+        for (size_t j = 0; j < n; j++) {
+            draw_values(&sh->m->items[sh->in[j].item], &sh->fits[j], u + j * count, count);
+            to[j] = slot(sh->m, &sh->in[j]);
+        }
         for (size_t i = 0; i < count; i++) {
             for (size_t j = 0; j < n; j++)
-                *slot(sh->m, &sh->in[j]) = tco_risk_draw_value(&sh->m->items[sh->in[j].item], &sh->fits[j], u[i * n + j]);
+                *to[j] = u[j * count + i];
             tco_error ran = tco_program_run(prog, sh->m, &sh->diag);
             if (ran != TCO_OK) {
                 char run[64];
@@ -443,6 +459,7 @@ static void *run_share(void *arg)
     tco_program_free(prog);
     free(u);
     free(perm);
+    free(to);
     return NULL;
 }
 

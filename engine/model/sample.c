@@ -3,6 +3,7 @@
 #include "model/ranges.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,6 +210,31 @@ double tco_dist_quantile_shaped(const tco_dist_fit *f, double u)
     return quantile_scaled(f, u) * f->scale;
 }
 
+void tco_dist_quantiles(const tco_dist_fit *f, const double *u, size_t n, double *out)
+{
+    if (f->constant) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = f->c;
+    } else if (f->dist == TCO_DIST_TRIANGULAR) {
+        /* tco_dist_quantile_plain()'s operations, in its order, on both sides */
+        const double a = f->a, b = f->b, w = b - a, ca = f->c - a, bc = b - f->c, scale = f->scale;
+        for (size_t i = 0; i < n; i++) {
+            double uw = u[i] * w;
+            double low = a + sqrt(uw * ca), high = b - sqrt((1 - u[i]) * w * bc), pick;
+            /* uw < ca ? low : high, as bits: GCC compiles the ?: to a branch */
+            uint64_t lo_bits, hi_bits, keep_low = 0 - (uint64_t)(uw < ca);
+            memcpy(&lo_bits, &low, sizeof low);
+            memcpy(&hi_bits, &high, sizeof high);
+            lo_bits = (lo_bits & keep_low) | (hi_bits & ~keep_low);
+            memcpy(&pick, &lo_bits, sizeof pick);
+            out[i] = pick * scale;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = tco_dist_quantile(f, u[i]);
+    }
+}
+
 /* The CDF at @p x with the free end (a when @p lower, else b) at @p end, the shape following it. */
 static double cdf_with_end(tco_dist_fit *f, int lower, double end, double x)
 {
@@ -377,22 +403,92 @@ tco_error tco_range_fit(const tco_range *r, double point, tco_dist_fit *out, tco
 
 /* ---- Latin hypercube ------------------------------------------------------------------------ */
 
-void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)
+/* x % d for every 64-bit x and a divisor d below 2^32, without a division: Granlund and Montgomery's
+ * method ("Division by invariant integers using multiplication", 1994, figure 4.1), with m = floor(2^64
+ * (2^l - d) / d) + 1 and l = ceil(log2 d): the quotient is (t + ((x - t) >> 1)) >> (l - 1) for t the high
+ * word of m x (for d = 1: m = 1, shifts 0).  Exact for every x, as the paper proves; tests/test_sample.c
+ * compares it with % for every d of a block.  A shuffle step of a block takes one remainder; the divisors
+ * are 1 .. TCO_LHS_BLOCK, so the multipliers are worked out once, for all of them. */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 u128;
+typedef struct divisor {
+    uint64_t m;
+    unsigned char sh1, sh2;
+} divisor;
+
+static divisor divisors[TCO_LHS_BLOCK + 1];
+static pthread_once_t divisors_once = PTHREAD_ONCE_INIT;
+
+static void make_divisors(void)
+{
+    for (uint64_t d = 1; d <= TCO_LHS_BLOCK; d++) {
+        int l = 0;
+        while ((UINT64_C(1) << l) < d)
+            l++;
+        divisors[d].m = (uint64_t)((((u128)((UINT64_C(1) << l) - d)) << 64) / d) + 1;
+        divisors[d].sh1 = l > 0;
+        divisors[d].sh2 = (unsigned char)(l > 0 ? l - 1 : 0);
+    }
+}
+
+static inline uint64_t remainder_by(uint64_t x, uint64_t d)
+{
+    const divisor *v = &divisors[d];
+    uint64_t t = (uint64_t)(((u128)v->m * x) >> 64);
+    return x - ((t + ((x - t) >> v->sh1)) >> v->sh2) * d;
+}
+#define PREPARE_DIVISORS() pthread_once(&divisors_once, make_divisors)
+#else
+static inline uint64_t remainder_by(uint64_t x, uint64_t d)
+{
+    return x % d;
+}
+#define PREPARE_DIVISORS() ((void)0)
+#endif
+
+uint64_t tco_lhs_remainder(uint64_t x, uint64_t d)
+{
+    if (d == 0 || d > TCO_LHS_BLOCK)
+        return x % d;
+    PREPARE_DIVISORS();
+    return remainder_by(x, d);
+}
+
+/* tco_lhs_block() with draw i of input j at u[i * draw_stride + j * input_stride].  Each step of the
+ * shuffle is tco_rng_below(&r, k) (the same outputs taken, the same index): an output at or above k is
+ * at or above 2^64 mod k (which is below k), so that bound is worked out only for an output below k. */
+static void lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, size_t draw_stride,
+                      size_t input_stride, uint32_t *perm)
 {
     tco_rng r;
     tco_rng_seed(&r, seed, block);
+    PREPARE_DIVISORS();
     for (size_t j = 0; j < dims; j++) {
         for (size_t k = 0; k < n; k++)
             perm[k] = (uint32_t)k;
         for (size_t k = n; k > 1; k--) { /* Fisher-Yates */
-            size_t pick = (size_t)tco_rng_below(&r, k);
+            uint64_t x = tco_rng_next(&r);
+            while (x < k && x < (0 - (uint64_t)k) % k) /* tco_rng_below()'s rejection */
+                x = tco_rng_next(&r);
+            size_t pick = (size_t)(k <= TCO_LHS_BLOCK ? remainder_by(x, k) : x % k);
             uint32_t t = perm[k - 1];
             perm[k - 1] = perm[pick];
             perm[pick] = t;
         }
+        double *col = u + j * input_stride;
         for (size_t i = 0; i < n; i++)
-            u[i * dims + j] = ((double)perm[i] + tco_rng_uniform(&r)) / (double)n;
+            col[i * draw_stride] = ((double)perm[i] + tco_rng_uniform(&r)) / (double)n;
     }
+}
+
+void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)
+{
+    lhs_block(seed, block, n, dims, u, dims, 1, perm);
+}
+
+void tco_lhs_block_columns(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm)
+{
+    lhs_block(seed, block, n, dims, u, 1, n, perm);
 }
 
 /* ---- statistics ----------------------------------------------------------------------------- */

@@ -122,6 +122,11 @@ static inline double tco_dist_quantile(const tco_dist_fit *f, double u)
     return tco_dist_quantile_shaped(f, u);
 }
 
+/** tco_dist_quantile() of @p f at each of @p u[0 .. n) into @p out (the same doubles, bit for bit): a
+ *  triangular fit computes both sides' square roots and keeps one, rather than a branch that random
+ *  probabilities mispredict half the time. */
+void tco_dist_quantiles(const tco_dist_fit *f, const double *u, size_t n, double *out);
+
 /** The cumulative probability of @p x under a fitted distribution (for tests and the S-curve). */
 double tco_dist_cdf(const tco_dist_fit *fit, double x);
 
@@ -139,6 +144,14 @@ double tco_normal_quantile(double u);
  * @p perm is scratch room for n indexes.
  */
 void tco_lhs_block(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm);
+
+/** tco_lhs_block() with the uniforms input by input: draw i of input j at u[j * @p n + i] (the same
+ *  numbers, each input's draws side by side). */
+void tco_lhs_block_columns(uint64_t seed, uint64_t block, size_t n, size_t dims, double *u, uint32_t *perm);
+
+/** @p x % @p d as a Latin hypercube block's shuffle computes it (for 1 <= d <= TCO_LHS_BLOCK by a
+ *  multiplication, not a division; % itself for any other d): the same number, for the tests. */
+uint64_t tco_lhs_remainder(uint64_t x, uint64_t d);
 
 /** Statistics of N results ("probability that the cost is not exceeded"). */
 typedef struct tco_stats {
