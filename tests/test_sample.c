@@ -403,7 +403,7 @@ static void test_quantiles_as_one(void)
         tco_error e = (ranges[k].bounds ? tco_dist_fit_bounds : tco_dist_fit_range)(
             ranges[k].dist, ranges[k].low, ranges[k].point, ranges[k].high, &f, &d);
         CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
-        size_t n = ranges[k].dist == TCO_DIST_PERT ? 200 : N; /* (PERT's quantile is slow) */
+        size_t n = ranges[k].dist == TCO_DIST_PERT ? 200 : N - 1; /* (PERT's quantile is slow; an odd count: a last one alone) */
         tco_dist_quantiles(&f, u, n, got);
         int same = 1;
         for (size_t i = 0; i < n; i++) {

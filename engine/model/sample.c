@@ -4,6 +4,9 @@
 
 #include <math.h>
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,7 +221,21 @@ void tco_dist_quantiles(const tco_dist_fit *f, const double *u, size_t n, double
     } else if (f->dist == TCO_DIST_TRIANGULAR) {
         /* tco_dist_quantile_plain()'s operations, in its order, on both sides */
         const double a = f->a, b = f->b, w = b - a, ca = f->c - a, bc = b - f->c, scale = f->scale;
-        for (size_t i = 0; i < n; i++) {
+        size_t i = 0;
+#if defined(__SSE2__)
+        /* Two at a time: SSE2's square root, products and sums are IEEE-754's, rounded as the scalar ones. */
+        const __m128d va = _mm_set1_pd(a), vb = _mm_set1_pd(b), vw = _mm_set1_pd(w), vca = _mm_set1_pd(ca),
+                      vbc = _mm_set1_pd(bc), vscale = _mm_set1_pd(scale), one = _mm_set1_pd(1);
+        for (; i + 2 <= n; i += 2) {
+            __m128d vu = _mm_loadu_pd(u + i), uw = _mm_mul_pd(vu, vw);
+            __m128d low = _mm_add_pd(va, _mm_sqrt_pd(_mm_mul_pd(uw, vca)));
+            __m128d high = _mm_sub_pd(vb, _mm_sqrt_pd(_mm_mul_pd(_mm_mul_pd(_mm_sub_pd(one, vu), vw), vbc)));
+            __m128d keep_low = _mm_cmplt_pd(uw, vca);
+            __m128d pick = _mm_or_pd(_mm_and_pd(keep_low, low), _mm_andnot_pd(keep_low, high));
+            _mm_storeu_pd(out + i, _mm_mul_pd(pick, vscale));
+        }
+#endif
+        for (; i < n; i++) {
             double uw = u[i] * w;
             double low = a + sqrt(uw * ca), high = b - sqrt((1 - u[i]) * w * bc), pick;
             /* uw < ca ? low : high, as bits: GCC compiles the ?: to a branch */
