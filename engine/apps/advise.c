@@ -170,7 +170,14 @@ static tco_error advise_list(const question *qq, const char *key, char ***out, i
     *out = NULL;
     *n = 0;
     const char *v = tco_ini_get(q, "advise", key);
-    if (v == NULL || strcasecmp(v, "all") == 0 || (v[0] == '\0' && strcmp(key, "exclude_tiers") == 0))
+    bool exclude = strcmp(key, "exclude_tiers") == 0;
+    /* "all" in a list of what to consider is everything; in exclude_tiers it excludes everything, which
+     * leaves nothing to advise on (it read as "no list": nothing excluded, every tier ranked). */
+    if (exclude && v != NULL && strcasecmp(v, "all") == 0)
+        return tco_diag_at(d, TCO_ERR_INI, place(qq, key, &at, where),
+                           "'%s' leaves nothing to consider: it excludes every tier of the catalog (leave "
+                           "exclude_tiers out, or empty, to exclude none)", v);
+    if (v == NULL || strcasecmp(v, "all") == 0 || (v[0] == '\0' && exclude))
         return TCO_OK;
     int k = tco_split_list(v, out);
     if (k <= 0)

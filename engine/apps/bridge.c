@@ -50,6 +50,7 @@ typedef struct ctx {
     tco_bridge *b;
     char *spath;
     tco_diag *d;
+    bool canonical; /* the files' names are in the model's spelling (canonical_version()) */
 } ctx;
 
 /* A changed input: one step to take. */
@@ -170,6 +171,65 @@ static bool input_name_ok(const char *s)
     return n > 0 && n <= TCO_NAME_MAX_LEN;
 }
 
+/* The keys of a JSON object with their places in the file, sorted in the canonical spelling. */
+typedef struct keyed {
+    const char *key;
+    size_t index;
+} keyed;
+
+/* Two names in their canonical spelling, ignoring case as tco reads names: a tier code in any script
+ * (tco_utf8_casecmp()), an input name in ASCII (as tco_model_find()). */
+static int same_name(const char *a, const char *b, bool tiers)
+{
+    return tiers ? tco_utf8_casecmp(a, b) : strcasecmp(a, b);
+}
+
+/* Keys in their canonical spelling, then in file order: tier codes, input names (same_name()). */
+static int by_tier_code(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    int c = same_name(a->key, b->key, true);
+    return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int by_input_name(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    int c = same_name(a->key, b->key, false);
+    return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Refuse object @p obj (at @p key of @p v; @p what names its keys in the message) naming one entry twice in
+ * its canonical spelling ("C30" and "c30", "pue" and "PUE": the same tier, the same input, to every other
+ * part of tco), which would be read as two entries; @p tiers selects the comparison (by_canonical()). */
+static tco_error check_keys_once(const version *v, json_t *obj, const char *key, const char *what, bool tiers,
+                                 tco_diag *d)
+{
+    size_t n = json_object_size(obj), i = 0;
+    if (n < 2)
+        return TCO_OK;
+    keyed *k = malloc(n * sizeof *k);
+    if (k == NULL)
+        return oom(d);
+    const char *name;
+    json_t *value;
+    json_object_foreach(obj, name, value) {
+        if (i < n)
+            k[i] = (keyed){name, i}, i++;
+    }
+    qsort(k, i, sizeof *k, tiers ? by_tier_code : by_input_name);
+    tco_error e = TCO_OK;
+    for (size_t j = 1; j < i && e == TCO_OK; j++) {
+        if (same_name(k[j - 1].key, k[j].key, tiers) == 0)
+            e = tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key),
+                            "%s '%s' (entry %zu) and '%s' (entry %zu) name the same %s, as tco compares names "
+                            "(ignoring case); give each once", what, TCO_SHOWN(k[j - 1].key), k[j - 1].index + 1,
+                            TCO_SHOWN(k[j].key), k[j].index + 1, tiers ? "tier" : "input");
+    }
+    free(k);
+    return e;
+}
+
 /* Check the texts of the object of tier rows @p rows (@p member of input @p key), when present: each tier
  * code, and each text row when @p texts (by_tier), each --set key (set_by_tier). */
 static tco_error check_rows(const version *v, const json_t *entry, const char *member, const char *key, tco_diag *d)
@@ -183,6 +243,11 @@ static tco_error check_rows(const version *v, const json_t *entry, const char *m
     tco_error e = TCO_OK;
     json_object_foreach(rows, tier, row) {
         snprintf(what, sizeof what, "a tier code of \"%s\"", member);
+        if (tier[0] == '\0') {
+            e = tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key), "%s is empty; expected the code of a tier of the "
+                            "catalog (C30, D-M, ...)", what);
+            break;
+        }
         if ((e = shown_text(v, key, what, tier, BRIDGE_MAX_TEXT, 0, d)) != TCO_OK)
             break;
         snprintf(what, sizeof what, "\"%s\" %s", member, sets ? "--set key" : "text");
@@ -192,6 +257,10 @@ static tco_error check_rows(const version *v, const json_t *entry, const char *m
             e = shown_text(v, key, what, json_string_value(row), sets ? BRIDGE_MAX_SET : BRIDGE_MAX_TEXT, 0, d);
         if (e != TCO_OK)
             break;
+    }
+    if (e == TCO_OK) {
+        snprintf(what, sizeof what, "the tier codes of \"%s\"", member);
+        e = check_keys_once(v, rows, key, what, true, d);
     }
     return e;
 }
@@ -236,6 +305,8 @@ static tco_error check_texts(version *v, tco_diag *d)
     const char *name;
     json_t *entry;
     char key[TCO_NAME_MAX_LEN + 16];
+    if ((e = check_keys_once(v, v->inputs, "inputs", "the input names", false, d)) != TCO_OK)
+        return e;
     json_object_foreach(v->inputs, name, entry) {
         if (!input_name_ok(name))
             return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "inputs"),
@@ -257,6 +328,21 @@ static tco_error check_texts(version *v, tco_diag *d)
             return e;
     }
     return TCO_OK;
+}
+
+/* JSON value @p j as a message quotes what was found: a text quoted ('abc', escaped by ascii_shown()), a
+ * number, true, false, null, "an object", "an array". */
+static const char *json_shown(const json_t *j, char out[TCO_SHOWN_MAX])
+{
+    if (json_is_string(j)) {
+        char inner[TCO_SHOWN_MAX];
+        snprintf(out, TCO_SHOWN_MAX, "the text '%.400s'", ascii_shown(json_string_value(j), inner));
+    } else if (json_is_number(j))
+        tco_format_double(json_number_value(j), out);
+    else
+        snprintf(out, TCO_SHOWN_MAX, "%s", json_is_true(j) ? "true" : json_is_false(j) ? "false" : json_is_null(j) ? "null"
+                                           : json_is_object(j) ? "an object" : "an array");
+    return out;
 }
 
 static tco_error refuse(const version *v, tco_diag *d, const char *what)
@@ -303,8 +389,10 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "read error");
     }
     v->fingerprint = tco_fingerprint(text, n);
+    /* A UTF-8 byte-order mark (an editor on Windows writes one) is skipped, as an INI file's is. */
+    size_t bom = n >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     json_error_t je;
-    v->doc = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
+    v->doc = json_loadb(text + bom, n - bom, JSON_REJECT_DUPLICATES, &je);
     free(text);
     if (v->doc == NULL)
         return tco_diag_set(d, TCO_ERR_INI, "%s:%d:%d: not JSON: %s; expected a summary, tco --scenario NAME "
@@ -325,16 +413,19 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         return refuse(v, d, "not a tco JSON summary: expected the keys \"scenario\" (a name), \"inputs\" (an object) "
                       "and \"tco\"");
     v->scenario = json_string_value(scenario);
+    /* Each reason once: null is what tco writes when the template gives no TCO; anything else is quoted. */
+    if (json_is_null(tco))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "tco"), "null, not a number (the template names no [model] "
+                           "tco line, or it has no number): there is no TCO to bridge");
     if (!json_is_number(tco))
-        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
-                           "\"tco\" is %s, not a number (the template names no [model] tco "
-                           "line, or it has no number): there is no TCO to bridge",
-                           json_is_null(tco) ? "null" : "not a number");
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "tco"), "expected the run's TCO, a number, found %s",
+                           json_shown(tco, (char[TCO_SHOWN_MAX]){0}));
     v->tco = json_number_value(tco);
     /* The analysis period, in the table's and the workbook's title: 1 to 100 years (0 when not given). */
     json_t *years = json_object_get(v->doc, "years");
     if (years && (!json_is_integer(years) || json_integer_value(years) < 1 || json_integer_value(years) > 100))
-        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "years"), "expected a whole number of years from 1 to 100");
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "years"), "expected a whole number of years from 1 to 100, found %s",
+                           json_shown(years, (char[TCO_SHOWN_MAX]){0}));
     v->years = years ? (int)json_integer_value(years) : 0;
     tco_error texts = check_texts(v, d);
     if (texts != TCO_OK)
@@ -528,6 +619,67 @@ static tco_error set_value(tco_model *m, const char *file, const char *name, con
                        tier ? "]" : "", value_text(v, buf), why.message);
 }
 
+/* The members of an input entry whose keys are tier codes. */
+static const char *const tier_members[] = {"by_tier", "given_by_tier", "set_by_tier", "range_by_tier", NULL};
+
+/* @p obj with each key in its canonical spelling (a new reference; NULL when out of memory): the model's
+ * (an input's name, a tier's code) when the model has it, else the spelling of the same key in @p other
+ * (OLD's object, NULL for OLD itself), else as written.  The file names no key twice in the canonical
+ * spelling (check_keys_once()), so no two keys become one. */
+static json_t *canonical_keys(const tco_model *m, json_t *obj, json_t *other, bool tiers)
+{
+    json_t *out = json_object(), *value;
+    const char *key;
+    json_object_foreach(obj, key, value) {
+        const char *canon = key;
+        int at = tiers ? tco_model_tier_row(m, key) : tco_model_find(m, key);
+        if (at >= 0)
+            canon = tiers ? m->tier_names[at] : m->items[at].name;
+        else if (other) {
+            const char *k2;
+            json_t *v2;
+            json_object_foreach(other, k2, v2) {
+                if (same_name(k2, key, tiers) == 0) {
+                    canon = k2;
+                    break;
+                }
+            }
+        }
+        if (out == NULL || json_object_set(out, canon, value) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* Put the keys of version @p v (the input names and the tier codes of each input) in their canonical
+ * spelling (canonical_keys()), so that both files and the model name an input or a tier alike: "PUE" in
+ * NEW is OLD's "pue", "c30" the catalog's "C30", not two entries.  @p old: OLD's version when @p v is NEW. */
+static tco_error canonical_version(const tco_model *m, version *v, const version *old, tco_diag *d)
+{
+    json_t *inputs = canonical_keys(m, v->inputs, old ? old->inputs : NULL, false);
+    if (inputs == NULL || json_object_set_new(v->doc, "inputs", inputs) != 0)
+        return oom(d);
+    v->inputs = inputs;
+    const char *name;
+    json_t *entry;
+    json_object_foreach(v->inputs, name, entry) {
+        if (!json_is_object(entry))
+            continue;
+        for (size_t k = 0; tier_members[k]; k++) {
+            json_t *rows = json_object_get(entry, tier_members[k]);
+            if (!json_is_object(rows))
+                continue;
+            json_t *other = old ? json_object_get(json_object_get(old->inputs, name), tier_members[k]) : NULL;
+            json_t *renamed = canonical_keys(m, rows, json_is_object(other) ? other : NULL, true);
+            if (renamed == NULL || json_object_set_new(entry, tier_members[k], renamed) != 0)
+                return oom(d);
+        }
+    }
+    return TCO_OK;
+}
+
 /* The structural inputs moved to NEW's value in a reload (names borrowed from the model's JSON). */
 typedef struct shape {
     const char *moved[BRIDGE_MAX_SHAPE];
@@ -583,6 +735,11 @@ static tco_error load_state(ctx *c, const version *values, const shape *s, tco_r
             break;
         }
         m = run->model;
+        /* Once, at the first model loaded: both files' names in the model's spelling, before any is looked up. */
+        if (!c->canonical && ((e = canonical_version(m, &c->old, NULL, c->d)) != TCO_OK ||
+                              (e = canonical_version(m, &c->new_, &c->old, c->d)) != TCO_OK))
+            break;
+        c->canonical = true;
         size_t wanted = 0;
         for (size_t i = 0; i < m->n_items && e == TCO_OK; i++) {
             const tco_item *it = &m->items[i];

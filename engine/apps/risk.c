@@ -95,6 +95,8 @@ static double admissible(const tco_item *it, double v)
         v = floor(v + 0.5);
     if (!isnan(it->min) && v < it->min)
         v = it->min;
+    if (tco_input_below_least(it, v)) /* the nearer of 0 and least */
+        v = v < it->least / 2 ? 0 : it->least;
     if (!isnan(it->max) && v > it->max)
         v = it->max;
     return v;

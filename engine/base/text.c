@@ -272,6 +272,15 @@ void tco_text_put_terminal(FILE *out, const char *s, size_t n)
             unsigned cp = format_char(s + i, n - i);
             len += (size_t)snprintf(buf + len, sizeof buf - len, "\\u%04X", cp);
             i += cp == 0x061C ? 1 : 2;
+        } else if (c >= 0x80) {
+            /* A byte that starts no UTF-8 character (0x9B alone is a CSI to a terminal that reads
+             * bytes as ISO 8859) as \xNN; a whole character as it is. */
+            size_t k = tco_utf8_seq(s + i, n - i);
+            if (k == 0)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "\\x%02X", c);
+            for (size_t j = 0; j < k; j++)
+                buf[len++] = s[i + j];
+            i += k ? k - 1 : 0;
         } else
             buf[len++] = (char)c;
     }

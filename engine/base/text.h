@@ -140,7 +140,9 @@ const char *tco_shown_path_fault(const char *path, size_t *byte);
 
 /**
  * Write the @p n bytes of text at @p s to @p out for a terminal: every control character (C0, the line
- * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, and the line and paragraph separators
+ * break too, DEL, and the C1 controls U+0080 to U+009F) as \xNN, every byte that is not part of a UTF-8
+ * character (a raw 0x9B, a terminal's CSI in ISO 8859, from an argument or a file name) as \xNN, and the line
+ * and paragraph separators
  * and the bidirectional controls (U+061C, U+200E, U+200F, U+2028 to U+202E, U+2066 to U+2069) as \uXXXX,
  * so a file name holding ESC, CR, a line break or a right-to-left override that a message quotes can
  * neither drive the terminal, forge a line nor reorder what is shown.

@@ -24,6 +24,8 @@ bool tco_vformat_cut(char *out, size_t size, const char *fmt, va_list ap)
 /* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if invalid. */
 static size_t utf8_seq(const unsigned char *p, size_t n)
 {
+    if (n == 0)
+        return 0;
     if (p[0] < 0x80)
         return 1;
     size_t len = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
@@ -37,6 +39,11 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
     if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90)))
         return 0;
     return len;
+}
+
+size_t tco_utf8_seq(const char *s, size_t n)
+{
+    return utf8_seq((const unsigned char *)s, n);
 }
 
 bool tco_utf8_valid(const char *s, size_t len, size_t *bad)

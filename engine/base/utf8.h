@@ -24,6 +24,11 @@ bool tco_vformat_cut(char *out, size_t size, const char *fmt, va_list ap) __attr
  */
 bool tco_utf8_valid(const char *s, size_t len, size_t *bad);
 
+/** Length in bytes of the valid UTF-8 character at @p s (of the @p n bytes there: 1 to 4), or 0 when
+ *  those bytes start no valid UTF-8 character (a stray continuation byte such as 0x9B, an overlong form,
+ *  a surrogate, a sequence cut short). */
+size_t tco_utf8_seq(const char *s, size_t n);
+
 /** Number of characters (not bytes) in the UTF-8 string @p s. */
 size_t tco_utf8_chars(const char *s);
 

@@ -190,6 +190,14 @@ int tco_cli_currency(const char *text, char out[4])
     return 0;
 }
 
+const char *tco_cli_bad_option(int argc, char *const *argv)
+{
+    if (optopt != 0 && optind > 0 && optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
+        strchr(argv[optind] + 1, optopt) != NULL)
+        return argv[optind]; /* inside the cluster: optind has not moved past it */
+    return optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+}
+
 int tco_cli_once(const char *first[256], int c, const struct option *opts, const char *value)
 {
     if (c < 0 || c > 255 || value == NULL)

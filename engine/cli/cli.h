@@ -69,6 +69,11 @@ struct option;
  *  ('USD', then 'EUR'): it takes one value"). */
 int tco_cli_once(const char *first[256], int c, const struct option *opts, const char *value);
 
+/** The argument of @p argv holding the option getopt_long() just refused ('?'): an unknown long option
+ *  ("--bogus"), or the cluster of short options holding the unknown letter ("-dash" for its 'd'; getopt
+ *  stays on a cluster while inside it, so argv[optind - 1] would be the argument before it, "init"). */
+const char *tco_cli_bad_option(int argc, char *const *argv);
+
 /** --currency CODE: @p text three letters (any case) into @p out, upper case.  Returns 0, or the exit code
  *  of a usage error (64, printed: "--currency: expected a currency code of three letters ..."). */
 int tco_cli_currency(const char *text, char out[4]);

@@ -52,8 +52,13 @@ static int check_save(const char *path, tco_output_format fmt)
         return tco_cli_usage("--save-scenario %s: is a folder; give a file name such as %s%sbest.ini", path, path,
                              n > 0 && path[n - 1] == '/' ? "" : "/");
     /* ".ini" as tco --scenario takes a path (read/scenarios.c): the file saved is one it prices. */
-    if (n < 5 || strcmp(path + n - 4, ".ini") != 0)
+    if (n < 4 || strcmp(path + n - 4, ".ini") != 0)
         return tco_cli_usage("--save-scenario %s: expected a file name ending in .ini (a scenario file)", path);
+    /* ".ini" alone (or "dir/.ini") names no scenario: a hidden file whose scenario name would be empty. */
+    const char *base = strrchr(path, '/');
+    if (strcmp(base ? base + 1 : path, ".ini") == 0)
+        return tco_cli_usage("--save-scenario %s: expected a name before .ini, such as %.*sbest.ini", path,
+                             base ? (int)(base + 1 - path) : 0, path);
     tco_diag d = {0};
     /* A path tco --scenario refuses to show (a control character, not UTF-8) would give a file it cannot price. */
     if (tco_shown_path_check(path, "scenario's path", &d) != TCO_OK)
@@ -104,7 +109,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
             return tco_cli_usage("%s", d.message);
         if (c == ':' || c == '?')
             return tco_cli_usage("advise: %s '%s'; %s", c == ':' ? "option needs a value" : "unknown option",
-                               argv[optind - 1], ADVISE_USAGE);
+                               c == '?' ? tco_cli_bad_option(argc, argv) : argv[optind - 1], ADVISE_USAGE);
         if (c == 'q' && (rc = tco_cli_quotes_add(quotes, &n_quotes, optarg)) != 0)
             return rc;
         if (c == 'C' && (rc = tco_cli_currency(optarg, currency)) != 0)

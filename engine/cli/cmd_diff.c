@@ -39,7 +39,7 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
         if (c == ':' || c == '?')
             return tco_cli_usage("diff: %s '%s'; tco diff OLD.json NEW.json [--order effect|file] [--format table|json] "
                                "[--out PATH.xlsx]", c == ':' ? "option needs a value" : "unknown option",
-                               argv[optind - 1]);
+                               c == '?' ? tco_cli_bad_option(argc, argv) : argv[optind - 1]);
         format = c == 'f' ? optarg : format;
         order = c == 'O' ? optarg : order;
         out = c == 'o' ? optarg : out;

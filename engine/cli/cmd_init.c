@@ -41,7 +41,7 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
             return tco_cli_usage("init: option '%s' needs a value", argv[optind - 1]);
         else
             return tco_cli_usage("init: unknown option '%s'; tco init DIR [--scenario NAME] [--root DIR]",
-                               argv[optind - 1]);
+                               tco_cli_bad_option(argc, argv));
     }
     if (optind >= argc || argv[optind][0] == '\0')
         return tco_cli_usage("%s", "init: expected the folder to make: tco init DIR [--scenario NAME] [--root DIR]");

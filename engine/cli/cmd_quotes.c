@@ -261,7 +261,7 @@ int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of
         } else if (e == TCO_ERR_SYNTAX) {
             /* print_problem never stops a read, so this is a problem that ended it (a field past
              * the limit, broken quoting, not a CSV file): not reported yet. */
-            tco_report_check_problem(&report, argv[i], &d, false);
+            tco_report_check_final(&report, argv[i], &d);
             set.errors++;
             rc = rc ? rc : 65;
         }

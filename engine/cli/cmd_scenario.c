@@ -35,6 +35,7 @@
 #include "base/strbuf.h"
 #include "render/workbook.h"
 #include "base/text.h"
+#include "base/utf8.h"
 #include "render/compare.h"
 #include "load/load.h"
 #include "price/pricing.h"
@@ -107,7 +108,7 @@ static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < q->n_sets; i++)
-        if (q->sets[i].option[0] == '\0' || strcmp(q->sets[i].option, stem) == 0)
+        if (q->sets[i].option[0] == '\0' || tco_utf8_casecmp(q->sets[i].option, stem) == 0)
             out[n++] = q->sets[i];
     return n;
 }
@@ -137,12 +138,14 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     if (tco_scenario_file_is_question(spath)) {
         fputs("tco: ", stderr);
         tco_text_put_terminal(stderr, spath, strlen(spath));
-        fprintf(stderr, " is a question ([advise] section), not a scenario: run it with tco advise %s\n", stem);
+        fputs(" is a question ([advise] section), not a scenario: run it with tco advise ", stderr);
+        tco_text_put_terminal(stderr, stem, strlen(stem));
+        fputc('\n', stderr);
         free(spath);
         return 64;
     }
     for (size_t i = 0; i < quotes->n_sets; i++)
-        if (quotes->sets[i].option[0] != '\0' && strcmp(quotes->sets[i].option, stem) != 0) {
+        if (quotes->sets[i].option[0] != '\0' && tco_utf8_casecmp(quotes->sets[i].option, stem) != 0) {
             free(spath);
             return tco_cli_usage("--set %s: '%s' is not this run's scenario (%s); NAME:SECTION.KEY=VALUE names an option "
                                "of --compare", quotes->sets[i].arg, quotes->sets[i].option, stem);
@@ -224,6 +227,42 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     return rc;
 }
 
+/* The keys of a comparison file's [compare] section (its only section). */
+static const char *const compare_keys[] = {"scenarios", "title", "scenarios_source", "title_source", NULL};
+
+/* Refuse what comparison file @p ini (at @p path) holds besides [compare] scenarios and title: an unknown
+ * section or key is an error naming it, with the nearest known name within two edits, as a scenario's is
+ * (a typo never falls back to a default: "titel" left the comparison untitled without a word). */
+static tco_error check_compare_file(const tco_ini *ini, const char *path, tco_diag *d)
+{
+    for (int i = 0; i < tco_ini_section_count(ini); i++) {
+        const char *sec = tco_ini_section_name(ini, i), *shown = tco_ini_section_as_written(ini, sec);
+        if (strcasecmp(sec, "compare") != 0)
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = path, .section = shown ? shown : sec},
+                               "unknown section%s; a comparison file has one section, [compare] (scenarios, title)",
+                               tco_edit_distance(sec, "compare") <= 2 ? " (did you mean [compare]?)" : "");
+        int s = tco_ini_section_index(ini, sec);
+        for (int j = 0; j < tco_ini_key_count(ini, s); j++) {
+            const char *key = tco_ini_key_at(ini, s, j), *best = NULL;
+            size_t best_d = 3;
+            bool ok = false;
+            for (const char *const *a = compare_keys; *a && !ok; a++) {
+                size_t dist = tco_edit_distance(key, *a);
+                ok = dist == 0;
+                if (dist < best_d)
+                    best_d = dist, best = *a;
+            }
+            if (ok)
+                continue;
+            tco_place at = {.file = path, .section = "compare", .key = key};
+            if (best)
+                return tco_diag_at(d, TCO_ERR_INI, &at, "unknown key (did you mean '%s'?)", best);
+            return tco_diag_at(d, TCO_ERR_INI, &at, "unknown key; expected one of: scenarios, title");
+        }
+    }
+    return TCO_OK;
+}
+
 /* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
 static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, char **file,
                          tco_diag *d)
@@ -243,6 +282,11 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
             return -1;
         }
         list = tco_ini_get(&ini, "compare", "scenarios");
+        if (tco_ini_has_section(&ini, "compare") && check_compare_file(&ini, path, d) != TCO_OK) {
+            tco_ini_free(&ini);
+            free(path);
+            return -1;
+        }
         if (list == NULL) {
             tco_diag_set(d, TCO_ERR_INI, "%s [compare] scenarios: expected two or more scenario names, found %s", path,
                          tco_ini_has_section(&ini, "compare") ? "no such key" : "no [compare] section");
@@ -336,7 +380,7 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
             continue;
         int found = 0;
         for (int i = 0; i < n; i++)
-            found |= strcmp(quotes->sets[s].option, stems[i]) == 0;
+            found |= tco_utf8_casecmp(quotes->sets[s].option, stems[i]) == 0; /* as the names are compared */
         if (!found) {
             tco_strbuf list = {0};
             for (int i = 0; i < n; i++)
@@ -349,7 +393,12 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = tco_scenario_path(root, names[i], "--compare", file, &d);
         bool question = spath && tco_scenario_file_is_question(spath);
-        if (question)
+        /* Named in a comparison file, it is the file's fault (65, naming it), not the command line's. */
+        if (question && file)
+            tco_diag_at(&d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
+                        "%s is a question ([advise] section), not a scenario: run it with tco advise %s", spath,
+                        stems[i]);
+        else if (question)
             tco_diag_set(&d, TCO_ERR_USAGE, "%s is a question ([advise] section), not a scenario: run it with tco "
                          "advise %s", spath, stems[i]);
         tco_override sets[TCO_MAX_SETS];
@@ -553,7 +602,7 @@ int tco_cmd_scenario(int argc, char **argv)
         case 'h': tco_cli_print_help(stdout); return 0;
         case 'V': printf("tco %s\n", TCO_VERSION); return 0;
         case ':': return tco_cli_usage("option '%s' needs a value", argv[optind - 1]);
-        default: return tco_cli_usage("unknown option '%s'", argv[optind - 1]);
+        default: return tco_cli_usage("unknown option '%s'", tco_cli_bad_option(argc, argv));
         }
     }
     tco_root found;
@@ -652,7 +701,9 @@ int tco_cmd_scenario(int argc, char **argv)
     n = n > 0 ? kept : n;
     if (n <= 0) {
         free(names);
-        fprintf(stderr, "tco: %s/scenarios: no scenarios found\n", root);
+        fputs("tco: ", stderr);
+        tco_text_put_terminal(stderr, root, strlen(root));
+        fputs("/scenarios: no scenarios found\n", stderr);
         return 66;
     }
     /* Every scenario is run even when one fails; the first failure's code is returned. */

@@ -77,7 +77,7 @@ static tco_error resolve_from(loader *ld, const char *input_section, const char 
                        "no section [%s] in the scenario or in pricing/*.ini (from = '%s')", section, from);
 }
 
-static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "integer", "format", "note",
+static const char *const input_keys[] = {"label", "unit", "from", "min", "max", "least", "integer", "format", "note",
                                          "structural", "per", "type", "values", "values_from", "default", "quote",
                                          "quote_qty", NULL};
 
@@ -512,6 +512,15 @@ tco_error load_input(loader *ld, int index)
     if (!isnan(it->min) && !isnan(it->max) && it->min > it->max)
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "max"},
                            "expected a number >= min (%g), found %g", it->min, it->max);
+    if ((e = tco_ini_number_in(t, index, section, "least", false, &it->least, &found, ld->diag)) != TCO_OK)
+        return e;
+    /* least: 0 or a value from least up, for a rate whose 0 means none (a card without FP16): min 0, least
+     * above it and within max, and no money (a bound converted to another currency would move). */
+    if (!isnan(it->least) && (isnan(it->min) || it->min != 0 || !(it->least > 0) ||
+                              (!isnan(it->max) && it->least > it->max) || tco_unit_is_money(unit)))
+        return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = section, .key = "least"},
+                           "expected a number above 0 and <= max, on an input with min = 0 and a unit that is not "
+                           "money (the least value above 0 it takes), found %g", it->least);
     if ((e = yes_no(ld, &ts, "integer", &it->integer)) != TCO_OK ||
         (e = yes_no(ld, &ts, "structural", &it->structural)) != TCO_OK)
         return e;

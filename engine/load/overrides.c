@@ -39,7 +39,8 @@ tco_error apply_overrides(loader *ld, int phase)
          * repeat: the option's own value is meant to win.) */
         for (size_t j = 0; j < i; j++)
             if (strcasecmp(override_section(ld, &ld->overrides[j]), sec) == 0 &&
-                strcasecmp(ld->overrides[j].key, o->key) == 0 && strcmp(ld->overrides[j].option, o->option) == 0)
+                strcasecmp(ld->overrides[j].key, o->key) == 0 &&
+                tco_utf8_casecmp(ld->overrides[j].option, o->option) == 0)
                 return tco_diag_set(ld->diag, TCO_ERR_USAGE, "--set %s: sets [%s] %s again (first --set %s); give "
                                     "each value once", o->arg, sec, o->key, ld->overrides[j].arg);
         for (size_t f = 0; f < ld->n_catalog && before == NULL; f++)

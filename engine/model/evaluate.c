@@ -11,6 +11,7 @@
 #include "model/program.h"
 #include "base/strbuf.h"
 #include "base/text.h"
+#include "model/ranges.h"
 #include "base/utf8.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
@@ -290,7 +291,7 @@ tco_error tco_model_evaluate(tco_model *m, tco_diag *diag)
 static tco_error check_number(const tco_item *it, const char *name, const char *tier, double value, tco_diag *diag)
 {
     if (!isfinite(value) || (!isnan(it->min) && value < it->min) || (!isnan(it->max) && value > it->max) ||
-        (it->integer && value != floor(value))) {
+        (it->integer && value != floor(value)) || tco_input_below_least(it, value)) {
         char v[32];
         tco_format_double(value, v);
         if (tier)

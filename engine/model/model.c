@@ -37,7 +37,7 @@ tco_item *tco_model_add_item(tco_model *m, tco_item_kind kind, const char *name)
     memset(it, 0, sizeof *it);
     it->kind = kind;
     it->partner = -1;
-    it->min = it->max = NAN;
+    it->min = it->max = it->least = NAN;
     it->name = tco_strdup(name);
     if (it->name == NULL)
         return NULL;

@@ -175,6 +175,10 @@ typedef struct tco_item {
     size_t n_choices;
     /** Input bounds (inclusive; NaN = none) and whether it must be whole. */
     double min, max;
+    /** The least value above 0 a rate, throughput or capacity input takes (template key least; NaN = none):
+     *  0 ("none", "no compute") or a value from least up, never a tiny positive one (1e-300 TFLOPS made a
+     *  formula overflow).  Only on an input whose min is 0 and whose unit is not money. */
+    double least;
     bool integer;
     /** Input that fixes the workbook's shape (e.g. years = number of year columns):
      *  shown as a fixed value, not as an editable input (template key structural = yes). */

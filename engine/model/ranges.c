@@ -47,6 +47,11 @@ void tco_range_clear(tco_range *r)
     *r = (tco_range){0};
 }
 
+bool tco_input_below_least(const tco_item *it, double v)
+{
+    return !isnan(it->least) && v > 0 && v < it->least;
+}
+
 tco_error tco_input_number(const tco_item *it, const tco_place *place, const char *text, double *number,
                            tco_diag *diag)
 {
@@ -58,13 +63,16 @@ tco_error tco_input_number(const tco_item *it, const tco_place *place, const cha
                            "separators or units), found '%s'",
                            it->unit, text);
     double v = *number;
-    if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v))) {
+    if ((!isnan(it->min) && v < it->min) || (!isnan(it->max) && v > it->max) || (it->integer && v != floor(v)) ||
+        tco_input_below_least(it, v)) {
+        /* With least: "0 or a number >= LEAST ...", the least value above 0 in place of min. */
+        bool least = !isnan(it->least);
         char lo[32] = "", hi[32] = "";
         if (!isnan(it->min))
-            tco_format_double(it->min, lo);
+            tco_format_double(least ? it->least : it->min, lo);
         if (!isnan(it->max))
             tco_format_double(it->max, hi);
-        return tco_diag_at(diag, TCO_ERR_INI, place, "expected %s%s%s%s%s%s %s, found %s",
+        return tco_diag_at(diag, TCO_ERR_INI, place, "expected %s%s%s%s%s%s%s %s, found %s", least ? "0 or " : "",
                            it->integer ? "a whole number" : "a number", isnan(it->min) ? "" : " >= ", lo,
                            (!isnan(it->min) && !isnan(it->max)) ? " and" : "", isnan(it->max) ? "" : " <= ", hi,
                            it->unit, text);

@@ -72,6 +72,10 @@ tco_error tco_range_parse(const tco_item *it, const tco_place *place, const char
 tco_error tco_input_number(const tco_item *it, const tco_place *place, const char *text, double *number,
                            tco_diag *diag);
 
+/** True when @p v is above 0 and below the least value above 0 input @p it takes (tco_item least): refused
+ *  as a value out of its range is. */
+bool tco_input_below_least(const tco_item *it, double v);
+
 /** Free the strings of @p r and mark it as no range (safe on a zeroed range). */
 void tco_range_clear(tco_range *r);
 

@@ -134,6 +134,33 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         dv.value_number = it->value;
         tco_strbuf_printf(&msg, "%s is fixed by the scenario file (it sets the workbook's columns). "
                           "Change it there and run tco again.", it->name);
+    } else if (!isnan(it->least)) {
+        /* 0 or from least up (to max): a custom formula on the cell itself, as the tier check above. */
+        char self[4], least[32];
+        wb_col_letters(col, self);
+        tco_format_double(it->least, least);
+        if (!isnan(it->max))
+            tco_format_double(it->max, hi);
+        if (isnan(it->max))
+            tco_strbuf_printf(&msg, "=OR(%s%d=0,%s%d>=%s)", self, row + 1, self, row + 1, least);
+        else
+            tco_strbuf_printf(&msg, "=OR(%s%d=0,AND(%s%d>=%s,%s%d<=%s))", self, row + 1, self, row + 1, least, self,
+                              row + 1, hi);
+        char *formula = tco_strbuf_take(&msg);
+        if (formula == NULL) {
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            return;
+        }
+        dv.validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
+        dv.value_formula = formula;
+        dv.ignore_blank = LXW_VALIDATION_OFF;
+        char title[] = "Out of range";
+        dv.error_title = title;
+        tco_strbuf_printf(&msg, "Expected 0, or a number from %s%s%s (%s).", least, isnan(it->max) ? " up" : " to ",
+                          isnan(it->max) ? "" : hi, it->unit);
+        set_dv_message(w, ws, row, col, it, &dv, &msg);
+        free(formula);
+        return;
     } else if (!isnan(it->min) && !isnan(it->max)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
         dv.minimum_number = it->min;

@@ -10,7 +10,9 @@
 
 #include "base/strbuf.h"
 #include "base/text.h"
+#include "base/utf8.h"
 #include "read/dates.h"
+#include "read/quote_csv.h"
 #include "load/load.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
@@ -537,10 +539,21 @@ void tco_report_json_string(FILE *out, const char *s)
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20 || *p == 0x7F)
                 fprintf(out, "\\u%04x", *p);
-            else
+            else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) /* a C1 control, exact and never raw */
+                fprintf(out, "\\u%04x", *++p);
+            else if (*p < 0x80)
                 fputc(*p, out);
+            else {
+                /* JSON is UTF-8: a byte that starts no UTF-8 character (a path or argument in another
+                 * encoding; 0x9B alone is a CSI to some terminals) is U+FFFD, the replacement character. */
+                size_t k = tco_utf8_seq((const char *)p, strnlen((const char *)p, 4));
+                if (k == 0)
+                    fputs("\\ufffd", out);
+                else
+                    fwrite(p, 1, k, out), p += k - 1;
+            }
         }
     }
     fputc('"', out);
@@ -913,13 +926,21 @@ static void json_place(FILE *out, const char *key, long v)
 }
 
 static void check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning,
-                          const char *text_prefix)
+                          const char *text_prefix, bool always)
 {
     if (warning)
         r->warnings++;
     else
         r->errors++;
+    if (!r->json && !always && r->file_printed >= TCO_QUOTE_LIST_CAP) { /* counted, said after the file's problems */
+        if (warning)
+            r->file_unprinted_warnings++;
+        else
+            r->file_unprinted_errors++;
+        return;
+    }
     if (!r->json) { /* the file's name and the fields quoted: escaped for the terminal (base/text.h) */
+        r->file_printed++;
         fputs(text_prefix, r->err);
         tco_text_put_terminal(r->err, problem->message, strlen(problem->message));
         fputc('\n', r->err);
@@ -943,17 +964,31 @@ static void check_problem(tco_report_check *r, const char *path, const tco_diag 
 
 void tco_report_check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning)
 {
-    check_problem(r, path, problem, warning, warning ? "warning: " : "");
+    check_problem(r, path, problem, warning, warning ? "warning: " : "", false);
+}
+
+void tco_report_check_final(tco_report_check *r, const char *path, const tco_diag *problem)
+{
+    check_problem(r, path, problem, false, "", true);
 }
 
 void tco_report_check_unreadable(tco_report_check *r, const char *path, const tco_diag *problem)
 {
-    check_problem(r, path, problem, false, "tco: ");
+    check_problem(r, path, problem, false, "tco: ", true);
 }
 
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings)
 {
     if (!r->json) {
+        size_t more = r->file_unprinted_errors + r->file_unprinted_warnings;
+        if (more > 0) {
+            tco_text_put_terminal(r->err, path, strlen(path));
+            fprintf(r->err, ": %zu further problem%s (%zu error%s, %zu warning%s) were found and counted but not "
+                    "printed: the table prints the first %d of a file (--format json lists every one)\n", more,
+                    more == 1 ? "" : "s", r->file_unprinted_errors, r->file_unprinted_errors == 1 ? "" : "s",
+                    r->file_unprinted_warnings, r->file_unprinted_warnings == 1 ? "" : "s", TCO_QUOTE_LIST_CAP);
+        }
+        r->file_printed = r->file_unprinted_errors = r->file_unprinted_warnings = 0;
         tco_text_put_terminal(r->out, path, strlen(path));
         fprintf(r->out, ": %zu row%s, %zu error%s, %zu warning%s\n", rows, rows == 1 ? "" : "s", errors,
                 errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");

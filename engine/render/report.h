@@ -91,8 +91,9 @@ void tco_report_json_members(const tco_model *model, const char *currency, const
  *  caches for a formula's result), or null when it is not finite. */
 void tco_report_json_number(FILE *out, double v);
 
-/** Write @p s (NULL: "") on @p out as a JSON string: quotes, backslash and control characters escaped
- *  (RFC 8259), every other byte as it is (the model's texts are UTF-8). */
+/** Write @p s (NULL: "") on @p out as a JSON string: quotes, backslash and control characters (C0, DEL, C1)
+ *  escaped (RFC 8259), each byte that starts no UTF-8 character (an argument or a path in another encoding)
+ *  as U+FFFD, every UTF-8 character as it is. */
 void tco_report_json_string(FILE *out, const char *s);
 
 /** The header row of tco_report_csv(), without its line end. */
@@ -155,6 +156,10 @@ typedef struct tco_report_check {
     size_t n_files;
     /** JSON: true once a file's totals could not be kept (out of memory); the end says so. */
     bool lost;
+    /** Text: the current file's problems printed (at most TCO_QUOTE_LIST_CAP, as a run lists at most that
+     *  many rows of items it does not price), and the errors and warnings past them, counted: one line after
+     *  the file's problems says how many (a file of 100,000 bad rows printed 100,000 lines). */
+    size_t file_printed, file_unprinted_errors, file_unprinted_warnings;
 } tco_report_check;
 
 /** Start a report in the text or (@p json) JSON form; see tco_report_check. */
@@ -172,6 +177,11 @@ void tco_report_check_problem(tco_report_check *r, const char *path, const tco_d
 /** Report that the file @p path could not be read at all (@p problem: "PATH: cannot open: ..."): an
  *  error with no line; the text form prints it as "tco: MESSAGE". */
 void tco_report_check_unreadable(tco_report_check *r, const char *path, const tco_diag *problem);
+
+/** tco_report_check_problem() for the error that ended the reading of @p path (a field past the limit, broken
+ *  quoting, a header too wide): printed in the text form even past the TCO_QUOTE_LIST_CAP problems it prints
+ *  of a file, since it says why the rest of the file was not read. */
+void tco_report_check_final(tco_report_check *r, const char *path, const tco_diag *problem);
 
 /** Report the totals of one file read (its summary line, or its "files" entry; @p path borrowed). */
 void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, size_t errors, size_t warnings);
