@@ -395,7 +395,7 @@ static tco_error record(advise_run *r, const tco_run *run, int tier, int host, i
                            .tokens_per_s = num(m, ix->tokens), .stream_tokens_per_s = num(m, ix->stream_tokens),
                            .decode_efficiency = num(m, ix->decode_eff), .train_days = num(m, ix->days),
                            .train_efficiency = num(m, ix->train_eff), .hosts_bought = num(m, ix->hosts),
-                           .seq = a->n_options};
+                           .train = a->train, .seq = a->n_options};
     for (size_t w = 0; !o.feasible && w < r->n_warn; w++) {
         tco_strbuf b = {0};
         if (!tco_report_warning_text(m, (size_t)r->warn_items[w], &b))
@@ -562,6 +562,11 @@ static int compare_options(const void *pa, const void *pb)
             return a->cost_per_unit < b->cost_per_unit ? -1 : 1;
         if (a->capex != b->capex)
             return a->capex < b->capex ? -1 : 1;
+        /* then the faster: a training run's fewer days, or serving's more tokens/s (the same money and
+         * capital buy more speed; the Rank sheet's speed term, rank.h) */
+        double sa = a->train ? a->train_days : b->tokens_per_s, sb = a->train ? b->train_days : a->tokens_per_s;
+        if (sa != sb && !isnan(sa) && !isnan(sb))
+            return sa < sb ? -1 : 1;
     }
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
@@ -1205,12 +1210,12 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
         tco_strbuf_printf(&target, " at the target load of %s tokens/s", t);
     }
     tco_strbuf_printf(&note, "%s, ranked by the %s%s (the lowest first; equal costs to the cheaper capex, then the "
-                      "earlier candidate); costs in %s over %d year%s. %zu candidate%s: %zu feasible, %zu rejected. "
+                      "%s, then the earlier candidate); costs in %s over %d year%s. %zu candidate%s: %zu feasible, %zu rejected. "
                       "Listed: the %zu best, then each other tier's best option or, with none feasible, its closest "
                       "rejected one; the ranks are among the options listed. An option that fails a check shows no "
                       "figure, and its reasons as tco advise found them.",
                       a->train ? "Training" : "Serving", a->train ? "cost of one training run" : "cost per million tokens",
-                      tco_strbuf_str(&target), tco_advise_currency(a), a->years, tco_plural(a->years), a->n_options,
+                      tco_strbuf_str(&target), a->train ? "shorter run" : "higher throughput", tco_advise_currency(a), a->years, tco_plural(a->years), a->n_options,
                       tco_plural((double)a->n_options), a->n_feasible,
                       a->n_options - a->n_feasible, a->n_feasible < TCO_ADVISE_TOP ? a->n_feasible : (size_t)TCO_ADVISE_TOP);
     if (n > live)
@@ -1219,8 +1224,8 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
                           "inputs sheet. The other %zu rows (Sheets: %s) are values: tco advise's figures at the "
                           "inputs as written, not recalculated. Change the electricity price on Shared inputs and "
                           "the first %zu rows move; every rank stays a live formula, ranking them against the "
-                          "others' figures as computed (equal costs: the cheaper capex, then the earlier "
-                          "candidate). For every row at a new price: tco advise %s --set SECTION.KEY=VALUE.",
+                          "others' figures as computed (equal costs: the cheaper capex, then the faster, then the "
+                          "earlier candidate). For every row at a new price: tco advise %s --set SECTION.KEY=VALUE.",
                           live, (char)('A' + live - 1), n - live, TCO_RANK_VALUES, live,
                           a->name);
     else
@@ -1254,7 +1259,7 @@ tco_error tco_advise_workbook(const tco_advise_request *req, const tco_advice *a
                           a->risk_options, tco_plural((double)a->risk_options));
     tco_rank_sheet sheet = {.title = tco_strbuf_str(&title), .note = tco_strbuf_str(&note), .gate = "check_feasible",
                             .columns = a->train ? train : serve, .n_columns = n_cols, .key = n_cols - 1,
-                            .tie = n_cols - 4, .explanation = tco_strbuf_str(&why), .visible = live,
+                            .tie = n_cols - 4, .speed = 0, .speed_high_first = !a->train, .explanation = tco_strbuf_str(&why), .visible = live,
                             .values = a->risk_options > 0 ? risk : NULL, .n_values = a->risk_options > 0 ? 5 : 0,
                             .question = a->name};
     if (e == TCO_OK && (title.failed || note.failed || why.failed))

@@ -175,6 +175,9 @@ typedef struct tco_advise_option {
     double tokens_per_s, stream_tokens_per_s, decode_efficiency, train_days, train_efficiency;
     /** Hosts bought (the hosts line). */
     double hosts_bought;
+    /** Whether the advice trains (tco_advice.train): the tie-break after capex is then the fewer
+     *  train_days, else the more tokens_per_s (the faster option). */
+    bool train;
     /** Position in the enumeration (0-based): the last tie-break of the ranking. */
     size_t seq;
     /** Every failing check's reason (none when feasible); heap. */
@@ -298,7 +301,8 @@ size_t tco_advise_listed(const tco_advice *a, const tco_advise_option **out);
  * the template lines layout_tokens_per_s, layout_stream_tokens_per_s (serve) or layout_train_days
  * (train), cluster_memory_gb, inference_memory_gb or training_memory_gb, option_capex, option_cost,
  * option_npv_cost and cost_per_unit, gated by check_feasible; ranked by cost_per_unit, ties to the lower
- * option_capex, then to the earlier candidate, as tco_advise() ranks.
+ * option_capex, then to the faster (the fewer layout_train_days, or the more layout_tokens_per_s), then to
+ * the earlier candidate, as tco_advise() ranks.
  * Errors: the run's (tco_run_open()), tco_workbook_write_rank()'s, TCO_ERR_USAGE with no
  * candidate, TCO_ERR_NOMEM.  On error no file is left at @p path.
  */

@@ -100,14 +100,23 @@ void tco_advise_explain(const tco_advice *a, tco_strbuf *out)
     money(x->cost, 0, tx, sizeof tx);
     money(y->cost, 0, ty, sizeof ty);
     const char *per = a->train ? "per training run" : "per million tokens";
-    if (x->cost_per_unit == y->cost_per_unit || isnan(x->cost_per_unit) || isnan(y->cost_per_unit))
-        /* The tie-break as the ranking applies it: the cheaper capex, or with the same capex too (two rented
-         * options, capex 0) the earlier candidate. */
-        tco_strbuf_printf(out, "%s costs as much %s as %s (%s %s) and wins %s", tco_strbuf_str(&w), per,
-                          tco_strbuf_str(&ru), cx, tco_advise_unit(a),
-                          x->capex == y->capex ? "as the earlier candidate, at the same capex"
-                                               : "on the cheaper capex");
-    else {
+    if (x->cost_per_unit == y->cost_per_unit || isnan(x->cost_per_unit) || isnan(y->cost_per_unit)) {
+        /* The tie-break as the ranking applies it (compare_options()): the cheaper capex, or with the same
+         * capex too (two rented options, capex 0) the faster, or the earlier candidate. */
+        double sx = a->train ? x->train_days : x->tokens_per_s, sy = a->train ? y->train_days : y->tokens_per_s;
+        char fx[64], fy[64];
+        tco_format_grouped(sx, 2, fx, sizeof fx);
+        tco_format_grouped(sy, 2, fy, sizeof fy);
+        tco_strbuf_printf(out, "%s costs as much %s as %s (%s %s) and wins ", tco_strbuf_str(&w), per,
+                          tco_strbuf_str(&ru), cx, tco_advise_unit(a));
+        if (x->capex != y->capex)
+            tco_strbuf_append(out, "on the cheaper capex");
+        else if (sx != sy && !isnan(sx) && !isnan(sy))
+            tco_strbuf_printf(out, "as the faster at the same capex (%s against %s %s)", fx, fy,
+                              a->train ? "days a run" : "tokens/s");
+        else
+            tco_strbuf_append(out, "as the earlier candidate, at the same capex and speed");
+    } else {
         /* As the Rank sheet's "0.0%" cell of the same share shows it (tco_format_percent()). */
         char share[32];
         tco_format_percent((y->cost_per_unit - x->cost_per_unit) / y->cost_per_unit, 1, share, sizeof share);

@@ -78,26 +78,38 @@ static bool equal(double x, double r)
     return x >= r - fabs(r) * RK_EQUAL_SHARE && x <= r + fabs(r) * RK_EQUAL_SHARE;
 }
 
+/* Whether speed @p x goes before speed @p r: the higher when the sheet says so (tokens/s), else the lower
+ * (days a training run); equal within RK_EQUAL_SHARE as below(). */
+static bool faster(const tco_rank_sheet *s, double x, double r)
+{
+    return s->speed_high_first ? x > r + fabs(r) * RK_EQUAL_SHARE : below(x, r);
+}
+
 /* Row @p i's rank among the rows as the sheet's formula computes it (the cache of its Rank cell): 1 + the
  * ranked rows before it, a row being before when its key is lower, or equal with a lower tie value, or
- * equal in both with a lower candidate number (equal: within RK_EQUAL_SHARE, rank_formula()).  0 when
- * row @p i is not ranked (no number for its key). */
+ * equal in both and faster (its speed), or equal in all three with a lower candidate number (equal: within
+ * RK_EQUAL_SHARE, rank_formula()).  0 when row @p i is not ranked (no number for its key). */
 static int rank_of(const rank_ctx *c, size_t i)
 {
     const char *t;
     const tco_rank_sheet *s = c->sheet;
-    double ki = figure(c, i, s->key, &t), ti;
+    double ki = figure(c, i, s->key, &t), ti, si;
     if (t != NULL)
         return 0;
     ti = figure(c, i, s->tie, &t);
+    si = figure(c, i, s->speed, &t);
     int rank = 1;
     for (size_t j = 0; j < c->n_rows; j++) {
-        double kj = figure(c, j, s->key, &t), tj;
+        double kj = figure(c, j, s->key, &t), tj, sj;
         if (t != NULL || j == i)
             continue;
         tj = figure(c, j, s->tie, &t);
+        sj = figure(c, j, s->speed, &t);
         rank += below(kj, ki) ||
-                (equal(kj, ki) && (below(tj, ti) || (equal(tj, ti) && c->rows[j].candidate < c->rows[i].candidate)));
+                (equal(kj, ki) &&
+                 (below(tj, ti) ||
+                  (equal(tj, ti) && (faster(s, sj, si) ||
+                                     (equal(sj, si) && c->rows[j].candidate < c->rows[i].candidate)))));
     }
     return rank;
 }
@@ -112,10 +124,12 @@ static void column_range(const rank_ctx *c, int col, tco_strbuf *out)
 
 /* The live Rank formula of the row at 0-based @p row:
  *   IF(ISNUMBER(Kr), 1 + SUMPRODUCT(ISNUMBER(K) * ((K < Kr-) + (K >= Kr-) * (K <= Kr+) * ((T < Tr-) +
- *      (T >= Tr-) * (T <= Tr+) * (N < Nr)))), "not ranked")
- * K the key column (cost per unit), T the tie-break (capex), N the candidate numbers, x- and x+ the bounds
- * x -/+ ABS(x) * RK_EQUAL_SHARE: 1 + the rows before this one, a lower key, or an equal key and a lower
- * capex, or both equal and an earlier candidate, so the ranks run 1, 2, 3 in the advisor's order.  Equal
+ *      (T >= Tr-) * (T <= Tr+) * ((S < Sr-) + (S >= Sr-) * (S <= Sr+) * (N < Nr))))), "not ranked")
+ * K the key column (cost per unit), T the tie-break (capex), S the speed (days a training run; for a
+ * sheet whose higher speed goes first, tokens/s, S > Sr+ instead of S < Sr-), N the candidate numbers,
+ * x- and x+ the bounds x -/+ ABS(x) * RK_EQUAL_SHARE: 1 + the rows before this one, a lower key, or an
+ * equal key and a lower capex, or both equal and faster, or all three equal and an earlier candidate, so
+ * the ranks run 1, 2, 3 in the advisor's order.  Equal
  * is within the bounds, not to the last bit: a row of values holds tco's figure, a live row the figure the
  * application computes, and the two of one cost differ in their last bits (Gnumeric's sums are not
  * tco's; a number cell keeps 16 digits, Excel reads 15).  A key that is text (an option failing a check)
@@ -123,26 +137,34 @@ static void column_range(const rank_ctx *c, int col, tco_strbuf *out)
 static void rank_formula(const rank_ctx *c, int row, tco_strbuf *f)
 {
     const tco_rank_sheet *s = c->sheet;
-    char k[4], t[4], n[4];
+    char k[4], t[4], sp[4], n[4];
     wb_col_letters(RK_FIGURES + (int)s->key, k);
     wb_col_letters(RK_FIGURES + (int)s->tie, t);
+    wb_col_letters(RK_FIGURES + (int)s->speed, sp);
     wb_col_letters(candidate_col(s), n);
-    tco_strbuf K = {0}, T = {0}, N = {0};
+    tco_strbuf K = {0}, T = {0}, S = {0}, N = {0};
     column_range(c, RK_FIGURES + (int)s->key, &K);
     column_range(c, RK_FIGURES + (int)s->tie, &T);
+    column_range(c, RK_FIGURES + (int)s->speed, &S);
     column_range(c, candidate_col(s), &N);
-    const char *kr = tco_strbuf_str(&K), *tr = tco_strbuf_str(&T), *nr = tco_strbuf_str(&N);
+    const char *kr = tco_strbuf_str(&K), *tr = tco_strbuf_str(&T), *sr = tco_strbuf_str(&S), *nr = tco_strbuf_str(&N);
     int r = row + 1;
-    char klo[64], khi[64], tlo[64], thi[64];
+    char klo[64], khi[64], tlo[64], thi[64], slo[64], shi[64], sfast[96];
     snprintf(klo, sizeof klo, "%s%d-ABS(%s%d)*%G", k, r, k, r, RK_EQUAL_SHARE);
     snprintf(khi, sizeof khi, "%s%d+ABS(%s%d)*%G", k, r, k, r, RK_EQUAL_SHARE);
     snprintf(tlo, sizeof tlo, "%s%d-ABS(%s%d)*%G", t, r, t, r, RK_EQUAL_SHARE);
     snprintf(thi, sizeof thi, "%s%d+ABS(%s%d)*%G", t, r, t, r, RK_EQUAL_SHARE);
+    snprintf(slo, sizeof slo, "%s%d-ABS(%s%d)*%G", sp, r, sp, r, RK_EQUAL_SHARE);
+    snprintf(shi, sizeof shi, "%s%d+ABS(%s%d)*%G", sp, r, sp, r, RK_EQUAL_SHARE);
+    /* faster: a higher speed above the upper bound, or a lower one below the lower bound */
+    snprintf(sfast, sizeof sfast, "%s%s%s", sr, s->speed_high_first ? ">" : "<", s->speed_high_first ? shi : slo);
     tco_strbuf_printf(f, "=IF(ISNUMBER(%s%d),1+SUMPRODUCT(ISNUMBER(%s)*((%s<%s)+(%s>=%s)*(%s<=%s)*((%s<%s)+(%s>=%s)*"
-                      "(%s<=%s)*(%s<%s%d)))),\"%s\")",
-                      k, r, kr, kr, klo, kr, klo, kr, khi, tr, tlo, tr, tlo, tr, thi, nr, n, r, TCO_RANK_UNRANKED);
+                      "(%s<=%s)*((%s)+(%s>=%s)*(%s<=%s)*(%s<%s%d))))),\"%s\")",
+                      k, r, kr, kr, klo, kr, klo, kr, khi, tr, tlo, tr, tlo, tr, thi, sfast, sr, slo, sr, shi, nr, n, r,
+                      TCO_RANK_UNRANKED);
     tco_strbuf_free(&K);
     tco_strbuf_free(&T);
+    tco_strbuf_free(&S);
     tco_strbuf_free(&N);
 }
 
@@ -416,7 +438,7 @@ tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *
 {
     if (n < 1 || n > 26)
         return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes 1 to 26 options, found %zu", n);
-    if (sheet->key >= sheet->n_columns || sheet->tie >= sheet->n_columns)
+    if (sheet->key >= sheet->n_columns || sheet->tie >= sheet->n_columns || sheet->speed >= sheet->n_columns)
         return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank sheet ranks by two of its own columns");
     size_t live = 0;
     while (live < n && rows[live].values == NULL)

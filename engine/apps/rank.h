@@ -63,9 +63,11 @@ typedef struct tco_rank_sheet {
     /** The line that must be 1 for an option to get figures and a rank, e.g. "check_feasible". */
     const char *gate;
     /** The figure columns; columns[key] is ranked, the lowest first, and equal keys go to the lower
-     *  columns[tie] (capex), then to the lower candidate number. */
+     *  columns[tie] (capex), then to the faster by columns[speed] (the higher when @c speed_high_first,
+     *  e.g. tokens/s; else the lower, e.g. days a training run), then to the lower candidate number. */
     const tco_rank_column *columns;
-    size_t n_columns, key, tie;
+    size_t n_columns, key, tie, speed;
+    bool speed_high_first;
     /** The advisor's one line on the winner at the inputs as written (shown as text), or NULL. */
     const char *explanation;
     /** Live options whose Summary sheets are shown (the first ones); every other sheet is written and
@@ -89,11 +91,13 @@ typedef struct tco_rank_sheet {
  * option that cannot run shows no cost or throughput (its reasons instead); a row of values shows the
  * same, as values.  The Rank cell of every row is the live count of the rows before it,
  *   IF(ISNUMBER(K), 1 + SUMPRODUCT(ISNUMBER(keys) * ((keys < K-) + (keys >= K-) * (keys <= K+) *
- *   ((ties < T-) + (ties >= T-) * (ties <= T+) * (candidates < N)))), TCO_RANK_UNRANKED)
- * (K, T, N the row's key, tie and candidate number, x-/x+ the bounds x -/+ 1e-12 |x|, within which two
- * figures are equal; Gnumeric and LibreOffice compute it alike), and below
+ *   ((ties < T-) + (ties >= T-) * (ties <= T+) * ((speeds < S-) + (speeds >= S-) * (speeds <= S+) *
+ *   (candidates < N)))))), TCO_RANK_UNRANKED)
+ * (K, T, S, N the row's key, tie, speed and candidate number, x-/x+ the bounds x -/+ 1e-12 |x|, within
+ * which two figures are equal; speeds > S+ instead of speeds < S- when the higher speed goes first;
+ * Gnumeric and LibreOffice compute it alike), and below
  * the table the best and the runner-up by those ranks and (runner-up - best) / runner-up of the key.
- * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26, key/tie not a column, or a live
+ * Errors as tco_workbook_write(); TCO_ERR_USAGE for @p n outside 1..26, key/tie/speed not a column, or a live
  * row after a row of values or none live, TCO_ERR_UNKNOWN_NAME for a column naming no line.
  */
 tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *rows, size_t n,
