@@ -26,7 +26,8 @@ skipped) and checks:
      <!-- cell: Sizing!C5 = 9 -->                    the cell's value is that number
      <!-- cell: Sizing!C6 = =INDEX(...) -->          the cell's formula is that one
      <!-- cell: Opex!C10:F10 = row "Opex" -->        column A of its row holds that label
-     <!-- cell: Inputs!J5:J14 = column "Tier" -->    row 4 (the headers) of its column holds that header
+     <!-- cell: Inputs!J5:J14 = column "Tier" -->    row 4 (the headers) of its column, or the row above the
+                                                     range (a table below another), holds that header
      <!-- cell: Inputs!J5:W14 = table "Tier" to "Price (CNY/card)" -->
                                                      the headers of its first and last columns; its
                                                      rows are those of the table (first column filled,
@@ -196,6 +197,12 @@ def recalc_col(n):
     return letters
 
 
+
+def head_rows(first):
+    """The rows a header of a range starting at row @first may be in: row 4 (a sheet's header row), or the row
+    just above the range (the Inputs' tier table, below the inputs list)."""
+    return [4] if first - 1 == 4 else [4, first - 1]
+
 def check_marker(book, ref, want):
     """None when the marker holds, else what is wrong."""
     sheet, _, cells = ref.partition("!")
@@ -211,8 +218,9 @@ def check_marker(book, ref, want):
         if not box:
             return "cannot read the reference %s" % ref
         (c0, r0), (c1, r1) = box
-        got = (book.cells[sheet].get(recalc_col(c0) + "4", (0, 0, None))[2],
-               book.cells[sheet].get(recalc_col(c1) + "4", (0, 0, None))[2])
+        got = [(book.cells[sheet].get(recalc_col(c0) + str(h), (0, 0, None))[2],
+                book.cells[sheet].get(recalc_col(c1) + str(h), (0, 0, None))[2]) for h in head_rows(r0)]
+        got = tuple(table.groups()) if tuple(table.groups()) in got else got[-1]
         if got != table.groups():
             return "the headers of its first and last columns are %r and %r" % got
         keys = [book.cells[sheet].get(recalc_col(c0) + str(r), (0, 0, None))[2] for r in range(r0, r1 + 2)]
@@ -227,7 +235,12 @@ def check_marker(book, ref, want):
         if label.group(1) == "row":
             where = ["A%d" % r for r in range(box[0][1], box[1][1] + 1)]
         else:
-            where = [recalc_col(c) + "4" for c in range(box[0][0], box[1][0] + 1)]
+            heads = head_rows(box[0][1])  # row 4, or the row above the range (the Inputs' tier table)
+            col_head = [[book.cells[sheet].get(recalc_col(c) + str(h), (0, 0, None))[2] for h in heads]
+                        for c in range(box[0][0], box[1][0] + 1)]
+            where = [recalc_col(c) + str(heads[-1] if label.group(2) not in col_head[k] else
+                                         heads[col_head[k].index(label.group(2))])
+                     for k, c in enumerate(range(box[0][0], box[1][0] + 1))]
         got = [book.cells[sheet].get(w, (0, 0, None))[2] for w in where]
         bad = [(w, g) for w, g in zip(where, got) if g != label.group(2)]
         return None if not bad else "%s holds %r" % bad[0]

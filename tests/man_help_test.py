@@ -13,7 +13,10 @@ the SYNOPSIS, and the COMMANDS section.  It then checks, printing every miss:
   - each long option of --help is the tag of a .TP paragraph, with its short option there too;
   - each long option in a tag or the SYNOPSIS of the man page is in --help;
   - each subcommand of --help is in the SYNOPSIS (".B tco quotes check") and is the tag of a
-    paragraph of COMMANDS, and each subcommand of the man page is in --help.
+    paragraph of COMMANDS, and each subcommand of the man page is in --help;
+  - each subcommand's own help (`tco advise --help`, `tco quotes --help`, ...) starts with its own usage
+    line, is not the general help, says its exit status, lists every option of its COMMANDS paragraph,
+    and each option it lists is documented on the page (its COMMANDS paragraph or OPTIONS).
 Exit 0 when they agree, 1 (with the list) when not.
 """
 import re
@@ -133,6 +136,27 @@ def main():
             problems.append(f"{page}: COMMANDS has no paragraph for '{sub}' (it is in tco --help)")
     for sub in sorted((syn_subs | cmd_subs) - subs):
         problems.append(f"{page}: documents the subcommand '{sub}', which tco --help does not list")
+    # Each subcommand's own help (tco SUB --help): its own usage naming it, not the general help, and the
+    # options of the man page's COMMANDS paragraph for it, each of its options documented on the page.
+    option_tags = {opt for sec, tag in tags if sec == "OPTIONS" for opt in LONG.findall(tag)}
+    for sub in sorted(subs):
+        word = sub.split()[0]
+        own = subprocess.run([tco, word, "--help"], capture_output=True, text=True)
+        usage = own.stdout.splitlines()[0] if own.stdout else ""
+        if own.returncode != 0 or not re.match(rf"Usage: tco (\[--root DIR\] )?{re.escape(sub)}\b", usage):
+            problems.append(f"tco {word} --help: exit {own.returncode}, first line {usage!r}; expected its own usage")
+            continue
+        if "--compare" in own.stdout:
+            problems.append(f"tco {word} --help prints the general help (it names --compare)")
+        if not re.search(r"^Exit status: 0", own.stdout, re.M):
+            problems.append(f"tco {word} --help gives no exit status")
+        own_longs = set(LONG.findall(own.stdout))
+        paragraph = {opt for sec, tag in tags if sec == "COMMANDS" and leading_words(tag) == sub
+                     for opt in LONG.findall(tag)}
+        for opt in sorted(paragraph - own_longs):
+            problems.append(f"tco {word} --help lacks {opt} (the man page's COMMANDS paragraph of '{sub}' has it)")
+        for opt in sorted(own_longs - paragraph - option_tags):
+            problems.append(f"tco {word} --help lists {opt}, which the man page does not document")
     for p in problems:
         print("FAIL:", p)
     print(f"man_help: {len(longs)} long options ({', '.join(sorted(longs))}), "

@@ -23,11 +23,14 @@ parallel runs do not collide), counts its pages with pdfinfo and reads each page
     ("(CNY/GPU-" then "hour)"), never inside ("Bandwidt" then "h");
   - with --sheet-pages SHEET N (repeatable), SHEET prints on 1 to N pages (Cash flow on one: its last row
     took a page of its own);
+  - with --page-starts SHEET K TEXT (repeatable), the K-th page of SHEET starts with TEXT, its first line
+    (the Summary's second page with its Checks block, not a repeated Key figures header above them);
   - every page holds content: more than its footer (sheet, scenario, "Page k of n"), at least MIN_CHARS
     characters and MIN_LINES lines, so no page is blank or holds only a stray cell or row (a last row of
     Cash flow alone, the ends of Budget sources that ran across the month columns).
 Usage: print_pack_test.py TCO_BINARY SOURCE_DIR MAX_PAGES [--summary-max N] [--headers SHEET HEADERS]... [--whole SHEET HEADERS]...
        [--words SHEET MARKER HEADERS]... [--apart SHEET TEXTS]... [--footer SHEET TEXT]... [--sheet-pages SHEET N]...
+       [--page-starts SHEET K TEXT]...
        [--sheets NAMES] -- TCO_ARGS...
 (TCO_ARGS without --out: the test adds its own.)
 """
@@ -60,6 +63,8 @@ def main():
     footers = {opts[i + 1]: opts[i + 2] for i, o in enumerate(opts) if o == "--footer"}
     word_checks = {opts[i + 1]: (opts[i + 2], opts[i + 3].split(",")) for i, o in enumerate(opts) if o == "--words"}
     sheet_pages = {opts[i + 1]: int(opts[i + 2]) for i, o in enumerate(opts) if o == "--sheet-pages"}
+    page_starts = {(opts[i + 1], int(opts[i + 2])): opts[i + 3] for i, o in enumerate(opts) if o == "--page-starts"}
+    starts_seen = set()
     pages_of = {}  # sheet: its pages
     marked_tokens = {}  # sheet: the tokens of its pages that print its --words MARKER, split as pieces() splits
     sheet_words = {}  # sheet: the words of all its pages
@@ -114,6 +119,13 @@ def main():
             if sheet in word_checks and word_checks[sheet][0] in text:
                 marked_tokens.setdefault(sheet, set()).update(p for wd in words for p in pieces(wd))
             pages_of[sheet] = pages_of.get(sheet, 0) + 1
+            want = page_starts.get((sheet, pages_of[sheet]))
+            if want is not None:
+                starts_seen.add((sheet, pages_of[sheet]))
+                if not lines[0].strip().startswith(want):
+                    print(f"FAIL: page {k} ({sheet}, its page {pages_of[sheet]}) starts {lines[0].strip()[:80]!r}, "
+                          f"not {want!r}")
+                    bad += 1
             for head in headers.get(sheet, []):
                 if not all(word in words for word in head.split()):
                     print(f"FAIL: page {k} ({sheet}) lacks the header {head!r} (whole words)")
@@ -169,6 +181,10 @@ def main():
         for name, most in sheet_pages.items():
             if not 1 <= pages_of.get(name, 0) <= most:
                 print(f"FAIL: {name} prints on {pages_of.get(name, 0)} pages, not 1 to {most}")
+                bad += 1
+        for (name, n), want in page_starts.items():
+            if (name, n) not in starts_seen:
+                print(f"FAIL: {name} has no page {n} (to start with {want!r})")
                 bad += 1
         print("pages per sheet: " + ", ".join(f"{name} {n}" for name, n in pages_of.items()))
         print(f"sheets printed: {', '.join(printed)}")

@@ -29,7 +29,7 @@
       column of the tier table) instead; tco's run must then give that row the
       typed value.  --expect-at SHEET COLUMN LABEL HEADER VALUE (repeatable)
       pins a cell by what it is next to: on SHEET, the row whose cell in
-      COLUMN reads LABEL, the column whose header (row 4) reads HEADER; it
+      COLUMN reads LABEL, the column whose header (above it) reads HEADER; it
       must read VALUE after the edit in each application, and must not before.
 
 Exit 0 when every check passes, 1 otherwise; the last line is a summary.
@@ -72,10 +72,14 @@ def defined_names(z):
 
 def cell_at(cells, column, label, header):
     """The ref of the cell of @cells (one sheet's) in the row whose COLUMN cell reads LABEL and the column
-    whose row-4 header reads HEADER, or None."""
+    whose header reads HEADER (the nearest cell reading it above that row: row 4, or the header row of the
+    Inputs' tier table below the list), or None."""
     rows = [re.sub(r"[A-Z]+", "", r) for r, c in cells.items() if re.fullmatch(column + r"\d+", r) and c[2] == label]
-    cols = [re.sub(r"\d+", "", r) for r, c in cells.items() if re.fullmatch(r"[A-Z]+4", r) and c[2] == header]
-    return cols[0] + rows[0] if rows and cols else None
+    if not rows:
+        return None
+    heads = [re.fullmatch(r"([A-Z]+)(\d+)", r).groups() for r, c in cells.items() if c[2] == header]
+    heads = [(int(n), col) for col, n in heads if int(n) <= int(rows[0])]
+    return max(heads)[1] + rows[0] if heads else None
 
 
 def same_text(got, want):
@@ -547,7 +551,7 @@ def main():
     l.add_argument("--tier", help="edit row CODE of the per-tier input --name (its cell in the tier table)")
     l.add_argument("--expect-at", nargs=5, action="append", default=[],
                    metavar=("SHEET", "COLUMN", "LABEL", "HEADER", "VALUE"),
-                   help="the cell in the row whose COLUMN cell reads LABEL, under the row-4 header HEADER, reads "
+                   help="the cell in the row whose COLUMN cell reads LABEL, under the header HEADER, reads "
                         "VALUE after the edit and not before")
     a = ap.parse_args()
     try:

@@ -235,8 +235,10 @@ def workbook(a, tmp):
     recalc.set_cell(book, low_edited, pue[0], "D" + pue[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), 1.0)
     # A tier row's range too: the D-M row of the card price's Low column in the tier table.
     inp = cells["Inputs"]
-    low_col = next(k[:-1] for k, v in inp.items() if k[-1:] == "4" and k[:-1].isalpha() and
-                   str(v[2]).startswith("Low: Price ("))
+    # (the tier table is below the inputs list: its header row is the row of "Tier" in column J)
+    head_row = next(k[1:] for k, v in inp.items() if k.startswith("J") and k[1:].isdigit() and v[2] == "Tier")
+    low_col = next(k[:-len(head_row)] for k, v in inp.items() if k.endswith(head_row) and
+                   k[:-len(head_row)].isalpha() and str(v[2]).startswith("Low: Price ("))
     dm_row = next(k[1:] for k, v in inp.items() if k.startswith("J") and v[2] == "D-M")
     tier_edited = os.path.join(tmp, "tier-low-edited.xlsx")
     recalc.set_cell(book, tier_edited, "Inputs", low_col + dm_row, 60000)

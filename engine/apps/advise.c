@@ -31,6 +31,7 @@ typedef struct names_ix {
     int cards_per_host, max_hosts, max_cards;
     int fits_host, feasible, memory, need, capex, cost, npv, cost_per_unit;
     int tokens, stream_tokens, decode_eff, target, days, train_eff, hosts;
+    int replicas; /* replica_capacity (serve), -1 when the template has none */
 } names_ix;
 
 static const struct {
@@ -75,6 +76,7 @@ static tco_error find_names(const tco_model *m, bool train, names_ix *ix, tco_di
         *(int *)((char *)ix + needed[k].offset) = i;
     }
     ix->currency = tco_model_find(m, "currency");
+    ix->replicas = train ? -1 : tco_model_find(m, "replica_capacity");
     return TCO_OK;
 }
 
@@ -396,10 +398,22 @@ static tco_error record(advise_run *r, const tco_run *run, int tier, int host, i
                            .decode_efficiency = num(m, ix->decode_eff), .train_days = num(m, ix->days),
                            .train_efficiency = num(m, ix->train_eff), .hosts_bought = num(m, ix->hosts),
                            .train = a->train, .seq = a->n_options};
+    /* A layout that holds no replica has no throughput: n.a., not the figure its formula gives for none
+     * (17.41 tokens/s per stream of a C30 that cannot hold a 70B replica), and a target's reason says so. */
+    bool no_replica = ix->replicas >= 0 && num(m, ix->replicas) < 1;
+    if (no_replica)
+        o.tokens_per_s = o.stream_tokens_per_s = NAN;
     for (size_t w = 0; !o.feasible && w < r->n_warn; w++) {
         tco_strbuf b = {0};
+        const char *warning = m->items[r->warn_items[w]].warning;
         if (!tco_report_warning_text(m, (size_t)r->warn_items[w], &b))
             continue;
+        if (no_replica && warning && (strstr(warning, "{layout_tokens_per_s}") ||
+                                      strstr(warning, "{layout_stream_tokens_per_s}"))) {
+            tco_strbuf_clear(&b);
+            tco_strbuf_append(&b, "serving misses its target: no throughput (n.a. tokens/s), as the layout holds "
+                                  "no replica (see the memory reasons)");
+        }
         tco_advise_reason *grown = realloc(o.reasons, (o.n_reasons + 1) * sizeof *grown);
         char *text = tco_strbuf_take(&b);
         if (grown == NULL || text == NULL) {

@@ -170,8 +170,9 @@ typedef struct tco_advise_option {
     /** cost_per_unit (tco_advice.currency per Mtok or per run, tco_advice.unit); NaN where the template
      *  gives a reason instead. */
     double cost_per_unit;
-    /** The layout's throughput (layout_tokens_per_s, per stream layout_stream_tokens_per_s) and
-     *  decode_efficiency; the layout's training time (layout_train_days, days) and train_efficiency. */
+    /** The layout's throughput (layout_tokens_per_s, per stream layout_stream_tokens_per_s; NaN when the
+     *  layout holds no replica, replica_capacity 0) and decode_efficiency; the layout's training time
+     *  (layout_train_days, days) and train_efficiency. */
     double tokens_per_s, stream_tokens_per_s, decode_efficiency, train_days, train_efficiency;
     /** Hosts bought (the hosts line). */
     double hosts_bought;

@@ -65,7 +65,11 @@ const char *tco_advise_unit(const tco_advice *a)
 static void gets(const tco_advice *a, const tco_advise_option *o, tco_strbuf *out)
 {
     char num_text[64];
-    tco_format_grouped(a->train ? o->train_days : o->tokens_per_s, 2, num_text, sizeof num_text);
+    double v = a->train ? o->train_days : o->tokens_per_s;
+    if (isnan(v)) /* a layout that holds no replica: no throughput */
+        snprintf(num_text, sizeof num_text, "n.a.");
+    else
+        tco_format_grouped(v, 2, num_text, sizeof num_text);
     tco_strbuf_printf(out, "%s %s", num_text, a->train ? "days" : "tokens/s");
 }
 

@@ -264,7 +264,8 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     if (r->reasons) {
         wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
         lines = wb_text_lines(r->reasons, why);
-    }
+    } else if (r->passes) /* printed, the reasons' page lists every row: a passing one says so, not nothing */
+        wb_write_text(w, ws, row, col_cand + 2, "none at run: every check passed", w->source);
     const char *np = r->values ? "" : o->np[i];
     rank_formula(c, row, &f);
     if (rank > 0)

@@ -568,6 +568,10 @@ tco_error tco_risk_run(tco_run *run, bool sensitivity, size_t draws, uint64_t se
     out->base_npv = figure(m, m->role_npv);
     out->base_unit = figure(m, m->role_unit_cost);
     out->unit_item = m->role_unit_cost >= 0 ? &m->items[m->role_unit_cost] : NULL;
+    out->tco_item = m->role_tco >= 0 ? &m->items[m->role_tco] : NULL;
+    out->npv_item = m->role_npv >= 0 ? &m->items[m->role_npv] : NULL;
+    int rank = tco_model_find(m, "cost_per_unit");
+    out->rank_item = rank >= 0 ? &m->items[rank] : NULL;
     tco_model_fingerprint(m, out->fingerprint);
     if (sensitivity) {
         out->sensitivity = true;
@@ -662,17 +666,33 @@ void tco_risk_print_table(const tco_risk *r, const char *currency, const char *w
         fprintf(out, "\n  Monte Carlo: %zu draw%s of %zu ranged input%s (independent, Latin hypercube), seed %llu\n",
                 r->draws, tco_plural((double)r->draws), r->inputs_drawn, tco_plural((double)r->inputs_drawn),
                 (unsigned long long)r->seed);
-        fprintf(out, "  probability that the cost is not exceeded:\n");
-        fprintf(out, "  %-28s %14s %14s %14s %14s %14s %14s\n", "", "P10", "P50", "P80", "P90", "mean", "P80 - P50");
+        /* Each row its label and unit as the Summary gives them, the point value beside the percentiles (the
+         * median of the draws is not the figure at the values as given), and below, what each figure is. */
         const struct {
-            const char *name;
+            const char *short_name;
+            const tco_item *item;
             const tco_risk_figure *f;
+            double point;
             int unit;
-        } rows[] = {{"TCO", &r->tco, 0}, {"NPV cost", &r->npv, 0}, {unit_name, &r->unit, 1}};
+        } rows[] = {{"TCO", r->tco_item, &r->tco, r->base_tco, 0},
+                    {"NPV cost", r->npv_item, &r->npv, r->base_npv, 0},
+                    {unit_name, r->unit_item, &r->unit, r->base_unit, 1}};
+        char names[3][160];
+        int width = 28;
+        for (size_t k = 0; k < 3; k++) {
+            const tco_item *it = rows[k].item;
+            snprintf(names[k], sizeof names[k], "%s (%s)", it ? it->label : rows[k].short_name,
+                     it && it->unit ? it->unit : currency);
+            width = (int)strlen(names[k]) > width ? (int)strlen(names[k]) : width;
+        }
+        fprintf(out, "  probability that each figure is not exceeded, over the draws (P50: their median; point: the "
+                     "figure at the values as given):\n");
+        fprintf(out, "  %-*s %14s %14s %14s %14s %14s %14s %14s\n", width, "", "P10", "P50", "P80", "P90", "mean",
+                "P80 - P50", "point");
         for (size_t k = 0; k < 3; k++) {
             const tco_stats *s = &rows[k].f->stats;
             if (s->n == 0) {
-                fprintf(out, "  %-28.28s not applicable in any draw\n", rows[k].name);
+                fprintf(out, "  %-*s not applicable in any draw\n", width, names[k]);
                 continue;
             }
             int dec = rows[k].unit ? unit_decimals(s->p50) : 0;
@@ -681,11 +701,24 @@ void tco_risk_print_table(const tco_risk *r, const char *currency, const char *w
             cell(s->p80, dec, c, sizeof c);
             cell(s->p90, dec, d, sizeof d);
             cell(s->mean, dec, e, sizeof e);
-            char cont[40];
+            char cont[40], point[40];
             cell(s->p80 - s->p50, dec, cont, sizeof cont);
-            fprintf(out, "  %-28.28s %14s %14s %14s %14s %14s %14s", rows[k].name, a, b, c, d, e, cont);
+            if (isnan(rows[k].point))
+                snprintf(point, sizeof point, "n.a.");
+            else
+                cell(rows[k].point, dec, point, sizeof point);
+            fprintf(out, "  %-*s %14s %14s %14s %14s %14s %14s %14s", width, names[k], a, b, c, d, e, cont, point);
             if (rows[k].f->na)
                 fprintf(out, "  (n.a. in %zu draw%s)", rows[k].f->na, tco_plural((double)rows[k].f->na));
+            fputc('\n', out);
+        }
+        for (size_t k = 0; k < 3; k++) { /* the basis: each line's name and source, as the Summary cites them */
+            const tco_item *it = rows[k].item;
+            if (it == NULL || it->source == NULL)
+                continue;
+            fprintf(out, "  %s (%s): %s", k < 2 ? rows[k].short_name : it->label, it->name, it->source);
+            if (k == 2 && r->rank_item && r->rank_item != it)
+                fprintf(out, "; tco advise ranks options by %s (%s)", r->rank_item->label, r->rank_item->name);
             fputc('\n', out);
         }
         fprintf(out, "  money in %s; contingency P80 - P50 is what to hold above the median to be covered 4 times in "

@@ -81,6 +81,10 @@ typedef struct tco_risk {
     double base_tco, base_npv, base_unit;
     /** The unit cost's line (borrowed from the model; NULL without [model] unit_cost). */
     const tco_item *unit_item;
+    /** The TCO's and the NPV cost's lines, and the line tco advise ranks by (cost_per_unit: per million
+     *  tokens at the target load, not at the load the scenario serves), for their labels, units and
+     *  sources (borrowed from the model; NULL where the template has none). */
+    const tco_item *tco_item, *npv_item, *rank_item;
     /** Fingerprint of the inputs the figures come from: 16 hex digits (tco_model_fingerprint()). */
     char fingerprint[17];
     /** --sensitivity: one row per ranged input value, sorted by swing. */

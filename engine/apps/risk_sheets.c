@@ -16,6 +16,9 @@
 #include "render/report.h"
 
 #define SNAPSHOT_SHEET "Run snapshot"
+/* The Risk sheet's Figure column (a label wraps in it) and its Basis column (the line's source). */
+#define RISK_FIGURE_WIDTH 34
+#define RISK_BASIS_WIDTH 90
 /* The check cell on Run snapshot (B3), as formulas elsewhere refer to it. */
 #define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
 #define STATUS_CURRENT "current: the inputs are those these figures came from"
@@ -307,11 +310,20 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
 
 /* One row of the percentile table: a figure's statistics over the draws. */
 static void write_figure_row(writer *w, lxw_worksheet *ws, int y, const char *name, const char *unit,
-                             const tco_risk_figure *fig, lxw_format *fmt)
+                             const tco_risk_figure *fig, lxw_format *fmt, double point, const char *basis)
 {
     const tco_stats *s = &fig->stats;
-    wb_write_text(w, ws, y, 0, name, w->text);
+    wb_write_text(w, ws, y, 0, name, w->text_wrap);
     wb_write_text(w, ws, y, 1, unit, w->text);
+    /* The figure at the values as given (the P50 is the draws' median, not it), and what the figure is. */
+    if (isnan(point))
+        wb_write_text(w, ws, y, 11, "n.a.", w->text_right);
+    else
+        write_number(w, ws, y, 11, point, fmt);
+    wb_write_text(w, ws, y, 12, basis, w->source);
+    wb_set_row_lines(w, ws, y, wb_text_lines(basis, RISK_BASIS_WIDTH) > wb_text_lines(name, RISK_FIGURE_WIDTH)
+                                   ? wb_text_lines(basis, RISK_BASIS_WIDTH)
+                                   : wb_text_lines(name, RISK_FIGURE_WIDTH));
     if (s->n == 0) {
         wb_write_text(w, ws, y, 2, "not applicable in any draw", w->text);
         return;
@@ -360,18 +372,35 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     write_head(w, ws, "Risk: the budget not exceeded with 80% confidence", tco_strbuf_str(&note));
     tco_strbuf_free(&note);
     static const char *const heads[] = {"Figure", "Unit", "P10", "P50", "P80", "P90", "Mean", "Std deviation",
-                                        "Contingency P80 - P50", "Draws", "n.a. draws"};
+                                        "Contingency P80 - P50", "Draws", "n.a. draws", "Point value",
+                                        "Basis (the line and its source; P50: the draws' median, not the point value)"};
     for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
-        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header : w->header_wrap);
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 || c == 12 ? w->header : w->header_wrap);
     lxw_format *money = w->fmt[TCO_FMT_MONEY];
-    write_figure_row(w, ws, ROW_FIRST, "TCO", w->opts->currency, &r->tco, money);
-    write_figure_row(w, ws, ROW_FIRST + 1, "Net present cost", w->opts->currency, &r->npv, money);
-    if (r->unit_item)
-        write_figure_row(w, ws, ROW_FIRST + 2, r->unit_item->label, r->unit_item->unit, &r->unit,
-                         w->fmt[r->unit_item->format]);
-    worksheet_set_column(ws, 0, 0, 34, NULL);
+    /* Each figure named as the Summary names it (label and unit), with its point value and its basis. */
+    const tco_item *items[] = {r->tco_item, r->npv_item, r->unit_item};
+    const tco_risk_figure *figs[] = {&r->tco, &r->npv, &r->unit};
+    const double points[] = {r->base_tco, r->base_npv, r->base_unit};
+    const char *fallback[] = {"TCO", "Net present cost", NULL};
+    for (int k = 0; k < 3 && w->err == TCO_OK; k++) {
+        const tco_item *it = items[k];
+        if (it == NULL && fallback[k] == NULL)
+            continue;
+        tco_strbuf basis = {0};
+        if (it)
+            tco_strbuf_printf(&basis, "%s: %s", it->name, it->source ? it->source : "");
+        if (k == 2 && r->rank_item && r->rank_item != it)
+            tco_strbuf_printf(&basis, "; tco advise ranks options by %s (%s)", r->rank_item->label,
+                              r->rank_item->name);
+        write_figure_row(w, ws, ROW_FIRST + k, it ? it->label : fallback[k],
+                         k == 2 && it->unit ? it->unit : w->opts->currency, figs[k], k < 2 ? money : w->fmt[it->format],
+                         points[k], tco_strbuf_str(&basis));
+        tco_strbuf_free(&basis);
+    }
+    worksheet_set_column(ws, 0, 0, RISK_FIGURE_WIDTH, NULL);
     worksheet_set_column(ws, 1, 1, 12, NULL);
-    worksheet_set_column(ws, 2, 10, 14, NULL);
+    worksheet_set_column(ws, 2, 11, 14, NULL);
+    worksheet_set_column(ws, 12, 12, RISK_BASIS_WIDTH, NULL);
     worksheet_set_row(ws, ROW_HEADER, 30, NULL);
     if (r->tco.stats.n == 0 || w->err != TCO_OK)
         return;

@@ -157,6 +157,123 @@ void tco_cli_print_help(FILE *out)
     fputs(usage_more, out);
 }
 
+/* Each subcommand's own help: its usage, what it does, its options and its exit codes (the general help
+ * lists the subcommands; docs/tco.1 COMMANDS says the same at length). */
+static const char help_advise[] =
+    "Usage: tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
+    "           [--quotes FILE]... [--as-of DATE] [--currency CODE] [--force] [--root DIR]\n"
+    "           [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]\n"
+    "\n"
+    "Answer the question scenarios/NAME.ini (or a path to an .ini file with an\n"
+    "[advise] section: a job and constraints): every tier, card count and host\n"
+    "it allows, gated and priced by the cost model, ranked by cost per unit of\n"
+    "work (per million tokens at the question's target load, or per training\n"
+    "run). The table shows the top 10, the winner against the runner-up and\n"
+    "the rejections by reason; writes out/advise-NAME.xlsx (a Rank sheet and\n"
+    "the top 3 options' sheets). See docs/advise.md.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format FMT      table (default) or json (every option)\n"
+    "      --set SEC.KEY=V   what-if: advise.KEY changes the question, any other\n"
+    "                        section the model's inputs; repeatable\n"
+    "  -o, --out PATH        the workbook (default out/advise-NAME.xlsx; -quotes,\n"
+    "                        -whatif, -usd as for --scenario)\n"
+    "      --no-workbook     the answer alone: write no file (not with --out)\n"
+    "      --quotes FILE     vendor quotes (CSV): a quote prices every candidate\n"
+    "                        that buys its item; repeatable\n"
+    "      --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
+    "      --currency CODE   report in CODE (a rate in pricing/fx.ini)\n"
+    "      --monte-carlo N   draw every ranged input N times for the top 10:\n"
+    "                        P10, P50, P90 per unit and p_best, the share of\n"
+    "                        draws in which each is the cheapest\n"
+    "      --seed S          seed of the draws (default 1)\n"
+    "      --save-scenario FILE.ini\n"
+    "                        write the winner as a scenario file that\n"
+    "                        tco --scenario FILE.ini prices to the advice's TCO\n"
+    "      --pick RANK       save the option of rank RANK instead\n"
+    "      --force           replace the workbook even if it is open, and a file\n"
+    "                        already at --save-scenario's path\n"
+    "  -r, --root DIR        project root holding pricing/, templates/, scenarios/\n"
+    "  -h, --help            show this help and exit\n"
+    "\n"
+    "Exit status: 0 ok (also when no option is feasible: the answer says why),\n"
+    "64 usage, 65 invalid question, catalog or quotes, 66 input file missing,\n"
+    "70 internal error, 71 out of memory, 73 cannot create the workbook or the\n"
+    "scenario file, 74 cannot write the answer.\n";
+
+static const char help_quotes[] =
+    "Usage: " QUOTES_USAGE "\n"
+    "\n"
+    "Read each vendor quote file whole and report every problem: errors (a\n"
+    "price, date or currency that cannot be read, a missing column) and\n"
+    "warnings (an unknown column or item, with \"did you mean\", a row not valid\n"
+    "on --as-of: expired or not yet valid), each with its file:line, column and\n"
+    "what was expected, and a count per file. Writes nothing. See docs/quotes.md.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format FMT      table (default) or json (one JSON document)\n"
+    "  -a, --as-of DATE      judge validity on DATE, YYYY-MM-DD (default: today, UTC)\n"
+    "  -r, --root DIR        project root whose catalog names the items (before\n"
+    "                        quotes: tco --root DIR quotes check ...)\n"
+    "  -h, --help            show this help and exit\n"
+    "\n"
+    "Exit status: 0 no file has an error (warnings alone), 64 usage, 65 a file\n"
+    "has an error, 66 a file cannot be opened, 71 out of memory, 74 cannot write\n"
+    "the report.\n";
+
+static const char help_diff[] =
+    "Usage: tco diff OLD.json NEW.json [--order effect|file] [--format table|json]\n"
+    "                [--out PATH.xlsx] [--force] [--root DIR]\n"
+    "\n"
+    "The budget bridge between two JSON summaries of runs (tco --scenario NAME\n"
+    "--format json): OLD's inputs moved to NEW's one at a time, the change in\n"
+    "TCO at each step (the steps add up exactly to NEW - OLD), and what no step\n"
+    "moves. See docs/bridge.md.\n"
+    "\n"
+    "Options:\n"
+    "      --order ORDER     effect: largest effect first (default); file: in the\n"
+    "                        order the file lists the inputs\n"
+    "  -f, --format FMT      table (default) or json\n"
+    "  -o, --out PATH.xlsx   also write a workbook: a Bridge sheet and a waterfall\n"
+    "      --force           replace the workbook even if it is open\n"
+    "  -r, --root DIR        project root holding OLD's template and catalog\n"
+    "  -h, --help            show this help and exit\n"
+    "\n"
+    "Exit status: 0 ok, 64 usage, 65 a file that is not one scenario's summary,\n"
+    "or two in different currencies, 66 a file missing, 70 internal error,\n"
+    "71 out of memory, 73 cannot create the workbook, 74 cannot write the bridge.\n";
+
+static const char help_init[] =
+    "Usage: tco init DIR [--scenario NAME] [--root DIR]\n"
+    "\n"
+    "Make DIR a working folder for a budget of one's own: a copy of the scenario\n"
+    "NAME as DIR/scenarios/NAME.ini, of the catalog (DIR/pricing/), of the cost\n"
+    "model (DIR/templates/) and a DIR/README.md whose first command runs it:\n"
+    "cd DIR && tco --scenario NAME. DIR must be new or an empty folder; nothing\n"
+    "is replaced, and on an error what was made is removed again.\n"
+    "\n"
+    "Options:\n"
+    "  -s, --scenario NAME   the scenario to copy (default cluster32)\n"
+    "  -r, --root DIR        project root to copy from (only read)\n"
+    "  -h, --help            show this help and exit\n"
+    "\n"
+    "Exit status: 0 ok, 64 usage, 65 the scenario does not load, 66 no project\n"
+    "data found, 71 out of memory, 73 DIR cannot be made or filled.\n";
+
+int tco_cli_print_command_help(FILE *out, const char *command)
+{
+    static const struct {
+        const char *name, *text;
+    } helps[] = {{"advise", help_advise}, {"quotes", help_quotes}, {"diff", help_diff}, {"init", help_init}};
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+        if (strcmp(command, helps[i].name) == 0) {
+            fputs(helps[i].text, out);
+            return 0;
+        }
+    tco_cli_print_help(out);
+    return 0;
+}
+
 int tco_cli_quotes_add(const char **files, size_t *n, const char *path)
 {
     if (*n == TCO_MAX_QUOTE_FILES)

@@ -80,6 +80,9 @@ int tco_cli_currency(const char *text, char out[4]);
 
 /** Print `tco --help` (the usage lines, the options, the commands and examples) to @p out. */
 void tco_cli_print_help(FILE *out);
+/** Print subcommand @p command's own help ("advise", "quotes", "diff", "init": its usage, options and exit
+ *  codes) to @p out; another name gets the general help.  Returns 0, the exit code of --help. */
+int tco_cli_print_command_help(FILE *out, const char *command);
 
 /** Print "tco: MESSAGE" for @p d on standard error; its exit code (error.h tco_exit_code()). */
 int tco_cli_fail(const tco_diag *d);

@@ -100,7 +100,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     const char *first[256] = {0}; /* single-value options: given once (tco_cli_once) */
     for (int c; (c = getopt_long(argc, argv, ":f:r:o:h", opts, NULL)) != -1;) {
         if (c == 'h')
-            return tco_cli_print_help(stdout), 0;
+            return tco_cli_print_command_help(stdout, "advise");
         if (c != 0 && strchr("froCaMesp", c) != NULL && (rc = tco_cli_once(first, c, opts, optarg)) != 0)
             return rc;
         if (c == 'S' && n_sets == TCO_MAX_SETS)

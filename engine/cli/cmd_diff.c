@@ -35,7 +35,7 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
         if (once != 0)
             return once;
         if (c == 'h')
-            return tco_cli_print_help(stdout), 0;
+            return tco_cli_print_command_help(stdout, "diff");
         if (c == ':' || c == '?')
             return tco_cli_usage("diff: %s '%s'; tco diff OLD.json NEW.json [--order effect|file] [--format table|json] "
                                "[--out PATH.xlsx]", c == ':' ? "option needs a value" : "unknown option",

@@ -32,7 +32,7 @@ int tco_cmd_init(const char *invoked, int argc, char **argv)
         if (once != 0)
             return once;
         if (c == 'h')
-            return tco_cli_print_help(stdout), 0;
+            return tco_cli_print_command_help(stdout, "init");
         else if (c == 's')
             scenario = optarg;
         else if (c == 'r')

@@ -614,7 +614,7 @@ int tco_cmd_scenario(int argc, char **argv)
             help = (i == optind + 1 || strcmp(argv[optind + 1], "check") == 0) &&
                    (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0);
         if (help)
-            return tco_cli_print_help(stdout), 0;
+            return tco_cli_print_command_help(stdout, "quotes");
         if (optind + 1 == argc || strcmp(argv[optind + 1], "check") != 0)
             return tco_cli_usage("quotes: expected the subcommand check, found %s%.200s%s: " QUOTES_USAGE,
                                  optind + 1 == argc ? "nothing" : "'", optind + 1 == argc ? "" : argv[optind + 1],

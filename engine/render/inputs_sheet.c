@@ -15,36 +15,49 @@
 #include "model/ranges.h"
 #include "price/pricing.h"
 
-/* Inputs: the label and source columns wrap, the source column as wide as the page leaves at PRINT_MIN_SCALE
- * in LibreOffice beside label, unit, value, low, high, status, name (and Before --set): label to source on
- * one page wide at 75%, the sources in as few lines as that allows. */
-#define INPUT_LABEL_WIDTH 36
-#define INPUT_UNIT_WIDTH 12
-#define INPUT_VALUE_WIDTH 13 /* "1,040 CNY", "200,000 CNY", "data-centre" */
-#define INPUT_RANGE_WIDTH 11 /* Low and High: "39,000 CNY" */
+/* Inputs: the label and source columns wrap and share the width the page leaves at PRINT_MIN_SCALE in
+ * LibreOffice beside unit, value, low, high, status, name (and Before --set), split so that the rows take
+ * the fewest lines (wb_split_label_width()): label to source on one page wide at 75%.  Money shows
+ * without its currency code, which the Unit column names ("CNY/host"), as in the tier table and the
+ * Budget. */
+#define INPUT_LABEL_MIN 24
+#define INPUT_UNIT_MIN 6       /* wider as the widest unit needs ("failures/card-yr"), at most: */
+#define INPUT_UNIT_MAX 18
+#define INPUT_VALUE_WIDTH 11 /* "200,000", "1,247,040", "data-centre" */
+#define INPUT_RANGE_WIDTH 9  /* Low and High: "195,000", "-2.0%" */
 #define INPUT_STATUS_WIDTH 11 /* "seed figure", indented */
-#define INPUT_NAME_WIDTH 22
+#define INPUT_NAME_MIN 10 /* wider as the longest name needs, up to INPUT_NAME_MAX; a longer name wraps */
+#define INPUT_NAME_MAX 22
 #define INPUT_BEFORE_WIDTH 11 /* Before --set; without it, a gap of 2 */
 #define INPUT_SOURCE_MIN 40
 
-static size_t input_source_width(bool any_original)
+/* The widths in characters of the Inputs list's wrapped columns (label, source) and of its Name column. */
+typedef struct input_widths {
+    size_t label, source;
+    double unit, name;
+} input_widths;
+
+/* What the page leaves label and source together beside the other columns (Unit @p unit wide, Name @p name,
+ * Before --set when @p any_original). */
+static size_t input_text_width(bool any_original, double unit, double name)
 {
     /* Without Before --set, the gap before the tier table prints on the table's pages (write_tier_table()). */
-    const double others[] = {INPUT_LABEL_WIDTH, INPUT_UNIT_WIDTH, INPUT_VALUE_WIDTH, INPUT_RANGE_WIDTH,
-                             INPUT_RANGE_WIDTH, INPUT_STATUS_WIDTH, INPUT_NAME_WIDTH,
-                             any_original ? INPUT_BEFORE_WIDTH : -5.0 / 7};
-    double px = PRINT_WIDTH_PX * 100 / PRINT_MIN_SCALE / PRINT_LO_WIDER - 5;
+    const double others[] = {unit, INPUT_VALUE_WIDTH, INPUT_RANGE_WIDTH, INPUT_RANGE_WIDTH,
+                             INPUT_STATUS_WIDTH, name, any_original ? INPUT_BEFORE_WIDTH : -5.0 / 7};
+    double px = PRINT_WIDTH_PX * 100 / PRINT_MIN_SCALE / PRINT_LO_WIDER - 5 - 2 * 5; /* 5: label's, source's */
     for (size_t k = 0; k < sizeof others / sizeof others[0]; k++)
         px -= others[k] * 7 + 5;
     size_t width = px > 0 ? (size_t)(px / 7) : 0;
-    return width > INPUT_SOURCE_MIN ? width : INPUT_SOURCE_MIN;
+    return width > INPUT_LABEL_MIN + INPUT_SOURCE_MIN ? width : INPUT_LABEL_MIN + INPUT_SOURCE_MIN;
 }
 
 static void fit_input_row(writer *w, lxw_worksheet *ws, int row, const char *label, const char *source,
-                          size_t source_width)
+                          const char *name, const input_widths *iw)
 {
-    size_t a = wb_text_lines(label, INPUT_LABEL_WIDTH), b = wb_text_lines(source, source_width);
-    wb_set_row_lines(w, ws, row, a > b ? a : b);
+    size_t a = wb_text_lines(label, iw->label), b = wb_text_lines(source, iw->source);
+    size_t c = wb_text_lines(name, (size_t)iw->name - 1); /* less its indent */
+    a = a > b ? a : b;
+    wb_set_row_lines(w, ws, row, a > c ? a : c);
 }
 
 /* Add data validation @p dv with error message @p msg (freed here) to the cell.  The
@@ -91,8 +104,8 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         char first[4], self[4];
         wb_col_letters(COL_TIER_TABLE, first);
         wb_col_letters(col, self);
-        tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, ROW_FIRST + 1, first,
-                          ROW_FIRST + w->m->n_tiers);
+        tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, w->tier_row + 1, first,
+                          w->tier_row + w->m->n_tiers);
         char *range = tco_strbuf_take(&msg);
         if (range == NULL) {
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
@@ -215,7 +228,7 @@ static void write_input_value(writer *w, lxw_worksheet *ws, int row, int col, co
         wb_write_text(w, ws, row, col, text, it->structural ? w->fmt_fixed[it->format] : w->fmt_input_text);
     else if (it->in_report)
         write_report_value(w, ws, row, col, it,
-                           it->kind == TCO_ITEM_TIER_INPUT ? it->base_tiers[row - ROW_FIRST] : it->base_value, v, NULL);
+                           it->kind == TCO_ITEM_TIER_INPUT ? it->base_tiers[row - w->tier_row] : it->base_value, v, NULL);
     else
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, wb_value_format(w, it, v, true)),
                  it->name);
@@ -333,67 +346,106 @@ static double tier_col_width(const tco_model *m, const tco_item *it)
     return width;
 }
 
-/* A tier table column @p col headed @p header (wrapped in row 4) at least @p min wide: as wide as the
- * header's longest word, so that print breaks it between words ("Bandwidth (GB/s)", not "Bandwidt h"),
- * and wider while the header takes more than TIER_HEADER_LINES lines; returns the lines it takes, for the
- * row's height (row 4 is the inputs list's header row too, repeated on each of its pages). */
+/* A tier table column @p col headed @p header (wrapped in the table's header row, the row above
+ * w->tier_row) at least @p min wide: as wide as the header's longest word, so that print breaks it between
+ * words ("Bandwidth (GB/s)", not "Bandwidt h"), and wider while the header takes more than
+ * TIER_HEADER_LINES lines; returns the lines it takes, for the row's height. */
 static size_t tier_column(writer *w, lxw_worksheet *ws, int col, const char *header, double min)
 {
     double width = wb_header_width(header, min);
     while (wb_header_lines(header, width) > TIER_HEADER_LINES && width < min + 6) /* a row of 4 lines */
         width++;
     worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width, NULL);
-    wb_write_text(w, ws, ROW_HEADER, col, header, w->header_wrap);
+    wb_write_text(w, ws, w->tier_row - 1, col, header, w->header_wrap);
     return wb_header_lines(header, width);
 }
 
-/* The tier table's notes @p text (one paragraph a line): below the Status legend from @p row, under a heading,
- * each paragraph in a row of its own merged across the inputs list's columns (A to the Source column), the
- * row as tall as its text.  Not beside the table: rows there are the inputs list's too, and each took the
- * taller of an input and a note, so the table printed on two pages of its own and the list grew (issue 23
- * §2).  Here the table prints on one page and its notes after the legend, where nothing shares their rows. */
-static void tier_notes(writer *w, lxw_worksheet *ws, int row, const char *text)
+/* The tier table's notes @p text (one paragraph a line): below the table from @p row, each paragraph in a
+ * row of its own merged across the table's columns (from its Tier column to @p last), the row as tall as its
+ * text: on the table's page, in rows nothing else shares (beside the inputs list, each row took the taller of
+ * an input and a note; below the list, they took a page of it). */
+static void tier_notes(writer *w, lxw_worksheet *ws, int row, int last, const char *text)
 {
     if (text == NULL || *text == '\0' || w->err != TCO_OK)
         return;
-    char col[4];
-    wb_col_letters(COL_TIER_TABLE, col);
     for (const char *p = text; *p && w->err == TCO_OK;) {
         size_t n = strcspn(p, "\n");
         tco_strbuf one = {0};
         if (p == text) /* the first note says what they are */
-            tco_strbuf_printf(&one, "Tier catalog (%s, the table from column %s), where each column comes from. ",
-                              w->m->tier_path, col);
+            tco_strbuf_printf(&one, "Tier catalog (%s), where each column comes from. ", w->m->tier_path);
         tco_strbuf_printf(&one, "%.*s", (int)n, p);
         if (one.failed)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         else
-            wb_write_across(w, ws, row++, 0, COL_INPUT_SOURCE, tco_strbuf_str(&one), w->source);
+            wb_write_across(w, ws, row++, COL_TIER_TABLE, last, tco_strbuf_str(&one), w->source);
         tco_strbuf_free(&one);
         p += n + (p[n] == '\n');
     }
 }
 
-/* The tier catalog to the right of the scalar inputs: one row per tier, one column per per-tier input;
+/* The tier table's notes, one paragraph a line, appended to @p notes: each column's source, then each ranged
+ * column's Low and High (the distribution and basis of each run of rows alike). */
+static void tier_notes_text(const tco_model *m, tco_strbuf *notes)
+{
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind == TCO_ITEM_TIER_INPUT)
+            tco_strbuf_printf(notes, "%s%s (%s): %s", notes->len ? "\n" : "", it->label, it->name, it->source);
+    }
+    for (size_t i = 0; i < m->n_items; i++) {
+        const tco_item *it = &m->items[i];
+        if (it->kind != TCO_ITEM_TIER_INPUT || it->tier_ranges == NULL)
+            continue;
+        tco_strbuf rows = {0};
+        size_t untold = 0;
+        const tco_range *tr = it->tier_ranges;
+        /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
+        for (int r = 0, end; r < m->n_tiers; r = end) {
+            for (end = r + 1; end < m->n_tiers && tr[r].dist != TCO_DIST_NONE && !tr[r].by_set && tr[end].dist == tr[r].dist &&
+                              !tr[end].by_set && (tr[end].basis && tr[r].basis ? strcmp(tr[end].basis, tr[r].basis) == 0
+                                                                                : tr[end].basis == tr[r].basis);
+                 end++)
+                ;
+            if (tr[r].dist == TCO_DIST_NONE)
+                continue;
+            tco_strbuf one = {0}, lead = {0};
+            for (int k = r; k < end; k++)
+                tco_strbuf_printf(&lead, "%s%s", k > r ? ", " : "", m->tier_names[k]);
+            tco_strbuf_append(&one, rows.len ? "; " : "");
+            range_note(&one, tco_strbuf_str(&lead), &tr[r]);
+            tco_strbuf_append_capped(&rows, tco_strbuf_str(&one), TIER_RANGE_NOTES_MAX, &untold);
+            tco_strbuf_free(&one);
+            tco_strbuf_free(&lead);
+        }
+        tco_strbuf_printf(notes, "%sLow and High of %s (%s), the 90%% interval of each ranged row: %s",
+                          notes->len ? "\n" : "", it->label, it->name, tco_strbuf_str(&rows));
+        if (untold)
+            tco_strbuf_printf(notes, "; %zu more (see the columns)", untold);
+        if (rows.failed)
+            notes->failed = true;
+        tco_strbuf_free(&rows);
+    }
+}
+
+/* The tier catalog below the inputs list and its legend, in the columns to the right of the list, from
+ * w->tier_row: one row per tier, one column per per-tier input, and its notes below it (tier_notes_text());
  * @p before_set: the inputs list has a Before --set column (column I). */
-static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool before_set)
+static void write_tier_table(writer *w, lxw_worksheet *ws, bool before_set)
 {
     const tco_model *m = w->m;
     if (m->n_tiers == 0)
         return;
     tco_strbuf t = {0};
     tco_strbuf_printf(&t, "Tier catalog (%s)", m->tier_path);
-    wb_write_text(w, ws, ROW_HEADER - 1, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
+    wb_write_text(w, ws, w->tier_row - 2, COL_TIER_TABLE, tco_strbuf_str(&t), w->total_label);
     tco_strbuf_free(&t);
-    wb_write_text(w, ws, ROW_HEADER, COL_TIER_TABLE, "Tier", w->header);
+    wb_write_text(w, ws, w->tier_row - 1, COL_TIER_TABLE, "Tier", w->header);
     /* Money without the currency code in the cells: each header names it ("Price (CNY/card)"), so that the
      * table's nineteen columns print on one page at 75%. */
+    bool bare = w->money_bare;
     w->money_bare = true;
     int col = COL_TIER_TABLE + 1;
     size_t head_lines = 1; /* the most lines a header of the table wraps into */
-    /* The notes below the table (each column's source, each ranged column's Low and High): one text, written
-     * last by tier_notes(). */
-    tco_strbuf notes = {0};
     /* The table's last column (a column per per-tier input, a status column per priced one, Low and
      * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
     int last = COL_TIER_TABLE;
@@ -407,11 +459,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool b
     if (last > COL_TIER_TABLE)
         worksheet_set_column(ws, COL_TIER_TABLE + 1, (lxw_col_t)last, TIER_COL_WIDTH, NULL);
     for (int r = 0; r < m->n_tiers; r++)
-        wb_write_text(w, ws, ROW_FIRST + r, COL_TIER_TABLE, m->tier_names[r], w->text);
+        wb_write_text(w, ws, w->tier_row + r, COL_TIER_TABLE, m->tier_names[r], w->text);
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind == TCO_ITEM_TIER_CODE) /* the built-in name tier: this first column */
-            w->place[i] = (placement){-1, ROW_FIRST, COL_TIER_TABLE, 0, 0, 0};
+            w->place[i] = (placement){-1, w->tier_row, COL_TIER_TABLE, 0, 0, 0};
         if (it->kind != TCO_ITEM_TIER_INPUT)
             continue;
         tco_strbuf h = {0};
@@ -421,15 +473,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool b
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++)
             if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
-                write_quoted_value(w, ws, ROW_FIRST + r, col, it, (size_t)it->tier_quotes[r], it->tiers[r]);
+                write_quoted_value(w, ws, w->tier_row + r, col, it, (size_t)it->tier_quotes[r], it->tiers[r]);
             else
-                write_input_value(w, ws, ROW_FIRST + r, col, it, it->tiers[r],
+                write_input_value(w, ws, w->tier_row + r, col, it, it->tiers[r],
                                   it->tier_texts ? it->tier_texts[r] : NULL);
-        w->place[i] = (placement){-1, ROW_FIRST, col, 0, 0, 0};
-        tco_strbuf src = {0};
-        tco_strbuf_printf(&src, "%s (%s): %s", it->label, it->name, it->source);
-        tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&src));
-        tco_strbuf_free(&src);
+        w->place[i] = (placement){-1, w->tier_row, col, 0, 0, 0};
         col++;
     }
     /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
@@ -451,15 +499,15 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool b
             tco_status st = tco_status_of_tier_row(m, it, r);
             bool formula = (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0) || it->in_report;
             if (formula)
-                wb_write_text(w, ws, ROW_FIRST + r, col, tco_status_name(st), w->fmt_status[st]);
+                wb_write_text(w, ws, w->tier_row + r, col, tco_status_name(st), w->fmt_status[st]);
             else
-                write_live_status(w, ws, ROW_FIRST + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
+                write_live_status(w, ws, w->tier_row + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
                                   NULL, it->tiers[r]);
         }
         w->place[i].status_col = col;
         lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
                                      .value_string = "\"" TCO_INPUT_EDITED "\"", .format = w->fmt_status[TCO_STATUS_WHATIF]};
-        wb_check(w, worksheet_conditional_format_range(ws, ROW_FIRST, (lxw_col_t)col, (lxw_row_t)(ROW_FIRST + m->n_tiers - 1),
+        wb_check(w, worksheet_conditional_format_range(ws, (lxw_row_t)w->tier_row, (lxw_col_t)col, (lxw_row_t)(w->tier_row + m->n_tiers - 1),
                                                        (lxw_col_t)col, &cf),
                  "edited status");
         col++;
@@ -477,50 +525,29 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, int notes_row, bool b
             head_lines = lines > head_lines ? lines : head_lines;
             tco_strbuf_free(&h);
         }
-        tco_strbuf note = {0}, rows = {0};
-        size_t untold = 0;
-        const tco_range *tr = it->tier_ranges;
         w->place[i].range_col = col; /* for Run snapshot (risk_sheets.c) */
         for (int r = 0; r < m->n_tiers; r++)
-            write_range(w, ws, ROW_FIRST + r, col, it, &tr[r]);
-        /* One note per run of rows alike (distribution and basis, none by --set): "C30, C60, triangular: ...". */
-        for (int r = 0, end; r < m->n_tiers; r = end) {
-            for (end = r + 1; end < m->n_tiers && tr[r].dist != TCO_DIST_NONE && !tr[r].by_set && tr[end].dist == tr[r].dist &&
-                              !tr[end].by_set && (tr[end].basis && tr[r].basis ? strcmp(tr[end].basis, tr[r].basis) == 0
-                                                                                : tr[end].basis == tr[r].basis);
-                 end++)
-                ;
-            if (tr[r].dist == TCO_DIST_NONE)
-                continue;
-            tco_strbuf one = {0}, lead = {0};
-            for (int k = r; k < end; k++)
-                tco_strbuf_printf(&lead, "%s%s", k > r ? ", " : "", m->tier_names[k]);
-            tco_strbuf_append(&one, rows.len ? "; " : "");
-            range_note(&one, tco_strbuf_str(&lead), &tr[r]);
-            tco_strbuf_append_capped(&rows, tco_strbuf_str(&one), TIER_RANGE_NOTES_MAX, &untold);
-            tco_strbuf_free(&one);
-            tco_strbuf_free(&lead);
-        }
-        tco_strbuf_printf(&note, "Low and High of %s (%s), the 90%% interval of each ranged row: %s", it->label,
-                          it->name, tco_strbuf_str(&rows));
-        if (untold)
-            tco_strbuf_printf(&note, "; %zu more (see the columns)", untold);
-        tco_strbuf_printf(&notes, "%s%s", notes.len ? "\n" : "", tco_strbuf_str(&note));
-        tco_strbuf_free(&note);
-        tco_strbuf_free(&rows);
+            write_range(w, ws, w->tier_row + r, col, it, &it->tier_ranges[r]);
         col += 2;
     }
+    tco_strbuf notes = {0};
+    tier_notes_text(m, &notes);
     if (notes.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
-        tier_notes(w, ws, notes_row, tco_strbuf_str(&notes));
+        tier_notes(w, ws, w->tier_row + m->n_tiers + 1, last, tco_strbuf_str(&notes));
     tco_strbuf_free(&notes);
-    w->money_bare = false;
-    wb_set_row_lines(w, ws, ROW_HEADER, head_lines); /* as tall as the longest header */
-    /* A page break before the tier table, or before the narrow gap in front of it when there is no Before
-     * --set column: the inputs' pages end with their sources (scale: wb_print_layout()). */
+    w->money_bare = bare;
+    wb_set_row_lines(w, ws, w->tier_row - 1, head_lines); /* as tall as the longest header */
+    /* A page break before the tier table's columns, or before the narrow gap in front of them when there is
+     * no Before --set column: the inputs' pages end with their sources (scale: wb_print_layout()); and one
+     * before its title row, so that the table prints on a page of its own, its rows as tall as their values
+     * (the pages of the inputs list hold nothing in its columns, and no page prints the list's columns
+     * beside it: an empty page is not printed). */
     lxw_col_t breaks[] = {before_set ? COL_TIER_TABLE : COL_INPUT_BEFORE, 0};
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
+    lxw_row_t rows[] = {(lxw_row_t)(w->tier_row - 2), 0};
+    wb_check(w, worksheet_set_h_pagebreaks(ws, rows), "page break");
 }
 
 /* Whether Inputs-style sheet being written lists input @p i: every scalar input on an option's or a
@@ -584,44 +611,53 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
  * =card_price (grey: typed elsewhere), its status the price's, and its source saying where to edit it
  * (written once the tier table is placed: price_line_sources()).  Their items go to @p items; returns how
  * many rows. */
-static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *items)
+static size_t price_line_items(const writer *w, int *items)
 {
     const tco_model *m = w->m;
     size_t n = 0;
     for (size_t k = 0; k < m->n_capex_basis; k++)
         for (size_t j = 0; j < m->capex_basis[k].n_prices && n < PRICE_LINES_MAX; j++) {
             int p = m->capex_basis[k].prices[j];
-            const tco_item *it = &m->items[p];
             bool seen = false;
             for (size_t q = 0; q < n; q++)
                 seen |= items[q] == p;
-            if (seen || it->kind != TCO_ITEM_LINE || w->place[p].sheet < 0)
-                continue;
-            int r = row + (int)n;
-            items[n++] = p;
-            wb_write_text(w, ws, r, 0, it->label, w->text_wrap);
-            wb_write_text(w, ws, r, 1, it->unit, w->text);
-            tco_strbuf_free(&w->ref);
-            tco_strbuf_printf(&w->ref, "=%s%s", w->np, it->name);
-            if (w->ref.failed)
-                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-            else
-                wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
-                                         wb_item_text(it));
-            tco_strbuf_free(&w->ref);
-            w->place[p].list_row = r + 1; /* its Status: price_line_sources(), once the tier table is placed */
-            tco_strbuf full = {0};
-            tco_strbuf_printf(&full, "%s%s", w->np, it->name);
-            wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
-            tco_strbuf_free(&full);
+            if (!seen && m->items[p].kind == TCO_ITEM_LINE && w->place[p].sheet >= 0)
+                items[n++] = p;
         }
+    return n;
+}
+
+static size_t write_price_lines(writer *w, lxw_worksheet *ws, int row, int *items)
+{
+    const tco_model *m = w->m;
+    size_t n = price_line_items(w, items);
+    for (size_t k = 0; k < n; k++) {
+        int p = items[k];
+        const tco_item *it = &m->items[p];
+        int r = row + (int)k;
+        wb_write_text(w, ws, r, 0, it->label, w->text_wrap);
+        wb_write_text(w, ws, r, 1, it->unit, w->text);
+        tco_strbuf_free(&w->ref);
+        tco_strbuf_printf(&w->ref, "=%s%s", w->np, it->name);
+        if (w->ref.failed)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        else
+            wb_write_formula_or_text(w, ws, r, 2, tco_strbuf_str(&w->ref), w->fmt_fixed[it->format], it->value,
+                                     wb_item_text(it));
+        tco_strbuf_free(&w->ref);
+        w->place[p].list_row = r + 1; /* its Status: price_line_sources(), once the tier table is placed */
+        tco_strbuf full = {0};
+        tco_strbuf_printf(&full, "%s%s", w->np, it->name);
+        wb_write_text(w, ws, r, COL_INPUT_NAME, tco_strbuf_str(&full), w->source);
+        tco_strbuf_free(&full);
+    }
     return n;
 }
 
 /* The source of each price line of write_price_lines() (rows from @p row): the line's, then where its
  * value is typed: "... Edit it in the tier table: tier_price (column O), at the row of card_tier (C6)". */
 static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int *items, size_t n,
-                               size_t source_width)
+                               const input_widths *iw)
 {
     const tco_model *m = w->m;
     unsigned char *needed = malloc(m->n_items ? m->n_items : 1);
@@ -641,7 +677,7 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
             char sc[4];
             wb_col_letters(w->place[tier_input].status_col, sc);
             tco_strbuf_free(&w->ref);
-            tco_strbuf_printf(&w->ref, "=INDEX($%s$%d:$%s$%d,%s%s)", sc, ROW_FIRST + 1, sc, ROW_FIRST + m->n_tiers, w->np,
+            tco_strbuf_printf(&w->ref, "=INDEX($%s$%d:$%s$%d,%s%s)", sc, w->tier_row + 1, sc, w->tier_row + m->n_tiers, w->np,
                               m->items[row_item].name);
             if (w->ref.failed)
                 w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
@@ -679,10 +715,77 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
             }
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row + (int)k, COL_INPUT_SOURCE, source, w->source);
-        fit_input_row(w, ws, row + (int)k, it->label, source, source_width);
+        tco_strbuf name = {0};
+        tco_strbuf_printf(&name, "%s%s", w->np, it->name);
+        fit_input_row(w, ws, row + (int)k, it->label, source, tco_strbuf_str(&name), iw);
+        tco_strbuf_free(&name);
         tco_strbuf_free(&src);
     }
     free(needed);
+}
+
+/* The Source / basis text of listed input @p i, appended to @p src: its source, then its range's
+ * distribution and basis; a shared input's reference to the Shared inputs sheet. */
+static void input_source(const writer *w, size_t i, tco_strbuf *src)
+{
+    const tco_item *it = &w->m->items[i];
+    if (w->shared && w->shared[i] && !w->shared_sheet)
+        tco_strbuf_printf(src, "the Shared inputs sheet's %s, which every option uses", it->name);
+    else {
+        tco_strbuf_append(src, w->shared_sources && w->shared_sources[i] ? w->shared_sources[i] : it->source);
+        range_note(src, ". Range", &it->range);
+    }
+}
+
+/* The widths of the Inputs list's columns (input_widths): the Name column as wide as its longest name (with
+ * the comparison's prefix) and the Unit column as its widest unit, so that each prints whole; label and
+ * source splitting what is left for the fewest lines. */
+static input_widths inputs_widths(writer *w, bool any_original)
+{
+    const tco_model *m = w->m;
+    input_widths iw = {0, 0, INPUT_UNIT_MIN, INPUT_NAME_MIN};
+    tco_strbuf name = {0};
+    int items[PRICE_LINES_MAX];
+    size_t n_price = w->shared_sheet ? 0 : price_line_items(w, items);
+    for (size_t i = 0; i < m->n_items; i++) {
+        bool price = false;
+        for (size_t k = 0; k < n_price; k++)
+            price |= items[k] == (int)i;
+        if (!lists_input(w, i) && !price)
+            continue;
+        tco_strbuf_clear(&name);
+        tco_strbuf_printf(&name, "%s%s", w->np, m->items[i].name);
+        iw.name = wb_text_width(tco_strbuf_str(&name), iw.name - 1) + 1; /* and the indent */
+        iw.unit = wb_text_width(m->items[i].unit, iw.unit);
+    }
+    if (iw.unit > INPUT_UNIT_MAX)
+        iw.unit = INPUT_UNIT_MAX;
+    if (iw.name > INPUT_NAME_MAX)
+        iw.name = INPUT_NAME_MAX;
+    tco_strbuf_free(&name);
+    size_t total = input_text_width(any_original, iw.unit, iw.name), n = 0;
+    iw.label = 36 < total ? 36 : INPUT_LABEL_MIN;
+    const char **labels = malloc((m->n_items ? m->n_items : 1) * sizeof *labels);
+    char **sources = calloc(m->n_items ? m->n_items : 1, sizeof *sources);
+    bool failed = labels == NULL || sources == NULL;
+    for (size_t i = 0; !failed && i < m->n_items; i++) {
+        if (!lists_input(w, i))
+            continue;
+        tco_strbuf src = {0};
+        input_source(w, i, &src);
+        labels[n] = m->items[i].label;
+        failed = (sources[n++] = tco_strbuf_take(&src)) == NULL;
+    }
+    if (!failed)
+        iw.label = wb_split_label_width(labels, (const char *const *)sources, n, total, INPUT_LABEL_MIN);
+    else if (w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; sources && k < n; k++)
+        free(sources[k]);
+    free(labels);
+    free(sources);
+    iw.source = total - iw.label;
+    return iw;
 }
 
 /* The Inputs sheet's note: what its cells are, and with quotes, how a quoted price is made. */
@@ -719,7 +822,17 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
                                                                                  !w->shared_sheet);
     if (any_original)
         wb_write_text(w, ws, ROW_HEADER, COL_INPUT_BEFORE, "Before --set", w->header_right);
-    size_t source_width = input_source_width(any_original);
+    bool bare = w->money_bare;
+    w->money_bare = true; /* the Unit column names the currency */
+    input_widths iw = inputs_widths(w, any_original);
+    /* The tier table's place, known before any formula refers to it (the tier drop-down, the price lines'
+     * Status): below the list, its price lines and the Status legend (a heading and 7 rows), after a blank
+     * row, its title and its header row. */
+    int price_items[PRICE_LINES_MAX];
+    size_t n_listed = 0;
+    for (size_t i = 0; i < m->n_items; i++)
+        n_listed += lists_input(w, i);
+    w->tier_row = ROW_FIRST + (int)(n_listed + (w->shared_sheet ? 0 : price_line_items(w, price_items)) + 8) + 3;
     int row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
@@ -754,29 +867,24 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
             write_range(w, ws, row, COL_INPUT_LOW, it, &it->range);
         tco_strbuf full = {0}, src = {0};
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
-        wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source_nowrap);
-        tco_strbuf_free(&full);
+        wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source); /* a long one wraps */
         tco_status st = tco_status_of_input(it);
         if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
             write_live_status(w, ws, row, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st], it->text,
                               it->value);
         else
             wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
-        if (ref)
-            tco_strbuf_printf(&src, "the Shared inputs sheet's %s, which every option uses", it->name);
-        else { /* the source, then its range's distribution and basis */
-            tco_strbuf_append(&src, w->shared_sources && w->shared_sources[i] ? w->shared_sources[i] : it->source);
-            range_note(&src, ". Range", &it->range);
-        }
+        input_source(w, i, &src);
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
-        fit_input_row(w, ws, row, it->label, source, source_width);
+        fit_input_row(w, ws, row, it->label, source, tco_strbuf_str(&full), &iw);
         tco_strbuf_free(&src);
+        tco_strbuf_free(&full);
         wb_define_name(w, it->name, sheet, row, 2);
         w->place[i] = (placement){-1, row, 2, 0, 0, w->shared_sheet ? 0 : row + 1};
         row++;
     }
-    int price_items[PRICE_LINES_MAX], price_row = row;
+    int price_row = row;
     size_t n_price = w->shared_sheet ? 0 : write_price_lines(w, ws, row, price_items);
     row += (int)n_price;
     /* An edited input's Status (write_live_status()) in the what-if fill, amber. */
@@ -813,22 +921,35 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         legend_rows[k] = row;
         legend_text[k] = meaning;
     }
-    worksheet_set_column(ws, 0, 0, INPUT_LABEL_WIDTH, NULL);
-    worksheet_set_column(ws, 1, 1, INPUT_UNIT_WIDTH, NULL);
+    worksheet_set_column(ws, 0, 0, (double)iw.label, NULL);
+    worksheet_set_column(ws, 1, 1, iw.unit, NULL);
     worksheet_set_column(ws, 2, 2, INPUT_VALUE_WIDTH, NULL);
     worksheet_set_column(ws, COL_INPUT_LOW, COL_INPUT_HIGH, INPUT_RANGE_WIDTH, NULL);
     worksheet_set_column(ws, COL_INPUT_STATUS, COL_INPUT_STATUS, INPUT_STATUS_WIDTH, NULL);
-    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, INPUT_NAME_WIDTH, NULL);
-    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, (double)source_width, NULL);
+    worksheet_set_column(ws, COL_INPUT_NAME, COL_INPUT_NAME, iw.name, NULL);
+    worksheet_set_column(ws, COL_INPUT_SOURCE, COL_INPUT_SOURCE, (double)iw.source, NULL);
     /* Before --set, or without it a narrow gap before the tier table */
     worksheet_set_column(ws, COL_INPUT_BEFORE, COL_INPUT_BEFORE, any_original ? INPUT_BEFORE_WIDTH : 2, NULL);
-    wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, note, w->note_wrap);
+    tco_strbuf full_note = {0};
+    tco_strbuf_append(&full_note, note);
+    if (!w->shared_sheet && m->n_tiers > 0) { /* the tier table is out of sight, below the list on the right */
+        char tc[4];
+        wb_col_letters(COL_TIER_TABLE, tc);
+        tco_strbuf_printf(&full_note, " The tier catalog (every card tier's figures and prices) is below the list, "
+                          "from %s%d.", tc, w->tier_row - 1);
+    }
+    if (full_note.failed && w->err == TCO_OK)
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    else
+        wb_write_across(w, ws, ROW_NOTE, 0, COL_INPUT_SOURCE, tco_strbuf_str(&full_note), w->note_wrap);
+    tco_strbuf_free(&full_note);
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) /* now that the columns have their widths */
         wb_write_across(w, ws, legend_rows[k], 1, COL_INPUT_SOURCE, legend_text[k], w->source);
     if (!w->shared_sheet)
-        write_tier_table(w, ws, row, any_original); /* its notes below the legend */
+        write_tier_table(w, ws, any_original); /* below the legend */
+    w->money_bare = bare;
     if (n_price > 0 && w->err == TCO_OK)
-        price_line_sources(w, ws, price_row, price_items, n_price, source_width);
+        price_line_sources(w, ws, price_row, price_items, n_price, &iw);
 }
 
 void wb_write_shared_inputs(writer *w, lxw_worksheet *ws)

@@ -281,6 +281,35 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
     for (size_t i = 0; i < set->n; i++)
         used += set->quotes[i].status == TCO_QUOTE_USED;
     fprintf(out, "quotes: %zu of %zu row%s used", used, set->rows, set->rows == 1 ? "" : "s");
+    /* Why the others are not: a count per reason, in the order of tco_quote_status (the reasons of each row
+     * are on the Quotes sheet and in JSON quotes.unused), and the rows read but not listed (past the list's
+     * cap: docs/quotes.md) apart. */
+    static const char *const why[] = {
+        [TCO_QUOTE_USED] = NULL,
+        [TCO_QUOTE_NOT_NEEDED] = "for a tier not bought",
+        [TCO_QUOTE_BEATEN] = "not the cheapest",
+        [TCO_QUOTE_EXPIRED] = "expired",
+        [TCO_QUOTE_NOT_YET_VALID] = "not yet valid",
+        [TCO_QUOTE_UNDER_QTY] = "below minimum quantity",
+        [TCO_QUOTE_NOT_IN_SCENARIO] = "an item the scenario does not price",
+        [TCO_QUOTE_UNKNOWN_ITEM] = "unknown item",
+        [TCO_QUOTE_OVERRIDDEN] = "price given by --set",
+    };
+    size_t count[sizeof why / sizeof why[0]] = {0};
+    for (size_t i = 0; i < set->n; i++)
+        if ((size_t)set->quotes[i].status < sizeof why / sizeof why[0])
+            count[set->quotes[i].status]++;
+    if (set->rows > used) {
+        fprintf(out, "; %zu unused:", set->rows - used);
+        const char *sep = " ";
+        for (size_t k = 0; k < sizeof why / sizeof why[0]; k++)
+            if (why[k] && count[k]) {
+                fprintf(out, "%s%zu %s", sep, count[k], why[k]);
+                sep = ", ";
+            }
+        if (set->not_kept)
+            fprintf(out, "%s%zu not listed", sep, set->not_kept);
+    }
     /* The item, vendor and file come from the quote files and the command line: escaped like every text a
      * file gives the terminal (a U+202E in a vendor's name would reorder the line). */
     for (size_t i = 0; i < set->n; i++) {

@@ -183,12 +183,17 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
 #define MONTH_LABEL_WIDTH 22
 
 /* Width in characters of a column whose cells show @p v with grouping ("#,##0", or "#,##0.00" with
- * @p cents): a digit a character, a comma half of one, a character to spare; at least 8. */
+ * @p cents): the figure's pixels in Calibri 11 (a digit 7, a comma 3.4, a point 3.5, a minus 4.2, as
+ * wb_text_width() counts them) and a digit to spare, within the 7 W pixels a column of W characters leaves
+ * inside its padding; at least 8.  ("-60,355.33" of solo's Budget: 10, so that 14 months print on a page
+ * beside Item and Unit, as whole-CNY figures do.) */
 static double month_col_width(double v, bool cents)
 {
     double a = fabs(v);
     int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 1;
-    int width = digits + ((digits - 1) / 3 + 1) / 2 + (v < 0) + (cents ? 3 : 0) + 1;
+    double px = 7.0 * digits + (digits - 1) / 3 * (511 * 7.0 / 1038) + (v < 0 ? 627 * 7.0 / 1038 : 0) +
+                (cents ? 2 * 7.0 + 517 * 7.0 / 1038 : 0);
+    int width = (int)ceil((px + 7) / 7);
     return width < 8 ? 8 : width;
 }
 
@@ -958,8 +963,10 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     bool any_yearly = false;
     for (size_t k = 0; k < m->n_summary; k++)
         any_yearly |= m->items[m->summary[k]].kind == TCO_ITEM_YEARLY;
+    int blocks[4], n_blocks = 0; /* the rows of the blocks' headers after Key figures */
     if (any_yearly && w->err == TCO_OK) {
         row++;
+        blocks[n_blocks++] = row;
         write_headers(w, ws, row, true, m->n_periods, "By year", false);
         row++;
         for (size_t k = 0; k < m->n_summary && w->err == TCO_OK; k++) {
@@ -995,6 +1002,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     /* The checks block: the master check first; each a formula naming its line. */
     if (m->n_checks > 0 && w->err == TCO_OK) {
         row++;
+        blocks[n_blocks++] = row;
         wb_write_text(w, ws, row, COL_ITEM, "Checks", w->header);
         wb_write_text(w, ws, row, COL_UNIT, "", w->header);
         wb_write_text(w, ws, row, COL_VALUE, "Result", w->header_right);
@@ -1013,7 +1021,10 @@ static void write_summary(writer *w, lxw_worksheet *ws)
             write_summary_source(w, ws, row, wb_source_col(m->n_periods, false), it);
         }
     }
-    row = write_capex_status(w, ws, row);
+    blocks[n_blocks] = row + 1; /* write_capex_status()'s header, when it writes one */
+    int after = write_capex_status(w, ws, row);
+    n_blocks += after > row;
+    row = after;
     /* Say so when this is a what-if (--set) or priced from quotes. */
     /* 64 --set values of up to 512 bytes, each with its prior value, could pass a cell: the note
      * lists them up to about half a cell and counts the rest (Inputs shows every one). */
@@ -1106,6 +1117,7 @@ static void write_summary(writer *w, lxw_worksheet *ws)
     if (wb_source_col(m->n_periods, false) > wb_total_col(m->n_periods))
         worksheet_set_column(ws, (lxw_col_t)wb_source_col(m->n_periods, false),
                              (lxw_col_t)wb_source_col(m->n_periods, false), 30, NULL);
+    wb_print_blocks(w, ws, blocks, (size_t)n_blocks);
     worksheet_activate(ws);
 }
 

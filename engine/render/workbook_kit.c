@@ -193,7 +193,7 @@ static void error_cells_text(writer *w, tco_strbuf *out)
     }
     tco_strbuf b = {0};
     /* Inputs: the value column of the scalar inputs, and the tier table (quoted prices are formulas). */
-    int r1 = -1, r2 = -1, c1 = -1, c2 = -1;
+    int r1 = -1, r2 = -1, c1 = -1, c2 = -1, tier_row = ROW_FIRST;
     for (size_t i = 0; i < m->n_items; i++) {
         const placement *p = &w->place[i];
         if (m->items[i].kind == TCO_ITEM_INPUT) {
@@ -202,12 +202,13 @@ static void error_cells_text(writer *w, tco_strbuf *out)
         } else if (m->items[i].kind == TCO_ITEM_TIER_INPUT) {
             c1 = c1 < 0 || p->col < c1 ? p->col : c1;
             c2 = p->col > c2 ? p->col : c2;
+            tier_row = p->row; /* the tier table's first row, below the inputs list */
         }
     }
     if (r1 >= 0)
         append_error_block(w, &b, -1, r1, 2, r2, 2);
     if (c1 >= 0 && m->n_tiers > 0)
-        append_error_block(w, &b, -1, ROW_FIRST, c1, ROW_FIRST + m->n_tiers - 1, c2);
+        append_error_block(w, &b, -1, tier_row, c1, tier_row + m->n_tiers - 1, c2);
     /* Calculation sheets: runs of rows (or of tier columns) whose lines do not use error_cells. */
     for (size_t s = 0; s < m->n_sheets; s++) {
         int run_start = -1, run_end = -1;
@@ -661,14 +662,15 @@ static uint16_t fit_pages_tall(lxw_worksheet *ws, double cols_px)
     return (uint16_t)whole;
 }
 
-/* Pages of rows from 0 of @p ws, each at most @p limit pixels (at 100%) and the ones after the first
- * starting with the repeated rows (@p rep pixels); with @p breaks, the rows that start a page (0-ended,
- * room for @p max). */
-static size_t paginate(lxw_worksheet *ws, double limit, double rep, lxw_row_t *breaks, size_t max)
+/* Pages of rows @p first to @p last of @p ws, each at most @p limit pixels (at 100%) and each page but the
+ * sheet's first starting with the repeated rows (@p rep pixels); with @p breaks, the rows after @p first that
+ * start a page (0-ended, room for @p max). */
+static size_t paginate_rows(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last, double limit, double rep,
+                            lxw_row_t *breaks, size_t max)
 {
     size_t pages = 1, n = 0;
-    double used = 0;
-    for (lxw_row_t r = 0; r <= last_printed_row(ws); r++) {
+    double used = first > 0 ? rep : 0;
+    for (lxw_row_t r = first; r <= last; r++) {
         lxw_row *row = lxw_worksheet_find_row(ws, r);
         double h = (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
         if (used + h > limit && used > rep) {
@@ -681,6 +683,32 @@ static size_t paginate(lxw_worksheet *ws, double limit, double rep, lxw_row_t *b
     }
     if (breaks)
         breaks[n] = 0;
+    return pages;
+}
+
+/* The rows that start the parts of @p ws its writer set breaks between (the Inputs' tier table), the
+ * first 0: @p starts (room for @p max) and how many. */
+static size_t sections(const lxw_worksheet *ws, lxw_row_t *starts, size_t max)
+{
+    size_t n = 0;
+    starts[n++] = 0;
+    for (size_t k = 0; k < ws->hbreaks_count && n < max; k++)
+        if (ws->hbreaks[k] > starts[n - 1] && ws->hbreaks[k] <= last_printed_row(ws))
+            starts[n++] = ws->hbreaks[k];
+    return n;
+}
+
+#define SECTIONS_MAX 8
+
+/* Pages of @p ws (each part of it apart: sections()), each at most @p limit pixels (at 100%), the pages
+ * after the first starting with the repeated rows (@p rep pixels). */
+static size_t paginate(lxw_worksheet *ws, double limit, double rep)
+{
+    lxw_row_t starts[SECTIONS_MAX];
+    size_t n = sections(ws, starts, SECTIONS_MAX), pages = 0;
+    for (size_t k = 0; k < n; k++)
+        pages += paginate_rows(ws, starts[k], k + 1 < n ? starts[k + 1] - 1 : last_printed_row(ws), limit, rep, NULL,
+                               0);
     return pages;
 }
 
@@ -710,9 +738,9 @@ static int scale_for_pages(lxw_worksheet *ws, int widest)
 {
     double rep = repeated_px(ws);
     int best = widest;
-    size_t fewest = paginate(ws, page_px(widest), rep, NULL, 0);
+    size_t fewest = paginate(ws, page_px(widest), rep);
     for (int s = widest - 1; s >= PRINT_MIN_SCALE; s--) {
-        size_t n = paginate(ws, page_px(s), rep, NULL, 0);
+        size_t n = paginate(ws, page_px(s), rep);
         if (n < fewest)
             fewest = n, best = s;
     }
@@ -721,29 +749,54 @@ static int scale_for_pages(lxw_worksheet *ws, int widest)
 
 /* Page breaks of a sheet printed at @p scale (%), when it takes more than one page: at row boundaries, as
  * many pages as it takes and its rows shared out evenly among them, so that no last page holds one stray row
- * (Cash flow's last row took a page of its own at 77%).  A sheet whose writer set breaks keeps them. */
+ * (Cash flow's last row took a page of its own at 77%).  A sheet whose writer set breaks keeps them, each
+ * part between them shared out over its own pages (the Inputs list and the tier table below it). */
 static void balance_pages(writer *w, lxw_worksheet *ws, double scale)
 {
-    if (ws->hbreaks_count > 0 || ws->dim_rowmax > 100000)
+    if (ws->dim_rowmax > 100000)
         return;
+    lxw_row_t starts[SECTIONS_MAX];
+    size_t n_sec = sections(ws, starts, SECTIONS_MAX);
     double rep = repeated_px(ws), cap = page_px(scale);
-    size_t pages = paginate(ws, cap, rep, NULL, 0);
-    if (pages < 2)
-        return;
-    double total = rows_px(ws) + rep * (double)(pages - 1), limit = total / (double)pages;
-    while (limit < cap && paginate(ws, limit, rep, NULL, 0) > pages)
-        limit += 5;
-    if (limit > cap)
-        limit = cap;
-    lxw_row_t *breaks = malloc((pages + 1) * sizeof *breaks);
+    if (paginate(ws, cap, rep) <= n_sec)
+        return; /* one page a part: the writer's breaks, if any, stand */
+    size_t room = 2 * (last_printed_row(ws) + 2), used = 0;
+    lxw_row_t *breaks = malloc(room * sizeof *breaks);
     if (breaks == NULL) {
         if (w->err == TCO_OK)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
         return;
     }
-    paginate(ws, limit, rep, breaks, pages + 1);
-    if (breaks[0] != 0)
+    for (size_t k = 0; k < n_sec; k++) {
+        lxw_row_t first = starts[k], last = k + 1 < n_sec ? starts[k + 1] - 1 : last_printed_row(ws);
+        if (k > 0)
+            breaks[used++] = first;
+        size_t pages = paginate_rows(ws, first, last, cap, rep, NULL, 0);
+        double limit = cap;
+        if (pages > 1) {
+            double total = (first > 0 ? rep : 0);
+            for (lxw_row_t r = first; r <= last; r++) {
+                lxw_row *row = lxw_worksheet_find_row(ws, r);
+                total += (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+            }
+            total += rep * (double)(pages - 1);
+            limit = total / (double)pages;
+            while (limit < cap && paginate_rows(ws, first, last, limit, rep, NULL, 0) > pages)
+                limit += 5;
+            if (limit > cap)
+                limit = cap;
+        }
+        used += paginate_rows(ws, first, last, limit, rep, breaks + used, room - used) - 1;
+    }
+    breaks[used] = 0;
+    if (used > 0) {
+        /* libxlsxwriter copies the breaks without freeing a copy made before (the writer's): freed here, as
+         * lxw_worksheet_free() frees the last. */
+        free(ws->hbreaks);
+        ws->hbreaks = NULL;
+        ws->hbreaks_count = 0;
         wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+    }
     free(breaks);
 }
 
@@ -786,6 +839,37 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
         worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
         if (!ws->repeat_cols.in_use) /* a per-tier sheet repeats its Tier column (write_tier_sheet) */
             wb_check(w, quotes ? worksheet_repeat_columns(ws, 2, 4) : worksheet_repeat_columns(ws, 0, 1), ws->name);
+    }
+}
+
+/* Height in pixels at 100% of rows @p first to @p last of @p ws. */
+static double rows_between_px(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last)
+{
+    double px = 0;
+    for (lxw_row_t r = first; r <= last; r++) {
+        lxw_row *row = lxw_worksheet_find_row(ws, r);
+        px += (row ? row->height : LXW_DEF_ROW_HEIGHT) * 4 / 3;
+    }
+    return px;
+}
+
+void wb_print_blocks(writer *w, lxw_worksheet *ws, const int *starts, size_t n)
+{
+    int last_col = ws->print_area.in_use ? (int)ws->print_area.last_col : (int)ws->dim_colmax;
+    int fit = wb_fit_scale(wb_cols_px(ws, 0, last_col) * PRINT_LO_WIDER);
+    lxw_row_t last = last_printed_row(ws);
+    double cap = page_px(fit);
+    if (fit < PRINT_MIN_SCALE || fit >= 100 || rows_between_px(ws, 0, last) <= cap)
+        return; /* one page, or too wide: wb_print_layout() */
+    for (size_t k = n; k-- > 0;) {
+        lxw_row_t b = (lxw_row_t)starts[k];
+        if (b == 0 || b > last || rows_between_px(ws, 0, b - 1) > cap || rows_between_px(ws, b, last) > cap)
+            continue;
+        lxw_row_t breaks[] = {b, 0};
+        worksheet_set_print_scale(ws, (uint16_t)fit);
+        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+        ws->repeat_rows.in_use = 0; /* each page starts with a block's own header */
+        return;
     }
 }
 

@@ -140,6 +140,10 @@ typedef struct writer {
      * first and "edited" before "illustrative", the weakest (the Summary ranks a capex line's prices by it);
      * legend_n 0: none. */
     int legend_row, legend_n;
+    /* The Inputs sheet's tier table (inputs_sheet.c): the row (0-based) of its first tier, below the inputs
+     * list, its legend and the table's notes, on rows of its own (as tall as a row of values each, its
+     * header row apart from the list's); ROW_FIRST elsewhere. */
+    int tier_row;
     /* A comparison: per item of m, 1 for a site or finance input that every option holds alike
      * (tco_item.site_wide), written once on the Shared inputs sheet; the option's Inputs cell is a
      * reference to it.  NULL outside comparisons. */
@@ -164,6 +168,11 @@ void wb_define_name(writer *w, const char *name, const char *sheet, int row, int
 /** A sheet's print setup: landscape A4, fitted to one page wide when that keeps it readable, else a
  *  fixed scale with its first columns and header row repeated. */
 void wb_print_layout(writer *w, lxw_worksheet *ws);
+/** A sheet of blocks, each with a header row of its own (a Summary: Key figures, By year, Checks, Capex by
+ *  status), taller than a page: printed on two pages at its width's scale with a break before the block
+ *  starting at the last of the @p n rows @p starts (0-based, ascending) that leaves each page whole, and then
+ *  no header row repeated (the Key figures header stood above the Checks); else left to wb_print_layout(). */
+void wb_print_blocks(writer *w, lxw_worksheet *ws, const int *starts, size_t n);
 
 /** Lines a text of @p width characters a line wraps into, and a row tall enough for @p lines of them. */
 size_t wb_text_lines(const char *text, size_t width);
