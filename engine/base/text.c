@@ -1,4 +1,5 @@
-/* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists (each
+/* text.c - text helpers over the buffer: round-trip number formatting, printf's decimal digits and %G
+ * without printf, trimmed copies and lists (each
  * entry once), paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one
  * cell, the check of a path the workbook shows, joining without printf, and a field's text as a message
  * shows it. */
