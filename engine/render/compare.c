@@ -135,9 +135,12 @@ void wb_write_options(writer *base, wb_options *o)
             base->err = w.err;
         }
     }
-    /* Each option's own sheets, prefixed; hidden once written but a shown option's Summary. */
+    /* Each option's own sheets, prefixed; hidden once written but a shown option's Summary.  The options
+     * share a template: a calculation sheet's label width is worked out for the first (workbook.h). */
+    struct wb_label_widths *widths = wb_label_widths_new();
     for (size_t k = 0; k < o->n && base->err == TCO_OK; k++) {
         writer w = *base;
+        w.widths = widths;
         snprintf(o->sp[k], sizeof o->sp[k], "%c ", (char)('A' + k));
         snprintf(o->np[k], sizeof o->np[k], "%c_", (char)('a' + k));
         w.m = models[k];
@@ -176,6 +179,7 @@ void wb_write_options(writer *base, wb_options *o)
             index++;
         }
     }
+    wb_label_widths_free(widths);
     for (size_t k = 0; k < o->n; k++)
         free(shared[k]);
     for (size_t i = 0; sources && i < first->n_items; i++)

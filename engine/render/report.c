@@ -24,14 +24,20 @@
  * 31.2, rounding half to even, and of 2.675 gives 2.67, its binary value being below). */
 static void excel_fixed(double a, int decimals, int shift, char *out)
 {
-    char e[32];
-    snprintf(e, sizeof e, "%.14e", a); /* "3.12500000000000e-01": 15 significant digits */
     char digits[64] = "";
     size_t nd = 0;
-    for (const char *p = e; *p && *p != 'e' && nd < 15; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[nd++] = *p;
-    int point = atoi(strchr(e, 'e') + 1) + 1 + shift; /* digits before the decimal point */
+    int exp10;
+    if (tco_decimal_digits(a, 15, digits, &exp10)) /* "312500000000000", -1: what "%.14e" gives */
+        nd = 15;
+    else { /* 0, and the magnitudes it does not reach */
+        char e[32];
+        snprintf(e, sizeof e, "%.14e", a); /* "3.12500000000000e-01": 15 significant digits */
+        for (const char *p = e; *p && *p != 'e' && nd < 15; p++)
+            if (*p >= '0' && *p <= '9')
+                digits[nd++] = *p;
+        exp10 = atoi(strchr(e, 'e') + 1);
+    }
+    int point = exp10 + 1 + shift; /* digits before the decimal point */
     char d[96];
     size_t n = 0;
     for (int k = point; k < 1 && n < 40; k++) /* 0.0105: "0" "0" before "105" */
@@ -561,6 +567,14 @@ void tco_report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        size_t plain = 0; /* a run that needs no escape, written at once */
+        while (p[plain] >= 0x20 && p[plain] != '"' && p[plain] != '\\')
+            plain++;
+        if (plain > 0) {
+            fwrite(p, 1, plain, out);
+            p += plain - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
@@ -596,8 +610,11 @@ void tco_report_json_number(FILE *out, double v)
     /* The loader refuses every non-finite value (tco_model_evaluate()); JSON has no INF or NAN. */
     if (!isfinite(v))
         fputs("null", out);
-    else
-        fprintf(out, "%.16G", v);
+    else {
+        char num[32];
+        tco_format_g(v, 16, num); /* "%.16G" */
+        fputs(num, out);
+    }
 }
 
 /* An input value's range as JSON: {"low", "high", "dist", "kind", "basis", "set"}, or null without one; a money

@@ -78,6 +78,73 @@ static double unit_width(writer *w, int s)
     return width;
 }
 
+/* One question of wb_split_label_width() and its answer: the key is n, total and min, then every label
+ * and source with a NUL after each (NULL as empty: wb_text_lines() gives 0 lines for both). */
+typedef struct label_width_entry {
+    char *key;
+    size_t len, answer;
+} label_width_entry;
+
+struct wb_label_widths {
+    label_width_entry *v;
+    size_t n, cap;
+};
+
+struct wb_label_widths *wb_label_widths_new(void)
+{
+    return calloc(1, sizeof(struct wb_label_widths));
+}
+
+void wb_label_widths_free(struct wb_label_widths *c)
+{
+    if (c == NULL)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->v[i].key);
+    free(c->v);
+    free(c);
+}
+
+/* wb_split_label_width(), its answer taken from @p c when the same question was asked before (and kept
+ * there if not); @p c NULL: worked out. */
+static size_t split_label_width(struct wb_label_widths *c, const char *const *labels, const char *const *sources,
+                                size_t n, size_t total, size_t min)
+{
+    if (c == NULL)
+        return wb_split_label_width(labels, sources, n, total, min);
+    tco_strbuf key = {0};
+    tco_strbuf_printf(&key, "%zu %zu %zu", n, total, min);
+    tco_strbuf_append_n(&key, "", 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *l = labels[i] ? labels[i] : "", *src = sources[i] ? sources[i] : "";
+        tco_strbuf_append_n(&key, l, strlen(l) + 1);
+        tco_strbuf_append_n(&key, src, strlen(src) + 1);
+    }
+    if (key.failed) {
+        tco_strbuf_free(&key);
+        return wb_split_label_width(labels, sources, n, total, min);
+    }
+    for (size_t i = 0; i < c->n; i++)
+        if (c->v[i].len == key.len && memcmp(c->v[i].key, key.data, key.len) == 0) {
+            tco_strbuf_free(&key);
+            return c->v[i].answer;
+        }
+    size_t answer = wb_split_label_width(labels, sources, n, total, min);
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 8;
+        label_width_entry *v = realloc(c->v, cap * sizeof *v);
+        if (v == NULL) { /* not kept: asked again, worked out again */
+            tco_strbuf_free(&key);
+            return answer;
+        }
+        c->v = v, c->cap = cap;
+    }
+    c->v[c->n].len = key.len;
+    c->v[c->n].answer = answer;
+    c->v[c->n++].key = tco_strbuf_take(&key);
+    return answer;
+}
+
 /* Widths in characters of calculation sheet @p s's label (@p label) and source (@p source) columns, beside
  * @p values value columns @p value_width characters wide and the Unit column (@p unit): what a page's width
  * at PRINT_TEXT_SCALE leaves, split between label and source so that the rows take the fewest lines
@@ -100,7 +167,7 @@ static void text_widths(writer *w, int s, double unit, int values, double value_
             if ((it->kind == TCO_ITEM_LINE || it->kind == TCO_ITEM_YEARLY) && w->place[i].sheet == s)
                 labels[n] = it->label, sources[n++] = it->source;
         }
-        *label = wb_split_label_width(labels, sources, n, total, TEXT_MIN_WIDTH);
+        *label = split_label_width(w->widths, labels, sources, n, total, TEXT_MIN_WIDTH);
         *source = total - *label;
     } else if (w->err == TCO_OK)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");

@@ -153,6 +153,8 @@ typedef struct writer {
      * files of their own ("A: scenarios/a.ini [facility] pue ...; B: ..."), NULL where one source
      * stands for all; NULL outside that sheet. */
     char *const *shared_sources;
+    /* Label widths already worked out, shared by the options of one book (workbook.h); NULL: none kept. */
+    struct wb_label_widths *widths;
 } writer;
 
 /* Quotes sheet columns (0-based) the quoted inputs refer to. */
