@@ -1,7 +1,5 @@
 /* test_text.c - text helpers (engine/base/text.c): shortest round-trip numbers, trimmed copies and
  * comma lists, paths and bounded joins, the XLSX escape and capped cell text, numbers a workbook holds. */
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,104 +22,6 @@ static void test_format_double_shortest(void)
     CU_ASSERT_EQUAL(strtod(out, NULL), 0.1 + 0.2);
     tco_format_double(1e22, out);
     CU_ASSERT_STRING_EQUAL(out, "1e+22");
-}
-
-/* One value, every count of digits: tco_decimal_digits() and tco_format_g() against glibc's printf, the
- * reference they must equal byte for byte ("%.*e" rebuilt from the digits; "%.*G" of v and -v).  Counts
- * the mismatches into *bad and the values checked (not left to printf) into *checked. */
-static void digits_as_printf(double a, long *bad, long *checked)
-{
-    for (int nd = 1; nd <= 17; nd++) {
-        char d[17], want[64], got[64];
-        int x;
-        snprintf(want, sizeof want, "%.*e", nd - 1, a);
-        if (tco_decimal_digits(a, nd, d, &x)) {
-            (*checked)++;
-            char *o = got;
-            *o++ = d[0];
-            if (nd > 1) {
-                *o++ = '.';
-                memcpy(o, d + 1, (size_t)nd - 1);
-                o += nd - 1;
-            }
-            snprintf(o, sizeof got - (size_t)(o - got), "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
-            if (strcmp(want, got) != 0 && (*bad)++ < 5)
-                fprintf(stderr, "digits %d of %.17g: printf %s, tco %s\n", nd, a, want, got);
-        }
-        for (int sign = 0; sign < 2; sign++) {
-            double v = sign ? -a : a;
-            snprintf(want, sizeof want, "%.*G", nd, v);
-            tco_format_g(v, nd, got);
-            if (strcmp(want, got) != 0 && (*bad)++ < 5)
-                fprintf(stderr, "%%.%dG of %.17g: printf %s, tco %s\n", nd, v, want, got);
-        }
-    }
-}
-
-static void test_decimal_digits_as_printf(void)
-{
-    char d[17], g[32];
-    int x;
-    /* By hand: 0.3125 is exact in binary; to 3 digits a tie, kept even (0.312); 2.675 is 2.67499999... */
-    CU_ASSERT_TRUE(tco_decimal_digits(0.3125, 4, d, &x));
-    CU_ASSERT_NSTRING_EQUAL(d, "3125", 4);
-    CU_ASSERT_EQUAL(x, -1);
-    CU_ASSERT_TRUE(tco_decimal_digits(0.3125, 3, d, &x));
-    CU_ASSERT_NSTRING_EQUAL(d, "312", 3);
-    CU_ASSERT_TRUE(tco_decimal_digits(2.675, 3, d, &x));
-    CU_ASSERT_NSTRING_EQUAL(d, "267", 3);
-    CU_ASSERT_EQUAL(x, 0);
-    /* 123456789012345.5 is exact (48 bits and a half): 15 digits a tie, to the even ...346 */
-    CU_ASSERT_TRUE(tco_decimal_digits(123456789012345.5, 15, d, &x));
-    CU_ASSERT_NSTRING_EQUAL(d, "123456789012346", 15);
-    CU_ASSERT_EQUAL(x, 14);
-    /* 9.9999999999999995 rounds up past 10: "1" and fourteen zeros, one power more */
-    CU_ASSERT_TRUE(tco_decimal_digits(9.9999999999999995, 15, d, &x));
-    CU_ASSERT_NSTRING_EQUAL(d, "100000000000000", 15);
-    CU_ASSERT_EQUAL(x, 1);
-    CU_ASSERT_FALSE(tco_decimal_digits(0, 15, d, &x));
-    CU_ASSERT_FALSE(tco_decimal_digits(1e-300, 15, d, &x)); /* left to printf */
-    tco_format_g(0.1, 16, g);
-    CU_ASSERT_STRING_EQUAL(g, "0.1");
-    tco_format_g(1e16, 16, g);
-    CU_ASSERT_STRING_EQUAL(g, "1E+16");
-    tco_format_g(-0.0, 16, g);
-    CU_ASSERT_STRING_EQUAL(g, "-0");
-    tco_format_g(7615211.688, 16, g);
-    CU_ASSERT_STRING_EQUAL(g, "7615211.688");
-    tco_format_g(0.0001, 16, g); /* fixed down to 10^-4, then E */
-    CU_ASSERT_STRING_EQUAL(g, "0.0001");
-    tco_format_g(0.00001234, 16, g);
-    CU_ASSERT_STRING_EQUAL(g, "1.234E-05");
-
-    /* Against printf: powers of two and ten and their neighbours, cents, whole numbers, halves (ties),
-     * random magnitudes from 1e-25 to 1e35 and random bit patterns (a fixed xorshift stream). */
-    long bad = 0, checked = 0;
-    uint64_t r = 88172645463325252ULL;
-    for (int k = -70; k <= 120; k++) {
-        digits_as_printf(ldexp(1, k), &bad, &checked);
-        digits_as_printf(ldexp(3, k), &bad, &checked);
-    }
-    for (int k = -25; k <= 35; k++) {
-        double p = pow(10, k);
-        digits_as_printf(nextafter(p, 0), &bad, &checked);
-        digits_as_printf(p, &bad, &checked);
-        digits_as_printf(nextafter(p, INFINITY), &bad, &checked);
-    }
-    for (int i = 0; i < 20000; i++) {
-        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
-        digits_as_printf((double)(r % 100000000) / 100, &bad, &checked);          /* cents */
-        digits_as_printf((double)(r % 1000000000000000ULL), &bad, &checked);      /* whole, 15 digits */
-        digits_as_printf((double)(r % (1ULL << 52)) + 0.5, &bad, &checked);        /* halves */
-        digits_as_printf(ldexp((double)(r >> 11), -53) * pow(10, (int)(r % 61) - 25), &bad, &checked);
-        uint64_t bits = r & ~(1ULL << 63);
-        double any;
-        memcpy(&any, &bits, sizeof any);
-        if (isfinite(any) && any > 0)
-            digits_as_printf(any, &bad, &checked);
-    }
-    CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_TRUE(checked > 1000000); /* most of them by the integer method, not printf */
 }
 
 static void test_trim_and_lists(void)
@@ -273,7 +173,6 @@ CU_ErrorCode register_text_suite(void)
     CU_pSuite s = CU_add_suite("text", NULL, NULL);
     if (s == NULL ||
         !CU_add_test(s, "shortest round-trip numbers", test_format_double_shortest) ||
-        !CU_add_test(s, "decimal digits and %G as printf gives them", test_decimal_digits_as_printf) ||
         !CU_add_test(s, "trim and comma lists", test_trim_and_lists) ||
         !CU_add_test(s, "a list names each entry once", test_list_repeats) ||
         !CU_add_test(s, "path join and bounded concatenation", test_paths) ||

@@ -1,5 +1,4 @@
-/* text.c - text helpers over the buffer: round-trip number formatting, printf's decimal digits and %G
- * without printf, trimmed copies and lists (each
+/* text.c - text helpers over the buffer: round-trip number formatting, trimmed copies and lists (each
  * entry once), paths, the XLSX escape of "_xHHHH_" and the cell length it gives, a capped list in one
  * cell, the check of a path the workbook shows, joining without printf, and a field's text as a message
  * shows it. */
@@ -8,145 +7,11 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/utf8.h"
-
-__extension__ typedef unsigned __int128 text_u128;
-
-/* 5^0 .. 5^27, the powers of five below 2^64. */
-static const uint64_t POW5[28] = {
-    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL, 1953125ULL, 9765625ULL,
-    48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
-    762939453125ULL, 3814697265625ULL, 19073486328125ULL, 95367431640625ULL, 476837158203125ULL,
-    2384185791015625ULL, 11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
-    1490116119384765625ULL, 7450580596923828125ULL};
-
-/* 10^0 .. 10^17. */
-static const uint64_t POW10[18] = {
-    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
-    10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-    1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL};
-
-bool tco_decimal_digits(double a, int ndig, char *digits, int *exp10)
-{
-    if (!(a > 0) || !isfinite(a) || ndig < 1 || ndig > 17)
-        return false;
-    uint64_t bits;
-    memcpy(&bits, &a, sizeof bits);
-    int biased = (int)(bits >> 52); /* a > 0: no sign bit */
-    if (biased == 0)                /* subnormal: far below what this reaches */
-        return false;
-    uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
-    int q = biased - 1075; /* a = m 2^q, m of 53 bits */
-    int e2 = q + 53;       /* a in [2^(e2 - 1), 2^e2) */
-    /* log10(a) lies in [(e2 - 1) log10(2), e2 log10(2)): the first digit's power is this or one more. */
-    int e = (int)floor((e2 - 1) * 0.30102999566398120);
-    for (int tries = 0; tries < 3; tries++) {
-        /* a 10^k = m 5^k 2^(q + k): its integer part t and the rest r / den, exactly. */
-        int k = ndig - 1 - e;
-        if (k > 32 || k < -27)
-            return false;
-        text_u128 num = m, den = 1;
-        if (k >= 0) {
-            num *= k > 27 ? POW5[27] : POW5[k];
-            if (k > 27)
-                num *= POW5[k - 27];
-        } else
-            den = POW5[-k];
-        int sh = q + k;
-        if (sh >= 0) { /* kept below 2^127, so that the comparisons below cannot wrap */
-            if (sh > 126 || (num >> (127 - sh)) != 0)
-                return false;
-            num <<= sh;
-        } else {
-            if (-sh > 126 || (den >> (127 + sh)) != 0)
-                return false;
-            den <<= -sh;
-        }
-        text_u128 t, r;
-        if (den == 1)
-            t = num, r = 0;
-        else if (k >= 0) /* den a power of two */
-            t = num >> -sh, r = num & (den - 1);
-        else
-            t = num / den, r = num % den;
-        if (t < POW10[ndig - 1]) {
-            e--;
-            continue;
-        }
-        if (t >= POW10[ndig]) {
-            e++;
-            continue;
-        }
-        if (r > den - r || (r == den - r && r != 0 && (t & 1) != 0)) /* above half, or half and odd */
-            t++;
-        if (t == POW10[ndig]) /* 9.99..95 up to 10.0..0 */
-            t = POW10[ndig - 1], e++;
-        uint64_t u = (uint64_t)t;
-        for (int i = ndig - 1; i >= 0; i--, u /= 10)
-            digits[i] = (char)('0' + u % 10);
-        *exp10 = e;
-        return true;
-    }
-    return false;
-}
-
-void tco_format_g(double v, int prec, char out[32])
-{
-    char d[17];
-    int x;
-    if (v == 0 && prec >= 1 && prec <= 17) {
-        strcpy(out, signbit(v) ? "-0" : "0");
-        return;
-    }
-    if (prec < 1 || prec > 17 || !tco_decimal_digits(fabs(v), prec, d, &x)) {
-        snprintf(out, 32, "%.*G", prec < 1 ? 1 : prec > 17 ? 17 : prec, v);
-        return;
-    }
-    char *o = out;
-    if (signbit(v))
-        *o++ = '-';
-    int n = prec; /* the digits that stay: no trailing zeros */
-    while (n > 1 && d[n - 1] == '0')
-        n--;
-    if (x < prec && x >= -4) { /* fixed: x + 1 digits before the point */
-        if (x < 0) {
-            *o++ = '0';
-            *o++ = '.';
-            for (int i = -1; i > x; i--)
-                *o++ = '0';
-            memcpy(o, d, (size_t)n);
-            o += n;
-        } else {
-            for (int i = 0; i <= x; i++)
-                *o++ = d[i];
-            if (n > x + 1) {
-                *o++ = '.';
-                memcpy(o, d + x + 1, (size_t)(n - x - 1));
-                o += n - x - 1;
-            }
-        }
-    } else { /* d.dddE+XX */
-        *o++ = d[0];
-        if (n > 1) {
-            *o++ = '.';
-            memcpy(o, d + 1, (size_t)(n - 1));
-            o += n - 1;
-        }
-        *o++ = 'E';
-        *o++ = x < 0 ? '-' : '+';
-        int ax = x < 0 ? -x : x;
-        if (ax >= 100)
-            *o++ = (char)('0' + ax / 100);
-        *o++ = (char)('0' + ax / 10 % 10);
-        *o++ = (char)('0' + ax % 10);
-    }
-    *o = '\0';
-}
 
 void tco_format_double(double v, char out[32])
 {

@@ -22,23 +22,6 @@
 void tco_format_double(double v, char out[32]);
 
 /**
- * The @p ndig (1 to 17) significant decimal digits of @p a (finite, above 0), rounded to nearest from
- * a's exact binary value with ties to even, as glibc's printf("%.*e", ndig - 1, a) gives them: the
- * digits into @p digits (@p ndig characters, no terminator), the power of ten of the first into
- * @p *exp10 (3.125e-01: "3125", -1).  Exact integer arithmetic in 128 bits, about 10x cheaper than
- * printf's; false, nothing written, outside what it reaches (a below about 1e-17 or above about
- * 1e40: the caller then asks printf).
- */
-bool tco_decimal_digits(double a, int ndig, char *digits, int *exp10);
-
-/**
- * @p v as printf("%.*G", @p prec, v) writes it (prec 1 to 17), e.g. 16 digits: 0.1 -> "0.1",
- * 1e16 -> "1E+16", -0.0 -> "-0", into @p out (at least 32 bytes); the digits from
- * tco_decimal_digits(), printf where it does not reach.
- */
-void tco_format_g(double v, int prec, char out[32]);
-
-/**
  * Copy of the first @p n bytes of @p s without leading and trailing blanks
  * (spaces, tabs, line ends); heap, NUL-terminated; NULL on allocation failure.
  */

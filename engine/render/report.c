@@ -26,18 +26,12 @@ static void excel_fixed(double a, int decimals, int shift, char *out)
 {
     char digits[64] = "";
     size_t nd = 0;
-    int exp10;
-    if (tco_decimal_digits(a, 15, digits, &exp10)) /* "312500000000000", -1: what "%.14e" gives */
-        nd = 15;
-    else { /* 0, and the magnitudes it does not reach */
-        char e[32];
-        snprintf(e, sizeof e, "%.14e", a); /* "3.12500000000000e-01": 15 significant digits */
-        for (const char *p = e; *p && *p != 'e' && nd < 15; p++)
-            if (*p >= '0' && *p <= '9')
-                digits[nd++] = *p;
-        exp10 = atoi(strchr(e, 'e') + 1);
-    }
-    int point = exp10 + 1 + shift; /* digits before the decimal point */
+    char e[32];
+    snprintf(e, sizeof e, "%.14e", a); /* "3.12500000000000e-01": 15 significant digits */
+    for (const char *p = e; *p && *p != 'e' && nd < 15; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[nd++] = *p;
+    int point = atoi(strchr(e, 'e') + 1) + 1 + shift; /* digits before the decimal point */
     char d[96];
     size_t n = 0;
     for (int k = point; k < 1 && n < 40; k++) /* 0.0105: "0" "0" before "105" */
@@ -567,8 +561,9 @@ void tco_report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        size_t plain = 0; /* a run that needs no escape, written at once */
-        while (p[plain] >= 0x20 && p[plain] != '"' && p[plain] != '\\')
+        size_t plain = 0; /* a run of printable ASCII that needs no escape, written at once (DEL, C1 and
+                           * bytes that start no UTF-8 character take the checks below) */
+        while (p[plain] >= 0x20 && p[plain] < 0x7F && p[plain] != '"' && p[plain] != '\\')
             plain++;
         if (plain > 0) {
             fwrite(p, 1, plain, out);
@@ -610,11 +605,8 @@ void tco_report_json_number(FILE *out, double v)
     /* The loader refuses every non-finite value (tco_model_evaluate()); JSON has no INF or NAN. */
     if (!isfinite(v))
         fputs("null", out);
-    else {
-        char num[32];
-        tco_format_g(v, 16, num); /* "%.16G" */
-        fputs(num, out);
-    }
+    else
+        fprintf(out, "%.16G", v);
 }
 
 /* An input value's range as JSON: {"low", "high", "dist", "kind", "basis", "set"}, or null without one; a money
