@@ -90,6 +90,14 @@ static void test_file_numbers(void)
         CU_ASSERT(strncmp(why, "expected a VAT rate as a share from 0 to 1, found '", 51) == 0 ||
                   strstr(why, "expected digits after the decimal mark") != NULL);
     }
+    /* Digits after the mark, then what the column does not take: the column's expectation, not
+     * "expected digits after the decimal mark" (there are some). */
+    CU_ASSERT(!tco_quote_parse_number("13,5%", ';', vat, &v, why, sizeof why));
+    CU_ASSERT(strcmp(why, "expected a VAT rate as a share from 0 to 1, found '13,5%'") == 0);
+    CU_ASSERT(!tco_quote_parse_number("0.5x", ',', vat, &v, why, sizeof why));
+    CU_ASSERT(strcmp(why, "expected a VAT rate as a share from 0 to 1, found '0.5x'") == 0);
+    CU_ASSERT(!tco_quote_parse_number("1,", ';', vat, &v, why, sizeof why));
+    CU_ASSERT(strstr(why, "expected digits after the decimal mark ','") != NULL);
 }
 
 CU_ErrorCode register_price_text_suite(void)

@@ -101,8 +101,13 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
              * ("123457.250" and "0.125" can only be decimals). */
             if (groups == 0 && lead <= 3 && *s != '0' && digits_run(p, end) == 3 && p + 3 == end)
                 ambiguous = true;
-            if (digits_run(p, end) == 0 || p + digits_run(p, end) != end) {
+            size_t after = digits_run(p, end);
+            if (after == 0) {
                 snprintf(why, why_size, "expected digits after the decimal mark '%c', found '%s'", decimal, TCO_SHOWN(text));
+                return false;
+            }
+            if (p + after != end) { /* "13,5%": digits, then what the column does not take */
+                snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));
                 return false;
             }
         } else if (!seen_decimal && space && delim != ';') {
