@@ -263,6 +263,29 @@ static tco_error check_compare_file(const tco_ini *ini, const char *path, tco_di
     return TCO_OK;
 }
 
+/* Refuse two entries of a comparison that are one file under two names (a symbolic or hard link, or a
+ * path and a name): the option compared with itself.  Entries whose file cannot be found are left to the
+ * load, which names them.  @p names has @p n entries; @p at, @p err as tco_list_check_set() takes them. */
+static tco_error check_same_files(const char *root, char *const *names, int n, const char *file, tco_error err,
+                                  const tco_place *at, tco_diag *d)
+{
+    struct stat st[26];
+    bool found[26] = {false};
+    for (int i = 0; i < n && i < 26; i++) {
+        tco_diag scratch = {0};
+        char *path = tco_scenario_path(root, names[i], "--compare", file, &scratch);
+        found[i] = path != NULL && stat(path, &st[i]) == 0 && S_ISREG(st[i].st_mode);
+        free(path);
+        for (int j = 0; found[i] && j < i; j++)
+            if (found[j] && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino)
+                return tco_diag_at(d, err, at,
+                                   "'%s' and '%s' are the same file (entries %d and %d: a link or another name "
+                                   "for it), so the comparison would hold one option twice",
+                                   TCO_SHOWN(names[j]), TCO_SHOWN(names[i]), j + 1, i + 1);
+    }
+    return TCO_OK;
+}
+
 /* Read the names of a comparison: "a,b,c" or the [compare] scenarios of scenarios/NAME.ini. */
 static int compare_names(const char *root, const char *arg, char ***names, char **title, char **stem, char **file,
                          tco_diag *d)
@@ -323,7 +346,8 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
         if (stems == NULL || k < n) {
             tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
             n = -1;
-        } else if (tco_list_check_set(stems, n, path ? TCO_ERR_DUPLICATE : TCO_ERR_USAGE, &at, d) != TCO_OK)
+        } else if (tco_list_check_set(stems, n, path ? TCO_ERR_DUPLICATE : TCO_ERR_USAGE, &at, d) != TCO_OK ||
+                   check_same_files(root, *names, n, path, path ? TCO_ERR_DUPLICATE : TCO_ERR_USAGE, &at, d) != TCO_OK)
             n = -1;
         tco_free_list(stems, k);
     }
