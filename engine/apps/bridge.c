@@ -121,7 +121,7 @@ static tco_error shown_text(const version *v, const char *key, const char *what,
         }
     }
     if (!ok) {
-        const char *kind = cp < 0 ? "a byte that is not UTF-8" : cp == 0xFFFE || cp == 0xFFFF ? "a non-character"
+        const char *kind = cp < 0 ? "a byte that is not UTF-8" : tco_is_noncharacter(cp) ? "a non-character"
                                                                                               : "a control character";
         char code[24];
         if (cp < 0)
@@ -129,8 +129,8 @@ static tco_error shown_text(const version *v, const char *key, const char *what,
         else
             snprintf(code, sizeof code, "U+%04lX", (unsigned long)cp);
         return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, key),
-                           "%s holds %s (%s) at character %zu; expected UTF-8 text without control characters, "
-                           "U+FFFE or U+FFFF (the table and the workbook show it)",
+                           "%s holds %s (%s) at character %zu; expected UTF-8 text without control characters "
+                           "or non-characters (the table and the workbook show it)",
                            what, kind, code, tco_utf8_chars_n(s, bad) + 1);
     }
     size_t units = max_units ? tco_utf16_units(s) : 0;

@@ -150,7 +150,7 @@ typedef struct tco_bridge_request {
  * check report, a tco diff output; an input entry of the wrong shape; no TCO; a "currency" that is not a
  * text or not the file's inputs.currency; the two in different currencies; a value the model refuses,
  * said in the units --set takes with its bounds, a structural one by its file and key too; a text the
- * table or the workbook shows that holds a control character, U+FFFE or U+FFFF, or is too long, named
+ * table or the workbook shows that holds a control character, or a non-character, or is too long, named
  * "FILE: KEY: ..." with the place as data; a file name that holds a control character; OLD's scenario
  * a question), the errors of tco_model_load() for OLD's scenario,
  * TCO_ERR_EVAL, TCO_ERR_NOMEM.

@@ -220,6 +220,7 @@ const char *tco_shown_path_fault(const char *path, size_t *byte)
     return ok ? NULL
            : cp < 0 ? "bytes that are not UTF-8"
            : cp == 0xFFFE || cp == 0xFFFF ? "a code point that is not an XML character (U+FFFE, U+FFFF)"
+           : tco_is_noncharacter(cp)      ? "a non-character (U+FDD0 to U+FDEF, or the last two code points of a plane)"
                                           : "a control character";
 }
 

@@ -133,7 +133,7 @@ tco_error tco_shown_path_check(const char *path, const char *what, tco_diag *dia
 
 /**
  * What tco_shown_path_check() refuses in @p path, as words ("a control character", "bytes that are not
- * UTF-8", "a code point that is not an XML character (U+FFFE, U+FFFF)") with the 1-based byte where it
+ * UTF-8", "a code point that is not an XML character (U+FFFE, U+FFFF)", "a non-character (...)") with the 1-based byte where it
  * starts in *@p byte; NULL when the path may be shown.
  */
 const char *tco_shown_path_fault(const char *path, size_t *byte);

@@ -78,7 +78,7 @@ bool tco_xml_text_valid(const char *s, size_t len, size_t *bad, long *cp)
     for (size_t i = 0; i < len;) {
         size_t n = utf8_seq(p + i, len - i);
         long c = n ? utf8_decode(p + i, n) : -1;
-        bool ok = n > 0 && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && c != 0xFFFE && c != 0xFFFF &&
+        bool ok = n > 0 && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && !tco_is_noncharacter(c) &&
                   !(c >= 0x7F && c <= 0x9F);
         if (!ok) {
             if (bad)

@@ -43,12 +43,22 @@ static inline bool tco_is_control(long cp)
     return cp >= 0 && (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F));
 }
 
+/** Whether code point @p cp is one of Unicode's 66 non-characters (The Unicode Standard, section 23.7:
+ *  U+FDD0 to U+FDEF, and the last two code points of every plane, U+FFFE, U+FFFF, U+1FFFE, ...,
+ *  U+10FFFF): kept for a program's own use, never text to exchange.  XML 1.0 refuses U+FFFE and U+FFFF
+ *  only; tco refuses all 66 in every text it reads. */
+static inline bool tco_is_noncharacter(long cp)
+{
+    return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp >= 0xFFFE && cp <= 0x10FFFF && (cp & 0xFFFE) == 0xFFFE);
+}
+
 /**
  * Check that @p len bytes at @p s are valid UTF-8 whose every code point is an
  * XML 1.0 Char (https://www.w3.org/TR/xml/#charsets): tab, LF, CR, U+0020 to
  * U+D7FF, U+E000 to U+FFFD and U+10000 up; so no other C0 control, no U+FFFE or
  * U+FFFF; and no DEL or C1 control (U+007F to U+009F: XML allows them, but they
- * are no text anyone means, and a C1 such as U+009B is a terminal's CSI), so
+ * are no text anyone means, and a C1 such as U+009B is a terminal's CSI), and no
+ * other non-character (tco_is_noncharacter(): U+FDD0 to U+FDEF, U+1FFFE, ...), so
  * every text tco reads (INI values, --set, quote fields, paths, tco diff's JSON)
  * is held to one rule.  Returns true, or false with the byte offset of the first bad
  * sequence in *@p bad and its code point in *@p cp (-1 when the bytes are not

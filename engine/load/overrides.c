@@ -95,7 +95,7 @@ tco_error tco_override_parse(const char *arg, tco_override *out, tco_diag *diag)
         bad = (size_t)(ctl - arg), cp = (unsigned char)*ctl;
     if (!xml_ok || ctl != NULL)
         return tco_diag_set(diag, TCO_ERR_USAGE, "--set %.*s...: %s at byte %zu; expected UTF-8 text without control "
-                            "characters, U+FFFE or U+FFFF",
+                            "characters or non-characters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF, ...)",
                             (int)tco_utf8_prefix(arg, bad < 60 ? bad : 60), arg,
                             cp < 0 ? "not valid UTF-8" : tco_is_control(cp) ? "a control character" : "a non-character",
                             bad + 1);

@@ -663,6 +663,11 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
                                    &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
                                    "U+FEFF (an invisible byte-order mark) is allowed only at the "
                                    "very start of the file; remove it");
+            if (cp != 0xFFFE && cp != 0xFFFF)
+                return tco_diag_at(diag, TCO_ERR_INI,
+                                   &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
+                                   "U+%04lX is not allowed: it is a non-character, which Unicode keeps for a "
+                                   "program's own use and never for text; remove it", cp);
             return tco_diag_at(diag, TCO_ERR_INI,
                                &(tco_place){.file = display, .line = line, .column = (long)col, .char_column = 1},
                                "U+%04lX is not allowed: it is not an XML character, so no "

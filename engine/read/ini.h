@@ -9,7 +9,7 @@
  *
  * Before iniparser sees a file, tco checks every line (file:line messages):
  * UTF-8 text of XML 1.0 characters only (no control character but tab, no
- * U+FFFE or U+FFFF, with the column counted in characters), at most
+ * a non-character (U+FFFE, U+FFFF, U+FDD0 to U+FDEF, ...), with the column counted in characters), at most
  * TCO_INI_MAX_LINE bytes, no line ending in '\' (iniparser would join it
  * with the next one, comments included), a value that begins with a quote
  * closes it with nothing but blanks or a comment after, an unquoted value holds

@@ -350,10 +350,11 @@ static const char *text_problem(const char *s, size_t len, size_t max, char *why
         size_t at = 0;
         for (size_t i = 0; i < bad; i++)
             at += ((unsigned char)s[i] & 0xC0) != 0x80;
-        snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (a workbook cannot hold it; "
+        snprintf(why, size, "expected text, found the %s U+%04lX at character %zu (%s"
                  "no control character is allowed but tab and line breaks, DEL and U+0080 to U+009F "
-                 "included, and U+FFFE and U+FFFF never)",
-                 tco_is_control(cp) ? "control character" : "non-character", (unsigned long)cp, at + 1);
+                 "included, and no non-character: U+FFFE, U+FFFF, U+FDD0 to U+FDEF)",
+                 tco_is_control(cp) ? "control character" : "non-character", (unsigned long)cp, at + 1,
+                 tco_is_control(cp) || cp == 0xFFFE || cp == 0xFFFF ? "a workbook cannot hold it; " : "");
         return why;
     }
     /* Excel counts UTF-16 units: a character beyond U+FFFF (an emoji) counts 2, and each literal
