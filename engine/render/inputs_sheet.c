@@ -2,6 +2,7 @@
  * formatted value with its unit, range, status, name and source, the status legend, and the tier
  * catalog table beside them (workbook_kit.h wb_write_inputs(), wb_write_shared_inputs()). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,33 @@ static void set_dv_message(writer *w, lxw_worksheet *ws, int row, int col, const
     wb_check(w, worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, dv), it->name);
 }
 
+/* A custom-formula validation of the cell: the formula @p msg holds (taken from it), the error titled
+ * @p title and worded by @p fmt (into @p msg), set as set_dv_message() sets it. */
+static void set_dv_formula(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it,
+                           lxw_data_validation *dv, tco_strbuf *msg, const char *title, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+static void set_dv_formula(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it,
+                           lxw_data_validation *dv, tco_strbuf *msg, const char *title, const char *fmt, ...)
+{
+    char *formula = tco_strbuf_take(msg);
+    if (formula == NULL) {
+        w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        return;
+    }
+    char t[32];
+    snprintf(t, sizeof t, "%s", title);
+    dv->validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
+    dv->value_formula = formula;
+    dv->ignore_blank = LXW_VALIDATION_OFF;
+    dv->error_title = t;
+    va_list ap;
+    va_start(ap, fmt);
+    tco_strbuf_vprintf(msg, fmt, ap);
+    va_end(ap);
+    set_dv_message(w, ws, row, col, it, dv, msg);
+    free(formula);
+}
+
 /* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
 static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
@@ -106,19 +134,8 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         wb_col_letters(col, self);
         tco_strbuf_printf(&msg, "=ISNUMBER(MATCH(%s%d,$%s$%d:$%s$%d,0))", self, row + 1, first, w->tier_row + 1, first,
                           w->tier_row + w->m->n_tiers);
-        char *range = tco_strbuf_take(&msg);
-        if (range == NULL) {
-            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-            return;
-        }
-        dv.validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
-        dv.value_formula = range;
-        dv.ignore_blank = LXW_VALIDATION_OFF;
-        char title[] = "Not a tier";
-        dv.error_title = title;
-        tco_strbuf_printf(&msg, "Type a tier code of the tier table (column %s) for %s.", first, it->name);
-        set_dv_message(w, ws, row, col, it, &dv, &msg);
-        free(range);
+        set_dv_formula(w, ws, row, col, it, &dv, &msg, "Not a tier",
+                       "Type a tier code of the tier table (column %s) for %s.", first, it->name);
         return;
     }
     if (it->choices != NULL) {
@@ -159,20 +176,8 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         else
             tco_strbuf_printf(&msg, "=OR(%s%d=0,AND(%s%d>=%s,%s%d<=%s))", self, row + 1, self, row + 1, least, self,
                               row + 1, hi);
-        char *formula = tco_strbuf_take(&msg);
-        if (formula == NULL) {
-            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
-            return;
-        }
-        dv.validate = LXW_VALIDATION_TYPE_CUSTOM_FORMULA;
-        dv.value_formula = formula;
-        dv.ignore_blank = LXW_VALIDATION_OFF;
-        char title[] = "Out of range";
-        dv.error_title = title;
-        tco_strbuf_printf(&msg, "Expected 0, or a number from %s%s%s (%s).", least, isnan(it->max) ? " up" : " to ",
-                          isnan(it->max) ? "" : hi, it->unit);
-        set_dv_message(w, ws, row, col, it, &dv, &msg);
-        free(formula);
+        set_dv_formula(w, ws, row, col, it, &dv, &msg, "Out of range", "Expected 0, or a number from %s%s%s (%s).",
+                       least, isnan(it->max) ? " up" : " to ", isnan(it->max) ? "" : hi, it->unit);
         return;
     } else if (!isnan(it->min) && !isnan(it->max)) {
         dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
