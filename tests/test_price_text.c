@@ -1,6 +1,7 @@
 /* test_price_text.c - engine/read/price_text.c: prices as vendors write them: thousands separators by the
  * file's delimiter, decimal marks, currency symbols and codes, and the ambiguity rule. */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "read/price_text.h"
@@ -100,12 +101,35 @@ static void test_file_numbers(void)
     CU_ASSERT(strstr(why, "expected digits after the decimal mark ','") != NULL);
 }
 
+/* The digits gathered while checking give strtod()'s value of the same number written plainly, on
+ * both sides of the fast path (19 digits, 2^53, leading zeros, grouped and decimal). */
+static void test_number_values(void)
+{
+    static const struct {
+        const char *text, *plain;
+    } cases[] = {
+        {"0.05", "0.05"}, {"000120", "000120"}, {"0.1", "0.1"}, {"1,234.56", "1234.56"},
+        {"12,500.00", "12500.00"}, {"9007199254740992", "9007199254740992"}, /* 2^53: fast path */
+        {"9007199254740993", "9007199254740993"}, /* 2^53 + 1: strtod's rounding */
+        {"1234567890123456789", "1234567890123456789"}, {"12345678901234567890", "12345678901234567890"},
+        {"0.0000000000000000000000123", "0.0000000000000000000000123"}, /* 23 digits after the point */
+        {"100000000000000000000000", "100000000000000000000000"}, {"3.14159265358979", "3.14159265358979"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1;
+        char why[200];
+        CU_ASSERT(tco_quote_parse_number(cases[i].text, ',', "a number", &v, why, sizeof why));
+        CU_ASSERT_EQUAL(v, strtod(cases[i].plain, NULL));
+    }
+}
+
 CU_ErrorCode register_price_text_suite(void)
 {
     CU_pSuite s = CU_add_suite("price_text", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "price parsing", test_price_parser) ||
         !CU_add_test(s, "price ambiguity rule", test_price_ambiguity_rule) ||
-        !CU_add_test(s, "other number columns", test_file_numbers))
+        !CU_add_test(s, "other number columns", test_file_numbers) ||
+        !CU_add_test(s, "number values as strtod gives them", test_number_values))
         return CU_get_error();
     return CUE_SUCCESS;
 }

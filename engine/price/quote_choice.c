@@ -73,18 +73,23 @@ static void set_reason(tco_quote *q, tco_quote_status status, const char *fmt, .
 
 bool tco_quote_dates_valid(const tco_quote *q, int32_t as_of, tco_quote_status *status, char *why, size_t size)
 {
-    char d1[16], d2[16];
-    tco_format_date(as_of, d2);
+    char d1[16], d2[16]; /* formatted only for a reason: most rows are valid */
     if (q->valid_until != TCO_NO_DATE && q->valid_until < as_of) {
-        tco_format_date(q->valid_until, d1);
         *status = TCO_QUOTE_EXPIRED;
-        snprintf(why, size, "expired: valid until %s, as of %s", d1, d2);
+        if (why) {
+            tco_format_date(q->valid_until, d1);
+            tco_format_date(as_of, d2);
+            snprintf(why, size, "expired: valid until %s, as of %s", d1, d2);
+        }
         return false;
     }
     if (q->quote_date != TCO_NO_DATE && q->quote_date > as_of) {
-        tco_format_date(q->quote_date, d1);
         *status = TCO_QUOTE_NOT_YET_VALID;
-        snprintf(why, size, "not yet valid: quoted %s, as of %s", d1, d2);
+        if (why) {
+            tco_format_date(q->quote_date, d1);
+            tco_format_date(as_of, d2);
+            snprintf(why, size, "not yet valid: quoted %s, as of %s", d1, d2);
+        }
         return false;
     }
     return true;

@@ -26,8 +26,8 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
 /**
  * Whether quote @p q is valid on @p as_of by its dates (quote_date <= as_of <= valid_until; a missing
  * date does not limit).  When not, sets *@p status to TCO_QUOTE_EXPIRED or TCO_QUOTE_NOT_YET_VALID and
- * writes the reason into @p why (@p size bytes; 64 hold it): "expired: valid until 2027-01-31, as of
- * 2027-02-15" or "not yet valid: quoted 2026-12-01, as of 2026-11-30".  The one judgement of a run's
+ * writes the reason into @p why (@p size bytes; 64 hold it; NULL for no reason): "expired: valid until
+ * 2027-01-31, as of 2027-02-15" or "not yet valid: quoted 2026-12-01, as of 2026-11-30".  The one judgement of a run's
  * choice (tco_quotes_choose) and of `tco quotes check --as-of`.
  */
 bool tco_quote_dates_valid(const tco_quote *q, int32_t as_of, tco_quote_status *status, char *why, size_t size);

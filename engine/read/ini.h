@@ -188,6 +188,17 @@ bool tco_parse_number(const char *text, double *out);
  */
 double tco_decimal_value(const char *s);
 
+/**
+ * The decimal number whose @p digits significant digits (leading zeros not counted), @p frac of them
+ * after the point, make the integer @p m (wrapped past 19 digits), into *@p value, when Clinger's fast
+ * path holds (at most 19 digits, m at most 2^53, at most 22 after the point): the value strtod() gives
+ * the same text.  False, *@p value unchanged, when it does not hold (then strtod() or
+ * tco_decimal_value() of the text).  Shared by tco_decimal_value() and the quote file's numbers, which
+ * gather the digits as they check them.
+ */
+bool tco_decimal_exact(uint64_t m, int digits, int frac, double *value);
+
+
 /** True when @p text is a number that tco_parse_number() refuses only for being below the smallest normal double. */
 bool tco_number_tiny(const char *text);
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -66,6 +67,9 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
     size_t n = 0;
     bool seen_decimal = false, ambiguous = false;
     int groups = 0;
+    /* The digits gathered as they are checked, as tco_decimal_value() gathers them from buf. */
+    uint64_t m = 0;
+    int digits = 0, frac = 0;
     const char *p = s;
     size_t lead = digits_run(p, end);
     if (lead == 0) {
@@ -77,6 +81,11 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
         if (c >= '0' && c <= '9' && n + 1 < sizeof buf) { /* the common case first */
             buf[n++] = (char)c;
             p++;
+            if (digits > 0 || c != '0' || seen_decimal) { /* leading zeros not counted */
+                m = m * 10 + (uint64_t)(c - '0');
+                digits++;
+                frac += seen_decimal;
+            }
             continue;
         }
         size_t space = 0; /* a space-like group separator: ' ', NBSP, narrow NBSP */
@@ -155,7 +164,8 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
         return false;
     }
     buf[n] = '\0';
-    *value = tco_decimal_value(buf);
+    if (!tco_decimal_exact(m, digits, frac, value))
+        *value = tco_decimal_value(buf);
     if (mark)
         *mark = used;
     return true;

@@ -963,20 +963,26 @@ static void json_place(FILE *out, const char *key, long v)
         fputs("null", out);
 }
 
+bool tco_report_check_count_only(tco_report_check *r, bool warning)
+{
+    if (r->json || r->file_printed < TCO_QUOTE_LIST_CAP)
+        return false;
+    if (warning) /* counted, said after the file's problems */
+        r->warnings++, r->file_unprinted_warnings++;
+    else
+        r->errors++, r->file_unprinted_errors++;
+    return true;
+}
+
 static void check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning,
                           const char *text_prefix, bool always)
 {
+    if (!always && tco_report_check_count_only(r, warning))
+        return;
     if (warning)
         r->warnings++;
     else
         r->errors++;
-    if (!r->json && !always && r->file_printed >= TCO_QUOTE_LIST_CAP) { /* counted, said after the file's problems */
-        if (warning)
-            r->file_unprinted_warnings++;
-        else
-            r->file_unprinted_errors++;
-        return;
-    }
     if (!r->json) { /* the file's name and the fields quoted: escaped for the terminal (base/text.h) */
         r->file_printed++;
         fputs(text_prefix, r->err);

@@ -174,6 +174,15 @@ void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err
  */
 void tco_report_check_problem(tco_report_check *r, const char *path, const tco_diag *problem, bool warning);
 
+/**
+ * Count a problem of the current file without its text when the text form would print none: past the
+ * first TCO_QUOTE_LIST_CAP problems of a file, which it only counts (tco_report_check_file() says how
+ * many).  Returns true when it counted it (the caller need not format the message); false, counting
+ * nothing, when the problem would be printed (the JSON form prints every one): then report it with
+ * tco_report_check_problem().  @p warning true for a warning.
+ */
+bool tco_report_check_count_only(tco_report_check *r, bool warning);
+
 /** Report that the file @p path could not be read at all (@p problem: "PATH: cannot open: ..."): an
  *  error with no line; the text form prints it as "tco: MESSAGE". */
 void tco_report_check_unreadable(tco_report_check *r, const char *path, const tco_diag *problem);
