@@ -13,6 +13,10 @@
 
 #include "base/utf8.h"
 
+const double tco_pow10_exact[TCO_POW10_EXACT] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 void tco_format_double(double v, char out[32])
 {
     /* A whole number below 10^15 (most formula constants: 0, 1, 12, 8760, 1000000) prints as its digits,

@@ -21,6 +21,11 @@
  */
 void tco_format_double(double v, char out[32]);
 
+/** The powers of ten a double holds exactly, 10^0 .. 10^22: ROUND's scales (model/formula.h) and the
+ *  divisors of Clinger's fast path when a decimal is read (read/ini.h, tco_decimal_exact()). */
+enum { TCO_POW10_EXACT = 23 };
+extern const double tco_pow10_exact[TCO_POW10_EXACT];
+
 /**
  * Copy of the first @p n bytes of @p s without leading and trailing blanks
  * (spaces, tabs, line ends); heap, NUL-terminated; NULL on allocation failure.

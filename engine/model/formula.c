@@ -953,10 +953,6 @@ static bool snap_cannot_matter(double v, tco_func mode)
     return gap > fabs(v) * 0x1p-40;
 }
 
-const double tco_pow10_exact[TCO_POW10_EXACT] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 double tco_excel_round(double x, double digits, tco_func mode)
 {
     double d = trunc(digits);

@@ -503,9 +503,7 @@ const char *tco_func_name(tco_func func);
  */
 double tco_excel_round(double x, double digits, tco_func mode);
 
-/** The powers of ten a double holds exactly, 10^0 .. 10^22: tco_excel_round()'s scales, which pow()
- *  gives exactly (tests/test_program.c checks it), read from this table without a call. */
-enum { TCO_POW10_EXACT = 23 };
-extern const double tco_pow10_exact[TCO_POW10_EXACT];
+/* tco_excel_round()'s scales 10^0 .. 10^22 are read from tco_pow10_exact (base/text.h), which pow()
+ * gives exactly (tests/test_program.c checks it). */
 
 #endif /* TCO_FORMULA_H */

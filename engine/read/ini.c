@@ -1099,21 +1099,6 @@ const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char
     return best;
 }
 
-/* 10^0 .. 10^22: exact doubles. */
-static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-bool tco_decimal_exact(uint64_t m, int digits, int frac, double *value)
-{
-    /* Clinger's fast path (W. D. Clinger, "How to read floating point numbers accurately", PLDI 1990):
-     * with a mantissa m below 2^53 and f <= 22 digits after the point, m and 10^f are exact doubles and
-     * the one rounding of m / 10^f is the correctly rounded value, which is what strtod() returns. */
-    if (digits > 19 || m > (UINT64_C(1) << 53) || frac > 22)
-        return false;
-    *value = (double)m / pow10_exact[frac];
-    return true;
-}
-
 double tco_decimal_value(const char *s)
 {
     const char *p = s;

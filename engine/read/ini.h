@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/text.h"
 
 /** Largest INI file read, in bytes (16 MiB: the template 100 times over, about 10 MB, is read); a larger one is
  * refused before it is read.  The key limits below bound memory whatever the size. */
@@ -196,7 +197,16 @@ double tco_decimal_value(const char *s);
  * tco_decimal_value() of the text).  Shared by tco_decimal_value() and the quote file's numbers, which
  * gather the digits as they check them.
  */
-bool tco_decimal_exact(uint64_t m, int digits, int frac, double *value);
+static inline bool tco_decimal_exact(uint64_t m, int digits, int frac, double *value)
+{
+    /* Clinger's fast path (W. D. Clinger, "How to read floating point numbers accurately", PLDI 1990):
+     * with a mantissa m below 2^53 and f <= 22 digits after the point, m and 10^f are exact doubles and
+     * the one rounding of m / 10^f is the correctly rounded value, which is what strtod() returns. */
+    if (digits > 19 || m > (UINT64_C(1) << 53) || frac > 22)
+        return false;
+    *value = frac ? (double)m / tco_pow10_exact[frac] : (double)m; /* m / 10^0 is m */
+    return true;
+}
 
 
 /** True when @p text is a number that tco_parse_number() refuses only for being below the smallest normal double. */
