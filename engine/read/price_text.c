@@ -49,7 +49,7 @@ static bool strip_suffix(const char *s, const char **end, const char *suffix)
 static size_t digits_run(const char *p, const char *end)
 {
     const char *q = p;
-    while (q < end && isdigit((unsigned char)*q))
+    while (q < end && (unsigned)(*q - '0') < 10)
         q++;
     return (size_t)(q - p);
 }
@@ -76,18 +76,34 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
         snprintf(why, why_size, "expected %s, found '%s'", expected, TCO_SHOWN(text));
         return false;
     }
+    if (lead == (size_t)(end - s) && lead <= 15) { /* digits alone (a count, most prices): a whole number */
+        for (; p < end; p++)
+            m = m * 10 + (uint64_t)(*p - '0');
+        *value = (double)m; /* below 10^15 < 2^53: exact */
+        if (mark)
+            *mark = '\0';
+        return true;
+    }
     while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        if (c >= '0' && c <= '9' && n + 1 < sizeof buf) { /* the common case first */
-            buf[n++] = (char)c;
-            p++;
-            if (digits > 0 || c != '0' || seen_decimal) { /* leading zeros not counted */
-                m = m * 10 + (uint64_t)(c - '0');
-                digits++;
-                frac += seen_decimal;
+        /* A run of digits, the common case: into buf (at most 63 characters) and into m, leading zeros
+         * counted in digits (the fast path then only holds less often; m wraps past 19 digits, unused). */
+        const char *from = p;
+        while (p < end && (unsigned)(*p - '0') < 10)
+            m = m * 10 + (uint64_t)(*p++ - '0');
+        size_t k = (size_t)(p - from);
+        if (k > 0) {
+            if (n + k + 1 > sizeof buf) {
+                p = from; /* too many digits: said below */
+                break;
             }
-            continue;
+            memcpy(buf + n, from, k);
+            n += k;
+            digits += (int)k;
+            frac += seen_decimal ? (int)k : 0;
+            if (p == end)
+                break;
         }
+        unsigned char c = (unsigned char)*p; /* not a digit */
         size_t space = 0; /* a space-like group separator: ' ', NBSP, narrow NBSP */
         if (c == ' ')
             space = 1;
@@ -95,12 +111,7 @@ static bool parse_file_number(const char *text, const char *s, const char *end, 
             space = 2;
         else if (c == 0xE2 && end - p >= 3 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0xAF)
             space = 3;
-        if (isdigit(c)) {
-            if (n + 1 >= sizeof buf)
-                break;
-            buf[n++] = (char)c;
-            p++;
-        } else if (!seen_decimal && c == (unsigned char)decimal) {
+        if (!seen_decimal && c == (unsigned char)decimal) {
             seen_decimal = true;
             used = decimal;
             buf[n++] = '.';

@@ -52,6 +52,10 @@ typedef struct reader {
      * a row's code is most often one of a few, found here without the search of tco_fx_rate(). */
     char rate_code[8][4];
     double rate_of[8];
+    /* The last valid date read in each date column (quote_date, valid_until) and its day number: a file's
+     * rows mostly repeat a few dates, and the same ten bytes are the same day. */
+    char last_date[2][11];
+    int32_t last_days[2];
     tco_quote_keep_fn keep;
     void *keep_ctx;
     tco_quote_problem_fn problem;
@@ -289,7 +293,7 @@ static uint32_t unplain4(uint32_t x)
 /* plain_text() of the @p len bytes at @p s, copied to @p out as they are checked: in words, the last
  * one overlapping the one before when @p len is not a multiple of its size (a byte checked and copied
  * twice is the same byte). */
-static bool copy_plain(const char *s, size_t len, char *out)
+static inline __attribute__((always_inline)) bool copy_plain(const char *s, size_t len, char *out)
 {
     if (len >= 8) {
         uint64_t bad = 0, x;
@@ -321,7 +325,7 @@ static bool copy_plain(const char *s, size_t len, char *out)
 
 /* The @p len bytes at @p s without the blanks (space, tab, CR, LF) around them, moved to @p s and
  * NUL-terminated; returns the length left. */
-static size_t trim_in_place(char *s, size_t len)
+static inline __attribute__((always_inline)) size_t trim_in_place(char *s, size_t len)
 {
     size_t a = 0;
     while (a < len && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r' || s[a] == '\n'))
@@ -432,7 +436,9 @@ static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t
     return true;
 }
 
-static void on_field(void *data, size_t len, void *vr)
+/* on_field() for every field: the header's, a field past the header's count, an ignored column, a row
+ * already bad, a problem found, the row's text to grow. */
+static void on_any_field(void *data, size_t len, void *vr)
 {
     reader *r = vr;
     size_t i = r->n_fields++;
@@ -481,6 +487,35 @@ static void on_field(void *data, size_t len, void *vr)
         field_problem(r, i, copy, n, col_max[k]);
     r->cell_at[k] = r->row_len;
     r->row_len += n + 1;
+}
+
+/* libcsv's field callback.  The common field, a kept column's plain text within its cap in a good row
+ * whose text has room, takes the path below: the same copy and trim as on_any_field(), whose checks it
+ * passes at once; any other field (or a plain one past its column's cap) goes to on_any_field(), which
+ * copies it again and decides. */
+static void on_field(void *data, size_t len, void *vr)
+{
+    reader *r = vr;
+    size_t i = r->n_fields;
+    if (!r->stop && r->have_header && !r->header_bad && !r->row_bad && i < r->header_fields &&
+        len <= TCO_QUOTE_MAX_CELL && r->row_cap - r->row_len > len) {
+        int k = r->kind[i];
+        char *copy = r->row + r->row_len;
+        if (k >= 0 && copy_plain(data, len, copy)) {
+            size_t n = len;
+            if (k != COL_NOTES)
+                n = trim_in_place(copy, len);
+            else
+                copy[len] = '\0';
+            if (n <= col_max[k]) {
+                r->n_fields = i + 1;
+                r->cell_at[k] = r->row_len;
+                r->row_len += n + 1;
+                return;
+            }
+        }
+    }
+    on_any_field(data, len, vr);
 }
 
 static void clear_row(reader *r)
@@ -577,9 +612,20 @@ static double number_field(reader *r, long line, int col, const char *expected, 
 
 static void check_date(reader *r, long line, int col, const char *text, int32_t *days)
 {
+    int c = col == COL_VALID_UNTIL;
+    if (r->last_date[c][0] != '\0' && strcmp(text, r->last_date[c]) == 0) {
+        *days = r->last_days[c]; /* the text of the last valid date of this column */
+        return;
+    }
     char why[TCO_DIAG_MAX];
-    if (!blank(text) && !tco_date_check(text, days, why, sizeof why))
+    if (blank(text))
+        return;
+    if (!tco_date_check(text, days, why, sizeof why))
         report(r, false, line, (size_t)(r->col_of[col] + 1), col_names[col], "%s", why);
+    else { /* valid: ten characters */
+        memcpy(r->last_date[c], text, 11);
+        r->last_days[c] = *days;
+    }
 }
 
 static void on_data_row(reader *r)
