@@ -248,6 +248,12 @@ typedef struct tco_item {
     /** Per-tier inputs: each row's basis, as `basis` (heap, NULL for a row without); the array is NULL
      *  when no row has one.  Read by tco_status_of_tier_row(). */
     char **tier_bases;
+    /** Per-tier inputs: the file each row's value was read from, for messages (borrowed: NULL, the
+     *  tier catalog's path tier_catalog or the model's scenario_path); the array is NULL when none was
+     *  read from a file.  A --set row is named by tier_set. */
+    const char **tier_files;
+    /** Per-tier inputs: the tier catalog's path as the loader named it (heap), NULL for other items. */
+    char *tier_catalog;
     /** Scalar number inputs: the value's range (dist TCO_DIST_NONE without one); see tco_range. */
     tco_range range;
     /** Per-tier number inputs: one range per tier row (n_tiers; dist TCO_DIST_NONE for a row without);
@@ -400,6 +406,11 @@ typedef struct tco_model {
     /** text_sets + 1 at the last evaluation that walked the trees for want of a program, 0 before any
      *  (internal: the next evaluation with text_sets unchanged compiles). */
     unsigned long walked_at;
+    /** True once an input's value was changed after loading and pricing (a setter of evaluate.h, a tco
+     *  diff step, a Monte Carlo draw, an advisor's candidate): a value then no longer need be the one its
+     *  file, --set or quote gave, so an evaluation error does not cite that place for it (eval_item(),
+     *  evaluate.c). */
+    bool values_moved;
     /** The template as the scenario names it, relative to the project root ("templates/tco.ini"; heap),
      *  and tco_fingerprint() of its bytes (tco_ini.fingerprint): the JSON summary's template identity,
      *  so that a later run can tell the template changed. */
