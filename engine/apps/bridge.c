@@ -21,6 +21,7 @@
 #include "base/utf8.h"
 #include "load/load.h"
 #include "model/evaluate.h"
+#include "read/ini.h"
 #include "model/formula.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
@@ -413,6 +414,29 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         return refuse(v, d, "not a tco JSON summary: expected the keys \"scenario\" (a name), \"inputs\" (an object) "
                       "and \"tco\"");
     v->scenario = json_string_value(scenario);
+    /* Every member is one a summary has (docs/tco.schema.json, $defs/scenario, which allows no other): a
+     * key tco never writes was typed by someone, and would be ignored without a word. */
+    static const char *const members[] = {"budget", "capex", "cash_flow", "currency", "fingerprint", "inputs",
+                                          "monte_carlo", "opex_by_year", "opex_total", "outputs", "periods",
+                                          "quotes", "scenario", "schedule", "sensitivity", "tco",
+                                          "tco_per_card_year", "template", "title", "warnings", "workbook", "years"};
+    const char *key;
+    json_t *member;
+    json_object_foreach(v->doc, key, member) {
+        size_t best = 3, pick = 0, count = sizeof members / sizeof members[0];
+        for (size_t i = 0; i < count && best > 0; i++) {
+            size_t dist = strcmp(members[i], key) == 0 ? 0 : tco_edit_distance(members[i], key);
+            if (dist < best)
+                best = dist, pick = i;
+        }
+        if (best > 0)
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                               "\"%s\": not a member of a run's summary (docs/tco.schema.json)%s%s%s; a key tco does "
+                               "not write would be ignored", ascii_shown(key, (char[TCO_SHOWN_MAX]){0}),
+                               best < 3 && best < strlen(key) ? " (did you mean \"" : "",
+                               best < 3 && best < strlen(key) ? members[pick] : "",
+                               best < 3 && best < strlen(key) ? "\"?)" : "");
+    }
     /* Each reason once: null is what tco writes when the template gives no TCO; anything else is quoted. */
     if (json_is_null(tco))
         return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "tco"), "null, not a number (the template names no [model] "

@@ -309,6 +309,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
     tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, month >= 0 ? month : year};
     tco_value v;
     tco_error e = tco_formula_eval(it->formula, &env, &it->place, &v, diag);
+    bool computing = e == TCO_ERR_EVAL; /* the formula could not be computed (not a template's wrong kind) */
     if (e == TCO_OK && v.is_bool)
         e = tco_diag_at(diag, TCO_ERR_EVAL, &it->place,
                         "gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))");
@@ -342,7 +343,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
         tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
         snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
         tco_strbuf_free(&b);
-        if (e == TCO_ERR_EVAL)
+        if (computing)
             blame_input(m, it, tier, e, diag);
         return e;
     }
