@@ -480,6 +480,26 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                                "inputs.%s: expected an object with \"value\" (a number or a "
                                "text) or \"by_tier\" (an object of numbers or texts)",
                                name);
+        /* Each member one an input entry has (docs/tco.schema.json $defs/input, which allows no other). */
+        static const char *const entry_members[] = {"label", "unit", "value", "given", "range", "source", "set",
+                                                    "by_tier", "given_by_tier", "range_by_tier", "set_by_tier"};
+        const char *mk;
+        json_t *mv;
+        json_object_foreach(e, mk, mv) {
+            size_t best = 3, pick = 0, count = sizeof entry_members / sizeof entry_members[0];
+            for (size_t i = 0; i < count && best > 0; i++) {
+                size_t dist = strcmp(entry_members[i], mk) == 0 ? 0 : tco_edit_distance(entry_members[i], mk);
+                if (dist < best)
+                    best = dist, pick = i;
+            }
+            if (best > 0)
+                return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                                   "inputs.%s: \"%s\" is not a member of an input (docs/tco.schema.json)%s%s%s; a key "
+                                   "tco does not write would be ignored", name,
+                                   ascii_shown(mk, (char[TCO_SHOWN_MAX]){0}),
+                                   best < strlen(mk) ? " (did you mean \"" : "", best < strlen(mk) ? entry_members[pick] : "",
+                                   best < strlen(mk) ? "\"?)" : "");
+        }
         ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
         if (ok && given_rows)
             json_object_foreach(given_rows, k, row) ok &= json_is_number(row);

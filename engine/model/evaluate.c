@@ -276,16 +276,16 @@ static void blame_input(const tco_model *m, const tco_item *line, int tier, tco_
         tco_strbuf_append(&who, in->name);
     tco_place at = {0};
     const char *also = ""; /* where the value was given, when the place cannot say it */
-    if (!m->values_moved && c.row < 0 && (in->value_place.arg || in->value_place.file))
+    if (!in->moved && c.row < 0 && (in->value_place.arg || in->value_place.file))
         at = in->value_place;
-    else if (!m->values_moved && c.row >= 0 && in->tier_set && in->tier_set[c.row]) {
+    else if (!in->moved && c.row >= 0 && in->tier_set && in->tier_set[c.row]) {
         tco_strbuf_printf(&arg, "--set %s", in->tier_set[c.row]);
         at = (tco_place){.arg = tco_strbuf_str(&arg), .section = m->tier_names[c.row], .key = in->set_key};
-    } else if (!m->values_moved && c.row >= 0 && in->tier_quotes && in->tier_quotes[c.row] >= 0)
+    } else if (!in->moved && c.row >= 0 && in->tier_quotes && in->tier_quotes[c.row] >= 0)
         also = " (a vendor quote's price)";
-    else if (!m->values_moved && c.row >= 0 && in->tier_files && in->tier_files[c.row])
+    else if (!in->moved && c.row >= 0 && in->tier_files && in->tier_files[c.row])
         at = (tco_place){.file = in->tier_files[c.row], .section = m->tier_names[c.row], .key = in->set_key};
-    else if (!m->values_moved && in->quoted)
+    else if (!in->moved && in->quoted)
         also = " (a vendor quote's price)";
     char v[32];
     tco_format_double(c.value, v);
@@ -459,7 +459,7 @@ tco_error tco_model_assign_input(tco_model *m, int item, double value, tco_diag 
     tco_error e = check_number(it, it->name, NULL, value, diag);
     if (e == TCO_OK) {
         it->value = value;
-        m->values_moved = true;
+        it->moved = true;
     }
     return e;
 }
@@ -475,7 +475,7 @@ tco_error tco_model_assign_tier_input(tco_model *m, int item, int row, double va
     tco_error e = check_number(it, it->name, m->tier_names[row], value, diag);
     if (e == TCO_OK) {
         it->tiers[row] = value;
-        m->values_moved = true;
+        it->moved = true;
     }
     return e;
 }
@@ -504,7 +504,7 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     if (e != TCO_OK)
         return e;
     it->value = value;
-    m->values_moved = true;
+    it->moved = true;
     return tco_model_evaluate(m, diag);
 }
 
@@ -530,7 +530,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
     if (e != TCO_OK)
         return e;
     it->tiers[r] = value;
-    m->values_moved = true;
+    it->moved = true;
     return tco_model_evaluate(m, diag);
 }
 

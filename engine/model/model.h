@@ -265,6 +265,11 @@ typedef struct tco_item {
      *  names); heap, NULL for items that are not inputs or inputs tco adds (fx_ rates).  See
      *  tco_model_ranged_inputs(). */
     char *set_key;
+    /** Inputs: true once the value (a row, for a per-tier input) was changed after loading and pricing (a
+     *  setter of evaluate.h, a tco diff step, a sensitivity swing or Monte Carlo draw, an advisor's card
+     *  count): it then no longer need be the one its file, --set or quote gave, so an evaluation error does
+     *  not cite that place for it (blame_input(), evaluate.c). */
+    bool moved;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */
@@ -406,11 +411,6 @@ typedef struct tco_model {
     /** text_sets + 1 at the last evaluation that walked the trees for want of a program, 0 before any
      *  (internal: the next evaluation with text_sets unchanged compiles). */
     unsigned long walked_at;
-    /** True once an input's value was changed after loading and pricing (a setter of evaluate.h, a tco
-     *  diff step, a Monte Carlo draw, an advisor's candidate): a value then no longer need be the one its
-     *  file, --set or quote gave, so an evaluation error does not cite that place for it (eval_item(),
-     *  evaluate.c). */
-    bool values_moved;
     /** The template as the scenario names it, relative to the project root ("templates/tco.ini"; heap),
      *  and tco_fingerprint() of its bytes (tco_ini.fingerprint): the JSON summary's template identity,
      *  so that a later run can tell the template changed. */
