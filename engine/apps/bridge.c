@@ -86,6 +86,23 @@ static tco_error oom(tco_diag *d)
  * "FILE: KEY: TEXT". */
 #define AT_KEY(v, k) (&(tco_place){.file = (v)->path, .key = (k), .part = (k)})
 
+/* Whether @p key is one of the @p n names of @p list; when not, *@p near is the nearest within two edits
+ * (fewer than the key's length), else NULL. */
+static bool is_member(const char *key, const char *const *list, size_t n, const char **near)
+{
+    size_t best = 3;
+    *near = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], key) == 0)
+            return true;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = tco_edit_distance(list[i], key);
+        if (dist < best && dist < strlen(key))
+            best = dist, *near = list[i];
+    }
+    return false;
+}
+
 /* @p s as a message shows a key that is not a name: printable ASCII as it is, every other byte \xHH
  * (a terminal never gets a control character, C1 included, from the file). */
 static const char *ascii_shown(const char *s, char out[TCO_SHOWN_MAX])
@@ -423,19 +440,12 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     const char *key;
     json_t *member;
     json_object_foreach(v->doc, key, member) {
-        size_t best = 3, pick = 0, count = sizeof members / sizeof members[0];
-        for (size_t i = 0; i < count && best > 0; i++) {
-            size_t dist = strcmp(members[i], key) == 0 ? 0 : tco_edit_distance(members[i], key);
-            if (dist < best)
-                best = dist, pick = i;
-        }
-        if (best > 0)
+        const char *near;
+        if (!is_member(key, members, sizeof members / sizeof members[0], &near))
             return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
                                "\"%s\": not a member of a run's summary (docs/tco.schema.json)%s%s%s; a key tco does "
                                "not write would be ignored", ascii_shown(key, (char[TCO_SHOWN_MAX]){0}),
-                               best < 3 && best < strlen(key) ? " (did you mean \"" : "",
-                               best < 3 && best < strlen(key) ? members[pick] : "",
-                               best < 3 && best < strlen(key) ? "\"?)" : "");
+                               near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
     }
     /* Each reason once: null is what tco writes when the template gives no TCO; anything else is quoted. */
     if (json_is_null(tco))
@@ -486,19 +496,12 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         const char *mk;
         json_t *mv;
         json_object_foreach(e, mk, mv) {
-            size_t best = 3, pick = 0, count = sizeof entry_members / sizeof entry_members[0];
-            for (size_t i = 0; i < count && best > 0; i++) {
-                size_t dist = strcmp(entry_members[i], mk) == 0 ? 0 : tco_edit_distance(entry_members[i], mk);
-                if (dist < best)
-                    best = dist, pick = i;
-            }
-            if (best > 0)
+            const char *near;
+            if (!is_member(mk, entry_members, sizeof entry_members / sizeof entry_members[0], &near))
                 return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
                                    "inputs.%s: \"%s\" is not a member of an input (docs/tco.schema.json)%s%s%s; a key "
-                                   "tco does not write would be ignored", name,
-                                   ascii_shown(mk, (char[TCO_SHOWN_MAX]){0}),
-                                   best < strlen(mk) ? " (did you mean \"" : "", best < strlen(mk) ? entry_members[pick] : "",
-                                   best < strlen(mk) ? "\"?)" : "");
+                                   "tco does not write would be ignored", name, ascii_shown(mk, (char[TCO_SHOWN_MAX]){0}),
+                                   near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
         }
         ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
         if (ok && given_rows)
