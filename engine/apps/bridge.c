@@ -21,6 +21,7 @@
 #include "base/utf8.h"
 #include "load/load.h"
 #include "model/evaluate.h"
+#include "read/ini.h"
 #include "model/formula.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
@@ -84,6 +85,23 @@ static tco_error oom(tco_diag *d)
 /* The place of a part of summary @p v (@p key: "inputs.pue", "currency"), as data and in the message:
  * "FILE: KEY: TEXT". */
 #define AT_KEY(v, k) (&(tco_place){.file = (v)->path, .key = (k), .part = (k)})
+
+/* Whether @p key is one of the @p n names of @p list; when not, *@p near is the nearest within two edits
+ * (fewer than the key's length), else NULL. */
+static bool is_member(const char *key, const char *const *list, size_t n, const char **near)
+{
+    size_t best = 3;
+    *near = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], key) == 0)
+            return true;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = tco_edit_distance(list[i], key);
+        if (dist < best && dist < strlen(key))
+            best = dist, *near = list[i];
+    }
+    return false;
+}
 
 /* @p s as a message shows a key that is not a name: printable ASCII as it is, every other byte \xHH
  * (a terminal never gets a control character, C1 included, from the file). */
@@ -413,6 +431,22 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
         return refuse(v, d, "not a tco JSON summary: expected the keys \"scenario\" (a name), \"inputs\" (an object) "
                       "and \"tco\"");
     v->scenario = json_string_value(scenario);
+    /* Every member is one a summary has (docs/tco.schema.json, $defs/scenario, which allows no other): a
+     * key tco never writes was typed by someone, and would be ignored without a word. */
+    static const char *const members[] = {"budget", "capex", "cash_flow", "currency", "fingerprint", "inputs",
+                                          "monte_carlo", "opex_by_year", "opex_total", "outputs", "periods",
+                                          "quotes", "scenario", "schedule", "sensitivity", "tco",
+                                          "tco_per_card_year", "template", "title", "warnings", "workbook", "years"};
+    const char *key;
+    json_t *member;
+    json_object_foreach(v->doc, key, member) {
+        const char *near;
+        if (!is_member(key, members, sizeof members / sizeof members[0], &near))
+            return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                               "\"%s\": not a member of a run's summary (docs/tco.schema.json)%s%s%s; a key tco does "
+                               "not write would be ignored", ascii_shown(key, (char[TCO_SHOWN_MAX]){0}),
+                               near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+    }
     /* Each reason once: null is what tco writes when the template gives no TCO; anything else is quoted. */
     if (json_is_null(tco))
         return tco_diag_at(d, TCO_ERR_INI, AT_KEY(v, "tco"), "null, not a number (the template names no [model] "
@@ -456,6 +490,19 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
                                "inputs.%s: expected an object with \"value\" (a number or a "
                                "text) or \"by_tier\" (an object of numbers or texts)",
                                name);
+        /* Each member one an input entry has (docs/tco.schema.json $defs/input, which allows no other). */
+        static const char *const entry_members[] = {"label", "unit", "value", "given", "range", "source", "set",
+                                                    "by_tier", "given_by_tier", "range_by_tier", "set_by_tier"};
+        const char *mk;
+        json_t *mv;
+        json_object_foreach(e, mk, mv) {
+            const char *near;
+            if (!is_member(mk, entry_members, sizeof entry_members / sizeof entry_members[0], &near))
+                return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = v->path},
+                                   "inputs.%s: \"%s\" is not a member of an input (docs/tco.schema.json)%s%s%s; a key "
+                                   "tco does not write would be ignored", name, ascii_shown(mk, (char[TCO_SHOWN_MAX]){0}),
+                                   near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        }
         ok = (given == NULL || json_is_number(given)) && (given_rows == NULL || json_is_object(given_rows));
         if (ok && given_rows)
             json_object_foreach(given_rows, k, row) ok &= json_is_number(row);

@@ -85,6 +85,7 @@ static double figure(const tco_model *m, int idx)
 static double *slot(tco_model *m, const tco_ranged_input *r)
 {
     tco_item *it = &m->items[r->item];
+    it->moved = true; /* a swing or a draw: no longer the value its place gave */
     return r->tier < 0 ? &it->value : &it->tiers[r->tier];
 }
 

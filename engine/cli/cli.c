@@ -467,6 +467,16 @@ int tco_cli_check_out(const char *out, bool no_workbook, const char *name)
     return 0;
 }
 
+int tco_cli_out_not_input(const char *out, const char *input, const char *what)
+{
+    struct stat so, si;
+    if (out == NULL || input == NULL || stat(out, &so) != 0 || stat(input, &si) != 0 || so.st_dev != si.st_dev ||
+        so.st_ino != si.st_ino)
+        return 0;
+    return tco_cli_usage("--out %s: is %s %s, a file this run reads (the same file%s); the workbook would replace it: "
+                         "give another name", out, what, input, strcmp(out, input) == 0 ? "" : ", by another name");
+}
+
 /* The workbooks' `created` time: SOURCE_DATE_EPOCH (reproducible-builds.org), a plain decimal integer,
  * digits only, of seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z); empty is unset, and
  * then TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */

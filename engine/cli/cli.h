@@ -124,6 +124,12 @@ void tco_cli_unmake_out(void);
  *  tco_cli_usage()'s code. */
 int tco_cli_check_out(const char *out, bool no_workbook, const char *name);
 
+/** Refuse --out @p out (NULL: none) when it is input file @p input (NULL: none) of the run, @p what
+ *  naming that input as the user gave it ("OLD", "--quotes", "--scenario's file"): the same file by device
+ *  and inode (a link or another spelling of it) when both exist.  Writing the workbook would replace a
+ *  file the run reads.  0, or tco_cli_usage()'s code (64). */
+int tco_cli_out_not_input(const char *out, const char *input, const char *what);
+
 /** The workbooks' `created` time into *@p created: SOURCE_DATE_EPOCH (reproducible-builds.org), digits
  *  only, 0 to 253402300799; unset or empty: TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */
 int tco_cli_created_time(time_t *created);

@@ -157,6 +157,13 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK ||
         (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
         return tco_cli_fail_as(&d, fmt);
+    rc = tco_cli_out_not_input(out, path, "the question");
+    for (size_t i = 0; i < n_quotes && rc == 0; i++)
+        rc = tco_cli_out_not_input(out, quotes[i], "--quotes");
+    if (rc != 0) {
+        free(path);
+        return rc;
+    }
     tco_ini_cache files = {0};
     tco_advise_request req = {.root = root.path, .path = path, .name = tco_scenario_stem(argv[optind], stem, sizeof stem),
                               .sets = sets, .n_sets = n_sets, .files = &files, .quote_files = quotes,

@@ -59,6 +59,8 @@ int tco_cmd_diff(const char *invoked, int argc, char **argv)
             return tco_cli_usage("diff: expected %s.json, a JSON summary, found an empty name", k ? "NEW" : "OLD");
     /* A file name ending in .xlsx, and not a folder (said as such, as --scenario says it). */
     int bad_out = tco_cli_check_out(out, false, "bridge");
+    for (int k = 0; k < 2 && bad_out == 0; k++)
+        bad_out = tco_cli_out_not_input(out, argv[optind + k], k ? "NEW" : "OLD");
     if (bad_out != 0)
         return bad_out;
     tco_root root;

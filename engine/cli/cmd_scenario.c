@@ -133,6 +133,13 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     char *spath = tco_scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return tco_cli_fail_as(&d, error_format);
+    int same = tco_cli_out_not_input(out, spath, "the scenario");
+    for (size_t i = 0; i < quotes->n && same == 0; i++)
+        same = tco_cli_out_not_input(out, quotes->files[i], "--quotes");
+    if (same != 0) {
+        free(spath);
+        return same;
+    }
     char stem[201];
     tco_scenario_stem(scenario, stem, sizeof stem);
     if (tco_scenario_file_is_question(spath)) {
@@ -391,6 +398,22 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         free(title);
         free(stem);
         return tco_cli_fail_as(&d, format);
+    }
+    int same = tco_cli_out_not_input(out, file, "the comparison file");
+    for (size_t i = 0; i < quotes->n && same == 0; i++)
+        same = tco_cli_out_not_input(out, quotes->files[i], "--quotes");
+    for (int i = 0; i < n && same == 0; i++) {
+        tco_diag scratch = {0};
+        char *spath = tco_scenario_path(root, names[i], "--compare", file, &scratch);
+        same = tco_cli_out_not_input(out, spath, "the scenario");
+        free(spath);
+    }
+    if (same != 0) {
+        tco_free_list(names, n);
+        free(title);
+        free(stem);
+        free(file);
+        return same;
     }
     tco_run *runs[26] = {NULL};
     int rc = 0;

@@ -317,6 +317,17 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
             }
         }
         int layer = value ? layer_of(ld, src, row, key) : LAYER_DEFAULT;
+        if (value != NULL && (src != &ld->scenario || override_of(ld, row, key) < 0)) { /* for messages */
+            if (it->tier_files == NULL && (it->tier_files = calloc((size_t)m->n_tiers, sizeof *it->tier_files)) == NULL) {
+                e = oom(ld);
+                break;
+            }
+            if (src == cat && it->tier_catalog == NULL && (it->tier_catalog = tco_strdup(cat->path)) == NULL) {
+                e = oom(ld);
+                break;
+            }
+            it->tier_files[r] = src == cat ? it->tier_catalog : m->scenario_path;
+        }
         if (value == NULL) {
             if (def == NULL) {
                 e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path, .section = row, .key = key},

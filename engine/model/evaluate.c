@@ -15,6 +15,7 @@
 #include "base/utf8.h"
 #include "model/bind.h"
 #include "model/evaluate.h"
+#include "model/conventions.h"
 
 void tco_model_month_label(const tco_model *m, int month, char out[16])
 {
@@ -157,6 +158,147 @@ static tco_error explain_name(void *vctx, tco_node *n)
     return TCO_OK;
 }
 
+/* Above this magnitude no input of a budget is plausible: a thousand trillion (CNY, cards, kW, tokens...;
+ * the largest `max` of the shipped template is 1e15 training tokens).  An evaluation error whose line reads
+ * an input past it is blamed on that input first (eval_item()). */
+#define IMPLAUSIBLE_MAGNITUDE 1e15
+
+/* The given input of largest magnitude that a failing line reads, directly or through the lines it
+ * reads: the item, its tier row (-1 for a scalar input) and value. */
+typedef struct culprit {
+    const tco_model *m;
+    int *stack, *stack_tier; /* the lines still to look into, with their tier context (-1: every row) */
+    size_t depth;
+    unsigned char *seen;
+    int tier;                /* the tier context of the formula being walked */
+    int item, row;
+    double value;
+} culprit;
+
+static void culprit_consider(culprit *c, int item, int row, double v)
+{
+    if (isfinite(v) && (c->item < 0 || fabs(v) > fabs(c->value))) {
+        c->item = item;
+        c->row = row;
+        c->value = v;
+    }
+}
+
+static void culprit_rows(culprit *c, int item, int tier)
+{
+    const tco_item *it = &c->m->items[item];
+    if (it->tiers == NULL || it->tier_texts != NULL)
+        return;
+    for (int r = tier >= 0 ? tier : 0; r < (tier >= 0 ? tier + 1 : c->m->n_tiers); r++)
+        culprit_consider(c, item, r, it->tiers[r]);
+}
+
+static tco_error culprit_name(void *vctx, tco_node *n)
+{
+    culprit *c = vctx;
+    const tco_model *m = c->m;
+    int idx = n->ref;
+    if (idx < 0 || (size_t)idx >= m->n_items)
+        return TCO_OK;
+    const tco_item *it = &m->items[idx];
+    switch (it->kind) {
+    case TCO_ITEM_INPUT:
+        if (it->text == NULL)
+            culprit_consider(c, idx, -1, it->value);
+        return TCO_OK;
+    case TCO_ITEM_TIER_INPUT:
+        culprit_rows(c, idx, c->tier);
+        return TCO_OK;
+    case TCO_ITEM_LINE: case TCO_ITEM_YEARLY: case TCO_ITEM_MONTHLY: case TCO_ITEM_TIER_LINE: case TCO_ITEM_TOTAL:
+        break;
+    default:
+        return TCO_OK;
+    }
+    if (it->kind == TCO_ITEM_TOTAL && (idx = it->partner) < 0)
+        return TCO_OK;
+    int tier_input, row_item;
+    if (tco_price_tier_lookup(m, idx, &tier_input, &row_item)) { /* INDEX(TIER_INPUT, ROW): the row it takes */
+        double row = m->items[row_item].value;
+        if (isfinite(row) && row >= 1 && row <= m->n_tiers) {
+            culprit_rows(c, tier_input, (int)row - 1);
+            return TCO_OK;
+        }
+    }
+    if (c->seen[idx])
+        return TCO_OK;
+    c->seen[idx] = 1;
+    c->stack[c->depth] = idx;
+    c->stack_tier[c->depth++] = tco_item_dim(&m->items[idx]) == 2 ? c->tier : -1;
+    return TCO_OK;
+}
+
+/* The given number input of largest magnitude that @p f (evaluated for tier row @p tier, or -1) reads,
+ * directly or through the lines it reads, into *@p c (c->item -1 when none; false when out of memory).
+ * A worklist, not recursion: a chain of 30,000 lines is a legal template. */
+static bool find_culprit(const tco_model *m, tco_node *f, int tier, culprit *c)
+{
+    *c = (culprit){.m = m, .item = -1, .row = -1};
+    c->seen = calloc(m->n_items ? m->n_items : 1, 1);
+    c->stack = malloc(sizeof *c->stack * (m->n_items ? m->n_items : 1));
+    c->stack_tier = malloc(sizeof *c->stack_tier * (m->n_items ? m->n_items : 1));
+    bool ok = c->seen && c->stack && c->stack_tier;
+    if (ok) {
+        c->tier = tier;
+        tco_formula_walk_names(f, culprit_name, c);
+        while (c->depth > 0) {
+            c->depth--;
+            c->tier = c->stack_tier[c->depth];
+            if (m->items[c->stack[c->depth]].formula)
+                tco_formula_walk_names(m->items[c->stack[c->depth]].formula, culprit_name, c);
+        }
+    }
+    free(c->seen);
+    free(c->stack);
+    free(c->stack_tier);
+    return ok;
+}
+
+/* Lead the evaluation error in @p diag (whose message names the line's place and its values) with the
+ * input that is at fault when the line reads one past any plausible magnitude: "--set card.price=1e307:
+ * tier_price of D-M = 1e+307 is too large ...: templates/tco.ini [line.card_capex] formula, ...".  The
+ * place as data is the input's, where its file or --set gave it (unless the model's values were moved
+ * since: then the caller names what it moved). */
+static void blame_input(const tco_model *m, const tco_item *line, int tier, tco_error e, tco_diag *diag)
+{
+    culprit c;
+    if (!find_culprit(m, line->formula, tier, &c) || c.item < 0 || !(fabs(c.value) > IMPLAUSIBLE_MAGNITUDE))
+        return;
+    const tco_item *in = &m->items[c.item];
+    tco_strbuf who = {0}, arg = {0};
+    if (c.row >= 0)
+        tco_strbuf_printf(&who, "%s of %s", in->name, m->tier_names[c.row]);
+    else
+        tco_strbuf_append(&who, in->name);
+    tco_place at = {0};
+    const char *also = ""; /* where the value was given, when the place cannot say it */
+    if (!in->moved && c.row < 0 && (in->value_place.arg || in->value_place.file))
+        at = in->value_place;
+    else if (!in->moved && c.row >= 0 && in->tier_set && in->tier_set[c.row]) {
+        tco_strbuf_printf(&arg, "--set %s", in->tier_set[c.row]);
+        at = (tco_place){.arg = tco_strbuf_str(&arg), .section = m->tier_names[c.row], .key = in->set_key};
+    } else if (!in->moved && c.row >= 0 && in->tier_quotes && in->tier_quotes[c.row] >= 0)
+        also = " (a vendor quote's price)";
+    else if (!in->moved && c.row >= 0 && in->tier_files && in->tier_files[c.row])
+        at = (tco_place){.file = in->tier_files[c.row], .section = m->tier_names[c.row], .key = in->set_key};
+    else if (!in->moved && in->quoted)
+        also = " (a vendor quote's price)";
+    char v[32];
+    tco_format_double(c.value, v);
+    char *old = strdup(diag->message);
+    if (old != NULL)
+        tco_diag_at(diag, e, &at,
+                    "%s = %s%s is too large (no budget's input passes %g): line %s cannot be computed with it: %s",
+                    tco_strbuf_str(&who), v, also, IMPLAUSIBLE_MAGNITUDE, line->name, old);
+    free(old);
+    tco_strbuf_free(&who);
+    tco_strbuf_free(&arg);
+}
+
 /* Evaluate @p it for one year or tier (or the scalar) into *@p out.  A scalar line may give
  * text ("never: ...", "n.a.: ..."): then @p text is set to a copy (else to NULL); per-year and
  * per-tier lines (@p text NULL) must give numbers. */
@@ -167,6 +309,7 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
     tco_eval_env env = {lookup_value, lookup_vector, lookup_element, &ec, month >= 0 ? month : year};
     tco_value v;
     tco_error e = tco_formula_eval(it->formula, &env, &it->place, &v, diag);
+    bool computing = e == TCO_ERR_EVAL; /* the formula could not be computed (not a template's wrong kind) */
     if (e == TCO_OK && v.is_bool)
         e = tco_diag_at(diag, TCO_ERR_EVAL, &it->place,
                         "gives TRUE/FALSE, expected a number (wrap the test in IF(test, 1, 0))");
@@ -200,6 +343,8 @@ static tco_error eval_item(tco_model *m, tco_item *it, int year, int tier, int m
         tco_strbuf_append(&b, xc.count ? ")" : "no inputs)");
         snprintf(diag->message, sizeof diag->message, "%s", tco_strbuf_str(&b));
         tco_strbuf_free(&b);
+        if (computing)
+            blame_input(m, it, tier, e, diag);
         return e;
     }
     *out = v.number;
@@ -312,8 +457,10 @@ tco_error tco_model_assign_input(tco_model *m, int item, double value, tco_diag 
     if (it->text)
         return tco_diag_set(diag, TCO_ERR_INI, "input %s is text, not a number", it->name);
     tco_error e = check_number(it, it->name, NULL, value, diag);
-    if (e == TCO_OK)
+    if (e == TCO_OK) {
         it->value = value;
+        it->moved = true;
+    }
     return e;
 }
 
@@ -326,8 +473,10 @@ tco_error tco_model_assign_tier_input(tco_model *m, int item, int row, double va
         return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "input %s: no tier row %d", m->items[item].name, row + 1);
     tco_item *it = &m->items[item];
     tco_error e = check_number(it, it->name, m->tier_names[row], value, diag);
-    if (e == TCO_OK)
+    if (e == TCO_OK) {
         it->tiers[row] = value;
+        it->moved = true;
+    }
     return e;
 }
 
@@ -355,6 +504,7 @@ tco_error tco_model_set_input(tco_model *m, const char *name, double value, tco_
     if (e != TCO_OK)
         return e;
     it->value = value;
+    it->moved = true;
     return tco_model_evaluate(m, diag);
 }
 
@@ -380,6 +530,7 @@ tco_error tco_model_set_tier_input(tco_model *m, const char *name, const char *t
     if (e != TCO_OK)
         return e;
     it->tiers[r] = value;
+    it->moved = true;
     return tco_model_evaluate(m, diag);
 }
 

@@ -48,6 +48,8 @@ void tco_model_free(tco_model *m)
         for (int r = 0; it->tier_bases && r < m->n_tiers; r++)
             free(it->tier_bases[r]);
         free(it->tier_bases);
+        free(it->tier_files);
+        free(it->tier_catalog);
         tco_range_clear(&it->range);
         for (int r = 0; it->tier_ranges && r < m->n_tiers; r++)
             tco_range_clear(&it->tier_ranges[r]);

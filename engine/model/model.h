@@ -248,6 +248,12 @@ typedef struct tco_item {
     /** Per-tier inputs: each row's basis, as `basis` (heap, NULL for a row without); the array is NULL
      *  when no row has one.  Read by tco_status_of_tier_row(). */
     char **tier_bases;
+    /** Per-tier inputs: the file each row's value was read from, for messages (borrowed: NULL, the
+     *  tier catalog's path tier_catalog or the model's scenario_path); the array is NULL when none was
+     *  read from a file.  A --set row is named by tier_set. */
+    const char **tier_files;
+    /** Per-tier inputs: the tier catalog's path as the loader named it (heap), NULL for other items. */
+    char *tier_catalog;
     /** Scalar number inputs: the value's range (dist TCO_DIST_NONE without one); see tco_range. */
     tco_range range;
     /** Per-tier number inputs: one range per tier row (n_tiers; dist TCO_DIST_NONE for a row without);
@@ -259,6 +265,11 @@ typedef struct tco_item {
      *  names); heap, NULL for items that are not inputs or inputs tco adds (fx_ rates).  See
      *  tco_model_ranged_inputs(). */
     char *set_key;
+    /** Inputs: true once the value (a row, for a per-tier input) was changed after loading and pricing (a
+     *  setter of evaluate.h, a tco diff step, a sensitivity swing or Monte Carlo draw, an advisor's card
+     *  count): it then no longer need be the one its file, --set or quote gave, so an evaluation error does
+     *  not cite that place for it (blame_input(), evaluate.c). */
+    bool moved;
 } tco_item;
 
 /** A calculation sheet named by the template's [model] sheets key. */

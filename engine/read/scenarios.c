@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "read/ini.h"
@@ -152,6 +153,22 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
     size_t len = strlen(arg);
     struct stat st;
     bool has_ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
+    /* A file named ".ini" (or " .ini") names no scenario: the name before .ini is the scenario's name. */
+    const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+    size_t blen = strlen(base), blank = 0;
+    while (blen >= 4 && blank < blen - 4 && (base[blank] == ' ' || base[blank] == '\t'))
+        blank++;
+    if (blen >= 4 && strcmp(base + blen - 4, ".ini") == 0 && blank == blen - 4 && (has_ini || blen == 4)) {
+        if (file)
+            tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
+                        "'%.200s': a file named '.ini' names no scenario (a scenario is named by its file's name "
+                        "before .ini); rename it, e.g. to NAME.ini", arg);
+        else
+            tco_diag_set(d, TCO_ERR_USAGE, "%s %.200s: a file named '.ini' names no scenario (a scenario is named by its "
+                         "file's name before .ini); rename it, e.g. to %.*sNAME.ini", option, arg,
+                         (int)(base - arg), arg);
+        return NULL;
+    }
     if (strchr(arg, '/') || (has_ini && stat(arg, &st) == 0))
         return tco_strdup(arg);
     char stem[256];
@@ -175,14 +192,32 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
     if (path && stat(path, &st) != 0) {
         char **names;
         int n = tco_scenario_names(root, &names);
-        tco_strbuf list = {0};
+        tco_strbuf list = {0}, near = {0};
+        /* Did you mean: the same name in another case (names are case-sensitive, as file names are), else the
+         * nearest within two edits. */
+        size_t best = 3;
+        for (int i = 0; i < n; i++)
+            if (strcasecmp(names[i], arg) == 0) {
+                tco_strbuf_printf(&near, " (did you mean '%s'? names are case-sensitive)", names[i]);
+                best = 0;
+                break;
+            }
+        for (int i = 0; i < n && best > 0; i++) {
+            size_t dist = tco_edit_distance(names[i], arg);
+            if (dist < best && dist < strlen(arg)) {
+                best = dist;
+                tco_strbuf_clear(&near);
+                tco_strbuf_printf(&near, " (did you mean '%s'?)", names[i]);
+            }
+        }
         for (int i = 0; i < n; i++) {
             tco_strbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
             free(names[i]);
         }
         free(names);
-        tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "no such scenario '%s'; available: %s", arg,
-                    n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
+        tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "no such scenario '%s'%s; available: %s", arg,
+                    tco_strbuf_str(&near), n > 0 ? tco_strbuf_str(&list) : "none (is --root right?)");
+        tco_strbuf_free(&near);
         tco_strbuf_free(&list);
         free(path);
         return NULL;
