@@ -130,6 +130,9 @@ static tco_error load_all(loader *ld, const char *scenario_path)
 
     if ((e = load_shared(ld)) != TCO_OK)
         return e;
+    /* Room for an item and its total for each section (a hint). */
+    if (!tco_model_reserve_items(m, m->n_items + 2 * (size_t)tco_ini_section_count(t)))
+        return oom(ld);
     /* Inputs first, then lines, each in file order. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < tco_ini_section_count(t); i++) {

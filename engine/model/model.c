@@ -23,6 +23,18 @@ int tco_model_find(const tco_model *model, const char *name)
     return tco_name_index_get(&model->names, name, &i) ? (int)i : -1;
 }
 
+bool tco_model_reserve_items(tco_model *m, size_t n)
+{
+    if (n <= m->cap_items)
+        return true;
+    tco_item *grown = realloc(m->items, n * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    m->items = grown;
+    m->cap_items = n;
+    return true;
+}
+
 tco_item *tco_model_add_item(tco_model *m, tco_item_kind kind, const char *name)
 {
     if (m->n_items == m->cap_items) {

@@ -450,6 +450,9 @@ bool tco_model_same_shape(const tco_model *a, const tco_model *b);
  * loader and for pricing.c's fx inputs.
  */
 tco_item *tco_model_add_item(tco_model *model, tco_item_kind kind, const char *name);
+/** Room for @p n items in all, so that tco_model_add_item() need not copy the items as they grow (a
+ *  hint: it grows past it).  False when out of memory (the model unchanged). */
+bool tco_model_reserve_items(tco_model *model, size_t n);
 
 /**
  * Copy @p src into *@p dst with its strings (file, section, key, column name, arg, part) in one heap

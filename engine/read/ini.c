@@ -678,6 +678,12 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
     /* Pass 2: the shape of each line, building the index. */
     if ((out->index = index_new()) == NULL)
         return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory");
+    /* Room for a key on every line at once (the pages a realloc would copy as the index grows; those
+     * never used are never touched): a hint, grow() goes on past it. */
+    ini_key *keys = grow(NULL, &out->index->cap_keys, line, sizeof *keys);
+    if (keys == NULL)
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory");
+    out->index->keys = keys;
     lint l = {.display = display, .diag = diag, .ini = out, .section = -1};
     tco_error e = TCO_OK;
     line = 1;

@@ -45,8 +45,8 @@ struct writer;
  *  per option. */
 void wb_write_model(struct writer *w);
 
-/** Label widths of calculation sheets (wb_split_label_width(), a search over every width: about 14 M
- *  instructions a sheet), kept by their question (the labels', the sources' texts and the room) for
+/** Label widths of calculation sheets (wb_split_label_width(), a search over every width, each distinct
+ *  text measured once), kept by their question (the labels', the sources' texts and the room) for
  *  the writers given it (writer.widths): the options of one comparison or advice share a template and
  *  ask the same questions.  NULL when out of memory (then nothing is kept). */
 struct wb_label_widths *wb_label_widths_new(void);
