@@ -22,6 +22,7 @@
 #include "load/load.h"
 #include "model/evaluate.h"
 #include "read/ini.h"
+#include "read/root.h"
 #include "model/formula.h"
 #include "model/ranges.h"
 #include "price/pricing.h"
@@ -379,14 +380,14 @@ static tco_error read_version(const char *path, version *v, tco_diag *d)
     /* A FIFO or a device is refused before it is opened: opening a FIFO waits for a writer. */
     struct stat first;
     if (stat(path, &first) == 0 && !S_ISREG(first.st_mode))
-        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "not a regular file");
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "%s", tco_not_file_reason(first.st_mode));
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "not a regular file");
+        return tco_diag_at(d, TCO_ERR_NOINPUT, &(tco_place){.file = path}, "%s", tco_not_file_reason(st.st_mode));
     }
     if ((long long)st.st_size > BRIDGE_MAX_BYTES) {
         fclose(f);

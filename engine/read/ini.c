@@ -1,6 +1,7 @@
 /* ini.c - iniparser wrapper with strict values, located diagnostics and a hash index. */
 #define _GNU_SOURCE /* memfd_create */
 #include "read/ini.h"
+#include "read/root.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -840,7 +841,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
     if (stat(path, &st) != 0)
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "cannot open: %s", strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "not a regular file");
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "%s", tco_not_file_reason(st.st_mode));
     if ((unsigned long long)st.st_size > TCO_INI_MAX_BYTES)
         return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display},
                            "%lld bytes; INI files are limited to %u bytes (%u MiB)", (long long)st.st_size,

@@ -17,6 +17,7 @@
 #include "base/text.h"
 #include "base/utf8.h"
 #include "read/ini.h"
+#include "read/root.h"
 #include "read/price_text.h"
 
 enum { COL_VENDOR, COL_ITEM, COL_PRICE, COL_CURRENCY, COL_QUOTE_ID, COL_QUOTE_DATE, COL_VALID_UNTIL, COL_MIN_QTY,
@@ -811,7 +812,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     if (stat(path, &st) != 0)
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "not a regular file");
+        return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "%s", tco_not_file_reason(st.st_mode));
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &in_file, "cannot open: %s", strerror(errno));

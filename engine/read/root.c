@@ -155,3 +155,14 @@ tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_ro
     tco_strbuf_free(&m);
     return TCO_ERR_NOINPUT;
 }
+
+const char *tco_not_file_reason(unsigned mode)
+{
+    if (S_ISDIR(mode))
+        return "is a folder, not a file";
+    if (S_ISFIFO(mode) || S_ISSOCK(mode))
+        return "is a pipe or a socket, not a file";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "is a device, not a file";
+    return "not a regular file";
+}

@@ -92,4 +92,11 @@ bool tco_root_installed_data(const tco_root_layout *layout, char out[PATH_MAX]);
  */
 tco_error tco_root_find(const tco_root_layout *layout, const char *given, tco_root *root, tco_diag *diag);
 
+/**
+ * Why a path whose stat() mode is @p mode cannot be read as an input file, when it is not a regular one:
+ * "is a folder, not a file", "is a pipe or a socket, not a file", "is a device, not a file", else "not a
+ * regular file".  The message of every input refused so (INI files, quote files, tco diff's inputs).
+ */
+const char *tco_not_file_reason(unsigned mode);
+
 #endif /* TCO_ROOT_H */
