@@ -233,7 +233,8 @@ static void test_mini_models(void)
 }
 
 /* The instructions for slots of one kind (program.c, specialise(): SUM, MIN, MAX, AND and OR of
- * numbers, comparisons into TRUE/FALSE, IFs chosen or jumped over on TRUE/FALSE), in a template of
+ * numbers, AND and OR of two without a loop, comparisons into TRUE/FALSE, IFs chosen or jumped over on
+ * TRUE/FALSE, a CUMSUM carried on from the year before's), in a template of
  * their own over the mini model (tests/fixtures/roots/mini/templates/specialised.ini, worked there
  * by hand): the hand values, then program == tree with every input changed. */
 static void test_specialised_instructions(void)
@@ -258,6 +259,10 @@ static void test_specialised_instructions(void)
     const tco_item *late = &m->items[tco_model_find(m, "late")];
     CU_ASSERT_EQUAL(late->years[0], 16); /* year 1: 15 + 1 */
     CU_ASSERT_EQUAL(late->years[1], 60); /* year 2: 30 x 2 */
+    const tco_item *so_far = &m->items[tco_model_find(m, "so_far")];
+    CU_ASSERT_EQUAL(so_far->years[0], 15); /* year 1: 0 + 15 */
+    CU_ASSERT_EQUAL(so_far->years[1], 45); /* year 2: 15 + 30, carried on from year 1 (OP_RUNNING_ADD) */
+    CU_ASSERT_EQUAL(m->items[tco_model_find(m, "running_total")].value, 45); /* 15 + 30 */
     check_model(m, "specialised.ini");
     tco_model_free(m);
 }

@@ -399,13 +399,21 @@ static inline double tco_formula_aggregate(tco_func func, const double *values, 
     return acc;
 }
 
+/** The running sum @p sum (of values[0 .. k-1]) with values[k] = @p value added: one step of
+ *  tco_formula_running_sum(), so that the compiled program can carry a CUMSUM on from the cell before
+ *  (program.h) and give the same double. */
+static inline double tco_formula_running_add(double sum, double value)
+{
+    return sum + value;
+}
+
 /** 0 + values[0] + ... + values[count-1], in that order: CUMSUM up to a year (count = year + 1),
  *  and a per-year line's Total.  (Inline: the compiled program runs it without a call.) */
 static inline double tco_formula_running_sum(const double *values, size_t count)
 {
     double acc = 0;
     for (size_t i = 0; i < count; i++)
-        acc += values[i];
+        acc = tco_formula_running_add(acc, values[i]);
     return acc;
 }
 

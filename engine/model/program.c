@@ -466,7 +466,15 @@ static int pure(compiler *c, opcode code, int op, int want, unsigned char type, 
     if (s >= 0)
         return place(c, s, want);
     int dst = result_slot(c, want, type);
-    emit5(c, code, op, dst, a, b, cc, d);
+    /* A running sum over b cells from a, where the one over b - 1 cells was compiled before outside
+     * every IF branch (CUMSUM in the month before): that sum plus the last cell, the same additions in
+     * the same order (tco_formula_running_add), one instead of b. */
+    cse_key shorter = {{OP_RUNNING_SUM, 0, a, b - 1, 0, 0, 0, 0}};
+    int before = code == OP_RUNNING_SUM && b >= 2 ? table_find(c, &shorter) : -1;
+    if (before >= 0)
+        emit(c, OP_RUNNING_ADD, 0, dst, before, a + b - 1, 0);
+    else
+        emit5(c, code, op, dst, a, b, cc, d);
     if (c->depth == 0 && want < 0)
         table_put(c, &k, dst);
     return dst;
@@ -809,7 +817,10 @@ static void specialise(tco_program *p)
                 unsigned char t = type[p->args[in->a + i]];
                 ok = logic ? numeric(t) : t == T_NUM;
             }
-            if (ok)
+            if (ok && logic && in->b == 2) /* AND or OR of two: no loop, no argument list */
+                *in = (instr){.code = in->op == TCO_FN_AND ? OP_AND_N : OP_OR_N, .op = in->op, .dst = in->dst,
+                              .a = p->args[in->a], .b = p->args[in->a + 1]};
+            else if (ok)
                 in->code = OP_FOLD_N;
             break;
         }
@@ -835,7 +846,8 @@ static void add_pin(compiler *c, int item, int row, double value, int slot)
 
 /* A per-year (per-month) line's total into slot @p dst: the running sum of its @p count cells from
  * @p first, worked out now (by the same function as evaluate.c's) when they are all constants and
- * it is a number, else an instruction. */
+ * it is a number, else an instruction (a copy of a CUMSUM over all the cells compiled before, or one
+ * addition to the CUMSUM over all but the last: pure()). */
 static void compile_total(compiler *c, int dst, int first, int count)
 {
     tco_program *p = c->p;
@@ -847,7 +859,7 @@ static void compile_total(compiler *c, int dst, int first, int count)
         p->num[dst] = sum;
         p->konst[dst] = 1;
     } else {
-        emit(c, OP_RUNNING_SUM, 0, dst, first, count, 0);
+        pure(c, OP_RUNNING_SUM, 0, dst, T_NUM, first, count, 0, 0); /* (a CUMSUM of the last cell: a copy) */
     }
 }
 
@@ -858,7 +870,7 @@ static void mark_reads(const tco_program *p, const instr *in, unsigned char *rea
     switch ((opcode)in->code) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POW: case OP_ADD_N: case OP_SUB_N: case OP_MUL_N:
     case OP_DIV_N: case OP_POW_N: case OP_COMPARE: case OP_COMPARE_B: case OP_BINARY: case OP_JUMP_UNLESS:
-    case OP_ROUND:
+    case OP_ROUND: case OP_AND_N: case OP_OR_N: case OP_RUNNING_ADD:
         read[in->a] = read[in->b] = 1;
         break;
     case OP_UNARY: case OP_MOVE: case OP_MOVE_N: case OP_JUMP_FALSE: case OP_JUMP_FALSE_N: case OP_APPLY1:

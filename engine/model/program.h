@@ -22,7 +22,9 @@
  *     is read instead: the same operation on the same operands), and a cell that is a copy of an
  *     earlier slot (a month that repeats the month before: the same year's electricity over 12) is
  *     read through that slot, so that the formulas after it find their operations again; a copy
- *     nothing reads is dropped;
+ *     nothing reads is dropped; a running sum (CUMSUM, a line's Total) whose sum over one cell fewer
+ *     was compiled outside every IF branch is carried on from it by one addition, the same additions
+ *     in the same order (a month's CUMSUM from the month before's, not 36 additions in Month 36);
  *   - each instruction calls the evaluator's own step for its operator or function (formula.h:
  *     tco_formula_arith, tco_formula_compare, tco_formula_binary, tco_formula_fold,
  *     tco_formula_round, ...), so every value is the tree's to the bit: the same operations on

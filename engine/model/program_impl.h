@@ -51,6 +51,10 @@ typedef enum opcode {
     OP_JUMP_FALSE_N,  /* OP_JUMP_FALSE on a condition never text */
     OP_FOLD_N,        /* OP_FOLD of operands that never hold text (nor TRUE/FALSE for SUM, MIN and MAX), into
                        * a slot of a plain kind */
+    OP_AND_N,         /* OP_FOLD_N of AND with two operands, a and b: TRUE when both are not 0 */
+    OP_OR_N,          /* OP_FOLD_N of OR with two operands, a and b: TRUE when either is not 0 */
+    OP_RUNNING_ADD,   /* dst = num[a] + num[b]: OP_RUNNING_SUM over one cell more than the running sum in slot
+                       * a, whose last cell is b (a month's CUMSUM from the month before's, the same sum) */
     OP_END            /* the end of the program (one, after the last instruction; not counted) */
 } opcode;
 

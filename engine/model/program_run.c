@@ -231,7 +231,8 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
         [OP_RUNNING_SUM] = &&L_OP_RUNNING_SUM, [OP_RESULT_NUMBER] = &&L_OP_RESULT_NUMBER,
         [OP_RESULT_SCALAR] = &&L_OP_RESULT_SCALAR, [OP_FAIL] = &&L_OP_FAIL, [OP_COMPARE_B] = &&L_OP_COMPARE_B,
         [OP_MOVE_N] = &&L_OP_MOVE_N, [OP_SELECT_N] = &&L_OP_SELECT_N, [OP_SELECT_IF_N] = &&L_OP_SELECT_IF_N,
-        [OP_JUMP_FALSE_N] = &&L_OP_JUMP_FALSE_N, [OP_FOLD_N] = &&L_OP_FOLD_N, [OP_END] = &&L_OP_END,
+        [OP_JUMP_FALSE_N] = &&L_OP_JUMP_FALSE_N, [OP_FOLD_N] = &&L_OP_FOLD_N, [OP_AND_N] = &&L_OP_AND_N,
+        [OP_OR_N] = &&L_OP_OR_N, [OP_RUNNING_ADD] = &&L_OP_RUNNING_ADD, [OP_END] = &&L_OP_END,
     };
     _Static_assert(sizeof labels / sizeof *labels == OP_END + 1, "a label for every opcode");
     goto *labels[in->code];
@@ -437,6 +438,19 @@ tco_error tco_program_run(tco_program *p, tco_model *m, tco_diag *diag)
             }
 #undef FOLD_N
             num[in->dst] = r.number;
+            NEXT;
+        }
+        CASE(OP_AND_N)
+            num[in->dst] = (num[in->a] != 0) & (num[in->b] != 0); /* tco_formula_fold() of AND, two numbers */
+            NEXT;
+        CASE(OP_OR_N)
+            num[in->dst] = (num[in->a] != 0) | (num[in->b] != 0); /* tco_formula_fold() of OR, two numbers */
+            NEXT;
+        CASE(OP_RUNNING_ADD) {
+            double r = tco_formula_running_add(num[in->a], num[in->b]);
+            if (!tco_formula_number_ok(r))
+                return TCO_ERR_EVAL;
+            put_number(R, in->dst, r);
             NEXT;
         }
         CASE(OP_END)
