@@ -648,7 +648,10 @@ static void floor_eval(const floor_in *in, floor_out *o)
     /* TCO, NPV and the unit costs */
     const double capex_paid_year0 = o->capex_paid_total - o->capex_paid_operating_total;
     o->capex_paid_year0 = num(capex_paid_year0);
-    /* The budget by month: Month 1 is the first month of Year 1 */
+    /* The budget by month: Month 1 is the first month of Year 1.  The running totals of the months are
+     * carried from month to month, as hand-written C keeps them (the same additions in the same order as
+     * summing from Month 1, so the same doubles). */
+    double acc_saving = 0, acc_below = 0, acc_disc = 0, acc_cross = 0;
     for (int mo = 0; mo < NM; mo++) {
         const int y = mo / 12 + 1, month = mo + 1;
         o->budget_capex[mo] =
@@ -680,16 +683,17 @@ static void floor_eval(const floor_in *in, floor_out *o)
         o->budget_rental[mo] = o->rental_cost[y] / 12;
         o->budget_rental_discounted[mo] = o->budget_rental[mo] * o->budget_discount_factor[mo];
         o->budget_rent_saving[mo] = o->budget_rental[mo] - o->budget_cash_out[mo];
-        const double running_saving = sum_to(o->budget_rent_saving, mo + 1);
+        const double running_saving = (acc_saving += o->budget_rent_saving[mo]);
         o->budget_saving_below_zero[mo] = B(running_saving < 0);
-        o->budget_saving_turns_back[mo] = B((running_saving > 0 && sum_to(o->budget_saving_below_zero, mo + 1) == 0) ||
-                                            (running_saving < 0 && month - sum_to(o->budget_saving_below_zero, mo + 1) > 0));
+        acc_below += o->budget_saving_below_zero[mo];
+        o->budget_saving_turns_back[mo] = B((running_saving > 0 && acc_below == 0) ||
+                                            (running_saving < 0 && month - acc_below > 0));
         o->budget_discounted_saving[mo] = o->budget_rent_saving[mo] * o->budget_discount_factor[mo];
-        o->budget_cumulative_discounted_saving[mo] = sum_to(o->budget_discounted_saving, mo + 1);
+        o->budget_cumulative_discounted_saving[mo] = (acc_disc += o->budget_discounted_saving[mo]);
         o->budget_payback_crossing[mo] = B(o->budget_cumulative_discounted_saving[mo] >= 0 &&
                                            o->budget_cumulative_discounted_saving[mo] - o->budget_discounted_saving[mo] < 0);
-        o->budget_payback_month[mo] =
-            o->budget_payback_crossing[mo] == 1 && sum_to(o->budget_payback_crossing, mo + 1) == 1 ? month : 0;
+        acc_cross += o->budget_payback_crossing[mo];
+        o->budget_payback_month[mo] = o->budget_payback_crossing[mo] == 1 && acc_cross == 1 ? month : 0;
     }
 #define TOTAL(n) o->n##_total = sum_to(o->n, NM);
     MONTH_LINES(TOTAL)
