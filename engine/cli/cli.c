@@ -477,6 +477,15 @@ int tco_cli_out_not_input(const char *out, const char *input, const char *what)
                          "give another name", out, what, input, strcmp(out, input) == 0 ? "" : ", by another name");
 }
 
+int tco_cli_out_not_inputs(const char *out, const char *input, const char *what, const char *const *quotes,
+                           size_t n)
+{
+    int rc = tco_cli_out_not_input(out, input, what);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = tco_cli_out_not_input(out, quotes[i], "--quotes");
+    return rc;
+}
+
 /* The workbooks' `created` time: SOURCE_DATE_EPOCH (reproducible-builds.org), a plain decimal integer,
  * digits only, of seconds since 1970, from 0 to 253402300799 (9999-12-31T23:59:59Z); empty is unset, and
  * then TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */

@@ -130,6 +130,11 @@ int tco_cli_check_out(const char *out, bool no_workbook, const char *name);
  *  file the run reads.  0, or tco_cli_usage()'s code (64). */
 int tco_cli_out_not_input(const char *out, const char *input, const char *what);
 
+/** tco_cli_out_not_input() for the run's own file @p input (named @p what) and then each of its @p n
+ *  --quotes files @p quotes.  0, or tco_cli_usage()'s code (64). */
+int tco_cli_out_not_inputs(const char *out, const char *input, const char *what, const char *const *quotes,
+                           size_t n);
+
 /** The workbooks' `created` time into *@p created: SOURCE_DATE_EPOCH (reproducible-builds.org), digits
  *  only, 0 to 253402300799; unset or empty: TCO_FIXED_CREATED.  0, or tco_cli_usage()'s code. */
 int tco_cli_created_time(time_t *created);

@@ -157,9 +157,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     if (tco_cli_find_root(root_arg, &root, &d) != TCO_OK ||
         (path = tco_scenario_path(root.path, argv[optind], "advise", NULL, &d)) == NULL)
         return tco_cli_fail_as(&d, fmt);
-    rc = tco_cli_out_not_input(out, path, "the question");
-    for (size_t i = 0; i < n_quotes && rc == 0; i++)
-        rc = tco_cli_out_not_input(out, quotes[i], "--quotes");
+    rc = tco_cli_out_not_inputs(out, path, "the question", quotes, n_quotes);
     if (rc != 0) {
         free(path);
         return rc;

@@ -133,9 +133,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     char *spath = tco_scenario_path(root, scenario, "--scenario", NULL, &d);
     if (spath == NULL)
         return tco_cli_fail_as(&d, error_format);
-    int same = tco_cli_out_not_input(out, spath, "the scenario");
-    for (size_t i = 0; i < quotes->n && same == 0; i++)
-        same = tco_cli_out_not_input(out, quotes->files[i], "--quotes");
+    int same = tco_cli_out_not_inputs(out, spath, "the scenario", quotes->files, quotes->n);
     if (same != 0) {
         free(spath);
         return same;
@@ -399,9 +397,7 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         free(stem);
         return tco_cli_fail_as(&d, format);
     }
-    int same = tco_cli_out_not_input(out, file, "the comparison file");
-    for (size_t i = 0; i < quotes->n && same == 0; i++)
-        same = tco_cli_out_not_input(out, quotes->files[i], "--quotes");
+    int same = tco_cli_out_not_inputs(out, file, "the comparison file", quotes->files, quotes->n);
     for (int i = 0; i < n && same == 0; i++) {
         tco_diag scratch = {0};
         char *spath = tco_scenario_path(root, names[i], "--compare", file, &scratch);

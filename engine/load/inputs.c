@@ -322,11 +322,11 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
                 e = oom(ld);
                 break;
             }
-            if (src == cat && it->tier_catalog == NULL && (it->tier_catalog = tco_strdup(cat->path)) == NULL) {
+            if (src == cat && m->tier_catalog_path == NULL && (m->tier_catalog_path = tco_strdup(cat->path)) == NULL) {
                 e = oom(ld);
                 break;
             }
-            it->tier_files[r] = src == cat ? it->tier_catalog : m->scenario_path;
+            it->tier_files[r] = src == cat ? m->tier_catalog_path : m->scenario_path;
         }
         if (value == NULL) {
             if (def == NULL) {

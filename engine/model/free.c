@@ -49,7 +49,6 @@ void tco_model_free(tco_model *m)
             free(it->tier_bases[r]);
         free(it->tier_bases);
         free(it->tier_files);
-        free(it->tier_catalog);
         tco_range_clear(&it->range);
         for (int r = 0; it->tier_ranges && r < m->n_tiers; r++)
             tco_range_clear(&it->tier_ranges[r]);
@@ -94,6 +93,7 @@ void tco_model_free(tco_model *m)
     free(m->scenario_title);
     free(m->title);
     free(m->scenario_path);
+    free(m->tier_catalog_path);
     free(m->template_path);
     free(m->template_file);
     tco_name_index_free(&m->names);

@@ -37,14 +37,8 @@ bool tco_model_reserve_items(tco_model *m, size_t n)
 
 tco_item *tco_model_add_item(tco_model *m, tco_item_kind kind, const char *name)
 {
-    if (m->n_items == m->cap_items) {
-        size_t cap = m->cap_items ? m->cap_items * 2 : 256;
-        tco_item *grown = realloc(m->items, cap * sizeof *grown);
-        if (grown == NULL)
-            return NULL;
-        m->items = grown;
-        m->cap_items = cap;
-    }
+    if (m->n_items == m->cap_items && !tco_model_reserve_items(m, m->cap_items ? m->cap_items * 2 : 256))
+        return NULL;
     tco_item *it = &m->items[m->n_items];
     memset(it, 0, sizeof *it);
     it->kind = kind;

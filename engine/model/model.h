@@ -249,11 +249,9 @@ typedef struct tco_item {
      *  when no row has one.  Read by tco_status_of_tier_row(). */
     char **tier_bases;
     /** Per-tier inputs: the file each row's value was read from, for messages (borrowed: NULL, the
-     *  tier catalog's path tier_catalog or the model's scenario_path); the array is NULL when none was
-     *  read from a file.  A --set row is named by tier_set. */
+     *  model's tier_catalog_path or scenario_path); the array is NULL when none was read from a file.
+     *  A --set row is named by tier_set. */
     const char **tier_files;
-    /** Per-tier inputs: the tier catalog's path as the loader named it (heap), NULL for other items. */
-    char *tier_catalog;
     /** Scalar number inputs: the value's range (dist TCO_DIST_NONE without one); see tco_range. */
     tco_range range;
     /** Per-tier number inputs: one range per tier row (n_tiers; dist TCO_DIST_NONE for a row without);
@@ -309,6 +307,9 @@ typedef struct tco_model {
     char *title;
     /** Paths shown in messages and on the workbook. */
     char *scenario_path, *template_path;
+    /** The tier catalog's path as the loader named it (heap), once a tier row was read from it: what the
+     *  items' tier_files point at. */
+    char *tier_catalog_path;
     /** All items: inputs first, then lines in template order, then totals. */
     tco_item *items;
     size_t n_items;

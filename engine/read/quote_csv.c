@@ -437,6 +437,17 @@ static bool field_problem(reader *r, size_t i, const char *s, size_t len, size_t
     return true;
 }
 
+/* The kept text of column @p k at @p copy (@p len bytes, plain): a note verbatim, any other field without
+ * the blanks around it (all an identifier loses when it is plain); NUL-terminated, its length returned. */
+static inline __attribute__((always_inline)) size_t kept_plain(int k, char *copy, size_t len)
+{
+    if (k == COL_NOTES) {
+        copy[len] = '\0';
+        return len;
+    }
+    return trim_in_place(copy, len);
+}
+
 /* on_field() for every field: the header's, a field past the header's count, an ignored column, a row
  * already bad, a problem found, the row's text to grow. */
 static void on_any_field(void *data, size_t len, void *vr)
@@ -476,13 +487,7 @@ static void on_any_field(void *data, size_t len, void *vr)
     bool plain = copy_plain(text, len, copy); /* then the checks below pass at once */
     if (!(plain && len <= TCO_QUOTE_MAX_CELL) && field_problem(r, i, text, len, TCO_QUOTE_MAX_CELL))
         return;
-    size_t n = len;
-    if (col_ident[k] && !plain)
-        n = ident_into(text, len, copy);
-    else if (k != COL_NOTES) /* blanks around it trimmed (all an identifier loses when it is plain) */
-        n = trim_in_place(copy, len);
-    else /* notes: verbatim */
-        copy[len] = '\0';
+    size_t n = col_ident[k] && !plain ? ident_into(text, len, copy) : kept_plain(k, copy, len);
     /* The copy is the checked text less some characters: only a tighter cap can fail. */
     if (col_max[k] < TCO_QUOTE_MAX_CELL && !(plain && n <= col_max[k]))
         field_problem(r, i, copy, n, col_max[k]);
@@ -503,11 +508,7 @@ static void on_field(void *data, size_t len, void *vr)
         int k = r->kind[i];
         char *copy = r->row + r->row_len;
         if (k >= 0 && copy_plain(data, len, copy)) {
-            size_t n = len;
-            if (k != COL_NOTES)
-                n = trim_in_place(copy, len);
-            else
-                copy[len] = '\0';
+            size_t n = kept_plain(k, copy, len);
             if (n <= col_max[k]) {
                 r->n_fields = i + 1;
                 r->cell_at[k] = r->row_len;

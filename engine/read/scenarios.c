@@ -145,6 +145,19 @@ int tco_scenario_list(const char *root)
     return 0;
 }
 
+/* Refuse the scenario argument @p arg: from the [compare] scenarios of comparison file @p file (TCO_ERR_INI,
+ * with the message @p in_file), or from the command line (TCO_ERR_USAGE, with the message @p on_line).
+ * NULL. */
+static char *refuse_name(tco_diag *d, const char *file, const char *in_file, const char *on_line)
+{
+    if (file)
+        tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"}, "%s",
+                    in_file);
+    else
+        tco_diag_set(d, TCO_ERR_USAGE, "%s", on_line);
+    return NULL;
+}
+
 /* Resolve a scenario: a path if it ends in .ini or holds '/', else root/scenarios/NAME.ini.
  * @p arg came from the command-line @p option ("--scenario", "--compare"; a bad name is then a
  * usage error) or, when @p file is not NULL, from that comparison file's [compare] scenarios. */
@@ -158,16 +171,13 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
     size_t blen = strlen(base), blank = 0;
     while (blen >= 4 && blank < blen - 4 && (base[blank] == ' ' || base[blank] == '\t'))
         blank++;
+    char in_file[TCO_DIAG_MAX], on_line[TCO_DIAG_MAX];
     if (blen >= 4 && strcmp(base + blen - 4, ".ini") == 0 && blank == blen - 4 && (has_ini || blen == 4)) {
-        if (file)
-            tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
-                        "'%.200s': a file named '.ini' names no scenario (a scenario is named by its file's name "
-                        "before .ini); rename it, e.g. to NAME.ini", arg);
-        else
-            tco_diag_set(d, TCO_ERR_USAGE, "%s %.200s: a file named '.ini' names no scenario (a scenario is named by its "
-                         "file's name before .ini); rename it, e.g. to %.*sNAME.ini", option, arg,
-                         (int)(base - arg), arg);
-        return NULL;
+        snprintf(in_file, sizeof in_file, "'%.200s': a file named '.ini' names no scenario (a scenario is named by "
+                 "its file's name before .ini); rename it, e.g. to NAME.ini", arg);
+        snprintf(on_line, sizeof on_line, "%s %.200s: a file named '.ini' names no scenario (a scenario is named by "
+                 "its file's name before .ini); rename it, e.g. to %.*sNAME.ini", option, arg, (int)(base - arg), arg);
+        return refuse_name(d, file, in_file, on_line);
     }
     if (strchr(arg, '/') || (has_ini && stat(arg, &st) == 0))
         return tco_strdup(arg);
@@ -177,14 +187,11 @@ char *tco_scenario_path(const char *root, const char *arg, const char *option, c
         arg = stem;
     }
     if (!tco_scenario_name_ok(arg)) {
-        if (file)
-            tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
-                        "expected a scenario name (at most 200 letters, digits, "
-                        "'-', '_') or a path to an .ini file, found '%.200s'", arg);
-        else
-            tco_diag_set(d, TCO_ERR_USAGE, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', '_') "
-                         "or a path to an .ini file\nTry 'tco --help'.", option, arg);
-        return NULL;
+        snprintf(in_file, sizeof in_file, "expected a scenario name (at most 200 letters, digits, '-', '_') or a "
+                 "path to an .ini file, found '%.200s'", arg);
+        snprintf(on_line, sizeof on_line, "%s '%.200s': expected a scenario name (at most 200 letters, digits, '-', "
+                 "'_') or a path to an .ini file\nTry 'tco --help'.", option, arg);
+        return refuse_name(d, file, in_file, on_line);
     }
     char rel[600];
     snprintf(rel, sizeof rel, "scenarios/%s.ini", arg);
