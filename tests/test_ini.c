@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "read/ini.h"
@@ -113,6 +114,65 @@ static void test_index_finds_every_key(void)
     CU_ASSERT_PTR_NULL(tco_ini_keys(&ini, "s400", &n));
     CU_ASSERT_EQUAL(n, 0);
     tco_ini_free(&ini);
+}
+
+/* A file of more than 4,096 entries is read by iniparser on two threads, each with its own in-memory
+ * file; with one, two or three file descriptors free (the helper's in-memory file or either thread's
+ * opening of it then fails), the runs not read are read again on one thread, and every value is read
+ * once, right.  Sections of 1 to 97 keys, so that the runs of sections are of every length. */
+static void test_two_threads_few_descriptors(void)
+{
+    tco_strbuf b = {0};
+    int ns = 0, entries = 0;
+    for (; entries <= 20000; ns++) {
+        int per = 1 + (ns * 37) % 97;
+        tco_strbuf_printf(&b, "[S%d]\n", ns);
+        for (int k = 0; k < per; k++)
+            tco_strbuf_printf(&b, "K%d = %d/%d\n", k, ns, k);
+        entries += 1 + per;
+    }
+    char *path = write_file(&b);
+    tco_strbuf_free(&b);
+    struct rlimit was;
+    CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_NOFILE, &was), 0);
+    int lowest = dup(0); /* the lowest free descriptor */
+    CU_ASSERT_FATAL(lowest >= 0);
+    close(lowest);
+    for (int free_fds = 1; free_fds <= 4; free_fds++) {
+        struct rlimit few = was;
+        few.rlim_cur = (rlim_t)lowest + (rlim_t)free_fds;
+        CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_NOFILE, &few), 0);
+        tco_ini ini = {0};
+        tco_diag d = {0};
+        tco_error e = tco_ini_load(path, "t.ini", &ini, &d);
+        CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_NOFILE, &was), 0);
+        if (free_fds == 1) { /* the file, then the in-memory file, not opened again: refused, saying why */
+            CU_ASSERT_EQUAL(e, TCO_ERR_NOMEM);
+            CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "t.ini: cannot buffer the file: Too many open files"));
+            continue;
+        }
+        CU_ASSERT_EQUAL(e, TCO_OK);
+        if (e != TCO_OK)
+            fprintf(stderr, "\n%d free: %s\n", free_fds, d.message);
+        int secs = 0;
+        for (int s = 0; s < ns; s++)
+            secs += tco_ini_key_count(&ini, tco_ini_section_index(&ini, tco_ini_section_name(&ini, s))) ==
+                    1 + (s * 37) % 97;
+        CU_ASSERT_EQUAL(secs, ns);
+        int wrong = 0;
+        for (int s = 0; s < ns; s++)
+            for (int k = 0, per = 1 + (s * 37) % 97; k < per; k++) {
+                char sec[32], key[32], want[32];
+                snprintf(sec, sizeof sec, "s%d", s);
+                snprintf(key, sizeof key, "k%d", k);
+                snprintf(want, sizeof want, "%d/%d", s, k);
+                const char *v = tco_ini_get(&ini, sec, key);
+                wrong += v == NULL || strcmp(v, want) != 0;
+            }
+        CU_ASSERT_EQUAL(wrong, 0);
+        tco_ini_free(&ini);
+    }
+    free(path);
 }
 
 /* Values as iniparser reads them, quoting and comments included. */
@@ -566,6 +626,7 @@ CU_ErrorCode register_ini_suite(void)
 {
     CU_pSuite s = CU_add_suite("ini", suite_init, suite_clean);
     if (s == NULL || !CU_add_test(s, "the index finds each of 20,000 keys", test_index_finds_every_key) ||
+        !CU_add_test(s, "two threads, and with few file descriptors", test_two_threads_few_descriptors) ||
         !CU_add_test(s, "values as iniparser reads them", test_values_as_iniparser_reads_them) ||
         !CU_add_test(s, "long names compared whole", test_long_names_are_distinct) ||
         !CU_add_test(s, "duplicate sections and keys", test_duplicates) ||

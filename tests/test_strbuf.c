@@ -1,7 +1,13 @@
-/* test_strbuf.c - the growable buffer (engine/base/strbuf.c): growth, clear, take, printf. */
+/* test_strbuf.c - the growable buffer (engine/base/strbuf.c): growth, clear, take, printf; and
+ * tco_prefault() (engine/base/memory.c), which asks for a large block's pages before it is filled. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
+#include "base/memory.h"
 #include "base/strbuf.h"
 #include "suites.h"
 
@@ -42,12 +48,52 @@ static void test_printf_appends(void)
     CU_ASSERT_EQUAL(b.len, 0);
 }
 
+/* tco_prefault() changes no byte of the block, in or around the range, and leaves short ranges and NULL
+ * alone; on Linux 5.14 or later the pages of a fresh mapping are resident after it (mincore()). */
+static void test_prefault(void)
+{
+    size_t size = 3u * 1024 * 1024 + 123;
+    unsigned char *block = malloc(size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(block);
+    for (size_t i = 0; i < size; i++)
+        block[i] = (unsigned char)(i * 31u + 7u);
+    tco_prefault(block + 777, 2u * 1024 * 1024 + 555);
+    tco_prefault(block, TCO_PREFAULT_MIN - 1);
+    tco_prefault(NULL, size);
+    size_t changed = 0;
+    for (size_t i = 0; i < size; i++)
+        changed += block[i] != (unsigned char)(i * 31u + 7u);
+    CU_ASSERT_EQUAL(changed, 0);
+    free(block);
+
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = 1024; /* 4 MiB of 4 KiB pages, none touched */
+    unsigned char *fresh = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_FATAL(fresh != MAP_FAILED);
+    unsigned char *in_core = malloc(pages);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in_core);
+    tco_prefault(fresh, pages * page);
+    CU_ASSERT_EQUAL_FATAL(mincore(fresh, pages * page, in_core), 0);
+    size_t resident = 0, zero = 0;
+    for (size_t i = 0; i < pages; i++)
+        resident += in_core[i] & 1;
+    for (size_t i = 0; i < pages * page; i++)
+        zero += fresh[i] == 0;
+    CU_ASSERT_EQUAL(zero, pages * page); /* populated pages read as zero, as untouched ones do */
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 && (major > 5 || (major == 5 && minor >= 14)))
+        CU_ASSERT_EQUAL(resident, pages); /* MADV_POPULATE_WRITE is known from Linux 5.14 */
+    free(in_core);
+    munmap(fresh, pages * page);
+}
+
 CU_ErrorCode register_strbuf_suite(void)
 {
     CU_pSuite s = CU_add_suite("strbuf", NULL, NULL);
     if (s == NULL ||
         !CU_add_test(s, "growth, clear and take", test_growth_and_take) ||
-        !CU_add_test(s, "printf appends", test_printf_appends))
+        !CU_add_test(s, "printf appends", test_printf_appends) ||
+        !CU_add_test(s, "tco_prefault() asks for pages, changes no byte", test_prefault))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -12,6 +12,7 @@
 
 #include "model/bind.h"
 #include "read/ini.h"
+#include "base/memory.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "load/loader.h"
@@ -130,9 +131,11 @@ static tco_error load_all(loader *ld, const char *scenario_path)
 
     if ((e = load_shared(ld)) != TCO_OK)
         return e;
-    /* Room for an item and its total for each section (a hint). */
+    /* Room for an item and its total for each section (a hint); the pages of one item a section asked
+     * for at once (memory.h). */
     if (!tco_model_reserve_items(m, m->n_items + 2 * (size_t)tco_ini_section_count(t)))
         return oom(ld);
+    tco_prefault(m->items + m->n_items, (size_t)tco_ini_section_count(t) * sizeof *m->items);
     /* Inputs first, then lines, each in file order. */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < tco_ini_section_count(t); i++) {

@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,15 +19,17 @@
 #include <unistd.h>
 #include <iniparser/iniparser.h>
 
+#include "base/memory.h"
 #include "base/names.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "base/utf8.h"
 
 /* iniparser reports syntax errors through a process-wide callback with no
- * context pointer; this buffer is the only way to hand the message back.  It is
- * written only inside tco_ini_load() and read right after. */
-static char parser_message[512];
+ * context pointer; this buffer is the only way to hand the message back.  Each
+ * thread that runs iniparser_load() has its own (parse_values() may use two),
+ * cleared before the call and read right after it. */
+static _Thread_local char parser_message[512];
 
 static int capture_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -117,23 +121,29 @@ struct tco_ini_index {
     ini_block *arena; /* the newest block first */
 };
 
-/* Room for @p n bytes in @p x's arena (a new block of 64 KiB, or of @p n when larger); NULL on
- * allocation failure. */
-static char *arena_alloc(struct tco_ini_index *x, size_t n)
+/* Room for @p n bytes in the arena whose newest block is @p *head (a new block of 64 KiB, or of @p n
+ * when larger, becomes the head); NULL on allocation failure. */
+static char *arena_alloc_in(ini_block **head, size_t n)
 {
-    ini_block *b = x->arena;
+    ini_block *b = *head;
     if (b == NULL || b->size - b->used < n) {
         size_t size = n > 65536 ? n : 65536;
         if ((b = malloc(sizeof *b + size)) == NULL)
             return NULL;
         b->used = 0;
         b->size = size;
-        b->next = x->arena;
-        x->arena = b;
+        b->next = *head;
+        *head = b;
     }
     char *p = b->text + b->used;
     b->used += n;
     return p;
+}
+
+/* Room for @p n bytes in @p x's own arena (arena_alloc_in()). */
+static char *arena_alloc(struct tco_ini_index *x, size_t n)
+{
+    return arena_alloc_in(&x->arena, n);
 }
 
 /* iniparser lower-cases names with tolower() in the C locale: ASCII letters only. */
@@ -616,11 +626,14 @@ static size_t plain_prefix(const char *p, size_t len)
  * sections and keys with their lines, the values still missing. */
 static tco_error lint_file(const char *text, size_t size, const char *display, tco_ini *out, tco_diag *diag)
 {
-    /* Pass 1: every line is UTF-8 text of XML characters without controls, within the length limit. */
-    int line = 1;
+    /* Pass 1: every line is UTF-8 text of XML characters without controls, within the length limit;
+     * and how many lines may be a key (neither blank nor a comment). */
+    int line = 1, entries = 0;
     for (const char *p = text, *end = text + size; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = (size_t)((nl ? nl : end) - p);
+        const char *first = skip_blank(p, p + len);
+        entries += first < p + len && *first != ';' && *first != '#';
         int crlf = len > 0 && p[len - 1] == '\r';
         len -= (size_t)crlf;
         /* iniparser reads a line with its line end into 1,024 bytes: a CR takes one of them. */
@@ -684,6 +697,7 @@ static tco_error lint_file(const char *text, size_t size, const char *display, t
     ini_key *keys = grow(NULL, &out->index->cap_keys, line, sizeof *keys);
     if (keys == NULL)
         return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory");
+    tco_prefault(keys, (size_t)entries * sizeof *keys); /* the keys' pages, at most */
     out->index->keys = keys;
     lint l = {.display = display, .diag = diag, .ini = out, .section = -1};
     tco_error e = TCO_OK;
@@ -730,8 +744,10 @@ static tco_error parser_failed(char *message, const char *display, const char *f
  * tco's check found must be there, and nothing else (a difference would be a value tco does
  * not see as iniparser does).  iniparser 4.1 adds its entries in the order it reads them, so
  * each is first compared with the next section or key in file order, and looked up by name
- * only when it is not that one. */
-static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, tco_diag *diag)
+ * only when it is not that one.  The values' copies go to the arena @p *arena (the index's
+ * own, or a parsing thread's, parse_values()); the index is only read, and only these
+ * sections' keys are written, so two runs of sections can be harvested at once. */
+static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, ini_block **arena, tco_diag *diag)
 {
     struct tco_ini_index *x = ini->index;
     int expected = 0, got = 0;
@@ -764,7 +780,7 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
             continue;
         const char *v = d->val[i] ? d->val[i] : "";
         size_t n = strlen(v) + 1;
-        char *copy = arena_alloc(x, n);
+        char *copy = arena_alloc_in(arena, n);
         if (copy == NULL)
             return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "out of memory");
         x->keys[k].value = memcpy(copy, v, n);
@@ -783,52 +799,177 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
     return TCO_OK;
 }
 
-/* Hand the checked text to iniparser one run of whole sections at a time, through an
- * in-memory file, and fill the index with the values it read. */
+/* A run of whole sections handed to one iniparser_load(): sections first..last. */
+typedef struct ini_run {
+    int first, last;
+} ini_run;
+
+/* Read run @p run of the checked text @p text (@p size bytes) with iniparser, through the in-memory file
+ * @p fd (@p fdpath), and harvest its values into @p *arena. */
+static tco_error parse_run(tco_ini *ini, const char *text, size_t size, const ini_run *run, int fd, const char *fdpath,
+                           ini_block **arena, tco_diag *diag)
+{
+    const struct tco_ini_index *x = ini->index;
+    size_t from = x->secs[run->first].offset, to = run->last + 1 < x->n_secs ? x->secs[run->last + 1].offset : size;
+    bool ok = ftruncate(fd, 0) == 0;
+    for (size_t done = from; ok && done < to;) {
+        ssize_t n = pwrite(fd, text + done, to - done, (off_t)(done - from));
+        if (n <= 0)
+            ok = false;
+        else
+            done += (size_t)n;
+    }
+    if (!ok)
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
+                           strerror(errno));
+    parser_message[0] = '\0';
+    errno = 0;
+    dictionary *d = iniparser_load(fdpath);
+    int opened = errno;
+    /* iniparser could not open the in-memory file (no file descriptor left): not the file's fault */
+    if (d == NULL && strncmp(parser_message, "iniparser: cannot open", 22) == 0)
+        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
+                           opened ? strerror(opened) : "cannot open it again");
+    if (d == NULL)
+        return parser_failed(parser_message, ini->path, fdpath, x->secs[run->first].line, diag);
+    tco_error e = harvest(ini, d, run->first, run->last, arena, diag);
+    iniparser_freedict(d);
+    return e;
+}
+
+/* The runs of a file read on two threads (parse_values()): which are done, the next to take, the first
+ * that failed. */
+typedef struct parse_share {
+    tco_ini *ini;
+    const char *text;
+    size_t size;
+    const ini_run *runs;
+    unsigned char *done; /* per run: 1 once its values are in the index */
+    int n_runs;
+    atomic_int next;   /* the next run to take */
+    atomic_int failed; /* the lowest run that failed so far; n_runs when none */
+} parse_share;
+
+/* One thread of parse_values(): its in-memory file and its arena of values. */
+typedef struct parse_thread {
+    parse_share *sh;
+    int fd;
+    ini_block *arena;
+} parse_thread;
+
+/* iniparser's process-wide message callback, set once to capture_error() (parser_message is per thread). */
+static pthread_once_t callback_once = PTHREAD_ONCE_INIT;
+
+static void set_callback(void)
+{
+    iniparser_set_error_callback(capture_error);
+}
+
+/* Take runs in file order until none is left or one fails (a thread stops at its first failure; the
+ * runs past the lowest failure are not taken). */
+static void *parse_runs(void *arg)
+{
+    parse_thread *t = arg;
+    parse_share *sh = t->sh;
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", t->fd);
+    tco_diag scratch = {0}; /* a failed run is read again on one thread, which reports it */
+    for (;;) {
+        int r = atomic_fetch_add(&sh->next, 1);
+        if (r >= sh->n_runs || r > atomic_load(&sh->failed))
+            break;
+        if (parse_run(sh->ini, sh->text, sh->size, &sh->runs[r], t->fd, fdpath, &t->arena, &scratch) == TCO_OK) {
+            sh->done[r] = 1;
+            continue;
+        }
+        for (int seen = atomic_load(&sh->failed); r < seen && !atomic_compare_exchange_weak(&sh->failed, &seen, r);)
+            ;
+        break;
+    }
+    return NULL;
+}
+
+/* Move every block of the arena @p blocks into the index's arena, behind its newest block (which may
+ * still have room). */
+static void arena_adopt(struct tco_ini_index *x, ini_block *blocks)
+{
+    for (ini_block *b = blocks, *next; b != NULL; b = next) {
+        next = b->next;
+        if (x->arena == NULL) {
+            b->next = NULL;
+            x->arena = b;
+        } else {
+            b->next = x->arena->next;
+            x->arena->next = b;
+        }
+    }
+}
+
+/* Hand the checked text to iniparser one run of whole sections at a time, through an in-memory file,
+ * and fill the index with the values it read.  A file of more than PARSE_THREAD_ENTRIES entries is
+ * first read on two threads, each taking the next run in file order (iniparser_load() keeps no state
+ * between calls but its message callback); then, on this thread alone and in file order, every run
+ * not read yet: after a failure (a line iniparser refuses, or no file descriptor left for a second
+ * in-memory file), the error reported is the one of the first run that fails, as when the whole
+ * file is read on one thread.  The values are the same either way. */
+#define PARSE_THREAD_ENTRIES (32 * INI_CHUNK_ENTRIES)
+
 static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_diag *diag)
 {
     struct tco_ini_index *x = ini->index;
     if (x->n_secs == 0)
         return TCO_OK; /* comments and blank lines only */
-    int fd = memfd_create("tco-ini", MFD_CLOEXEC);
-    if (fd < 0)
-        return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
-                           strerror(errno));
-    char fdpath[64];
-    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-    tco_error e = TCO_OK;
-    for (int first = 0; first < x->n_secs && e == TCO_OK;) {
+    ini_run *runs = malloc((size_t)x->n_secs * sizeof *runs);
+    unsigned char *done = calloc((size_t)x->n_secs, 1);
+    int fd = runs && done ? memfd_create("tco-ini", MFD_CLOEXEC) : -1;
+    if (fd < 0) {
+        tco_error e = runs && done ? tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path},
+                                                 "cannot buffer the file: %s", strerror(errno))
+                                   : tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "out of memory");
+        free(runs);
+        free(done);
+        return e;
+    }
+    int n_runs = 0;
+    for (int first = 0; first < x->n_secs;) {
         int last = first;
         int entries = 1 + x->secs[first].n_keys;
         while (last + 1 < x->n_secs && entries + 1 + x->secs[last + 1].n_keys <= INI_CHUNK_ENTRIES)
             entries += 1 + x->secs[++last].n_keys;
-        size_t from = x->secs[first].offset, to = last + 1 < x->n_secs ? x->secs[last + 1].offset : size;
-        bool ok = ftruncate(fd, 0) == 0;
-        for (size_t done = from; ok && done < to;) {
-            ssize_t n = pwrite(fd, text + done, to - done, (off_t)(done - from));
-            if (n <= 0)
-                ok = false;
-            else
-                done += (size_t)n;
-        }
-        if (!ok) {
-            e = tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "cannot buffer the file: %s",
-                            strerror(errno));
-            break;
-        }
-        parser_message[0] = '\0';
-        iniparser_set_error_callback(capture_error);
-        dictionary *d = iniparser_load(fdpath);
-        iniparser_set_error_callback(NULL);
-        if (d == NULL)
-            e = parser_failed(parser_message, ini->path, fdpath, x->secs[first].line, diag);
-        else
-            e = harvest(ini, d, first, last, diag);
-        if (d)
-            iniparser_freedict(d);
+        runs[n_runs++] = (ini_run){first, last};
         first = last + 1;
     }
+    pthread_once(&callback_once, set_callback);
+    if (x->n_secs + x->n_keys > PARSE_THREAD_ENTRIES) {
+        parse_share sh = {.ini = ini, .text = text, .size = size, .runs = runs, .done = done, .n_runs = n_runs};
+        atomic_init(&sh.next, 0);
+        atomic_init(&sh.failed, n_runs);
+        parse_thread th[2] = {{.sh = &sh, .fd = fd}, {.sh = &sh, .fd = memfd_create("tco-ini", MFD_CLOEXEC)}};
+        pthread_t helper;
+        bool two = th[1].fd >= 0 && pthread_create(&helper, NULL, parse_runs, &th[1]) == 0;
+        if (two) {
+            parse_runs(&th[0]);
+            pthread_join(helper, NULL);
+        }
+        if (th[1].fd >= 0)
+            close(th[1].fd);
+        arena_adopt(x, th[0].arena);
+        arena_adopt(x, th[1].arena);
+    }
+    tco_error e = TCO_OK;
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+    for (int r = 0; r < n_runs && e == TCO_OK; r++) {
+        if (done[r])
+            continue;
+        for (int s = runs[r].first; s <= runs[r].last; s++) /* what a failed reading left */
+            for (int j = 0; j < x->secs[s].n_keys; j++)
+                x->keys[x->secs[s].keys[j]].value = NULL;
+        e = parse_run(ini, text, size, &runs[r], fd, fdpath, &x->arena, diag);
+    }
     close(fd);
+    free(runs);
+    free(done);
     return e;
 }
 
@@ -850,6 +991,7 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
     if (f == NULL)
         return tco_diag_at(diag, TCO_ERR_NOINPUT, &(tco_place){.file = display}, "cannot open: %s", strerror(errno));
     char *text = malloc(TCO_INI_MAX_BYTES + 1);
+    tco_prefault(text, (size_t)st.st_size); /* the pages the file's bytes will fill */
     size_t size = text ? fread(text, 1, TCO_INI_MAX_BYTES + 1, f) : 0;
     bool read_error = ferror(f) != 0;
     fclose(f);

@@ -18,8 +18,10 @@
  * iniparser 4.1 looks every name up by a linear scan, so a file with n
  * entries costs it n^2/2 comparisons.  tco therefore hands it one run of
  * whole sections at a time (at most 128 entries, or one larger section, so the
- * cost is linear in the file's size) and keeps its own index, built while the
- * lines are checked: a hash from section name to section, and from
+ * cost is linear in the file's size; a file of more than 4,096 entries on two
+ * threads, with the values and the first error of a reading on one thread) and
+ * keeps its own index, built while the lines are checked: a hash from section
+ * name to section, and from
  * "section:key" to value for the keys of a section of more than 16 keys; a
  * smaller section's keys are compared in place (they lie together in memory).
  * Every lookup below takes constant time: a hash probe and at most 16
