@@ -1,5 +1,9 @@
 /* test_strbuf.c - the growable buffer (engine/base/strbuf.c): growth, clear, take, printf; and
- * tco_prefault() (engine/base/memory.c), which asks for a large block's pages before it is filled. */
+ * engine/base/memory.c: tco_prefault(), which asks for a large block's pages before it is filled, and the
+ * arenas (tco_arena). */
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +91,61 @@ static void test_prefault(void)
     munmap(fresh, pages * page);
 }
 
+/* An arena hands out pieces that never overlap and keep their bytes: 20,000 pieces of 1 to 300 bytes
+ * (every fifth for text, unaligned; the rest aligned for any type), one of 5 MiB (larger than any
+ * block), in two arenas of which one adopts the other; each piece filled with its own number, and
+ * every byte of every piece read back after all were handed out. */
+static void test_arena(void)
+{
+    enum { N = 20000 };
+    tco_arena a = {0}, b = {0};
+    unsigned char **piece = calloc(N + 1, sizeof *piece);
+    size_t *size = calloc(N + 1, sizeof *size);
+    CU_ASSERT_FATAL(piece != NULL && size != NULL);
+    size_t misaligned = 0;
+    for (size_t i = 0; i < N; i++) {
+        tco_arena *in = i % 2 ? &a : &b;
+        size[i] = 1 + (i * 7919u) % 300;
+        piece[i] = i % 5 == 0 ? (unsigned char *)tco_arena_alloc_text(in, size[i]) : tco_arena_alloc(in, size[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(piece[i]);
+        misaligned += i % 5 != 0 && (uintptr_t)piece[i] % alignof(max_align_t) != 0;
+        memset(piece[i], (int)(i % 251), size[i]);
+    }
+    size[N] = 5u << 20;
+    piece[N] = tco_arena_alloc(&a, size[N]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(piece[N]);
+    memset(piece[N], 7, size[N]);
+    CU_ASSERT_EQUAL(misaligned, 0);
+    tco_arena_adopt(&a, &b);
+    CU_ASSERT_PTR_NULL(b.head);
+    unsigned char *after = (unsigned char *)tco_arena_alloc_text(&a, 1000); /* after adopting, a still hands out */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(after);
+    memset(after, 9, 1000);
+    size_t wrong = 0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < size[i]; j++)
+            wrong += piece[i][j] != (unsigned char)(i % 251);
+    for (size_t j = 0; j < size[N]; j++)
+        wrong += piece[N][j] != 7;
+    CU_ASSERT_EQUAL(wrong, 0);
+    tco_arena_free(&a);
+    CU_ASSERT_PTR_NULL(a.head);
+    tco_arena_free(&b); /* empty: nothing to do */
+    tco_arena empty = {0};
+    tco_arena_adopt(&a, &empty);
+    CU_ASSERT_PTR_NULL(a.head);
+    free(piece);
+    free(size);
+}
+
 CU_ErrorCode register_strbuf_suite(void)
 {
     CU_pSuite s = CU_add_suite("strbuf", NULL, NULL);
     if (s == NULL ||
         !CU_add_test(s, "growth, clear and take", test_growth_and_take) ||
         !CU_add_test(s, "printf appends", test_printf_appends) ||
-        !CU_add_test(s, "tco_prefault() asks for pages, changes no byte", test_prefault))
+        !CU_add_test(s, "tco_prefault() asks for pages, changes no byte", test_prefault) ||
+        !CU_add_test(s, "an arena's pieces keep their bytes and alignment", test_arena))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -1,7 +1,10 @@
-/* memory.c - the pages of a large array asked for before it is filled (memory.h). */
+/* memory.c - the pages of a large array asked for before it is filled, and arenas (memory.h). */
 #include "base/memory.h"
 
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,4 +26,91 @@ void tco_prefault(void *p, size_t bytes)
     (void)p;
     (void)bytes;
 #endif
+}
+
+struct tco_arena_block {
+    tco_arena_block *next; /* the block made before this one */
+    size_t used, size;     /* bytes handed out, and the room in data */
+    alignas(max_align_t) unsigned char data[];
+};
+
+enum { ARENA_FIRST = 64 << 10, ARENA_MAX = 4 << 20 };
+
+/* A new newest block of @p a with room for @p n bytes at least. */
+static tco_arena_block *arena_grow(tco_arena *a, size_t n)
+{
+    size_t size = a->next_size ? a->next_size : ARENA_FIRST;
+    if (size < ARENA_MAX)
+        a->next_size = size * 2;
+    else
+        a->next_size = ARENA_MAX;
+    if (size < n)
+        size = n;
+    if (size > SIZE_MAX - sizeof(tco_arena_block))
+        return NULL;
+    tco_arena_block *b = malloc(sizeof *b + size);
+    if (b == NULL)
+        return NULL;
+    tco_prefault(b->data, size);
+    b->used = 0;
+    b->size = size;
+    b->next = a->head;
+    a->head = b;
+    return b;
+}
+
+char *tco_arena_alloc_text(tco_arena *a, size_t n)
+{
+    tco_arena_block *b = a->head;
+    if ((b == NULL || b->size - b->used < n) && (b = arena_grow(a, n)) == NULL)
+        return NULL;
+    char *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+void *tco_arena_alloc(tco_arena *a, size_t n)
+{
+    const size_t align = alignof(max_align_t);
+    tco_arena_block *b = a->head;
+    if (b != NULL) {
+        size_t pad = (align - b->used % align) % align;
+        if (pad <= b->size - b->used)
+            b->used += pad;
+        else
+            b->used = b->size;
+    }
+    if (n > SIZE_MAX - align)
+        return NULL;
+    /* a new block's data is aligned, so a piece rounded up keeps the next one aligned */
+    return tco_arena_alloc_text(a, (n + align - 1) / align * align);
+}
+
+void tco_arena_adopt(tco_arena *into, tco_arena *from)
+{
+    tco_arena_block *last = from->head;
+    if (last == NULL)
+        return;
+    while (last->next != NULL)
+        last = last->next;
+    if (into->head == NULL) {
+        into->head = from->head;
+    } else {
+        last->next = into->head->next;
+        into->head->next = from->head;
+    }
+    if (from->next_size > into->next_size)
+        into->next_size = from->next_size;
+    from->head = NULL;
+    from->next_size = 0;
+}
+
+void tco_arena_free(tco_arena *a)
+{
+    for (tco_arena_block *b = a->head, *next; b != NULL; b = next) {
+        next = b->next;
+        free(b);
+    }
+    a->head = NULL;
+    a->next_size = 0;
 }

@@ -1,5 +1,6 @@
 /*
- * memory.h - the pages of a large array asked for before it is filled.
+ * memory.h - the pages of a large array asked for before it is filled, and arenas: memory handed
+ * out in pieces and given back whole.
  */
 #ifndef TCO_MEMORY_H
 #define TCO_MEMORY_H
@@ -21,5 +22,34 @@
  * owns (a block from malloc()/realloc() of at least @p bytes).
  */
 void tco_prefault(void *p, size_t bytes);
+
+/** One block of an arena (memory.c). */
+typedef struct tco_arena_block tco_arena_block;
+
+/**
+ * Memory handed out in pieces and given back whole: for the many small things that live exactly as
+ * long as what owns them (an INI file's names and values, a model's formula trees), where one
+ * malloc() and one free() each cost more than the thing itself.  Blocks start at 64 KiB and double up
+ * to 4 MiB (a larger piece gets a block of its own); a block of 1 MiB or more has its pages asked for
+ * at once (tco_prefault()).  A zeroed tco_arena is empty and ready.  Not thread-safe: one thread per
+ * arena (two threads fill two arenas, and one adopts the other's blocks, tco_arena_adopt()).
+ */
+typedef struct tco_arena {
+    tco_arena_block *head; /* the newest block, the one handed out from; NULL when empty */
+    size_t next_size;      /* the size of the next block; 0 before the first */
+} tco_arena;
+
+/** @p n bytes of @p a, aligned for any type (max_align_t); NULL when out of memory. */
+void *tco_arena_alloc(tco_arena *a, size_t n);
+
+/** @p n bytes of @p a for text (no alignment); NULL when out of memory. */
+char *tco_arena_alloc_text(tco_arena *a, size_t n);
+
+/** Move every block of @p from into @p into, behind @p into's newest block (which keeps handing out
+ *  its room); @p from is empty afterwards.  The pieces keep their addresses. */
+void tco_arena_adopt(tco_arena *into, tco_arena *from);
+
+/** Give back every block of @p a (every piece it handed out); @p a is empty afterwards. */
+void tco_arena_free(tco_arena *a);
 
 #endif

@@ -136,9 +136,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     if (!tco_model_reserve_items(m, m->n_items + 2 * (size_t)tco_ini_section_count(t)))
         return oom(ld);
     tco_prefault(m->items + m->n_items, (size_t)tco_ini_section_count(t) * sizeof *m->items);
-    /* Inputs first, then lines, each in file order. */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < tco_ini_section_count(t); i++) {
+    /* Inputs first, then lines, each in file order (the lines' formulas parsed ahead in a large template). */
+    lines_ahead_start(ld);
+    for (int pass = 0; pass < 2 && e == TCO_OK; pass++)
+        for (int i = 0; i < tco_ini_section_count(t) && e == TCO_OK; i++) {
             const char *sec = tco_ini_section_name(t, i);
             if (pass == 0 && strncmp(sec, "input.", 6) == 0)
                 e = load_input(ld, i);
@@ -150,9 +151,10 @@ static tco_error load_all(loader *ld, const char *scenario_path)
                 e = tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = t->path, .section = sec},
                                 "unknown section; expected [model], [input.NAME], [line.NAME], [chart.NAME] "
                                 "or [convention.NAME]");
-            if (e != TCO_OK)
-                return e;
         }
+    lines_ahead_finish(ld);
+    if (e != TCO_OK)
+        return e;
     if ((e = check_catalog_ranges(ld)) != TCO_OK || (e = check_scenario_consumed(ld)) != TCO_OK ||
         (e = check_shared(ld)) != TCO_OK)
         return e;

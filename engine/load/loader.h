@@ -65,6 +65,7 @@ typedef struct loader {
     const char *skip_section; /* lower case: a scenario section another consumer reads (tco_load_options.skip_section) */
     tco_model *model;
     tco_diag *diag;
+    struct trees_ahead *ahead; /* the lines' formula trees parsed on a second thread, or NULL (lines.c) */
 } loader;
 
 /* ---- small helpers (here, and loader.c) ---------------------------------------------------------------- */
@@ -259,6 +260,16 @@ tco_error load_input(loader *ld, int index);
  * tco_formula_parse() (TCO_ERR_SYNTAX, TCO_ERR_UNKNOWN_FUNCTION, TCO_ERR_ARITY, TCO_ERR_TOO_DEEP).
  */
 tco_error load_line(loader *ld, int index);
+
+/* Parse the formulas of the template's [line.NAME] sections on a second thread, in file order, while
+ * this one makes the items (load_line() takes each tree when it comes to it, parsing here itself what
+ * the second thread could not: the messages are the same).  Only for a template of more than
+ * LINES_AHEAD_MIN lines; without memory or a thread nothing is started, and nothing changes. */
+void lines_ahead_start(loader *ld);
+
+/* Stop and join the second thread of lines_ahead_start() (if any); the trees it parsed and no line took
+ * go with the model's (tco_model.trees). */
+void lines_ahead_finish(loader *ld);
 
 /**
  * Add the built-in item @p name of @p kind (what it is, for the message: @p what) with @p label, @p unit

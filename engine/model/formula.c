@@ -643,7 +643,9 @@ static tco_node *parse_tree(parser *ps, const tco_place *where)
     return &ps->nodes[0];
 }
 
-tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node **out, tco_diag *diag)
+/* tco_formula_parse() and tco_formula_parse_in(): the tree's block from @p arena, or the heap when NULL. */
+static tco_error parse_formula(const char *text, const tco_place *where, tco_arena *arena, tco_node **out,
+                               tco_diag *diag)
 {
     *out = NULL;
     size_t len = strlen(text);
@@ -654,7 +656,8 @@ tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node *
      * and the names' and texts' bytes (each at most its own run or text, plus a NUL). */
     size_t bound = node_bound(text);
     size_t max_nodes = bound + 1, max_args = bound, max_chars = len + bound + 1;
-    char *block = malloc(max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *) + max_chars);
+    size_t block_size = max_nodes * sizeof(tco_node) + max_args * sizeof(tco_node *) + max_chars;
+    char *block = arena ? tco_arena_alloc(arena, block_size) : malloc(block_size);
     /* The parser's scratch: the calls' arguments (bound) and the nodes' printed depths (max_nodes). */
     tco_node *local[64];
     size_t local_printed[65];
@@ -662,7 +665,8 @@ tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node *
     tco_node **stack = small ? local : malloc(bound * sizeof *stack + max_nodes * sizeof(size_t));
     size_t *printed = small ? local_printed : (size_t *)(void *)(stack + bound);
     if (block == NULL || stack == NULL) {
-        free(block);
+        if (arena == NULL)
+            free(block);
         if (!small)
             free(stack);
         return tco_diag_at(diag, TCO_ERR_NOMEM, where, "out of memory");
@@ -676,11 +680,23 @@ tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node *
     if (!small)
         free(stack);
     if (root == NULL) {
-        free(block);
+        if (arena == NULL)
+            free(block);
         return ps.err;
     }
     *out = root;
     return TCO_OK;
+}
+
+tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node **out, tco_diag *diag)
+{
+    return parse_formula(text, where, NULL, out, diag);
+}
+
+tco_error tco_formula_parse_in(const char *text, const tco_place *where, tco_arena *arena, tco_node **out,
+                               tco_diag *diag)
+{
+    return parse_formula(text, where, arena, out, diag);
 }
 
 /* ---- printer ---------------------------------------------------------------- */

@@ -37,6 +37,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/memory.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 
@@ -116,7 +117,8 @@ typedef enum tco_func {
 } tco_func;
 
 /** A formula tree node.  A tree from tco_formula_parse() is one allocation (its nodes, their argument
- *  arrays and their names' bytes): free it with tco_node_free() on its root, never a part of it. */
+ *  arrays and their names' bytes): free it with tco_node_free() on its root, never a part of it (a tree
+ *  from tco_formula_parse_in() goes with its arena instead). */
 typedef struct tco_node {
     /** What this node is. */
     tco_node_kind kind;
@@ -158,6 +160,15 @@ typedef struct tco_value {
  * TCO_ERR_TOO_DEEP, TCO_ERR_BAD_NAME (a cell-reference-like name), TCO_ERR_NOMEM.
  */
 tco_error tco_formula_parse(const char *text, const tco_place *where, tco_node **out, tco_diag *diag);
+
+/**
+ * tco_formula_parse() with the tree's block taken from the arena @p arena (memory.h) instead of the
+ * heap: the tree lives as long as the arena and is never given to tco_node_free().  For a model's
+ * trees, made by the thousand as a template loads and given back together (tco_model_free()).  A
+ * formula that does not parse leaves its block unused in the arena.  Same errors.
+ */
+tco_error tco_formula_parse_in(const char *text, const tco_place *where, tco_arena *arena, tco_node **out,
+                               tco_diag *diag);
 
 /** Free a tree from tco_formula_parse(), given its root (NULL is allowed). */
 void tco_node_free(tco_node *node);

@@ -54,7 +54,6 @@ void tco_model_free(tco_model *m)
             tco_range_clear(&it->tier_ranges[r]);
         free(it->tier_ranges);
         free(it->set_key);
-        tco_node_free(it->formula);
     }
     free(m->items);
     for (size_t s = 0; s < m->n_sheets; s++)
@@ -97,5 +96,6 @@ void tco_model_free(tco_model *m)
     free(m->template_path);
     free(m->template_file);
     tco_name_index_free(&m->names);
+    tco_arena_free(&m->trees); /* every item's formula tree */
     free(m);
 }

@@ -374,6 +374,8 @@ typedef struct tco_model {
     size_t n_order;
     /** Name index (internal, kept by the loader as items are appended): item name -> index. */
     tco_name_index names;
+    /** The items' formula trees (tco_formula_parse_in()), given back whole by tco_model_free(). */
+    tco_arena trees;
     /** Allocated length of items (internal): it grows by doubling, not by one item per append. */
     size_t cap_items;
     /** Reporting currency (tco_model_set_currency()): "" for the catalog's own, CNY; see tco_model_currency(). */

@@ -101,13 +101,6 @@ typedef struct ini_table {
     size_t n;   /* records in the table */
 } ini_table;
 
-/* The names and values of a file, in blocks (one allocation per block, not per string). */
-typedef struct ini_block {
-    struct ini_block *next;
-    size_t used, size;
-    char text[];
-} ini_block;
-
 struct tco_ini_index {
     /* SipHash key, random for each file, so that no file can be written whose
      * names all collide (which would make every lookup linear again). */
@@ -118,32 +111,13 @@ struct tco_ini_index {
     ini_key *keys;
     int n_keys, cap_keys;
     ini_table sec_table, key_table;
-    ini_block *arena; /* the newest block first */
+    tco_arena arena; /* the names and values (one allocation per block, not per string) */
 };
 
-/* Room for @p n bytes in the arena whose newest block is @p *head (a new block of 64 KiB, or of @p n
- * when larger, becomes the head); NULL on allocation failure. */
-static char *arena_alloc_in(ini_block **head, size_t n)
-{
-    ini_block *b = *head;
-    if (b == NULL || b->size - b->used < n) {
-        size_t size = n > 65536 ? n : 65536;
-        if ((b = malloc(sizeof *b + size)) == NULL)
-            return NULL;
-        b->used = 0;
-        b->size = size;
-        b->next = *head;
-        *head = b;
-    }
-    char *p = b->text + b->used;
-    b->used += n;
-    return p;
-}
-
-/* Room for @p n bytes in @p x's own arena (arena_alloc_in()). */
+/* Room for @p n bytes in @p x's own arena. */
 static char *arena_alloc(struct tco_ini_index *x, size_t n)
 {
-    return arena_alloc_in(&x->arena, n);
+    return tco_arena_alloc_text(&x->arena, n);
 }
 
 /* iniparser lower-cases names with tolower() in the C locale: ASCII letters only. */
@@ -312,10 +286,7 @@ static void index_free(struct tco_ini_index *x)
     for (int i = 0; i < x->n_keys; i++)
         if (x->keys[i].value_heap)
             free(x->keys[i].value);
-    for (ini_block *b = x->arena, *next; b != NULL; b = next) {
-        next = b->next;
-        free(b);
-    }
+    tco_arena_free(&x->arena);
     free(x->secs);
     free(x->keys);
     free(x->sec_table.slot);
@@ -744,10 +715,10 @@ static tco_error parser_failed(char *message, const char *display, const char *f
  * tco's check found must be there, and nothing else (a difference would be a value tco does
  * not see as iniparser does).  iniparser 4.1 adds its entries in the order it reads them, so
  * each is first compared with the next section or key in file order, and looked up by name
- * only when it is not that one.  The values' copies go to the arena @p *arena (the index's
+ * only when it is not that one.  The values' copies go to the arena @p arena (the index's
  * own, or a parsing thread's, parse_values()); the index is only read, and only these
  * sections' keys are written, so two runs of sections can be harvested at once. */
-static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, ini_block **arena, tco_diag *diag)
+static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last, tco_arena *arena, tco_diag *diag)
 {
     struct tco_ini_index *x = ini->index;
     int expected = 0, got = 0;
@@ -780,7 +751,7 @@ static tco_error harvest(tco_ini *ini, const dictionary *d, int first, int last,
             continue;
         const char *v = d->val[i] ? d->val[i] : "";
         size_t n = strlen(v) + 1;
-        char *copy = arena_alloc_in(arena, n);
+        char *copy = tco_arena_alloc_text(arena, n);
         if (copy == NULL)
             return tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = ini->path}, "out of memory");
         x->keys[k].value = memcpy(copy, v, n);
@@ -805,9 +776,9 @@ typedef struct ini_run {
 } ini_run;
 
 /* Read run @p run of the checked text @p text (@p size bytes) with iniparser, through the in-memory file
- * @p fd (@p fdpath), and harvest its values into @p *arena. */
+ * @p fd (@p fdpath), and harvest its values into @p arena. */
 static tco_error parse_run(tco_ini *ini, const char *text, size_t size, const ini_run *run, int fd, const char *fdpath,
-                           ini_block **arena, tco_diag *diag)
+                           tco_arena *arena, tco_diag *diag)
 {
     const struct tco_ini_index *x = ini->index;
     size_t from = x->secs[run->first].offset, to = run->last + 1 < x->n_secs ? x->secs[run->last + 1].offset : size;
@@ -854,7 +825,7 @@ typedef struct parse_share {
 typedef struct parse_thread {
     parse_share *sh;
     int fd;
-    ini_block *arena;
+    tco_arena arena;
 } parse_thread;
 
 /* iniparser's process-wide message callback, set once to capture_error() (parser_message is per thread). */
@@ -887,22 +858,6 @@ static void *parse_runs(void *arg)
         break;
     }
     return NULL;
-}
-
-/* Move every block of the arena @p blocks into the index's arena, behind its newest block (which may
- * still have room). */
-static void arena_adopt(struct tco_ini_index *x, ini_block *blocks)
-{
-    for (ini_block *b = blocks, *next; b != NULL; b = next) {
-        next = b->next;
-        if (x->arena == NULL) {
-            b->next = NULL;
-            x->arena = b;
-        } else {
-            b->next = x->arena->next;
-            x->arena->next = b;
-        }
-    }
 }
 
 /* Hand the checked text to iniparser one run of whole sections at a time, through an in-memory file,
@@ -953,8 +908,8 @@ static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_d
         }
         if (th[1].fd >= 0)
             close(th[1].fd);
-        arena_adopt(x, th[0].arena);
-        arena_adopt(x, th[1].arena);
+        tco_arena_adopt(&x->arena, &th[0].arena);
+        tco_arena_adopt(&x->arena, &th[1].arena);
     }
     tco_error e = TCO_OK;
     char fdpath[64];
@@ -971,6 +926,23 @@ static tco_error parse_values(tco_ini *ini, const char *text, size_t size, tco_d
     free(runs);
     free(done);
     return e;
+}
+
+/* A file's fingerprint taken on a thread of its own while the file is checked (tco_ini_load()): a file of
+ * FINGERPRINT_THREAD_BYTES or more (10 MB take 14 ms to hash, the checks four times as long). */
+#define FINGERPRINT_THREAD_BYTES ((size_t)1 << 20)
+
+typedef struct fingerprint_job {
+    const char *text;
+    size_t size;
+    uint64_t value;
+} fingerprint_job;
+
+static void *fingerprint_run(void *arg)
+{
+    fingerprint_job *j = arg;
+    j->value = tco_fingerprint(j->text, j->size);
+    return NULL;
 }
 
 tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_diag *diag)
@@ -1002,7 +974,6 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         return tco_diag_at(diag, read_error ? TCO_ERR_NOINPUT : TCO_ERR_INI, &(tco_place){.file = display}, "%s",
                            read_error ? "read error" : "file grew past the size limit while reading");
     }
-    uint64_t fingerprint = tco_fingerprint(text, size);
     /* A UTF-8 byte-order mark (Windows editors add one) is dropped; UTF-16 is refused. */
     size_t skip = 0;
     if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
@@ -1011,12 +982,19 @@ tco_error tco_ini_load(const char *path, const char *display, tco_ini *out, tco_
         free(text);
         return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = display}, "the file is UTF-16; save it as UTF-8");
     }
+    fingerprint_job fp = {.text = text, .size = size}; /* of the file's bytes as read, a mark and all */
+    pthread_t fp_thread;
+    bool fp_threaded = size >= FINGERPRINT_THREAD_BYTES && pthread_create(&fp_thread, NULL, fingerprint_run, &fp) == 0;
+    if (!fp_threaded)
+        fingerprint_run(&fp);
     tco_error e = (out->path = tco_strdup(display)) == NULL
                       ? tco_diag_at(diag, TCO_ERR_NOMEM, &(tco_place){.file = display}, "out of memory")
                       : lint_file(text + skip, size - skip, display, out, diag);
+    if (fp_threaded)
+        pthread_join(fp_thread, NULL); /* before iniparser's second thread starts */
     if (e == TCO_OK)
         e = parse_values(out, text + skip, size - skip, diag);
-    out->fingerprint = fingerprint;
+    out->fingerprint = fp.value;
     free(text);
     if (e != TCO_OK)
         tco_ini_free(out);
