@@ -220,6 +220,39 @@ def renting_agrees(question, sets=()):
     check(seen >= 3, "%s: only %d owned options with a rented twin" % (question, seen))
 
 
+def renting_agrees_layout():
+    """One renting baseline whatever host the owned cards are in (issue 22 section 5, found in the
+    audit of round 2): train-7b at 11 runs a year, 8x D-L owned in two dc4 hosts against renting 8x D-L.
+    The rented run is taken on the provider's 8-card machines (pricing/site.ini rental_cards_per_host):
+    one machine, the 900 GB/s link, the table's 85% at 8 cards, so a run is 4.2e21 FLOP / (990e12 x 0.4 x
+    0.85 FLOP/s) / 3,600 = 3,466.0329 GPU-hours, and 11 runs x 3 years x 3,466.0329 x 28 CNY =
+    3,202,614.38 CNY.  The two dc4 hosts sync over the fabric at MIN(900, 100) = 100 GB/s: 28 GB / 100 GB/s
+    = 280 ms on the 500 ms step, efficiency 0.85 x (500 / 780) / (500 / 531.11) = 0.5788, 5,090.28 GPU-hours
+    a run; the Summary rented that slower layout, 33 x 5,090.28 x 28 = 4,703,421 CNY, and said owning
+    (3,556,421) breaks even after 24.3 months while the advisor had renting the 8 D-L cheaper."""
+    d = advise("train-7b", "workload.runs_per_year=11")
+    o = one(d, tier="D-L", cards=8, host="dc4", facility="owned")
+    rent = one(d, tier="D-L", cards=8, acquisition="rent")
+    check(near(rent["tco"], 33 * 4.2e21 / (990e12 * 0.4 * 0.85) / 3600 * 28) and near(rent["tco"], 3202614.379, 1e-9),
+          "train-7b at 11 runs: rented 8x D-L %r" % rent["tco"])
+    check(o["feasible"] and o["tco"] > rent["tco"], "train-7b at 11 runs: owned 8x D-L in dc4 %r" % o)
+    with tempfile.TemporaryDirectory() as t:
+        path = scenario_of("train-7b", o, "dc4", d["job"], t)
+        r = tco("--scenario", path, "--format", "json", "--no-workbook", "--set", "workload.runs_per_year=11")
+        s = json.loads(r.stdout)["outputs"]
+    check(near(s["rental_train_gpu_hours"]["value"], 4.2e21 / (990e12 * 0.4 * 0.85) / 3600) and
+          near(s["train_gpu_hours"]["value"], 5090.2826, 1e-7),
+          "8x D-L in dc4: GPU-hours a run, rented %r, owned %r" % (s["rental_train_gpu_hours"], s["train_gpu_hours"]))
+    check(near(s["rental_cost_total"]["value"], rent["tco"]),
+          "8x D-L in dc4: the scenario rents for %r, the advisor's rented option %r" % (
+              s["rental_cost_total"]["value"], rent["tco"]))
+    # Payback: the assets' cost / ((rental - own running cost) / 36) is past the 36 months, as owning costs more.
+    check(s["payback_months"]["value"] > 36 and s["break_even_months"].get("value") is None and
+          s["irr_own_vs_rent"].get("value") is None,
+          "8x D-L in dc4: break-even %r, payback %r, owning %r against renting %r" % (
+              s["break_even_months"], s["payback_months"], o["tco"], rent["tco"]))
+
+
 def seed_train7b():
     d = advise("train-7b")
     # Candidates: max_cards 32, max_hosts 8; owned in two facility modes, the PCIe tiers in
@@ -560,6 +593,7 @@ def main():
     seed_team70b()
     seed_train7b()
     seed_team30b()
+    renting_agrees_layout()
     for question, sets in (("team-30b", ()), ("team-70b", ("tax.vat_deductible=no", "finance.resale_share=0.2")),
                            ("train-7b", ()), ("solo-dev", ("facility.hours_per_year=2000",))):
         renting_agrees(question, sets)

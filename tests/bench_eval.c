@@ -65,7 +65,7 @@ static val txt(const char *t)
 
 #define NUMBER_INPUTS(X)                                                                                            \
     X(card_count) X(years) X(utilisation) X(cards_per_host) X(host_price) X(host_import_duty) X(host_base_power_w)   \
-    X(host_rack_units) X(fabric_ports_per_host) X(fabric_nic_price) X(fabric_port_gbit_s) X(pue) X(electricity_price) X(electricity_escalation)                 \
+    X(host_rack_units) X(fabric_ports_per_host) X(fabric_nic_price) X(fabric_port_gbit_s) X(rental_cards_per_host) X(pue) X(electricity_price) X(electricity_escalation)                 \
     X(hours_per_year) X(colo_price_kw_month) X(ups_sizing_factor) X(ups_power_factor) X(ups_module_kva)              \
     X(ups_cost_per_kva) X(rack_power_kw) X(rack_units) X(rack_cost) X(cooling_cost_per_kw)                           \
     X(facility_buildout_per_kw) X(switch_ports) X(switch_price) X(optic_price) X(optics_per_port) X(cable_price)      \
@@ -135,6 +135,7 @@ typedef struct floor_in {
     X(check_serves_tokens) X(check_target_stream_tokens_per_s) X(serving_required) X(serving_feasible) X(tokens_per_s) X(ram_gb) X(hosts)    \
     X(spare_cards) X(cards_bought) X(card_failures_per_year) X(host_failures_per_year) X(card_failure_down_hours)   \
     X(cards_stopped_by_card_failure) X(cards_stopped_by_host_failure) X(lost_card_hours_per_year) X(availability)   \
+    X(rental_hosts) X(rental_sync_gbps) X(rental_train_efficiency) X(rental_train_gpu_hours)                       \
     X(machine_peak_kw) X(psu_w) X(fabric_needed) X(host_links) X(leaf_switches) X(spine_switches) X(switches) X(infra_power_kw)       \
     X(it_peak_kw) X(it_load_kw) X(facility_power_kw) X(site_peak_kw) X(ups_need_kva) X(ups_modules)                  \
     X(ups_installed_kva) X(racks) X(fabric_links) X(optics) X(staff_fte) X(card_capex) X(host_capex)                 \
@@ -356,7 +357,15 @@ static void floor_eval(const floor_in *in, floor_out *o)
         fabric_port_gbps *
         (in->rent || in->fabric_ports_per_host == 0 ? 1 : fmin(1, in->fabric_ports_per_host / per_host));
     o->fabric_gbps_per_card = num(fabric_gbps_per_card);
-    const double sync_gbps = hosts > 1 ? fmin(card_interconnect_gbps, fabric_gbps_per_card) : card_interconnect_gbps;
+    /* Renting the same cards: the provider's machines of rental_cards_per_host cards, one port a card. */
+    const double rental_hosts = RUP(card_count / in->rental_cards_per_host);
+    o->rental_hosts = num(rental_hosts);
+    const double rental_sync_gbps =
+        rental_hosts > 1 ? fmin(card_interconnect_gbps, fabric_port_gbps) : card_interconnect_gbps;
+    o->rental_sync_gbps = num(rental_sync_gbps);
+    const double sync_gbps = in->rent      ? rental_sync_gbps
+                             : hosts > 1   ? fmin(card_interconnect_gbps, fabric_gbps_per_card)
+                                           : card_interconnect_gbps;
     o->sync_gbps = num(sync_gbps);
     const double step_sync_ms = card_count > 1 ? grad_sync_gb / sync_gbps * 1000 : 0;
     o->step_sync_ms = num(step_sync_ms);
@@ -378,6 +387,11 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double train_efficiency =
         card_count > 1 ? fmin(1, scaling_efficiency * step_efficiency / reference_step_efficiency) : 1;
     o->train_efficiency = num(train_efficiency);
+    const double rental_train_efficiency =
+        card_count > 1 ? fmin(1, scaling_efficiency * (in->train_step_ms / (in->train_step_ms + grad_sync_gb / rental_sync_gbps * 1000)) /
+                                     reference_step_efficiency)
+                       : 1;
+    o->rental_train_efficiency = num(rental_train_efficiency);
     /* Reliability (issue 22 section 7), the template's Sizing lines after ram_gb. */
     const double spare_cards = in->rent ? 0 : round(card_count * in->spare_share);
     const double card_failures_per_year = card_count * in->card_annual_failure_rate;
@@ -401,6 +415,9 @@ static void floor_eval(const floor_in *in, floor_out *o)
     const double train_gpu_hours =
         has_fp16 ? train_flop / (card_fp16_tflops * 1000000000000 * in->mfu * train_efficiency) / 3600 : 0;
     o->train_gpu_hours = has_fp16 ? num(train_gpu_hours) : no_fp16;
+    const double rental_train_gpu_hours =
+        has_fp16 ? train_flop / (card_fp16_tflops * 1000000000000 * in->mfu * rental_train_efficiency) / 3600 : 0;
+    o->rental_train_gpu_hours = has_fp16 ? num(rental_train_gpu_hours) : no_fp16;
     const double training_required = B(in->training);
     o->train_time_judged = num(B(training_required == 1 && has_fp16));
     const double check_train_deadline =
@@ -622,7 +639,7 @@ static void floor_eval(const floor_in *in, floor_out *o)
     o->rental_basis = txt(rental_on_demand == 1 ? "on demand, used hours" : "reserved, all hours");
     const double rental_gpu_hours_per_year =
         training_required == 1
-            ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * train_gpu_hours
+            ? (in->runs_per_year > 0 && has_fp16 ? in->runs_per_year * rental_train_gpu_hours
                                                  : card_count * in->hours_per_year * in->utilisation)
             : rental_on_demand == 1 ? card_count * in->hours_per_year * in->utilisation : card_count * in->hours_per_year;
     o->rental_gpu_hours_per_year = num(rental_gpu_hours_per_year);
