@@ -405,8 +405,9 @@ def cmd_live(a):
             moved += 1
     # The edited input's Status (column F of its row) is a live formula against the value the run wrote:
     # it reads "edited" now, and every other input's Status still reads what the run wrote (issue 23 §2).
-    # A quoted price or a value in another reporting currency (a formula cell) has a fixed Status.  (A tier
-    # row's Status is in the tier table: --expect-at pins it.)
+    # A quoted price or a value in another reporting currency (a formula cell) is compared with the formula
+    # the run wrote, so it reads "edited" once typed over too.  (A tier row's Status is in the tier table:
+    # --expect-at pins it.)
     status_ref = "F" + re.sub(r"[A-Z]+", "", ref)
     status = orig_cells[sheet].get(status_ref) if not a.tier else None
     typed_over = orig_cells[sheet].get(ref, (None,))[0] is None and not a.tier  # the run wrote a plain value there

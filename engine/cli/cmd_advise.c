@@ -69,7 +69,8 @@ static int check_save(const char *path, tco_output_format fmt)
 /* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE]
  * [--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]
  * [--out PATH | --no-workbook] [--force] [--root DIR]` (argv[0] "advise"): the advice
- * and its workbook, out/advise-NAME.xlsx by default (-quotes with --quotes, -whatif with --set, -usd
+ * and its workbook, out/advise-NAME.xlsx by default (-quotes with --quotes, -whatif with --set, -risk with
+ * --monte-carlo, -usd
  * with --currency USD when the question's currency is another, as for --scenario), in advise.c; the
  * ranking under uncertainty (advise_risk.h) and the option saved as a scenario (advise_save.h). */
 int tco_cmd_advise(const char *invoked, int argc, char **argv)
@@ -171,13 +172,15 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     if (rc == 0 && draws > 0 && tco_advise_risk(&req, &advice, (size_t)draws, seed, &d) != TCO_OK)
         rc = tco_cli_fail_as(&d, fmt);
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
-     * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -usd when
-     * reported in another currency than the question's, as for --scenario. */
+     * model, so that a what-if never replaces the plain answer; -quotes when priced from quotes, -risk with
+     * --monte-carlo (its Rank sheet has the draws' columns), -usd when reported in another currency than the
+     * question's, in that order, as for --scenario. */
     char *default_out = NULL;
     tco_workbook_options wo = {.created = created, .currency = rc == 0 ? advice.currency : "CNY", .force = force};
     if (rc == 0 && !no_workbook) {
         tco_strbuf name = {0};
-        tco_strbuf_printf(&name, "advise-%s%s%s", stem, n_quotes ? "-quotes" : "", n_sets ? "-whatif" : "");
+        tco_strbuf_printf(&name, "advise-%s%s%s%s", stem, n_quotes ? "-quotes" : "", n_sets ? "-whatif" : "",
+                          draws > 0 ? "-risk" : "");
         if (strcmp(advice.currency, advice.runs[0]->files_currency) != 0)
             tco_strbuf_printf(&name, "-%c%c%c", tolower((unsigned char)advice.currency[0]),
                               tolower((unsigned char)advice.currency[1]), tolower((unsigned char)advice.currency[2]));

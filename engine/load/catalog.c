@@ -120,10 +120,15 @@ tco_error load_refs(loader *ld, const char *spec)
         }
         const char *v = tco_ini_get(&ld->scenario, "scenario", r->key);
         if (v == NULL || v[0] == '\0') {
+            /* "hosts = dc8" for host: a misspelling, as for a missing input value ("cards = 32" is not). */
+            const char *near = v == NULL ? tco_ini_near_key(&ld->scenario, "scenario", r->key, false, key_has_meaning,
+                                                            &(key_owner){ld, "scenario"})
+                                         : NULL;
             e = tco_diag_at(ld->diag, TCO_ERR_INI,
                             &(tco_place){.file = ld->scenario.path, .section = "scenario", .key = r->key},
-                            "expected an entry of %s, found %s", ld->catalog[r->file_index]->path,
-                            v == NULL ? "no such key" : "an empty value");
+                            "expected an entry of %s, found %s%s%s%s", ld->catalog[r->file_index]->path,
+                            v == NULL ? "no such key" : "an empty value", near ? " (the section has '" : "",
+                            near ? near : "", near ? "': a misspelling?)" : "");
             break;
         }
         const tco_ini *cat = ld->catalog[r->file_index];

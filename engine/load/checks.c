@@ -62,9 +62,9 @@ static bool section_is_read(const loader *ld, const char *sec)
 static const char *range_suffix(const char *key)
 {
     size_t n = strlen(key);
-    for (int x = 1; beside_suffixes[x]; x++) {
-        size_t sl = strlen(beside_suffixes[x]);
-        if (n > sl && strcmp(key + n - sl, beside_suffixes[x]) == 0)
+    for (int x = 1; tco_ini_beside_suffixes[x]; x++) {
+        size_t sl = strlen(tco_ini_beside_suffixes[x]);
+        if (n > sl && strcmp(key + n - sl, tco_ini_beside_suffixes[x]) == 0)
             return key + n - sl;
     }
     return NULL;
@@ -88,9 +88,9 @@ static bool value_read(const loader *ld, const char *sec, const char *key, size_
  * [@p sec]. */
 static bool beside_value_read(const loader *ld, const char *sec, const char *key, size_t kl)
 {
-    for (int x = 1; beside_suffixes[x]; x++) {
-        size_t sl = strlen(beside_suffixes[x]);
-        if (kl > sl && strcmp(key + kl - sl, beside_suffixes[x]) == 0 && value_read(ld, sec, key, kl - sl))
+    for (int x = 1; tco_ini_beside_suffixes[x]; x++) {
+        size_t sl = strlen(tco_ini_beside_suffixes[x]);
+        if (kl > sl && strcmp(key + kl - sl, tco_ini_beside_suffixes[x]) == 0 && value_read(ld, sec, key, kl - sl))
             return true;
     }
     return false;
@@ -125,9 +125,9 @@ tco_error check_catalog_ranges(loader *ld)
                 size_t best_d = 3;
                 for (int j = 0; j < n; j++) {
                     const char *base = tco_ini_key_at(cat, s, j);
-                    for (int x = 1; read[j] && range_suffix(base) == NULL && beside_suffixes[x]; x++) {
+                    for (int x = 1; read[j] && range_suffix(base) == NULL && tco_ini_beside_suffixes[x]; x++) {
                         char cand[300];
-                        snprintf(cand, sizeof cand, "%s%s", base, beside_suffixes[x]);
+                        snprintf(cand, sizeof cand, "%s%s", base, tco_ini_beside_suffixes[x]);
                         size_t d = tco_edit_distance(key, cand);
                         if (d < best_d)
                             best_d = d, snprintf(best, sizeof best, "%s", cand);
@@ -178,7 +178,7 @@ tco_error collect_from_sections(loader *ld)
 
 tco_error check_scenario_consumed(loader *ld)
 {
-    static const char *const own[] = {"title", "template", "description", "kind", NULL};
+    const char *const *own = scenario_own_keys;
     const tco_ini *s = &ld->scenario;
     tco_error fe = collect_from_sections(ld);
     if (fe != TCO_OK)
@@ -242,14 +242,24 @@ tco_error check_scenario_consumed(loader *ld)
                     continue;
                 size_t sl = strlen(prefix);
                 /* The key itself or a key beside its value (KEY_source, KEY_range, ...). */
-                for (int x = -1; strncasecmp(from, prefix, sl) == 0 && from[sl] == '.' && (x < 0 || beside_suffixes[x]);
+                for (int x = -1; strncasecmp(from, prefix, sl) == 0 && from[sl] == '.' && (x < 0 || tco_ini_beside_suffixes[x]);
                      x++) {
                     char cand[300];
-                    snprintf(cand, sizeof cand, "%s%s", from + sl + 1, x < 0 ? "" : beside_suffixes[x]);
+                    snprintf(cand, sizeof cand, "%s%s", from + sl + 1, x < 0 ? "" : tco_ini_beside_suffixes[x]);
                     size_t d = tco_edit_distance(key, cand);
                     if (d < best_d) {
                         best_d = d;
                         snprintf(best_buf, sizeof best_buf, "%s", cand);
+                        best = best_buf;
+                    }
+                }
+                /* The input's own name for its key ("card_count = 32", the input card_count, for cards). */
+                const char *tsec = tco_ini_section_name(t, j);
+                if (strncasecmp(from, prefix, sl) == 0 && from[sl] == '.' && strncasecmp(tsec, "input.", 6) == 0) {
+                    size_t d = tco_edit_distance(key, tsec + 6);
+                    if (d < best_d) {
+                        best_d = d;
+                        snprintf(best_buf, sizeof best_buf, "%s", from + sl + 1);
                         best = best_buf;
                     }
                 }

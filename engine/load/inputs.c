@@ -454,7 +454,7 @@ static tco_error check_other_entries(loader *ld, const tco_item *it, const tco_i
         const tco_place at = {.file = cat->path, .section = shown, .key = key};
         const char *value = tco_ini_get_in(cat, s, key);
         if (value == NULL && def == NULL) {
-            const char *near = tco_ini_near_key(cat, sec, key, !text);
+            const char *near = tco_ini_near_key(cat, sec, key, !text, key_has_meaning, &(key_owner){ld, sec});
             return tco_diag_at(ld->diag, TCO_ERR_INI, &at,
                                "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number",
                                it->label, it->name, near ? " (the section has '" : "", near ? near : "",
@@ -634,7 +634,7 @@ tco_error load_input(loader *ld, int index)
         defaulted = true;
     }
     if (value == NULL) {
-        const char *near = tco_ini_near_key(src, sec, key, !text);
+        const char *near = tco_ini_near_key(src, sec, key, !text, key_has_meaning, &(key_owner){ld, sec});
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = src->path, .section = shown, .key = key},
                            "expected %s (%s, input %s), found no such key%s%s%s", text ? "a value" : "a number", label,
                            name, near ? " (the section has '" : "", near ? near : "", near ? "': a misspelling?)" : "");

@@ -232,7 +232,37 @@ bool builtin(const tco_item *it)
            it->kind == TCO_ITEM_MONTH_INDEX;
 }
 
-const char *const beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", "_range_kind", NULL};
+const char *const scenario_own_keys[] = {"title", "template", "description", "kind", NULL};
+
+bool key_has_meaning(void *ctx, const char *key)
+{
+    const key_owner *o = ctx;
+    const loader *ld = o->ld;
+    if (strcasecmp(o->section, "scenario") == 0) {
+        for (const char *const *k = scenario_own_keys; *k; k++)
+            if (strcasecmp(key, *k) == 0)
+                return true;
+        for (size_t r = 0; r < ld->n_refs; r++)
+            if (strcasecmp(key, ld->refs[r].key) == 0)
+                return true;
+    }
+    const tco_ini *t = ld->template_ini;
+    size_t secl = strlen(o->section);
+    for (int j = 0; j < tco_ini_section_count(t); j++) {
+        const char *from = tco_ini_get_in(t, j, "from");
+        const char *dot = from ? strchr(from, '.') : NULL;
+        if (dot == NULL || strcasecmp(dot + 1, key) != 0)
+            continue;
+        size_t sl = (size_t)(dot - from);
+        if (sl == secl && strncasecmp(from, o->section, sl) == 0)
+            return true;
+        for (size_t r = 0; r < ld->n_refs; r++)
+            if (strlen(ld->refs[r].key) == sl && strncasecmp(from, ld->refs[r].key, sl) == 0 &&
+                strcasecmp(ld->refs[r].value, o->section) == 0)
+                return true;
+    }
+    return false;
+}
 
 tco_error value_refused(loader *ld, const tco_item *it, const char *fmt, ...)
 {

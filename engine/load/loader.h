@@ -192,9 +192,24 @@ tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out);
 /** True for a built-in name (year, tier, month, error_cells): no cell of its own to show on Summary or Compare. */
 bool builtin(const tco_item *it);
 
-/** The suffixes of the keys beside a value KEY: its basis, range, distribution, the range's basis and its
- *  kind ("_source", "_range", "_dist", "_range_source", "_range_kind"), NULL-terminated. */
-extern const char *const beside_suffixes[];
+/** The [scenario] keys the loader reads for itself, not for an input: title, template, description, kind
+ *  (NULL-terminated). */
+extern const char *const scenario_own_keys[];
+
+/** The context of key_has_meaning(): the loader and a section of the scenario or the catalog, as written. */
+typedef struct key_owner {
+    const loader *ld;
+    const char *section;
+} key_owner;
+
+/**
+ * For tco_ini_near_key()'s @p taken (@p ctx a key_owner): true if @p key has a meaning of its own in the
+ * section, so it is no misspelling of a missing key: in [scenario] a ref key (card, host) or one of
+ * scenario_own_keys; anywhere a key an input of the template reads from that section (from = SECTION.KEY,
+ * or from = card.KEY when the section is the entry the card key names).  "card = D-M" is then not offered
+ * for a missing "cards", nor "cards = 32" for a missing "card".
+ */
+bool key_has_meaning(void *ctx, const char *key);
 
 /* ---- --set overrides (overrides.c) --------------------------------------------------------------------- */
 

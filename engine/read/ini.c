@@ -1198,7 +1198,21 @@ static bool keys_related(const char *a, const char *b)
     return sa > 0 && sa == key_stem(b) && strncmp(a, b, sa) == 0;
 }
 
-const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number)
+const char *const tco_ini_beside_suffixes[] = {"_source", "_range", "_dist", "_range_source", "_range_kind", NULL};
+
+/* True if @p k is @p key (@p kl bytes) followed by one of tco_ini_beside_suffixes. */
+static bool key_beside(const char *k, const char *key, size_t kl)
+{
+    if (strncmp(k, key, kl) != 0)
+        return false;
+    for (int x = 0; tco_ini_beside_suffixes[x]; x++)
+        if (strcmp(k + kl, tco_ini_beside_suffixes[x]) == 0)
+            return true;
+    return false;
+}
+
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number,
+                             bool (*taken)(void *ctx, const char *key), void *ctx)
 {
     int n = 0;
     const char **keys = tco_ini_keys(ini, section, &n);
@@ -1207,7 +1221,7 @@ const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char
     size_t best_d = 0, kl = strlen(key);
     for (int i = 0; i < n; i++) {
         const char *k = strchr(keys[i], ':') ? strchr(keys[i], ':') + 1 : keys[i];
-        if (strncmp(k, key, kl) == 0 && k[kl] == '_')
+        if (key_beside(k, key, kl) || (taken != NULL && taken(ctx, k)))
             continue; /* a key beside the one asked for (its _source, its _range): that one is missing */
         size_t d = tco_edit_distance(k, key);
         bool related = keys_related(k, key);
@@ -1330,7 +1344,7 @@ tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, co
         if (!required)
             return TCO_OK;
     {
-        const char *near = tco_ini_near_key(ini, section, key, true);
+        const char *near = tco_ini_near_key(ini, section, key, true, NULL, NULL);
         return tco_diag_at(diag, TCO_ERR_INI, &(tco_place){.file = ini->path, .section = section, .key = key},
                            "expected a number, found no such key%s%s%s", near ? " (the section has '" : "",
                            near ? near : "", near ? "': a misspelling?)" : "");

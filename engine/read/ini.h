@@ -237,10 +237,17 @@ tco_error tco_ini_number_in(const tco_ini *ini, int sec, const char *section, co
  * they share a stem (the first word, a plural 's' dropped: "card_count" for "cards").  Ranked by
  * meaning first (when @p number, a key whose value is a number before one whose value is not, so
  * "card = D-M" is not offered for a count), then the same word before a mere near spelling, then
- * the fewest edits, then the file's order.  Never @p key itself, nor a key beside it (KEY_source,
- * KEY_range: those say @p key is missing, not misspelt).
+ * the fewest edits, then the file's order.  Never @p key itself, nor a key beside it (@p key followed by
+ * one of tco_ini_beside_suffixes: those say @p key is missing, not misspelt; "cards_count" is offered for
+ * "cards"), nor a key for which @p taken (when not NULL) returns true with @p ctx: a key with a meaning of
+ * its own ("card = D-M" names the card, so it is no misspelling of "cards").
  */
-const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number);
+const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char *key, bool number,
+                             bool (*taken)(void *ctx, const char *key), void *ctx);
+
+/** The suffixes of the keys beside a value KEY that describe it: KEY_source (its basis), KEY_range,
+ *  KEY_dist, KEY_range_source, KEY_range_kind (docs/inputs.md); NULL-terminated, "_source" first. */
+extern const char *const tco_ini_beside_suffixes[];
 
 /**
  * Levenshtein distance between two names, case-insensitive (ASCII), for "did you mean": exact when it

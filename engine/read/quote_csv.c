@@ -99,14 +99,34 @@ typedef struct reader {
     tco_diag *diag;
 } reader;
 
-/* Whether header text @p name is column name @p col as people write it: letters in any case, and a
- * space where the name has an underscore ("Unit Price" is unit_price, "VALID UNTIL" valid_until). */
+/* The length of the run of separators at @p s: spaces, tabs, NBSPs (U+00A0), underscores and hyphens. */
+static size_t header_gap(const char *s)
+{
+    size_t n = 0;
+    for (;;) {
+        if (s[n] == ' ' || s[n] == '\t' || s[n] == '_' || s[n] == '-')
+            n++;
+        else if ((unsigned char)s[n] == 0xC2 && (unsigned char)s[n + 1] == 0xA0)
+            n += 2;
+        else
+            return n;
+    }
+}
+
+/* Whether header text @p name is column name @p col as people write it: letters in any case, and for an
+ * underscore of the name any run of separators or none ("Unit Price", "unit  price", "Unit-Price" and
+ * "UnitPrice" are unit_price, "VALID UNTIL" valid_until).  No two column names differ only there. */
 static bool header_is(const char *name, const char *col)
 {
-    for (; *name && *col; name++, col++) {
-        bool gap = (*name == ' ' || *name == '_') && *col == '_';
-        if (!gap && tolower((unsigned char)*name) != tolower((unsigned char)*col))
+    while (*name && *col) {
+        if (*col == '_') {
+            name += header_gap(name);
+            col++;
+            continue;
+        }
+        if (tolower((unsigned char)*name) != tolower((unsigned char)*col))
             return false;
+        name++, col++;
     }
     return *name == '\0' && *col == '\0';
 }

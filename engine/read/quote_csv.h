@@ -5,7 +5,8 @@
  * an item is pricing's (price/quote_choice.h).
  *
  * The format (docs/quotes.md): a header row, columns matched case-insensitively,
- * a space standing for an underscore ("Unit Price" is unit_price), in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
+ * any run of spaces, underscores or hyphens, or none, standing for an underscore ("Unit Price",
+ * "Unit  Price" and "UnitPrice" are unit_price), in any order.  Required: vendor, item, unit_price, currency (ISO 4217).
  * Optional: quote_id, quote_date, valid_until (YYYY-MM-DD), min_qty,
  * lead_time_weeks, notes, vat_included (yes/no, default no), vat_rate (a share
  * 0..1, required when vat_included is yes).  Unknown columns are ignored with a warning.

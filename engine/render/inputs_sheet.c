@@ -212,13 +212,21 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
 /* An input value: a number with its format, or text (always as text). */
 /* A money input of a model reported in another currency (in_report): the live formula =BASE/fx_report,
  * BASE its CNY value as the files give it; cached @p v, the engine's BASE / fx_report. */
-static void write_report_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double base,
-                               double v, lxw_format *f)
+/* The formula of a money value in another reporting currency, "BASE/fx_report" (without '='), appended to
+ * @p out: write_report_value() writes it, write_live_status() compares the cell with it. */
+static void report_formula(const writer *w, double base, tco_strbuf *out)
 {
     char num[32];
     tco_format_double(base, num);
+    tco_strbuf_printf(out, "%s/%s%s", num, w->np, TCO_FX_REPORT);
+}
+
+static void write_report_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, double base,
+                               double v, lxw_format *f)
+{
     tco_strbuf_free(&w->ref);
-    tco_strbuf_printf(&w->ref, "=%s/%s%s", num, w->np, TCO_FX_REPORT);
+    tco_strbuf_append(&w->ref, "=");
+    report_formula(w, base, &w->ref);
     if (w->ref.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
@@ -290,29 +298,38 @@ void wb_quote_rate_name(const tco_model *m, const tco_quote *q, char name[16])
 /* An input price quote @p qi set (tco_model_apply_quotes() chose it): a live formula, the quote's unit
  * price on the Quotes sheet times its fx_ rate ('Quotes'!$F$9*fx_usd), or the unit price alone in the
  * reporting currency; cached @p v, the engine's unit_price x rate, computed in the same order. */
-static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, size_t qi,
-                               double v)
+/* The formula of a price quote @p qi gives input @p it (without '='), appended to @p out: the quote's unit
+ * price on the Quotes sheet x its live rate, over 1 + its VAT rate when the price includes VAT, over
+ * fx_report in another reporting currency.  write_quoted_value() writes it, write_live_status() compares
+ * the cell with it. */
+static void quoted_formula(writer *w, const tco_item *it, size_t qi, tco_strbuf *out)
 {
     const tco_quote *q = &w->m->quotes->quotes[qi];
     char rate_name[16], c[4];
     wb_quote_rate_name(w->m, q, rate_name);
-    tco_strbuf_free(&w->ref);
-    tco_strbuf_append(&w->ref, "=");
-    wb_append_sheet_ref(w, &w->ref, "Quotes");
+    wb_append_sheet_ref(w, out, "Quotes");
     wb_col_letters(QCOL_UNIT_PRICE, c);
-    tco_strbuf_printf(&w->ref, "$%s$%zu", c, (size_t)ROW_FIRST + qi + 1);
+    tco_strbuf_printf(out, "$%s$%zu", c, (size_t)ROW_FIRST + qi + 1);
     if (rate_name[0])
-        tco_strbuf_printf(&w->ref, "*%s%s", w->np, rate_name);
+        tco_strbuf_printf(out, "*%s%s", w->np, rate_name);
     else if (q->rate != 1) /* not reached: every foreign currency quoted has its fx_ input */
-        tco_strbuf_printf(&w->ref, "*%.17g", q->rate);
+        tco_strbuf_printf(out, "*%.17g", q->rate);
     if (q->vat_included) { /* to the model's basis, ex VAT: over 1 + the quote's VAT rate (live on Quotes) */
         wb_col_letters(QCOL_VAT_RATE, c);
-        tco_strbuf_append(&w->ref, "/(1+");
-        wb_append_sheet_ref(w, &w->ref, "Quotes");
-        tco_strbuf_printf(&w->ref, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
+        tco_strbuf_append(out, "/(1+");
+        wb_append_sheet_ref(w, out, "Quotes");
+        tco_strbuf_printf(out, "$%s$%zu)", c, (size_t)ROW_FIRST + qi + 1);
     }
     if (it->in_report) /* in the reporting currency: the CNY price over its rate */
-        tco_strbuf_printf(&w->ref, "/%s%s", w->np, TCO_FX_REPORT);
+        tco_strbuf_printf(out, "/%s%s", w->np, TCO_FX_REPORT);
+}
+
+static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it, size_t qi,
+                               double v)
+{
+    tco_strbuf_free(&w->ref);
+    tco_strbuf_append(&w->ref, "=");
+    quoted_formula(w, it, qi, &w->ref);
     if (w->ref.failed)
         w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     else
@@ -322,7 +339,7 @@ static void write_quoted_value(writer *w, lxw_worksheet *ws, int row, int col, c
 }
 
 static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
-                              lxw_format *f, const char *text, double v);
+                              lxw_format *f, const char *text, double v, const char *expr);
 
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
@@ -498,16 +515,19 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, bool before_set)
         size_t lines = tier_column(w, ws, col, tco_strbuf_str(&h), status_width);
         head_lines = lines > head_lines ? lines : head_lines;
         tco_strbuf_free(&h);
-        /* A row the run wrote as a plain value reads "edited" once a price is typed over it; a quoted row (a
-         * formula over the Quotes sheet) and a money row in another currency (=BASE/fx_report) keep theirs. */
+        /* Each row reads "edited" once a price is typed over what the run wrote: a plain value, or a quoted
+         * row's formula over the Quotes sheet, or a money row's =BASE/fx_report in another currency (compared
+         * with the same formula, so an edited rate or quote keeps the row's status). */
         for (int r = 0; r < m->n_tiers; r++) {
             tco_status st = tco_status_of_tier_row(m, it, r);
-            bool formula = (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0) || it->in_report;
-            if (formula)
-                wb_write_text(w, ws, w->tier_row + r, col, tco_status_name(st), w->fmt_status[st]);
-            else
-                write_live_status(w, ws, w->tier_row + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
-                                  NULL, it->tiers[r]);
+            tco_strbuf expr = {0};
+            if (m->quotes && it->tier_quotes && it->tier_quotes[r] >= 0)
+                quoted_formula(w, it, (size_t)it->tier_quotes[r], &expr);
+            else if (it->in_report)
+                report_formula(w, it->base_tiers[r], &expr);
+            write_live_status(w, ws, w->tier_row + r, w->place[i].col, col, tco_status_name(st), w->fmt_status[st],
+                              NULL, it->tiers[r], expr.len || expr.failed ? tco_strbuf_str(&expr) : NULL);
+            tco_strbuf_free(&expr);
         }
         w->place[i].status_col = col;
         lxw_conditional_format cf = {.type = LXW_CONDITIONAL_TYPE_CELL, .criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO,
@@ -575,21 +595,26 @@ static void write_shared_ref(writer *w, lxw_worksheet *ws, int row, int col, con
     tco_strbuf_free(&w->ref);
 }
 
-/* The Status cell (column @p status_col of @p row) of a value the run wrote as a plain value in column
- * @p value_col of the same row (@p text, or the number @p v): the live
+/* The Status cell (column @p status_col of @p row) of a value the run wrote in column @p value_col of the
+ * same row (@p text, or the number @p v, or when @p expr is not NULL the formula @p expr, without '='): the
+ * live
  *   IF(ABS(C8-0.7)<=ABS(0.7)*1E-12,"seed figure","edited")   (a text input: IF(C8="D-M",...))
+ *   IF(ABS(C12-('Quotes'!$F$6))<=ABS('Quotes'!$F$6)*1E-12,"quote","edited")   (a quoted price)
  * so that a value typed over the run's reads "edited" instead of still naming the run's source; the
  * written value is kept in the formula (to 1E-12 of itself: a formula's constant reads back to 15
- * digits).  Cached: the status's name.  An input's Status on the list, and each row's of the tier
- * table's price. */
+ * digits), or the written formula, which follows what it reads (a quote's rate edited: still "quote").
+ * Cached: the status's name.  An input's Status on the list, and each row's of the tier table's price.
+ * An empty @p expr (out of memory) writes the fixed status. */
 static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_col, int status_col, const char *status,
-                              lxw_format *f, const char *text, double v)
+                              lxw_format *f, const char *text, double v, const char *expr)
 {
     char vc[4];
     wb_col_letters(value_col, vc);
     tco_strbuf_free(&w->ref);
     tco_strbuf_printf(&w->ref, "=IF(");
-    if (text) {
+    if (expr) {
+        tco_strbuf_printf(&w->ref, "ABS(%s%d-(%s))<=ABS(%s)*1E-12", vc, row + 1, expr, expr);
+    } else if (text) {
         tco_strbuf_printf(&w->ref, "%s%d=\"", vc, row + 1);
         for (const char *p = text; *p; p++)
             tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
@@ -601,7 +626,8 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
         tco_strbuf_printf(&w->ref, "ABS(%s%d-%s%s%s)<=ABS(%s%s%s)*1E-12", vc, row + 1, l, lit, r, l, lit, r);
     }
     tco_strbuf_printf(&w->ref, ",\"%s\",\"%s\")", status, TCO_INPUT_EDITED);
-    if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN) /* text too long */
+    if (w->ref.failed || tco_strbuf_str(&w->ref)[0] == '\0' || w->ref.len > TCO_FORMULA_MAX_LEN ||
+        (expr && expr[0] == '\0')) /* text too long, or no formula to compare with */
         wb_write_text(w, ws, row, status_col, status, f);
     else
         wb_write_formula_or_text(w, ws, row, status_col, tco_strbuf_str(&w->ref), f, 0, status);
@@ -692,7 +718,7 @@ static void price_line_sources(writer *w, lxw_worksheet *ws, int row, const int 
             tco_strbuf_free(&w->ref);
         } else
             write_live_status(w, ws, row + (int)k, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st],
-                              it->text_line ? it->text : NULL, it->value);
+                              it->text_line ? it->text : NULL, it->value, NULL);
         tco_model_needed(m, &items[k], 1, needed);
         tco_strbuf src = {0};
         tco_strbuf_printf(&src, "%s; edit it", it->source);
@@ -874,11 +900,20 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
         tco_strbuf_printf(&full, "%s%s", w->np, it->name);
         wb_write_text(w, ws, row, COL_INPUT_NAME, tco_strbuf_str(&full), w->source); /* a long one wraps */
         tco_status st = tco_status_of_input(it);
-        if (!ref && !(m->quotes && it->quoted) && !it->in_report) /* a plain value: "edited" once typed over */
+        /* "edited" once the value the run wrote is typed over: a plain value, a quoted price's formula over
+         * the Quotes sheet or a money value's =BASE/fx_report (each compared with its formula); a comparison
+         * option's reference to Shared inputs keeps a fixed Status (its value is edited there). */
+        tco_strbuf expr = {0};
+        if (!ref && m->quotes && it->quoted)
+            quoted_formula(w, it, it->quote_index, &expr);
+        else if (!ref && it->in_report && !it->text)
+            report_formula(w, it->base_value, &expr);
+        if (!ref)
             write_live_status(w, ws, row, 2, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st], it->text,
-                              it->value);
+                              it->value, expr.len || expr.failed ? tco_strbuf_str(&expr) : NULL);
         else
             wb_write_text(w, ws, row, COL_INPUT_STATUS, tco_status_name(st), w->fmt_status[st]);
+        tco_strbuf_free(&expr);
         input_source(w, i, &src);
         const char *source = tco_strbuf_str(&src);
         wb_write_text(w, ws, row, COL_INPUT_SOURCE, source, w->source);
