@@ -226,6 +226,25 @@ static tco_error choose(const question *q, const char *key, const char *file, ch
     for (int i = 0; i < n_drop; i++)
         if (name_index(all, n_all, drop[i]) < 0)
             return unknown_entry(q, "exclude_tiers", drop[i], file, all, n_all, d);
+    /* With a list of tiers, exclude_tiers has nothing to narrow: a tier both listed and excluded contradicts
+     * itself, and one excluded but not listed is excluded already; either was dropped without a word
+     * (tiers = W-B, D-M with exclude_tiers = D-M ranked W-B alone, exit 0). */
+    for (int i = 0; keep && i < n_drop; i++) {
+        char where_drop[800];
+        tco_place at_drop;
+        place(q, "exclude_tiers", &at_drop, where_drop);
+        place(q, key, &at, where);
+        bool listed = name_index(keep, n_keep, drop[i]) >= 0;
+        char also[900];
+        if (at.arg)
+            snprintf(also, sizeof also, "%s", at.arg);
+        else
+            snprintf(also, sizeof also, "[advise] %s", key);
+        return tco_diag_at(d, TCO_ERR_INI, &at_drop, listed ? "'%s' is listed in %s too: a tier is either considered "
+                           "or excluded; leave it out of one of them" : "'%s' is not among the tiers %s lists, so "
+                           "excluding it would change nothing; exclude_tiers narrows tiers = all, so leave it out "
+                           "(or list the tiers to consider alone)", drop[i], TCO_SHOWN(also));
+    }
     *out = calloc((size_t)n_all + 1, sizeof **out);
     *n = 0;
     if (*out == NULL)
@@ -236,17 +255,9 @@ static tco_error choose(const question *q, const char *key, const char *file, ch
         if (((*out)[(*n)++] = tco_strdup(all[i])) == NULL)
             return tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
     }
-    if (*n == 0 && n_drop > 0) {
-        /* Named at exclude_tiers when it alone narrows (tiers all), or when a --set gave it and not tiers. */
-        char where_drop[800];
-        tco_place at_drop;
-        place(q, "exclude_tiers", &at_drop, where_drop);
-        place(q, key, &at, where);
-        if (keep == NULL || (at_drop.arg != NULL && at.arg == NULL))
-            return tco_diag_at(d, TCO_ERR_INI, &at_drop, "leaves nothing to consider: it excludes every tier %s",
-                               keep ? "that tiers lists" : "of the catalog");
-        return tco_diag_at(d, TCO_ERR_INI, &at, "leaves nothing to consider once exclude_tiers is left out");
-    }
+    if (*n == 0 && n_drop > 0) /* tiers = all here: a list of tiers takes no exclude_tiers (above) */
+        return tco_diag_at(d, TCO_ERR_INI, place(q, "exclude_tiers", &at, where),
+                           "leaves nothing to consider: it excludes every tier of the catalog");
     if (*n == 0)
         return tco_diag_at(d, TCO_ERR_INI, place(q, key, &at, where), "leaves nothing to consider");
     return TCO_OK;
@@ -680,6 +691,34 @@ static tco_error check_question_scenario(const question *qq, bool train, tco_dia
             return tco_diag_at(d, TCO_ERR_INI, &at, "expected advise or %s (the kind [advise] job = %s prices), "
                                "found '%s'", job_kind, train ? "train" : "serve", TCO_SHOWN(v));
     }
+    /* A question that lists [advise] facility_modes prices each candidate in each mode of the list, so a
+     * facility mode of its own (the file's [facility] mode, a --set facility.mode) would be replaced without
+     * a word: colocation in the file and facility_modes = owned priced owned alone. */
+    const char *modes = tco_ini_get(q, "advise", "facility_modes");
+    if (modes == NULL)
+        return TCO_OK;
+    char where[800];
+    tco_place lp;
+    place(qq, "facility_modes", &lp, where);
+    char listed[1000];
+    if (lp.arg)
+        snprintf(listed, sizeof listed, "%s", lp.arg);
+    else
+        snprintf(listed, sizeof listed, "[advise] facility_modes = %s", modes);
+    for (size_t i = 0; i < qq->req->n_sets; i++) {
+        const tco_override *o = &qq->req->sets[i];
+        if (strcasecmp(o->section, "facility") == 0 && strcasecmp(o->key, "mode") == 0)
+            return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: tco advise prices each candidate in each facility mode "
+                                "listed (%s), so it takes no facility mode of its own; give --set "
+                                "advise.facility_modes=%s to price in that mode alone", o->arg, TCO_SHOWN(listed),
+                                o->value);
+    }
+    const char *mode = tco_ini_get(q, "facility", "mode");
+    if (mode != NULL)
+        return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = q->path, .section = "facility", .key = "mode"},
+                           "a question that lists [advise] facility_modes names no facility mode of its own: tco "
+                           "advise prices each candidate in each mode listed (%s), so its mode would be replaced "
+                           "without a word (found '%s'); remove the key, or list only the modes to price", TCO_SHOWN(listed), TCO_SHOWN(mode));
     return TCO_OK;
 }
 
@@ -710,6 +749,12 @@ static tco_error check_sets(const tco_advise_request *req, tco_ini *q, tco_diag 
             tco_strbuf_free(&hint);
             return e;
         }
+        /* advise.tiers=W-B then advise.tiers=D-M kept the last without a word: refused as any --set given
+         * twice is (the model's own --set values are checked when each candidate's model is loaded). */
+        for (size_t j = 0; j < i && strcasecmp(o->section, "advise") == 0; j++)
+            if (strcasecmp(req->sets[j].section, "advise") == 0 && strcasecmp(req->sets[j].key, o->key) == 0)
+                return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: sets [advise] %s again (first --set %s); give "
+                                    "each value once", o->arg, o->key, req->sets[j].arg);
         if (strcasecmp(o->section, "advise") == 0 && !tco_ini_set(q, "advise", o->key, o->value))
             return nomem(d);
     }
@@ -790,6 +835,23 @@ static tco_error load_models(const question *qq, advise_run *r)
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].warning)
             r->warn_items[r->n_warn++] = (int)i;
+    /* [advise] facility_modes = all is every value of the template's facility_mode input, as tiers = all is
+     * every tier: it read as no list, pricing the question's own mode alone (team-70b: 232 candidates, not
+     * the 360 of owned, colocation), exit 0. */
+    const char *listed = tco_ini_get(q, "advise", "facility_modes");
+    if (listed != NULL && a->n_modes == 0 && strcasecmp(listed, "all") == 0) {
+        int fm = tco_model_find(m, "facility_mode");
+        const tco_item *it = fm >= 0 ? &m->items[fm] : NULL;
+        if (it == NULL || it->n_choices == 0)
+            return tco_diag_at(d, TCO_ERR_INI, place(qq, "facility_modes", &at, where),
+                               "'%s' names no facility mode: the template's input facility_mode lists no values "
+                               "(values = ...); list the modes to price", listed);
+        if ((a->modes = calloc(it->n_choices, sizeof *a->modes)) == NULL)
+            return nomem(d);
+        for (size_t k = 0; k < it->n_choices; k++, a->n_modes++)
+            if ((a->modes[k] = tco_strdup(it->choices[k])) == NULL)
+                return nomem(d);
+    }
     /* The modes: each must be a facility_mode value. */
     for (int k = 0; k < a->n_modes; k++)
         for (int h = 0; h < a->n_models; h++)

@@ -1294,6 +1294,11 @@ static tco_error run(ctx *c)
                            "%s is a question ([advise] section), not a scenario: run it with tco advise %s; tco diff "
                            "takes two summaries of one scenario's runs, tco --scenario NAME --format json",
                            c->spath, c->old.scenario);
+    if (tco_scenario_file_is_comparison(c->spath))
+        return tco_diag_at(d, TCO_ERR_INI, AT_KEY(&c->old, "scenario"),
+                           "%s is a comparison ([compare] section), not a scenario: run it with tco --compare %s; "
+                           "tco diff takes two summaries of one scenario's runs, tco --scenario NAME --format json",
+                           c->spath, c->old.scenario);
     if ((b->old_path = tco_strdup(c->old.path)) == NULL || (b->new_path = tco_strdup(c->new_.path)) == NULL ||
         (b->scenario = tco_strdup(c->old.scenario)) == NULL || (b->new_scenario = tco_strdup(c->new_.scenario)) == NULL ||
         (b->title = tco_strdup(c->old.title)) == NULL || (b->currency = tco_strdup(c->old.currency)) == NULL)

@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "render/output.h"
+#include "base/utf8.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "load/load.h"
@@ -278,9 +279,12 @@ static tco_error target_path(init_run *r, char out[PATH_MAX])
     char canon[PATH_MAX];
     bool found = !parent.failed && realpath(tco_strbuf_str(&parent), canon) != NULL;
     int err = errno;
+    char shown_dir[TCO_DIAG_MAX], shown_parent[TCO_DIAG_MAX]; /* a path of 4 KB left no room for the reason */
     if (!found)
-        tco_diag_set(r->diag, TCO_ERR_CANTCREATE, "%s: cannot create the folder: its parent %s: %s", dir,
-                     tco_strbuf_str(&parent), parent.failed ? "out of memory" : strerror(err));
+        tco_diag_set(r->diag, TCO_ERR_CANTCREATE, "%s: cannot create the folder: its parent %s: %s",
+                     tco_utf8_elide(dir, 400, shown_dir, sizeof shown_dir),
+                     tco_utf8_elide(tco_strbuf_str(&parent), 400, shown_parent, sizeof shown_parent),
+                     parent.failed ? "out of memory" : strerror(err));
     tco_strbuf_free(&parent);
     if (!found)
         return TCO_ERR_CANTCREATE;

@@ -119,9 +119,18 @@ tco_error tco_diag_vat(tco_diag *diag, tco_error err, const tco_place *place, co
     const char *sep = file[0] == '\0' ? "" : diag->line > 0 ? ":" : (section || char_column) ? "" : ":";
     if (file[0] == '\0' && arg[0] != '\0')
         snprintf(at, sizeof at, ": ");
+    /* A path of up to 4 KB left no room for the reason (the message holds 1,023 bytes): "tco: /tmp/d...d/d"
+     * and no "cannot open".  A file or argument too long for the whole message keeps its start and its end
+     * with "..." between, and the reason is said in full; the fields keep the path (diag->file). */
+    const char *shown = file[0] ? file : arg;
+    char elided[TCO_DIAG_MAX];
+    size_t rest = strlen(sep) + strlen(at) + strlen(part) + (part[0] ? 2 : 0) + strlen(text);
+    if (strlen(shown) + rest >= sizeof diag->message && strlen(shown) > 400)
+        shown = tco_utf8_elide(shown, rest + 400 < sizeof diag->message ? sizeof diag->message - 1 - rest : 400,
+                               elided, sizeof elided);
     /* The part belongs to the text (diag->text points at "LOW: ..."): the fields do not hold it. */
-    size_t place_len = strlen(file) + strlen(arg) * (file[0] == '\0') + strlen(sep) + strlen(at);
-    format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", file[0] ? file : arg, sep, at, part,
+    size_t place_len = strlen(shown) + strlen(sep) + strlen(at);
+    format_cut(diag->message, sizeof diag->message, "%s%s%s%s%s%s", shown, sep, at, part,
                part[0] ? ": " : "", text);
     diag->text = place_len < strlen(diag->message) ? place_len : 0;
     return err;

@@ -5,6 +5,7 @@
 #include "base/text.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,25 +60,26 @@ char *tco_strndup_trim(const char *s, size_t n)
 
 int tco_split_list(const char *s, char ***out)
 {
+    /* The entries counted first and held in one allocation: grown one realloc an entry, a list of 60,000
+     * took 49 s and 1.5 GB under AddressSanitizer, whose realloc always copies (--compare a,a,...). */
     *out = NULL;
+    size_t count = 1;
+    for (const char *c = strchr(s, ','); c; c = strchr(c + 1, ','))
+        count++;
+    if (count > INT_MAX || (*out = calloc(count, sizeof **out)) == NULL)
+        return -1;
     int n = 0;
     const char *p = s;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char *item = tco_strndup_trim(p, len);
-        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
-        if (item == NULL || grown == NULL || item[0] == '\0') {
+        if (item == NULL || item[0] == '\0') {
             free(item);
-            if (grown)
-                *out = grown;
-            for (int i = 0; i < n; i++)
-                free((*out)[i]);
-            free(*out);
+            tco_free_list(*out, n);
             *out = NULL;
             return -1;
         }
-        *out = grown;
         (*out)[n++] = item;
         if (!comma)
             return n;

@@ -113,6 +113,19 @@ size_t tco_utf8_prefix(const char *s, size_t max_bytes)
     return n - (k - 1) < need ? k - 1 : n; /* the last character is cut: drop it whole */
 }
 
+const char *tco_utf8_elide(const char *s, size_t max_bytes, char *buf, size_t size)
+{
+    size_t len = strlen(s);
+    if (len <= max_bytes || max_bytes < 16 || size < max_bytes + 1)
+        return s;
+    size_t head = tco_utf8_prefix(s, max_bytes / 4);
+    const char *tail = s + len - (max_bytes - head - 3);
+    while (((unsigned char)*tail & 0xC0) == 0x80) /* start at a whole character */
+        tail++;
+    snprintf(buf, size, "%.*s...%s", (int)head, s, tail);
+    return buf;
+}
+
 size_t tco_utf8_chars(const char *s)
 {
     return tco_utf8_chars_n(s, strlen(s));

@@ -82,6 +82,13 @@ size_t tco_utf16_units(const char *s);
 size_t tco_utf8_prefix(const char *s, size_t max_bytes);
 
 /**
+ * @p s, or when it is longer than @p max_bytes (at least 16) its start and its end with "..." between, at
+ * most @p max_bytes long, written into @p buf (@p size bytes, more than @p max_bytes), cut at whole
+ * characters: a path of 4 KB named in a message of 1,023 bytes leaves room for the reason.
+ */
+const char *tco_utf8_elide(const char *s, size_t max_bytes, char *buf, size_t size);
+
+/**
  * Compare two UTF-8 strings ignoring case as the spreadsheet applications do
  * for text and sheet names: each code point folded to lower(upper(c)) in the
  * C.UTF-8 locale, so "ÜBER" = "über", "ΣΊΣΥΦΟΣ" = "σίσυφος" (final sigma too),

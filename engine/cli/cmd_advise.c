@@ -144,6 +144,9 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         return tco_cli_usage("%s", "--as-of judges the dates of vendor quotes: give --quotes FILE.csv");
     if (seed_given && draws == 0)
         return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
+    if (force && no_workbook && save == NULL) /* it replaces a workbook or a saved scenario: here neither */
+        return tco_cli_usage("%s", "--force replaces the workbook (or --save-scenario's file) that exists or is "
+                             "open, and --no-workbook writes none; give one of them");
     if (pick_given && save == NULL)
         return tco_cli_usage("%s", "--pick RANK chooses the option --save-scenario FILE.ini writes; give "
                              "--save-scenario too");

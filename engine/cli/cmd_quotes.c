@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "base/error.h"
@@ -156,6 +157,56 @@ static bool check_item(void *vctx, const tco_quote *q)
     return false;
 }
 
+/* A file named by dev and inode, and its place on the command line. */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    int at;
+} file_id;
+
+static int by_file_id(const void *a, const void *b)
+{
+    const file_id *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    return x->at - y->at;
+}
+
+/* 0, or 64 (said) when one file is named twice (by any spelling or link: device and inode), as --quotes
+ * refuses it: each of its problems would be reported, and each row counted, twice.  Sorted, so a long list is
+ * answered in n log n; the repeat named is the first on the command line.  A file that cannot be read is
+ * left to the reading, which says why. */
+static int same_file_twice(char **files, int n)
+{
+    file_id *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
+    if (ids == NULL) {
+        fprintf(stderr, "tco: out of memory\n");
+        return 71;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(files[i], &st) == 0)
+            ids[k++] = (file_id){st.st_dev, st.st_ino, i};
+    }
+    qsort(ids, (size_t)k, sizeof *ids, by_file_id);
+    int first = -1, again = -1;
+    for (int i = 1; i < k; i++)
+        if (ids[i].dev == ids[i - 1].dev && ids[i].ino == ids[i - 1].ino && (again < 0 || ids[i].at < again)) {
+            int j = i - 1;
+            while (j > 0 && ids[j - 1].dev == ids[i].dev && ids[j - 1].ino == ids[i].ino)
+                j--;
+            first = ids[j].at, again = ids[i].at;
+        }
+    free(ids);
+    if (again < 0)
+        return 0;
+    return tco_cli_usage("quotes check %s: the same file as %s (file %d); give each quote file once", files[again],
+                         files[first], first + 1);
+}
+
 /* `tco quotes check FILE... [--format table|json] [--as-of DATE]`: read every file fully, report every
  * problem (tco_report_check: text, or one JSON document); exit 65 if any error, 66 if a file cannot be
  * read. */
@@ -222,6 +273,11 @@ int tco_cmd_quotes_check(const char *root, const char *format, const char *as_of
     if (argc == 0) {
         free(files);
         return tco_cli_usage("quotes check: expected one or more CSV files");
+    }
+    int twice = same_file_twice(files, n_files);
+    if (twice != 0) {
+        free(files);
+        return twice;
     }
     bool json = fmt == TCO_OUT_JSON;
     tco_diag d = {0};

@@ -140,10 +140,14 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     }
     char stem[201];
     tco_scenario_stem(scenario, stem, sizeof stem);
-    if (tco_scenario_file_is_question(spath)) {
+    bool question = tco_scenario_file_is_question(spath);
+    if (question || tco_scenario_file_is_comparison(spath)) {
+        /* A comparison is the wrong command as a question is (64), named as one: it was a file error (65),
+         * "expected a [scenario] section", that did not say which command runs it. */
         fputs("tco: ", stderr);
         tco_text_put_terminal(stderr, spath, strlen(spath));
-        fputs(" is a question ([advise] section), not a scenario: run it with tco advise ", stderr);
+        fputs(question ? " is a question ([advise] section), not a scenario: run it with tco advise "
+                       : " is a comparison ([compare] section), not a scenario: run it with tco --compare ", stderr);
         tco_text_put_terminal(stderr, stem, strlen(stem));
         fputc('\n', stderr);
         free(spath);
@@ -329,8 +333,11 @@ static int compare_names(const char *root, const char *arg, char ***names, char 
     }
     /* Each entry a name, none empty ("a,,b" is refused, not read as "a,b"), none twice (compared by the
      * stem that names the option, case-insensitively: tco_list_check_set()). */
-    char where[1100];
-    snprintf(where, sizeof where, "--compare %.1000s", arg);
+    /* The list as typed, cut to 200 bytes (at a whole character): a message holds 1,023 bytes, and a
+     * list of 1,000 bytes echoed whole left of its reason "expected 2" and nothing more. */
+    char where[300];
+    size_t shown = strlen(arg) > 200 ? tco_utf8_prefix(arg, 200) : strlen(arg);
+    snprintf(where, sizeof where, "--compare %.*s%s", (int)shown, arg, shown < strlen(arg) ? "..." : "");
     tco_place at = path ? (tco_place){.file = path, .section = "compare", .key = "scenarios"}
                         : (tco_place){.arg = where};
     tco_error bad = path ? TCO_ERR_INI : TCO_ERR_USAGE;
@@ -435,15 +442,17 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
     }
     for (int i = 0; i < n && rc == 0; i++) {
         char *spath = tco_scenario_path(root, names[i], "--compare", file, &d);
-        bool question = spath && tco_scenario_file_is_question(spath);
+        bool is_q = spath && tco_scenario_file_is_question(spath);
+        bool question = is_q || (spath && tco_scenario_file_is_comparison(spath)); /* no scenario to price */
+        const char *what = is_q ? "a question ([advise] section)" : "a comparison ([compare] section)";
+        const char *run = is_q ? "tco advise" : "tco --compare";
         /* Named in a comparison file, it is the file's fault (65, naming it), not the command line's. */
         if (question && file)
             tco_diag_at(&d, TCO_ERR_INI, &(tco_place){.file = file, .section = "compare", .key = "scenarios"},
-                        "%s is a question ([advise] section), not a scenario: run it with tco advise %s", spath,
-                        stems[i]);
+                        "%s is %s, not a scenario: run it with %s %s", spath, what, run, stems[i]);
         else if (question)
-            tco_diag_set(&d, TCO_ERR_USAGE, "%s is a question ([advise] section), not a scenario: run it with tco "
-                         "advise %s", spath, stems[i]);
+            tco_diag_set(&d, TCO_ERR_USAGE, "%s is %s, not a scenario: run it with %s %s", spath, what, run,
+                         stems[i]);
         tco_override sets[TCO_MAX_SETS];
         size_t n_sets = sets_for(quotes, stems[i], sets);
         tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
@@ -711,6 +720,9 @@ int tco_cmd_scenario(int argc, char **argv)
         return bad_out;
     if (seed_given && quotes.draws == 0)
         return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
+    if (force && quotes.no_workbook) /* a --force that replaces nothing would be ignored in silence */
+        return tco_cli_usage("%s", "--force replaces a workbook that Excel or LibreOffice has open, and "
+                             "--no-workbook writes none; give one of them");
     if ((quotes.sensitivity || quotes.draws) && compare)
         return tco_cli_usage("%s", "--sensitivity and --monte-carlo run on one scenario at a time (--scenario NAME), not "
                            "on a comparison");

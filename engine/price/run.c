@@ -114,9 +114,16 @@ static tco_error load_fx(const tco_run_options *q, tco_fx *fx, tco_diag *d)
         return tco_diag_at(d, TCO_ERR_INI, &(tco_place){.file = fx->path, .section = "fx", .key = "reporting"},
                            "the catalog's prices are in CNY, so its rates must be CNY per unit (reporting = CNY), "
                            "found %s", fx->reporting);
-    for (size_t i = 0; i < q->n_fx_sets; i++)
+    for (size_t i = 0; i < q->n_fx_sets; i++) {
+        /* A rate set twice (fx.usd=7 then FX.USD=7.1) is refused as any --set given twice is: the last one
+         * was kept without a word. */
+        for (size_t j = 0; j < i; j++)
+            if (strcasecmp(q->fx_sets[j].key, q->fx_sets[i].key) == 0)
+                return tco_diag_set(d, TCO_ERR_USAGE, "--set %s: sets [fx] %s again (first --set %s); give each "
+                                    "value once", q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[j].arg);
         if ((e = tco_fx_set(fx, q->fx_sets[i].arg, q->fx_sets[i].key, q->fx_sets[i].value, d)) != TCO_OK)
             return e;
+    }
     return TCO_OK;
 }
 

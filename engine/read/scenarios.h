@@ -51,4 +51,8 @@ const char *tco_scenario_stem(const char *arg, char *stem, size_t size);
  *  scenario to price. */
 bool tco_scenario_file_is_question(const char *path);
 
+/** True if @p path is a readable INI file with a [compare] section and no [scenario] section: a comparison
+ *  for tco --compare, not a scenario to price (what tco_scenario_is_comparison() asks of a name). */
+bool tco_scenario_file_is_comparison(const char *path);
+
 #endif /* TCO_SCENARIOS_H */

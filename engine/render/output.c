@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <unzip.h>
 
+#include "base/utf8.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 
@@ -254,8 +255,12 @@ static tco_error check_target(const char *path, const char *dir, struct stat *ol
 {
     *exists = false;
     if (access(dir, W_OK) != 0)
-        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s", path, dir,
+    {
+        char p[TCO_DIAG_MAX], f[TCO_DIAG_MAX]; /* a path of 4 KB would leave no room for the reason */
+        return tco_diag_set(diag, TCO_ERR_CANTCREATE, "%s: cannot write into folder '%s': %s",
+                            tco_utf8_elide(path, 400, p, sizeof p), tco_utf8_elide(dir, 400, f, sizeof f),
                             strerror(errno));
+    }
     /* Replace only a regular file (never a symlink, device, FIFO or folder). */
     if (lstat(path, old) == 0) {
         if (!S_ISREG(old->st_mode))

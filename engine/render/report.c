@@ -1038,12 +1038,16 @@ void tco_report_check_file(tco_report_check *r, const char *path, size_t rows, s
                 errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
         return;
     }
-    struct tco_report_check_file *grown = realloc(r->files, (r->n_files + 1) * sizeof *grown);
-    if (grown == NULL) {
-        r->lost = true;
-        return;
+    if (r->n_files == r->files_cap) {
+        size_t cap = r->files_cap ? 2 * r->files_cap : 16;
+        struct tco_report_check_file *grown = realloc(r->files, cap * sizeof *grown);
+        if (grown == NULL) {
+            r->lost = true;
+            return;
+        }
+        r->files = grown;
+        r->files_cap = cap;
     }
-    r->files = grown;
     r->files[r->n_files++] = (struct tco_report_check_file){path, rows, errors, warnings};
 }
 
@@ -1064,6 +1068,6 @@ bool tco_report_check_end(tco_report_check *r)
     }
     free(r->files);
     r->files = NULL;
-    r->n_files = 0;
+    r->n_files = r->files_cap = 0;
     return !r->lost;
 }

@@ -154,6 +154,8 @@ typedef struct tco_report_check {
         size_t rows, errors, warnings;
     } *files;
     size_t n_files;
+    /** The room of @c files, grown by doubling (one realloc a file was quadratic under ASan). */
+    size_t files_cap;
     /** JSON: true once a file's totals could not be kept (out of memory); the end says so. */
     bool lost;
     /** Text: the current file's problems printed (at most TCO_QUOTE_LIST_CAP, as a run lists at most that
