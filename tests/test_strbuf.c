@@ -1,6 +1,6 @@
 /* test_strbuf.c - the growable buffer (engine/base/strbuf.c): growth, clear, take, printf; and
  * engine/base/memory.c: tco_prefault(), which asks for a large block's pages before it is filled, and the
- * arenas (tco_arena). */
+ * arenas (tco_arena); tco_heap_huge_pages(). */
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -138,6 +140,109 @@ static void test_arena(void)
     free(size);
 }
 
+/* The mappings of this process whose flags include huge-page advice ("hg" on the VmFlags line of
+ * /proc/self/smaps, MADV_HUGEPAGE), up to @p max of them as [lo, hi) pairs; their number, or -1 when there is
+ * no smaps to read. */
+static int advised_mappings(uintptr_t (*range)[2], int max)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (f == NULL)
+        return -1;
+    char line[512];
+    uintptr_t lo = 0, hi = 0;
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long a, b;
+        const char *dash = strchr(line, '-'), *space = strchr(line, ' ');
+        if (dash && space && dash < space && sscanf(line, "%lx-%lx ", &a, &b) == 2)
+            lo = a, hi = b;
+        else if (strncmp(line, "VmFlags:", 8) == 0 && strstr(line, " hg") != NULL && n < max) {
+            range[n][0] = lo;
+            range[n][1] = hi;
+            n++;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* What a child process saw of tco_heap_huge_pages() (it changes the process's malloc: not in the runner). */
+enum { HEAP_NOT_ADVISED = 10, HEAP_ADVISED = 11, HEAP_SMALL_OUTSIDE = 12, HEAP_NO_SMAPS = 13 };
+
+static int heap_child(bool limit_address_space)
+{
+    if (limit_address_space) {
+        struct rlimit rl = {.rlim_cur = (rlim_t)16 << 30, .rlim_max = (rlim_t)16 << 30};
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            return 1;
+    }
+    if (!tco_heap_huge_pages((size_t)64 << 20))
+        return HEAP_NOT_ADVISED;
+    /* 16 MiB of small blocks, as libxlsxwriter makes its cells.  The first may come from free blocks the heap
+     * already had (the runner's earlier tests left some) or from below the first 2 MiB boundary of the range
+     * (not advised); once those are used they come from the advised range: the last 4 MiB all do. */
+    enum { CELL = 1024, CELLS = 16 * 1024, LAST = 4 * 1024 };
+    static char *cell[CELLS];
+    for (int i = 0; i < CELLS; i++)
+        if ((cell[i] = malloc(CELL)) != NULL)
+            memset(cell[i], 'x', CELL); /* kept: the next block lies above it */
+    uintptr_t range[64][2];
+    int n = advised_mappings(range, 64);
+    if (n < 0)
+        return HEAP_NO_SMAPS;
+    for (int i = CELLS - LAST; i < CELLS; i++) {
+        bool in = false;
+        for (int r = 0; r < n && !in; r++)
+            in = cell[i] && (uintptr_t)cell[i] >= range[r][0] && (uintptr_t)cell[i] + CELL <= range[r][1];
+        if (!in)
+            return HEAP_SMALL_OUTSIDE;
+    }
+    return HEAP_ADVISED;
+}
+
+static int heap_child_exit(bool limit_address_space)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(heap_child(limit_address_space));
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+/* tco_heap_huge_pages(64 MiB): the heap's next 64 MiB advised MADV_HUGEPAGE, and the small blocks malloc()
+ * hands out afterwards (8,192 of 1 KiB) lie in that advised range; with the address space limited
+ * (RLIMIT_AS: a reserved range would count against it) nothing is advised.  It does nothing, by design, in a
+ * sanitizer build, without glibc, under GLIBC_TUNABLES setting malloc's behaviour, or with
+ * vm.overcommit_memory = 2: then only the second half is checked. */
+static void test_heap_huge_pages(void)
+{
+    int plain = heap_child_exit(false);
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int overcommit = 0;
+    if (f) {
+        if (fscanf(f, "%d", &overcommit) != 1)
+            overcommit = 0;
+        fclose(f);
+    }
+    bool may = overcommit != 2 && !(tunables && strstr(tunables, "glibc.malloc."));
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__GLIBC__)
+    may = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+    may = false;
+#endif
+#endif
+    if (may && plain != HEAP_NO_SMAPS)
+        CU_ASSERT_EQUAL(plain, HEAP_ADVISED);
+    if (!may)
+        CU_ASSERT_EQUAL(plain, HEAP_NOT_ADVISED);
+    CU_ASSERT_EQUAL(heap_child_exit(true), HEAP_NOT_ADVISED);
+}
+
 CU_ErrorCode register_strbuf_suite(void)
 {
     CU_pSuite s = CU_add_suite("strbuf", NULL, NULL);
@@ -145,7 +250,8 @@ CU_ErrorCode register_strbuf_suite(void)
         !CU_add_test(s, "growth, clear and take", test_growth_and_take) ||
         !CU_add_test(s, "printf appends", test_printf_appends) ||
         !CU_add_test(s, "tco_prefault() asks for pages, changes no byte", test_prefault) ||
-        !CU_add_test(s, "an arena's pieces keep their bytes and alignment", test_arena))
+        !CU_add_test(s, "an arena's pieces keep their bytes and alignment", test_arena) ||
+        !CU_add_test(s, "tco_heap_huge_pages() advises the range the small blocks come from", test_heap_huge_pages))
         return CU_get_error();
     return CUE_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #ifndef TCO_MEMORY_H
 #define TCO_MEMORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** Smallest range tco_prefault() acts on (1 MiB: below it a system call costs more than the faults). */
@@ -22,6 +23,28 @@
  * owns (a block from malloc()/realloc() of at least @p bytes).
  */
 void tco_prefault(void *p, size_t bytes);
+
+/**
+ * Ask for transparent huge pages (2 MiB) for the next @p bytes of the process's main heap, where
+ * malloc() puts its small blocks: a workbook of a template ten times the shipped one takes some
+ * 40,000 page faults of 4 KiB as libxlsxwriter makes its cells, each costing microseconds on a
+ * virtual machine, and its pages fill the processor's address cache (docs/performance.md, "huge
+ * pages for the heap").  What glibc's own `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` does, from within
+ * the program: the heap is grown by @p bytes at once (blocks of 16 MiB from malloc(), below the mmap
+ * threshold), that range advised MADV_HUGEPAGE, and the blocks given back; the heap keeps the range
+ * (M_TRIM_THRESHOLD), so the small blocks of the run come from it, and a 2 MiB page is only
+ * cleared when something in it is first written.  Blocks of less than 32 MiB come from the heap
+ * from then on (M_MMAP_THRESHOLD).  Call once, at the start, before any thread.
+ *
+ * A hint only, with nothing reported: it does nothing without glibc or MADV_HUGEPAGE, in a
+ * sanitizer build, when GLIBC_TUNABLES already sets malloc's behaviour (the user's choice), when the
+ * address space or the data segment is limited (RLIMIT_AS, RLIMIT_DATA: a reserved range would
+ * count against the limit), when the kernel counts committed memory strictly
+ * (vm.overcommit_memory = 2), or when the heap cannot grow by @p bytes now.  Where the kernel's
+ * transparent huge pages are off ("never"), the advice is ignored and the pages are 4 KiB as before.
+ * Returns whether a range was advised.
+ */
+bool tco_heap_huge_pages(size_t bytes);
 
 /** One block of an arena (memory.c). */
 typedef struct tco_arena_block tco_arena_block;
