@@ -117,6 +117,36 @@ static void test_symbols(void)
     tco_quotes_free(&set);
 }
 
+/* A currency code without a rate in pricing/fx.ini is no error: the row is kept with status no_rate, rate and
+ * converted NaN, and a reason naming the currency, the rates file and the key to add; its price is still
+ * read (1,100,000 KRW) and checked ('abc' in KRW is an error, as in any currency). */
+static void test_no_rate(void)
+{
+    static const char data[] = "vendor,item,unit_price,currency\nA,D-M,\"1,100,000\",krw\nB,D-M,88000,CNY\n"
+                               "C,D-M,abc,KRW\n";
+    fixture_problems pr = {0};
+    tco_quote_set set = {0};
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL(read_bytes(data, sizeof data - 1, &pr, &set, &d), TCO_OK);
+    CU_ASSERT_EQUAL(pr.errors, 1); /* line 4: abc */
+    CU_ASSERT_EQUAL(pr.warnings, 0);
+    CU_ASSERT_EQUAL_FATAL(set.n, 2);
+    const tco_quote *q = &set.quotes[0];
+    CU_ASSERT_EQUAL(q->status, TCO_QUOTE_NO_RATE);
+    CU_ASSERT_EQUAL(q->unit_price, 1100000);
+    CU_ASSERT_STRING_EQUAL(q->currency, "KRW");
+    CU_ASSERT_EQUAL(q->currency_column, 4);
+    CU_ASSERT(isnan(q->rate) && isnan(q->converted));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q->reason);
+    CU_ASSERT_PTR_NOT_NULL(strstr(q->reason, "no exchange rate for KRW in "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(q->reason, "pricing/fx.ini (it has USD, EUR, GBP, JPY, HKD, SGD): add krw = RATE "
+                                             "(CNY per KRW) to its [fx] section to use this quote"));
+    CU_ASSERT_EQUAL(set.quotes[1].status, TCO_QUOTE_USED); /* the zero status: not judged yet */
+    CU_ASSERT_PTR_NULL(set.quotes[1].reason);
+    CU_ASSERT_EQUAL(set.quotes[1].converted, 88000);
+    tco_quotes_free(&set);
+}
+
 /* One malformed file per kind of error, each naming file, line and column. */
 static void test_bad_files(void)
 {
@@ -132,8 +162,8 @@ static void test_bad_files(void)
         {"price_text.csv", ":2: column 3 (unit_price): expected a price such as 12500 or 12,500.00, found 'abc'"},
         {"price_symbol_mismatch.csv", ":2: column 3 (unit_price): the price's symbol '$' does not match the currency CNY"},
         {"price_empty.csv", ":2: column 3 (unit_price): expected a price, found an empty field"},
-        {"currency_unknown.csv", ":2: column 4 (currency): expected a currency code with a rate in pricing/fx.ini "
-                                 "(CNY, USD, EUR, GBP, JPY, HKD, SGD), found 'XYZ'"},
+        {"currency_not_code.csv", ":2: column 4 (currency): expected a currency code with a rate in pricing/fx.ini "
+                                  "(CNY, USD, EUR, GBP, JPY, HKD, SGD), found 'dollars'"},
         {"date_format.csv", ":2: column 5 (valid_until): expected a date as YYYY-MM-DD, found '31/12/2026'"},
         {"date_invalid.csv", ":2: column 5 (valid_until): no such day: '2026-02-30' (February 2026 has 28 days)"},
         {"date_order.csv", ":2: column 6 (valid_until): valid_until 2026-11-01 is before quote_date 2026-12-01"},
@@ -309,6 +339,7 @@ CU_ErrorCode register_quote_csv_suite(void)
         !CU_add_test(s, "a ';' file with decimal points", test_semicolon_point) ||
         !CU_add_test(s, "semicolons without sep=", test_semicolon_sniffed) ||
         !CU_add_test(s, "currency symbols and codes", test_symbols) ||
+        !CU_add_test(s, "a currency without a rate: a row kept as no_rate", test_no_rate) ||
         !CU_add_test(s, "one malformed file per kind of error", test_bad_files) ||
         !CU_add_test(s, "LF, CR and CRLF line ends", test_line_ends) ||
         !CU_add_test(s, "runs of blank lines", test_blank_line_runs) ||

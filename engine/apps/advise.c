@@ -19,6 +19,7 @@
 #include "model/bind.h"
 #include "model/evaluate.h"
 #include "model/program.h"
+#include "price/pricing.h"
 #include "price/quote_choice.h"
 #include "price/run.h"
 #include "read/dates.h"
@@ -341,6 +342,9 @@ typedef struct advise_run {
      * run's quote set the candidates priced from it */
     int *tier_row;
     size_t *quote_used;
+    /* With quotes: for each item's first row in the first run's quote set, whether a candidate buys some of
+     * the item (a quoted input of it, or its tier row, with a quantity above 0) */
+    bool *item_bought;
     /* The programs compiled for the facility mode and tier being evaluated (at most one a host), which
      * each host's model of the first one's shape (shares[h]) runs where its texts fit (enumerate()) */
     tco_program **pool;
@@ -382,6 +386,15 @@ static void count_quotes(advise_run *r, const tco_run *run, int tier)
         size_t at = q >= 0 ? master_row(r, run, (size_t)q) : SIZE_MAX;
         if (at != SIZE_MAX)
             r->quote_used[at]++;
+        /* What the candidate buys, for the warnings of items no quote priced (quote_warnings()) */
+        const char *item = it->kind != TCO_ITEM_TIER_INPUT ? it->quote_item
+                           : r->tier_row[tier] >= 0    ? m->tier_names[r->tier_row[tier]]
+                                                       : NULL;
+        int qty = tco_model_find(m, it->quote_qty);
+        size_t first;
+        if (item && qty >= 0 && m->items[qty].value > 0 &&
+            tco_name_index_get(&r->a->runs[0]->quotes.by_item, item, &first))
+            r->item_bought[first] = true;
     }
 }
 
@@ -644,7 +657,7 @@ static tco_error open_run(const tco_advise_request *req, const own_sets *s, tco_
                          .load = {.overrides = s->v, .n_overrides = s->n, .files = req->files, .skip_section = "advise"},
                          .fx_sets = s->fx, .n_fx_sets = s->n_fx, .quote_files = req->quote_files,
                          .n_quote_files = req->n_quote_files, .as_of = req->as_of, .currency = req->currency,
-                         .currency_given = req->currency != NULL};
+                         .currency_given = req->currency != NULL, .quotes_strict = req->quotes_strict};
     return tco_run_open(&o, out, d);
 }
 
@@ -812,7 +825,8 @@ static tco_error load_models(const question *qq, advise_run *r)
     if (req->n_quote_files > 0) {
         r->tier_row = malloc((size_t)a->n_tiers * sizeof *r->tier_row);
         r->quote_used = calloc(a->runs[0]->quotes.n + 1, sizeof *r->quote_used);
-        if (r->tier_row == NULL || r->quote_used == NULL)
+        r->item_bought = calloc(a->runs[0]->quotes.n + 1, sizeof *r->item_bought);
+        if (r->tier_row == NULL || r->quote_used == NULL || r->item_bought == NULL)
             return nomem(d);
         for (int t = 0; t < a->n_tiers; t++) {
             r->tier_row[t] = -1;
@@ -1059,13 +1073,51 @@ static void unused_reason(const tco_advice *a, const tco_quote *q, tco_strbuf *w
     char min[32];
     snprintf(min, sizeof min, "%g", q->min_qty);
     if (q->status == TCO_QUOTE_EXPIRED || q->status == TCO_QUOTE_NOT_YET_VALID || q->status == TCO_QUOTE_UNKNOWN_ITEM ||
-        q->status == TCO_QUOTE_OVERRIDDEN)
+        q->status == TCO_QUOTE_OVERRIDDEN || q->status == TCO_QUOTE_NO_RATE)
         tco_strbuf_append(why, q->reason ? q->reason : tco_quote_status_name(q->status));
     else if (((tier || host) && !bought) || q->status == TCO_QUOTE_NOT_IN_SCENARIO)
         tco_strbuf_printf(why, "no candidate buys %s", q->item);
     else
         tco_strbuf_printf(why, "no candidate%s%s took it: a cheaper valid quote, or min_qty %s above what each buys",
                           tier || host ? " buying " : "", tier || host ? q->item : "", min);
+}
+
+/* Whether no candidate of the advice (advise_run @p ctx) buys any of @p item: an item of the catalog no
+ * candidate bought, not one that is not a catalog item (its quotes tried to price it). */
+static bool no_candidate_buys(void *ctx, const char *item)
+{
+    const advise_run *r = ctx;
+    const tco_quote_set *set = &r->a->runs[0]->quotes;
+    size_t first;
+    return tco_name_index_get(&set->by_item, item, &first) && !r->item_bought[first] &&
+           set->quotes[first].status != TCO_QUOTE_UNKNOWN_ITEM;
+}
+
+/* Whether row @p i of the first run's quote set priced a candidate. */
+static bool priced_a_candidate(void *ctx, size_t i)
+{
+    const advise_run *r = ctx;
+    return r->quote_used[i] > 0;
+}
+
+/* Why row @p i of the first run's quote set priced no candidate (list_quotes()'s reason). */
+static const char *candidate_reason(void *ctx, size_t i)
+{
+    const advise_run *r = ctx;
+    return i < r->a->n_quotes ? r->a->quotes[i].reason : NULL;
+}
+
+/* The quote warnings of the advice (tco_advice quote_warnings): each item some candidate buys whose rows all
+ * failed to price it for every candidate, and each item priced while rows of it without a rate were not
+ * compared, judged as a scenario's run is (price/pricing.h tco_quotes_note_unpriced()), each row cited with
+ * why no candidate took it (list_quotes(): for a date, an unknown item or a rate the run's own reason). */
+static tco_error quote_warnings(advise_run *r)
+{
+    tco_advice *a = r->a;
+    const tco_quote_judge judge = {.buys_none = no_candidate_buys, .priced = priced_a_candidate,
+                                   .reason = candidate_reason, .ctx = r};
+    return tco_quotes_note_unpriced(&a->runs[0]->quotes, &judge, r->req->quotes_strict, &a->quote_warnings,
+                                    &a->n_quote_warnings, &a->n_quote_unpriced, r->d);
 }
 
 /* The quote rows of the first run, each with the candidates priced from it and, with none, why. */
@@ -1145,6 +1197,8 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
         e = enumerate(&r, cloud && strcasecmp(cloud, "yes") == 0);
     if (e == TCO_OK && r.quote_used)
         e = list_quotes(&r);
+    if (e == TCO_OK && r.quote_used)
+        e = quote_warnings(&r);
     if (e == TCO_OK) {
         if (a->n_options > 1) /* none: options is NULL, which qsort() must not be given */
             qsort(a->options, a->n_options, sizeof *a->options, compare_options);
@@ -1154,6 +1208,7 @@ tco_error tco_advise(const tco_advise_request *req, tco_advice *a, tco_diag *d)
     tco_run_free(r.spare);
     free(r.tier_row);
     free(r.quote_used);
+    free(r.item_bought);
     tco_free_list(all_tiers, n_all_tiers);
     tco_free_list(all_hosts, n_all_hosts);
     free(tier_file);
@@ -1179,6 +1234,9 @@ void tco_advice_free(tco_advice *a)
         free(a->quotes[i].reason);
     }
     free(a->quotes);
+    for (size_t i = 0; i < a->n_quote_warnings; i++)
+        free(a->quote_warnings[i]);
+    free(a->quote_warnings);
     tco_free_list(a->tiers, a->n_tiers);
     tco_free_list(a->hosts, a->n_hosts);
     tco_free_list(a->modes, a->n_modes);

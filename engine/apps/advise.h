@@ -110,6 +110,9 @@ typedef struct tco_advise_request {
     int32_t as_of;
     /** --currency CODE (three upper-case letters), or NULL: the question's [finance] currency, else CNY. */
     const char *currency;
+    /** --quotes-strict: a quote warning refuses the advice (exit 65, nothing written), as it refuses a
+     *  scenario's run; each run's warnings then end "under --quotes-strict that is an error" (run.h). */
+    bool quotes_strict;
     /** --force: --save-scenario replaces a file already at its path (without, it is refused: a scenario
      *  file may hold a user's edits). */
     bool force;
@@ -224,6 +227,12 @@ typedef struct tco_advice {
      *  quote's min_qty, see Runs above). */
     tco_advise_quote *quotes;
     size_t n_quotes, runs_opened;
+    /** With quote files: the quote warnings for the candidates (price/pricing.h tco_quotes_note_unpriced():
+     *  an item some candidate buys whose rows priced none, and one whose rows without a rate were not
+     *  compared), owned, n_quote_warnings of them (n_quote_unpriced not priced); with the first run's
+     *  file warnings, what tco advise prints and lists under JSON "warnings" (render/report.h). */
+    char **quote_warnings;
+    size_t n_quote_warnings, n_quote_unpriced;
     /** With --monte-carlo (tco_advise_risk(), advise_risk.h): the draws, their seed, the ranged inputs
      *  drawn (distinct over the options drawn), how many options were drawn and the share of draws in
      *  which none of them passed every check; risk_draws 0 without. */

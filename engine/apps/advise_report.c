@@ -420,6 +420,11 @@ void tco_advise_print_json(const tco_advice *a, const char *workbook, FILE *out)
         fputs(o->risk.drawn ? "}}" : "}", out);
     }
     fputs(a->n_options ? "\n  ]" : "]", out);
+    /* The quote warnings of the runs, as on standard error (render/report.h), with the check "quotes". */
+    fputs(",\n  \"warnings\": [", out);
+    tco_report_json_quote_warnings(out, a->quotes ? &a->runs[0]->quotes : NULL, a->quote_warnings,
+                                   a->n_quote_warnings, 0);
+    fputs("]", out);
     if (a->quotes) {
         size_t used = 0;
         for (size_t i = 0; i < a->n_quotes; i++)

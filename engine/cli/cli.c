@@ -26,7 +26,8 @@ static const char usage_text[] =
     "       tco quotes check FILE.csv... [--format table|json] [--as-of YYYY-MM-DD]\n"
     "       tco init DIR [--scenario NAME] [--root DIR]\n"
     "       tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
-    "           [--quotes FILE]... [--as-of DATE] [--currency CODE] [--force] [--root DIR]\n"
+    "           [--quotes FILE]... [--quotes-strict] [--as-of DATE] [--currency CODE]\n"
+    "           [--force] [--root DIR]\n"
     "           [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]\n"
     "       tco diff OLD.json NEW.json [--order effect|file] [--format table|json]\n"
     "                [--out PATH.xlsx] [--force] [--root DIR]\n"
@@ -44,8 +45,9 @@ static const char usage_text[] =
     "  -o, --out PATH        workbook to write, ending in .xlsx (default:\n"
     "                        out/NAME.xlsx; out/NAME-quotes.xlsx with --quotes,\n"
     "                        out/NAME-whatif.xlsx with --set, NAME-quotes-whatif\n"
-    "                        with both, -risk after them with --sensitivity or\n"
-    "                        --monte-carlo, so the plain run's is never replaced;\n"
+    "                        with both, then -sensitivity with --sensitivity\n"
+    "                        and -risk with --monte-carlo (both:\n"
+    "                        -sensitivity-risk), so no run's replaces another's;\n"
     "                        the out/ folder is created if missing)\n"
     "  -f, --format FMT      summary on stdout: table (default), json, or csv\n"
     "                        (every input and output, one value per row)\n"
@@ -99,7 +101,8 @@ static const char usage_more[] =
     "Commands:\n"
     "  quotes check FILE...  read each quote file whole and report every problem:\n"
     "                        errors (exit 65) and warnings (an unknown column or\n"
-    "                        item, a row not valid on --as-of); --format json:\n"
+    "                        item, a currency without a rate, a row not valid\n"
+    "                        on --as-of); --format json:\n"
     "                        one JSON document; writes nothing (docs/quotes.md)\n"
     "  init DIR              make DIR a working folder to edit: a copy of the\n"
     "                        scenario (--scenario, default cluster32), of the\n"
@@ -115,7 +118,8 @@ static const char usage_more[] =
     "                        as for --scenario): a Rank sheet whose ranks are\n"
     "                        live, the top 3 options' figures live over their\n"
     "                        sheets, the others' values; --quotes,\n"
-    "                        --as-of and --currency as for --scenario: a quote\n"
+    "                        --quotes-strict, --as-of and --currency as for\n"
+    "                        --scenario: a quote\n"
     "                        prices every candidate that buys its item, its\n"
     "                        min_qty judged against what that candidate buys;\n"
     "                        --monte-carlo N draws the top 10 alike: P10, P50,\n"
@@ -161,7 +165,8 @@ void tco_cli_print_help(FILE *out)
  * lists the subcommands; docs/tco.1 COMMANDS says the same at length). */
 static const char help_advise[] =
     "Usage: tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--out PATH | --no-workbook]\n"
-    "           [--quotes FILE]... [--as-of DATE] [--currency CODE] [--force] [--root DIR]\n"
+    "           [--quotes FILE]... [--quotes-strict] [--as-of DATE] [--currency CODE]\n"
+    "           [--force] [--root DIR]\n"
     "           [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]\n"
     "\n"
     "Answer the question scenarios/NAME.ini (or a path to an .ini file with an\n"
@@ -180,7 +185,12 @@ static const char help_advise[] =
     "                        -whatif, -risk, -usd as for --scenario)\n"
     "      --no-workbook     the answer alone: write no file (not with --out)\n"
     "      --quotes FILE     vendor quotes (CSV): a quote prices every candidate\n"
-    "                        that buys its item; repeatable\n"
+    "                        that buys its item; repeatable. Each quote warning\n"
+    "                        (an unknown column, an item some candidate buys\n"
+    "                        that no row priced, a currency without a rate) is\n"
+    "                        printed and in JSON \"warnings\", as for --scenario\n"
+    "      --quotes-strict   make each quote warning an error (exit 65, nothing\n"
+    "                        written)\n"
     "      --as-of DATE      judge quote validity on DATE (default: today, UTC)\n"
     "      --currency CODE   report in CODE (a rate in pricing/fx.ini)\n"
     "      --monte-carlo N   draw every ranged input N times for the top 10:\n"
@@ -206,8 +216,9 @@ static const char help_quotes[] =
     "\n"
     "Read each vendor quote file whole and report every problem: errors (a\n"
     "price, date or currency that cannot be read, a missing column) and\n"
-    "warnings (an unknown column or item, with \"did you mean\", a row not valid\n"
-    "on --as-of: expired or not yet valid), each with its file:line, column and\n"
+    "warnings (an unknown column or item, with \"did you mean\", a currency\n"
+    "without a rate in pricing/fx.ini, a row not valid on --as-of: expired or\n"
+    "not yet valid), each with its file:line, column and\n"
     "what was expected, and a count per file. Writes nothing. See docs/quotes.md.\n"
     "\n"
     "Options:\n"
@@ -363,6 +374,19 @@ int tco_cli_fail_as(const tco_diag *d, tco_output_format format)
         fflush(stdout);
     }
     return tco_cli_fail(d);
+}
+
+int tco_cli_quotes_strict(bool strict, const char *name, const tco_quote_set *set, char *const *texts, size_t n,
+                          tco_output_format format)
+{
+    size_t warnings = strict ? tco_report_quote_warnings(name, set, texts, n, true, NULL) : 0;
+    if (warnings == 0)
+        return 0;
+    tco_report_quote_warnings(name, set, texts, n, true, stderr);
+    tco_diag d = {0};
+    tco_diag_set(&d, TCO_ERR_INI, "--quotes-strict: %zu quote warning%s for %s (above), so nothing is written",
+                 warnings, warnings == 1 ? "" : "s", name);
+    return tco_cli_fail_as(&d, format);
 }
 
 int tco_cli_usage(const char *fmt, ...)

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "read/quote_csv.h"
 #include "read/root.h"
 
 #ifndef TCO_VERSION
@@ -37,8 +38,8 @@
 
 /* How tco advise is called (its errors and the usage lines say it alike). */
 #define ADVISE_USAGE                                                                                        \
-    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE] "         \
-    "[--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]] "                \
+    "tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--quotes-strict] "       \
+    "[--as-of DATE] [--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]] "                \
     "[--out PATH | --no-workbook] [--force] [--root DIR]"
 
 /* How tco quotes check is called (its errors say it so). */
@@ -91,6 +92,14 @@ int tco_cli_fail(const tco_diag *d);
  *  output too (report.h tco_report_json_error()), unless it is a usage error (exit 64: nothing on
  *  standard output, as before). */
 int tco_cli_fail_as(const tco_diag *d, tco_output_format format);
+
+/** --quotes-strict (@p strict) for a run named @p name priced from quote set @p set, whose other quote
+ *  warnings are @p texts (@p n; report.h tco_report_quote_warnings()): when there is any, print each as an
+ *  error, then "--quotes-strict: N quote warnings for NAME (above), so nothing is written", and return 65
+ *  (the JSON error document too with @p format JSON); else 0.  Call it before anything is written: a
+ *  scenario's run, each option of --compare, tco advise. */
+int tco_cli_quotes_strict(bool strict, const char *name, const tco_quote_set *set, char *const *texts, size_t n,
+                          tco_output_format format);
 
 /** Print "tco: MESSAGE" and "Try 'tco --help'." on standard error; 64. */
 int tco_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

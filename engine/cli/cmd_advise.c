@@ -67,7 +67,7 @@ static int check_save(const char *path, tco_output_format fmt)
 }
 
 /* `tco advise NAME [--format table|json] [--set SEC.KEY=V]... [--quotes FILE]... [--as-of DATE]
- * [--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]
+ * [--quotes-strict] [--currency CODE] [--monte-carlo N [--seed S]] [--save-scenario FILE.ini [--pick RANK]]
  * [--out PATH | --no-workbook] [--force] [--root DIR]` (argv[0] "advise"): the advice
  * and its workbook, out/advise-NAME.xlsx by default (-quotes with --quotes, -whatif with --set, -risk with
  * --monte-carlo, -usd
@@ -84,7 +84,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         {"as-of", required_argument, NULL, 'a'},  {"help", no_argument, NULL, 'h'},
         {"monte-carlo", required_argument, NULL, 'M'}, {"seed", required_argument, NULL, 'e'},
         {"save-scenario", required_argument, NULL, 's'}, {"pick", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0}};
+        {"quotes-strict", no_argument, NULL, 'Q'}, {NULL, 0, NULL, 0}};
     static tco_override sets[TCO_MAX_SETS];
     size_t n_sets = 0, n_quotes = 0;
     static const char *quotes[TCO_MAX_QUOTE_FILES];
@@ -93,6 +93,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     int32_t as_of = (int32_t)(time(NULL) / 86400); /* today, as for --scenario */
     const char *format = "table", *root_arg = NULL, *out = NULL, *save = NULL;
     bool no_workbook = false, force = false, seed_given = false, pick_given = false, as_of_given = false;
+    bool strict = false;
     unsigned long long draws = 0, seed = 1, pick = 1;
     tco_diag d = {0};
     int rc;
@@ -134,6 +135,7 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         out = c == 'o' ? optarg : out;
         no_workbook |= c == 'N';
         force |= c == 'F';
+        strict |= c == 'Q';
     }
     tco_output_format fmt;
     if (!tco_cli_format(format, &fmt) || fmt == TCO_OUT_CSV)
@@ -142,6 +144,9 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         return tco_cli_usage("%s", "advise: expected one question: tco advise NAME (tco --list shows the questions)");
     if (as_of_given && n_quotes == 0) /* a date that judges nothing would be ignored in silence */
         return tco_cli_usage("%s", "--as-of judges the dates of vendor quotes: give --quotes FILE.csv");
+    if (strict && n_quotes == 0) /* as for --scenario */
+        return tco_cli_usage("%s", "--quotes-strict refuses a run whose quotes price nothing they name: give --quotes "
+                             "FILE.csv");
     if (seed_given && draws == 0)
         return tco_cli_usage("%s", "--seed seeds the draws of --monte-carlo N; give --monte-carlo too");
     if (force && no_workbook && save == NULL) /* it replaces a workbook or a saved scenario: here neither */
@@ -169,9 +174,15 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
     tco_ini_cache files = {0};
     tco_advise_request req = {.root = root.path, .path = path, .name = tco_scenario_stem(argv[optind], stem, sizeof stem),
                               .sets = sets, .n_sets = n_sets, .files = &files, .quote_files = quotes,
-                              .n_quote_files = n_quotes, .as_of = as_of, .currency = code, .force = force};
+                              .n_quote_files = n_quotes, .as_of = as_of, .currency = code, .force = force,
+                              .quotes_strict = strict};
     tco_advice advice;
     rc = tco_advise(&req, &advice, &d) != TCO_OK ? tco_cli_fail_as(&d, fmt) : 0;
+    /* The quote warnings of the runs, one per host (report.h), as a scenario's run gives them: under
+     * --quotes-strict an error before anything is written. */
+    const tco_quote_set *read = rc == 0 && n_quotes > 0 ? &advice.runs[0]->quotes : NULL;
+    if (rc == 0)
+        rc = tco_cli_quotes_strict(strict, stem, read, advice.quote_warnings, advice.n_quote_warnings, fmt);
     if (rc == 0 && draws > 0 && tco_advise_risk(&req, &advice, (size_t)draws, seed, &d) != TCO_OK)
         rc = tco_cli_fail_as(&d, fmt);
     /* The workbook: out/advise-NAME.xlsx, or advise-NAME-whatif.xlsx when --set changes the question or the
@@ -204,6 +215,8 @@ int tco_cmd_advise(const char *invoked, int argc, char **argv)
         rc = tco_cli_fail_as(&d, fmt);
         tco_cli_unmake_out();
     }
+    if (rc == 0)
+        tco_report_quote_warnings(stem, read, advice.quote_warnings, advice.n_quote_warnings, false, stderr);
     if (rc == 0 && fmt == TCO_OUT_JSON)
         tco_advise_print_json(&advice, no_workbook ? NULL : out, stdout);
     else if (rc == 0) {

@@ -109,11 +109,28 @@ static void check_dates(known_items *k, const tco_quote *q)
     tco_report_check_problem(k->check->report, k->check->path, &d, true);
 }
 
+/* A row in a currency without an exchange rate: a warning, as in a run (which prices nothing from it, says so
+ * and goes on, or stops under --quotes-strict), with the run's reason (read/fx.h tco_fx_no_rate()). */
+static void check_rate(known_items *k, const tco_quote *q)
+{
+    if (q->status != TCO_QUOTE_NO_RATE)
+        return;
+    k->warnings++;
+    if (tco_report_check_count_only(k->check->report, true))
+        return;
+    tco_diag d = {0};
+    const tco_place at = {.file = q->file, .line = q->line, .column = q->currency_column, .column_name = "currency"};
+    tco_diag_at(&d, TCO_ERR_SYNTAX, &at, "%s; a run takes no price from it", q->reason ? q->reason : "no exchange rate");
+    tco_report_check_problem(k->check->report, k->check->path, &d, true);
+}
+
 /* Check mode keeps no row.  An item that is not in the catalog is a warning, as in a run (which prices
- * nothing from it and goes on, or stops under --quotes-strict); so is a row not valid on the as-of date. */
+ * nothing from it and goes on, or stops under --quotes-strict); so is a row not valid on the as-of date, and
+ * one in a currency without a rate (check_rate()). */
 static bool check_item(void *vctx, const tco_quote *q)
 {
     known_items *k = vctx;
+    check_rate(k, q);
     size_t len = strlen(q->item);
     int seen = seen_slot(q->item, len);
     if (seen >= 0 && memcmp(k->seen[seen], q->item, len + 1) == 0) {

@@ -69,35 +69,18 @@ typedef struct quote_opts {
     bool strict;
 } quote_opts;
 
-/* --quotes-strict: a run with a quote warning (a file's, printed as it was read, or an item its quotes
- * tried to price and did not, printed here as an error) stops before anything is written: exit 65. */
-static int strict_refuses(const quote_opts *q, const tco_run *run, tco_output_format format)
-{
-    const tco_model *m = run->model;
-    size_t n = m->n_quote_warnings + run->quotes.warnings;
-    if (!q->strict || n == 0)
-        return 0;
-    for (size_t i = 0; i < m->n_quote_warnings; i++)
-        fputs("tco: ", stderr), tco_text_put_terminal(stderr, m->scenario_name, strlen(m->scenario_name)),
-            fputs(": quotes: ", stderr),
-            tco_text_put_terminal(stderr, m->quote_warnings[i], strlen(m->quote_warnings[i])), fputc('\n', stderr);
-    tco_diag d = {0};
-    tco_diag_set(&d, TCO_ERR_INI, "--quotes-strict: %zu quote warning%s for %s (above), so nothing is written", n,
-                 n == 1 ? "" : "s", m->scenario_name);
-    return tco_cli_fail_as(&d, format);
-}
-
 /* The default workbook name's suffix for a run whose inputs are not the scenario files alone, or that
- * adds sheets of its own: -quotes, -whatif, -risk (--sensitivity, --monte-carlo), in that order, then
- * -usd when --currency USD is not the files' currency. */
-static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[32])
+ * adds sheets of its own: -quotes, -whatif, -sensitivity (--sensitivity), -risk (--monte-carlo), in that
+ * order, then -usd when --currency USD is not the files' currency.  So a sensitivity run and a Monte Carlo
+ * run never replace each other's workbook (both together: -sensitivity-risk). */
+static const char *run_suffix(const quote_opts *quotes, const char *code, const char *files_code, char buf[48])
 {
-    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0, risk = quotes->sensitivity || quotes->draws > 0;
-    snprintf(buf, 32, "%s%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "",
-             risk ? "-risk" : "");
+    bool whatif = quotes->n_sets + quotes->n_fx_sets > 0;
+    snprintf(buf, 48, "%s%s%s", quotes->n > 0 ? (whatif ? "-quotes-whatif" : "-quotes") : whatif ? "-whatif" : "",
+             quotes->sensitivity ? "-sensitivity" : "", quotes->draws > 0 ? "-risk" : "");
     if (strcmp(code, files_code) != 0) {
         size_t n = strlen(buf);
-        snprintf(buf + n, 32 - n, "-%c%c%c", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
+        snprintf(buf + n, 48 - n, "-%c%c%c", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
                  tolower((unsigned char)code[2]));
     }
     return buf;
@@ -161,7 +144,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
         }
     tco_override sets[TCO_MAX_SETS];
     size_t n_sets = sets_for(quotes, stem, sets);
-    char suffix[32];
+    char suffix[48];
     tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
     tco_run *run = NULL;
     if (tco_run_open(&how, &run, &d) != TCO_OK) {
@@ -172,7 +155,8 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
     const char *code = run->currency;
     tco_workbook_options o = *wo;
     o.currency = code;
-    int strict = strict_refuses(quotes, run, error_format);
+    int strict = tco_cli_quotes_strict(quotes->strict, m->scenario_name, m->quotes, m->quote_warnings,
+                                       m->n_quote_warnings, error_format);
     if (strict != 0) {
         tco_run_free(run);
         free(spath);
@@ -181,7 +165,7 @@ static int run_scenario(const char *root, const char *scenario, const char *out,
 
     /* A run whose inputs differ from the scenario files never replaces the plain run's workbook:
      * out/NAME-quotes.xlsx with --quotes, out/NAME-whatif.xlsx with --set, NAME-quotes-whatif with both,
-     * NAME-risk.xlsx (after those) with --sensitivity or --monte-carlo. */
+     * then -sensitivity with --sensitivity and -risk with --monte-carlo (run_suffix()). */
     char *default_out = NULL;
     int rc = 0;
     if (quotes->no_workbook)
@@ -420,7 +404,7 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
     }
     tco_run *runs[26] = {NULL};
     int rc = 0;
-    char code[4] = "CNY", files_code[4] = "CNY", suffix[32];
+    char code[4] = "CNY", files_code[4] = "CNY", suffix[48];
     /* NAME:SECTION.KEY=VALUE must name one of the options. */
     char stems[26][201];
     for (int i = 0; i < n; i++)
@@ -458,7 +442,9 @@ static int run_compare(const char *root, const char *arg, const char *out, tco_o
         tco_run_options how = run_options(root, spath, sets, n_sets, quotes);
         if (spath == NULL || question || tco_run_open(&how, &runs[i], &d) != TCO_OK)
             rc = tco_cli_fail_as(&d, format);
-        else if ((rc = strict_refuses(quotes, runs[i], format)) != 0)
+        else if ((rc = tco_cli_quotes_strict(quotes->strict, runs[i]->model->scenario_name, runs[i]->model->quotes,
+                                             runs[i]->model->quote_warnings, runs[i]->model->n_quote_warnings,
+                                             format)) != 0)
             ;
         else if (i > 0 && strcmp(runs[i]->currency, code) != 0) {
             tco_diag_set(&d, TCO_ERR_USAGE, "--compare: the options must report in one currency (%s: %s, %s: %s); "

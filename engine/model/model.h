@@ -363,12 +363,14 @@ typedef struct tco_model {
     const tco_quote_set *quotes;
     int32_t as_of;
     /** What the quotes tried to price and did not (tco_model_apply_quotes()): one text per item whose
-     *  quote rows are all expired, not yet valid, under their minimum quantity or not a catalog item,
-     *  e.g. "no quote prices D-M: a.csv:2 expired: valid until 2026-12-31, as of 2027-02-15; the
-     *  catalog's price stays"; owned, NULL without.  The command prints them as warnings, JSON lists
-     *  them under "warnings" (check "quotes"), and --quotes-strict refuses the run for any. */
+     *  quote rows are all expired, not yet valid, under their minimum quantity, not a catalog item or in a
+     *  currency without a rate, e.g. "no quote prices D-M: a.csv:2 expired: valid until 2026-12-31, as of
+     *  2027-02-15; the catalog's price stays" (n_quote_unpriced of them), and one per item a quote prices
+     *  while rows of it without a rate could not be compared; owned, NULL without.  The command prints
+     *  them as warnings, JSON lists them under "warnings" (check "quotes"), and --quotes-strict refuses
+     *  the run for any. */
     char **quote_warnings;
-    size_t n_quote_warnings;
+    size_t n_quote_warnings, n_quote_unpriced;
     /** Evaluation order (indexes into items; every line after what it uses). */
     int *order;
     size_t n_order;

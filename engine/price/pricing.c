@@ -94,7 +94,7 @@ static tco_item *model_add_input(tco_model *m, const char *name)
 static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                      const tco_name_index *known_index, char *const *known_items, size_t n_known,
                                      tco_diag *diag);
-static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool strict, tco_diag *diag);
+static bool buys_none(void *ctx, const char *item);
 
 tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                  char *const *known_items, size_t n_known, bool strict, tco_diag *diag)
@@ -113,8 +113,10 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
         }
     tco_error e = apply_chosen_quotes(m, set, fx, as_of, &known, known_items, n_known, diag);
     tco_name_index_free(&known);
+    const tco_quote_judge judge = {.buys_none = buys_none, .ctx = m};
     if (e == TCO_OK)
-        e = note_unpriced(m, set, strict, diag);
+        e = tco_quotes_note_unpriced(set, &judge, strict, &m->quote_warnings, &m->n_quote_warnings,
+                                     &m->n_quote_unpriced, diag);
     return e;
 }
 
@@ -122,7 +124,7 @@ tco_error tco_model_apply_quotes(tco_model *m, tco_quote_set *set, const tco_fx 
 static bool unpriced_status(tco_quote_status s)
 {
     return s == TCO_QUOTE_EXPIRED || s == TCO_QUOTE_NOT_YET_VALID || s == TCO_QUOTE_UNDER_QTY ||
-           s == TCO_QUOTE_UNKNOWN_ITEM;
+           s == TCO_QUOTE_UNKNOWN_ITEM || s == TCO_QUOTE_NO_RATE;
 }
 
 /* The text input whose values are the tier codes (template values_from = tier: card_tier), or NULL. */
@@ -166,18 +168,30 @@ static double bought(const tco_model *m, const char *item)
 /* Rows a warning cites by place and reason; the others of the same item are counted. */
 #define UNPRICED_CITED 3
 
-/* One warning for each item of @p set whose rows all failed to price it (unpriced_status()): no row
- * used, none for an item the scenario does not buy (or buys none of) or a value --set gives (those are
- * choices, not failures).  Items in the order their first row was read.  Each ends with what follows from
- * it: the catalog's price stays, or with @p strict (--quotes-strict) the run stops and nothing is written. */
-static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool strict, tco_diag *diag)
+/* Whether the scenario of model @p ctx buys none of @p item (0 switches, a tier row it does not choose): an
+ * item no price takes (an unknown one) is not "none": quotes tried to price it. */
+static bool buys_none(void *ctx, const char *item)
+{
+    return bought(ctx, item) == 0;
+}
+
+/* Whether row @p i of @p set priced a figure: the judge's, else its status. */
+static bool row_priced(const tco_quote_judge *j, const tco_quote_set *set, size_t i)
+{
+    return j->priced ? j->priced(j->ctx, i) : set->quotes[i].status == TCO_QUOTE_USED;
+}
+
+tco_error tco_quotes_note_unpriced(const tco_quote_set *set, const tco_quote_judge *judge, bool strict,
+                                   char ***warnings, size_t *n_warnings, size_t *n_unpriced, tco_diag *diag)
 {
     if (set->indexed != set->n || (set->n && set->next_same == NULL))
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory"); /* tco_quotes_index() failed */
     tco_name_index seen = {0};
     size_t *first = malloc((set->n ? set->n : 1) * sizeof *first), n_items = 0;
     bool *failed = malloc((set->n ? set->n : 1) * sizeof *failed);
-    tco_error e = first && failed ? TCO_OK : tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    /* per item: rows without a rate, and the row used (SIZE_MAX: none) */
+    size_t *no_rate = calloc(set->n ? set->n : 1, sizeof *no_rate), *used = malloc((set->n ? set->n : 1) * sizeof *used);
+    tco_error e = first && failed && no_rate && used ? TCO_OK : tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     /* Each item's first row, and whether every row of it failed. */
     for (size_t i = 0; i < set->n && e == TCO_OK; i++) {
         const tco_quote *q = &set->quotes[i];
@@ -190,49 +204,69 @@ static tco_error note_unpriced(tco_model *m, const tco_quote_set *set, bool stri
         if (added) {
             *slot = n_items;
             first[n_items] = i;
+            used[n_items] = SIZE_MAX;
             failed[n_items++] = true;
         }
-        failed[*slot] &= unpriced_status(q->status);
+        bool priced = row_priced(judge, set, i);
+        failed[*slot] &= unpriced_status(q->status) && !priced;
+        no_rate[*slot] += q->status == TCO_QUOTE_NO_RATE;
+        if (priced && used[*slot] == SIZE_MAX)
+            used[*slot] = i;
     }
     for (size_t g = 0; g < n_items && e == TCO_OK; g++) {
         const char *item = set->quotes[first[g]].item;
         /* An item the scenario buys none of (0 switches) is not bought: its rows fail on min_qty alone. */
-        if (!failed[g] || bought(m, item) == 0)
+        bool uncompared = !failed[g] && no_rate[g] > 0 && used[g] != SIZE_MAX;
+        if ((!failed[g] && !uncompared) || judge->buys_none(judge->ctx, item))
             continue;
         tco_strbuf b = {0};
         size_t rows = 0, cited = 0;
         /* The item's rows in file order: the chain of tco_quotes_index() (made above; no row added since). */
         for (size_t i = first[g]; i != SIZE_MAX; i = set->next_same[i])
             rows++;
-        if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
+        if (uncompared) {
+            rows = no_rate[g];
+            tco_strbuf_printf(&b, "%zu quote%s for %s not compared (no exchange rate): ", rows, rows == 1 ? "" : "s",
+                              item);
+        } else if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
             tco_strbuf_printf(&b, "no quote prices '%s' (%zu row%s): ", item, rows, rows == 1 ? "" : "s");
         else
             tco_strbuf_printf(&b, "no quote prices %s (%zu row%s, none valid): ", item, rows, rows == 1 ? "" : "s");
         for (size_t i = first[g]; i != SIZE_MAX && cited < UNPRICED_CITED; i = set->next_same[i]) {
             const tco_quote *q = &set->quotes[i];
-            tco_strbuf_printf(&b, "%s%s:%ld: %s", cited++ ? "; " : "", q->file, q->line, q->reason);
+            if (uncompared && q->status != TCO_QUOTE_NO_RATE)
+                continue;
+            const char *why = judge->reason ? judge->reason(judge->ctx, i) : q->reason;
+            tco_strbuf_printf(&b, "%s%s:%ld: %s", cited++ ? "; " : "", q->file, q->line, why ? why : q->reason);
         }
         if (rows > cited)
             tco_strbuf_printf(&b, "; %zu more (every row's reason: the Quotes sheet, or quotes.unused in --format json)", rows - cited);
+        const tco_quote *u = uncompared ? &set->quotes[used[g]] : NULL;
         if (strict) /* the run stops: no price stays, none is taken */
             tco_strbuf_append(&b, "; under --quotes-strict that is an error");
+        else if (uncompared)
+            tco_strbuf_printf(&b, "; %s is priced from the quote used (%s:%ld), which one of these may undercut", item,
+                              u->file, u->line);
         else if (set->quotes[first[g]].status == TCO_QUOTE_UNKNOWN_ITEM)
             tco_strbuf_append(&b, "; no price is taken from it");
         else
             tco_strbuf_append(&b, "; the catalog's price stays");
         char *text = tco_strbuf_take(&b);
-        char **grown = text ? realloc(m->quote_warnings, (m->n_quote_warnings + 1) * sizeof *grown) : NULL;
+        char **grown = text ? realloc(*warnings, (*n_warnings + 1) * sizeof *grown) : NULL;
         if (grown == NULL) {
             free(text);
             e = tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
             break;
         }
-        m->quote_warnings = grown;
-        m->quote_warnings[m->n_quote_warnings++] = text;
+        *warnings = grown;
+        (*warnings)[(*n_warnings)++] = text;
+        *n_unpriced += !uncompared;
     }
     tco_name_index_free(&seen);
     free(first);
     free(failed);
+    free(no_rate);
+    free(used);
     return e;
 }
 
@@ -243,6 +277,8 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
     /* FX rates of the currencies quoted, as inputs: the Quotes sheet converts with them. */
     for (size_t i = 0; i < set->n; i++) {
         const char *ccy = set->quotes[i].currency;
+        if (set->quotes[i].status == TCO_QUOTE_NO_RATE)
+            continue; /* no rate to make an input of: the row prices nothing */
         if (strcasecmp(ccy, fx->reporting) == 0 || strcasecmp(ccy, fx->report) == 0)
             continue; /* the catalog's CNY (rate 1), or the reporting currency (its rate is fx_report) */
         char name[16], lower[4];
@@ -452,8 +488,12 @@ static tco_error apply_chosen_quotes(tco_model *m, tco_quote_set *set, const tco
     }
     for (size_t i = 0; i < set->n; i++) {
         tco_quote *q = &set->quotes[i];
-        if (q->reason != NULL)
-            continue; /* decided by a choice above */
+        /* Decided by a choice above; a row without a rate keeps its own reason where the scenario prices its
+         * item, and where it does not, the item says why first (as for a row in any currency). */
+        if (q->reason != NULL && (q->status != TCO_QUOTE_NO_RATE || bought(m, q->item) >= 0))
+            continue;
+        free(q->reason);
+        q->reason = NULL;
         bool known = tco_name_index_get(known_index, q->item, NULL);
         q->status = known ? TCO_QUOTE_NOT_IN_SCENARIO : TCO_QUOTE_UNKNOWN_ITEM;
         tco_strbuf b = {0};

@@ -37,6 +37,34 @@
 tco_error tco_model_apply_quotes(tco_model *model, tco_quote_set *set, const tco_fx *fx, int32_t as_of,
                                  char *const *known_items, size_t n_known, bool strict, tco_diag *diag);
 
+/** What tco_quotes_note_unpriced() asks of the run (or runs) a quote set priced. */
+typedef struct tco_quote_judge {
+    /** True when what was priced buys none of @p item (0 switches, a card tier no option chooses): its rows
+     *  failing is no warning.  Required. */
+    bool (*buys_none)(void *ctx, const char *item);
+    /** True when row @p i of the set priced a figure; NULL: when its status is TCO_QUOTE_USED. */
+    bool (*priced)(void *ctx, size_t i);
+    /** Why row @p i priced nothing, as the warning cites it; NULL: the row's own reason. */
+    const char *(*reason)(void *ctx, size_t i);
+    void *ctx;
+} tco_quote_judge;
+
+/**
+ * The quote warnings of @p set after its rows were judged (statuses and reasons set): one for each item
+ * whose rows all failed to price it (expired, not yet valid, under min_qty, unknown item, no exchange rate)
+ * and none of which priced a figure, and one for each item a row prices while rows of it in a currency without
+ * a rate could not be compared with that row (one of them may be cheaper); none for an item @p judge says
+ * is not bought, nor for a value --set gives (those are choices, not failures).  Items in the order their
+ * first row was read; each cites up to 3 rows as FILE:LINE: REASON and ends with what follows: "the
+ * catalog's price stays" (or the quote used stays, or no price is taken from an unknown item), with @p strict
+ * (--quotes-strict) "under --quotes-strict that is an error".  Appends each text (owned) to *@p warnings
+ * (*@p n_warnings of them) and counts the items not priced in *@p n_unpriced.  tco_model_apply_quotes() judges
+ * a scenario's run with it, tco advise its candidates.  Needs tco_quotes_index() current.  Errors:
+ * TCO_ERR_NOMEM.
+ */
+tco_error tco_quotes_note_unpriced(const tco_quote_set *set, const tco_quote_judge *judge, bool strict,
+                                   char ***warnings, size_t *n_warnings, size_t *n_unpriced, tco_diag *diag);
+
 /**
  * Every item id quotes may name under @p root: the sections of the catalog files
  * that templates refer to by refs, the literal quote ids in templates/ *.ini,

@@ -46,6 +46,7 @@ const char *tco_quote_status_name(tco_quote_status status)
     case TCO_QUOTE_NOT_IN_SCENARIO: return "not used by this scenario";
     case TCO_QUOTE_UNKNOWN_ITEM: return "unknown item";
     case TCO_QUOTE_OVERRIDDEN: return "replaced by --set";
+    case TCO_QUOTE_NO_RATE: return "no exchange rate";
     }
     return "?";
 }
@@ -102,7 +103,9 @@ long tco_quotes_choose(tco_quote_set *set, const char *item, double quantity, in
     for (size_t i = first_of(set, item); i != SIZE_MAX; i = next_of(set, item, i)) {
         tco_quote *q = &set->quotes[i];
         tco_quote_status dated;
-        if (!tco_quote_dates_valid(q, as_of, &dated, why, sizeof why)) {
+        if (q->status == TCO_QUOTE_NO_RATE) {
+            continue; /* no price to compare: it keeps its status and reason (quote_csv.h) */
+        } else if (!tco_quote_dates_valid(q, as_of, &dated, why, sizeof why)) {
             set_reason(q, dated, "%s", why);
         } else if (q->min_qty > quantity) {
             set_reason(q, TCO_QUOTE_UNDER_QTY, "minimum quantity %.15g, the scenario buys %.15g", q->min_qty,

@@ -17,7 +17,7 @@
  * valid on @p as_of (quote_date <= as_of <= valid_until) whose min_qty <=
  * @p quantity, the lowest converted price; ties go to the earliest
  * valid_until, then to file order.  Sets every quote's status and reason for
- * that item (a reason is NULL when it could not be allocated).  Uses the index
+ * that item but a row without an exchange rate (TCO_QUOTE_NO_RATE: it keeps its own, and is never chosen) (a reason is NULL when it could not be allocated).  Uses the index
  * of tco_quotes_index() when it is current, else scans every row.  Returns the
  * index of the chosen quote, or -1 if none is valid.
  */

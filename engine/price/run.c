@@ -64,7 +64,7 @@ static bool keep_quote(void *vctx, const tco_quote *q)
     k->listed += listed;
     for (size_t i = first; i != SIZE_MAX; i = k->items[i].next) {
         item_best *b = &k->items[i];
-        bool valid = (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
+        bool valid = q->status != TCO_QUOTE_NO_RATE && (q->valid_until == TCO_NO_DATE || q->valid_until >= k->as_of) &&
                      (q->quote_date == TCO_NO_DATE || q->quote_date <= k->as_of) && q->min_qty <= b->quantity;
         int64_t until = q->valid_until == TCO_NO_DATE ? INT64_MAX : q->valid_until;
         bool best = valid && (!b->any || q->converted < b->converted ||
@@ -91,13 +91,19 @@ static bool keep_quote(void *vctx, const tco_quote *q)
     return listed;
 }
 
-/* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are printed. */
+/* Errors stop a scenario run (nothing is priced from a file that cannot be read); warnings are kept in the
+ * quote set (@p ctx), and the command reports them with the run's other warnings (render/report.h). */
+typedef struct problems {
+    tco_quote_set *set;
+    bool nomem; /* a warning could not be kept */
+} problems;
+
 static bool stop_on_error(void *ctx, const tco_diag *problem, bool warning)
 {
-    (void)ctx;
-    if (warning)
-        fputs("tco: warning: ", stderr), tco_text_put_terminal(stderr, problem->message, strlen(problem->message)), fputc('\n', stderr);
-    return warning;
+    problems *p = ctx;
+    if (warning && !tco_quotes_keep_warning(p->set, problem))
+        p->nomem = true;
+    return warning && !p->nomem;
 }
 
 /* Load pricing/fx.ini with the run's --set fx.CODE rates. */
@@ -163,8 +169,15 @@ static tco_error apply_quotes(tco_model *m, const tco_run_options *q, tco_quote_
             }
         }
     }
+    problems said = {.set = set};
     for (size_t i = 0; i < q->n_quote_files && e == TCO_OK; i++)
-        e = tco_quotes_read(q->quote_files[i], fx, keep_quote, &k, stop_on_error, NULL, set, d);
+        if ((e = tco_quotes_read(q->quote_files[i], fx, keep_quote, &k, stop_on_error, &said, set, d)) != TCO_OK &&
+            said.nomem)
+            e = tco_diag_set(d, TCO_ERR_NOMEM, "out of memory");
+    /* A file that stops the run: the warnings read before its error are said with it, as nothing else will. */
+    for (size_t i = 0; e != TCO_OK && i < set->n_file_warnings; i++)
+        fputs("tco: warning: ", stderr), tco_text_put_terminal(stderr, set->file_warnings[i], strlen(set->file_warnings[i])),
+            fputc('\n', stderr);
     for (size_t i = 0; i < k.n_items; i++) {
         item_best *b = &k.items[i];
         if (!b->stashed)

@@ -94,8 +94,11 @@ typedef struct tco_run {
  * reporting currency not CNY; a quote file's error, quote_csv.h); TCO_ERR_USAGE (a --set fx.CODE rate of
  * another currency than the reporting one without quotes, or a --currency without a rate: the message
  * ends with "Try 'tco --help'."); TCO_ERR_NOINPUT (a file missing); TCO_ERR_EVAL; TCO_ERR_NOMEM.
- * Quote warnings are printed on standard error ("tco: warning: ...").  On error *@p out is NULL and
- * nothing is left to free.
+ * A quote file's own warnings (an unknown column) are kept in run->quotes.file_warnings and the items the
+ * quotes did not price in the model's quote_warnings, for the command to print and list in its JSON
+ * (render/report.h tco_report_quote_warnings()); when the run fails, the file warnings read before the
+ * failure are printed on standard error ("tco: warning: ...") with nothing else to say them.  On error
+ * *@p out is NULL and nothing is left to free.
  */
 tco_error tco_run_open(const tco_run_options *opts, tco_run **out, tco_diag *diag);
 

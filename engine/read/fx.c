@@ -66,6 +66,16 @@ tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *
     return TCO_OK;
 }
 
+void tco_fx_no_rate(const tco_fx *fx, const char *code, tco_strbuf *out)
+{
+    tco_strbuf_printf(out, "no exchange rate for %s in %s (it has ", code, fx->path ? fx->path : "the rates");
+    for (size_t k = 0; k < fx->n; k++)
+        tco_strbuf_printf(out, "%s%s", k ? ", " : "", fx->codes[k]);
+    tco_strbuf_printf(out, "%s): add %c%c%c = RATE (%s per %s) to its [fx] section to use this quote",
+                      fx->n ? "" : "none", tolower((unsigned char)code[0]), tolower((unsigned char)code[1]),
+                      tolower((unsigned char)code[2]), fx->reporting, code);
+}
+
 void tco_fx_free(tco_fx *fx)
 {
     free(fx->codes);

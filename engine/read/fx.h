@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "read/ini.h"
 
 /** Range of an exchange rate in pricing/fx.ini (reporting units per unit), checked when it is read:
@@ -60,6 +61,14 @@ tco_error tco_fx_set(tco_fx *fx, const char *arg, const char *code, const char *
 
 /** Rate for @p code (case-insensitive), 1 for the reporting currency; false if unknown. */
 bool tco_fx_rate(const tco_fx *fx, const char *code, double *rate);
+
+/**
+ * Append to @p out why a quote in currency @p code (three letters, upper case) that has no rate in @p fx
+ * prices nothing, and how to give it one: "no exchange rate for KRW in pricing/fx.ini (it has USD, EUR,
+ * ...): add krw = RATE (CNY per KRW) to its [fx] section to use this quote".  The reason of a quote row of
+ * status TCO_QUOTE_NO_RATE (quote_csv.h), and the text `tco quotes check` warns with.
+ */
+void tco_fx_no_rate(const tco_fx *fx, const char *code, tco_strbuf *out);
 
 /** True if @p s has the form of a currency code: three ASCII letters, either case ("USD", "usd"). */
 bool tco_fx_code_valid(const char *s);

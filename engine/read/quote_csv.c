@@ -672,6 +672,7 @@ static void on_data_row(reader *r)
         for (int i = 0; i < 4; i++)
             upper[i] = (char)toupper((unsigned char)currency[i]);
     tco_quote q = {.file = r->file, .line = line, .item_column = r->col_of[COL_ITEM] + 1,
+                   .currency_column = r->col_of[COL_CURRENCY] + 1,
                    .quote_date = TCO_NO_DATE, .valid_until = TCO_NO_DATE, .lead_time_weeks = NAN,
                    .vat_rate = NAN};
 #define COLREF(c) (size_t)(r->col_of[c] + 1), col_names[c]
@@ -688,7 +689,19 @@ static void on_data_row(reader *r)
         r->rate_of[rate_at] = q.rate;
         rated = true;
     }
-    if (!rated) {
+    char why[TCO_DIAG_MAX], used = '\0';
+    tco_strbuf no_rate = {0};
+    if (!rated && tco_fx_code_valid(upper)) {
+        /* A currency without a rate is no error of the file: the row is kept, prices nothing, and says how
+         * to give the rate (its price is still read and checked). */
+        q.status = TCO_QUOTE_NO_RATE;
+        q.rate = q.converted = NAN;
+        tco_fx_no_rate(r->fx, upper, &no_rate);
+        if (!tco_quote_parse_price_mark(field(r, COL_PRICE), r->delim, upper, &q.unit_price, &used, why, sizeof why))
+            report(r, false, line, COLREF(COL_PRICE), "%s", why);
+        else
+            same_mark(r, line, COL_PRICE, field(r, COL_PRICE), used);
+    } else if (!rated) {
         tco_strbuf codes = {0};
         tco_strbuf_append(&codes, r->fx->reporting);
         for (size_t i = 0; i < r->fx->n; i++)
@@ -697,7 +710,6 @@ static void on_data_row(reader *r)
                r->fx->path ? r->fx->path : "the rates", tco_strbuf_str(&codes), TCO_SHOWN(currency));
         tco_strbuf_free(&codes);
     } else {
-        char why[TCO_DIAG_MAX], used = '\0';
         if (!tco_quote_parse_price_mark(field(r, COL_PRICE), r->delim, upper, &q.unit_price, &used, why, sizeof why))
             report(r, false, line, COLREF(COL_PRICE), "%s", why);
         else if (!same_mark(r, line, COL_PRICE, field(r, COL_PRICE), used))
@@ -746,6 +758,12 @@ static void on_data_row(reader *r)
     }
 #undef COLREF
     q.converted = q.unit_price * q.rate;
+    if (q.status == TCO_QUOTE_NO_RATE && (q.reason = no_rate.failed ? NULL : tco_strbuf_take(&no_rate)) == NULL) {
+        tco_strbuf_free(&no_rate);
+        r->err = TCO_ERR_NOMEM;
+        r->stop = true;
+        return;
+    }
     if (q.vat_included && !isnan(q.vat_rate)) /* as the workbook computes it: unit price x rate / (1 + VAT) */
         q.converted = q.converted / (1 + q.vat_rate);
     q.vendor = field(r, COL_VENDOR);
@@ -754,14 +772,13 @@ static void on_data_row(reader *r)
     q.currency = upper;
     q.notes = field(r, COL_NOTES);
     bool keep = r->set->errors == errors && r->keep && r->keep(r->keep_ctx, &q);
-    if (!keep) {
+    if (!keep)
         r->set->not_kept++;
-        return;
-    }
-    if (!tco_quotes_append_copy(r->set, &q)) {
+    else if (!tco_quotes_append_copy(r->set, &q)) {
         r->err = TCO_ERR_NOMEM;
         r->stop = true;
     }
+    free(q.reason);
 }
 
 static void on_row(int term, void *vr)
@@ -1033,10 +1050,23 @@ void tco_quote_free_fields(tco_quote *q)
     q->vendor = q->quote_id = q->item = q->currency = q->notes = q->reason = NULL;
 }
 
+bool tco_quotes_keep_warning(tco_quote_set *set, const tco_diag *problem)
+{
+    char *text = tco_strdup(problem->message);
+    char **grown = text ? realloc(set->file_warnings, (set->n_file_warnings + 1) * sizeof *grown) : NULL;
+    if (grown == NULL) {
+        free(text);
+        return false;
+    }
+    set->file_warnings = grown;
+    set->file_warnings[set->n_file_warnings++] = text;
+    return true;
+}
+
 bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
 {
     tco_quote c = *q;
-    c.reason = NULL;
+    c.reason = q->reason ? tco_strdup(q->reason) : NULL;
     c.vendor = tco_strdup(q->vendor ? q->vendor : "");
     c.quote_id = tco_strdup(q->quote_id ? q->quote_id : "");
     c.item = tco_strdup(q->item ? q->item : "");
@@ -1052,7 +1082,7 @@ bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q)
         set->quotes = grown;
         set->cap = cap;
     }
-    if (!c.vendor || !c.quote_id || !c.item || !c.currency || !c.notes) {
+    if (!c.vendor || !c.quote_id || !c.item || !c.currency || !c.notes || (q->reason && !c.reason)) {
         tco_quote_free_fields(&c);
         return false;
     }
@@ -1093,5 +1123,8 @@ void tco_quotes_free(tco_quote_set *set)
     for (size_t i = 0; i < set->n_files; i++)
         free(set->files[i]);
     free(set->files);
+    for (size_t i = 0; i < set->n_file_warnings; i++)
+        free(set->file_warnings[i]);
+    free(set->file_warnings);
     memset(set, 0, sizeof *set);
 }

@@ -29,6 +29,10 @@
  * Lines are counted as libcsv ends rows: LF, CR and CRLF each end one line,
  * inside quoted fields too, so messages name the line an editor shows.
  *
+ * A row whose currency is a code of three letters without a rate in the rates given (pricing/fx.ini) is no
+ * error: it is read, checked and kept (when the caller keeps its item) with status TCO_QUOTE_NO_RATE and
+ * a reason saying how to give the rate; it prices nothing, and callers warn of it (docs/quotes.md).
+ *
  * Limits, each refused with file:line, column and column name (exit 65):
  * - every field: UTF-8, XML 1.0 characters only (no C0 control but tab, LF,
  *   CR; no U+FFFE, U+FFFF), at most TCO_QUOTE_MAX_CELL UTF-16 units;
@@ -83,7 +87,10 @@ typedef enum tco_quote_status {
     TCO_QUOTE_UNDER_QTY,       /**< the scenario buys fewer than min_qty */
     TCO_QUOTE_NOT_IN_SCENARIO, /**< a catalog item this scenario does not price */
     TCO_QUOTE_UNKNOWN_ITEM,    /**< not a catalog item at all */
-    TCO_QUOTE_OVERRIDDEN       /**< the price it would set is given by --set, which quotes never replace */
+    TCO_QUOTE_OVERRIDDEN,      /**< the price it would set is given by --set, which quotes never replace */
+    TCO_QUOTE_NO_RATE          /**< its currency (three letters) has no exchange rate in pricing/fx.ini: the
+                                    row is read and listed, its rate and converted price are NaN, and it
+                                    prices nothing (set by tco_quotes_read(), with its reason) */
 } tco_quote_status;
 
 /** One quote row. */
@@ -93,18 +100,21 @@ typedef struct tco_quote {
     const char *file;
     long line;
     int item_column;
+    /** The 1-based column of the currency field (for messages). */
+    int currency_column;
     /** Text fields as written (never interpreted as formulas); "" when absent. */
     char *vendor, *quote_id, *item, *currency, *notes;
     /** Price per unit in the quote's currency (> 0). */
     double unit_price;
     /** Reporting currency per unit of the quote's currency, and unit_price x rate (over 1 + vat_rate when
-     *  the price includes VAT: see vat_included). */
+     *  the price includes VAT: see vat_included); both NaN for a row of status TCO_QUOTE_NO_RATE. */
     double rate, converted;
     /** Days since 1970-01-01, or TCO_NO_DATE. */
     int32_t quote_date, valid_until;
     /** Minimum quantity (0 when absent) and lead time in weeks (NaN when absent). */
     double min_qty, lead_time_weeks;
-    /** Outcome of the choice, and its reason in words ("expired 2026-10-31"). */
+    /** Outcome of the choice, and its reason in words ("expired 2026-10-31"); a row read in a currency
+     *  without a rate has TCO_QUOTE_NO_RATE and its reason (tco_fx_no_rate()) from the start. */
     tco_quote_status status;
     char *reason;
     /** VAT basis (columns vat_included, vat_rate): true when unit_price includes VAT, and the VAT rate
@@ -138,6 +148,11 @@ typedef struct tco_quote_set {
     size_t indexed;
     /** Data rows read, rows not kept, errors and warnings reported. */
     size_t rows, not_kept, errors, warnings;
+    /** The warnings of the files themselves (an unknown column) as their diagnostics ("a.csv:1: column 6:
+     *  ..."), owned, in the order reported, for a caller that prints them with its other warnings
+     *  (tco_quotes_keep_warning()); n_file_warnings of them. */
+    char **file_warnings;
+    size_t n_file_warnings;
     /** File names (owned), one per file read. */
     char **files;
     size_t n_files;
@@ -155,7 +170,14 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
                           tco_quote_problem_fn problem, void *problem_ctx, tco_quote_set *set, tco_diag *diag);
 
 /**
- * Append a copy of @p q (its strings duplicated) to @p set, e.g. a row a keep
+ * Keep the text of warning @p problem in set->file_warnings (a tco_quote_problem_fn's part for a caller
+ * that reports a file's warnings with its other warnings rather than as they are read).  Returns false on
+ * allocation failure.
+ */
+bool tco_quotes_keep_warning(tco_quote_set *set, const tco_diag *problem);
+
+/**
+ * Append a copy of @p q (its strings duplicated, the reason too when it has one) to @p set, e.g. a row a keep
  * function set aside.  Returns false on allocation failure.
  */
 bool tco_quotes_append_copy(tco_quote_set *set, const tco_quote *q);

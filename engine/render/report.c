@@ -256,14 +256,44 @@ size_t tco_report_warnings(const tco_model *m, FILE *out)
         tco_strbuf_free(&b);
         n++;
     }
-    for (size_t i = 0; i < m->n_quote_warnings; i++) { /* file and vendor names: no raw control byte */
-        fputs("tco: warning: ", out);
-        tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
+    return n + tco_report_quote_warnings(m->scenario_name, m->quotes, m->quote_warnings, m->n_quote_warnings, false,
+                                         out);
+}
+
+/* The @p k-th of the quote warnings (tco_report_quote_warnings()'s order), or NULL past the last. */
+static const char *quote_warning_at(const tco_quote_set *set, char *const *texts, size_t n, size_t k)
+{
+    size_t files = set ? set->n_file_warnings : 0;
+    return k < files ? set->file_warnings[k] : k - files < n ? texts[k - files] : NULL;
+}
+
+size_t tco_report_quote_warnings(const char *name, const tco_quote_set *set, char *const *texts, size_t n,
+                                 bool as_errors, FILE *out)
+{
+    size_t k = 0;
+    for (const char *text; (text = quote_warning_at(set, texts, n, k)) != NULL; k++) {
+        if (out == NULL)
+            continue;
+        /* the name, file and vendor names: no raw control byte */
+        fputs(as_errors ? "tco: " : "tco: warning: ", out);
+        tco_text_put_terminal(out, name, strlen(name));
         fputs(": quotes: ", out);
-        tco_text_put_terminal(out, m->quote_warnings[i], strlen(m->quote_warnings[i]));
+        tco_text_put_terminal(out, text, strlen(text));
         fputc('\n', out);
     }
-    return n + m->n_quote_warnings;
+    return k;
+}
+
+size_t tco_report_json_quote_warnings(FILE *out, const tco_quote_set *set, char *const *texts, size_t n,
+                                      size_t written)
+{
+    for (size_t k = 0; quote_warning_at(set, texts, n, k) != NULL; k++) {
+        fputs(written++ ? ", " : "", out);
+        fputs("{\"check\": \"quotes\", \"message\": ", out);
+        tco_report_json_string(out, quote_warning_at(set, texts, n, k));
+        fputs("}", out);
+    }
+    return written;
 }
 
 /* A quote's price as written, grouped: "88,000" or "12,100.50". */
@@ -294,6 +324,7 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         [TCO_QUOTE_NOT_IN_SCENARIO] = "an item the scenario does not price",
         [TCO_QUOTE_UNKNOWN_ITEM] = "unknown item",
         [TCO_QUOTE_OVERRIDDEN] = "price given by --set",
+        [TCO_QUOTE_NO_RATE] = "no exchange rate",
     };
     size_t count[sizeof why / sizeof why[0]] = {0};
     for (size_t i = 0; i < set->n; i++)
@@ -341,9 +372,9 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         tco_text_put_terminal(out, m->scenario_name, strlen(m->scenario_name));
         fputs(" does not buy)", out);
     }
-    if (m->n_quote_warnings)
-        fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_warnings,
-                m->n_quote_warnings == 1 ? "" : "s");
+    if (m->n_quote_unpriced)
+        fprintf(out, "; %zu item%s not priced (warnings above)", m->n_quote_unpriced,
+                m->n_quote_unpriced == 1 ? "" : "s");
     fputc('\n', out);
 }
 
@@ -423,6 +454,7 @@ static const char *quote_status_word(tco_quote_status s)
     case TCO_QUOTE_NOT_IN_SCENARIO: return "not_in_scenario";
     case TCO_QUOTE_UNKNOWN_ITEM: return "unknown_item";
     case TCO_QUOTE_OVERRIDDEN: return "overridden";
+    case TCO_QUOTE_NO_RATE: return "no_rate";
     }
     return "unknown_item";
 }
@@ -814,12 +846,7 @@ void tco_report_json_members(const tco_model *m, const char *currency, const cha
         fputs("}", out);
         tco_strbuf_free(&b);
     }
-    for (size_t i = 0; i < m->n_quote_warnings; i++) {
-        fputs(nw++ ? ", " : "", out);
-        fputs("{\"check\": \"quotes\", \"message\": ", out);
-        tco_report_json_string(out, m->quote_warnings[i]);
-        fputs("}", out);
-    }
+    tco_report_json_quote_warnings(out, m->quotes, m->quote_warnings, m->n_quote_warnings, nw);
     fputs("]", out);
     if (m->quotes)
         json_quotes(out, m->quotes, m->as_of);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "read/quote_csv.h"
 #include "base/strbuf.h"
 
 /**
@@ -19,11 +20,31 @@
  * @p model whose template warning applies: the line is 0 (a failed check such
  * as "a replica fits one host") and its warning_if line, if any, is not.
  * {NAME} in the message is NAME's value as the table shows it.  Then one line
- * "tco: warning: SCENARIO: quotes: MESSAGE" for each item the run's quotes tried
- * to price and did not (model.h quote_warnings).  Returns the number printed.
+ * "tco: warning: SCENARIO: quotes: MESSAGE" for each warning of the quote files (an unknown column) and each
+ * item the run's quotes tried to price and did not (tco_report_quote_warnings()).  Returns the number printed.
  * JSON carries the same messages ("warnings"; check "quotes" for the latter).
  */
 size_t tco_report_warnings(const tco_model *model, FILE *out);
+
+/**
+ * Print on @p out one line "tco: warning: NAME: quotes: MESSAGE" (with @p as_errors, --quotes-strict: "tco: NAME:
+ * quotes: MESSAGE") for each quote warning of a run (or runs) priced from quote set @p set (NULL: none): first
+ * the warnings of the files themselves (an unknown column: read/quote_csv.h file_warnings), then @p texts
+ * (@p n of them: each item the quotes tried to price and did not, price/pricing.h
+ * tco_quotes_note_unpriced(); a scenario's model.h quote_warnings, or tco advise's for its candidates).
+ * @p out NULL prints nothing.  Returns the number of warnings (printed or not).  The one place a command
+ * says them: tco_report_warnings() for a scenario, tco advise for its runs, and the --quotes-strict refusal.
+ */
+size_t tco_report_quote_warnings(const char *name, const tco_quote_set *set, char *const *texts, size_t n,
+                                 bool as_errors, FILE *out);
+
+/**
+ * Write the same warnings as tco_report_quote_warnings(), in its order, as members of a JSON "warnings"
+ * array: {"check": "quotes", "message": MESSAGE}, each after ", " when @p written members precede it.
+ * Returns @p written plus the number written.
+ */
+size_t tco_report_json_quote_warnings(FILE *out, const tco_quote_set *set, char *const *texts, size_t n,
+                                      size_t written);
 
 /**
  * Print on @p out the one-line summary of the quotes that priced @p model (nothing without quotes):
@@ -31,7 +52,7 @@ size_t tco_report_warnings(const tco_model *model, FILE *out);
  * files, U: rows that set a price the scenario uses: status TCO_QUOTE_USED, as the JSON's `used`), then
  * "; not needed: W-B (a tier NAME does not buy)" for rows that price only a tier row the scenario does not
  * buy (TCO_QUOTE_NOT_NEEDED), ending "; N items not priced (warnings above)" when some item's rows all
- * failed (model.h quote_warnings).  tco_report_table() ends with it.
+ * failed (model.h n_quote_unpriced).  tco_report_table() ends with it.
  */
 void tco_report_quotes_line(const tco_model *model, FILE *out);
 

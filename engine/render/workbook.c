@@ -568,7 +568,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         char c6[4], c8[4];
         wb_col_letters(QCOL_UNIT_PRICE, c6);
         wb_col_letters(QCOL_RATE, c8);
-        if (rate_name[0]) {
+        if (q->status == TCO_QUOTE_NO_RATE) {
+            /* No rate, so no input is made up for it: Rate and Converted stay empty, the Reason says why. */
+        } else if (rate_name[0]) {
             tco_strbuf_printf(&f, "=%s%s", w->np, rate_name);
             wb_write_formula(w, ws, row, 7, tco_strbuf_str(&f), wb_number_format(w, TCO_FMT_RATIO, q->rate), q->rate);
         } else {
@@ -591,8 +593,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
             tco_strbuf_printf(&f, "/%s%s", w->np, TCO_FX_REPORT);
         double conv = q->unit_price * q->rate / (q->vat_included ? 1 + q->vat_rate : 1);
         conv = rep >= 0 ? conv / m->items[rep].value : conv;
-        wb_write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f), wb_number_format(w, TCO_FMT_NUMBER, conv),
-                         conv);
+        if (q->status != TCO_QUOTE_NO_RATE)
+            wb_write_formula(w, ws, row, QCOL_CONVERTED, tco_strbuf_str(&f),
+                             wb_number_format(w, TCO_FMT_NUMBER, conv), conv);
         tco_strbuf_free(&f);
         if (q->quote_date != TCO_NO_DATE) {
             tco_format_date(q->quote_date, d);
