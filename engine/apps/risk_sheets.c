@@ -6,7 +6,8 @@
  * of the model with other inputs); the cells derived from them on the sheet (swing, change from the
  * point value, contingency) are formulas over those values.  Run snapshot lists every input as it
  * was in the run beside a live reference to the input's cell; the check at its top counts the
- * inputs that differ and says "stale: run tco again" once one does. */
+ * inputs that differ and says "stale: run tco again" once one does; it is hidden (a data sheet, not
+ * printed: unhide it to read it). */
 #include "apps/risk_sheets.h"
 
 #include <math.h>
@@ -16,9 +17,14 @@
 #include "render/report.h"
 
 #define SNAPSHOT_SHEET "Run snapshot"
-/* The Risk sheet's Figure column (a label wraps in it) and its Basis column (the line's source). */
-#define RISK_FIGURE_WIDTH 34
-#define RISK_BASIS_WIDTH 90
+/* The Risk sheet's Figure column (a label wraps in it) and its Basis column (the line's source, wrapped):
+ * with the other columns (RISK_WIDTHS) 196 characters, one A4 landscape page wide at RISK_PRINT_SCALE % in
+ * LibreOffice (PRINT_LO_WIDER) and Excel. */
+#define RISK_FIGURE_WIDTH 20
+#define RISK_BASIS_WIDTH 34
+#define RISK_PRINT_SCALE 70
+/* The Sensitivity sheet's first column on its second printed page: NPV cost at LOW (K). */
+#define SENS_SECOND_PAGE 10
 /* The check cell on Run snapshot (B3), as formulas elsewhere refer to it. */
 #define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
 #define STATUS_CURRENT "current: the inputs are those these figures came from"
@@ -163,6 +169,9 @@ static void write_snapshot(writer *w, lxw_worksheet *ws, const tco_risk *r)
     worksheet_set_column(ws, 1, 2, 18, NULL);
     worksheet_set_column(ws, 3, 3, 9, NULL);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
+    /* A data sheet for the stale check, read on screen: hidden, so that it does not print (every input and
+     * range, 9 or 10 pages, the last one blank) in the pack; Sensitivity and Risk show its check in B3. */
+    worksheet_hide(ws);
 }
 
 static lxw_chart_series *add_series(writer *w, lxw_chart *chart)
@@ -171,6 +180,37 @@ static lxw_chart_series *add_series(writer *w, lxw_chart *chart)
     if (s == NULL)
         nomem(w);
     return s;
+}
+
+/* Print layout of the Sensitivity sheet, its table's last row @p last and its chart (@p chart_px tall at
+ * 100%, 0 for none) two rows below it: at PRINT_WIDE_SCALE, two pages wide (the TCO columns, then from NPV
+ * cost at LOW on, the Input column repeated: each page's columns whole), its rows filling each page and
+ * the chart whole, below the table's last rows when they leave room for it, else on a page of its own. */
+static void sensitivity_print(writer *w, lxw_worksheet *ws, int last, double chart_px)
+{
+    const double cap = PRINT_HEIGHT_PX * 100 / PRINT_WIDE_SCALE * 0.97;
+    const double rep = wb_rows_px(ws, ROW_HEADER, ROW_HEADER);
+    lxw_row_t breaks[64] = {0};
+    size_t n = 0;
+    double used = 0;
+    for (lxw_row_t y = 0; y <= (lxw_row_t)last; y++) {
+        double h = wb_rows_px(ws, y, y);
+        if (used + h > cap && y > ROW_FIRST && n + 2 < sizeof breaks / sizeof breaks[0]) {
+            breaks[n++] = y;
+            used = rep;
+        }
+        used += h;
+    }
+    /* The chart's rows: the gap of two rows and the chart itself. */
+    if (chart_px > 0 && used + 2 * LXW_DEF_ROW_HEIGHT * 4 / 3 + chart_px > cap && n + 2 < sizeof breaks / sizeof breaks[0])
+        breaks[n++] = (lxw_row_t)last + 2;
+    breaks[n] = 0;
+    if (n > 0)
+        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+    lxw_col_t vbreaks[] = {SENS_SECOND_PAGE, 0};
+    wb_check(w, worksheet_set_v_pagebreaks(ws, vbreaks), "page break");
+    wb_check(w, worksheet_repeat_columns(ws, 0, 0), "print titles");
+    worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
 }
 
 static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
@@ -189,7 +229,6 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
                       "the TCO). Inputs fingerprint %s (Run snapshot).",
                       base, w->opts->currency, r->fingerprint);
     write_head(w, ws, "Sensitivity: which assumptions move the TCO most", tco_strbuf_str(&note));
-    tco_strbuf_free(&note);
     /* F3: the TCO at the point values, which the change columns subtract. */
     wb_write_text(w, ws, 2, 4, "TCO at the point values", w->header_right);
     lxw_format *money = w->fmt[TCO_FMT_MONEY];
@@ -199,6 +238,16 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
         wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header : w->header_right);
     tco_strbuf h = {0};
+    size_t head_lines = wb_header_lines("Payback at HIGH (months)", 16); /* the wrapped headers' lines */
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            tco_strbuf_printf(&h, "%s at HIGH", unit);
+        else
+            tco_strbuf_printf(&h, "Order by %s swing", unit);
+        size_t n = wb_header_lines(tco_strbuf_str(&h), 16);
+        head_lines = n > head_lines ? n : head_lines;
+        h.len = 0;
+    }
     tco_strbuf_printf(&h, "%s at LOW", unit);
     wb_write_text(w, ws, ROW_HEADER, 12, tco_strbuf_str(&h), w->header_wrap);
     h.len = 0;
@@ -265,8 +314,15 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     worksheet_set_column(ws, 5, 11, 15, NULL);
     worksheet_set_column(ws, 12, 18, 16, NULL);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
-    if (r->n_rows == 0 || w->err != TCO_OK)
+    /* The note wrapped across the TCO columns (the first printed page's), the headers' row as tall as the
+     * longest. */
+    wb_write_across(w, ws, ROW_NOTE, 0, SENS_SECOND_PAGE - 1, tco_strbuf_str(&note), w->note_wrap);
+    tco_strbuf_free(&note);
+    wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
+    if (r->n_rows == 0 || w->err != TCO_OK) {
+        sensitivity_print(w, ws, ROW_FIRST + (int)r->n_rows - 1, 0);
         return;
+    }
     /* The tornado: the change in TCO at LOW and at HIGH, the largest swing on top. */
     size_t k = r->n_rows < TORNADO_ROWS ? r->n_rows : TORNADO_ROWS;
     lxw_chart *chart = workbook_add_chart(w->wb, LXW_CHART_BAR);
@@ -305,6 +361,7 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
     lxw_chart_options opt = {.x_scale = 1.6, .y_scale = 1.4};
     wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(ROW_FIRST + r->n_rows + 2), 0, chart, &opt), "chart");
+    sensitivity_print(w, ws, ROW_FIRST + (int)r->n_rows - 1, 288 * opt.y_scale);
     (void)m;
 }
 
@@ -370,12 +427,22 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
                       "Inputs fingerprint %s (Run snapshot).",
                       r->draws, r->inputs_drawn, TCO_LHS_BLOCK, (unsigned long long)r->seed, r->fingerprint);
     write_head(w, ws, "Risk: the budget not exceeded with 80% confidence", tco_strbuf_str(&note));
-    tco_strbuf_free(&note);
     static const char *const heads[] = {"Figure", "Unit", "P10", "P50", "P80", "P90", "Mean", "Std deviation",
                                         "Contingency P80 - P50", "Draws", "n.a. draws", "Point value",
                                         "Basis (the line and its source; P50: the draws' median, not the point value)"};
-    for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
-        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 || c == 12 ? w->header : w->header_wrap);
+    /* Columns: Figure, Unit (the S-curve's TCO below it), P10 to the contingency, Draws and n.a. draws, Point
+     * value, Basis. */
+    static const double widths[] = {RISK_FIGURE_WIDTH, 14, 14, 14, 14, 14, 14, 14, 14, 8, 8, 14, RISK_BASIS_WIDTH};
+    size_t head_lines = 1;
+    for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++) {
+        worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL);
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 || c == 12 ? w->header_wrap_left : w->header_wrap);
+        size_t n = wb_header_lines(heads[c], widths[c]);
+        head_lines = n > head_lines ? n : head_lines;
+    }
+    wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
+    wb_write_across(w, ws, ROW_NOTE, 0, 12, tco_strbuf_str(&note), w->note_wrap);
+    tco_strbuf_free(&note);
     lxw_format *money = w->fmt[TCO_FMT_MONEY];
     /* Each figure named as the Summary names it (label and unit), with its point value and its basis. */
     const tco_item *items[] = {r->tco_item, r->npv_item, r->unit_item};
@@ -397,16 +464,12 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
                          points[k], tco_strbuf_str(&basis));
         tco_strbuf_free(&basis);
     }
-    worksheet_set_column(ws, 0, 0, RISK_FIGURE_WIDTH, NULL);
-    worksheet_set_column(ws, 1, 1, 12, NULL);
-    worksheet_set_column(ws, 2, 11, 14, NULL);
-    worksheet_set_column(ws, 12, 12, RISK_BASIS_WIDTH, NULL);
-    worksheet_set_row(ws, ROW_HEADER, 30, NULL);
     if (r->tco.stats.n == 0 || w->err != TCO_OK)
         return;
     /* The S-curve: the TCO at each probability 0%, 1%, ..., 100% (the draws' percentiles). */
     const int curve_head = ROW_FIRST + 5, curve = curve_head + 1;
-    wb_write_text(w, ws, curve_head, 0, "Probability not exceeded", w->header);
+    wb_write_text(w, ws, curve_head, 0, "Probability not exceeded", w->header_wrap_left);
+    wb_set_row_lines(w, ws, curve_head, wb_header_lines("Probability not exceeded", RISK_FIGURE_WIDTH));
     wb_write_text(w, ws, curve_head, 1, "TCO", w->header_right);
     double px[CURVE_POINTS], py[CURVE_POINTS];
     for (int k = 0; k < CURVE_POINTS; k++) {
@@ -443,8 +506,36 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     chart_axis_set_num_format(s_curve->y_axis, "0%");
     chart_axis_set_max(s_curve->y_axis, 1);
     chart_legend_set_position(s_curve, LXW_CHART_LEGEND_NONE);
+    /* Print: one page wide at RISK_PRINT_SCALE; the figures and the S-curve's first rows on page 1, both charts
+     * whole on page 2 (beside the table's rows there), the rest of the S-curve's rows after; the table's header
+     * row (curve_head) on every page after the first. */
     lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
-    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)curve_head, 7, s_curve, &opt), "chart");
+    const double chart_px = 288 * opt.y_scale, cap = PRINT_HEIGHT_PX * 100 / RISK_PRINT_SCALE * 0.97;
+    const double rep = wb_rows_px(ws, (lxw_row_t)curve_head, (lxw_row_t)curve_head);
+    const lxw_row_t last = (lxw_row_t)(curve + CURVE_POINTS - 1);
+    lxw_row_t breaks[8] = {0}, first = 0;
+    size_t n_breaks = 0;
+    while (n_breaks + 1 < sizeof breaks / sizeof breaks[0]) {
+        lxw_row_t b = first;
+        double used = first > 0 ? rep : 0;
+        for (; b <= last && used + wb_rows_px(ws, b, b) <= cap; b++)
+            used += wb_rows_px(ws, b, b);
+        if (b > last)
+            break;
+        if (b <= (lxw_row_t)curve_head) /* the figures alone on page 1 */
+            b = (lxw_row_t)curve_head + 1;
+        breaks[n_breaks++] = first = b;
+    }
+    /* The charts on the first page after the figures' that holds them both (the rows 20 px each at 100%), a row
+     * below its first: LibreOffice, whose row heights round otherwise, drew the top of a chart anchored at a
+     * page's first row on the page before. */
+    lxw_row_t at = n_breaks > 0 ? breaks[0] + 1 : (lxw_row_t)curve_head;
+    lxw_row_t below = at + (lxw_row_t)ceil(chart_px / (LXW_DEF_ROW_HEIGHT * 4 / 3)) + 1;
+    worksheet_set_print_scale(ws, RISK_PRINT_SCALE);
+    wb_check(w, worksheet_repeat_rows(ws, (lxw_row_t)curve_head, (lxw_row_t)curve_head), "print titles");
+    if (n_breaks > 0)
+        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
+    wb_check(w, worksheet_insert_chart_opt(ws, at, 7, s_curve, &opt), "chart");
     lxw_chart *histogram = workbook_add_chart(w->wb, LXW_CHART_COLUMN);
     lxw_chart_series *hs = add_series(w, histogram);
     if (hs == NULL)
@@ -456,7 +547,7 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     chart_title_set_name(histogram, "Histogram of the TCO over the draws (bins from the value shown)");
     chart_axis_set_num_format(histogram->x_axis, "#,##0");
     chart_legend_set_position(histogram, LXW_CHART_LEGEND_NONE);
-    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(curve_head + 22), 7, histogram, &opt), "chart");
+    wb_check(w, worksheet_insert_chart_opt(ws, below, 7, histogram, &opt), "chart");
 }
 
 void wb_write_risk_sheets(writer *w, const tco_risk *r)

@@ -536,7 +536,13 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                       "VAT (the model's prices exclude it); each input a quote prices (column Prices) is the same "
                       "live formula, so editing a rate moves the TCO.",
                       set->rows, tco_plural((double)set->rows), asof);
-    wb_write_text(w, ws, ROW_NOTE, 0, tco_strbuf_str(&note), w->note);
+    /* One page wide in print (issue 23: it took three): the columns narrow, their text and headers wrapped,
+     * each row as tall as its longest text; the widths in characters, 183 in all, which Excel and LibreOffice
+     * fit one page wide at about 73% (wb_print_layout(), at least PRINT_QUOTES_SCALE). */
+    static const double widths[] = {14, 4, 10, 10, 9, 10, 9, 5, 8, 5, 10, 10, 10, 5, 7, 10, 14, 22, 11};
+    for (int c = 0; c < 19; c++)
+        worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL);
+    wb_write_across(w, ws, ROW_NOTE, 0, 18, tco_strbuf_str(&note), w->note_wrap);
     tco_strbuf_free(&note);
     char converted_head[32];
     snprintf(converted_head, sizeof converted_head, "Converted ex VAT (%s)", tco_model_currency(m));
@@ -546,17 +552,24 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                                         "Notes"};
     /* Numbers right-aligned under right-aligned headers; text columns left, headers indented one step
      * so that a right-aligned header and the next left one never run together in print. */
-    for (int c = 0; c < 19; c++)
+    lxw_format *vendor_fmt = workbook_add_format(w->wb); /* wrapped, a step in from the Line number before it */
+    format_set_text_wrap(vendor_fmt);
+    format_set_indent(vendor_fmt, 1);
+    size_t head_lines = 1;
+    for (int c = 0; c < 19; c++) {
         wb_write_text(w, ws, ROW_HEADER, c, heads[c],
-                      c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_right
-                                                                                    : w->header_indent);
+                      c == 1 || c == 5 || (c >= 7 && c <= 10) || c == 13 || c == 14 ? w->header_wrap : w->header_wrap_left);
+        size_t n = wb_header_lines(heads[c], widths[c]);
+        head_lines = n > head_lines ? n : head_lines;
+    }
+    wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
     int row = ROW_FIRST;
     for (size_t i = 0; i < set->n && w->err == TCO_OK; i++, row++) {
         const tco_quote *q = &set->quotes[i];
         char d[16];
-        wb_write_text(w, ws, row, 0, q->file, w->text);
+        wb_write_text(w, ws, row, 0, q->file, w->text_wrap);
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 1, (double)q->line, w->fmt[TCO_FMT_COUNT]), "quote");
-        wb_write_text(w, ws, row, 2, q->vendor, w->text);
+        wb_write_text(w, ws, row, 2, q->vendor, vendor_fmt);
         wb_write_text(w, ws, row, 3, q->quote_id, w->text);
         wb_write_text(w, ws, row, 4, q->item, w->text);
         wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 5, q->unit_price,
@@ -609,11 +622,21 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
         if (!isnan(q->lead_time_weeks))
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, 14, q->lead_time_weeks, w->fmt[TCO_FMT_KW]),
                      "quote");
-        wb_write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text);
+        wb_write_text(w, ws, row, 15, tco_quote_status_name(q->status), w->text_wrap);
         if (prices[i].len)
-            wb_write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source_nowrap);
-        wb_write_text(w, ws, row, 17, q->reason, w->source_nowrap);
-        wb_write_text(w, ws, row, 18, q->notes, w->source_nowrap);
+            wb_write_text(w, ws, row, 16, tco_strbuf_str(&prices[i]), w->source);
+        wb_write_text(w, ws, row, 17, q->reason, w->source);
+        wb_write_text(w, ws, row, 18, q->notes, w->text_wrap);
+        /* The row as tall as its longest wrapped text (an indented format's: a character less). */
+        const char *texts[] = {q->file, q->vendor, tco_quote_status_name(q->status), tco_strbuf_str(&prices[i]),
+                               q->reason, q->notes};
+        const int cols[] = {0, 2, 15, 16, 17, 18};
+        size_t lines = 1;
+        for (int k = 0; k < 6; k++) {
+            size_t n = wb_text_lines(texts[k], (size_t)widths[cols[k]] - (cols[k] == 2 || cols[k] == 16 || cols[k] == 17));
+            lines = n > lines ? n : lines;
+        }
+        wb_set_row_lines(w, ws, row, lines);
     }
     for (size_t i = 0; i < set->n; i++)
         tco_strbuf_free(&prices[i]);
@@ -625,21 +648,9 @@ static void write_quotes(writer *w, lxw_worksheet *ws)
                           "quote for each price always, so every quote used is listed.",
                           set->not_kept, set->not_kept == 1 ? " was" : "s were", TCO_QUOTE_LIST_CAP,
                           TCO_QUOTE_LIST_CAP, TCO_QUOTE_LIST_TOTAL);
-        wb_write_text(w, ws, row + 1, 0, tco_strbuf_str(&more), w->note);
+        wb_write_across(w, ws, row + 1, 0, 18, tco_strbuf_str(&more), w->note_wrap);
         tco_strbuf_free(&more);
     }
-    worksheet_set_column(ws, 0, 0, 30, NULL);
-    worksheet_set_column(ws, 1, 1, 6, NULL);
-    worksheet_set_column(ws, 2, 2, 24, NULL);
-    worksheet_set_column(ws, 3, 4, 14, NULL);
-    worksheet_set_column(ws, 5, 7, 15, NULL);
-    worksheet_set_column(ws, 8, 9, 13, NULL);
-    worksheet_set_column(ws, 10, 10, 22, NULL);
-    worksheet_set_column(ws, 11, 14, 15, NULL);
-    worksheet_set_column(ws, 15, 15, 22, NULL);
-    worksheet_set_column(ws, 16, 16, 40, NULL);
-    worksheet_set_column(ws, 17, 17, 80, NULL);
-    worksheet_set_column(ws, 18, 18, 40, NULL);
 }
 
 /* The Charts sheet: each [chart.NAME] fed by the live cells.  Column and line charts read

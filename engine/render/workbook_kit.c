@@ -569,6 +569,9 @@ static void make_formats(writer *w)
     w->header_wrap = header_format(w, true);
     format_set_text_wrap(w->header_wrap);
     format_set_align(w->header_wrap, LXW_ALIGN_VERTICAL_BOTTOM);
+    w->header_wrap_left = header_format(w, false);
+    format_set_text_wrap(w->header_wrap_left);
+    format_set_align(w->header_wrap_left, LXW_ALIGN_VERTICAL_BOTTOM);
     w->fmt_bool = workbook_add_format(wb);
     format_set_num_format(w->fmt_bool, "\"TRUE\";\"TRUE\";\"FALSE\"");
     format_set_bold(w->fmt_bool);
@@ -817,6 +820,12 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
     size_t n = strlen(ws->name);
     bool quotes = strcmp(ws->name, "Quotes") == 0 || (n == 8 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Quotes") == 0);
     bool summary = strcmp(ws->name, "Summary") == 0 || (n == 9 && ws->name[1] == ' ' && strcmp(ws->name + 2, "Summary") == 0);
+    if (quotes && ws->vbreaks_count == 0 && wb_fit_scale(px * PRINT_LO_WIDER) >= PRINT_QUOTES_SCALE) {
+        /* Quotes: its columns narrowed and wrapped to fit one page wide (write_quotes()), as short as a quote
+         * file is long, rather than three pages wide at PRINT_WIDE_SCALE. */
+        worksheet_fit_to_pages(ws, 1, 0);
+        return;
+    }
     if (scale >= PRINT_MIN_SCALE && ws->vbreaks_count == 0) {
         uint16_t tall = fit_pages_tall(ws, px);
         /* A Summary (an option's too) prints on at most 2 pages while that keeps PRINT_MIN_SCALE: its
@@ -842,8 +851,7 @@ void wb_print_layout(writer *w, lxw_worksheet *ws)
     }
 }
 
-/* Height in pixels at 100% of rows @p first to @p last of @p ws. */
-static double rows_between_px(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last)
+double wb_rows_px(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last)
 {
     double px = 0;
     for (lxw_row_t r = first; r <= last; r++) {
@@ -859,11 +867,11 @@ void wb_print_blocks(writer *w, lxw_worksheet *ws, const int *starts, size_t n)
     int fit = wb_fit_scale(wb_cols_px(ws, 0, last_col) * PRINT_LO_WIDER);
     lxw_row_t last = last_printed_row(ws);
     double cap = page_px(fit);
-    if (fit < PRINT_MIN_SCALE || fit >= 100 || rows_between_px(ws, 0, last) <= cap)
+    if (fit < PRINT_MIN_SCALE || fit >= 100 || wb_rows_px(ws, 0, last) <= cap)
         return; /* one page, or too wide: wb_print_layout() */
     for (size_t k = n; k-- > 0;) {
         lxw_row_t b = (lxw_row_t)starts[k];
-        if (b == 0 || b > last || rows_between_px(ws, 0, b - 1) > cap || rows_between_px(ws, b, last) > cap)
+        if (b == 0 || b > last || wb_rows_px(ws, 0, b - 1) > cap || wb_rows_px(ws, b, last) > cap)
             continue;
         lxw_row_t breaks[] = {b, 0};
         worksheet_set_print_scale(ws, (uint16_t)fit);

@@ -52,6 +52,9 @@ enum {
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - PRINT_MARGIN_TOP - PRINT_MARGIN_BOTTOM) * 96)
 #define PRINT_MIN_SCALE 75
 #define PRINT_WIDE_SCALE 75
+/* The least scale at which the Quotes sheet is fitted one page wide (7.7 pt): its 19 columns narrowed and their
+ * text wrapped (write_quotes()) fit at about 73%. */
+#define PRINT_QUOTES_SCALE 70
 /* LibreOffice (Carlito) lays a column of width W out at 7.4 x (W + 0.71) pixels, 1.057 times Excel's
  * 7 W + 5 for any width from 12 on (measured on cluster32's Inputs at 75%: W = 36 prints 152.8 pt, 22
  * 94.5 pt, 12 52.9 pt: 271.6, 168.0 and 94.1 pixels); 1.06 covers it. */
@@ -110,6 +113,7 @@ typedef struct writer {
     lxw_format *note_wrap; /* the note, wrapped across a table (wb_write_across()) */
     lxw_format *text_wrap, *total_label_wrap; /* labels on per-year sheets, wrapped in a narrower column */
     lxw_format *text_right; /* short text in a column of its own (Quotes: VAT included yes/no), right-aligned */
+    lxw_format *header_wrap_left; /* a text column's header wrapped in a narrow column (Quotes, Risk) */
     int current_sheet; /* sheet being written, for relative references */
     int current_year;  /* year column being written (0-based), -1 otherwise */
     int current_tier;  /* tier row being written (0-based), -1 otherwise */
@@ -175,6 +179,8 @@ void wb_print_layout(writer *w, lxw_worksheet *ws);
  *  starting at the last of the @p n rows @p starts (0-based, ascending) that leaves each page whole, and then
  *  no header row repeated (the Key figures header stood above the Checks); else left to wb_print_layout(). */
 void wb_print_blocks(writer *w, lxw_worksheet *ws, const int *starts, size_t n);
+/** Height in pixels at 100% of rows @p first to @p last of @p ws (as set, or the default row's). */
+double wb_rows_px(lxw_worksheet *ws, lxw_row_t first, lxw_row_t last);
 
 /** Lines a text of @p width characters a line wraps into, and a row tall enough for @p lines of them. */
 size_t wb_text_lines(const char *text, size_t width);
