@@ -1243,6 +1243,7 @@ void tco_advice_free(tco_advice *a)
     free(a->name);
     free(a->title);
     free(a->saved_path);
+    free(a->saved_command);
     memset(a, 0, sizeof *a);
 }
 

@@ -242,8 +242,9 @@ typedef struct tco_advice {
     /** With --save-scenario (tco_advise_save_scenario(), advise_save.h): the file written (heap), the rank
      *  saved, and the saved scenario's own figures as `tco --scenario FILE` gives them: its TCO (the
      *  option's cost over the period), and for serving its cost per million tokens served at the layout's
-     *  throughput x utilisation (NaN for training); saved_path NULL without. */
-    char *saved_path;
+     *  throughput x utilisation (NaN for training); saved_path NULL without.  saved_command (heap): the
+     *  command that prices the file as the advice did (its --quotes, --as-of, --currency and fx --set). */
+    char *saved_path, *saved_command;
     int saved_rank;
     double saved_tco, saved_served_unit;
 } tco_advice;

@@ -361,8 +361,13 @@ tco_error tco_advise_save_scenario(const tco_advise_request *req, tco_advice *a,
     }
     if ((e = tco_output_commit_text(&out, d)) != TCO_OK)
         return e;
-    if ((a->saved_path = tco_strdup(path)) == NULL)
+    tco_strbuf cmd = {0};
+    run_command(req, path, &cmd);
+    if ((a->saved_path = tco_strdup(path)) == NULL || cmd.failed) {
+        tco_strbuf_free(&cmd);
         return nomem(d);
+    }
+    a->saved_command = tco_strbuf_take(&cmd);
     a->saved_rank = rank;
     return TCO_OK;
 }
@@ -380,8 +385,9 @@ void tco_advise_save_print_table(const tco_advice *a, FILE *out)
     /* The path as given, escaped for the terminal (base/text.h): a U+202E in it cannot reorder the line. */
     fputs("\nScenario saved: ", out);
     tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
-    fprintf(out, ", rank %d, %s; tco --scenario ", a->saved_rank, l.failed ? "" : tco_strbuf_str(&l));
-    tco_text_put_terminal(out, a->saved_path, strlen(a->saved_path));
+    fprintf(out, ", rank %d, %s; ", a->saved_rank, l.failed ? "" : tco_strbuf_str(&l));
+    /* the command with this run's quotes, day and currency: the file alone prices at the catalog's */
+    tco_text_put_terminal(out, a->saved_command, strlen(a->saved_command));
     fprintf(out, " gives its TCO, %s %s, and %s %s%s\n", tco, a->currency, unit, a->unit,
             a->train ? "" : " at the target load"); /* "CNY/run", not "CNY/run a run" */
     if (!a->train && !isnan(a->saved_served_unit)) {

@@ -386,7 +386,11 @@ int tco_cli_quotes_strict(bool strict, const char *name, const tco_quote_set *se
     tco_diag d = {0};
     tco_diag_set(&d, TCO_ERR_INI, "--quotes-strict: %zu quote warning%s for %s (above), so nothing is written",
                  warnings, warnings == 1 ? "" : "s", name);
-    return tco_cli_fail_as(&d, format);
+    if (format == TCO_OUT_JSON) { /* the warnings beside the error, as a run's JSON lists them */
+        tco_report_json_error_quotes(&d, set, texts, n, stdout);
+        fflush(stdout);
+    }
+    return tco_cli_fail(&d);
 }
 
 int tco_cli_usage(const char *fmt, ...)

@@ -867,6 +867,7 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     }
     set->files = files;
     set->files[set->n_files++] = name;
+    size_t rows_before = set->rows; /* a file of a header alone is said (it prices nothing) */
 
     reader r = {.path = path, .fx = fx, .keep = keep, .keep_ctx = keep_ctx, .problem = problem,
                 .problem_ctx = problem_ctx, .set = set, .file = name, .delim = ',', .line = 1,
@@ -1024,6 +1025,8 @@ tco_error tco_quotes_read(const char *path, const tco_fx *fx, tco_quote_keep_fn 
     if (e == TCO_OK && !r.stop && !r.have_header)
         e = tco_diag_at(diag, TCO_ERR_SYNTAX, &in_file, "expected a header row (vendor, item, unit_price, currency, "
                         "...), found an empty file");
+    if (e == TCO_OK && !r.stop && r.have_header && set->rows == rows_before)
+        report(&r, true, 0, 0, NULL, "no quote rows after the header: the file prices nothing");
     tco_strbuf_free(&head);
     free(r.row);
     free(r.kind);

@@ -321,7 +321,7 @@ void tco_report_quotes_line(const tco_model *m, FILE *out)
         [TCO_QUOTE_EXPIRED] = "expired",
         [TCO_QUOTE_NOT_YET_VALID] = "not yet valid",
         [TCO_QUOTE_UNDER_QTY] = "below minimum quantity",
-        [TCO_QUOTE_NOT_IN_SCENARIO] = "an item the scenario does not price",
+        [TCO_QUOTE_NOT_IN_SCENARIO] = "for an item the scenario does not price",
         [TCO_QUOTE_UNKNOWN_ITEM] = "unknown item",
         [TCO_QUOTE_OVERRIDDEN] = "price given by --set",
         [TCO_QUOTE_NO_RATE] = "no exchange rate",
@@ -397,8 +397,9 @@ void tco_report_table(const tco_model *m, const char *currency, const char *work
         const tco_item *it = &m->items[m->summary[k]];
         if (it->kind == TCO_ITEM_YEARLY)
             continue;
-        if (na_reason(it)) { /* "never" or "n.a.: why", in full: no unit applies */
-            fprintf(out, "  %-*s %14s\n", width, it->label, it->text);
+        if (na_reason(it)) { /* "never" or "n.a.: why", in full: no unit applies; a text wider than the value
+                              * column stands three spaces from its label, not one (it would read as the label's) */
+            fprintf(out, "  %-*s %s%14s\n", width, it->label, strlen(it->text) >= 14 ? "  " : "", it->text);
             continue;
         }
         format_value(it, it->value, num, sizeof num);
@@ -954,9 +955,10 @@ static void json_text_or_null(FILE *out, const char *key, const char *text)
 
 static void json_place(FILE *out, const char *key, long v);
 
-void tco_report_json_error(const tco_diag *d, FILE *out)
+/* The "error" member of a failed run's JSON (tco_report_json_error()), without the object's braces. */
+static void json_error_member(const tco_diag *d, FILE *out)
 {
-    fputs("{\n  \"error\": {\"file\": ", out);
+    fputs("  \"error\": {\"file\": ", out);
     if (d->file[0])
         tco_report_json_string(out, d->file);
     else
@@ -970,7 +972,24 @@ void tco_report_json_error(const tco_diag *d, FILE *out)
     tco_report_json_string(out, d->message + d->text);
     fputs(", \"diagnostic\": ", out);
     tco_report_json_string(out, d->message);
-    fprintf(out, ", \"exit\": %d}\n}\n", tco_exit_code(d->code));
+    fprintf(out, ", \"exit\": %d}", tco_exit_code(d->code));
+}
+
+void tco_report_json_error(const tco_diag *d, FILE *out)
+{
+    fputs("{\n", out);
+    json_error_member(d, out);
+    fputs("\n}\n", out);
+}
+
+void tco_report_json_error_quotes(const tco_diag *d, const tco_quote_set *set, char *const *texts, size_t n,
+                                  FILE *out)
+{
+    fputs("{\n", out);
+    json_error_member(d, out);
+    fputs(",\n  \"warnings\": [", out);
+    tco_report_json_quote_warnings(out, set, texts, n, 0);
+    fputs("]\n}\n", out);
 }
 
 void tco_report_check_begin(tco_report_check *r, bool json, FILE *out, FILE *err)

@@ -104,6 +104,15 @@ void tco_report_json(const tco_model *model, const char *currency, const char *w
  */
 void tco_report_json_error(const tco_diag *d, FILE *out);
 
+/**
+ * The same object as tco_report_json_error() for a run refused by --quotes-strict, with beside "error" the
+ * quote warnings that refused it ("warnings": [{"check": "quotes", "message": ...}], as a run's JSON lists
+ * them: tco_report_json_quote_warnings() of @p set and @p texts, @p n of them), so that a script reading
+ * standard output sees what standard error says.
+ */
+void tco_report_json_error_quotes(const tco_diag *d, const tco_quote_set *set, char *const *texts, size_t n,
+                                  FILE *out);
+
 /** tco_report_json() without the object's closing "\n}\n": for a run that adds members of its own
  *  (the risk figures, risk.h), each as ",\n  \"KEY\": ...", then closes the object. */
 void tco_report_json_members(const tco_model *model, const char *currency, const char *workbook, FILE *out);
