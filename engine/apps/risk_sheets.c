@@ -23,8 +23,6 @@
 #define RISK_FIGURE_WIDTH 20
 #define RISK_BASIS_WIDTH 34
 #define RISK_PRINT_SCALE 70
-/* The Sensitivity sheet's first column on its second printed page: NPV cost at LOW (K). */
-#define SENS_SECOND_PAGE 10
 /* The check cell on Run snapshot (B3), as formulas elsewhere refer to it. */
 #define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
 #define STATUS_CURRENT "current: the inputs are those these figures came from"
@@ -182,40 +180,82 @@ static lxw_chart_series *add_series(writer *w, lxw_chart *chart)
     return s;
 }
 
-/* Print layout of the Sensitivity sheet, its table's last row @p last and its chart (@p chart_px tall at
- * 100%, 0 for none) two rows below it: at PRINT_WIDE_SCALE, two pages wide (the TCO columns, then from NPV
- * cost at LOW on, the Input column repeated: each page's columns whole), its rows filling each page and
- * the chart whole, below the table's last rows when they leave room for it, else on a page of its own. */
-static void sensitivity_print(writer *w, lxw_worksheet *ws, int last, double chart_px)
+/* The Sensitivity sheet: two tables below each other in columns A to SENS_LAST_COL, one page wide at
+ * PRINT_WIDE_SCALE (A 30, B 28 and eight of 15 characters: 1,296 pixels, 1,374 as LibreOffice lays them out,
+ * of the page's 1,432): the TCO table (Input, --set, LOW, Point, HIGH, TCO at LOW and HIGH, Swing, Change at
+ * LOW and HIGH) with the tornado chart below it, then on a page of its own the table of the other figures at
+ * each end (Input, NPV cost, unit cost, its swing, both orders, payback). */
+#define SENS_LAST_COL 9
+enum { SENS_TCO, SENS_OTHER };
+
+/* Rows laid out on pages as they are written: each page's height at PRINT_WIDE_SCALE, what the current one
+ * holds so far, and the rows that start a page. */
+typedef struct {
+    double cap, used;
+    lxw_row_t breaks[64];
+    size_t n;
+} sens_pages;
+
+/* A page break before row @p y (the page then holds nothing). */
+static void sens_break(sens_pages *p, lxw_row_t y)
 {
-    const double cap = PRINT_HEIGHT_PX * 100 / PRINT_WIDE_SCALE * 0.97;
-    const double rep = wb_rows_px(ws, ROW_HEADER, ROW_HEADER);
-    lxw_row_t breaks[64] = {0};
-    size_t n = 0;
-    double used = 0;
-    for (lxw_row_t y = 0; y <= (lxw_row_t)last; y++) {
-        double h = wb_rows_px(ws, y, y);
-        if (used + h > cap && y > ROW_FIRST && n + 2 < sizeof breaks / sizeof breaks[0]) {
-            breaks[n++] = y;
-            used = rep;
-        }
-        used += h;
+    if (p->n + 1 < sizeof p->breaks / sizeof p->breaks[0])
+        p->breaks[p->n++] = y;
+    p->used = 0;
+}
+
+/* Header row @p y of table @p table (SENS_TCO, SENS_OTHER), as tall as its longest wrapped header. */
+static void sens_header(writer *w, lxw_worksheet *ws, int y, int table, const char *unit)
+{
+    static const char *const tco_heads[] = {"Input", "--set", "LOW", "Point", "HIGH", "TCO at LOW", "TCO at HIGH",
+                                            "Swing", "Change at LOW", "Change at HIGH"};
+    if (table == SENS_TCO) {
+        for (int c = 0; c <= SENS_LAST_COL; c++)
+            wb_write_text(w, ws, y, c, tco_heads[c], c < 2 ? w->header : w->header_right);
+        return;
     }
-    /* The chart's rows: the gap of two rows and the chart itself. */
-    if (chart_px > 0 && used + 2 * LXW_DEF_ROW_HEIGHT * 4 / 3 + chart_px > cap && n + 2 < sizeof breaks / sizeof breaks[0])
-        breaks[n++] = (lxw_row_t)last + 2;
-    breaks[n] = 0;
-    if (n > 0)
-        wb_check(w, worksheet_set_h_pagebreaks(ws, breaks), "page break");
-    lxw_col_t vbreaks[] = {SENS_SECOND_PAGE, 0};
-    wb_check(w, worksheet_set_v_pagebreaks(ws, vbreaks), "page break");
-    wb_check(w, worksheet_repeat_columns(ws, 0, 0), "print titles");
-    worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
+    tco_strbuf h[SENS_LAST_COL + 1] = {{0}};
+    tco_strbuf_append(&h[0], "Input");
+    tco_strbuf_append(&h[1], "NPV cost at LOW");
+    tco_strbuf_append(&h[2], "NPV cost at HIGH");
+    tco_strbuf_printf(&h[3], "%s at LOW", unit);
+    tco_strbuf_printf(&h[4], "%s at HIGH", unit);
+    tco_strbuf_printf(&h[5], "%s: swing", unit);
+    tco_strbuf_append(&h[6], "Order by TCO swing");
+    tco_strbuf_printf(&h[7], "Order by %s swing", unit);
+    tco_strbuf_append(&h[8], "Payback at LOW (months)");
+    tco_strbuf_append(&h[9], "Payback at HIGH (months)");
+    size_t lines = 1;
+    for (int c = 0; c <= SENS_LAST_COL; c++) {
+        wb_write_text(w, ws, y, c, tco_strbuf_str(&h[c]), c == 0 ? w->header : w->header_wrap);
+        size_t n = c == 0 ? 1 : wb_header_lines(tco_strbuf_str(&h[c]), c == 1 ? 28 : 15);
+        lines = n > lines ? n : lines;
+        tco_strbuf_free(&h[c]);
+    }
+    wb_set_row_lines(w, ws, y, lines);
+}
+
+/* The rows of table @p table: row j's sheet row (0-based) in @p at, from @p y on.  A page that is full
+ * breaks before the next row, which the table's header row starts again (each page with its headers). */
+static int sens_rows(writer *w, lxw_worksheet *ws, sens_pages *p, int y, int table, const char *unit, size_t n,
+                     int *at)
+{
+    for (size_t j = 0; j < n; j++) {
+        double h = wb_rows_px(ws, (lxw_row_t)y, (lxw_row_t)y);
+        if (p->used + h > p->cap && p->used > 0) {
+            sens_break(p, (lxw_row_t)y);
+            sens_header(w, ws, y, table, unit);
+            p->used = wb_rows_px(ws, (lxw_row_t)y, (lxw_row_t)y);
+            y++;
+        }
+        at[j] = y++;
+        p->used += h;
+    }
+    return y;
 }
 
 static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
 {
-    const tco_model *m = w->m;
     const char *unit = r->unit_item ? r->unit_item->label : "unit cost";
     char base[40];
     tco_format_grouped(r->base_tco, 0, base, sizeof base);
@@ -223,113 +263,133 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     tco_strbuf_printf(&note,
                       "Each ranged input (KEY_range) alone at its LOW and at its HIGH, every other input at its value: "
                       "the model evaluated by tco for each (values, not formulas; --set SET=LOW reproduces a LOW "
-                      "column). TCO at the point values: %s %s. Sorted by the TCO's swing; the unit cost's swing and the "
-                      "order by it beside (an input that moves no TCO, a utilisation, can move every unit cost), and "
-                      "the payback of owning over renting at each end (payback_months: a cloud price moves it, not "
-                      "the TCO). Inputs fingerprint %s (Run snapshot).",
+                      "column). TCO at the point values: %s %s. Sorted by the TCO's swing; below the chart, the same "
+                      "rows' NPV cost, the unit cost's swing and the order by it (an input that moves no TCO, a "
+                      "utilisation, can move every unit cost), and the payback of owning over renting at each end "
+                      "(payback_months: a cloud price moves it, not the TCO). Inputs fingerprint %s (Run snapshot).",
                       base, w->opts->currency, r->fingerprint);
+    worksheet_set_column(ws, 0, 0, 30, NULL);
+    worksheet_set_column(ws, 1, 1, 28, NULL);
+    worksheet_set_column(ws, 2, SENS_LAST_COL, 15, NULL);
     write_head(w, ws, "Sensitivity: which assumptions move the TCO most", tco_strbuf_str(&note));
+    wb_write_across(w, ws, ROW_NOTE, 0, SENS_LAST_COL, tco_strbuf_str(&note), w->note_wrap);
+    tco_strbuf_free(&note);
     /* F3: the TCO at the point values, which the change columns subtract. */
     wb_write_text(w, ws, 2, 4, "TCO at the point values", w->header_right);
     lxw_format *money = w->fmt[TCO_FMT_MONEY];
     write_number(w, ws, 2, 5, r->base_tco, money);
-    static const char *const heads[] = {"Input", "--set", "LOW", "Point", "HIGH", "TCO at LOW", "TCO at HIGH", "Swing",
-                                        "Change at LOW", "Change at HIGH", "NPV cost at LOW", "NPV cost at HIGH"};
-    for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++)
-        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header : w->header_right);
-    tco_strbuf h = {0};
-    size_t head_lines = wb_header_lines("Payback at HIGH (months)", 16); /* the wrapped headers' lines */
-    for (int k = 0; k < 2; k++) {
-        if (k == 0)
-            tco_strbuf_printf(&h, "%s at HIGH", unit);
-        else
-            tco_strbuf_printf(&h, "Order by %s swing", unit);
-        size_t n = wb_header_lines(tco_strbuf_str(&h), 16);
-        head_lines = n > head_lines ? n : head_lines;
-        h.len = 0;
-    }
-    tco_strbuf_printf(&h, "%s at LOW", unit);
-    wb_write_text(w, ws, ROW_HEADER, 12, tco_strbuf_str(&h), w->header_wrap);
-    h.len = 0;
-    tco_strbuf_printf(&h, "%s at HIGH", unit);
-    wb_write_text(w, ws, ROW_HEADER, 13, tco_strbuf_str(&h), w->header_wrap);
-    h.len = 0;
-    tco_strbuf_printf(&h, "%s: swing", unit);
-    wb_write_text(w, ws, ROW_HEADER, 14, tco_strbuf_str(&h), w->header_wrap);
-    wb_write_text(w, ws, ROW_HEADER, 15, "Order by TCO swing", w->header_wrap);
-    h.len = 0;
-    tco_strbuf_printf(&h, "Order by %s swing", unit);
-    wb_write_text(w, ws, ROW_HEADER, 16, tco_strbuf_str(&h), w->header_wrap);
-    wb_write_text(w, ws, ROW_HEADER, 17, "Payback at LOW (months)", w->header_wrap);
-    wb_write_text(w, ws, ROW_HEADER, 18, "Payback at HIGH (months)", w->header_wrap);
-    tco_strbuf_free(&h);
-    int last_row = ROW_FIRST + (int)r->n_rows; /* 1-based row of the last input */
-    lxw_format *unit_fmt = r->unit_item ? w->fmt[r->unit_item->format] : w->fmt[TCO_FMT_NUMBER];
-    tco_strbuf f = {0};
-    for (size_t j = 0; j < r->n_rows && w->err == TCO_OK; j++) {
-        const tco_sensitivity_row *row = &r->rows[j];
-        int y = ROW_FIRST + (int)j, ex = y + 1;
-        wb_write_text(w, ws, y, 0, row->input, w->text);
-        wb_write_text(w, ws, y, 1, row->set, w->text);
-        write_number(w, ws, y, 2, row->low, w->fmt[TCO_FMT_NUMBER]);
-        write_number(w, ws, y, 3, row->point, w->fmt[TCO_FMT_NUMBER]);
-        write_number(w, ws, y, 4, row->high, w->fmt[TCO_FMT_NUMBER]);
-        write_number(w, ws, y, 5, row->tco_low, money);
-        write_number(w, ws, y, 6, row->tco_high, money);
-        f.len = 0;
-        tco_strbuf_printf(&f, "=ABS(G%d - F%d)", ex, ex);
-        write_formula(w, ws, y, 7, tco_strbuf_str(&f), money, fabs(row->tco_high - row->tco_low));
-        f.len = 0;
-        tco_strbuf_printf(&f, "=F%d - $F$3", ex);
-        write_formula(w, ws, y, 8, tco_strbuf_str(&f), money, row->tco_low - r->base_tco);
-        f.len = 0;
-        tco_strbuf_printf(&f, "=G%d - $F$3", ex);
-        write_formula(w, ws, y, 9, tco_strbuf_str(&f), money, row->tco_high - r->base_tco);
-        write_number(w, ws, y, 10, row->npv_low, money);
-        write_number(w, ws, y, 11, row->npv_high, money);
-        write_number(w, ws, y, 12, row->unit_low, unit_fmt);
-        write_number(w, ws, y, 13, row->unit_high, unit_fmt);
-        /* Both orders, live: the rank of the row's swing among all (RANK, largest first), ties in row order. */
-        f.len = 0;
-        tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(M%d), ISNUMBER(N%d)), ABS(N%d - M%d), \"n.a.\")", ex, ex, ex, ex);
-        write_formula(w, ws, y, 14, tco_strbuf_str(&f), unit_fmt, row->unit_swing);
-        const char *cols[2] = {"H", "O"};
-        for (int k = 0; k < 2; k++) {
-            f.len = 0;
-            tco_strbuf_printf(&f, "=IF(ISNUMBER(%s%d), RANK(%s%d, %s$%d:%s$%d)", cols[k], ex, cols[k], ex, cols[k],
-                              ROW_FIRST + 1, cols[k], last_row);
-            if (j > 0)
-                tco_strbuf_printf(&f, " + COUNTIF(%s$%d:%s%d, %s%d)", cols[k], ROW_FIRST + 1, cols[k], ex - 1, cols[k], ex);
-            tco_strbuf_append(&f, ", \"n.a.\")");
-            double rank = k == 0 ? (double)(j + 1) : row->unit_rank ? (double)row->unit_rank : NAN;
-            write_formula(w, ws, y, 15 + k, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], rank);
-        }
-        write_number(w, ws, y, 17, row->payback_low, w->fmt[TCO_FMT_NUMBER]);
-        write_number(w, ws, y, 18, row->payback_high, w->fmt[TCO_FMT_NUMBER]);
-    }
-    tco_strbuf_free(&f);
-    worksheet_set_column(ws, 0, 0, 30, NULL);
-    worksheet_set_column(ws, 1, 1, 28, NULL);
-    worksheet_set_column(ws, 2, 4, 11, NULL);
-    worksheet_set_column(ws, 5, 11, 15, NULL);
-    worksheet_set_column(ws, 12, 18, 16, NULL);
+    sens_header(w, ws, ROW_HEADER, SENS_TCO, unit);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
-    /* The note wrapped across the TCO columns (the first printed page's), the headers' row as tall as the
-     * longest. */
-    wb_write_across(w, ws, ROW_NOTE, 0, SENS_SECOND_PAGE - 1, tco_strbuf_str(&note), w->note_wrap);
-    tco_strbuf_free(&note);
-    wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
-    if (r->n_rows == 0 || w->err != TCO_OK) {
-        sensitivity_print(w, ws, ROW_FIRST + (int)r->n_rows - 1, 0);
+    sens_pages pages = {.cap = PRINT_HEIGHT_PX * 100 / PRINT_WIDE_SCALE * 0.97};
+    pages.used = wb_rows_px(ws, 0, ROW_HEADER);
+    size_t n = r->n_rows;
+    int *at = malloc((2 * n + 1) * sizeof *at), *at2 = at ? at + n : NULL;
+    if (at == NULL) {
+        nomem(w);
         return;
     }
-    /* The tornado: the change in TCO at LOW and at HIGH, the largest swing on top. */
-    size_t k = r->n_rows < TORNADO_ROWS ? r->n_rows : TORNADO_ROWS;
+    int y = sens_rows(w, ws, &pages, ROW_FIRST, SENS_TCO, unit, n, at);
+    int first1 = n > 0 ? at[0] + 1 : ROW_FIRST + 1, last1 = n > 0 ? at[n - 1] + 1 : ROW_FIRST; /* 1-based */
+    tco_strbuf f = {0};
+    for (size_t j = 0; j < n && w->err == TCO_OK; j++) {
+        const tco_sensitivity_row *row = &r->rows[j];
+        int yj = at[j], ex = yj + 1;
+        wb_write_text(w, ws, yj, 0, row->input, w->text);
+        wb_write_text(w, ws, yj, 1, row->set, w->text);
+        write_number(w, ws, yj, 2, row->low, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, yj, 3, row->point, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, yj, 4, row->high, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, yj, 5, row->tco_low, money);
+        write_number(w, ws, yj, 6, row->tco_high, money);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=ABS(G%d - F%d)", ex, ex);
+        write_formula(w, ws, yj, 7, tco_strbuf_str(&f), money, fabs(row->tco_high - row->tco_low));
+        f.len = 0;
+        tco_strbuf_printf(&f, "=F%d - $F$3", ex);
+        write_formula(w, ws, yj, 8, tco_strbuf_str(&f), money, row->tco_low - r->base_tco);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=G%d - $F$3", ex);
+        write_formula(w, ws, yj, 9, tco_strbuf_str(&f), money, row->tco_high - r->base_tco);
+    }
+    /* The tornado two rows below the TCO table: the change in TCO at LOW and at HIGH, the largest swing on
+     * top; on the table's last page when it fits there, else on the next, a row below its top (LibreOffice
+     * drew the top of a chart anchored at a page's first row on the page before). */
+    lxw_chart_options opt = {.x_scale = 1.6, .y_scale = 1.4};
+    const double chart_px = 288 * opt.y_scale, row_px = LXW_DEF_ROW_HEIGHT * 4 / 3;
+    int chart_at = -1;
+    if (n > 0) {
+        chart_at = y + 2;
+        if (pages.used + 2 * row_px + chart_px > pages.cap) {
+            sens_break(&pages, (lxw_row_t)(y + 1));
+            pages.used = row_px;
+        } else
+            pages.used += 2 * row_px;
+        pages.used += chart_px;
+        y = chart_at + (int)ceil(chart_px / row_px) + 1;
+    }
+    /* The other figures' table on a page of its own unless it fits below what this one holds. */
+    y++;
+    sens_header(w, ws, y, SENS_OTHER, unit);
+    double table2 = wb_rows_px(ws, (lxw_row_t)y, (lxw_row_t)y) + (double)n * row_px;
+    if (pages.used + row_px + table2 > pages.cap)
+        sens_break(&pages, (lxw_row_t)y);
+    else
+        pages.used += row_px;
+    pages.used += wb_rows_px(ws, (lxw_row_t)y, (lxw_row_t)y);
+    sens_rows(w, ws, &pages, y + 1, SENS_OTHER, unit, n, at2);
+    int first2 = n > 0 ? at2[0] + 1 : y + 2, last2 = n > 0 ? at2[n - 1] + 1 : y + 1;
+    lxw_format *unit_fmt = r->unit_item ? w->fmt[r->unit_item->format] : w->fmt[TCO_FMT_NUMBER];
+    for (size_t j = 0; j < n && w->err == TCO_OK; j++) {
+        const tco_sensitivity_row *row = &r->rows[j];
+        int yj = at2[j], ex = yj + 1;
+        wb_write_text(w, ws, yj, 0, row->input, w->text);
+        write_number(w, ws, yj, 1, row->npv_low, money);
+        write_number(w, ws, yj, 2, row->npv_high, money);
+        write_number(w, ws, yj, 3, row->unit_low, unit_fmt);
+        write_number(w, ws, yj, 4, row->unit_high, unit_fmt);
+        f.len = 0;
+        tco_strbuf_printf(&f, "=IF(AND(ISNUMBER(D%d), ISNUMBER(E%d)), ABS(E%d - D%d), \"n.a.\")", ex, ex, ex, ex);
+        write_formula(w, ws, yj, 5, tco_strbuf_str(&f), unit_fmt, row->unit_swing);
+        /* Both orders, live: the rank of the row's swing among all (RANK, largest first), ties in row order; the
+         * TCO's swing in the table above (a header row that starts a page again is text, which RANK and COUNTIF
+         * pass over, as they pass over an "n.a."). */
+        for (int k = 0; k < 2; k++) {
+            const char *col = k == 0 ? "H" : "F";
+            int top = k == 0 ? first1 : first2, bottom = k == 0 ? last1 : last2, cell = k == 0 ? at[j] + 1 : ex;
+            f.len = 0;
+            tco_strbuf_printf(&f, "=IF(ISNUMBER(%s%d), RANK(%s%d, %s$%d:%s$%d)", col, cell, col, cell, col, top, col,
+                              bottom);
+            if (j > 0)
+                tco_strbuf_printf(&f, " + COUNTIF(%s$%d:%s%d, %s%d)", col, top, col, cell - 1, col, cell);
+            tco_strbuf_append(&f, ", \"n.a.\")");
+            double rank = k == 0 ? (double)(j + 1) : row->unit_rank ? (double)row->unit_rank : NAN;
+            write_formula(w, ws, yj, 6 + k, tco_strbuf_str(&f), w->fmt[TCO_FMT_COUNT], rank);
+        }
+        write_number(w, ws, yj, 8, row->payback_low, w->fmt[TCO_FMT_NUMBER]);
+        write_number(w, ws, yj, 9, row->payback_high, w->fmt[TCO_FMT_NUMBER]);
+    }
+    tco_strbuf_free(&f);
+    /* Print: one page wide, each table's rows filling its pages, no print titles (each page of a table starts
+     * with its own header row). */
+    pages.breaks[pages.n] = 0;
+    if (pages.n > 0)
+        wb_check(w, worksheet_set_h_pagebreaks(ws, pages.breaks), "page break");
+    worksheet_set_print_scale(ws, PRINT_WIDE_SCALE);
+    ws->repeat_rows.in_use = 0; /* wb_add_sheet() repeats ROW_HEADER */
+    if (n == 0 || w->err != TCO_OK) {
+        free(at);
+        return;
+    }
+    /* The chart's rows: the first TORNADO_ROWS, on the table's first page (a page holds some 40). */
+    size_t k = n < TORNADO_ROWS ? n : TORNADO_ROWS;
+    while (k > 1 && at[k - 1] != at[0] + (int)k - 1)
+        k--;
+    lxw_row_t first = (lxw_row_t)at[0], last = (lxw_row_t)at[k - 1];
+    free(at);
     lxw_chart *chart = workbook_add_chart(w->wb, LXW_CHART_BAR);
     lxw_chart_series *lo = add_series(w, chart), *hi = add_series(w, chart);
     if (lo == NULL || hi == NULL)
         return;
-    lxw_row_t first = ROW_FIRST, last = (lxw_row_t)(ROW_FIRST + k - 1);
     double *dl = malloc(k * sizeof *dl), *dh = malloc(k * sizeof *dh);
     if (dl == NULL || dh == NULL) {
         free(dl);
@@ -359,10 +419,7 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
     chart_axis_set_num_format(chart->x_axis, "#,##0");
     chart_axis_set_name(chart->x_axis, w->opts->currency);
     chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
-    lxw_chart_options opt = {.x_scale = 1.6, .y_scale = 1.4};
-    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)(ROW_FIRST + r->n_rows + 2), 0, chart, &opt), "chart");
-    sensitivity_print(w, ws, ROW_FIRST + (int)r->n_rows - 1, 288 * opt.y_scale);
-    (void)m;
+    wb_check(w, worksheet_insert_chart_opt(ws, (lxw_row_t)chart_at, 0, chart, &opt), "chart");
 }
 
 /* One row of the percentile table: a figure's statistics over the draws. */
