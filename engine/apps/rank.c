@@ -7,19 +7,23 @@
 #include <string.h>
 
 #include "model/formula.h"
+#include "render/report.h"
 #include "render/workbook_kit.h"
 #include "apps/rank.h"
 #include "render/compare.h"
 
 /* The Rank sheet's columns before the figures, and after them. */
 enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
-/* Widths in characters of the Option column and of the reasons (wrapped) after the figures: at least
- * RK_WHY_WIDTH, as wide as their page leaves beside Rank and Option (why_width()). */
+/* Widths in characters of the Option column (at most: as wide as its widest label, at least RK_OPTION_MIN)
+ * and of the reasons (wrapped) after the figures: at least RK_WHY_WIDTH, as wide as their page leaves beside
+ * Rank and Option.  Every other column is as wide as its header (wrapped in at most RK_HEAD_LINES lines,
+ * no word broken), its numbers as formatted and its texts (wrapped in at most RK_TEXT_LINES) need
+ * (column_widths()): a count or a share needs far less than "1,211,674 CNY". */
 #define RK_OPTION_WIDTH 30
+#define RK_OPTION_MIN 12
 #define RK_WHY_WIDTH 100
-/* Widths in characters of the Sheets column and of each figure or value column. */
-#define RK_SHEETS_WIDTH 13
-#define RK_FIGURE_WIDTH 13
+#define RK_HEAD_LINES 3
+#define RK_TEXT_LINES 2
 
 /* The column of the candidate numbers: after the figures and the value columns (then the gate, the reasons). */
 static int candidate_col(const tco_rank_sheet *s)
@@ -34,6 +38,8 @@ typedef struct rank_ctx {
     const tco_rank_row *rows;
     size_t n_rows, n_live;
     const tco_rank_sheet *sheet;
+    const double *width; /* the width in characters of each column up to Checks pass (column_widths()) */
+    int last; /* the last column of the table's first printed page: the notes below it wrap within it */
 } rank_ctx;
 
 /* The value model @p m gives scalar line @p name (NaN when it holds text or is missing), and its text. */
@@ -177,11 +183,22 @@ static int row_ranked(const int *ranks, size_t n, int rank)
     return -1;
 }
 
+/* The labels of the lines below the table (write_best()). */
+static const char *const rk_below[] = {"Best (rank 1)", "Runner-up (rank 2)", "Best: cheaper per unit than the runner-up",
+                                       "tco advise, at the inputs as written", "An option's full budget workbook"};
+
+/* The line below the table on how to get an option's budget workbook, appended to @p f. */
+static void budget_text(const tco_rank_sheet *s, tco_strbuf *f)
+{
+    tco_strbuf_printf(f, "tco advise %s --save-scenario FILE.ini --pick RANK, then tco --scenario FILE.ini: "
+                      "the option of that rank as a scenario, and its budget workbook (every sheet)", s->question);
+}
+
 /* A label of the lines below the table, in the Option column: wrapped, its row as tall as it needs. */
-static void write_label(writer *w, lxw_worksheet *ws, int row, const char *label)
+static void write_label(writer *w, lxw_worksheet *ws, const rank_ctx *c, int row, const char *label)
 {
     wb_write_text(w, ws, row, RK_OPTION, label, w->text_wrap);
-    wb_set_row_lines(w, ws, row, wb_text_lines(label, RK_OPTION_WIDTH));
+    wb_set_row_lines(w, ws, row, wb_text_lines(label, (size_t)c->width[RK_OPTION]));
 }
 
 /* Below the table: the best and the runner-up by the live ranks, and how much cheaper per unit the best is,
@@ -196,9 +213,8 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
     int ranked = 0;
     for (size_t i = 0; i < c->n_rows; i++)
         ranked += ranks[i] > 0;
-    static const char *const heads[] = {"Best (rank 1)", "Runner-up (rank 2)"};
     for (int k = 0; k < 2; k++) {
-        write_label(w, ws, row + k, heads[k]);
+        write_label(w, ws, c, row + k, rk_below[k]);
         f.len = 0;
         tco_strbuf_printf(&f, "=IF(COUNT(%s)>=%d,INDEX(%s,MATCH(%d,%s,0)),\"none: %s\")", R, k + 1, L, k + 1, R,
                           k ? "fewer than two options ranked" : "no option ranked");
@@ -207,7 +223,7 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
                                                               : "none: no option ranked";
         wb_write_formula_or_text(w, ws, row + k, RK_SHEETS, tco_strbuf_str(&f), w->text, 0, cached);
     }
-    write_label(w, ws, row + 2, "Best: cheaper per unit than the runner-up");
+    write_label(w, ws, c, row + 2, rk_below[2]);
     f.len = 0;
     tco_strbuf_printf(&f, "=IF(COUNT(%s)>=2,(INDEX(%s,MATCH(2,%s,0))-INDEX(%s,MATCH(1,%s,0)))/INDEX(%s,MATCH(2,%s,0)),"
                       "\"n.a.: fewer than two options ranked\")",
@@ -228,17 +244,15 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
     }
     wb_write_formula_or_text(w, ws, row + 2, RK_SHEETS, tco_strbuf_str(&f), w->fmt[TCO_FMT_PERCENT], share, text);
     if (c->sheet->explanation) {
-        write_label(w, ws, row + 3, "tco advise, at the inputs as written");
-        wb_write_across(w, ws, row + 3, RK_SHEETS, candidate_col(c->sheet) + 1, c->sheet->explanation,
+        write_label(w, ws, c, row + 3, rk_below[3]);
+        wb_write_across(w, ws, row + 3, RK_SHEETS, c->last, c->sheet->explanation,
                         w->text_wrap);
     }
     if (c->sheet->question) { /* the options' other sheets are hidden: the way to a whole budget */
         f.len = 0;
-        tco_strbuf_printf(&f, "tco advise %s --save-scenario FILE.ini --pick RANK, then tco --scenario FILE.ini: "
-                          "the option of that rank as a scenario, and its budget workbook (every sheet)",
-                          c->sheet->question);
-        write_label(w, ws, row + 4, "An option's full budget workbook");
-        wb_write_across(w, ws, row + 4, RK_SHEETS, candidate_col(c->sheet) + 1, tco_strbuf_str(&f),
+        budget_text(c->sheet, &f);
+        write_label(w, ws, c, row + 4, rk_below[4]);
+        wb_write_across(w, ws, row + 4, RK_SHEETS, c->last, tco_strbuf_str(&f),
                         w->text_wrap);
     }
     tco_strbuf_free(&ranks_r);
@@ -247,24 +261,46 @@ static void write_best(writer *w, lxw_worksheet *ws, const rank_ctx *c, const in
     tco_strbuf_free(&f);
 }
 
-/* One option's row: its rank, label, sheets, figures, candidate number, gate and reasons.  A text in a
- * narrow column ("values at run", "n.a.: fails a check") wraps within it (@p wrap_right for a figure's),
- * its row as tall as its tallest cell, so that printed text never runs into the next column's. */
+/* The lines of row @p i's tallest cell but its reasons at the widths c->width: a text in a narrow column
+ * ("values at run", "n.a.: fails a check") wraps within it, its row as tall as its tallest cell (and its
+ * reasons, print_layout()), so that printed text never runs into the next column's. */
+static size_t row_lines(const rank_ctx *c, size_t i)
+{
+    const tco_rank_row *r = &c->rows[i];
+    const tco_rank_sheet *s = c->sheet;
+    size_t lines = 1, n;
+    if (r->values && (n = wb_text_lines(TCO_RANK_VALUES, (size_t)c->width[RK_SHEETS])) > lines)
+        lines = n;
+    for (size_t k = 0; r->values && k < s->n_columns; k++) {
+        const char *text;
+        figure(c, i, k, &text);
+        if (text && (n = wb_text_lines(text, (size_t)c->width[RK_FIGURES + k])) > lines)
+            lines = n;
+    }
+    for (size_t k = 0; k < s->n_values; k++) {
+        const tco_rank_values *v = &s->values[k];
+        if (v->text && v->text[i] &&
+            (n = wb_text_lines(v->text[i], (size_t)c->width[RK_FIGURES + s->n_columns + k])) > lines)
+            lines = n;
+    }
+    return lines;
+}
+
+/* One option's row: its rank, label, sheets, figures, candidate number, gate and reasons, a text in a narrow
+ * column wrapped (@p wrap_right for a figure's; its height: row_lines()). */
 static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i, int rank, lxw_format *const *fmts,
-                      lxw_format *wrap_right, const wb_options *o, size_t why)
+                      lxw_format *wrap_right, const wb_options *o)
 {
     const tco_rank_row *r = &c->rows[i];
     const tco_rank_sheet *s = c->sheet;
     int row = ROW_FIRST + (int)i, col_cand = candidate_col(s);
     tco_strbuf f = {0};
-    size_t lines = 1;
     wb_write_text(w, ws, row, RK_OPTION, r->label, w->text);
     wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col_cand, r->candidate, w->fmt[TCO_FMT_COUNT]),
              "candidate");
-    if (r->reasons) {
+    if (r->reasons)
         wb_write_text(w, ws, row, col_cand + 2, r->reasons, w->text_wrap);
-        lines = wb_text_lines(r->reasons, why);
-    } else if (r->passes) /* printed, the reasons' page lists every row: a passing one says so, not nothing */
+    else if (r->passes) /* printed, the reasons' page lists every row: a passing one says so, not nothing */
         wb_write_text(w, ws, row, col_cand + 2, "none at run: every check passed", w->source);
     const char *np = r->values ? "" : o->np[i];
     rank_formula(c, row, &f);
@@ -274,8 +310,6 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         wb_write_formula_or_text(w, ws, row, RK_RANK, tco_strbuf_str(&f), w->text_right, 0, TCO_RANK_UNRANKED);
     if (r->values) {
         wb_write_text(w, ws, row, RK_SHEETS, TCO_RANK_VALUES, w->text_wrap);
-        size_t n = wb_text_lines(TCO_RANK_VALUES, RK_SHEETS_WIDTH);
-        lines = n > lines ? n : lines;
     } else if (i < o->visible) {
         f.len = 0;
         tco_strbuf_printf(&f, "internal:'%sSummary'!A1", o->sp[i]);
@@ -292,11 +326,9 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         const char *text;
         double v = figure(c, i, k, &text);
         if (r->values) { /* as tco computed it: the number, or the text a live formula would give */
-            if (text) {
+            if (text)
                 wb_write_text(w, ws, row, RK_FIGURES + (int)k, text, wrap_right);
-                size_t n = wb_text_lines(text, RK_FIGURE_WIDTH);
-                lines = n > lines ? n : lines;
-            } else
+            else
                 wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)(RK_FIGURES + (int)k), v, fmts[k]),
                          "value");
             continue;
@@ -308,11 +340,9 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
     for (size_t k = 0; k < s->n_values; k++) {
         const tco_rank_values *v = &s->values[k];
         int col = RK_FIGURES + (int)s->n_columns + (int)k;
-        if (v->text && v->text[i]) {
+        if (v->text && v->text[i])
             wb_write_text(w, ws, row, col, v->text[i], wrap_right);
-            size_t n = wb_text_lines(v->text[i], RK_FIGURE_WIDTH);
-            lines = n > lines ? n : lines;
-        } else
+        else
             wb_check(w, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v->v[i],
                                                v->share ? w->fmt[TCO_FMT_PERCENT] : fmts[s->key]), "value");
     }
@@ -326,13 +356,280 @@ static void write_row(writer *w, lxw_worksheet *ws, const rank_ctx *c, size_t i,
         double gate = line_value(c->models[i], s->gate, &text);
         wb_write_formula(w, ws, row, col_cand + 1, tco_strbuf_str(&f), w->fmt[TCO_FMT_YESNO], gate);
     }
-    wb_set_row_lines(w, ws, row, lines);
     tco_strbuf_free(&f);
+}
+
+/* The width in characters a cell needs to show @p v in number format @p f on one line: the text the formats
+ * tco writes give (grouped digits, the decimals they show, optional ones counted as shown, a percent sign, a
+ * quoted suffix such as " CNY", the scientific 0.00E+00, a first section's literal "yes"), measured as
+ * wb_text_width() measures text. */
+static double number_width(const lxw_format *f, double v)
+{
+    const char *nf = f->num_format;
+    char body[64], text[160], lit[64] = "";
+    if (strstr(nf, "E+") != NULL) {
+        snprintf(text, sizeof text, "%.2E", v);
+        return wb_text_width(text, 0);
+    }
+    int dec = 0;
+    const char *dot = strchr(nf, '.');
+    for (const char *p = dot ? dot + 1 : ""; *p == '0' || *p == '#'; p++)
+        dec++;
+    /* The first section's literal: a suffix (" CNY"), or the whole text ("yes") */
+    const char *q = strchr(nf, '"'), *semi = strchr(nf, ';');
+    if (q != NULL && (semi == NULL || q < semi)) {
+        size_t n = strcspn(q + 1, "\"");
+        snprintf(lit, sizeof lit, "%.*s", (int)(n < sizeof lit - 1 ? n : sizeof lit - 1), q + 1);
+        if (q == nf) /* "yes";"yes";"no": its texts, the longer */
+            return wb_text_width(lit, wb_text_width("no", 0));
+    }
+    bool pct = strchr(nf, '%') != NULL;
+    tco_format_grouped(pct ? v * 100 : v, dec, body, sizeof body);
+    snprintf(text, sizeof text, "%s%s%s%s", body, pct ? "%" : "", *lit ? " " : "", lit);
+    return wb_text_width(text, 0);
+}
+
+/* The width in characters a wrapped header @p text needs in at most @p lines lines, no word broken. */
+static double header_need(const char *text, size_t lines)
+{
+    double w = wb_header_width(text, 0);
+    while (wb_header_lines(text, w) > lines)
+        w++;
+    return w;
+}
+
+/* The width in characters a wrapped text @p text needs in at most @p lines lines, no word broken. */
+static double text_need(const char *text, size_t lines)
+{
+    double w = 0;
+    char word[256];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word - 1 ? n : sizeof word - 1), p);
+        w = wb_text_width(word, w);
+        p += n;
+        p += strspn(p, " ");
+    }
+    while (wb_text_lines(text, (size_t)w) > lines)
+        w++;
+    return w;
+}
+
+/* The width of each column of the table (@p width: Rank to Checks pass) from what it holds: its header, its
+ * numbers in the formats @p fmts (a figure's) and the key's or a share's (a value column's), its texts,
+ * wrapped in at most RK_TEXT_LINES (a row of values' "n.a.: fails a check"; a live row's text result is
+ * counted alike, though its cell, in the figure's format, does not wrap), a rank's "not ranked", the
+ * @p ranks and candidate numbers; in
+ * @p one, the width each needs for its wrapped texts on one line (at least its @p width). */
+static void column_widths(const rank_ctx *c, const writer *w, lxw_format *const *fmts, const int *ranks,
+                          double *width, double *one)
+{
+    lxw_format *share = w->fmt[TCO_FMT_PERCENT], *count = w->fmt[TCO_FMT_COUNT];
+    const tco_rank_sheet *s = c->sheet;
+    int col_cand = candidate_col(s);
+    width[RK_RANK] = header_need("Rank", 1);
+    width[RK_OPTION] = RK_OPTION_MIN;
+    width[RK_SHEETS] = wb_text_width("Sheets", 0) + 1; /* its header is indented */
+    for (size_t k = 0; k < s->n_columns + s->n_values; k++)
+        width[RK_FIGURES + (int)k] = header_need(k < s->n_columns ? s->columns[k].header
+                                                                   : s->values[k - s->n_columns].header, RK_HEAD_LINES);
+    width[col_cand] = header_need("Candidate", 2);
+    width[col_cand + 1] = header_need("Checks pass", 2);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const tco_rank_row *r = &c->rows[i];
+        width[RK_RANK] = fmax(width[RK_RANK], ranks[i] > 0 ? number_width(count, ranks[i])
+                                                           : wb_text_width(TCO_RANK_UNRANKED, 0));
+        width[RK_OPTION] = wb_text_width(r->label, width[RK_OPTION]);
+        width[RK_SHEETS] = wb_text_width(r->values ? TCO_RANK_VALUES : i < s->visible ? "A" : "A (hidden)",
+                                         width[RK_SHEETS]);
+        for (size_t k = 0; k < s->n_columns; k++) {
+            const char *t;
+            double v = figure(c, i, k, &t), need = t == NULL ? number_width(fmts[k], v) : text_need(t, RK_TEXT_LINES);
+            if (need > width[RK_FIGURES + (int)k])
+                width[RK_FIGURES + (int)k] = need;
+            if (t != NULL)
+                one[RK_FIGURES + (int)k] = wb_text_width(t, one[RK_FIGURES + (int)k]);
+        }
+        for (size_t k = 0; k < s->n_values; k++) {
+            const tco_rank_values *v = &s->values[k];
+            int col = RK_FIGURES + (int)(s->n_columns + k);
+            double need = v->text && v->text[i] ? text_need(v->text[i], RK_TEXT_LINES)
+                                                : number_width(v->share ? share : fmts[s->key], v->v[i]);
+            if (need > width[col])
+                width[col] = need;
+            if (v->text && v->text[i])
+                one[col] = wb_text_width(v->text[i], one[col]);
+        }
+        width[col_cand] = fmax(width[col_cand], number_width(count, r->candidate));
+        width[col_cand + 1] = fmax(width[col_cand + 1], number_width(w->fmt[TCO_FMT_YESNO], r->passes));
+    }
+    if (width[RK_OPTION] > RK_OPTION_WIDTH)
+        width[RK_OPTION] = RK_OPTION_WIDTH;
+    for (int col = RK_RANK; col <= col_cand + 1; col++)
+        one[col] = fmax(one[col], width[col]);
+}
+
+/* The columns before which the printed table breaks (@p breaks, 0-ended, room for every column and two):
+ * none when Rank to Checks pass fit one page wide at PRINT_MIN_SCALE in LibreOffice; else the first value
+ * column (the Monte Carlo figures on a page of their own) when both parts then fit, or else each column that
+ * would run past a page, Rank and Option repeated on every page.  Then the reasons' column, on pages of its
+ * own.  Returns the last column of the first page. */
+static int table_breaks(lxw_worksheet *ws, const tco_rank_sheet *s, lxw_col_t *breaks)
+{
+    int col_cand = candidate_col(s), last = col_cand + 1, n = 0;
+    double page = PRINT_WIDTH_PX * 100 / PRINT_MIN_SCALE / PRINT_LO_WIDER, rep = wb_cols_px(ws, RK_RANK, RK_OPTION);
+    int values = RK_FIGURES + (int)s->n_columns;
+    if (wb_cols_px(ws, RK_RANK, last) > page) {
+        if (s->n_values > 0 && wb_cols_px(ws, RK_RANK, values - 1) <= page &&
+            rep + wb_cols_px(ws, values, last) <= page)
+            breaks[n++] = (lxw_col_t)values;
+        else
+            for (int col = RK_SHEETS, start = RK_SHEETS; col <= last; col++)
+                if (col > start && (start == RK_SHEETS ? 0 : rep) + wb_cols_px(ws, start == RK_SHEETS ? RK_RANK : start,
+                                                                                col) > page)
+                    breaks[n++] = (lxw_col_t)col, start = col;
+    }
+    breaks[n++] = (lxw_col_t)(col_cand + 2);
+    breaks[n] = 0;
+    return (int)breaks[0] - 1;
+}
+
+/* The width in characters of the reasons' column printed at @p scale (%): as wide as its pages leave beside
+ * Rank and Option in LibreOffice, at least RK_WHY_WIDTH. */
+static size_t why_width(lxw_worksheet *ws, int scale)
+{
+    double room = PRINT_WIDTH_PX * 100 / scale / PRINT_LO_WIDER - wb_cols_px(ws, RK_RANK, RK_OPTION) - 5;
+    return room / 7 > RK_WHY_WIDTH ? (size_t)(room / 7) : RK_WHY_WIDTH;
+}
+
+/* Width in pixels of columns @p first to @p last at the widths @p width, as wb_cols_px() counts them. */
+static double span_px(const double *width, int first, int last)
+{
+    double px = 0;
+    for (int col = first; col <= last; col++)
+        px += floor(width[col] * 7 + 0.5) + 5;
+    return px;
+}
+
+/* Lines @p text takes merged across columns @p first to c->last, as wb_write_across() counts them. */
+static size_t across_lines(const rank_ctx *c, int first, const char *text)
+{
+    double chars = (span_px(c->width, first, c->last) - 5) / 7;
+    return wb_text_lines(text, chars > 10 ? (size_t)chars : 10);
+}
+
+/* The header row's lines at the widths c->width: its tallest header's (at most RK_HEAD_LINES), at least 2
+ * (the Candidate and Checks pass headers). */
+static size_t header_lines(const rank_ctx *c)
+{
+    const tco_rank_sheet *s = c->sheet;
+    size_t head = 2;
+    for (size_t k = 0; k < s->n_columns + s->n_values; k++) {
+        const char *t = k < s->n_columns ? s->columns[k].header : s->values[k - s->n_columns].header;
+        size_t n = wb_header_lines(t, c->width[RK_FIGURES + (int)k]);
+        head = n > head ? n : head;
+    }
+    return head;
+}
+
+/* Pages tall the sheet prints on at @p scale (%) with its reasons @p why characters wide, at the widths
+ * c->width: its rows as the writers make them (20 pixels a line), each page 97% of one (rounding; as
+ * wb_print_layout() counts), the later ones under the repeated header row. */
+static size_t pages_tall(const rank_ctx *c, int scale, size_t why)
+{
+    const tco_rank_sheet *s = c->sheet;
+    size_t head = header_lines(c), lines = 3 + across_lines(c, RK_RANK, s->note) + head + 1; /* title, note, gap */
+    for (size_t i = 0; i < c->n_rows; i++) {
+        size_t n = c->rows[i].reasons ? wb_text_lines(c->rows[i].reasons, why) : 1, other = row_lines(c, i);
+        lines += n > other ? n : other;
+    }
+    tco_strbuf budget = {0};
+    if (s->question)
+        budget_text(s, &budget);
+    const char *across[] = {NULL, NULL, NULL, s->explanation, s->question ? tco_strbuf_str(&budget) : NULL};
+    for (size_t k = 0; k < sizeof rk_below / sizeof rk_below[0]; k++) {
+        if (k >= 3 && across[k] == NULL)
+            continue;
+        size_t n = wb_text_lines(rk_below[k], (size_t)c->width[RK_OPTION]);
+        size_t m = across[k] ? across_lines(c, RK_SHEETS, across[k]) : 1;
+        lines += n > m ? n : m;
+    }
+    tco_strbuf_free(&budget);
+    double px = 20.0 * (double)lines, page = PRINT_HEIGHT_PX * 100 / scale * 0.97, rep = 20.0 * (double)head;
+    return px <= page ? 1 : 1 + (size_t)ceil((px - page) / (page - rep));
+}
+
+/* The largest scale at which each page of the table fits (@p breaks: the first page's columns, the later
+ * ones' with Rank and Option), at least PRINT_MIN_SCALE. */
+static int table_scale(lxw_worksheet *ws, const lxw_col_t *breaks)
+{
+    double rep = wb_cols_px(ws, RK_RANK, RK_OPTION);
+    int widest = wb_fit_scale(wb_cols_px(ws, RK_RANK, breaks[0] - 1) * PRINT_LO_WIDER);
+    for (size_t k = 0; breaks[k + 1] != 0; k++) {
+        int s = wb_fit_scale((rep + wb_cols_px(ws, breaks[k], breaks[k + 1] - 1)) * PRINT_LO_WIDER);
+        widest = s < widest ? s : widest;
+    }
+    return widest > PRINT_MIN_SCALE ? widest : PRINT_MIN_SCALE;
+}
+
+/* The scale, from @p widest down to PRINT_MIN_SCALE, at which the sheet prints the fewest pages tall (the
+ * reasons as wide as each scale leaves, why_width()), the largest of those. */
+static int best_scale(lxw_worksheet *ws, const rank_ctx *c, int widest)
+{
+    int best = widest;
+    size_t fewest = SIZE_MAX;
+    for (int s = widest; s >= PRINT_MIN_SCALE; s--) {
+        size_t pages = pages_tall(c, s, why_width(ws, s));
+        if (pages < fewest)
+            fewest = pages, best = s;
+    }
+    return best;
+}
+
+/* The print scale of the written sheet, its reasons' width and its option rows' heights: the reasons print on
+ * pages of their own beside Rank and Option, as wide as those pages leave (the rows of the rejected options are
+ * as tall as their reasons), at best_scale() from the widest that fits each page of the table (@p breaks).  The
+ * scale is set here, not by wb_print_layout(): the reasons' width is made for it. */
+static void print_layout(writer *w, lxw_worksheet *ws, const rank_ctx *c, const lxw_col_t *breaks)
+{
+    int best = best_scale(ws, c, table_scale(ws, breaks));
+    size_t why = why_width(ws, best);
+    int col_why = candidate_col(c->sheet) + 2;
+    worksheet_set_column(ws, (lxw_col_t)col_why, (lxw_col_t)col_why, (double)why, NULL);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        size_t n = c->rows[i].reasons ? wb_text_lines(c->rows[i].reasons, why) : 1, other = row_lines(c, i);
+        wb_set_row_lines(w, ws, ROW_FIRST + (int)i, n > other ? n : other);
+    }
+    worksheet_set_print_scale(ws, (uint16_t)best);
+}
+
+/* A table printed at @p scale (%) below the width's (broken at a column, @p breaks, table_breaks(), at
+ * PRINT_MIN_SCALE; or one page wide, made smaller to print fewer pages tall) fills each of its pages in
+ * LibreOffice: the room a page's columns leave (a character of it to spare) goes first to each of its figure
+ * columns whose texts then fit one line (@p one, when all of the page's do), then shared out among them (not
+ * Rank, Option and Sheets), whole characters each, in @p width and on @p ws, so that their texts, the rows
+ * they make tall and the notes below the table take fewer lines. */
+static void fill_pages(const lxw_col_t *breaks, double *width, const double *one, int scale)
+{
+    double page = PRINT_WIDTH_PX * 100 / scale / PRINT_LO_WIDER - 7, rep = span_px(width, RK_RANK, RK_OPTION);
+    for (size_t k = 0; breaks[k] != 0; k++) { /* page k: up to the k-th break */
+        int first = k == 0 ? RK_FIGURES : (int)breaks[k - 1], last = (int)breaks[k] - 1;
+        double used = rep + span_px(width, k == 0 ? RK_SHEETS : first, last), lines = 0;
+        for (int col = first; col <= last; col++)
+            lines += 7 * (one[col] - width[col]);
+        for (int col = first; used + lines <= page && col <= last; col++)
+            width[col] = one[col];
+        used = rep + span_px(width, k == 0 ? RK_SHEETS : first, last);
+        double extra = floor((page - used) / 7 / (last - first + 1));
+        for (int col = first; extra > 0 && col <= last; col++)
+            width[col] += extra;
+    }
 }
 
 static void fill_rank(writer *base, void *vctx)
 {
-    const rank_ctx *c = vctx;
+    rank_ctx cw = *(const rank_ctx *)vctx;
+    const rank_ctx *c = &cw;
     const tco_rank_sheet *s = c->sheet;
     base->m = c->models[0];
     base->footer = s->title;
@@ -355,7 +652,12 @@ static void fill_rank(writer *base, void *vctx)
     int *ranks = calloc(c->n_rows ? c->n_rows : 1, sizeof *ranks);
     lxw_format **fmts = calloc(s->n_columns ? s->n_columns : 1, sizeof *fmts);
     double *vals = calloc(c->n_rows ? c->n_rows : 1, sizeof *vals);
-    if (ranks == NULL || fmts == NULL || vals == NULL) {
+    int col_cand = candidate_col(s);
+    double *width = calloc((size_t)col_cand + 2, sizeof *width), *one = calloc((size_t)col_cand + 2, sizeof *one),
+           *trial = calloc((size_t)col_cand + 2, sizeof *trial);
+    lxw_col_t *breaks = calloc((size_t)col_cand + 4, sizeof *breaks);
+    if (ranks == NULL || fmts == NULL || vals == NULL || width == NULL || one == NULL || trial == NULL ||
+        breaks == NULL) {
         if (w->err == TCO_OK)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
     }
@@ -376,28 +678,50 @@ static void fill_rank(writer *base, void *vctx)
         }
         fmts[k] = wb_values_format(w, &w->m->items[idx], vals, n, false);
     }
-    int col_cand = candidate_col(s);
-    /* Printed: the table one page wide (its headers wrap), then the reasons on pages of their own, with
-     * Rank and Option repeated (a manual break before them; wb_print_layout() sets the scale). */
-    worksheet_set_column(ws, RK_RANK, RK_RANK, 10, NULL);
-    worksheet_set_column(ws, RK_OPTION, RK_OPTION, RK_OPTION_WIDTH, NULL);
-    worksheet_set_column(ws, RK_SHEETS, RK_SHEETS, RK_SHEETS_WIDTH, NULL);
-    worksheet_set_column(ws, RK_FIGURES, (lxw_col_t)(col_cand - 1), RK_FIGURE_WIDTH, NULL); /* "1,211,674 CNY" */
+    for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
+        ranks[i] = rank_of(c, i);
+    if (w->err != TCO_OK) {
+        free(ranks), free(fmts), free(vals), free(width), free(one), free(trial), free(breaks);
+        tco_strbuf_free(&base->text_buf);
+        return;
+    }
+    /* Printed: the table one page wide where it fits at PRINT_MIN_SCALE (its headers wrap, each column as
+     * wide as it needs), else broken at a column, Rank and Option repeated; then the reasons on pages of their
+     * own (manual breaks before them; wb_print_layout() sets the scale from the first page's columns). */
+    column_widths(c, w, fmts, ranks, width, one);
+    for (int col = RK_RANK; col <= col_cand + 1; col++)
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width[col], NULL);
+    cw.width = width;
+    cw.last = table_breaks(ws, s, breaks);
+    /* A table broken at a column fills its pages at PRINT_MIN_SCALE; one page wide, it fills the page at the
+     * scale, from its width's down to PRINT_MIN_SCALE, at which it then prints the fewest pages tall (its notes
+     * and texts in fewer lines), the largest of those: its width's when a smaller one saves no page. */
+    int widest = table_scale(ws, breaks), scale = widest;
+    if (breaks[1] != 0)
+        fill_pages(breaks, width, one, PRINT_MIN_SCALE);
+    else {
+        size_t fewest = SIZE_MAX;
+        for (int sc = widest; sc >= PRINT_MIN_SCALE; sc--) {
+            memcpy(trial, width, ((size_t)col_cand + 2) * sizeof *trial);
+            if (sc < widest)
+                fill_pages(breaks, trial, one, sc);
+            cw.width = trial;
+            size_t pages = pages_tall(c, sc, why_width(ws, sc));
+            if (pages < fewest)
+                fewest = pages, scale = sc;
+        }
+        cw.width = width;
+        if (scale < widest)
+            fill_pages(breaks, width, one, scale);
+    }
+    for (int col = RK_FIGURES; col <= col_cand + 1; col++)
+        worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width[col], NULL);
     /* A figure's text (a rejected option's "n.a.: fails a check"), right-aligned as the numbers, wrapped. */
     lxw_format *wrap_right = workbook_add_format(w->wb);
     format_set_align(wrap_right, LXW_ALIGN_RIGHT);
     format_set_text_wrap(wrap_right);
-    worksheet_set_column(ws, (lxw_col_t)col_cand, (lxw_col_t)(col_cand + 1), 10, NULL);
-    /* The reasons print on pages of their own beside Rank and Option, at the scale of the table (at least
-     * PRINT_MIN_SCALE): as wide as those pages leave, in fewer lines (the rows of the rejected options are as
-     * tall as their reasons). */
-    int table_scale = wb_fit_scale(wb_cols_px(ws, RK_RANK, col_cand + 1) * PRINT_LO_WIDER);
-    double room = PRINT_WIDTH_PX * 100 / (table_scale > PRINT_MIN_SCALE ? table_scale : PRINT_MIN_SCALE) /
-                      PRINT_LO_WIDER - wb_cols_px(ws, RK_RANK, RK_OPTION) - 5;
-    size_t why = room / 7 > RK_WHY_WIDTH ? (size_t)(room / 7) : RK_WHY_WIDTH;
-    worksheet_set_column(ws, (lxw_col_t)(col_cand + 2), (lxw_col_t)(col_cand + 2), (double)why, NULL);
     wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
-    wb_write_across(w, ws, ROW_NOTE, 0, col_cand + 1, s->note, w->note_wrap);
+    wb_write_across(w, ws, ROW_NOTE, 0, cw.last, s->note, w->note_wrap);
     wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, RK_OPTION, "Option", w->header);
     wb_write_text(w, ws, ROW_HEADER, RK_SHEETS, "Sheets", w->header);
@@ -408,28 +732,23 @@ static void fill_rank(writer *base, void *vctx)
     wb_write_text(w, ws, ROW_HEADER, col_cand, "Candidate", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 1, "Checks pass", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, col_cand + 2, "Why not (a rejected option's failing checks)", w->header);
-    /* The header row as tall as its tallest header (up to 3 lines); the Candidate and Checks pass headers
-     * take 2. */
-    size_t head = 2;
-    for (size_t k = 0; k < s->n_columns + s->n_values; k++) {
-        const char *t = k < s->n_columns ? s->columns[k].header : s->values[k - s->n_columns].header;
-        size_t n = wb_text_lines(t, RK_FIGURE_WIDTH);
-        head = n > head ? n : head;
-    }
-    wb_set_row_lines(w, ws, ROW_HEADER, head);
+    wb_set_row_lines(w, ws, ROW_HEADER, header_lines(c));
     for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
-        ranks[i] = rank_of(c, i);
-    for (size_t i = 0; w->err == TCO_OK && i < c->n_rows; i++)
-        write_row(w, ws, c, i, ranks[i], fmts, wrap_right, &o, why);
+        write_row(w, ws, c, i, ranks[i], fmts, wrap_right, &o);
     if (w->err == TCO_OK)
         write_best(w, ws, c, ranks, ROW_FIRST + (int)c->n_rows + 1);
-    lxw_col_t breaks[] = {(lxw_col_t)(col_cand + 2), 0};
+    if (w->err == TCO_OK)
+        print_layout(w, ws, c, breaks);
     wb_check(w, worksheet_set_v_pagebreaks(ws, breaks), "page break");
     wb_check(w, worksheet_repeat_columns(ws, RK_RANK, RK_OPTION), "print titles");
     worksheet_activate(ws);
     free(ranks);
     free(fmts);
     free(vals);
+    free(width);
+    free(one);
+    free(trial);
+    free(breaks);
     tco_strbuf_free(&base->text_buf);
 }
 
@@ -451,7 +770,7 @@ tco_error tco_workbook_write_rank(tco_model *const *models, const tco_rank_row *
     if (live == 0)
         return tco_diag_set(diag, TCO_ERR_USAGE, "a Rank workbook takes its live options (a model each) "
                             "first, then its rows of values (no model), at least one live");
-    rank_ctx c = {models, rows, n, live, sheet};
+    rank_ctx c = {models, rows, n, live, sheet, NULL, 0};
     tco_strbuf comments = {0};
     if (live == n)
         tco_strbuf_printf(&comments, "Generated by tco advise: %zu options, each with its sheets (A to %c), ranked "
