@@ -221,6 +221,7 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
     worksheet_set_column(ws, COL_ITEM, COL_ITEM, 12, NULL);
     if (last > COL_ITEM) /* 11: "1,134.75 CNY"; the headers wrap */
         worksheet_set_column(ws, COL_ITEM + 1, (lxw_col_t)last, 11, NULL);
+    size_t head_lines = 1;
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
         if (it->kind != TCO_ITEM_TIER_LINE || w->place[i].sheet != s)
@@ -229,6 +230,8 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "%s (%s)", it->label, it->unit);
         wb_write_text(w, ws, ROW_HEADER, col, tco_strbuf_str(&h), w->header_wrap);
+        size_t n = wb_header_lines(tco_strbuf_str(&h), 11);
+        head_lines = n > head_lines ? n : head_lines;
         tco_strbuf_free(&h);
         for (int r = 0; r < m->n_tiers; r++) {
             w->current_tier = r;
@@ -243,7 +246,9 @@ static void write_tier_sheet(writer *w, lxw_worksheet *ws, int s)
                         tco_strbuf_str(&src), w->source);
         tco_strbuf_free(&src);
     }
-    wb_check(w, worksheet_set_row(ws, ROW_HEADER, 80, NULL), "row height");
+    /* As tall as the longest header wrapped in its column (a fixed 80 points cut the Cards sheet's
+     * longest, seven lines, in print). */
+    wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
     wb_check(w, worksheet_repeat_columns(ws, COL_ITEM, COL_ITEM), "print titles"); /* when printed wider than a page */
 }
 
@@ -847,6 +852,15 @@ static void write_conventions(writer *w, lxw_worksheet *ws)
     worksheet_set_column(ws, 2, 2, SCALAR_SOURCE_WIDTH, NULL);
 }
 
+/* Into @p out, "'Inputs'!" with the option's sheet prefix (quotes in it doubled). */
+static void inputs_sheet_ref(const writer *w, tco_strbuf *out)
+{
+    tco_strbuf_append(out, "'");
+    for (const char *p = w->sp; *p; p++)
+        tco_strbuf_append(out, *p == '\'' ? "''" : (char[2]){*p, '\0'});
+    tco_strbuf_append(out, "Inputs'!");
+}
+
 /* Into @p out, capex line @p k's live status as a formula term: its price's Status cell on the Inputs list
  * ('Inputs'!$F$12; for a lookup such as card_price, the row that reads the tier table's Status), or for a
  * line on several prices the weakest of theirs, the last in the Status legend:
@@ -857,10 +871,7 @@ static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
     const tco_model *m = w->m;
     const tco_capex_basis *c = &m->capex_basis[k];
     tco_strbuf sheet = {0};
-    tco_strbuf_append(&sheet, "'");
-    for (const char *p = w->sp; *p; p++)
-        tco_strbuf_append(&sheet, *p == '\'' ? "''" : (char[2]){*p, '\0'});
-    tco_strbuf_append(&sheet, "Inputs'!");
+    inputs_sheet_ref(w, &sheet);
     char legend[96] = "";
     if (w->legend_n > 0)
         snprintf(legend, sizeof legend, "%s$A$%d:$A$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
@@ -886,13 +897,42 @@ static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
     tco_strbuf_free(&sheet);
 }
 
+/* Into @p out, the text expression naming capex line @p k and its prices with their live statuses, as the
+ * Summary lists it after a comma: ", card_capex (card_price: "&'Inputs'!$F$153&")"; a price not on the
+ * Inputs list gives the status the run found, a constant.  Into @p text, the same as the run wrote it. */
+static void capex_line_text(writer *w, size_t k, tco_strbuf *out, tco_strbuf *text)
+{
+    const tco_model *m = w->m;
+    const tco_capex_basis *c = &m->capex_basis[k];
+    tco_strbuf sheet = {0};
+    inputs_sheet_ref(w, &sheet);
+    tco_strbuf_printf(out, "\", %s (", m->items[c->line].name);
+    tco_strbuf_printf(text, ", %s (", m->items[c->line].name);
+    for (size_t p = 0; p < c->n_prices; p++) {
+        const placement *at = &w->place[c->prices[p]];
+        const char *found = tco_status_name(tco_status_of_price(m, c->prices[p]));
+        tco_strbuf_printf(out, "%s%s: ", p ? ", " : "", m->items[c->prices[p]].name);
+        tco_strbuf_printf(text, "%s%s: %s", p ? ", " : "", m->items[c->prices[p]].name, found);
+        if (at->list_row > 0)
+            tco_strbuf_printf(out, "\"&%s$F$%d&\"", tco_strbuf_str(&sheet), at->list_row);
+        else
+            tco_strbuf_append(out, found);
+    }
+    tco_strbuf_append(out, ")\"");
+    tco_strbuf_append(text, ")");
+    tco_strbuf_free(&sheet);
+}
+
 /* The Summary's capex by the status of its prices ([model] capex_prices): for each status, the live
  * sum of the capex lines resting on it and its share of capex, with the lines and prices named.  Live in
  * the status too: each row sums IF(the line's status = the row's, the line, 0) over every capex line,
  * the line's status read from its prices' Status cells on Inputs (capex_line_status()), so typing a real
  * price over an illustrative one moves its line's capex from "Capex on illustrative prices" to "Capex on
- * prices edited in this workbook", a row always shown.  The cached sums follow the evaluator's own
- * arithmetic (tco_formula_arith()), as the Compare sheet's. */
+ * prices edited in this workbook", a row always shown.  The lines named beside each sum are live the same
+ * way (capex_line_text(): joined with &, the first ", " cut by MID), so the line moves out of the
+ * illustrative row's list into the edited row's, with its price's Status (issue 23 §2: the names stayed as
+ * tco wrote them, "none" beside a sum that had moved).  The cached sums follow the evaluator's own
+ * arithmetic (tco_formula_arith()), as the Compare sheet's; the cached names are the run's. */
 static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
 {
     const tco_model *m = w->m;
@@ -913,7 +953,9 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         tco_status st = order[o];
         bool edited = st == TCO_STATUS_COUNT_OF;
         const char *name = edited ? TCO_INPUT_EDITED : tco_status_name(st);
-        tco_strbuf f = {0}, lines = {0};
+        /* f: the live sum; named: the lines of this status, named live (each ", line (price: status)" when
+         * its status is the row's, joined); lines: the text as the run wrote it, its cached value. */
+        tco_strbuf f = {0}, named = {0}, lines = {0}, listed = {0};
         double sum = 0;
         const char *why = NULL;
         size_t n = 0;
@@ -922,27 +964,41 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
             tco_strbuf_append(&f, k ? "+IF(" : "=IF(");
             capex_line_status(w, k, &f);
             tco_strbuf_printf(&f, "=\"%s\",%s%s,0)", name, w->np, line->name);
+            tco_strbuf_append(&named, k ? "&IF(" : "IF(");
+            capex_line_status(w, k, &named);
+            tco_strbuf_printf(&named, "=\"%s\",", name);
+            tco_strbuf run = {0};
+            capex_line_text(w, k, &named, &run);
+            tco_strbuf_append(&named, ",\"\")");
+            if (!edited && tco_capex_status(m, k) == st) {
+                tco_strbuf_append(&listed, tco_strbuf_str(&run));
+                if (tco_formula_arith(TCO_OP_ADD, sum, line->value, &sum, &why) != TCO_OK)
+                    w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s: %s", line->name, why);
+                n++;
+            }
+            if (run.failed)
+                w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+            tco_strbuf_free(&run);
         }
-        if (edited && w->legend_n > 0) /* none at first: 0, and what moves here is named on Inputs */
-            tco_strbuf_append(&lines, "each capex line whose price is typed over in this workbook (its Status on "
-                                      "Inputs reads edited); none as tco wrote it");
-        for (size_t k = 0; k < m->n_capex_basis && w->err == TCO_OK && !edited; k++) {
-            if (tco_capex_status(m, k) != st)
-                continue;
-            const tco_capex_basis *c = &m->capex_basis[k];
-            const tco_item *line = &m->items[c->line];
-            tco_strbuf_printf(&lines, "%s%s (", n ? ", " : "", line->name);
-            for (size_t p = 0; p < c->n_prices; p++)
-                tco_strbuf_printf(&lines, "%s%s: %s", p ? ", " : "", m->items[c->prices[p]].name,
-                                  tco_status_name(tco_status_of_price(m, c->prices[p])));
-            tco_strbuf_append(&lines, ")");
-            if (tco_formula_arith(TCO_OP_ADD, sum, line->value, &sum, &why) != TCO_OK)
-                w->err = tco_diag_set(w->diag, TCO_ERR_EVAL, "Summary, capex by status: %s: %s", line->name, why);
-            n++;
+        /* The lines as the run found them, without the first ", "; live, the same of the statuses the
+         * Inputs read now, so that a price typed over moves its line's name as well as its capex. */
+        tco_strbuf text = {0};
+        if (edited && w->legend_n > 0) { /* none at first: 0, and what moves here is named on Inputs */
+            static const char head[] = "each capex line whose price is typed over in this workbook (its Status on "
+                                       "Inputs reads edited)";
+            tco_strbuf_printf(&lines, "%s; none as tco wrote it", head);
+            tco_strbuf_printf(&text, "=\"%s\"&IF(%s=\"\",\"; none as tco wrote it\",\": \"&MID(%s,3,32767))", head,
+                              tco_strbuf_str(&named), tco_strbuf_str(&named));
+        } else if (n > 0) {
+            tco_strbuf_append(&lines, tco_strbuf_str(&listed) + 2);
+            tco_strbuf_printf(&text, "=MID(%s,3,32767)", tco_strbuf_str(&named));
         }
+        tco_strbuf_free(&named);
+        tco_strbuf_free(&listed);
         if ((n == 0 && !(edited && w->legend_n > 0)) || w->err != TCO_OK) {
             tco_strbuf_free(&f);
             tco_strbuf_free(&lines);
+            tco_strbuf_free(&text);
             continue;
         }
         tco_strbuf label = {0};
@@ -971,12 +1027,15 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         int last = wb_total_col(m->n_periods) > COL_VALUE + 4 ? wb_total_col(m->n_periods) : COL_VALUE + 4;
         wb_check(w, worksheet_merge_range(ws, (lxw_row_t)row, COL_VALUE + 2, (lxw_row_t)row, (lxw_col_t)last, "",
                                           w->source), "capex by status");
-        wb_write_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&lines), w->source);
-        wb_set_row_lines(w, ws, row, wb_text_lines(tco_strbuf_str(&lines), (size_t)(16 * (last - COL_VALUE - 1))));
-        if (f.failed || lines.failed)
+        if (f.failed || lines.failed || text.failed)
             w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+        else
+            wb_write_formula_or_text(w, ws, row, COL_VALUE + 2, tco_strbuf_str(&text), w->source, 0,
+                                     tco_strbuf_str(&lines));
+        wb_set_row_lines(w, ws, row, wb_text_lines(tco_strbuf_str(&lines), (size_t)(16 * (last - COL_VALUE - 1))));
         tco_strbuf_free(&f);
         tco_strbuf_free(&lines);
+        tco_strbuf_free(&text);
         row++;
     }
     return row;

@@ -908,6 +908,9 @@ lxw_worksheet *wb_add_sheet(writer *w, const char *base, lxw_color_t tab, bool f
     if (fit_width)
         worksheet_fit_to_pages(ws, 1, 0);
     wb_check(w, worksheet_repeat_rows(ws, ROW_HEADER, ROW_HEADER), name);
+    /* The title row as tall as its 14-point title (Excel's 18.75 points for it): at the default 15 its
+     * letters were cut at the top in print. */
+    wb_check(w, worksheet_set_row(ws, ROW_TITLE, 18.75, NULL), name);
     worksheet_freeze_panes(ws, ROW_FIRST, 1);
     tco_strbuf footer = {0};
     /* &A sheet name, &P page, &N pages; '&' in the scenario name is doubled. */
