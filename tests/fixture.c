@@ -7,6 +7,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <CUnit/CUnit.h>
+
+#include "loaded.h"
 #include "read/ini.h"
 
 static char *trim(char *s)
@@ -180,4 +183,15 @@ tco_error fixture_read_quote_bytes(const char *root, const char *data, size_t le
     tco_fx_free(&fx);
     remove(path);
     return e;
+}
+
+tco_model *fixture_load_ok(const char *root, const char *path)
+{
+    tco_model *m = NULL;
+    tco_diag d = {0};
+    tco_error e = load_evaluated(root, path, NULL, &m, &d);
+    if (e != TCO_OK)
+        fprintf(stderr, "\n%s\n", d.message);
+    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
+    return m;
 }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "model/model.h"
 #include "model/formula.h"
 #include "read/fx.h"
 #include "read/quote_csv.h"
@@ -75,5 +76,10 @@ bool fixture_temp_file(char *path, const char *data, size_t len);
  * temporary file or the rates cannot be had; else what tco_quotes_read() returns. */
 tco_error fixture_read_quote_bytes(const char *root, const char *data, size_t len, fixture_problems *pr,
                                    tco_quote_set *set, tco_diag *d);
+
+/* The model of scenario file @p path under project root @p root, loaded and evaluated (loaded.h
+ * load_evaluated()); when it does not load, its message is shown and the test stops (a CUnit fatal
+ * assertion).  The caller frees the model. */
+tco_model *fixture_load_ok(const char *root, const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include "load/load.h"
 #include "model/model.h"
 #include "model/evaluate.h"
+#include "fixture.h"
 #include "loaded.h"
 #include "suites.h"
 
@@ -41,13 +42,7 @@ static tco_model *load_scenario(const char *name)
 {
     char path[512];
     snprintf(path, sizeof path, TCO_SOURCE_DIR "/scenarios/%s.ini", name);
-    tco_model *m = NULL;
-    tco_diag d = {0};
-    tco_error e = load_evaluated(TCO_SOURCE_DIR, path, NULL, &m, &d);
-    if (e != TCO_OK)
-        fprintf(stderr, "\n%s\n", d.message);
-    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
-    return m;
+    return fixture_load_ok(TCO_SOURCE_DIR, path);
 }
 
 static tco_model *load_cluster32(void)

@@ -13,6 +13,7 @@
 #include "load/load.h"
 #include "model/formula.h"
 #include "model/model.h"
+#include "fixture.h"
 #include "loaded.h"
 #include "suites.h"
 
@@ -25,19 +26,6 @@ static double value_of(const tco_model *m, const char *name)
     CU_ASSERT_FATAL(i >= 0);
     CU_ASSERT(m->items[i].text == NULL);
     return m->items[i].value;
-}
-
-/* The model of @p scenario under @p root, loaded and evaluated; the message shown and the test stopped
- * when it does not load. */
-static tco_model *load_ok(const char *root, const char *scenario)
-{
-    tco_model *m = NULL;
-    tco_diag d = {0};
-    tco_error e = load_evaluated(root, scenario, NULL, &m, &d);
-    if (e != TCO_OK)
-        fprintf(stderr, "\n%s\n", d.message);
-    CU_ASSERT_EQUAL_FATAL(e, TCO_OK);
-    return m;
 }
 
 static void test_mini_by_hand(void)
@@ -79,7 +67,7 @@ static void test_scenario_overrides_catalog_entry(void)
 /* A UTF-8 byte-order mark and CRLF line endings load like a plain file. */
 static void test_bom_and_crlf(void)
 {
-    tco_model *m = load_ok(MINI, MINI "/scenarios/good_bom_crlf.ini");
+    tco_model *m = fixture_load_ok(MINI, MINI "/scenarios/good_bom_crlf.ini");
     CU_ASSERT_EQUAL(value_of(m, "cost"), 30);
     CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "price")].source,
                            MINI "/pricing/things.ini [widget] price: test figure");
@@ -166,7 +154,7 @@ static void remove_root(char *root, char *scenario)
 static void test_lines_parsed_ahead(void)
 {
     char *root = NULL, *scenario = big_root(2100, 0, false, &root);
-    tco_model *m = load_ok(root, scenario);
+    tco_model *m = fixture_load_ok(root, scenario);
     CU_ASSERT_EQUAL(value_of(m, "extra_1"), 31);       /* 30 x 1 + 1 */
     CU_ASSERT_EQUAL(value_of(m, "extra_1234"), 37021); /* 30 x 1,234 + 1 */
     CU_ASSERT_EQUAL(value_of(m, "extra_2100"), 63001); /* 30 x 2,100 + 1 */
