@@ -541,7 +541,9 @@ def cmd_csv():
                   "cluster32: opex by year %r does not add up to opex_total" % opex["value"].tolist())
             check(single.loc["card_tier", "text"] == "D-M" and math.isnan(single.loc["card_tier", "value"]),
                   "cluster32: the text input card_tier is not text with an empty value")
-            check(single.loc["pue", "source"].startswith(os.path.join(SRC, "pricing/site.ini") + " [facility] pue"),
+            # Run with --root SRC (an absolute path): the source names the file relative to the root, as the
+            # workbook's Source / basis column does wherever the root is.
+            check(single.loc["pue", "source"].startswith("pricing/site.ini [facility] pue"),
                   "cluster32: pue's source %r" % single.loc["pue", "source"])
         if label == "team":
             b = single.loc["break_even_months"]

@@ -23,6 +23,9 @@ parallel runs do not collide), counts its pages with pdfinfo and reads each page
     ("(CNY/GPU-" then "hour)"), never inside ("Bandwidt" then "h");
   - with --sheet-pages SHEET N (repeatable), SHEET prints on 1 to N pages (Cash flow on one: its last row
     took a page of its own);
+  - with --budget-pack N ADDED (ADDED comma-separated: the analysis sheets a flag adds, Quotes, Risk,
+    Sensitivity), the budget's own sheets, all but ADDED, print on at most N pages: a budget's pack is 30
+    pages whatever analysis it carries, and each added sheet its own pages on top (--sheet-pages);
   - with --page-starts SHEET K TEXT (repeatable), the K-th page of SHEET starts with TEXT, its first line
     (the Summary's second page with its Checks block, not a repeated Key figures header above them);
   - every page holds content: more than its footer (sheet, scenario, "Page k of n"), at least MIN_CHARS
@@ -30,7 +33,7 @@ parallel runs do not collide), counts its pages with pdfinfo and reads each page
     Cash flow alone, the ends of Budget sources that ran across the month columns).
 Usage: print_pack_test.py TCO_BINARY SOURCE_DIR MAX_PAGES [--summary-max N] [--headers SHEET HEADERS]... [--whole SHEET HEADERS]...
        [--words SHEET MARKER HEADERS]... [--apart SHEET TEXTS]... [--footer SHEET TEXT]... [--sheet-pages SHEET N]...
-       [--page-starts SHEET K TEXT]...
+       [--page-starts SHEET K TEXT]... [--budget-pack N ADDED]
        [--sheets NAMES] -- TCO_ARGS...
 (TCO_ARGS without --out: the test adds its own.)
 """
@@ -69,6 +72,8 @@ def main():
     marked_tokens = {}  # sheet: the tokens of its pages that print its --words MARKER, split as pieces() splits
     sheet_words = {}  # sheet: the words of all its pages
     sheets = opts[opts.index("--sheets") + 1].split(",") if "--sheets" in opts else None
+    pack = (int(opts[opts.index("--budget-pack") + 1]), opts[opts.index("--budget-pack") + 2].split(",")) \
+        if "--budget-pack" in opts else None
     for tool in ("soffice", "pdfinfo", "pdftotext"):
         if shutil.which(tool) is None:
             print(f"FAIL: {tool} is missing (sh .ci/install-deps --test installs it)")
@@ -181,6 +186,15 @@ def main():
         for name, most in sheet_pages.items():
             if not 1 <= pages_of.get(name, 0) <= most:
                 print(f"FAIL: {name} prints on {pages_of.get(name, 0)} pages, not 1 to {most}")
+                bad += 1
+        if pack is not None:
+            own = sum(n for name, n in pages_of.items() if name not in pack[1])
+            print(f"the budget's own sheets (all but {', '.join(pack[1])}): {own} pages (at most {pack[0]})")
+            if own > pack[0]:
+                print(f"FAIL: the budget's own sheets print on {own} pages, more than {pack[0]}")
+                bad += 1
+            if not all(name in pages_of for name in pack[1]):
+                print(f"FAIL: an added sheet ({', '.join(pack[1])}) does not print")
                 bad += 1
         for (name, n), want in page_starts.items():
             if (name, n) not in starts_seen:

@@ -9,10 +9,12 @@ height that shows every wrapped cell of it whole, OptimalHeight) and fails for a
 is more than TOLERANCE above the written one: a line of its text would fall outside the row.  Merged cells
 do not count towards an optimal height in LibreOffice, so a row whose only tall text is merged is not
 checked by this (the Summary's capex lines, the Inputs notes).  Rows taller than their text are fine.
-Not registered with ctest yet: cluster32 has 26 such rows (Cash flow row 25 among them).  Counting a line
-full at 95% of its room (text_fit.c) clears all 6,678 rows of the shipped scenarios but pushes the plain
-budgets past the 30-page print pack (Depreciation's last row on a page of its own, Inputs 10, Sizing 4).
-Usage: row_heights_test.py BOOK.xlsx...   (needs /usr/bin/python3 with the uno module and soffice)
+Before text_fit.c counted a line full at WRAP_FILL (95%) of its room, cluster32 had 26 such rows.
+Usage: row_heights_test.py BOOK.xlsx...
+       row_heights_test.py --tco TCO_BINARY SOURCE_DIR RUN [RUN...]
+         each RUN the arguments of one tco run, as one word ("--scenario cluster32 --monte-carlo 200"), run
+         from SOURCE_DIR as a user runs from a clone, its workbook written to a temporary folder
+(needs /usr/bin/python3 with the uno module, python3-uno, and soffice)
 Exit 0 when every row holds its text; the last line is a summary.
 """
 import os
@@ -79,16 +81,30 @@ def check_book(desktop, path):
     return short, rows_seen
 
 
+def make_books(tmp, tco, src, runs):
+    """The workbooks of @runs (each a string of tco arguments), written by @tco from @src into @tmp."""
+    books = []
+    for k, run in enumerate(runs):
+        book = os.path.join(tmp, "book%d.xlsx" % k)
+        r = subprocess.run([os.path.abspath(tco)] + run.split() + ["--out", book], cwd=src,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0 or not os.path.exists(book):
+            raise SystemExit("FAIL: tco %s exited %d: %s" % (run, r.returncode, r.stderr.strip()))
+        books.append((run, book))
+    return books
+
+
 def main():
-    books = sys.argv[1:]
-    if not books:
+    args = sys.argv[1:]
+    if not args or (args[0] == "--tco" and len(args) < 4):
         raise SystemExit(__doc__)
     bad = checked = 0
     with tempfile.TemporaryDirectory() as tmp:
+        books = make_books(tmp, args[1], args[2], args[3:]) if args[0] == "--tco" else [(a, a) for a in args]
         proc, desktop = connect(tmp)
         try:
-            for path in books:
-                short, seen = check_book(desktop, path)
+            for path, book in books:
+                short, seen = check_book(desktop, book)
                 checked += seen
                 for sheet, row, was, need in short:
                     print(f"{path}: {sheet} row {row} is {was / 35.28:.1f} pt, its wrapped text needs "

@@ -64,13 +64,31 @@ static void test_scenario_overrides_catalog_entry(void)
     tco_model_free(m);
 }
 
+/* Sources name their files relative to the project root however the root is written (with a trailing
+ * slash, or as ".." steps from elsewhere; "./", tests/cli/scenario.cases): the same text, so the Inputs
+ * sheet wraps and prints alike. */
+static void test_sources_relative_to_root(void)
+{
+    const char *roots[] = {MINI "/", MINI "//", MINI "/../mini"};
+    for (size_t k = 0; k < sizeof roots / sizeof roots[0]; k++) {
+        char scenario[512];
+        snprintf(scenario, sizeof scenario, "%s/scenarios/good.ini", roots[k]);
+        tco_model *m = fixture_load_ok(roots[k], scenario);
+        CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "price")].source,
+                               "pricing/things.ini [widget] price: test figure");
+        CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "qty")].source, "scenarios/good.ini [scenario] qty");
+        tco_model_free(m);
+    }
+}
+
 /* A UTF-8 byte-order mark and CRLF line endings load like a plain file. */
 static void test_bom_and_crlf(void)
 {
     tco_model *m = fixture_load_ok(MINI, MINI "/scenarios/good_bom_crlf.ini");
     CU_ASSERT_EQUAL(value_of(m, "cost"), 30);
-    CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "price")].source,
-                           MINI "/pricing/things.ini [widget] price: test figure");
+    /* The root is given as a path (MINI): the source names the file relative to it, as the workbook shows it
+     * wherever the project lies. */
+    CU_ASSERT_STRING_EQUAL(m->items[tco_model_find(m, "price")].source, "pricing/things.ini [widget] price: test figure");
     tco_model_free(m);
 }
 
@@ -200,6 +218,7 @@ CU_ErrorCode register_load_suite(void)
     if (s == NULL || !CU_add_test(s, "mini model worked by hand", test_mini_by_hand) ||
         !CU_add_test(s, "a scenario overrides its catalog entry", test_scenario_overrides_catalog_entry) ||
         !CU_add_test(s, "byte-order mark and CRLF are accepted", test_bom_and_crlf) ||
+        !CU_add_test(s, "sources name files relative to the root", test_sources_relative_to_root) ||
         !CU_add_test(s, "bad inputs give located errors", test_bad_fixtures) ||
         !CU_add_test(s, "a large template's formulas parsed on a second thread", test_lines_parsed_ahead))
         return CU_get_error();

@@ -12,6 +12,11 @@
 #include "apps/rank.h"
 #include "render/compare.h"
 
+/* The least print scale of the Rank sheet: 75% (11 pt at 8.25 pt), above the workbook's PRINT_MIN_SCALE.  Its
+ * page count is foreseen from 15-point lines (pages_tall()); at 73-74% the rows LibreOffice wraps longer
+ * spilled a page-column of team-70b's risk ranking onto a 4th page, where 75% prints 3. */
+#define RANK_MIN_SCALE 75
+
 /* The Rank sheet's columns before the figures, and after them. */
 enum { RK_RANK = 0, RK_OPTION = 1, RK_SHEETS = 2, RK_FIGURES = 3 };
 /* Widths in characters of the Option column (at most: as wide as its widest label, at least RK_OPTION_MIN)
@@ -470,14 +475,14 @@ static void column_widths(const rank_ctx *c, const writer *w, lxw_format *const 
 }
 
 /* The columns before which the printed table breaks (@p breaks, 0-ended, room for every column and two):
- * none when Rank to Checks pass fit one page wide at PRINT_MIN_SCALE in LibreOffice; else the first value
+ * none when Rank to Checks pass fit one page wide at RANK_MIN_SCALE in LibreOffice; else the first value
  * column (the Monte Carlo figures on a page of their own) when both parts then fit, or else each column that
  * would run past a page, Rank and Option repeated on every page.  Then the reasons' column, on pages of its
  * own.  Returns the last column of the first page. */
 static int table_breaks(lxw_worksheet *ws, const tco_rank_sheet *s, lxw_col_t *breaks)
 {
     int col_cand = candidate_col(s), last = col_cand + 1, n = 0;
-    double page = PRINT_WIDTH_PX * 100 / PRINT_MIN_SCALE / PRINT_LO_WIDER, rep = wb_cols_px(ws, RK_RANK, RK_OPTION);
+    double page = PRINT_WIDTH_PX * 100 / RANK_MIN_SCALE / PRINT_LO_WIDER, rep = wb_cols_px(ws, RK_RANK, RK_OPTION);
     int values = RK_FIGURES + (int)s->n_columns;
     if (wb_cols_px(ws, RK_RANK, last) > page) {
         if (s->n_values > 0 && wb_cols_px(ws, RK_RANK, values - 1) <= page &&
@@ -560,7 +565,7 @@ static size_t pages_tall(const rank_ctx *c, int scale, size_t why)
 }
 
 /* The largest scale at which each page of the table fits (@p breaks: the first page's columns, the later
- * ones' with Rank and Option), at least PRINT_MIN_SCALE. */
+ * ones' with Rank and Option), at least RANK_MIN_SCALE. */
 static int table_scale(lxw_worksheet *ws, const lxw_col_t *breaks)
 {
     double rep = wb_cols_px(ws, RK_RANK, RK_OPTION);
@@ -569,16 +574,16 @@ static int table_scale(lxw_worksheet *ws, const lxw_col_t *breaks)
         int s = wb_fit_scale((rep + wb_cols_px(ws, breaks[k], breaks[k + 1] - 1)) * PRINT_LO_WIDER);
         widest = s < widest ? s : widest;
     }
-    return widest > PRINT_MIN_SCALE ? widest : PRINT_MIN_SCALE;
+    return widest > RANK_MIN_SCALE ? widest : RANK_MIN_SCALE;
 }
 
-/* The scale, from @p widest down to PRINT_MIN_SCALE, at which the sheet prints the fewest pages tall (the
+/* The scale, from @p widest down to RANK_MIN_SCALE, at which the sheet prints the fewest pages tall (the
  * reasons as wide as each scale leaves, why_width()), the largest of those. */
 static int best_scale(lxw_worksheet *ws, const rank_ctx *c, int widest)
 {
     int best = widest;
     size_t fewest = SIZE_MAX;
-    for (int s = widest; s >= PRINT_MIN_SCALE; s--) {
+    for (int s = widest; s >= RANK_MIN_SCALE; s--) {
         size_t pages = pages_tall(c, s, why_width(ws, s));
         if (pages < fewest)
             fewest = pages, best = s;
@@ -604,7 +609,7 @@ static void print_layout(writer *w, lxw_worksheet *ws, const rank_ctx *c, const 
 }
 
 /* A table printed at @p scale (%) below the width's (broken at a column, @p breaks, table_breaks(), at
- * PRINT_MIN_SCALE; or one page wide, made smaller to print fewer pages tall) fills each of its pages in
+ * RANK_MIN_SCALE; or one page wide, made smaller to print fewer pages tall) fills each of its pages in
  * LibreOffice: the room a page's columns leave (a character of it to spare) goes first to each of its figure
  * columns whose texts then fit one line (@p one, when all of the page's do), then shared out among them (not
  * Rank, Option and Sheets), whole characters each, in @p width and on @p ws, so that their texts, the rows
@@ -685,7 +690,7 @@ static void fill_rank(writer *base, void *vctx)
         tco_strbuf_free(&base->text_buf);
         return;
     }
-    /* Printed: the table one page wide where it fits at PRINT_MIN_SCALE (its headers wrap, each column as
+    /* Printed: the table one page wide where it fits at RANK_MIN_SCALE (its headers wrap, each column as
      * wide as it needs), else broken at a column, Rank and Option repeated; then the reasons on pages of their
      * own (manual breaks before them; wb_print_layout() sets the scale from the first page's columns). */
     column_widths(c, w, fmts, ranks, width, one);
@@ -693,15 +698,15 @@ static void fill_rank(writer *base, void *vctx)
         worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width[col], NULL);
     cw.width = width;
     cw.last = table_breaks(ws, s, breaks);
-    /* A table broken at a column fills its pages at PRINT_MIN_SCALE; one page wide, it fills the page at the
-     * scale, from its width's down to PRINT_MIN_SCALE, at which it then prints the fewest pages tall (its notes
+    /* A table broken at a column fills its pages at RANK_MIN_SCALE; one page wide, it fills the page at the
+     * scale, from its width's down to RANK_MIN_SCALE, at which it then prints the fewest pages tall (its notes
      * and texts in fewer lines), the largest of those: its width's when a smaller one saves no page. */
     int widest = table_scale(ws, breaks), scale = widest;
     if (breaks[1] != 0)
-        fill_pages(breaks, width, one, PRINT_MIN_SCALE);
+        fill_pages(breaks, width, one, RANK_MIN_SCALE);
     else {
         size_t fewest = SIZE_MAX;
-        for (int sc = widest; sc >= PRINT_MIN_SCALE; sc--) {
+        for (int sc = widest; sc >= RANK_MIN_SCALE; sc--) {
             memcpy(trial, width, ((size_t)col_cand + 2) * sizeof *trial);
             if (sc < widest)
                 fill_pages(breaks, trial, one, sc);

@@ -17,12 +17,12 @@
 #include "render/report.h"
 
 #define SNAPSHOT_SHEET "Run snapshot"
-/* The Risk sheet's Figure column (a label wraps in it) and its Basis column (the line's source, wrapped):
- * with the other columns (RISK_WIDTHS) 196 characters, one A4 landscape page wide at RISK_PRINT_SCALE % in
- * LibreOffice (PRINT_LO_WIDER) and Excel. */
+/* The Risk sheet's Figure column (a label wraps in it): with the other columns 162 characters, one A4
+ * landscape page wide at RISK_PRINT_SCALE % with the charts beside the tables from column H: the columns
+ * A to G are 763 pixels (809 in LibreOffice, PRINT_LO_WIDER) and a chart 576 (611), within the 1,471 of a
+ * page at 73%.  Each figure's basis is a row of its own below the table, across it. */
 #define RISK_FIGURE_WIDTH 20
-#define RISK_BASIS_WIDTH 34
-#define RISK_PRINT_SCALE 70
+#define RISK_PRINT_SCALE PRINT_MIN_SCALE
 /* The check cell on Run snapshot (B3), as formulas elsewhere refer to it. */
 #define SNAPSHOT_CHECK "='Run snapshot'!$B$3"
 #define STATUS_CURRENT "current: the inputs are those these figures came from"
@@ -424,7 +424,7 @@ static void write_sensitivity(writer *w, lxw_worksheet *ws, const tco_risk *r)
 
 /* One row of the percentile table: a figure's statistics over the draws. */
 static void write_figure_row(writer *w, lxw_worksheet *ws, int y, const char *name, const char *unit,
-                             const tco_risk_figure *fig, lxw_format *fmt, double point, const char *basis)
+                             const tco_risk_figure *fig, lxw_format *fmt, double point)
 {
     const tco_stats *s = &fig->stats;
     wb_write_text(w, ws, y, 0, name, w->text_wrap);
@@ -434,10 +434,7 @@ static void write_figure_row(writer *w, lxw_worksheet *ws, int y, const char *na
         wb_write_text(w, ws, y, 11, "n.a.", w->text_right);
     else
         write_number(w, ws, y, 11, point, fmt);
-    wb_write_text(w, ws, y, 12, basis, w->source);
-    wb_set_row_lines(w, ws, y, wb_text_lines(basis, RISK_BASIS_WIDTH) > wb_text_lines(name, RISK_FIGURE_WIDTH)
-                                   ? wb_text_lines(basis, RISK_BASIS_WIDTH)
-                                   : wb_text_lines(name, RISK_FIGURE_WIDTH));
+    wb_set_row_lines(w, ws, y, wb_text_lines(name, RISK_FIGURE_WIDTH));
     if (s->n == 0) {
         wb_write_text(w, ws, y, 2, "not applicable in any draw", w->text);
         return;
@@ -481,27 +478,29 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
                       "Probability that the cost is not exceeded, from %zu draws of the %zu ranged inputs (Latin "
                       "hypercube in blocks of %d, seed %llu; inputs drawn independently, no correlation): each draw "
                       "the model evaluated by tco (values, not formulas). A range is read as a 90%% interval. "
+                      "P50 is the draws' median, not the point value (the figure at the inputs as given). "
                       "Inputs fingerprint %s (Run snapshot).",
                       r->draws, r->inputs_drawn, TCO_LHS_BLOCK, (unsigned long long)r->seed, r->fingerprint);
     write_head(w, ws, "Risk: the budget not exceeded with 80% confidence", tco_strbuf_str(&note));
     static const char *const heads[] = {"Figure", "Unit", "P10", "P50", "P80", "P90", "Mean", "Std deviation",
-                                        "Contingency P80 - P50", "Draws", "n.a. draws", "Point value",
-                                        "Basis (the line and its source; P50: the draws' median, not the point value)"};
+                                        "Contingency P80 - P50", "Draws", "n.a. draws", "Point value"};
     /* Columns: Figure, Unit (the S-curve's TCO below it), P10 to the contingency, Draws and n.a. draws, Point
-     * value, Basis. */
-    static const double widths[] = {RISK_FIGURE_WIDTH, 14, 14, 14, 14, 14, 14, 14, 14, 8, 8, 14, RISK_BASIS_WIDTH};
+     * value. */
+    static const double widths[] = {RISK_FIGURE_WIDTH, 14, 14, 14, 14, 14, 14, 14, 14, 8, 8, 14};
+    const int last_col = (int)(sizeof widths / sizeof widths[0]) - 1;
     size_t head_lines = 1;
     for (int c = 0; c < (int)(sizeof heads / sizeof heads[0]); c++) {
         worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL);
-        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 || c == 12 ? w->header_wrap_left : w->header_wrap);
+        wb_write_text(w, ws, ROW_HEADER, c, heads[c], c < 2 ? w->header_wrap_left : w->header_wrap);
         size_t n = wb_header_lines(heads[c], widths[c]);
         head_lines = n > head_lines ? n : head_lines;
     }
     wb_set_row_lines(w, ws, ROW_HEADER, head_lines);
-    wb_write_across(w, ws, ROW_NOTE, 0, 12, tco_strbuf_str(&note), w->note_wrap);
+    wb_write_across(w, ws, ROW_NOTE, 0, last_col, tco_strbuf_str(&note), w->note_wrap);
     tco_strbuf_free(&note);
     lxw_format *money = w->fmt[TCO_FMT_MONEY];
-    /* Each figure named as the Summary names it (label and unit), with its point value and its basis. */
+    /* Each figure named as the Summary names it (label and unit), with its point value; below the table its
+     * basis, a row each across the table ("Total cost of ownership ... (tco): capex + opex ..."). */
     const tco_item *items[] = {r->tco_item, r->npv_item, r->unit_item};
     const tco_risk_figure *figs[] = {&r->tco, &r->npv, &r->unit};
     const double points[] = {r->base_tco, r->base_npv, r->base_unit};
@@ -512,19 +511,21 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
             continue;
         tco_strbuf basis = {0};
         if (it)
-            tco_strbuf_printf(&basis, "%s: %s", it->name, it->source ? it->source : "");
+            tco_strbuf_printf(&basis, "%s (%s): %s", it->label, it->name, it->source ? it->source : "");
         if (k == 2 && r->rank_item && r->rank_item != it)
             tco_strbuf_printf(&basis, "; tco advise ranks options by %s (%s)", r->rank_item->label,
                               r->rank_item->name);
         write_figure_row(w, ws, ROW_FIRST + k, it ? it->label : fallback[k],
                          k == 2 && it->unit ? it->unit : w->opts->currency, figs[k], k < 2 ? money : w->fmt[it->format],
-                         points[k], tco_strbuf_str(&basis));
+                         points[k]);
+        if (basis.len)
+            wb_write_across(w, ws, ROW_FIRST + 3 + k, 0, last_col, tco_strbuf_str(&basis), w->source);
         tco_strbuf_free(&basis);
     }
     if (r->tco.stats.n == 0 || w->err != TCO_OK)
         return;
     /* The S-curve: the TCO at each probability 0%, 1%, ..., 100% (the draws' percentiles). */
-    const int curve_head = ROW_FIRST + 5, curve = curve_head + 1;
+    const int curve_head = ROW_FIRST + 7, curve = curve_head + 1;
     wb_write_text(w, ws, curve_head, 0, "Probability not exceeded", w->header_wrap_left);
     wb_set_row_lines(w, ws, curve_head, wb_header_lines("Probability not exceeded", RISK_FIGURE_WIDTH));
     wb_write_text(w, ws, curve_head, 1, "TCO", w->header_right);
@@ -566,7 +567,7 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
     /* Print: one page wide at RISK_PRINT_SCALE; the figures and the S-curve's first rows on page 1, both charts
      * whole on page 2 (beside the table's rows there), the rest of the S-curve's rows after; the table's header
      * row (curve_head) on every page after the first. */
-    lxw_chart_options opt = {.x_scale = 1.3, .y_scale = 1.2};
+    lxw_chart_options opt = {.x_scale = 1.2, .y_scale = 1.2};
     const double chart_px = 288 * opt.y_scale, cap = PRINT_HEIGHT_PX * 100 / RISK_PRINT_SCALE * 0.97;
     const double rep = wb_rows_px(ws, (lxw_row_t)curve_head, (lxw_row_t)curve_head);
     const lxw_row_t last = (lxw_row_t)(curve + CURVE_POINTS - 1);
@@ -581,6 +582,8 @@ static void write_risk(writer *w, lxw_worksheet *ws, const tco_risk *r)
             break;
         if (b <= (lxw_row_t)curve_head) /* the figures alone on page 1 */
             b = (lxw_row_t)curve_head + 1;
+        else if (n_breaks == 0 && b < (lxw_row_t)(hist + HISTOGRAM_BINS)) /* the histogram's bins whole */
+            b = (lxw_row_t)curve_head;
         breaks[n_breaks++] = first = b;
     }
     /* The charts on the first page after the figures' that holds them both (the rows 20 px each at 100%), a row

@@ -210,7 +210,7 @@ tco_error load_tiers(loader *ld)
         return tco_diag_at(ld->diag, TCO_ERR_INI, &(tco_place){.file = cat->path},
                            "expected at least one section (one per tier), found none");
     m->tier_names = calloc((size_t)n, sizeof *m->tier_names);
-    m->tier_path = tco_strdup(cat->path);
+    m->tier_path = tco_strdup(shown_in_book(ld, cat->path));
     if (m->tier_names == NULL || m->tier_path == NULL)
         return oom(ld);
     for (int i = 0; i < n; i++) {

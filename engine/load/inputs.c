@@ -394,7 +394,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     }
     free(row_basis);
     tco_strbuf b = {0};
-    tco_strbuf_printf(&b, "%s, key %s of each tier", cat->path, key);
+    tco_strbuf_printf(&b, "%s, key %s of each tier", shown_in_book(ld, cat->path), key);
     if (untold)
         tco_strbuf_printf(&notes, "; %zu more rows not from the catalog (see the tier table)", untold);
     if (defaulted.len)
@@ -403,7 +403,7 @@ static tco_error load_tier_input(loader *ld, tco_item *it, const ini_sec *ts, co
     else if (notes.len)
         tco_strbuf_printf(&b, " (%s)", tco_strbuf_str(&notes));
     if (unbased)
-        tco_strbuf_printf(&bases, "; %zu more rows' bases in %s", unbased, cat->path);
+        tco_strbuf_printf(&bases, "; %zu more rows' bases in %s", unbased, shown_in_book(ld, cat->path));
     if (bases.len)
         tco_strbuf_printf(&b, ". Basis: %s", tco_strbuf_str(&bases));
     if (notes.failed || bases.failed || defaulted.failed)
@@ -662,7 +662,7 @@ tco_error load_input(loader *ld, int index)
         if (ld->originals[ov] && (it->original = tco_strdup(ld->originals[ov])) == NULL)
             return oom(ld);
     } else {
-        tco_strbuf_append(&b, src->path);
+        tco_strbuf_append(&b, shown_in_book(ld, src->path));
         tco_strbuf_append(&b, " [");
         tco_strbuf_append(&b, shown);
         tco_strbuf_append(&b, "] ");

@@ -226,6 +226,24 @@ tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out)
                        "expected yes or no, found '%s'", v);
 }
 
+const char *shown_in_book(const loader *ld, const char *path)
+{
+    const char *root = ld->root;
+    size_t n = root ? strlen(root) : 0;
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    if (n == 1 && root[0] == '.' && path[0] != '.')
+        return path; /* "." joins to "pricing/site.ini" already */
+    if (n == 0 || strncmp(path, root, n) != 0)
+        return path;
+    if (!(n == 1 && root[0] == '/') && path[n] != '/')
+        return path; /* "/srv/tco2/..." is not under "/srv/tco" */
+    const char *rel = path + n;
+    while (*rel == '/')
+        rel++;
+    return *rel != '\0' ? rel : path;
+}
+
 bool builtin(const tco_item *it)
 {
     return it->kind == TCO_ITEM_YEAR_INDEX || it->kind == TCO_ITEM_TIER_CODE || it->kind == TCO_ITEM_ERROR_COUNT ||

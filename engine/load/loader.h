@@ -189,6 +189,13 @@ tco_error need_strings(loader *ld, const ini_sec *s, const char *const *keys, co
 /** A yes/no key of template section @p s in *@p out; absent means no.  Errors: TCO_ERR_INI (another value). */
 tco_error yes_no(loader *ld, const ini_sec *s, const char *key, bool *out);
 
+/**
+ * @p path as the workbook's source texts show it: relative to the project root when it lies under
+ * ld->root ("pricing/site.ini" whether the root was given as "." or "/srv/tco"), else as given (a
+ * scenario file elsewhere).  A pointer into @p path; messages keep the whole path.
+ */
+const char *shown_in_book(const loader *ld, const char *path);
+
 /** True for a built-in name (year, tier, month, error_cells): no cell of its own to show on Summary or Compare. */
 bool builtin(const tco_item *it);
 

@@ -65,6 +65,8 @@ static void write_headers(writer *w, lxw_worksheet *ws, int row, bool yearly, in
 #define SCALAR_SOURCE_WIDTH 100
 /* The narrowest label or source column of a sheet fitted one page wide. */
 #define TEXT_MIN_WIDTH 30
+/* The widest source column of a sheet printed across pages (text_widths()). */
+#define WIDE_SOURCE_MAX 100
 
 /* The Unit column of calculation sheet @p s: as wide as its widest unit ("CNY/GPU-hour"), at least "Unit". */
 static double unit_width(writer *w, int s)
@@ -156,8 +158,20 @@ static void text_widths(writer *w, int s, double unit, int values, double value_
     double fixed = (unit * 7 + 5) + values * (value_width * 7 + 5) + 2 * 5;
     double room = (PRINT_TEXT_WIDTH_PX - fixed) / 7;
     *label = YEARLY_LABEL_WIDTH, *source = YEARLY_SOURCE_WIDTH;
-    if (room < YEARLY_LABEL_WIDTH + YEARLY_SOURCE_WIDTH)
+    if (room < YEARLY_LABEL_WIDTH + YEARLY_SOURCE_WIDTH) {
+        /* Printed across pages at PRINT_WIDE_SCALE, label and Unit repeated on each: the value columns fill
+         * the pages in turn, and the source column takes what the last page leaves (Depreciation: 3 of 12
+         * value columns there), so that its text wraps into fewer lines than at YEARLY_SOURCE_WIDTH. */
+        double page = PRINT_WIDTH_PX * 100 / PRINT_WIDE_SCALE / PRINT_LO_WIDER;
+        double repeated = (YEARLY_LABEL_WIDTH * 7 + 5) + (unit * 7 + 5), col = value_width * 7 + 5;
+        int per_page = (int)((page - repeated) / col);
+        if (per_page < 1)
+            return;
+        double left = page - repeated - (values % per_page) * col - 2 * 5;
+        if (values % per_page != 0 && left / 7 > YEARLY_SOURCE_WIDTH)
+            *source = left / 7 > WIDE_SOURCE_MAX ? WIDE_SOURCE_MAX : (size_t)(left / 7);
         return;
+    }
     size_t total = (size_t)room, n = 0;
     const char **labels = malloc((m->n_items ? m->n_items : 1) * sizeof *labels);
     const char **sources = malloc((m->n_items ? m->n_items : 1) * sizeof *sources);

@@ -40,7 +40,7 @@ enum {
  * header) and 0.5" at the bottom (the footer 0.2" from the edge).  Sizes are
  * in pixels of the sheet at 100% (96 per inch; a column of width W characters is 7 W + 5 pixels with the
  * default 11-point Calibri, as libxlsxwriter and Excel count).  A sheet is fitted to one page wide when
- * that keeps it at PRINT_MIN_SCALE % or more (11 pt x 0.75 = 8.25 pt); a wider one prints at
+ * that keeps it at PRINT_MIN_SCALE % or more (11 pt x 0.73 = 8.03 pt: nothing prints below 8 pt); a wider one prints at
  * PRINT_WIDE_SCALE % with its first columns and header row repeated on every page. */
 #define PRINT_MARGIN_LR 0.25
 #define PRINT_WIDTH_PX ((297.0 / 25.4 - 2 * PRINT_MARGIN_LR) * 96)
@@ -50,8 +50,8 @@ enum {
 /** The most characters of the scenario (or workbook) name in a page footer (wb_add_sheet()). */
 #define FOOTER_NAME_CHARS 60
 #define PRINT_HEIGHT_PX ((210.0 / 25.4 - PRINT_MARGIN_TOP - PRINT_MARGIN_BOTTOM) * 96)
-#define PRINT_MIN_SCALE 75
-#define PRINT_WIDE_SCALE 75
+#define PRINT_MIN_SCALE 73
+#define PRINT_WIDE_SCALE 73
 /* The least scale at which the Quotes sheet is fitted one page wide (7.7 pt): its 19 columns narrowed and their
  * text wrapped (write_quotes()) fit at about 73%. */
 #define PRINT_QUOTES_SCALE 70
@@ -62,7 +62,7 @@ enum {
 /* The scale a sheet of wrapped text (label and source columns) is laid out for: its label and source
  * columns share what the other columns leave of a page's width at this scale in LibreOffice, so the sheet
  * prints one page wide a little above PRINT_MIN_SCALE, its text in as few lines as that width allows. */
-#define PRINT_TEXT_SCALE 76
+#define PRINT_TEXT_SCALE 74
 /* Pixels of a page's width at PRINT_TEXT_SCALE, as Excel counts columns (LibreOffice's wider, covered). */
 #define PRINT_TEXT_WIDTH_PX (PRINT_WIDTH_PX * 100 / PRINT_TEXT_SCALE / PRINT_LO_WIDER)
 
