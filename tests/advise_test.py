@@ -9,7 +9,8 @@ Usage: advise_test.py TCO_BINARY SOURCE_ROOT
   same     an option's figures equal a fresh `tco --scenario` run of the same configuration (the
            question file with card, host, cards, kind and acquisition written in and [advise] taken
            out): setting inputs in place on one loaded model leaves nothing of the last candidate
-           behind; also with --set.
+           behind; also with --set.  A rented option, which a budget refuses, against its fresh run in
+           the advice workbook (its live sheets).
   shape    the JSON's order and counts: feasible options first by rank, costs in order, ties to the
            cheaper capex, every rejected option with its reasons, the rejection counts adding up.
   quotes   --quotes pricing/example-quotes.csv --as-of 2026-11-30: a D-M option's card price is the
@@ -28,6 +29,7 @@ Prints one line per failure; the last line is "N passed, N failed".
 import json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recalc  # noqa: E402
 from tally import check, finish  # noqa: E402
 
 TCO, SRC = sys.argv[1], sys.argv[2]
@@ -361,17 +363,15 @@ def scenario_of(question, option, host, job, folder):
 
 
 def same(question, options, sets=(), extra=()):
-    """Each option (keys to pick it, and rent_host: the host a rented option's layout uses) against a
-    fresh tco --scenario run of its configuration (both with the options @extra: --quotes, --currency)."""
+    """Each owned option (keys to pick it) against a fresh tco --scenario run of its configuration (both with
+    the options @extra: --quotes, --currency); a budget refuses a rented one (same_rented() checks those)."""
     d = advise(question, *sets, extra=extra)
     with tempfile.TemporaryDirectory() as t:
         for kw in options:
-            kw = dict(kw)
-            rent_host = kw.pop("rent_host", None)
             o = one(d, **kw)
             if not o:
                 continue
-            path = scenario_of(question, o, rent_host or o["host"], d["job"], t)
+            path = scenario_of(question, o, o["host"], d["job"], t)
             mode = ["--set", "facility.mode=%s" % o["facility"]] if o["facility"] else []
             r = tco("--scenario", path, "--format", "json", "--no-workbook", *mode,
                     *sum((["--set", x] for x in sets), []), *extra)
@@ -383,6 +383,36 @@ def same(question, options, sets=(), extra=()):
                                                                                       name, got))
             check(s and o["feasible"] == (s["check_feasible"]["value"] == 1),
                   "%s %r: feasible differs" % (question, kw))
+
+
+def same_rented():
+    """A rented option against a fresh run of it.  A budget refuses acquisition = rent (issue 23), so tco
+    --scenario cannot price one; the advice workbook's live options are each the question loaded afresh with
+    the option's card, cards, host, kind and acquisition as overrides (tco_advise_option_run()), their sheets
+    caching that run's figures.  team-70b without the runtime reserve ranks 2x D-M in dc4 owned first and the
+    same cards rented second (840,960 CNY: 2 x 8,760 h x 16 CNY x 3 years), both live (options A and B): each
+    figure the JSON gives (set in place on a model loaded owned, the rented after owned candidates) equals
+    the fresh run's, as the workbook caches it."""
+    with tempfile.TemporaryDirectory() as t:
+        book = os.path.join(t, "advice.xlsx")
+        r = tco("advise", "team-70b", "--format", "json", "--set", "workload.memory_reserve_share=0", "--out", book)
+        if r.returncode != 0:
+            return
+        d = json.loads(r.stdout)
+        cells, names = recalc.read_cells(book)
+    for letter, o in zip("ab", d["options"][:2]):
+        check((o["tier"], o["cards"], o["acquisition"]) == ("D-M", 2, "own" if letter == "a" else "rent"),
+              "team-70b without the reserve: option %s is %r" % (letter, key(o)))
+        check(cells[names[letter + "_acquisition"][0]][names[letter + "_acquisition"][1]][2] == o["acquisition"],
+              "team-70b: %s_acquisition is not %s" % (letter, o["acquisition"]))
+        for k, name in (("tco", "option_cost"), ("npv_cost", "option_npv_cost"), ("capex", "option_capex"),
+                        ("memory_gb", "cluster_memory_gb"), ("cost_per_unit", "cost_per_unit"),
+                        ("tokens_per_s", "layout_tokens_per_s")):
+            got = recalc.value_at(cells, names, "%s_%s" % (letter, name))
+            check(near(o[k], got), "team-70b %r: %s %r, its fresh run gives %s %r" % (key(o), k, o[k], name, got))
+        check(recalc.value_at(cells, names, letter + "_check_feasible") == 1 and o["feasible"],
+              "team-70b %r: feasible differs" % (key(o),))
+    check(d["options"][1]["tco"] == 840960, "team-70b: rented 2x D-M %r" % d["options"][1]["tco"])
 
 
 # ---- shape --------------------------------------------------------------------------------------
@@ -601,8 +631,8 @@ def main():
                       dict(tier="D-M", cards=3, host="dc8")])
     same("team-30b", [dict(tier="W-B", cards=2, host="ws4", facility="colocation"),
                       dict(tier="D-S", cards=3, host="dc4", facility="owned")])
-    same("team-70b", [dict(tier="D-M", cards=2, host="dc4"),
-                      dict(tier="D-M", cards=2, acquisition="rent", rent_host="dc8")])
+    same("team-70b", [dict(tier="D-M", cards=2, host="dc4")])
+    same_rented()
     same("train-7b", [dict(tier="D-L", cards=16, host="dc4", facility="owned"),
                       dict(tier="W-C", cards=8, host="ws4", facility="colocation")],
          sets=("facility.electricity_price=0.85",))

@@ -133,6 +133,29 @@ static void test_tier_rows_and_text_inputs(void)
     tco_model_free(m);
 }
 
+/* A text input fixed at its value (tco_model_fix_text_input(), as a budget fixes acquisition at own): it
+ * becomes structural, keeps the reason for the workbook, refuses another value (the same value is taken)
+ * and the figures stay: cluster32's TCO 7,724,461.688.  A name that is no text input is refused. */
+static void test_fix_text_input(void)
+{
+    tco_model *m = load_scenario("cluster32");
+    tco_diag d = {0};
+    int i = tco_model_find(m, "acquisition");
+    CU_ASSERT_FATAL(i >= 0);
+    CU_ASSERT_FALSE(m->items[i].structural);
+    CU_ASSERT_EQUAL_FATAL(tco_model_fix_text_input(m, "acquisition", "owned in a budget", &d), TCO_OK);
+    CU_ASSERT_TRUE(m->items[i].structural);
+    CU_ASSERT_STRING_EQUAL(m->items[i].fixed_why, "owned in a budget");
+    CU_ASSERT_EQUAL(tco_model_set_text_input(m, "acquisition", "rent", &d), TCO_ERR_INI);
+    CU_ASSERT_STRING_EQUAL(d.message, "input acquisition: fixed at 'own' in this run: owned in a budget");
+    CU_ASSERT_STRING_EQUAL(m->items[i].text, "own");
+    CU_ASSERT_EQUAL(tco_model_set_text_input(m, "acquisition", "OWN", &d), TCO_OK);
+    CU_ASSERT_TRUE(near(value_of(m, "tco"), 7724461.688));
+    CU_ASSERT_EQUAL(tco_model_fix_text_input(m, "card_count", "a number", &d), TCO_ERR_UNKNOWN_NAME);
+    CU_ASSERT_EQUAL(tco_model_fix_text_input(m, "no_such_input", "none", &d), TCO_ERR_UNKNOWN_NAME);
+    tco_model_free(m);
+}
+
 /* The budget starts 2027-01 (pricing/site.ini) with a calendar fiscal year: Month 1 is January 2027 in
  * Year 1 (column 1 on the time line from Year 0), Month 13 January 2028 in Year 2. */
 static void test_budget_months(void)
@@ -727,6 +750,7 @@ CU_ErrorCode register_evaluate_suite(void)
     CU_pSuite s = CU_add_suite("evaluate", NULL, NULL);
     if (s == NULL || !CU_add_test(s, "an input set re-evaluates the model", test_set_input_reevaluates) ||
         !CU_add_test(s, "tier rows and text inputs", test_tier_rows_and_text_inputs) ||
+        !CU_add_test(s, "a text input fixed at its value", test_fix_text_input) ||
         !CU_add_test(s, "the budget's months", test_budget_months) ||
         !CU_add_test(s, "the program equals the tree evaluator", test_program_equals_tree) ||
         !CU_add_test(s, "8x D-M machine draws 10-12 kW (seed 4.3)", test_eight_dm_machine_power) ||

@@ -163,6 +163,43 @@ static void test_quotes_as_of(void)
     tco_run_free(r);
 }
 
+/* A budget owns its cards (tco_run_options.budget): cluster32 with --set scenario.acquisition=rent is
+ * refused at the --set, with the place as data and nothing left to free; the same run that is no budget (tco
+ * advise's) prices the rental as the option's cost, 32 cards x 8,760 h x utilisation 0.9 x 16 CNY/GPU-hour x
+ * 3 years = 12,109,824 CNY.  A budget that owns them is fixed at own: its TCO 7,724,461.688, and setting
+ * rent on its model is refused. */
+static void test_budget(void)
+{
+    tco_override rent;
+    tco_diag d = {0};
+    CU_ASSERT_EQUAL_FATAL(tco_override_parse("scenario.acquisition=rent", &rent, &d), TCO_OK);
+    tco_run_options o = {.root = TCO_SOURCE_DIR, .scenario_path = CLUSTER32, .budget = true,
+                         .load = {.overrides = &rent, .n_overrides = 1}};
+    tco_run *r = NULL;
+    CU_ASSERT_EQUAL(tco_run_open(&o, &r, &d), TCO_ERR_INI);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_STRING_EQUAL(d.file, "");
+    CU_ASSERT_STRING_EQUAL(d.section, "scenario");
+    CU_ASSERT_STRING_EQUAL(d.key, "acquisition");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "--set scenario.acquisition=rent: a budget prices owning the cards, its "
+                                             "TCO their capex and opex: with acquisition = rent"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "Renting the same cards, rental_cost_total"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "allow_cloud = yes ranks rented options; drop this --set"));
+    o.budget = false;
+    r = open_run(&o);
+    CU_ASSERT(near(value_of(r->model, "option_cost"), 32 * 8760 * 0.9 * 16 * 3));
+    tco_run_free(r);
+    o = (tco_run_options){.root = TCO_SOURCE_DIR, .scenario_path = CLUSTER32, .budget = true};
+    r = open_run(&o);
+    CU_ASSERT(near(value_of(r->model, "tco"), 7724461.688));
+    int i = tco_model_find(r->model, "acquisition");
+    CU_ASSERT_FATAL(i >= 0);
+    CU_ASSERT(r->model->items[i].structural && r->model->items[i].fixed_why != NULL);
+    CU_ASSERT_EQUAL(tco_model_set_text_input(r->model, "acquisition", "rent", &d), TCO_ERR_INI);
+    CU_ASSERT_STRING_EQUAL(r->model->items[i].text, "own");
+    tco_run_free(r);
+}
+
 /* Every number of two models, per year and per tier too, compared as bits. */
 static size_t differences(const tco_model *a, const tco_model *b)
 {
@@ -209,7 +246,8 @@ CU_ErrorCode register_run_suite(void)
     if (s == NULL || !CU_add_test(s, "cluster32 as shipped", test_open_as_shipped) ||
         !CU_add_test(s, "--currency USD: every money figure over 7.1", test_currency_usd) ||
         !CU_add_test(s, "example quotes as of a day: the cheapest valid for the quantity", test_quotes_as_of) ||
-        !CU_add_test(s, "a twin gives every figure to the bit", test_twin))
+        !CU_add_test(s, "a twin gives every figure to the bit", test_twin) ||
+        !CU_add_test(s, "a budget owns its cards: acquisition = rent refused", test_budget))
         return CU_get_error();
     return CUE_SUCCESS;
 }

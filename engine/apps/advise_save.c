@@ -278,7 +278,7 @@ static tco_error check_saved(const tco_advise_request *req, tco_advice *a, const
     tco_run_options ro = {.root = req->root, .scenario_path = tmp, .load = {.files = req->files},
                           .fx_sets = fx, .n_fx_sets = n_fx, .quote_files = req->quote_files,
                           .n_quote_files = req->n_quote_files, .as_of = req->as_of, .currency = req->currency,
-                          .currency_given = req->currency != NULL};
+                          .currency_given = req->currency != NULL, .budget = true};
     tco_run *run = NULL;
     tco_error e = tco_run_open(&ro, &run, d);
     if (e != TCO_OK) {

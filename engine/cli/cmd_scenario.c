@@ -96,7 +96,8 @@ static size_t sets_for(const quote_opts *q, const char *stem, tco_override *out)
     return n;
 }
 
-/* The run of scenario @p spath with the command line's options and the --set values @p sets for it. */
+/* The run of scenario @p spath with the command line's options and the --set values @p sets for it: a budget,
+ * which owns its cards (a scenario or an option of --compare with acquisition = rent is refused, run.h). */
 static tco_run_options run_options(const char *root, const char *spath, const tco_override *sets, size_t n_sets,
                                    const quote_opts *q)
 {
@@ -104,7 +105,7 @@ static tco_run_options run_options(const char *root, const char *spath, const tc
                              .load = {.overrides = sets, .n_overrides = n_sets, .files = q->shared},
                              .fx_sets = q->fx_sets, .n_fx_sets = q->n_fx_sets, .quote_files = q->files,
                              .n_quote_files = q->n, .as_of = q->as_of, .currency = q->currency,
-                             .currency_given = q->currency != NULL, .quotes_strict = q->strict};
+                             .currency_given = q->currency != NULL, .quotes_strict = q->strict, .budget = true};
 }
 
 static int run_scenario(const char *root, const char *scenario, const char *out, tco_output_format format, bool csv_header,

@@ -541,6 +541,21 @@ tco_error tco_model_set_text_input(tco_model *m, const char *name, const char *t
     return e == TCO_OK ? tco_model_evaluate(m, diag) : e;
 }
 
+tco_error tco_model_fix_text_input(tco_model *m, const char *name, const char *why, tco_diag *diag)
+{
+    int idx = tco_model_find(m, name);
+    if (idx < 0 || m->items[idx].kind != TCO_ITEM_INPUT || m->items[idx].text == NULL)
+        return tco_diag_set(diag, TCO_ERR_UNKNOWN_NAME, "no text input named '%s'", name);
+    tco_item *it = &m->items[idx];
+    char *copy = strdup(why);
+    if (copy == NULL)
+        return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
+    free(it->fixed_why);
+    it->fixed_why = copy;
+    it->structural = true;
+    return TCO_OK;
+}
+
 tco_error tco_model_assign_text_input(tco_model *m, const char *name, const char *text, tco_diag *diag)
 {
     int idx = tco_model_find(m, name);
@@ -553,6 +568,9 @@ tco_error tco_model_assign_text_input(tco_model *m, const char *name, const char
             chosen = it->choices[c];
     if (chosen == NULL)
         return tco_diag_set(diag, TCO_ERR_INI, "input %s: '%s' is not one of its values", name, text);
+    if (it->structural && strcmp(chosen, it->text) != 0 && it->fixed_why)
+        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixed at '%s' in this run: %s", name, it->text,
+                            it->fixed_why);
     if (it->structural && strcmp(chosen, it->text) != 0)
         return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
                             name);

@@ -67,6 +67,16 @@ tco_error tco_model_set_text_input(tco_model *model, const char *name, const cha
 tco_error tco_model_assign_text_input(tco_model *model, const char *name, const char *text, tco_diag *diag);
 
 /**
+ * Fix the text input @p name at the value it holds, for a command that prices that value alone (a budget
+ * owns its cards: price/run.h tco_run_options.budget fixes `acquisition` at own): it becomes structural,
+ * so tco_model_set_text_input() and tco_model_assign_text_input() refuse another value and the workbook
+ * shows it black on grey, accepting only that value, with @p why (copied; at most 255 characters, Excel's
+ * limit for a validation message) as the message for anything else typed.  The value and every figure stay
+ * as they are.  Errors: TCO_ERR_UNKNOWN_NAME (no scalar text input named @p name), TCO_ERR_NOMEM.
+ */
+tco_error tco_model_fix_text_input(tco_model *model, const char *name, const char *why, tco_diag *diag);
+
+/**
  * Evaluate every line in dependency order, into the items' value, years, tiers and text.  Runs the
  * model's compiled program (program.h), whose values are the tree evaluator's to the bit: the first
  * evaluation with given texts (the model's first, or the first after a text input changed) walks

@@ -33,6 +33,7 @@ void tco_model_free(tco_model *m)
         free(it->tier_quotes);
         free(it->base_tiers);
         free(it->text);
+        free(it->fixed_why);
         free(it->warning);
         for (int r = 0; it->tier_texts && r < m->n_tiers; r++)
             free(it->tier_texts[r]);

@@ -181,8 +181,12 @@ typedef struct tco_item {
     double least;
     bool integer;
     /** Input that fixes the workbook's shape (e.g. years = number of year columns):
-     *  shown as a fixed value, not as an editable input (template key structural = yes). */
+     *  shown as a fixed value, not as an editable input (template key structural = yes); also a text
+     *  input a command fixed at its value (tco_model_fix_text_input(): a budget's acquisition). */
     bool structural;
+    /** Why a command fixed this text input (tco_model_fix_text_input()), the workbook's message for a value
+     *  typed over it (heap); NULL for an input the template fixes or nothing does. */
+    char *fixed_why;
     /** A scalar input read from a section of [model] shared (site and finance: electricity price,
      *  discount rate, VAT, staff cost) or the reporting rate fx_report: in a comparison whose options all
      *  hold the same value, one cell on the Shared inputs sheet that every option's formulas use. */

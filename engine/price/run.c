@@ -331,6 +331,34 @@ static tco_error price_and_report(tco_run *run, tco_diag *d)
     return e;
 }
 
+/* The workbook's message for a value typed over a budget's acquisition cell (Excel allows 255 characters). */
+static const char budget_why[] = "A budget prices owning the cards (capex and opex), so acquisition is own. Renting "
+                                 "the same cards is priced on the Summary and Cash flow (Renting the same cards); "
+                                 "tco advise with allow_cloud = yes ranks rented options.";
+
+/* A budget owns its cards (tco_run_options.budget): refuse model @p m when its input acquisition is not own,
+ * naming the place that gave the value (the scenario file's [scenario] acquisition or the --set argument),
+ * why, and where renting is priced; else fix the input at own, so that its workbook cannot price renting. */
+static tco_error budget_owns(tco_model *m, tco_diag *d)
+{
+    int i = tco_model_find(m, "acquisition");
+    if (i < 0 || m->items[i].kind != TCO_ITEM_INPUT || m->items[i].text == NULL)
+        return TCO_OK; /* a template that prices no acquisition: nothing is rented */
+    const tco_item *it = &m->items[i];
+    if (strcmp(it->text, "own") == 0)
+        return tco_model_fix_text_input(m, it->name, budget_why, d);
+    /* The place as data (tco_diag_at()); an input no file or --set gave is named as the input. */
+    tco_place at = it->value_place;
+    if (at.file == NULL && at.arg == NULL)
+        at = (tco_place){.arg = "input acquisition"};
+    return tco_diag_at(d, TCO_ERR_INI, &at,
+                       "a budget prices owning the cards, its TCO their capex and opex: with acquisition = %.40s its "
+                       "TCO and capex would describe a purchase not made; renting the same cards is priced in every "
+                       "budget (its Summary and Cash flow: Renting the same cards, rental_cost_total), and tco "
+                       "advise with [advise] allow_cloud = yes ranks rented options; %s", it->text,
+                       it->value_place.arg ? "drop this --set" : "remove the key (own is the default)");
+}
+
 tco_error tco_run_open(const tco_run_options *opts, tco_run **out, tco_diag *diag)
 {
     *out = NULL;
@@ -339,6 +367,8 @@ tco_error tco_run_open(const tco_run_options *opts, tco_run **out, tco_diag *dia
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");
     r->opts = *opts;
     tco_error e = tco_model_load(opts->root, opts->scenario_path, &opts->load, &r->model, diag);
+    if (e == TCO_OK && opts->budget)
+        e = budget_owns(r->model, diag);
     if (e == TCO_OK)
         e = tco_model_evaluate(r->model, diag);
     if (e == TCO_OK)

@@ -63,6 +63,14 @@ typedef struct tco_run_options {
     /** --quotes-strict: a quote warning stops the run (the command exits 65, nothing written), so the
      *  warnings of items the quotes did not price say so instead of "the catalog's price stays". */
     bool quotes_strict;
+    /** A budget (tco --scenario, tco --compare, and the scenario tco advise --save-scenario writes): it
+     *  prices owning the cards, its TCO their capex and opex.  A model whose text input `acquisition` is not
+     *  own (rent) is refused after the load, before anything is evaluated or written: TCO_ERR_INI at the
+     *  place that gave the value (the scenario file's [scenario] acquisition, or the --set argument), saying
+     *  where renting is priced.  Otherwise the input is fixed at own (tco_model_fix_text_input()): the
+     *  workbook's cell is grey and takes no other value.  False for tco advise, which sets acquisition to
+     *  own or rent for each candidate, and for tco diff.  A template without `acquisition` is not refused. */
+    bool budget;
 } tco_run_options;
 
 /** A run: its model, evaluated and priced, and what the model keeps beside it. */
@@ -90,10 +98,11 @@ typedef struct tco_run {
  * evaluate it, load the exchange rates when quotes, --set fx.CODE or a reporting currency other than CNY
  * need them, price it from the quote files, and report it in the reporting currency; the model is
  * evaluated at the end.  Errors: the load's and the evaluation's (load.h, evaluate.h); TCO_ERR_INI
- * (the files' currency not three letters, or without a rate in pricing/fx.ini; pricing/fx.ini's
- * reporting currency not CNY; a quote file's error, quote_csv.h); TCO_ERR_USAGE (a --set fx.CODE rate of
- * another currency than the reporting one without quotes, or a --currency without a rate: the message
- * ends with "Try 'tco --help'."); TCO_ERR_NOINPUT (a file missing); TCO_ERR_EVAL; TCO_ERR_NOMEM.
+ * (a budget whose acquisition is rent, tco_run_options.budget; the files' currency not three letters, or
+ * without a rate in pricing/fx.ini; pricing/fx.ini's reporting currency not CNY; a quote file's error,
+ * quote_csv.h); TCO_ERR_USAGE (a --set fx.CODE rate of another currency than the reporting one without
+ * quotes, or a --currency without a rate: the message ends with "Try 'tco --help'."); TCO_ERR_NOINPUT (a
+ * file missing); TCO_ERR_EVAL; TCO_ERR_NOMEM.
  * A quote file's own warnings (an unknown column) are kept in run->quotes.file_warnings and the items the
  * quotes did not price in the model's quote_warnings, for the command to print and list in its JSON
  * (render/report.h tco_report_quote_warnings()); when the run fails, the file warnings read before the

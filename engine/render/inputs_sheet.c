@@ -128,6 +128,23 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
         list_bytes += strlen(it->choices[c]) + (c ? 1 : 0);
         listable = strpbrk(it->choices[c], "\",") == NULL && list_bytes <= 255;
     }
+    if (it->structural && it->text != NULL && it->choices != NULL) {
+        /* A text input fixed at one of its values (a budget's acquisition at own: tco_model_fix_text_input()):
+         * no drop-down offering the others; the cell takes its value alone (compared as Excel compares text,
+         * without regard to case, as the engine matches a value). */
+        char self[4];
+        wb_col_letters(col, self);
+        tco_strbuf_printf(&msg, "=%s%d=\"", self, row + 1);
+        for (const char *c = it->text; *c; c++) /* a quote in the text doubled, as an Excel string writes it */
+            tco_strbuf_append_n(&msg, *c == '"' ? "\"\"" : c, *c == '"' ? 2 : 1);
+        tco_strbuf_append(&msg, "\"");
+        if (it->fixed_why)
+            set_dv_formula(w, ws, row, col, it, &dv, &msg, "Fixed", "%s", it->fixed_why);
+        else
+            set_dv_formula(w, ws, row, col, it, &dv, &msg, "Fixed", "%s is fixed by the scenario file. Change it there "
+                           "and run tco again.", it->name);
+        return;
+    }
     if (it->choices_are_tiers && !listable && w->m->n_tiers > 0) {
         char first[4], self[4];
         wb_col_letters(COL_TIER_TABLE, first);
