@@ -516,6 +516,27 @@ static double span_px(const double *width, int first, int last)
     return px;
 }
 
+/* Rank and Option (columns A and B) print again on every page after the first (the reasons' pages, a risk
+ * table's): a title or note written from A printed there cut at B's edge ("team-70b: Team inference: 70B",
+ * the note's first words).  So A1 holds the question's name ("team-70b: options ranked"), whole within A:B,
+ * and the note, across from Sheets (C) to the first page's last column, starts with the full title. */
+static void rank_title(const tco_rank_sheet *s, tco_strbuf *out)
+{
+    const char *name = s->question, *colon = strchr(s->title, ':');
+    if (name)
+        tco_strbuf_printf(out, "%s: options ranked", name);
+    else if (colon)
+        tco_strbuf_printf(out, "%.*s: options ranked", (int)(colon - s->title), s->title);
+    else
+        tco_strbuf_append(out, "Options ranked");
+}
+
+/* The note under the title (rank_title()): the full title, then what is ranked and how. */
+static void rank_note(const tco_rank_sheet *s, tco_strbuf *out)
+{
+    tco_strbuf_printf(out, "%s. %s", s->title, s->note ? s->note : "");
+}
+
 /* Lines @p text takes merged across columns @p first to c->last, as wb_write_across() counts them. */
 static size_t across_lines(const rank_ctx *c, int first, const char *text)
 {
@@ -543,7 +564,11 @@ static size_t header_lines(const rank_ctx *c)
 static size_t pages_tall(const rank_ctx *c, int scale, size_t why)
 {
     const tco_rank_sheet *s = c->sheet;
-    size_t head = header_lines(c), lines = 3 + across_lines(c, RK_RANK, s->note) + head + 1; /* title, note, gap */
+    tco_strbuf note = {0};
+    rank_note(s, &note);
+    /* title, note, gap */
+    size_t head = header_lines(c), lines = 3 + across_lines(c, RK_SHEETS, tco_strbuf_str(&note)) + head + 1;
+    tco_strbuf_free(&note);
     for (size_t i = 0; i < c->n_rows; i++) {
         size_t n = c->rows[i].reasons ? wb_text_lines(c->rows[i].reasons, why) : 1, other = row_lines(c, i);
         lines += n > other ? n : other;
@@ -725,8 +750,18 @@ static void fill_rank(writer *base, void *vctx)
     lxw_format *wrap_right = workbook_add_format(w->wb);
     format_set_align(wrap_right, LXW_ALIGN_RIGHT);
     format_set_text_wrap(wrap_right);
-    wb_write_text(w, ws, ROW_TITLE, 0, s->title, w->title);
-    wb_write_across(w, ws, ROW_NOTE, 0, cw.last, s->note, w->note_wrap);
+    tco_strbuf head = {0}, note = {0};
+    rank_title(s, &head);
+    rank_note(s, &note);
+    if (head.failed || note.failed) {
+        if (w->err == TCO_OK)
+            w->err = tco_diag_set(w->diag, TCO_ERR_NOMEM, "out of memory");
+    } else {
+        wb_write_text(w, ws, ROW_TITLE, 0, tco_strbuf_str(&head), w->title);
+        wb_write_across(w, ws, ROW_NOTE, RK_SHEETS, cw.last, tco_strbuf_str(&note), w->note_wrap);
+    }
+    tco_strbuf_free(&head);
+    tco_strbuf_free(&note);
     wb_write_text(w, ws, ROW_HEADER, RK_RANK, "Rank", w->header_wrap);
     wb_write_text(w, ws, ROW_HEADER, RK_OPTION, "Option", w->header);
     wb_write_text(w, ws, ROW_HEADER, RK_SHEETS, "Sheets", w->header);
