@@ -18,10 +18,11 @@
  *
  * The template describes the rest:
  *   [model] capex_prices = LINE:PRICE PRICE ..., ...
- *       each capex line (a scalar line in money) and the prices it rests on
- *       (inputs, or a line INDEX(PER_TIER_INPUT, ROW_LINE) such as
- *       card_price, which rests on the chosen tier's row); the Summary shows
- *       capex by the status of those prices, each as a live sum of the lines.
+ *       each capex line (a scalar line in money) and the prices it rests on,
+ *       every input that prices it, an import duty too (inputs, or a line
+ *       INDEX(PER_TIER_INPUT, ROW_LINE) such as card_price or card_import_duty,
+ *       which rests on the chosen tier's row); the Summary shows capex by the
+ *       status of those prices, each as a live sum of the lines.
  *   [convention.NAME] label = TEXT, value = NAME (optional), text = TEXT
  *       one row of the Conventions sheet, in template order: a label, the
  *       live formula =NAME over an input or scalar line when `value` is
