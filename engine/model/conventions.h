@@ -93,7 +93,9 @@ typedef struct tco_capex_basis {
 } tco_capex_basis;
 
 /** The status of capex line @p k of model->capex_basis: the weakest status among its prices
- *  (a line resting on one illustrative price is illustrative). */
+ *  (a line resting on one illustrative price is illustrative), a stated one left out while any other is
+ *  there: a choice, a default or a statute (an import duty of 0 the catalog gives) is not an estimate, so a
+ *  quoted card price with a stated duty is quoted.  Stated when every price is. */
 tco_status tco_capex_status(const tco_model *m, size_t k);
 
 /** One row of the Conventions sheet ([convention.NAME]). */

@@ -886,9 +886,13 @@ static bool price_status_term(const writer *w, int p, const char *sheet, tco_str
  * 'Inputs'!$F$12; for a lookup such as card_price, the list's row that reads the tier table's Status; for
  * card_import_duty, the tier table's Status column at card_row), or for a line on several prices (a price
  * and its import duty, the network's four) the weakest of theirs, the last in the Status legend, where
- * "edited" is last of all (one of them typed over makes the line edited):
- *   INDEX('Inputs'!$A$149:$A$155,MAX(MATCH('Inputs'!$F$30,'Inputs'!$A$149:$A$155,0),MATCH(...)))
- * A price with no live Status gives its status as the run found it, a constant. */
+ * "edited" is last of all (one of them typed over makes the line edited), a "stated" one left out while any
+ * other is there (tco_capex_status(): a stated 0 duty beside a quoted price leaves the line quoted).  A
+ * stated price counts as minus its place in the legend, so that the largest is another's place when there is
+ * one, and ABS of it the place of "stated" when every price is:
+ *   INDEX(L,ABS(MAX(IF(S1="stated",-MATCH("stated",L,0),MATCH(S1,L,0)),IF(S2=...))))
+ * L the legend ('Inputs'!$A$149:$A$155), S1 a price's Status ('Inputs'!$F$30).  A price with no live Status
+ * gives its status as the run found it, a constant. */
 static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
 {
     const tco_model *m = w->m;
@@ -900,18 +904,25 @@ static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
         snprintf(legend, sizeof legend, "%s$A$%d:$A$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
                  w->legend_row + w->legend_n);
     bool several = c->n_prices > 1 && legend[0];
+    const char *stated = tco_status_name(TCO_STATUS_STATED);
     if (several)
-        tco_strbuf_printf(out, "INDEX(%s,MAX(", legend);
+        tco_strbuf_printf(out, "INDEX(%s,ABS(MAX(", legend);
+    tco_strbuf term = {0};
     for (size_t p = 0; p < c->n_prices && (several || p == 0); p++) {
+        tco_strbuf_clear(&term);
+        if (!price_status_term(w, c->prices[p], tco_strbuf_str(&sheet), &term))
+            tco_strbuf_printf(&term, "\"%s\"", tco_status_name(tco_status_of_price(m, c->prices[p])));
         if (several)
-            tco_strbuf_printf(out, "%sMATCH(", p ? "," : "");
-        if (!price_status_term(w, c->prices[p], tco_strbuf_str(&sheet), out))
-            tco_strbuf_printf(out, "\"%s\"", tco_status_name(tco_status_of_price(m, c->prices[p])));
-        if (several)
-            tco_strbuf_printf(out, ",%s,0)", legend);
+            tco_strbuf_printf(out, "%sIF(%s=\"%s\",-MATCH(\"%s\",%s,0),MATCH(%s,%s,0))", p ? "," : "",
+                              tco_strbuf_str(&term), stated, stated, legend, tco_strbuf_str(&term), legend);
+        else
+            tco_strbuf_append(out, tco_strbuf_str(&term));
     }
+    if (term.failed)
+        out->failed = true;
+    tco_strbuf_free(&term);
     if (several)
-        tco_strbuf_append(out, "))");
+        tco_strbuf_append(out, ")))");
     if (c->n_prices == 0)
         tco_strbuf_printf(out, "\"%s\"", tco_status_name(TCO_STATUS_STATED));
     tco_strbuf_free(&sheet);
