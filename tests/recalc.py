@@ -395,8 +395,8 @@ def cmd_live(a):
         if name not in names:
             continue
         for app, rec in recalculated.items():
-            sheet, ref = names[name]
-            cell = rec[sheet].get(ref)
+            at_sheet, at_ref = names[name]  # not sheet, ref: the edited cell's, whose Status is checked below
+            cell = rec[at_sheet].get(at_ref)
             checked += 1
             if cell is None or cell[2] != want:
                 print(f"{name}: after editing {a.name} = {value!r} {app} gives {cell and cell[2]!r}, tco gives {want!r}")

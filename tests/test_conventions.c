@@ -76,7 +76,10 @@ static void test_capex_lines_and_conventions(void)
     CU_ASSERT_EQUAL_FATAL(m->n_capex_basis, 8);
     const tco_capex_basis *card = &m->capex_basis[0], *network = &m->capex_basis[2];
     CU_ASSERT_STRING_EQUAL(m->items[card->line].name, "card_capex");
-    CU_ASSERT_EQUAL(card->n_prices, 1);
+    CU_ASSERT_EQUAL(card->n_prices, 2); /* card_price and card_import_duty */
+    CU_ASSERT_STRING_EQUAL(m->items[card->prices[1]].name, "card_import_duty");
+    /* card_import_duty = INDEX(tier_import_duty, card_row): D-M's row, no duty in the catalog, default 0. */
+    CU_ASSERT_EQUAL(tco_status_of_price(m, card->prices[1]), TCO_STATUS_STATED);
     CU_ASSERT_STRING_EQUAL(m->items[network->line].name, "network_capex");
     CU_ASSERT_EQUAL(network->n_prices, 4); /* switch, optic, cable and NIC prices */
     CU_ASSERT_EQUAL(tco_capex_status(m, 0), TCO_STATUS_ILLUSTRATIVE);
@@ -84,10 +87,20 @@ static void test_capex_lines_and_conventions(void)
     CU_ASSERT_STRING_EQUAL(m->conventions[0].label, "Currency of every money figure");
     CU_ASSERT_EQUAL(m->conventions[0].value, tco_model_find(m, "currency"));
     tco_model_free(m);
-    /* The card priced by a measured basis: the card capex line is as strong as its one price. */
-    const char *sets[] = {"card.price=90000", "card.price_source=measured: invoice 2026-10"};
+    /* The card priced by a measured basis: the card capex line is measured, its duty's stated default 0 (a
+     * statute, not an estimate) weakening nothing; a duty with a what-if basis (--set without a measured
+     * source) makes it what-if, the weaker. */
+    const char *sets[] = {"card.price=90000", "card.price_source=measured: invoice 2026-10", "card.import_duty=0",
+                          "card.import_duty_source=measured: customs declaration 2026-10"};
     m = load_with(sets, 2);
     CU_ASSERT_EQUAL(tco_capex_status(m, 0), TCO_STATUS_MEASURED);
+    tco_model_free(m);
+    m = load_with(sets, 4);
+    CU_ASSERT_EQUAL(tco_capex_status(m, 0), TCO_STATUS_MEASURED);
+    tco_model_free(m);
+    const char *whatif[] = {"card.price=90000", "card.price_source=measured: invoice 2026-10", "card.import_duty=0.1"};
+    m = load_with(whatif, 3);
+    CU_ASSERT_EQUAL(tco_capex_status(m, 0), TCO_STATUS_WHATIF);
     tco_model_free(m);
 }
 

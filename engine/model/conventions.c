@@ -113,12 +113,16 @@ tco_status tco_capex_status(const tco_model *m, size_t k)
 {
     const tco_capex_basis *c = &m->capex_basis[k];
     tco_status s = TCO_STATUS_QUOTE;
+    bool estimated = false;
     for (size_t p = 0; p < c->n_prices; p++) {
         tco_status ps = tco_status_of_price(m, c->prices[p]);
+        if (ps == TCO_STATUS_STATED)
+            continue; /* a choice, a default or a statute, not an estimate: it weakens none */
+        estimated = true;
         if (ps < s)
             s = ps;
     }
-    return c->n_prices ? s : TCO_STATUS_STATED;
+    return estimated ? s : TCO_STATUS_STATED;
 }
 
 static tco_error oom(tco_diag *diag)

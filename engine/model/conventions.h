@@ -18,10 +18,11 @@
  *
  * The template describes the rest:
  *   [model] capex_prices = LINE:PRICE PRICE ..., ...
- *       each capex line (a scalar line in money) and the prices it rests on
- *       (inputs, or a line INDEX(PER_TIER_INPUT, ROW_LINE) such as
- *       card_price, which rests on the chosen tier's row); the Summary shows
- *       capex by the status of those prices, each as a live sum of the lines.
+ *       each capex line (a scalar line in money) and the prices it rests on,
+ *       every input that prices it, an import duty too (inputs, or a line
+ *       INDEX(PER_TIER_INPUT, ROW_LINE) such as card_price or card_import_duty,
+ *       which rests on the chosen tier's row); the Summary shows capex by the
+ *       status of those prices, each as a live sum of the lines.
  *   [convention.NAME] label = TEXT, value = NAME (optional), text = TEXT
  *       one row of the Conventions sheet, in template order: a label, the
  *       live formula =NAME over an input or scalar line when `value` is
@@ -92,7 +93,9 @@ typedef struct tco_capex_basis {
 } tco_capex_basis;
 
 /** The status of capex line @p k of model->capex_basis: the weakest status among its prices
- *  (a line resting on one illustrative price is illustrative). */
+ *  (a line resting on one illustrative price is illustrative), a stated one left out while any other is
+ *  there: a choice, a default or a statute (an import duty of 0 the catalog gives) is not an estimate, so a
+ *  quoted card price with a stated duty is quoted.  Stated when every price is. */
 tco_status tco_capex_status(const tco_model *m, size_t k);
 
 /** One row of the Conventions sheet ([convention.NAME]). */

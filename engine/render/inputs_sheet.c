@@ -361,11 +361,13 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
-/* The tier table's columns: narrow, so that the table prints one page wide at 75% (the headers wrap, and
- * each column is as wide as its header's longest word: tier_column()): a number ("1,500.00", a price
- * without its currency code "160,000") at least 8 characters, a text as wide as its longest value. */
-#define TIER_COL_WIDTH 8
-#define TIER_HEADER_LINES 4
+/* The tier table's columns: narrow, so that the table prints one page wide at 75% (the headers wrap, in up
+ * to five lines, and each column is as wide as its header's longest word: tier_column()): a number as wide
+ * as its digits need and one more ("1,500.00": 9, a price without its currency code "160,000": 8), at least
+ * 7 characters, a text as wide as its longest value.  (7 and five lines since the import duty's Status
+ * column: 8 and four left "High: Price" on a page of its own.) */
+#define TIER_COL_WIDTH 7
+#define TIER_HEADER_LINES 5
 static double tier_col_width(const tco_model *m, const tco_item *it)
 {
     if (it->tier_texts == NULL) { /* digits, a comma per three, cents, a character to spare */
@@ -392,7 +394,7 @@ static double tier_col_width(const tco_model *m, const tco_item *it)
 static size_t tier_column(writer *w, lxw_worksheet *ws, int col, const char *header, double min)
 {
     double width = wb_header_width(header, min);
-    while (wb_header_lines(header, width) > TIER_HEADER_LINES && width < min + 6) /* a row of 4 lines */
+    while (wb_header_lines(header, width) > TIER_HEADER_LINES && width < min + 6) /* a row of 5 lines */
         width++;
     worksheet_set_column(ws, (lxw_col_t)col, (lxw_col_t)col, width, NULL);
     wb_write_text(w, ws, w->tier_row - 1, col, header, w->header_wrap);
@@ -466,6 +468,25 @@ static void tier_notes_text(const tco_model *m, tco_strbuf *notes)
     }
 }
 
+/* Whether per-tier input @p i has a Status column in the tier table: the column vendor quotes may price, or a
+ * column a capex price looks up ([model] capex_prices: card_price = INDEX(tier_price, card_row), and
+ * card_import_duty = INDEX(tier_import_duty, card_row), which prices card capex as the price does). */
+static bool tier_status_column(const tco_model *m, size_t i)
+{
+    const tco_item *it = &m->items[i];
+    if (it->kind != TCO_ITEM_TIER_INPUT)
+        return false;
+    if (it->quote_item != NULL)
+        return true;
+    for (size_t k = 0; k < m->n_capex_basis; k++)
+        for (size_t j = 0; j < m->capex_basis[k].n_prices; j++) {
+            int tier_input, row_item;
+            if (tco_price_tier_lookup(m, m->capex_basis[k].prices[j], &tier_input, &row_item) && tier_input == (int)i)
+                return true;
+        }
+    return false;
+}
+
 /* The tier catalog below the inputs list and its legend, in the columns to the right of the list, from
  * w->tier_row: one row per tier, one column per per-tier input, and its notes below it (tier_notes_text());
  * @p before_set: the inputs list has a Before --set column (column I). */
@@ -485,12 +506,12 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, bool before_set)
     w->money_bare = true;
     int col = COL_TIER_TABLE + 1;
     size_t head_lines = 1; /* the most lines a header of the table wraps into */
-    /* The table's last column (a column per per-tier input, a status column per priced one, Low and
-     * High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
+    /* The table's last column (a column per per-tier input, a status column per one that prices capex, Low
+     * and High per ranged one): the notes below it wrap within it instead of running onto pages of their own. */
     int last = COL_TIER_TABLE;
     for (size_t i = 0; i < m->n_items; i++)
         if (m->items[i].kind == TCO_ITEM_TIER_INPUT)
-            last += 1 + (m->items[i].quote_item != NULL) + 2 * (m->items[i].tier_ranges != NULL);
+            last += 1 + tier_status_column(m, i) + 2 * (m->items[i].tier_ranges != NULL);
     double tier_width = 5; /* "Tier", and the codes below it */
     for (int r = 0; r < m->n_tiers; r++)
         tier_width = wb_text_width(m->tier_names[r], tier_width);
@@ -519,10 +540,11 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, bool before_set)
         w->place[i] = (placement){-1, w->tier_row, col, 0, 0, 0};
         col++;
     }
-    /* The status of each row of a price column (the one quotes may price): quote or the row's basis. */
+    /* The status of each row of a column that prices capex (the price, which quotes may price; the import
+     * duty): quote or the row's basis. */
     for (size_t i = 0; i < m->n_items && w->err == TCO_OK; i++) {
         const tco_item *it = &m->items[i];
-        if (it->kind != TCO_ITEM_TIER_INPUT || it->quote_item == NULL)
+        if (!tier_status_column(m, i))
             continue;
         tco_strbuf h = {0};
         tco_strbuf_printf(&h, "Status: %s", it->label);
@@ -532,8 +554,8 @@ static void write_tier_table(writer *w, lxw_worksheet *ws, bool before_set)
         size_t lines = tier_column(w, ws, col, tco_strbuf_str(&h), status_width);
         head_lines = lines > head_lines ? lines : head_lines;
         tco_strbuf_free(&h);
-        /* Each row reads "edited" once a price is typed over what the run wrote: a plain value, or a quoted
-         * row's formula over the Quotes sheet, or a money row's =BASE/fx_report in another currency (compared
+        /* Each row reads "edited" once a price or duty is typed over what the run wrote: a plain value, or a
+         * quoted row's formula over the Quotes sheet, or a money row's =BASE/fx_report in another currency (compared
          * with the same formula, so an edited rate or quote keeps the row's status). */
         for (int r = 0; r < m->n_tiers; r++) {
             tco_status st = tco_status_of_tier_row(m, it, r);
@@ -654,11 +676,13 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
 /* Most prices of the Inputs list that are lines, not inputs (write_price_lines()). */
 #define PRICE_LINES_MAX 16
 
-/* The prices capex rests on ([model] capex_prices) that are no input of their own but a line (the card's
- * price, looked up from the tier table): a row each on the Inputs list from @p row, its value the live
+/* The prices capex rests on ([model] capex_prices) that are no input of their own but a line in money (the
+ * card's price, looked up from the tier table): a row each on the Inputs list from @p row, its value the live
  * =card_price (grey: typed elsewhere), its status the price's, and its source saying where to edit it
- * (written once the tier table is placed: price_line_sources()).  Their items go to @p items; returns how
- * many rows. */
+ * (written once the tier table is placed: price_line_sources()).  A rate such as the chosen card's import
+ * duty (card_import_duty) has no row: its Status is the tier table's, which the Summary reads at card_row
+ * (the list filled its eight printed pages; a row more took a ninth).  Their items go to @p items; returns
+ * how many rows. */
 static size_t price_line_items(const writer *w, int *items)
 {
     const tco_model *m = w->m;
@@ -669,7 +693,8 @@ static size_t price_line_items(const writer *w, int *items)
             bool seen = false;
             for (size_t q = 0; q < n; q++)
                 seen |= items[q] == p;
-            if (!seen && m->items[p].kind == TCO_ITEM_LINE && w->place[p].sheet >= 0)
+            if (!seen && m->items[p].kind == TCO_ITEM_LINE && tco_unit_is_money(m->items[p].unit) &&
+                w->place[p].sheet >= 0)
                 items[n++] = p;
         }
     return n;
@@ -960,10 +985,12 @@ void wb_write_inputs(writer *w, lxw_worksheet *ws)
     for (int c = 2; c <= COL_INPUT_SOURCE; c++)
         wb_write_text(w, ws, row, c, "", w->header);
     row++;
-    /* Strongest first; "edited" (TCO_STATUS_COUNT_OF here) before "illustrative", the weakest: the Summary
-     * takes the weakest of a capex line's prices as the last of them in this list (legend_row). */
+    /* Strongest first, "illustrative" the weakest status tco finds, then "edited" (TCO_STATUS_COUNT_OF here):
+     * the Summary takes the weakest of a capex line's prices as the last of them in this list (legend_row),
+     * so that one price or duty typed over moves its line to the edited row even beside an illustrative
+     * price (the line is no longer what tco computed from its sources; the row names each price's status). */
     static const tco_status legend[] = {TCO_STATUS_QUOTE, TCO_STATUS_MEASURED, TCO_STATUS_SEED, TCO_STATUS_STATED,
-                                        TCO_STATUS_WHATIF, TCO_STATUS_COUNT_OF, TCO_STATUS_ILLUSTRATIVE};
+                                        TCO_STATUS_WHATIF, TCO_STATUS_ILLUSTRATIVE, TCO_STATUS_COUNT_OF};
     int legend_rows[sizeof legend / sizeof legend[0]];
     const char *legend_text[sizeof legend / sizeof legend[0]];
     if (!w->shared_sheet) {

@@ -875,11 +875,38 @@ static void inputs_sheet_ref(const writer *w, tco_strbuf *out)
     tco_strbuf_append(out, "Inputs'!");
 }
 
-/* Into @p out, capex line @p k's live status as a formula term: its price's Status cell on the Inputs list
- * ('Inputs'!$F$12; for a lookup such as card_price, the row that reads the tier table's Status), or for a
- * line on several prices the weakest of theirs, the last in the Status legend:
- *   INDEX('Inputs'!$A$149:$A$155,MAX(MATCH('Inputs'!$F$30,'Inputs'!$A$149:$A$155,0),MATCH(...)))
- * A price not on the list gives its status as the run found it, a constant. */
+/* Into @p out, the live Status of price @p p as a formula term, @p sheet the Inputs sheet's reference
+ * (inputs_sheet_ref()): its Status cell on the Inputs list ('Inputs'!$F$12), or for a lookup in the tier
+ * table with no row on the list but a Status column of its own (card_import_duty = INDEX(tier_import_duty,
+ * card_row)), that column at the chosen row, INDEX('Inputs'!$X$165:$X$174,card_row), as the list's row of
+ * card_price reads it.  False, nothing appended: a price with neither. */
+static bool price_status_term(const writer *w, int p, const char *sheet, tco_strbuf *out)
+{
+    const tco_model *m = w->m;
+    int tier_input, row_item;
+    if (w->place[p].list_row > 0)
+        tco_strbuf_printf(out, "%s$F$%d", sheet, w->place[p].list_row);
+    else if (tco_price_tier_lookup(m, p, &tier_input, &row_item) && w->place[tier_input].status_col > 0) {
+        char sc[4];
+        wb_col_letters(w->place[tier_input].status_col, sc);
+        tco_strbuf_printf(out, "INDEX(%s$%s$%d:$%s$%d,%s%s)", sheet, sc, w->tier_row + 1, sc, w->tier_row + m->n_tiers,
+                          w->np, m->items[row_item].name);
+    } else
+        return false;
+    return true;
+}
+
+/* Into @p out, capex line @p k's live status as a formula term: its price's Status (price_status_term():
+ * 'Inputs'!$F$12; for a lookup such as card_price, the list's row that reads the tier table's Status; for
+ * card_import_duty, the tier table's Status column at card_row), or for a line on several prices (a price
+ * and its import duty, the network's four) the weakest of theirs, the last in the Status legend, where
+ * "edited" is last of all (one of them typed over makes the line edited), a "stated" one left out while any
+ * other is there (tco_capex_status(): a stated 0 duty beside a quoted price leaves the line quoted).  A
+ * stated price counts as minus its place in the legend, so that the largest is another's place when there is
+ * one, and ABS of it the place of "stated" when every price is:
+ *   INDEX(L,ABS(MAX(IF(S1="stated",-MATCH("stated",L,0),MATCH(S1,L,0)),IF(S2=...))))
+ * L the legend ('Inputs'!$A$149:$A$155), S1 a price's Status ('Inputs'!$F$30).  A price with no live Status
+ * gives its status as the run found it, a constant. */
 static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
 {
     const tco_model *m = w->m;
@@ -891,29 +918,34 @@ static void capex_line_status(writer *w, size_t k, tco_strbuf *out)
         snprintf(legend, sizeof legend, "%s$A$%d:$A$%d", tco_strbuf_str(&sheet), w->legend_row + 1,
                  w->legend_row + w->legend_n);
     bool several = c->n_prices > 1 && legend[0];
+    const char *stated = tco_status_name(TCO_STATUS_STATED);
     if (several)
-        tco_strbuf_printf(out, "INDEX(%s,MAX(", legend);
+        tco_strbuf_printf(out, "INDEX(%s,ABS(MAX(", legend);
+    tco_strbuf term = {0};
     for (size_t p = 0; p < c->n_prices && (several || p == 0); p++) {
-        const placement *at = &w->place[c->prices[p]];
+        tco_strbuf_clear(&term);
+        if (!price_status_term(w, c->prices[p], tco_strbuf_str(&sheet), &term))
+            tco_strbuf_printf(&term, "\"%s\"", tco_status_name(tco_status_of_price(m, c->prices[p])));
         if (several)
-            tco_strbuf_printf(out, "%sMATCH(", p ? "," : "");
-        if (at->list_row > 0)
-            tco_strbuf_printf(out, "%s$F$%d", tco_strbuf_str(&sheet), at->list_row);
+            tco_strbuf_printf(out, "%sIF(%s=\"%s\",-MATCH(\"%s\",%s,0),MATCH(%s,%s,0))", p ? "," : "",
+                              tco_strbuf_str(&term), stated, stated, legend, tco_strbuf_str(&term), legend);
         else
-            tco_strbuf_printf(out, "\"%s\"", tco_status_name(tco_status_of_price(m, c->prices[p])));
-        if (several)
-            tco_strbuf_printf(out, ",%s,0)", legend);
+            tco_strbuf_append(out, tco_strbuf_str(&term));
     }
+    if (term.failed)
+        out->failed = true;
+    tco_strbuf_free(&term);
     if (several)
-        tco_strbuf_append(out, "))");
+        tco_strbuf_append(out, ")))");
     if (c->n_prices == 0)
         tco_strbuf_printf(out, "\"%s\"", tco_status_name(TCO_STATUS_STATED));
     tco_strbuf_free(&sheet);
 }
 
 /* Into @p out, the text expression naming capex line @p k and its prices with their live statuses, as the
- * Summary lists it after a comma: ", card_capex (card_price: "&'Inputs'!$F$153&")"; a price not on the
- * Inputs list gives the status the run found, a constant.  Into @p text, the same as the run wrote it. */
+ * Summary lists it after a comma: ", card_capex (card_price: "&'Inputs'!$F$153&", card_import_duty:
+ * "&INDEX('Inputs'!$X$165:$X$174,card_row)&")"; a price with no live Status gives the status the run
+ * found, a constant.  Into @p text, the same as the run wrote it. */
 static void capex_line_text(writer *w, size_t k, tco_strbuf *out, tco_strbuf *text)
 {
     const tco_model *m = w->m;
@@ -923,14 +955,17 @@ static void capex_line_text(writer *w, size_t k, tco_strbuf *out, tco_strbuf *te
     tco_strbuf_printf(out, "\", %s (", m->items[c->line].name);
     tco_strbuf_printf(text, ", %s (", m->items[c->line].name);
     for (size_t p = 0; p < c->n_prices; p++) {
-        const placement *at = &w->place[c->prices[p]];
         const char *found = tco_status_name(tco_status_of_price(m, c->prices[p]));
         tco_strbuf_printf(out, "%s%s: ", p ? ", " : "", m->items[c->prices[p]].name);
         tco_strbuf_printf(text, "%s%s: %s", p ? ", " : "", m->items[c->prices[p]].name, found);
-        if (at->list_row > 0)
-            tco_strbuf_printf(out, "\"&%s$F$%d&\"", tco_strbuf_str(&sheet), at->list_row);
+        tco_strbuf term = {0};
+        if (price_status_term(w, c->prices[p], tco_strbuf_str(&sheet), &term))
+            tco_strbuf_printf(out, "\"&%s&\"", tco_strbuf_str(&term));
         else
             tco_strbuf_append(out, found);
+        if (term.failed)
+            out->failed = true;
+        tco_strbuf_free(&term);
     }
     tco_strbuf_append(out, ")\"");
     tco_strbuf_append(text, ")");
@@ -941,9 +976,9 @@ static void capex_line_text(writer *w, size_t k, tco_strbuf *out, tco_strbuf *te
  * sum of the capex lines resting on it and its share of capex, with the lines and prices named.  Live in
  * the status too: each row sums IF(the line's status = the row's, the line, 0) over every capex line,
  * the line's status read from its prices' Status cells on Inputs (capex_line_status()), so typing a real
- * price over an illustrative one moves its line's capex from "Capex on illustrative prices" to "Capex on
- * prices edited in this workbook", a row always shown.  The lines named beside each sum are live the same
- * way (capex_line_text(): joined with &, the first ", " cut by MID), so the line moves out of the
+ * price (or an import duty) over an illustrative one moves its line's capex from "Capex on illustrative
+ * prices" to "Capex on prices edited in this workbook", a row always shown.  The lines named beside each sum
+ * are live the same way (capex_line_text(): joined with &, the first ", " cut by MID), so the line moves out of the
  * illustrative row's list into the edited row's, with its price's Status (issue 23 §2: the names stayed as
  * tco wrote them, "none" beside a sum that had moved).  The cached sums follow the evaluator's own
  * arithmetic (tco_formula_arith()), as the Compare sheet's; the cached names are the run's. */

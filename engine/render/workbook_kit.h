@@ -141,7 +141,7 @@ typedef struct writer {
     tco_error err;
     lxw_format *fmt_status[TCO_STATUS_COUNT_OF]; /* an input's status (conventions.h): a fill per status */
     /* The Inputs sheet's Status legend (column A): its first status row (0-based) and how many, strongest
-     * first and "edited" before "illustrative", the weakest (the Summary ranks a capex line's prices by it);
+     * first, "illustrative" then "edited" the weakest (the Summary ranks a capex line's prices by it);
      * legend_n 0: none. */
     int legend_row, legend_n;
     /* The Inputs sheet's tier table (inputs_sheet.c): the row (0-based) of its first tier, below the inputs
