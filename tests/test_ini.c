@@ -622,6 +622,22 @@ static void test_bad_byte_at_every_column(void)
     }
 }
 
+/* "did you mean": the edit distance counts two neighbouring characters swapped as one edit, so a mistyped
+ * scenario cluster23 suggests cluster32 (1), not cluster16 (2 substitutions); by hand each. */
+static void test_edit_distance(void)
+{
+    CU_ASSERT_EQUAL(tco_edit_distance("cluster32", "cluster32"), 0);
+    CU_ASSERT_EQUAL(tco_edit_distance("cluster23", "cluster32"), 1); /* 2 and 3 swapped */
+    CU_ASSERT_EQUAL(tco_edit_distance("cluster23", "cluster16"), 2); /* 2 -> 1, 3 -> 6 */
+    CU_ASSERT_EQUAL(tco_edit_distance("peu", "pue"), 1);
+    CU_ASSERT_EQUAL(tco_edit_distance("PUE", "pue"), 0); /* case-insensitive */
+    CU_ASSERT_EQUAL(tco_edit_distance("ab", "ba"), 1);
+    CU_ASSERT_EQUAL(tco_edit_distance("cards", "card"), 1);
+    CU_ASSERT_EQUAL(tco_edit_distance("abcd", "badc"), 2); /* two swaps */
+    CU_ASSERT_EQUAL(tco_edit_distance("kitten", "sitting"), 3); /* 3 edits: reported as 3, "far" */
+    CU_ASSERT_EQUAL(tco_edit_distance("utilisaton", "utilisation"), 1);
+}
+
 CU_ErrorCode register_ini_suite(void)
 {
     CU_pSuite s = CU_add_suite("ini", suite_init, suite_clean);
@@ -639,7 +655,8 @@ CU_ErrorCode register_ini_suite(void)
         !CU_add_test(s, "tco_decimal_value() is strtod()", test_decimal_value_is_strtod) ||
         !CU_add_test(s, "a section looked up once reads its keys", test_section_index) ||
         !CU_add_test(s, "sections with range keys are recorded", test_range_keys_recorded) ||
-        !CU_add_test(s, "a bad byte is found at every column", test_bad_byte_at_every_column))
+        !CU_add_test(s, "a bad byte is found at every column", test_bad_byte_at_every_column) ||
+        !CU_add_test(s, "edit distance: a swap of neighbours is one edit", test_edit_distance))
         return CU_get_error();
     return CUE_SUCCESS;
 }

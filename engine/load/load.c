@@ -92,6 +92,8 @@ static tco_error load_all(loader *ld, const char *scenario_path)
     m->template_path = tco_path_join(ld->root, rel);
     if (m->scenario_title == NULL || m->template_path == NULL)
         return oom(ld);
+    m->scenario_shown = shown_in_book(ld, m->scenario_path);
+    m->template_shown = shown_in_book(ld, m->template_path);
     if ((e = tco_ini_cache_load(ld->cache, m->template_path, NULL, &ld->template_ini, ld->diag)) != TCO_OK)
         return e;
     m->template_fingerprint = ld->template_ini->fingerprint;

@@ -311,6 +311,10 @@ typedef struct tco_model {
     char *title;
     /** Paths shown in messages and on the workbook. */
     char *scenario_path, *template_path;
+    /** The same as the Summary's subtitle names them: relative to the project root when under it
+     *  ("scenarios/cluster32.ini" however the root was given), else as given; pointers into the two
+     *  paths above, not owned. */
+    const char *scenario_shown, *template_shown;
     /** The tier catalog's path as the loader named it (heap), once a tier row was read from it: what the
      *  items' tier_files point at. */
     char *tier_catalog_path;

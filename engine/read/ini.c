@@ -1367,7 +1367,7 @@ size_t tco_edit_distance(const char *a, const char *b)
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > 2)
         return 3;
-    size_t r0[65], r1[65], *prev = r0, *cur = r1;
+    size_t r0[65], r1[65], r2[65], *prev = r0, *cur = r1, *back = r2; /* rows i - 1, i and i - 2 */
     for (size_t j = 0; j <= lb; j++)
         prev[j] = j < 3 ? j : 3;
     for (size_t i = 1; i <= la; i++) {
@@ -1382,12 +1382,17 @@ size_t tco_edit_distance(const char *a, const char *b)
                 v = prev[j] + 1;
             if (cur[j - 1] + 1 < v)
                 v = cur[j - 1] + 1;
+            /* Two neighbours swapped count one edit ("cluster23" is 1 from "cluster32", 2 from "cluster16"). */
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && back[j - 2] + 1 < v)
+                v = back[j - 2] + 1;
             cur[j] = v < 3 ? v : 3;
             row_min = cur[j] < row_min ? cur[j] : row_min;
         }
         if (row_min >= 3)
             return 3;
-        size_t *t = prev;
+        size_t *t = back;
+        back = prev;
         prev = cur;
         cur = t;
     }

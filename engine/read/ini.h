@@ -250,8 +250,10 @@ const char *tco_ini_near_key(const tco_ini *ini, const char *section, const char
 extern const char *const tco_ini_beside_suffixes[];
 
 /**
- * Levenshtein distance between two names, case-insensitive (ASCII), for "did you mean": exact when it
- * is 0, 1 or 2, and 3 for anything farther (or a name over 64 bytes), which is all a suggestion needs.
+ * Edit distance between two names, case-insensitive (ASCII), for "did you mean": Levenshtein's with two
+ * neighbouring characters swapped counting one edit (the optimal string alignment distance: "cluster23"
+ * is 1 from "cluster32"); exact when it is 0, 1 or 2, and 3 for anything farther (or a name over 64
+ * bytes), which is all a suggestion needs.
  */
 size_t tco_edit_distance(const char *a, const char *b);
 
