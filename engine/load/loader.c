@@ -232,9 +232,7 @@ const char *shown_in_book(const loader *ld, const char *path)
     size_t n = root ? strlen(root) : 0;
     while (n > 1 && root[n - 1] == '/')
         n--;
-    if (n == 1 && root[0] == '.' && path[0] != '.')
-        return path; /* "." joins to "pricing/site.ini" already */
-    if (n == 0 || strncmp(path, root, n) != 0)
+    if (n == 0 || strncmp(path, root, n) != 0) /* "." joins to "pricing/site.ini", not under "." as text */
         return path;
     if (!(n == 1 && root[0] == '/') && path[n] != '/')
         return path; /* "/srv/tco2/..." is not under "/srv/tco" */

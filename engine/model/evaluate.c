@@ -568,12 +568,11 @@ tco_error tco_model_assign_text_input(tco_model *m, const char *name, const char
             chosen = it->choices[c];
     if (chosen == NULL)
         return tco_diag_set(diag, TCO_ERR_INI, "input %s: '%s' is not one of its values", name, text);
-    if (it->structural && strcmp(chosen, it->text) != 0 && it->fixed_why)
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixed at '%s' in this run: %s", name, it->text,
-                            it->fixed_why);
     if (it->structural && strcmp(chosen, it->text) != 0)
-        return tco_diag_set(diag, TCO_ERR_INI, "input %s: fixes the workbook's shape and cannot change after loading",
-                            name);
+        return it->fixed_why ? tco_diag_set(diag, TCO_ERR_INI, "input %s: fixed at '%s' in this run: %s", name, it->text,
+                                            it->fixed_why)
+                             : tco_diag_set(diag, TCO_ERR_INI,
+                                            "input %s: fixes the workbook's shape and cannot change after loading", name);
     char *copy = strdup(chosen);
     if (copy == NULL)
         return tco_diag_set(diag, TCO_ERR_NOMEM, "out of memory");

@@ -110,6 +110,19 @@ static void set_dv_formula(writer *w, lxw_worksheet *ws, int row, int col, const
     free(formula);
 }
 
+/* Appends to @p b the test that cell (@p row, @p col) holds text @p text, C8="D-M" (a quote in the text
+ * doubled, as an Excel string writes it; Excel compares text without regard to case, as the engine matches
+ * a value). */
+static void append_cell_is_text(tco_strbuf *b, int row, int col, const char *text)
+{
+    char c[4];
+    wb_col_letters(col, c);
+    tco_strbuf_printf(b, "%s%d=\"", c, row + 1);
+    for (const char *p = text; *p; p++)
+        tco_strbuf_append_n(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+    tco_strbuf_append(b, "\"");
+}
+
 /* Data validation from the input's range: Excel and LibreOffice refuse a value outside it. */
 static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const tco_item *it)
 {
@@ -130,14 +143,9 @@ static void validate_input(writer *w, lxw_worksheet *ws, int row, int col, const
     }
     if (it->structural && it->text != NULL && it->choices != NULL) {
         /* A text input fixed at one of its values (a budget's acquisition at own: tco_model_fix_text_input()):
-         * no drop-down offering the others; the cell takes its value alone (compared as Excel compares text,
-         * without regard to case, as the engine matches a value). */
-        char self[4];
-        wb_col_letters(col, self);
-        tco_strbuf_printf(&msg, "=%s%d=\"", self, row + 1);
-        for (const char *c = it->text; *c; c++) /* a quote in the text doubled, as an Excel string writes it */
-            tco_strbuf_append_n(&msg, *c == '"' ? "\"\"" : c, *c == '"' ? 2 : 1);
-        tco_strbuf_append(&msg, "\"");
+         * no drop-down offering the others; the cell takes its value alone. */
+        tco_strbuf_append(&msg, "=");
+        append_cell_is_text(&msg, row, col, it->text);
         if (it->fixed_why)
             set_dv_formula(w, ws, row, col, it, &dv, &msg, "Fixed", "%s", it->fixed_why);
         else
@@ -361,7 +369,7 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
 /* Most UTF-16 units of the per-row range notes below the tier table (a cell holds 32,767). */
 #define TIER_RANGE_NOTES_MAX 8000
 
-/* The tier table's columns: narrow, so that the table prints one page wide at 75% (the headers wrap, in up
+/* The tier table's columns: narrow, so that the table prints one page wide at PRINT_MIN_SCALE (the headers wrap, in up
  * to five lines, and each column is as wide as its header's longest word: tier_column()): a number as wide
  * as its digits need and one more ("1,500.00": 9, a price without its currency code "160,000": 8), at least
  * 7 characters, a text as wide as its longest value.  (7 and five lines since the import duty's Status
@@ -654,10 +662,7 @@ static void write_live_status(writer *w, lxw_worksheet *ws, int row, int value_c
     if (expr) {
         tco_strbuf_printf(&w->ref, "ABS(%s%d-(%s))<=ABS(%s)*1E-12", vc, row + 1, expr, expr);
     } else if (text) {
-        tco_strbuf_printf(&w->ref, "%s%d=\"", vc, row + 1);
-        for (const char *p = text; *p; p++)
-            tco_strbuf_append(&w->ref, *p == '"' ? "\"\"" : (char[2]){*p, '\0'});
-        tco_strbuf_append(&w->ref, "\"");
+        append_cell_is_text(&w->ref, row, value_col, text);
     } else {
         char lit[32];
         tco_format_double(v, lit);

@@ -160,16 +160,15 @@ static void text_widths(writer *w, int s, double unit, int values, double value_
     *label = YEARLY_LABEL_WIDTH, *source = YEARLY_SOURCE_WIDTH;
     if (room < YEARLY_LABEL_WIDTH + YEARLY_SOURCE_WIDTH) {
         /* Printed across pages at PRINT_WIDE_SCALE, label and Unit repeated on each: the value columns fill
-         * the pages in turn, and the source column takes what the last page leaves (Depreciation: 3 of 12
-         * value columns there), so that its text wraps into fewer lines than at YEARLY_SOURCE_WIDTH. */
+         * the pages in turn, and the source column takes what the page it lands on leaves (Depreciation: 3 of
+         * 12 value columns on the last; a page of its own when the last is full), so that its text wraps into
+         * fewer lines than at YEARLY_SOURCE_WIDTH. */
         double page = PRINT_WIDTH_PX * 100 / PRINT_WIDE_SCALE / PRINT_LO_WIDER;
         double repeated = (YEARLY_LABEL_WIDTH * 7 + 5) + (unit * 7 + 5), col = value_width * 7 + 5;
         int per_page = (int)((page - repeated) / col);
-        if (per_page < 1)
-            return;
-        double left = page - repeated - (values % per_page) * col - 2 * 5;
-        if (values % per_page != 0 && left / 7 > YEARLY_SOURCE_WIDTH)
-            *source = left / 7 > WIDE_SOURCE_MAX ? WIDE_SOURCE_MAX : (size_t)(left / 7);
+        double left = (page - repeated - (per_page > 0 ? values % per_page : 0) * col - 2 * 5) / 7;
+        if (left > YEARLY_SOURCE_WIDTH)
+            *source = left > WIDE_SOURCE_MAX ? WIDE_SOURCE_MAX : (size_t)left;
         return;
     }
     size_t total = (size_t)room, n = 0;
@@ -1010,12 +1009,14 @@ static int write_capex_status(writer *w, lxw_worksheet *ws, int row)
         size_t n = 0;
         for (size_t k = 0; k < m->n_capex_basis && w->err == TCO_OK; k++) {
             const tco_item *line = &m->items[m->capex_basis[k].line];
-            tco_strbuf_append(&f, k ? "+IF(" : "=IF(");
-            capex_line_status(w, k, &f);
-            tco_strbuf_printf(&f, "=\"%s\",%s%s,0)", name, w->np, line->name);
-            tco_strbuf_append(&named, k ? "&IF(" : "IF(");
-            capex_line_status(w, k, &named);
-            tco_strbuf_printf(&named, "=\"%s\",", name);
+            tco_strbuf status = {0}; /* the line's live status, in the sum and in the names */
+            capex_line_status(w, k, &status);
+            tco_strbuf_printf(&f, "%sIF(%s=\"%s\",%s%s,0)", k ? "+" : "=", tco_strbuf_str(&status), name, w->np,
+                              line->name);
+            tco_strbuf_printf(&named, "%sIF(%s=\"%s\",", k ? "&" : "", tco_strbuf_str(&status), name);
+            if (status.failed)
+                f.failed = true;
+            tco_strbuf_free(&status);
             tco_strbuf run = {0};
             capex_line_text(w, k, &named, &run);
             tco_strbuf_append(&named, ",\"\")");
